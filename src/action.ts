@@ -1,0 +1,54 @@
+/**
+ * The one wrapper every command runs through: sets up colour and logging from the global
+ * flags, runs the command, and maps typed errors (src/errors.ts) to a message on stderr (or one
+ * JSON document `{"error": {code, message, status?, field?}}` with `--json`) and the exit code.
+ * A stack trace is printed only with `--verbose`.
+ */
+import type { Command } from 'commander';
+import { ExitCode, InterruptedError, PaycliError } from './errors.js';
+import { setupColor } from './output/highlighter.js';
+import { logger, setupLogger } from './output/logger.js';
+import { redact, sanitizeText } from './output/sanitize.js';
+
+/** Runs `body` with the command's options merged with the global ones; never throws. */
+export async function execute(cmd: Command, body: (opts: Record<string, unknown>) => Promise<void>): Promise<void> {
+  // The global --no-input and the command's --input <file> share commander's attribute name.
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const local = cmd.opts() as Record<string, unknown>;
+  const opts: Record<string, unknown> = { ...(cmd.optsWithGlobals() as Record<string, unknown>), input: local.input, noInput: root.opts().input === false };
+  setupColor(opts.color === false);
+  setupLogger({ verbose: Boolean(opts.verbose) });
+  try {
+    await body(opts);
+  } catch (err) {
+    process.exitCode = report(err, Boolean(opts.json), Boolean(opts.verbose));
+  }
+}
+
+/** Prints an error as the user should see it and returns the exit code. */
+export function report(err: unknown, json: boolean, verbose: boolean): number {
+  const e = toPaycliError(err);
+  if (json) {
+    const doc: Record<string, unknown> = { code: e.code, message: e.message };
+    if (e.details.status !== undefined) doc.status = e.details.status;
+    if (e.details.field !== undefined) doc.field = e.details.field;
+    if (e.details.maybeSent !== undefined) doc.maybeSent = e.details.maybeSent;
+    process.stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
+  } else {
+    logger.error(e.message);
+    if (e.details.hint) logger.hint(e.details.hint);
+  }
+  if (verbose) {
+    const cause = e.details.cause ?? (e === err ? undefined : err);
+    process.stderr.write(`${redact(sanitizeText(String((cause as Error)?.stack ?? e.stack ?? '')))}\n`);
+  }
+  return e.exitCode;
+}
+
+function toPaycliError(err: unknown): PaycliError {
+  if (err instanceof PaycliError) return err;
+  if (err && typeof err === 'object' && (err as Error).name === 'ExitPromptError') return new InterruptedError('interrupted: nothing was sent');
+  const message = err instanceof Error ? err.message : String(err);
+  return new PaycliError('gateway_error', ExitCode.GATEWAY, `unexpected error: ${sanitizeText(message, true)} (run with --verbose for details)`, { cause: err });
+}

@@ -1,0 +1,83 @@
+/**
+ * paycli's command tree. Only commander and the command definitions load here; each command's
+ * implementation is imported when it runs (src/lazy.ts), so `--help` stays fast.
+ * `buildProgram()` is also what scripts/gen-completions.mjs walks to write completions/.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { registerCashin } from './commands/cashin.js';
+import { registerCashout } from './commands/cashout.js';
+import { registerConfig } from './commands/config.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { VERSION } from './version.js';
+
+/** The exit-code table, shown in `paycli --help` and README ("Exit codes"). */
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    the gateway refused the request (4xx other than 401/403); its message is shown
+  2    usage or validation error, nothing sent
+  3    authentication failed (401/403) or no API key configured
+  4    network failure or timeout (outcome unknown if the request may have been sent)
+  5    the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)
+  130  interrupted (Ctrl-C)`;
+
+/** Builds the whole command tree (no side effects). */
+export function buildProgram(): Command {
+  const program = new Command('paycli')
+    .description('PIX cash-ins (BR Code / QR code) and cash-outs (payouts to a PIX key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--json', 'print the result as one JSON document on stdout (errors as JSON on stderr)')
+    .option('--profile <name>', 'config profile to use (env PAYCLI_PROFILE; default "default")')
+    .option('--base-url <url>', 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)')
+    .option('--timeout <ms>', 'request timeout in milliseconds (default 30000)')
+    .option('--verbose', 'trace the request and response on stderr (credential redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--no-input', 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)')
+    .addOption(new Option('--allow-insecure-http', 'allow a plain http:// base URL to a non-loopback host'))
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      outputError: (str, write) => {
+        if (process.argv.includes('--json')) {
+          process.stderr.write(`${JSON.stringify({ error: { code: 'usage', message: str.replace(/^error: /, '').trim() } })}\n`);
+        } else write(str);
+      },
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
+      --payer-email fulano@example.com --payer-phone 11987654321 \\
+      --product-name Camiseta --product-description "Camiseta azul M"
+  $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
+      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes
+  $ paycli config set base-url https://api.gateway.example && paycli config set api-key
+${EXIT_CODES_HELP}
+
+Environment:
+  PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY override the profile; flags override both.
+  PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.
+  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR move the config file and the data folder.`,
+    );
+  registerCashin(program);
+  registerCashout(program);
+  registerConfig(program);
+  registerSandbox(program);
+  return program;
+}
+
+/** Entry point: parses argv and runs the command; exit codes as in {@link EXIT_CODES_HELP}. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
+      return;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * The HTTP client: one POST of a JSON body to the gateway, on undici, with the response
+ * validated against the interface's schema. Rules (issue #2, #5):
+ * - never retries, never follows a redirect: a payout sent twice is money lost;
+ * - a timeout ({@link Settings.timeoutMs}) and a response size cap ({@link MAX_RESPONSE_BYTES});
+ * - unknown response fields are tolerated (the schemas are loose);
+ * - every failure is a typed error (src/errors.ts) that says whether the request may have
+ *   reached the gateway, in which case the outcome is unknown;
+ * - `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` are honoured through undici's `EnvHttpProxyAgent`
+ *   (undici does not read them by itself, field-notes); `NODE_EXTRA_CA_CERTS` is read by Node.
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from './errors.js';
+import { errorBodySchema } from './schemas.js';
+import { logger, isVerbose } from './output/logger.js';
+import { sanitizeText } from './output/sanitize.js';
+import type { Settings } from './settings.js';
+import { VERSION } from './version.js';
+
+/** Largest response body read, in bytes (1 MiB); a larger one is refused with exit 5. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** A request as it would be sent; what `--dry-run` and `--verbose` show (credential redacted). */
+export interface PreparedRequest {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Joins a base URL (which may carry a path prefix) and an interface path. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
+}
+
+/**
+ * Builds the request: JSON body, `Authorization: Bearer <key>` (or the key raw under
+ * `auth-header`), the profile's static headers.
+ * @param redacted replace the credential with `[redacted]` (for display)
+ */
+export function prepareRequest(settings: Settings, baseUrl: string, path: string, body: unknown, redacted = false): PreparedRequest {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': `paycli/${VERSION}`,
+  };
+  for (const [k, v] of Object.entries(settings.headers)) headers[k.toLowerCase()] = redacted && /auth|key|secret|token/i.test(k) ? '[redacted]' : v;
+  if (settings.apiKey) {
+    const key = redacted ? '[redacted]' : settings.apiKey;
+    if (settings.authHeader) headers[settings.authHeader.toLowerCase()] = key;
+    else headers.authorization = `Bearer ${key}`;
+  }
+  return { method: 'POST', url: joinUrl(baseUrl, path), headers, body };
+}
+
+/** Connection errors that prove nothing reached the gateway. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO']);
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return (err as { code?: string })?.code;
+}
+
+/** One call to the gateway. */
+export interface GatewayCall<T extends z.ZodType> {
+  /** Interface path, e.g. `/transaction/cashout`. */
+  path: string;
+  /** The validated request body. */
+  body: unknown;
+  /** Schema of the HTTP 200 body. */
+  schema: T;
+  settings: Settings;
+  /** The actual base URL (the sandbox's address when the sandbox is in use). */
+  baseUrl: string;
+  /** Aborts the request (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Use a direct connection even if proxy variables are set (in-process sandbox). */
+  direct?: boolean;
+  /** Words for "what happens if unknown", e.g. "check the gateway before retrying this cash-out". */
+  unknownAdvice: string;
+}
+
+/** What the gateway answered with, validated. `raw` is the JSON document as received. */
+export interface GatewayResult<T> {
+  status: number;
+  data: T;
+  raw: unknown;
+}
+
+/**
+ * Sends one POST and validates the answer.
+ * @throws AuthError (401/403), GatewayRefusedError (other 4xx), GatewayError (3xx, 5xx, not
+ *   JSON, too large, wrong shape), NetworkError (no connection, reset, timeout),
+ *   InterruptedError (signal aborted)
+ */
+export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Promise<GatewayResult<z.output<T>>> {
+  const req = prepareRequest(call.settings, call.baseUrl, call.path, call.body);
+  const shown = prepareRequest(call.settings, call.baseUrl, call.path, call.body, true);
+  if (isVerbose()) {
+    logger.debug(`> POST ${shown.url}`);
+    for (const [k, v] of Object.entries(shown.headers)) logger.debug(`> ${k}: ${v}`);
+    logger.debug(`> ${JSON.stringify(call.body)}`);
+  }
+  const timeoutMs = call.settings.timeoutMs;
+  const dispatcherOpts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) };
+  const dispatcher: Dispatcher = call.direct ? new Agent(dispatcherOpts) : new EnvHttpProxyAgent(dispatcherOpts);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+
+  let sent = false;
+  const onSent = () => {
+    sent = true;
+  };
+  subscribe('undici:client:sendHeaders', onSent);
+  const unknown = (what: string, code: 'network' | 'timeout', cause: unknown): NetworkError => {
+    const details: ErrorDetails = { maybeSent: sent, cause };
+    return sent
+      ? new NetworkError(`${what} after the request was sent: the outcome is unknown; ${call.unknownAdvice}`, details, code)
+      : new NetworkError(`${what} before the request was sent: nothing reached the gateway`, details, code);
+  };
+  const t0 = Date.now();
+  try {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body), dispatcher, signal });
+    } catch (err) {
+      throw classify(err);
+    }
+    const status = res.statusCode;
+    let text: string;
+    try {
+      text = await readCapped(res.body, res.headers['content-length']);
+    } catch (err) {
+      if (err instanceof GatewayError) throw err;
+      throw classify(err);
+    }
+    logger.debug(`< HTTP ${status} (${Date.now() - t0} ms)`);
+    logger.debug(`< ${sanitizeText(text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} characters)` : text)}`);
+    return interpret(status, res.headers, text, call);
+  } finally {
+    unsubscribe('undici:client:sendHeaders', onSent);
+    void dispatcher.close().catch(() => undefined);
+  }
+
+  function classify(err: unknown): Error {
+    if (err instanceof GatewayError) return err;
+    if (call.signal?.aborted) {
+      return new InterruptedError(
+        sent ? `interrupted after the request was sent: the outcome is unknown; ${call.unknownAdvice}` : 'interrupted before the request was sent: nothing reached the gateway',
+        { maybeSent: sent },
+      );
+    }
+    const code = errorCode(err);
+    if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return unknown(`no answer within ${timeoutMs} ms`, 'timeout', err);
+    }
+    if (code && NOT_SENT.has(code)) {
+      return new NetworkError(`could not connect to ${new URL(req.url).host} (${code}): nothing was sent`, { maybeSent: false, cause: err, hint: 'check --base-url / `paycli config get base-url` and your network' });
+    }
+    return unknown(`the connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})`, 'network', err);
+  }
+}
+
+/** Reads a body up to {@link MAX_RESPONSE_BYTES}; destroys the stream past it. */
+async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | string[] | undefined): Promise<string> {
+  const tooBig = () => new GatewayError(`the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes; refused (the request was received: check the gateway for its outcome)`, { maybeSent: true }, 'bad_response');
+  if (typeof contentLength === 'string' && Number(contentLength) > MAX_RESPONSE_BYTES) {
+    body.destroy();
+    throw tooBig();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      throw tooBig();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Maps an HTTP answer to a result or a typed error (exit codes: README "Exit codes"). */
+function interpret<T extends z.ZodType>(status: number, headers: Record<string, string | string[] | undefined>, text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
+  let json: unknown;
+  let isJson = true;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    isJson = false;
+  }
+  const parsedMessage = isJson ? errorBodySchema.safeParse(json) : undefined;
+  const message = parsedMessage?.success ? sanitizeText(parsedMessage.data.message, true).trim() : undefined;
+
+  if (status >= 300 && status < 400) {
+    const location = typeof headers.location === 'string' ? sanitizeText(headers.location, true) : 'nowhere';
+    throw new GatewayError(`the gateway answered HTTP ${status}, a redirect to ${location}; paycli never follows a redirect on a POST (it would re-send the payment)`, { status, hint: 'check the base URL (https://, trailing path)' });
+  }
+  if (status === 401 || status === 403) {
+    throw new AuthError(`the gateway refused the credential (HTTP ${status}${message ? `: ${message}` : ''})`, {
+      status,
+      hint: `set the API key with \`paycli config set api-key${call.settings.profile === 'default' ? '' : ` --profile ${call.settings.profile}`}\` or PAYCLI_API_KEY`,
+    });
+  }
+  if (status >= 400 && status < 500) {
+    const text2 = message ?? `HTTP ${status} without an error message`;
+    const field = message ? /\b(payerName|payerDocument|payerEmail|payerPhone|productName|productDescription|value|postbackUrl|splits|pixKeyType|pixKey|cpfCnpj|person(?:\.\w+)?)\b/.exec(message)?.[1] : undefined;
+    throw new GatewayRefusedError(text2, { status, field }, message && /acquirer|adquirente/i.test(message) ? 'no_active_acquirer' : 'gateway_refused');
+  }
+  if (status >= 500) {
+    const what = message ? `: ${message}` : isJson ? '' : ` with ${describeNonJson(headers, text)}`;
+    throw new GatewayError(`the gateway failed (HTTP ${status}${what}); the outcome is unknown: ${call.unknownAdvice}`, { status, maybeSent: true });
+  }
+  if (!isJson) {
+    throw new GatewayError(`the gateway answered HTTP ${status} with ${describeNonJson(headers, text)}, not JSON; the outcome is unknown: ${call.unknownAdvice}`, { status, maybeSent: true }, 'bad_response');
+  }
+  const parsed = call.schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'} ${i.message}`);
+    const field = parsed.error.issues[0]?.path.map(String).join('.');
+    throw new GatewayError(`the gateway's answer does not match the interface: ${sanitizeText(issues.join('; '), true)}; the outcome is unknown: ${call.unknownAdvice}`, { status, field, maybeSent: true }, 'bad_response');
+  }
+  return { status, data: parsed.data as z.output<T>, raw: json };
+}
+
+function describeNonJson(headers: Record<string, string | string[] | undefined>, text: string): string {
+  if (text.length === 0) return 'an empty body';
+  const type = typeof headers['content-type'] === 'string' ? headers['content-type'].split(';')[0] : undefined;
+  if (/html/i.test(type ?? '') || /^\s*</.test(text)) return 'an HTML page';
+  return type ? `a body of type ${sanitizeText(type, true)}` : 'a body that is not JSON';
+}

@@ -1,0 +1,39 @@
+/** `paycli cashin`: definition (flags, help). Implementation: src/run/cashin.ts. */
+import type { Command } from 'commander';
+import { lazyAction } from '../lazy.js';
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** Adds `cashin` to the program. */
+export function registerCashin(program: Command): Command {
+  return program
+    .command('cashin')
+    .description('create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay')
+    .option('--value <cents>', 'amount in cents (1000 = R$ 10,00)')
+    .option('--amount <reais>', 'amount in reais instead of --value: 15, 15,50, 1.234,56')
+    .option('--payer-name <name>', "payer's name")
+    .option('--payer-document <cpf-or-cnpj>', "payer's CPF or CNPJ (punctuation allowed; alphanumeric CNPJ too)")
+    .option('--payer-email <email>', "payer's e-mail")
+    .option('--payer-phone <phone>', "payer's phone with DDD, e.g. 11987654321")
+    .option('--product-name <name>', 'name of the product or service')
+    .option('--product-description <text>', 'description of the product or service')
+    .option('--postback-url <url>', 'URL that receives the notification when the cash-in changes state')
+    .option('--split <clientId:cents>', 'give part of the amount to another client (repeatable)', collect)
+    .option('--input <file>', 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it')
+    .option('--dry-run', 'validate and print the request that would be sent, without sending it')
+    .option('--qr', 'draw the QR code in the terminal even when stdout is not a terminal')
+    .option('--no-qr', 'never draw the QR code')
+    .option('--qr-file <path>', 'write the QR code image (PNG) to this file')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
+      --payer-email fulano@example.com --payer-phone 11987654321 \\
+      --product-name Camiseta --product-description "Camiseta azul M"
+  $ paycli cashin --amount 25,90 ... --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
+  $ paycli cashin --input order.json --json | jq -r .qrCode
+  $ paycli cashin                       # in a terminal: prompts for every missing field`,
+    )
+    .action(lazyAction(() => import('../run/cashin.js')));
+}

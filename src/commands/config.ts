@@ -1,0 +1,33 @@
+/** `paycli config`: definition (subcommands, help). Implementation: src/run/config.ts. */
+import type { Command } from 'commander';
+import { CONFIG_KEYS } from '../config-keys.js';
+import { lazyAction } from '../lazy.js';
+
+/** Adds `config` and its subcommands to the program. */
+export function registerConfig(program: Command): Command {
+  const keys = CONFIG_KEYS.map((k) => `  ${k.name.padEnd(18)} ${k.description}`).join('\n');
+  const config = program
+    .command('config')
+    .description('read and change settings, per profile (--profile or PAYCLI_PROFILE)')
+    .addHelpText(
+      'after',
+      `
+Keys:
+${keys}
+  header.<Name>      an extra static header sent with every request
+
+Examples:
+  $ paycli config set base-url https://api.gateway.example
+  $ paycli config set api-key                 # asks for it, hidden (or reads stdin)
+  $ printf %s "$KEY" | paycli config set api-key --profile prod
+  $ paycli config set header.X-Client-Id abc123
+  $ paycli config list --json`,
+    );
+  const run = lazyAction(() => import('../run/config.js'));
+  config.command('set').description('set a key; api-key with no value is read from a hidden prompt or stdin').argument('<key>').argument('[value]').action(run);
+  config.command('get').description('print a key (secrets masked)').argument('<key>').action(run);
+  config.command('unset').description('remove a key').argument('<key>').action(run);
+  config.command('list').description('list the keys of the profile (secrets masked)').action(run);
+  config.command('path').description('print the path of the config file').action(run);
+  return config;
+}

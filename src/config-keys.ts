@@ -1,0 +1,41 @@
+/**
+ * The keys `paycli config` accepts, with what each means. Shared by the config command, the
+ * settings resolution and shell completion.
+ */
+
+/** A config key and its help text. `secret` keys are masked wherever they are shown. */
+export interface ConfigKey {
+  name: string;
+  description: string;
+  secret?: boolean;
+}
+
+/** Every fixed key; `header.<Name>` keys are accepted as well (see {@link isValidKey}). */
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  { name: 'base-url', description: 'gateway base URL for both operations, or "sandbox" (default: sandbox)' },
+  { name: 'cashin-base-url', description: 'base URL for cash-ins only (gateways that serve them from another host)' },
+  { name: 'cashout-base-url', description: 'base URL for cash-outs only' },
+  { name: 'api-key', description: 'the gateway API key, sent as "Authorization: Bearer <key>"', secret: true },
+  { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
+  { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
+  { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10)' },
+];
+
+/** Prefix of keys that add a static header: `header.X-Client-Id`. */
+export const HEADER_PREFIX = 'header.';
+
+/** True for a fixed key or a `header.<Name>` key with a valid HTTP header name. */
+export function isValidKey(key: string): boolean {
+  if (CONFIG_KEYS.some((k) => k.name === key)) return true;
+  return key.startsWith(HEADER_PREFIX) && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key.slice(HEADER_PREFIX.length));
+}
+
+/** True when the key's value is a secret (masked in `config get/list`). */
+export function isSecretKey(key: string): boolean {
+  return key === 'api-key' || /^header\.(authorization|x-api-key|api-key|access_token|cs|client-secret)$/i.test(key);
+}
+
+/** Masks a secret: `••••` plus the last 4 characters when it is long enough to keep that safe. */
+export function maskSecret(value: string): string {
+  return value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
+}

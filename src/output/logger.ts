@@ -1,0 +1,49 @@
+/**
+ * Everything that is not the result goes to stderr through this logger: notices, warnings,
+ * progress, the `--verbose` trace and errors. stdout is written only by {@link printResult}.
+ */
+import { highlighter } from './highlighter.js';
+import { redact } from './sanitize.js';
+
+const err = (s: string) => process.stderr.write(redact(s));
+
+let verbose = false;
+
+/** Sets the logger's mode once at start-up. */
+export function setupLogger(opts: { verbose: boolean }): void {
+  verbose = opts.verbose;
+}
+
+/** True when `--verbose` was given. */
+export function isVerbose(): boolean {
+  return verbose;
+}
+
+export const logger = {
+  /** A notice for people (sandbox banner, hints); stderr. */
+  notice(msg: string): void {
+    err(`${highlighter.info('›')} ${msg}\n`);
+  },
+  /** A warning; stderr, yellow. */
+  warn(msg: string): void {
+    err(`${highlighter.warn('warning:')} ${msg}\n`);
+  },
+  /** An error line; stderr, red. */
+  error(msg: string): void {
+    err(`${highlighter.error('error:')} ${msg}\n`);
+  },
+  /** A follow-up hint under an error. */
+  hint(msg: string): void {
+    err(`${highlighter.dim('hint:')} ${msg}\n`);
+  },
+  /** A trace line, only with `--verbose`; stderr, dimmed. */
+  debug(msg: string): void {
+    if (verbose) err(`${highlighter.dim(msg)}\n`);
+  },
+};
+
+/** Writes the command's result to stdout: text as is, or exactly one JSON document. */
+export function printResult(result: string | { json: unknown }): void {
+  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, 2);
+  process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+}

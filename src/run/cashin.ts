@@ -1,0 +1,76 @@
+/**
+ * `paycli cashin`: gathers the cash-in body (flags, `--input`, prompts), validates it, sends it
+ * (or prints it with `--dry-run`) and prints the result: ids, BR Code, and the QR code drawn in
+ * the terminal when stdout is one (`--qr`/`--no-qr` force it), the PNG with `--qr-file`.
+ */
+import { writeFileSync } from 'node:fs';
+import { GatewayError, UsageError } from '../errors.js';
+import { CASHIN_FIELDS } from '../fields.js';
+import { formatCashIn } from '../output/format.js';
+import { logger, printResult } from '../output/logger.js';
+import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
+import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
+import { bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+
+/** Interface §4.1. */
+export const CASHIN_PATH = '/transaction/qrcode/cashin';
+
+/** Options of a cash-in run: the command's flags plus the globals. */
+export type CashinOptions = RequestFlags & { qr?: boolean; qrFile?: string };
+
+/** PNG file signature. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * Decodes `qrCodeBase64` (raw base64 or a `data:image/png;base64,` URL) to PNG bytes.
+ * @returns the bytes, or `null` when it is not a base64 PNG
+ */
+export function decodeQrImage(qrCodeBase64: string): Buffer | null {
+  const m = /^data:image\/png;base64,(.*)$/is.exec(qrCodeBase64.trim());
+  const b64 = (m ? m[1]! : qrCodeBase64).replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return null;
+  const bytes = Buffer.from(b64, 'base64');
+  return bytes.subarray(0, 8).equals(PNG_SIGNATURE) ? bytes : null;
+}
+
+/** Runs a cash-in. @throws the typed errors of src/errors.ts */
+export async function run(opts: CashinOptions): Promise<void> {
+  const input = bodyFromFlags(CASHIN_FIELDS, opts);
+  const body: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema, input, opts);
+  const settings = settingsFor(opts, 'cashin');
+  if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
+
+  const interrupt = interruptSignal();
+  let result;
+  try {
+    result = await send(settings, CASHIN_PATH, body, cashInResponseSchema, 'look the cash-in up at the gateway before creating another', interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
+  await printCashIn(result.data, result.raw, body, opts, result.sandbox);
+}
+
+async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean): Promise<void> {
+  const { checkBrCode } = await import('./brcode-check.js');
+  for (const w of checkBrCode(res.qrCode, body.value)) logger.warn(w);
+  if (opts.json) printResult({ json: sanitizeJson(raw) });
+  else {
+    let text = formatCashIn(res, body.value, sandbox);
+    const draw = opts.qr ?? Boolean(process.stdout.isTTY);
+    if (draw) {
+      const QRCode = (await import('qrcode')).default;
+      text += `\n\n${await QRCode.toString(sanitizeText(res.qrCode, true), { type: 'terminal', small: true })}`;
+    }
+    printResult(text);
+  }
+  if (opts.qrFile) {
+    const png = decodeQrImage(res.qrCodeBase64);
+    if (!png) throw new GatewayError(`the cash-in was created (transaction ${res.transactionId}), but qrCodeBase64 is not a base64 PNG image; nothing was written to ${opts.qrFile}`, { field: 'qrCodeBase64' }, 'bad_response');
+    try {
+      writeFileSync(opts.qrFile, png);
+    } catch (err) {
+      throw new UsageError(`the cash-in was created (transaction ${res.transactionId}), but ${opts.qrFile} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--qr-file' });
+    }
+    logger.notice(`QR code image written to ${opts.qrFile}`);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `paycli config set|get|unset|list|path`, on `conf`. The file is `{"profiles": {name: {key:
+ * value}}}`, mode 0600 in a folder of mode 0700. `api-key` (and other secret keys) are never taken
+ * from an argument, which would land in shell history: a hidden prompt in a terminal, else stdin.
+ */
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import Conf from 'conf';
+import { CONFIG_KEYS, isSecretKey, isValidKey, maskSecret } from '../config-keys.js';
+import { UsageError } from '../errors.js';
+import { logger, printResult } from '../output/logger.js';
+import { configDir, configFile } from '../paths.js';
+import { checkBaseUrl, profileName, SANDBOX, type GlobalFlags } from '../settings.js';
+import { canPrompt } from './request.js';
+
+type Profiles = Record<string, Record<string, string>>;
+
+/** Opens the config store, creating its folder with mode 0700. */
+export function openStore(): Conf<{ profiles: Profiles }> {
+  const dir = configDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return new Conf<{ profiles: Profiles }>({
+    projectName: 'paycli',
+    projectSuffix: '',
+    cwd: dir,
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    defaults: { profiles: {} },
+  });
+}
+
+function checkKey(key: string): void {
+  if (!isValidKey(key)) {
+    throw new UsageError(`unknown config key "${key}"; valid keys: ${CONFIG_KEYS.map((k) => k.name).join(', ')}, header.<Name>`, { field: 'key' });
+  }
+}
+
+function checkValue(key: string, value: string, flags: GlobalFlags): void {
+  if (key === 'timeout' || key === 'duplicate-window') {
+    if (!/^[0-9]+$/.test(value) || Number(value) <= 0) throw new UsageError(`${key} must be a positive whole number (${key === 'timeout' ? 'milliseconds' : 'minutes'}), got "${value}"`, { field: key });
+  }
+  if (key.endsWith('base-url') && value !== SANDBOX) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
+  if (key === 'auth-header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+}
+
+async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
+  if (process.stdin.isTTY) {
+    if (!canPrompt(flags)) throw new UsageError(`pipe the value of ${key} on stdin, or run in a terminal to be asked for it`, { field: key });
+    const { password } = await import('@inquirer/prompts');
+    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : 'must not be empty') }, { output: process.stderr });
+  }
+  return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+}
+
+/** Runs a `config` subcommand (the subcommand's name selects which). */
+export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Command, args: string[]): Promise<void> {
+  const profile = profileName(opts);
+  const [key, value] = args;
+  switch (cmd.name()) {
+    case 'path':
+      return printResult(opts.json ? { json: { path: configFile() } } : configFile());
+    case 'list': {
+      const entries = openStore().get('profiles')[profile] ?? {};
+      const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, isSecretKey(k) ? maskSecret(v) : v]));
+      if (opts.json) return printResult({ json: { profile, values: shown } });
+      const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}`);
+      if (!lines.length) logger.notice(`profile "${profile}" has no settings (so it uses the built-in sandbox)`);
+      return printResult(lines.join('\n'));
+    }
+    case 'get': {
+      checkKey(key!);
+      const v = openStore().get('profiles')[profile]?.[key!];
+      if (v === undefined) throw new UsageError(`${key} is not set in profile "${profile}"`, { field: key });
+      const shown = isSecretKey(key!) ? maskSecret(v) : v;
+      return printResult(opts.json ? { json: { profile, key, value: shown } } : shown);
+    }
+    case 'unset': {
+      checkKey(key!);
+      const store = openStore();
+      const profiles = store.get('profiles');
+      if (profiles[profile]) delete profiles[profile][key!];
+      store.set('profiles', profiles);
+      logger.notice(`${key} removed from profile "${profile}"`);
+      return;
+    }
+    case 'set': {
+      checkKey(key!);
+      let v = value;
+      if (isSecretKey(key!)) {
+        if (v !== undefined) throw new UsageError(`do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`, { field: key });
+        v = await readSecret(key!, opts);
+      }
+      if (v === undefined) throw new UsageError(`missing value: paycli config set ${key} <value>`, { field: key });
+      v = v.trim();
+      if (!v) throw new UsageError(`the value of ${key} must not be empty`, { field: key });
+      checkValue(key!, v, opts);
+      const store = openStore();
+      const profiles = store.get('profiles');
+      profiles[profile] = { ...(profiles[profile] ?? {}), [key!]: v };
+      store.set('profiles', profiles);
+      chmodSync(store.path, 0o600);
+      logger.notice(`${key} set in profile "${profile}"${isSecretKey(key!) ? ` (${maskSecret(v)})` : ''}`);
+      return;
+    }
+  }
+}

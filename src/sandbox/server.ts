@@ -1,0 +1,162 @@
+/**
+ * The built-in sandbox: an HTTP server on 127.0.0.1 that implements the gateway interface
+ * (`shared/interface.md` §4) faithfully, for trying paycli and for other programs' tests.
+ * No money moves. Behaviour (documented in README "Sandbox"):
+ * - `POST /transaction/qrcode/cashin` and `POST /transaction/cashout`, validated with the same
+ *   schemas as paycli's own requests; a failure is HTTP 400 `{message}` naming the field
+ *   (e.g. `value is required`);
+ * - `noAcquirer`: every cash-in gets 400 `{"message":"no active acquirer ..."}` (interface §4.1);
+ * - `apiKey`: a request without `Authorization: Bearer <apiKey>` gets 401 `{message}`;
+ * - cash-in: `qrCode` is a real single-use PIX BR Code (valid CRC, amount = `value`, txid from
+ *   the externalId) and `qrCodeBase64` a PNG of it (raw base64);
+ * - cash-out: `tax` = R$ 0,50 + 1% of gross rounded down, never more than gross; `liquid` =
+ *   gross − tax, both strings of integers; `status` "0"; `createdAt` ISO 8601 UTC with ms and Z;
+ * - `transactionId`s keep increasing across runs (src/sandbox/counter.ts).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import QRCode from 'qrcode';
+import { buildBrCode } from '../brcode.js';
+import { cashInRequestSchema, cashOutRequestSchema, problemsOf, type CashInRequest, type CashOutRequest } from '../schemas.js';
+import { nextTransactionId } from './counter.js';
+
+/** The sandbox merchant's PIX key (a random key) and name, written into every BR Code. */
+export const SANDBOX_MERCHANT = { key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', name: 'PAYCLI SANDBOX', city: 'SAO PAULO' };
+/** Largest request body the sandbox reads (64 KiB); larger gets 413. */
+export const SANDBOX_MAX_BODY = 64 * 1024;
+/** Message of the no-active-acquirer refusal (interface §4.1). */
+export const NO_ACQUIRER_MESSAGE = 'There is no active acquirer for this operation';
+
+/** Options of {@link startSandbox}. */
+export interface SandboxOptions {
+  host?: string;
+  /** 0 for an ephemeral port. */
+  port?: number;
+  /** Require `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Refuse every cash-in with "no active acquirer". */
+  noAcquirer?: boolean;
+  /** Called with one line per request (standalone mode logs them to stderr). */
+  log?: (line: string) => void;
+}
+
+/** A transaction the sandbox created. */
+export interface SandboxTransaction {
+  transactionId: number;
+  kind: 'cashin' | 'cashout';
+  value: number;
+  status: 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
+  createdAt: string;
+  request: CashInRequest | CashOutRequest;
+  externalId?: string;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  server: Server;
+  transactions: Map<number, SandboxTransaction>;
+  close(): Promise<void>;
+}
+
+/** Cash-out fee of the sandbox, in cents: 50 + floor(gross / 100), at most `gross`. */
+export function sandboxTax(gross: number): number {
+  return Math.min(gross, 50 + Math.floor(gross / 100));
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > SANDBOX_MAX_BODY) {
+        resolve(null);
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Starts the sandbox; resolves once it listens. */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const transactions = new Map<number, SandboxTransaction>();
+  const log = opts.log ?? (() => undefined);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+    const route = path === '/transaction/qrcode/cashin' ? 'cashin' : path === '/transaction/cashout' ? 'cashout' : null;
+    const reply = (status: number, body: unknown, note = '') => {
+      send(res, status, body);
+      log(`${req.method} ${path} → ${status}${note}`);
+    };
+    if (!route) return reply(404, { message: `no such endpoint: ${req.method} ${path}` });
+    if (req.method !== 'POST') return reply(405, { message: `use POST for ${path}` });
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      return reply(401, { message: 'unauthorized: missing or invalid API key' });
+    }
+    const text = await readBody(req);
+    if (text === null) return reply(413, { message: `body larger than ${SANDBOX_MAX_BODY} bytes` });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return reply(400, { message: 'body is not valid JSON' });
+    }
+    if (route === 'cashin') {
+      if (opts.noAcquirer) return reply(400, { message: NO_ACQUIRER_MESSAGE });
+      const parsed = cashInRequestSchema.safeParse(json);
+      if (!parsed.success) return reply(400, { message: problemsOf(parsed.error).map((p) => `${p.path || 'body'} ${p.message}`).join('; ') });
+      const body = parsed.data;
+      const transactionId = nextTransactionId();
+      const externalId = randomUUID();
+      const qrCode = buildBrCode({ ...SANDBOX_MERCHANT, merchantName: SANDBOX_MERCHANT.name, merchantCity: SANDBOX_MERCHANT.city, amountCents: body.value, txid: externalId.replace(/-/g, '').slice(0, 25) });
+      const png = await QRCode.toBuffer(qrCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4 });
+      transactions.set(transactionId, { transactionId, kind: 'cashin', value: body.value, status: 'pending', createdAt: new Date().toISOString(), request: body, externalId });
+      return reply(200, { transactionId, externalId, qrCode, qrCodeBase64: png.toString('base64') }, ` (cash-in ${transactionId})`);
+    }
+    const parsed = cashOutRequestSchema.safeParse(json);
+    if (!parsed.success) return reply(400, { message: problemsOf(parsed.error).map((p) => `${p.path || 'body'} ${p.message}`).join('; ') });
+    const body = parsed.data;
+    const transactionId = nextTransactionId();
+    const tax = sandboxTax(body.value);
+    const createdAt = new Date().toISOString();
+    transactions.set(transactionId, { transactionId, kind: 'cashout', value: body.value, status: 'pending', createdAt, request: body });
+    return reply(200, { transactionId, gross: body.value, tax: String(tax), liquid: String(body.value - tax), status: '0', createdAt }, ` (cash-out ${transactionId})`);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 500, { message: `sandbox error: ${(err as Error).message}` });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}`,
+    server,
+    transactions,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * The zod schemas of every body in the gateway interface (`shared/interface.md` §2), shared by
+ * the flags/prompts/`--input` path, the HTTP client (which validates every response) and the
+ * built-in sandbox (which validates every request).
+ *
+ * Request schemas validate *and normalise*: documents are sent bare, PIX keys in DICT form,
+ * phones as digits with DDD, strings trimmed. Their output is exactly the JSON body sent.
+ * Response schemas are loose: unknown fields (`success`, `orderId`, `txId`... seen on real
+ * gateways, field-notes) are kept and passed through, known fields must have the interface's type.
+ *
+ * Where the interface says "not shown" (§2.6, §8) the bounds chosen here are documented in
+ * README ("Validation rules"): amounts 1..{@link MAX_CENTS} cents; names ≤ {@link MAX_NAME}
+ * characters; descriptions ≤ {@link MAX_DESCRIPTION}; URLs absolute http(s) ≤ 2048.
+ */
+import { z } from 'zod';
+import { MAX_CENTS } from './money.js';
+import { isEmail, MAX_EMAIL, normaliseCpfCnpj, normalisePhone } from './validate/index.js';
+import { checkPixKey, type PixKeyTypeValue } from './validate/pixkey.js';
+
+/** Longest name (payer, recipient, product) accepted, in characters. */
+export const MAX_NAME = 100;
+/** Longest product description accepted, in characters. */
+export const MAX_DESCRIPTION = 500;
+/** Longest postback URL accepted. */
+export const MAX_URL = 2048;
+
+/** Message for a missing or wrongly-typed field; `what` says what it must be. */
+const typed = (what: string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+/** A positive integer amount in cents, at most {@link MAX_CENTS} (interface §2: "integer ... in cents"). */
+export const centsSchema = z
+  .int(typed('an integer number of cents, e.g. 1000 for R$ 10,00'))
+  .min(1, { error: 'must be at least 1 cent, e.g. 1000 for R$ 10,00' })
+  .max(MAX_CENTS, { error: `must be at most ${MAX_CENTS} cents (R$ 100.000.000,00)` });
+
+const text = (max: number, example: string) =>
+  z
+    .string(typed(`text, e.g. "${example}"`))
+    .trim()
+    .min(1, { error: `must not be empty, e.g. "${example}"` })
+    .max(max, { error: `must be at most ${max} characters` });
+
+const emailSchema = z
+  .string(typed('an e-mail address, e.g. fulano@example.com'))
+  .trim()
+  .refine(isEmail, { error: `is not an e-mail address (at most ${MAX_EMAIL} characters), e.g. fulano@example.com` });
+
+const phoneSchema = z
+  .string(typed('a phone number, e.g. 11987654321'))
+  .transform((v, ctx) => {
+    const p = normalisePhone(v);
+    if (p === null) {
+      ctx.issues.push({ code: 'custom', input: v, message: 'is not a Brazilian phone number with DDD (10 or 11 digits), e.g. (11) 98765-4321' });
+      return z.NEVER;
+    }
+    return p;
+  });
+
+const cpfCnpjSchema = z
+  .string(typed('a CPF or CNPJ, e.g. 123.456.789-09'))
+  .transform((v, ctx) => {
+    const d = normaliseCpfCnpj(v);
+    if (d === null) {
+      ctx.issues.push({
+        code: 'custom',
+        input: v,
+        message: 'is not a valid CPF or CNPJ (check digits do not match, or wrong length), e.g. 123.456.789-09 or 12.ABC.345/01DE-35',
+      });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+const urlSchema = z
+  .string(typed('a URL, e.g. https://example.com/pix/postback'))
+  .trim()
+  .max(MAX_URL, { error: `must be at most ${MAX_URL} characters` })
+  .refine((u) => /^https?:\/\//i.test(u) && URL.canParse(u), {
+    error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback',
+  });
+
+/** A split entry (interface §2.1): which client receives part of the amount, and how much. */
+export const splitSchema = z.object({
+  clientId: z.guid(typed('a UUID, e.g. 123e4567-e12b-12d1-a456-426655440000')),
+  value: centsSchema,
+});
+
+/** Cash-in request body (interface §2.1), normalised. Splits: unique clientIds, sum ≤ value. */
+export const cashInRequestSchema = z
+  .object({
+    payerName: text(MAX_NAME, 'Fulano de Tal'),
+    payerDocument: cpfCnpjSchema,
+    payerEmail: emailSchema,
+    payerPhone: phoneSchema,
+    productName: text(MAX_NAME, 'Pedido 123'),
+    productDescription: text(MAX_DESCRIPTION, 'Camiseta azul, tamanho M'),
+    value: centsSchema,
+    postbackUrl: urlSchema.optional(),
+    splits: z.array(splitSchema, typed('a list of {clientId, value} objects')).optional(),
+  })
+  .check((ctx) => {
+    const { splits, value } = ctx.value;
+    if (!splits) return;
+    const seen = new Set<string>();
+    let sum = 0;
+    splits.forEach((s, i) => {
+      const id = s.clientId.toLowerCase();
+      if (seen.has(id)) ctx.issues.push({ code: 'custom', input: s.clientId, path: ['splits', i, 'clientId'], message: `names client ${s.clientId} twice; give each client one split` });
+      seen.add(id);
+      sum += s.value;
+    });
+    if (sum > value) {
+      ctx.issues.push({ code: 'custom', input: splits, path: ['splits'], message: `add up to ${sum} cents, more than the value of ${value} cents` });
+    }
+  });
+export type CashInRequest = z.output<typeof cashInRequestSchema>;
+export type CashInInput = z.input<typeof cashInRequestSchema>;
+
+/** Cash-in response body (interface §2.2, HTTP 200). Unknown fields are kept. */
+export const cashInResponseSchema = z.looseObject({
+  transactionId: z.int(),
+  externalId: z.guid(),
+  qrCode: z.string().min(1),
+  qrCodeBase64: z.string().min(1),
+});
+export type CashInResponse = z.output<typeof cashInResponseSchema>;
+
+/** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
+export const pixKeyTypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
+  error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of cpf, cnpj, email, phone, random (or 0-4)'),
+});
+
+/** Cash-out request body (interface §2.3), normalised; `pixKey` is checked against `pixKeyType`. */
+export const cashOutRequestSchema = z
+  .object({
+    value: centsSchema,
+    pixKeyType: pixKeyTypeSchema,
+    pixKey: z.string(typed('a PIX key')).trim().min(1, { error: 'must not be empty' }),
+    cpfCnpj: cpfCnpjSchema.optional(),
+    person: z.object(
+      {
+        name: text(MAX_NAME, 'Fulano de Tal'),
+        email: emailSchema,
+        phone: phoneSchema,
+      },
+      typed('an object with name, email and phone'),
+    ),
+  })
+  .transform((body, ctx) => {
+    const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
+    if (!check.ok) {
+      ctx.issues.push({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
+      return z.NEVER;
+    }
+    return { ...body, pixKey: check.key };
+  });
+export type CashOutRequest = z.output<typeof cashOutRequestSchema>;
+export type CashOutInput = z.input<typeof cashOutRequestSchema>;
+
+/** Cash-out `status` (interface §3): a digit string. */
+export const cashOutStatusSchema = z.enum(['0', '1', '2', '3', '4']);
+/** Names of the cash-out states (interface §3). */
+export const CASH_OUT_STATUS_NAMES = { '0': 'Pending', '1': 'Paid', '2': 'Failed', '3': 'Canceled', '4': 'Refund' } as const;
+
+/** A string holding an integer number of cents (`tax`, `liquid`, interface §2.4). */
+const centsString = z.string().regex(/^-?[0-9]+$/, { error: 'must be a string holding an integer number of cents' });
+
+/** Cash-out response body (interface §2.4, HTTP 200). Unknown fields are kept. */
+export const cashOutResponseSchema = z.looseObject({
+  transactionId: z.int(),
+  gross: z.int(),
+  tax: centsString,
+  liquid: centsString,
+  status: cashOutStatusSchema,
+  createdAt: z.iso.datetime({ error: 'must be an ISO 8601 UTC time ending in Z' }),
+});
+export type CashOutResponse = z.output<typeof cashOutResponseSchema>;
+
+/** Error body (interface §2.5). */
+export const errorBodySchema = z.looseObject({ message: z.string() });
+
+/** One problem found by a schema: the interface field path and what is wrong with it. */
+export interface FieldProblem {
+  /** Interface path, e.g. `payerDocument`, `person.email`, `splits.0.clientId`. */
+  path: string;
+  /** What is wrong, without the field name, e.g. `is required`. */
+  message: string;
+}
+
+/** Flattens a zod error into {@link FieldProblem}s, in schema order. */
+export function problemsOf(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
