@@ -1,0 +1,76 @@
+/**
+ * Runs the built paycli (bin/paycli.js → dist/) as a user would: a child process with its own
+ * config and data folders, no terminal, stdin closed unless given.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Absolute path of the launcher. */
+export const PAYCLI = resolve(__dirname, '../../bin/paycli.js');
+
+/** What a run produced. */
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An isolated home for paycli: config and data folders under a fresh temp dir. */
+export interface Home {
+  dir: string;
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+/** Makes a fresh home (PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, HOME) for one test or suite. */
+export function makeHome(): Home {
+  const dir = mkdtempSync(join(tmpdir(), 'paycli-test-'));
+  return {
+    dir,
+    env: { PAYCLI_CONFIG_DIR: join(dir, 'config'), PAYCLI_DATA_DIR: join(dir, 'data'), HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg') },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Environment of the child: the parent's minus anything paycli reads, plus `env`. */
+function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy)/.test(k)) delete base[k];
+  const out = { ...base, ...env };
+  for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
+  return out;
+}
+
+/** Runs `paycli ...args`; resolves when it exits (or is killed after `timeoutMs`). */
+export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Flags of a valid cash-in. */
+export const CASHIN_ARGS = [
+  'cashin', '--value', '1000', '--payer-name', 'Fulano de Tal', '--payer-document', '123.456.789-09',
+  '--payer-email', 'fulano@example.com', '--payer-phone', '(11) 98765-4321',
+  '--product-name', 'Camiseta', '--product-description', 'Camiseta azul M',
+];
+
+/** Flags of a valid cash-out (add `--yes`). */
+export const CASHOUT_ARGS = [
+  'cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'Fulano@Example.com',
+  '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321',
+];

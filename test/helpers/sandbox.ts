@@ -1,0 +1,46 @@
+/** Starts the standalone sandbox (`paycli sandbox --port 0 ...`) as a child process. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PAYCLI } from './cli.js';
+
+/** A running standalone sandbox. */
+export interface SandboxProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed on stderr so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `paycli sandbox --port 0 ...extra` and waits for its "listening on" line. */
+export function startSandboxProcess(extra: string[] = [], env: Record<string, string> = {}): Promise<SandboxProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [PAYCLI, 'sandbox', '--port', '0', ...extra], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`sandbox did not start: ${stderr}`));
+    }, 10_000);
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1]!,
+          child,
+          log: () => stderr,
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited ${code}: ${stderr}`));
+    });
+  });
+}
