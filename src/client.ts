@@ -146,7 +146,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
     return interpret(status, res.headers, text, call);
   } finally {
     unsubscribe('undici:client:sendHeaders', onSent);
-    void dispatcher.close().catch(() => undefined);
+    void dispatcher.destroy().catch(() => undefined);
   }
 
   function classify(err: unknown): Error {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# npm run bench: start-up and round-trip speed of paycli against Node's own floor (issue #7).
+# Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
+# `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1, and
+# scripts/bench-min-client.mjs (import undici + the same POST). Then peak memory (max RSS) of the
+# cash-in and of the minimal script, with /usr/bin/time. Prints medians and ratios; asserts nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for tool in hyperfine /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
+done
+RUNS=${BENCH_RUNS:-40}
+work=$(mktemp -d)
+export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" NO_COLOR=1
+node bin/paycli.js sandbox --port 0 2>"$work/sandbox.log" &
+sandbox=$!
+trap 'kill $sandbox 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; sleep 0.1; done
+url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
+export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
+
+cashin="node bin/paycli.js --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
+hyperfine -N --warmup 5 --runs "$RUNS" --style basic --export-json "$work/times.json" \
+  -n 'node -e 0' 'node -e 0' \
+  -n 'paycli --version' 'node bin/paycli.js --version' \
+  -n 'paycli --help' 'node bin/paycli.js --help' \
+  -n 'paycli cashout --help' 'node bin/paycli.js cashout --help' \
+  -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
+  -n 'paycli cashin --json' "$cashin" >&2
+
+rss() { # median max RSS in KiB over 15 runs
+  for _ in $(seq 15); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n 8p
+}
+min_rss=$(rss node scripts/bench-min-client.mjs)
+# shellcheck disable=SC2086
+paycli_rss=$(rss $cashin)
+node scripts/bench-report.mjs "$work/times.json" "$min_rss" "$paycli_rss" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
