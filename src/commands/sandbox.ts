@@ -1,28 +1,70 @@
-/** `paycli sandbox`: definition. Implementation: src/run/sandbox.ts. */
+/**
+ * `paycli sandbox`: definition. Implementation: src/run/sandbox.ts (the server) and
+ * src/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund <id>`, clients of a running one).
+ */
 import type { Command } from 'commander';
 import { lazyAction } from '../lazy.js';
 
 /** Default address of the standalone sandbox. */
 export const SANDBOX_DEFAULT_PORT = 4010;
 
-/** Adds `sandbox` to the program. */
+/** Default `--sandbox-url` of the control subcommands: the standalone sandbox's usual address. */
+export const SANDBOX_DEFAULT_URL = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`;
+
+const CONTROL: ReadonlyArray<[name: string, what: string]> = [
+  ['pay', 'mark a pending transaction paid'],
+  ['fail', 'mark a pending transaction failed'],
+  ['cancel', 'mark a pending transaction canceled'],
+  ['refund', 'mark a paid transaction refunded'],
+];
+
+/** Adds `sandbox` and its control subcommands to the program. */
 export function registerSandbox(program: Command): Command {
-  return program
+  const sandbox = program
     .command('sandbox')
     .description('run the built-in sandbox gateway standalone (no money moves), for other programs and tests')
     .option('--port <port>', `port to listen on (0 = any free port)`, String(SANDBOX_DEFAULT_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every request')
+    .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every request (subcommands: send it)')
     .option('--no-acquirer', 'answer every cash-in with 400 "no active acquirer"')
+    .option('--postback-secret <secret>', 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)')
+    .option('--auto-pay <seconds>', 'pay every cash-in by itself this many seconds after it is created')
     .addHelpText(
       'after',
       `
 The sandbox implements both endpoints of the interface: POST /transaction/qrcode/cashin and
 POST /transaction/cashout. It prints "listening on <url>" on stderr once ready.
 
+Outside the interface, a running sandbox takes state changes at
+POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund> (what the subcommands call):
+  pending → paid | failed | canceled, paid → refunded (cash-ins and cash-outs alike).
+Each state change of a cash-in with a postbackUrl POSTs a notification there, retried up to
+5 attempts (waits 1 s, 2 s, 4 s, 8 s) until a 2xx. Signing is a sandbox feature: a real gateway
+may send no signature at all.
+
 Examples:
-  $ paycli sandbox --port 4010 &
-  $ paycli --base-url http://127.0.0.1:4010 cashin --value 1000 ...`,
+  $ paycli sandbox --port 4010 --postback-secret whsec_test &
+  $ paycli --base-url http://127.0.0.1:4010 cashin --value 1000 --postback-url http://127.0.0.1:4011/ ...
+  $ paycli sandbox pay 42`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));
+  for (const [name, what] of CONTROL) {
+    sandbox
+      .command(`${name} <transactionId>`)
+      .description(`${what} in a running \`paycli sandbox\`; a cash-in with a postbackUrl gets a postback`)
+      .option('--sandbox-url <url>', 'address of the running sandbox', SANDBOX_DEFAULT_URL)
+      .addHelpText(
+        'after',
+        `
+A sandbox started with --api-key wants the same key here: paycli sandbox ${name} <id> --api-key <key>.
+
+Exit codes: 0 done; 1 the sandbox refused (unknown id, transition not allowed); 2 usage;
+3 the sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.
+
+Example:
+  $ paycli sandbox ${name} 42 --sandbox-url http://127.0.0.1:4010`,
+      )
+      .action(lazyAction(() => import('../run/sandbox-control.js')));
+  }
+  return sandbox;
 }

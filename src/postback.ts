@@ -1,0 +1,104 @@
+/**
+ * Postbacks (interface §6): the body the sandbox sends and the signature that the sandbox puts on it
+ * and `paycli listen` checks. Signing and checking live here only, for both sides.
+ *
+ * The interface gives no payload, headers or signing for the postback (§6: "not shown"). The body
+ * copies what public webhook handlers of these gateways receive (shared/field-notes.md). The
+ * signature is a sandbox feature, modelled on Mercado Pago's `x-signature: ts=…,v1=…`, and a real
+ * gateway may not send one (field-notes: "no signature header seen"):
+ *
+ *     x-paycli-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
+ *
+ * Only node:crypto is imported, so `paycli listen` loads this without anything heavy.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Name of the signature header (lower case, as node:http gives header names). */
+export const SIGNATURE_HEADER = 'x-paycli-signature';
+
+/** How far a signature's `t` may be from the receiver's clock, in seconds (5 minutes), either way. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** A postback `status`: a word, unlike the digit string of the cash-out response (field-notes). */
+export type PostbackStatus = 'paid' | 'failed' | 'canceled' | 'refunded';
+
+/**
+ * The JSON body of a postback, as the sandbox sends it (shape from field-notes "Postback bodies").
+ * `value` is integer cents; `processedAt` is ISO 8601 UTC; `endToEndId` is a 32-character PIX
+ * end-to-end id ("E" + 8-digit ISPB + yyyyMMddHHmm + 11 alphanumerics).
+ */
+export interface PostbackBody {
+  transactionId: number;
+  object: 'cashin';
+  status: PostbackStatus;
+  method: 'pix';
+  value: number;
+  endToEndId: string;
+  processedAt: string;
+  payer: { name: string; documentId: string; bankName: string; bankCode: string; bankIspb: string };
+}
+
+/** Current time in whole Unix seconds. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function hmacHex(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+}
+
+/**
+ * The value of the {@link SIGNATURE_HEADER} header for one delivery: `t=<t>,v1=<hex>` where `<hex>`
+ * is the lower-case hex HMAC-SHA256, keyed with `secret` (UTF-8), of the bytes of `"<t>."`
+ * followed by the raw body exactly as sent.
+ * @param secret the shared secret (non-empty)
+ * @param rawBody the body bytes (a string is taken as UTF-8)
+ * @param timestamp Unix seconds of the attempt; defaults to now
+ */
+export function signPostback(secret: string, rawBody: string | Uint8Array, timestamp: number = nowSeconds()): string {
+  return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
+}
+
+/** Outcome of {@link verifyPostback}; `reason` is a short phrase for a warning. */
+export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: string };
+
+/**
+ * Checks a {@link SIGNATURE_HEADER} value against the raw body received. The header must hold one
+ * `t=` (Unix seconds within `toleranceSeconds` of `now`) and at least one `v1=`; any `v1` that
+ * matches is enough (room for a secret rotation). The comparison is constant-time.
+ * Never throws; a missing or malformed header is `{ok: false}`.
+ * @param header the header as received (node:http may give an array for a repeated header)
+ * @param now Unix seconds, for tests; defaults to now
+ */
+export function verifyPostback(
+  secret: string,
+  rawBody: string | Uint8Array,
+  header: string | string[] | undefined,
+  now: number = nowSeconds(),
+  toleranceSeconds: number = SIGNATURE_TOLERANCE_SECONDS,
+): VerifyResult {
+  if (header === undefined || header === '') return { ok: false, reason: `no ${SIGNATURE_HEADER} header` };
+  if (Array.isArray(header)) return { ok: false, reason: `more than one ${SIGNATURE_HEADER} header` };
+  let timestamp: number | undefined;
+  const candidates: string[] = [];
+  for (const part of header.split(',')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const key = part.slice(0, i).trim();
+    const value = part.slice(i + 1).trim();
+    if (key === 't') {
+      if (timestamp !== undefined || !/^[0-9]{1,12}$/.test(value)) return { ok: false, reason: 'malformed signature header (t=)' };
+      timestamp = Number(value);
+    } else if (key === 'v1') candidates.push(value);
+  }
+  if (timestamp === undefined || candidates.length === 0) return { ok: false, reason: 'malformed signature header (needs t= and v1=)' };
+  if (Math.abs(now - timestamp) > toleranceSeconds) return { ok: false, reason: `signature timestamp is more than ${toleranceSeconds} s away from this clock` };
+  const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
+  let match = false;
+  for (const c of candidates) {
+    if (!/^[0-9a-fA-F]{64}$/.test(c)) continue;
+    // No early exit: every candidate is compared.
+    if (timingSafeEqual(expected, Buffer.from(c, 'hex'))) match = true;
+  }
+  return match ? { ok: true, timestamp } : { ok: false, reason: 'signature does not match (wrong secret, or the body was changed)' };
+}

@@ -1,0 +1,226 @@
+/**
+ * `paycli listen`: a small HTTP server that receives postbacks (interface §6), prints each one and
+ * optionally forwards it to the user's app, like `stripe listen` does for Stripe events.
+ *
+ * - stdout: one line per accepted notification: `<received at ISO>  <object> <transactionId>
+ *   <status>  <amount in reais>`; with `--json`, the body as received, one JSON document per line
+ *   (JSON Lines). Everything else (banner, warnings, forward results) goes to stderr.
+ * - answers: 200 `{"received":true}`; 405 for a method other than POST; 413 for a body above
+ *   {@link LISTEN_MAX_BODY}; 401 when `--secret` is given and the signature (src/postback.ts) is
+ *   missing, stale or wrong; 400 for a body that is not a JSON object. Only 200s are printed and
+ *   forwarded.
+ * - `--forward-to`: the same raw body and the received headers (but hop-by-hop ones and `host`)
+ *   are POSTed there, one at a time in arrival order; "→ forwarded: HTTP <status>" on stderr.
+ * - Text from the wire is sanitised before it reaches the terminal (src/output/sanitize.ts).
+ * - SIGINT/SIGTERM: stops listening, abandons forwards in flight, exits 0.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request as undiciRequest } from 'undici';
+import { UsageError } from '../errors.js';
+import { formatReais } from '../money.js';
+import { logger, printResult } from '../output/logger.js';
+import { redact, registerSecret, sanitizeText } from '../output/sanitize.js';
+import { SIGNATURE_HEADER, verifyPostback } from '../postback.js';
+
+/** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
+export const LISTEN_MAX_BODY = 1024 * 1024;
+/** Timeout of one forward to `--forward-to`, in ms. */
+export const FORWARD_TIMEOUT_MS = 10_000;
+
+/** Options of `paycli listen` (plus the globals). */
+export interface ListenOptions {
+  port: string;
+  host: string;
+  forwardTo?: string;
+  /** `--secret`, else env PAYCLI_POSTBACK_SECRET. */
+  secret?: string;
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/** Headers not passed on to `--forward-to` (hop-by-hop, or set anew by the forwarding request). */
+const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'content-length', 'expect']);
+
+/** Raw characters that are valid inside JSON strings but unsafe on a terminal or in a JSON line. */
+const UNSAFE_IN_LINE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A valid JSON text as one terminal-safe line with the same meaning: line breaks (which valid JSON
+ * can only hold between tokens) become spaces, and DEL, C1 controls, line separators and bidi
+ * controls (which can only be inside strings) become `\uXXXX` escapes. A body without any of these,
+ * as the sandbox sends, is printed byte for byte.
+ */
+export function jsonLine(text: string): string {
+  return text
+    .trim()
+    .replace(/[\r\n]+/g, ' ')
+    .replace(UNSAFE_IN_LINE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function field(v: unknown, max: number): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string' && v.trim() !== '') return sanitizeText(v, true).trim().slice(0, max) || '?';
+  return '?';
+}
+
+/** The human line of one notification: time received, object and transaction id, status, amount. */
+export function humanLine(body: Record<string, unknown>, receivedAt: Date): string {
+  const amount = typeof body.value === 'number' && Number.isSafeInteger(body.value) ? formatReais(body.value) : 'amount ?';
+  const object = typeof body.object === 'string' ? field(body.object, 16) : 'postback';
+  return `${receivedAt.toISOString()}  ${object} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}`;
+}
+
+function shownHeaders(headers: IncomingHttpHeaders): string[] {
+  return Object.entries(headers).map(([k, v]) => {
+    const value = /auth|key|secret|token|cookie/i.test(k) ? '[redacted]' : Array.isArray(v) ? v.join(', ') : (v ?? '');
+    return sanitizeText(`< ${k}: ${value}`, true);
+  });
+}
+
+function reply(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...extra });
+  res.end(text);
+}
+
+/** Reads the body up to the cap; `null` when larger (the rest is not read). */
+function readCapped(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > LISTEN_MAX_BODY) {
+        req.removeAllListeners('data');
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function checkUrl(text: string): URL {
+  try {
+    const u = new URL(text);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u;
+  } catch {
+    /* below */
+  }
+  throw new UsageError(`--forward-to must be an absolute http(s) URL, e.g. http://localhost:3000/pix/postback, got "${sanitizeText(text, true)}"`, { field: '--forward-to' });
+}
+
+/** Runs the listener; resolves when stopped by SIGINT/SIGTERM. @throws UsageError (bad flags, port taken) */
+export async function run(opts: ListenOptions): Promise<void> {
+  if (!/^[0-9]+$/.test(opts.port) || Number(opts.port) > 65535) throw new UsageError(`--port must be a port number 0-65535, got "${opts.port}"`, { field: '--port' });
+  const forwardTo = opts.forwardTo === undefined ? undefined : checkUrl(opts.forwardTo);
+  const secret = opts.secret ?? (process.env.PAYCLI_POSTBACK_SECRET || undefined);
+  if (secret === '') throw new UsageError('--secret must not be empty', { field: '--secret' });
+  registerSecret(secret);
+  const json = Boolean(opts.json);
+
+  const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS }) : undefined;
+  const stopping = new AbortController();
+  let forwards: Promise<void> = Promise.resolve();
+  let received = 0;
+
+  async function forward(raw: Buffer, headers: IncomingHttpHeaders): Promise<void> {
+    if (!forwardTo || !agent || stopping.signal.aborted) return;
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined && !NOT_FORWARDED.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+    const timeout = AbortSignal.timeout(FORWARD_TIMEOUT_MS);
+    try {
+      const res = await undiciRequest(forwardTo.href, { method: 'POST', headers: out, body: raw, dispatcher: agent, signal: AbortSignal.any([stopping.signal, timeout]) });
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      process.stderr.write(`→ forwarded: HTTP ${res.statusCode}\n`);
+    } catch (err) {
+      if (stopping.signal.aborted) return;
+      const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      logger.warn(`→ forward to ${forwardTo.host} failed: ${timeout.aborted ? `no answer within ${FORWARD_TIMEOUT_MS} ms` : sanitizeText(code ?? (err as Error).message, true)}`);
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const from = req.socket.remoteAddress ?? '?';
+    if (req.method !== 'POST') {
+      req.resume();
+      return reply(res, 405, { message: 'send postbacks with POST' }, { allow: 'POST' });
+    }
+    const declared = Number(req.headers['content-length']);
+    const raw = Number.isFinite(declared) && declared > LISTEN_MAX_BODY ? null : await readCapped(req);
+    if (raw === null) {
+      logger.warn(`refused a postback from ${from}: body larger than ${LISTEN_MAX_BODY} bytes (413)`);
+      reply(res, 413, { message: `body larger than ${LISTEN_MAX_BODY} bytes` }, { connection: 'close' });
+      res.on('finish', () => req.destroy());
+      return;
+    }
+    const receivedAt = new Date();
+    if (opts.verbose) for (const line of shownHeaders(req.headers)) logger.debug(line);
+    if (secret !== undefined) {
+      const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
+      if (!check.ok) {
+        logger.warn(`rejected a postback from ${from}: ${check.reason} (401)`);
+        return reply(res, 401, { message: 'invalid signature' });
+      }
+    }
+    const text = raw.toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      logger.warn(`refused a postback from ${from}: the body is not a JSON object (400)`);
+      return reply(res, 400, { message: 'the body must be a JSON object' });
+    }
+    reply(res, 200, { received: true });
+    received++;
+    printResult(json ? jsonLine(text) : humanLine(body as Record<string, unknown>, receivedAt));
+    if (forwardTo) {
+      const headers = req.headers;
+      forwards = forwards.then(() => forward(raw, headers));
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      logger.warn(`error while handling a postback: ${sanitizeText((err as Error).message ?? String(err), true)}`);
+      if (!res.headersSent) reply(res, 500, { message: 'listener error' });
+      else res.destroy();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(opts.port), opts.host, () => resolve());
+    });
+  } catch (err) {
+    await agent?.destroy().catch(() => undefined);
+    throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--port' });
+  }
+  // Handlers first, then the "listening on" line: a signal sent as soon as it is read must not
+  // find the default disposition (death by signal). They stay on until exit, so a second Ctrl-C
+  // during the (bounded) shutdown changes nothing.
+  const stopped = new Promise<void>((resolve) => {
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const notes = [secret !== undefined ? `verifying ${SIGNATURE_HEADER}` : 'signatures not checked (no --secret)', forwardTo ? `forwarding to ${forwardTo.origin}${forwardTo.pathname}` : ''].filter(Boolean);
+  logger.notice(`ready: postbacks to ${url} are printed here (${notes.join('; ')}); Ctrl-C to stop`);
+  process.stderr.write(redact(`listening on ${url}\n`));
+
+  await stopped;
+  stopping.abort();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await forwards;
+  await agent?.destroy().catch(() => undefined);
+  logger.notice(`stopped; ${received} notification${received === 1 ? '' : 's'} received`);
+}

@@ -1,0 +1,298 @@
+/**
+ * Issue #6: postbacks. The standalone sandbox's state changes (`sandbox pay|fail|cancel|refund`,
+ * `--auto-pay`), the postbacks it sends (shape, signature, retries) and `paycli listen`
+ * receiving, verifying and forwarding them. Real processes, real HTTP on 127.0.0.1.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { json, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { startListenProcess, waitFor, type ListenProcess } from '../helpers/listen.js';
+import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
+
+let home: Home;
+const running: Array<{ stop(): Promise<unknown> }> = [];
+const gateways: TestGateway[] = [];
+beforeEach(() => {
+  home = makeHome();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.stop()));
+  await Promise.all(gateways.splice(0).map((g) => g.close()));
+  home.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function sandbox(extra: string[] = [], env: Record<string, string> = {}): Promise<SandboxProcess> {
+  const sb = await startSandboxProcess(extra, { ...home.env, ...env });
+  running.push(sb);
+  return sb;
+}
+
+async function listen(extra: string[] = [], globals: string[] = []): Promise<ListenProcess> {
+  const l = await startListenProcess(extra, home.env, globals);
+  running.push(l);
+  return l;
+}
+
+async function recorder(respond?: Parameters<typeof startGateway>[0]): Promise<TestGateway> {
+  const gw = await startGateway(respond ?? ((_req, res) => json(res, 200, { ok: true })));
+  gateways.push(gw);
+  return gw;
+}
+
+/** Creates a cash-in of R$ 10,00 on the sandbox; returns its transaction id. */
+async function cashin(sb: SandboxProcess, postbackUrl?: string): Promise<number> {
+  const r = await runPaycli(['--json', '--base-url', sb.url, ...CASHIN_ARGS, ...(postbackUrl ? ['--postback-url', postbackUrl] : [])], { env: { ...home.env, PAYCLI_API_KEY: 'any' } });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { transactionId: number }).transactionId;
+}
+
+async function cashout(sb: SandboxProcess, apiKey = 'any'): Promise<number> {
+  const r = await runPaycli(['--json', '--base-url', sb.url, ...CASHOUT_ARGS, '--yes'], { env: { ...home.env, PAYCLI_API_KEY: apiKey } });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { transactionId: number }).transactionId;
+}
+
+function control(action: string, id: number | string, sandboxUrl: string, extra: string[] = []) {
+  return runPaycli(['sandbox', action, String(id), '--sandbox-url', sandboxUrl, ...extra], { env: home.env });
+}
+
+/** Independent re-implementation of the documented signature check. */
+function signatureValid(secret: string, header: string | undefined, raw: string): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
+  if (!m) return false;
+  const expected = createHmac('sha256', secret).update(`${m[1]}.${raw}`).digest('hex');
+  return expected === m[2] && Math.abs(Date.now() / 1000 - Number(m[1])) < 300;
+}
+
+function sign(secret: string, raw: string, t = Math.floor(Date.now() / 1000)): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
+}
+
+const lines = (text: string) => text.split('\n').filter((l) => l !== '');
+
+describe('Done when: sandbox --postback-secret, listen --secret --json, cash-in, sandbox pay', () => {
+  it('the listener prints exactly one notification, status paid, with a valid signature', async () => {
+    const sb = await sandbox(['--postback-secret', 'S']);
+    const li = await listen(['--secret', 'S', '--json'], ['--verbose']);
+    const id = await cashin(sb, `${li.url}/pix/postback`);
+    const pay = await control('pay', id, sb.url);
+    expect(pay.code, pay.stderr).toBe(0);
+    expect(pay.stdout).toBe(`cash-in ${id}: pending → paid (postback queued)\n`);
+
+    await waitFor(() => lines(li.stdout()).length >= 1, 5_000, 'a notification');
+    await sleep(300); // nothing more arrives
+    const out = lines(li.stdout());
+    expect(out).toHaveLength(1);
+    const body = JSON.parse(out[0]!) as Record<string, unknown>;
+    expect(body).toMatchObject({ transactionId: id, object: 'cashin', status: 'paid', method: 'pix', value: 1000 });
+    expect(body.endToEndId).toMatch(/^E\d{8}\d{12}[A-Za-z0-9]{11}$/);
+    expect(body.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(body.payer).toEqual({ name: 'Fulano de Tal', documentId: '12345678909', bankName: 'PAYCLI SANDBOX BANK', bankCode: '999', bankIspb: '99999999' });
+    // The listener verified it (else 401 and a warning); the test verifies it again itself.
+    expect(li.stderr()).not.toMatch(/warning/);
+    const header = /< x-paycli-signature: (\S+)/.exec(li.stderr())?.[1];
+    expect(signatureValid('S', header, out[0]!)).toBe(true);
+    expect(sb.log()).toMatch(new RegExp(`postback cash-in ${id} paid → ${li.url}/pix/postback attempt 1/5: HTTP 200, delivered`));
+  });
+});
+
+describe('delivery', () => {
+  it('retries a 500 with backoff: 500, 500, 200 → exactly 3 deliveries, then stops', async () => {
+    let n = 0;
+    const gw = await recorder((_req, res) => json(res, ++n <= 2 ? 500 : 200, {}));
+    const sb = await sandbox([], { PAYCLI_SANDBOX_RETRY_BASE_MS: '100' });
+    const id = await cashin(sb, `${gw.url}/hook?token=abc`);
+    expect((await control('pay', id, sb.url)).code).toBe(0);
+    await waitFor(() => gw.received.length >= 3, 5_000, '3 deliveries');
+    await sleep(1_000); // longer than the next wait (400 ms) would have been
+    expect(gw.received).toHaveLength(3);
+    expect(new Set(gw.received.map((r) => r.text)).size).toBe(1); // the same body each time
+    for (const r of gw.received) {
+      expect(r.method).toBe('POST');
+      expect(r.path).toBe('/hook?token=abc');
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['user-agent']).toMatch(/^paycli-sandbox\/\d+\.\d+\.\d+/);
+      expect(r.headers['x-paycli-signature']).toBeUndefined(); // no secret, no signature
+    }
+    const log = sb.log();
+    expect(log).toMatch(/attempt 1\/5: HTTP 500; retry in 100 ms/);
+    expect(log).toMatch(/attempt 2\/5: HTTP 500; retry in 200 ms/);
+    expect(log).toMatch(/attempt 3\/5: HTTP 200, delivered/);
+    expect(log).not.toMatch(/token=abc/); // the query of a postback URL is not logged
+  });
+
+  it('gives up after 5 attempts', async () => {
+    const gw = await recorder((_req, res) => json(res, 503, {}));
+    const sb = await sandbox([], { PAYCLI_SANDBOX_RETRY_BASE_MS: '50' });
+    const id = await cashin(sb, `${gw.url}/hook`);
+    expect((await control('fail', id, sb.url)).code).toBe(0);
+    await waitFor(() => /giving up/.test(sb.log()), 5_000, 'giving up');
+    await sleep(300);
+    expect(gw.received).toHaveLength(5);
+    expect((JSON.parse(gw.received[0]!.text) as { status: string }).status).toBe('failed');
+    expect(sb.log()).toMatch(/attempt 5\/5: HTTP 503; giving up/);
+  });
+
+  it('sends one postback per state change, in order (paid, then refunded, same endToEndId)', async () => {
+    const gw = await recorder();
+    const sb = await sandbox();
+    const id = await cashin(sb, `${gw.url}/hook`);
+    expect((await control('pay', id, sb.url)).code).toBe(0);
+    expect((await control('refund', id, sb.url)).code).toBe(0);
+    await waitFor(() => gw.received.length >= 2, 5_000, '2 deliveries');
+    const [paid, refunded] = gw.received.map((r) => r.json as { status: string; endToEndId: string; transactionId: number });
+    expect(paid).toMatchObject({ transactionId: id, status: 'paid' });
+    expect(refunded).toMatchObject({ transactionId: id, status: 'refunded', endToEndId: paid!.endToEndId });
+  });
+
+  it('--auto-pay pays every cash-in by itself after the delay', async () => {
+    const gw = await recorder();
+    const sb = await sandbox(['--auto-pay', '0.3']);
+    const id = await cashin(sb, `${gw.url}/hook`);
+    const silent = await cashin(sb);
+    await waitFor(() => gw.received.length >= 1, 5_000, 'the auto-pay postback');
+    expect(gw.received[0]!.json).toMatchObject({ transactionId: id, status: 'paid' });
+    await waitFor(() => new RegExp(`cash-in ${silent}: pending → paid \\(auto-pay\\)`).test(sb.log()), 5_000, 'the second auto-pay');
+    const again = await control('pay', id, sb.url);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is paid: cannot pay it \(allowed: refund\)/);
+    const state = (await (await fetch(`${sb.url}/_sandbox/transactions/${silent}`)).json()) as { status: string };
+    expect(state.status).toBe('paid');
+    expect(gw.received).toHaveLength(1);
+  });
+});
+
+describe('sandbox pay|fail|cancel|refund', () => {
+  it('changes a cash-out through its states (no postback); refuses a transition that is not allowed (exit 1)', async () => {
+    const sb = await sandbox();
+    const id = await cashout(sb);
+    const pay = await control('pay', id, sb.url, ['--json']);
+    expect(pay.code).toBe(0);
+    expect(JSON.parse(pay.stdout)).toEqual({ transactionId: id, kind: 'cashout', status: 'paid', previousStatus: 'pending', postback: 'none' });
+    const twice = await control('pay', id, sb.url);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/cash-out \d+ is paid: cannot pay it/);
+    expect(twice.stdout).toBe('');
+    const cancel = await control('cancel', id, sb.url);
+    expect(cancel.code).toBe(1);
+    const refund = await control('refund', id, sb.url);
+    expect(refund.code).toBe(0);
+    expect(refund.stdout).toBe(`cash-out ${id}: paid → refunded\n`);
+    const after = await control('fail', id, sb.url);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toMatch(/refunded is final/);
+  });
+
+  it('an unknown transaction id exits 1 with the sandbox message', async () => {
+    const sb = await sandbox();
+    const r = await control('pay', 999_999_999, sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no transaction 999999999/);
+    const j = await control('cancel', 999_999_999, sb.url, ['--json']);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stderr)).toMatchObject({ error: { code: 'gateway_refused', status: 404 } });
+  });
+
+  it('no sandbox running at --sandbox-url exits 4; a bad id exits 2', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((r) => server.close(() => r()));
+    const r = await control('pay', 1, `http://127.0.0.1:${port}`);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/no sandbox answers at 127\.0\.0\.1:\d+/);
+    expect(r.stderr).toMatch(/paycli sandbox/);
+    expect((await control('pay', 'abc', `http://127.0.0.1:${port}`)).code).toBe(2);
+    expect((await runPaycli(['sandbox', 'pay'], { env: home.env })).code).toBe(2);
+  });
+
+  it('a sandbox with --api-key wants it on the control endpoint too (exit 3 without it)', async () => {
+    const sb = await sandbox(['--api-key', 'sk_test_control_0123']);
+    const id = await cashout(sb, 'sk_test_control_0123');
+    expect((await control('pay', id, sb.url)).code).toBe(3);
+    const ok = await control('pay', id, sb.url, ['--api-key', 'sk_test_control_0123']);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});
+
+describe('paycli listen', () => {
+  it('refuses a bad, missing or stale signature with 401 and a warning; prints a good one', async () => {
+    const li = await listen(['--secret', 'listen_secret_0123']);
+    const raw = JSON.stringify({ transactionId: 7, object: 'cashin', status: 'paid', method: 'pix', value: 1234 });
+    const post = (headers: Record<string, string>, body = raw) => fetch(`${li.url}/hook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post({ 'x-paycli-signature': sign('wrong_secret', raw) })).status).toBe(401);
+    expect((await post({})).status).toBe(401);
+    expect((await post({ 'x-paycli-signature': sign('listen_secret_0123', raw, Math.floor(Date.now() / 1000) - 3600) })).status).toBe(401);
+    expect((await post({ 'x-paycli-signature': sign('listen_secret_0123', raw) }, raw.replace('1234', '9999'))).status).toBe(401);
+    expect(li.stderr()).toMatch(/warning: rejected a postback from 127\.0\.0\.1: signature does not match/);
+    expect(li.stderr()).toMatch(/no x-paycli-signature header/);
+    expect(li.stderr()).toMatch(/timestamp is more than 300 s away/);
+    expect(li.stdout()).toBe('');
+    const good = await post({ 'x-paycli-signature': sign('listen_secret_0123', raw) });
+    expect(good.status).toBe(200);
+    await waitFor(() => li.stdout().includes('\n'), 3_000, 'the line');
+    expect(li.stdout()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}cashin 7 {2}paid {2}R\$ 12,34\n$/);
+    expect(li.stdout() + li.stderr()).not.toContain('listen_secret_0123');
+  });
+
+  it('answers 400 to a body that is not JSON, 413 above 1 MiB, 405 to GET; sanitises what it prints', async () => {
+    const li = await listen();
+    const notJson = await fetch(li.url, { method: 'POST', body: '<html>' });
+    expect(notJson.status).toBe(400);
+    expect(li.stderr()).toMatch(/warning: refused a postback .*not a JSON object/);
+    const big = await fetch(li.url, { method: 'POST', body: `{"a":"${'x'.repeat(1024 * 1024)}"}` }).catch(() => undefined);
+    if (big) expect(big.status).toBe(413);
+    await waitFor(() => /larger than 1048576 bytes/.test(li.stderr()), 3_000, 'the 413 warning');
+    expect((await fetch(li.url)).status).toBe(405);
+    const evil = { transactionId: 8, object: 'cashin', status: 'paid\u001b]0;pwned\u0007\u202e', value: 5 };
+    expect((await fetch(li.url, { method: 'POST', body: JSON.stringify(evil) })).status).toBe(200);
+    await waitFor(() => li.stdout().includes('\n'), 3_000, 'the line');
+    expect(li.stdout()).toMatch(/ {2}cashin 8 {2}paid {2}R\$ 0,05\n$/);
+    expect(li.stdout()).not.toMatch(/[\u001b\u0007\u202e]/);
+  });
+
+  it('--json keeps stdout JSON Lines, one document per notification, as received', async () => {
+    const li = await listen(['--json']);
+    const pretty = JSON.stringify({ transactionId: 9, status: 'paid', note: 'a\u202eb' }, null, 2);
+    const compact = '{"transactionId":10,"status":"failed"}';
+    expect((await fetch(li.url, { method: 'POST', body: pretty })).status).toBe(200);
+    expect((await fetch(li.url, { method: 'POST', body: compact })).status).toBe(200);
+    await waitFor(() => lines(li.stdout()).length >= 2, 3_000, '2 lines');
+    const out = lines(li.stdout());
+    expect(JSON.parse(out[0]!)).toEqual(JSON.parse(pretty)); // same document
+    expect(out[0]).not.toMatch(/\u202e/);
+    expect(out[1]).toBe(compact); // byte for byte
+  });
+
+  it('--forward-to passes the same body and signature header on and prints the answer status', async () => {
+    const secret = 'whsec_forward_0123456789';
+    const target = await recorder((_req, res) => json(res, 202, { ok: true }));
+    const sb = await sandbox(['--postback-secret', secret]);
+    const li = await listen(['--secret', secret, '--json', '--forward-to', `${target.url}/app/postback`]);
+    const id = await cashin(sb, li.url);
+    expect((await control('pay', id, sb.url)).code).toBe(0);
+    await waitFor(() => target.received.length >= 1, 5_000, 'the forward');
+    await waitFor(() => /→ forwarded: HTTP 202/.test(li.stderr()), 3_000, 'the forward status');
+    const got = target.received[0]!;
+    expect(got.path).toBe('/app/postback');
+    expect(got.text).toBe(lines(li.stdout())[0]);
+    expect(got.json).toMatchObject({ transactionId: id, status: 'paid' });
+    expect(got.headers['user-agent']).toMatch(/^paycli-sandbox\//);
+    expect(signatureValid(secret, got.headers['x-paycli-signature'] as string, got.text)).toBe(true);
+    expect(lines(li.stdout())).toHaveLength(1); // the forward answer is not on stdout
+    expect(sb.log() + li.stderr() + li.stdout()).not.toContain(secret);
+  });
+
+  it('stops cleanly on SIGTERM and on SIGINT (exit 0)', async () => {
+    const a = await listen();
+    expect(await a.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(a.stderr()).toMatch(/stopped; 0 notifications received/);
+    const b = await listen();
+    expect(await b.stop('SIGINT')).toEqual({ code: 0, signal: null });
+  });
+});

@@ -1,0 +1,73 @@
+/** Starts `paycli listen --port 0 ...` as a child process and records what it prints. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PAYCLI } from './cli.js';
+
+/** A running `paycli listen`. */
+export interface ListenProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed on stdout so far. */
+  stdout(): string;
+  /** Everything it printed on stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM (or `signal`) and resolves with how it ended. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Environment of the child: the parent's minus anything paycli reads, plus `env`. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR)/.test(k)) delete base[k];
+  return { ...base, ...env };
+}
+
+/** Spawns `paycli [globals] listen --port 0 ...extra` and waits for its "listening on" line. */
+export function startListenProcess(extra: string[] = [], env: Record<string, string> = {}, globals: string[] = []): Promise<ListenProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [PAYCLI, ...globals, 'listen', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let started = false;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`listen did not start: ${stderr}`));
+    }, 10_000);
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m && !started) {
+        started = true;
+        clearTimeout(timer);
+        resolve({
+          url: m[1]!,
+          child,
+          stdout: () => stdout,
+          stderr: () => stderr,
+          stop: (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) {
+              child.kill(signal);
+              const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+              void exited.then(() => clearTimeout(killer));
+            }
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then(({ code }) => {
+      clearTimeout(timer);
+      if (!started) reject(new Error(`listen exited ${code}: ${stderr}`));
+    });
+  });
+}
+
+/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes. */
+export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
