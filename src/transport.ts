@@ -82,7 +82,7 @@ async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<
       destroy();
       void dispatcher.destroy().catch(() => undefined);
     };
-    body.once?.('close', () => void dispatcher.destroy().catch(() => undefined));
+    res.body.once('close', () => void dispatcher.destroy().catch(() => undefined));
     return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body };
   } catch (err) {
     void dispatcher.destroy().catch(() => undefined);
