@@ -19,7 +19,7 @@ afterEach(() => home.cleanup());
 
 function decodeQr(file: string): string | undefined {
   const png = PNG.sync.read(readFileSync(file));
-  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+  return jsQR.default(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
 
 describe('built-in sandbox, in-process (fresh install)', () => {
