@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerListen } from './commands/listen.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -67,6 +68,7 @@ Environment:
   registerConfig(program);
   registerSandbox(program);
   registerListen(program);
+  registerCompletion(program);
   return program;
 }
 

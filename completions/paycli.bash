@@ -1,0 +1,239 @@
+# bash completion for paycli. Generated from paycli's command tree by src/completion.ts
+# (`paycli completion bash`; in the repository, `npm run completions`). Do not edit.
+# Completing commands and flags runs nothing but the shell; profile names are read from the
+# config file with awk. Regenerate after upgrading paycli.
+# Install: paycli completion bash > ~/.local/share/bash-completion/completions/paycli
+#      or: paycli completion bash > ~/.paycli.bash && echo 'source ~/.paycli.bash' >> ~/.bashrc
+
+# Sets subs (subcommands), flags (every flag), vflags (flags that take a value) and varg (index
+# of a variadic last argument, if any) for a command path.
+__paycli_spec() {
+  case $1 in
+    '')
+      subs='cashin cashout config sandbox listen completion help'
+      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --help -h'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'cashin')
+      subs=''
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --input --dry-run --qr --no-qr --qr-file --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --input --qr-file --profile --base-url --timeout'
+      varg='' ;;
+    'cashout')
+      subs=''
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --input --dry-run --yes -y --allow-duplicate --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --input --profile --base-url --timeout'
+      varg='' ;;
+    'config')
+      subs='set get unset list path help'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config set')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config get')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config unset')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config list')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config path')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config help')
+      subs=''
+      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'sandbox')
+      subs='pay fail cancel refund'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox pay')
+      subs=''
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox fail')
+      subs=''
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox cancel')
+      subs=''
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox refund')
+      subs=''
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      varg='' ;;
+    'listen')
+      subs=''
+      flags='--port --host --forward-to --secret --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--port --host --forward-to --secret --profile --base-url --timeout'
+      varg='' ;;
+    'completion')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'help')
+      subs=''
+      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    *) subs='' flags='' vflags='' varg='' ;;
+  esac
+}
+
+# COMPREPLY = the lines of stdin.
+__paycli_reply() {
+  local line
+  COMPREPLY=()
+  while IFS= read -r line; do COMPREPLY+=("$line"); done
+}
+
+# __paycli_words WORDS CUR: the words starting with CUR; a single prefix ending in "." gets no space.
+__paycli_words() {
+  __paycli_reply < <(compgen -W "$1" -- "$2")
+  if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *. ]]; then compopt -o nospace 2>/dev/null; fi
+  return 0
+}
+
+# __paycli_lines CUR: the lines of stdin starting with CUR.
+__paycli_lines() {
+  local line
+  COMPREPLY=()
+  while IFS= read -r line; do [[ $line == "$1"* ]] && COMPREPLY+=("$line"); done
+  return 0
+}
+
+__paycli_files() {
+  compopt -o filenames 2>/dev/null
+  __paycli_reply < <(compgen -f -- "$1")
+}
+
+# The path of paycli's config file (as src/paths.ts computes it).
+__paycli_config_file() {
+  if [[ -n ${PAYCLI_CONFIG_DIR-} ]]; then printf '%s\n' "$PAYCLI_CONFIG_DIR/config.json"
+  elif [[ ${OSTYPE-} == darwin* ]]; then printf '%s\n' "$HOME/Library/Preferences/paycli/config.json"
+  else printf '%s\n' "${XDG_CONFIG_HOME:-$HOME/.config}/paycli/config.json"; fi
+}
+
+# The profile names in the config file, one a line (read with awk; see src/completion.ts).
+__paycli_profiles() {
+  local f
+  f=$(__paycli_config_file)
+  [[ -r $f ]] || return 0
+  awk '{ s = s $0 "\n" }
+END {
+  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
+  for (i = 1; i <= n; i++) {
+    c = substr(s, i, 1)
+    if (instr) {
+      if (esc) { tok = tok c; esc = 0 }
+      else if (c == "\\") esc = 1
+      else if (c == "\"") { instr = 0; key = 1 }
+      else tok = tok c
+      continue
+    }
+    if (c == "\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
+    if (c == " " || c == "\t" || c == "\n" || c == "\r") continue
+    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
+    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
+    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
+    key = 0; pend = 0
+  }
+}' "$f" 2>/dev/null
+}
+
+# __paycli_values PATH SLOT CUR: completes the value of a flag (SLOT --flag) or of the
+# positional argument SLOT #index of the command PATH.
+__paycli_values() {
+  case "$1:$2" in
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'config help:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+      __paycli_lines "$3" < <(__paycli_profiles) ;;
+    'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
+      __paycli_files "$3" ;;
+    'cashout:--pix-key-type')
+      __paycli_words 'cpf cnpj email phone random' "$3" ;;
+    'config set:#0'|'config get:#0'|'config unset:#0')
+      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window header.' "$3" ;;
+    'config help:#0')
+      __paycli_words 'set get unset list path' "$3" ;;
+    'completion:#0')
+      __paycli_words 'bash zsh fish' "$3" ;;
+    'help:#0')
+      __paycli_words 'cashin cashout config sandbox listen completion' "$3" ;;
+  esac
+  return 0
+}
+
+_paycli() {
+  # Re-join "--flag=value", which bash splits at "=" (COMP_WORDBREAKS).
+  local -a words=()
+  local cword=0 i w n joined=0
+  for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+    w=${COMP_WORDS[i]}
+    n=${#words[@]}
+    if [[ $w == = && $n -gt 0 && ${words[n-1]} == --* && ${words[n-1]} != *=* ]]; then
+      words[n-1]+==; joined=1
+    elif ((joined)) && ((i <= COMP_CWORD)) && [[ ${COMP_WORDS[i-1]} == = ]]; then
+      words[n-1]+=$w; joined=0
+    else
+      words+=("$w"); joined=0
+    fi
+    ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+  done
+  local cur=${words[cword]} path='' npos=0 expect='' subs flags vflags varg
+  __paycli_spec ''
+  for ((i = 1; i < cword; i++)); do
+    w=${words[i]}
+    if [[ -n $expect ]]; then expect=''; continue; fi
+    case $w in
+      -*)
+        if [[ $w != *=* && " $vflags " == *" $w "* ]]; then expect=$w; fi ;;
+      *)
+        if ((npos == 0)) && [[ " $subs " == *" $w "* ]]; then
+          path=${path:+$path }$w
+          __paycli_spec "$path"
+        else
+          npos=$((npos + 1))
+        fi ;;
+    esac
+  done
+  COMPREPLY=()
+  if [[ -n $expect ]]; then
+    __paycli_values "$path" "$expect" "$cur"
+  elif [[ $cur == --*=* ]]; then
+    __paycli_values "$path" "${cur%%=*}" "${cur#*=}"
+    if [[ ${COMP_WORDS[COMP_CWORD]} == --*=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/${cur%%=*}=}"); fi
+  elif [[ $cur == -* ]]; then
+    __paycli_words "$flags" "$cur"
+  elif ((npos == 0)) && [[ -n $subs ]]; then
+    __paycli_words "$subs" "$cur"
+  else
+    if [[ -n $varg ]] && ((npos > varg)); then npos=$varg; fi
+    __paycli_values "$path" "#$npos" "$cur"
+  fi
+  return 0
+}
+
+complete -F _paycli paycli

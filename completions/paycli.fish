@@ -1,0 +1,504 @@
+# fish completion for paycli. Generated from paycli's command tree by src/completion.ts
+# (`paycli completion fish`; in the repository, `npm run completions`). Do not edit.
+# Completing commands and flags runs nothing but the shell; profile names are read from the
+# config file with awk. Regenerate after upgrading paycli.
+# Install: paycli completion fish > ~/.config/fish/completions/paycli.fish
+
+# Sets __paycli_subs (subcommands), __paycli_vflags (flags that take a value) and __paycli_varg
+# (index of a variadic last argument, if any) for a command path.
+function __paycli_spec
+    set -g __paycli_subs
+    set -g __paycli_vflags
+    set -g __paycli_varg ''
+    switch $argv[1]
+        case ''
+            set -g __paycli_subs 'cashin' 'cashout' 'config' 'sandbox' 'listen' 'completion' 'help'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'cashin'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--value' '--amount' '--payer-name' '--payer-document' '--payer-email' '--payer-phone' '--product-name' '--product-description' '--postback-url' '--split' '--input' '--qr-file' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'cashout'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--value' '--amount' '--pix-key-type' '--pix-key' '--cpf-cnpj' '--person-name' '--person-email' '--person-phone' '--input' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config'
+            set -g __paycli_subs 'set' 'get' 'unset' 'list' 'path' 'help'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config set'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config get'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config unset'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config list'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config path'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config help'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'sandbox'
+            set -g __paycli_subs 'pay' 'fail' 'cancel' 'refund'
+            set -g __paycli_vflags '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'sandbox pay'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'sandbox fail'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'sandbox cancel'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'sandbox refund'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'listen'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--port' '--host' '--forward-to' '--secret' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'completion'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'help'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+    end
+end
+
+# Works out, from the words before the cursor, the command path (__paycli_path), how many
+# positional arguments it has so far (__paycli_npos) and whether the word at the cursor is the
+# value of a flag (__paycli_expect). Cached per command line.
+function __paycli_state
+    set -l line (commandline -cp)
+    test "$line" = "$__paycli_line"; and return
+    set -g __paycli_line $line
+    set -g __paycli_path ''
+    set -g __paycli_npos 0
+    set -g __paycli_expect 0
+    __paycli_spec ''
+    for w in (commandline -opc)[2..-1]
+        if test $__paycli_expect = 1
+            set __paycli_expect 0
+            continue
+        end
+        switch $w
+            case '-*'
+                if not string match -q -- '*=*' $w; and contains -- $w $__paycli_vflags
+                    set __paycli_expect 1
+                end
+            case '*'
+                if test $__paycli_npos = 0; and contains -- $w $__paycli_subs
+                    set __paycli_path (string trim -- "$__paycli_path $w")
+                    __paycli_spec $__paycli_path
+                else
+                    set __paycli_npos (math $__paycli_npos + 1)
+                end
+        end
+    end
+    if test -n "$__paycli_varg"; and test $__paycli_npos -gt $__paycli_varg
+        set __paycli_npos $__paycli_varg
+    end
+end
+
+# __paycli_at PATH [INDEX]: the cursor is in command PATH (and at its positional argument INDEX).
+function __paycli_at
+    __paycli_state
+    test "$__paycli_path" = "$argv[1]"; or return 1
+    set -q argv[2]; or return 0
+    test $__paycli_expect = 0; or return 1
+    test $__paycli_npos = $argv[2]
+end
+
+# The path of paycli's config file (as src/paths.ts computes it).
+function __paycli_config_file
+    if test -n "$PAYCLI_CONFIG_DIR"
+        echo "$PAYCLI_CONFIG_DIR/config.json"
+    else if test (uname -s 2>/dev/null) = Darwin
+        echo "$HOME/Library/Preferences/paycli/config.json"
+    else if test -n "$XDG_CONFIG_HOME"
+        echo "$XDG_CONFIG_HOME/paycli/config.json"
+    else
+        echo "$HOME/.config/paycli/config.json"
+    end
+end
+
+# The profile names in the config file, one a line (read with awk; see src/completion.ts).
+function __paycli_profiles
+    set -l f (__paycli_config_file)
+    test -r "$f"; or return 0
+    awk '{ s = s $0 "\\n" }
+END {
+  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
+  for (i = 1; i <= n; i++) {
+    c = substr(s, i, 1)
+    if (instr) {
+      if (esc) { tok = tok c; esc = 0 }
+      else if (c == "\\\\") esc = 1
+      else if (c == "\\"") { instr = 0; key = 1 }
+      else tok = tok c
+      continue
+    }
+    if (c == "\\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
+    if (c == " " || c == "\\t" || c == "\\n" || c == "\\r") continue
+    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
+    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
+    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
+    key = 0; pend = 0
+  }
+}' "$f" 2>/dev/null
+end
+
+complete -c paycli -e
+complete -c paycli -f
+# paycli
+complete -c paycli -n '__paycli_at \'\' 0' -a 'cashin' -d 'create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'cashout' -d 'send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'config' -d 'read and change settings, per profile (--profile or PAYCLI_PROFILE)'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'sandbox' -d 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'help' -d 'display help for command'
+complete -c paycli -n '__paycli_at \'\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'\'' -s h -l help -d 'show help'
+
+# paycli cashin
+complete -c paycli -n '__paycli_at \'cashin\'' -l value -x -d 'amount in cents (1000 = R$ 10,00)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l amount -x -d 'amount in reais instead of --value: 15, 15,50, 1.234,56'
+complete -c paycli -n '__paycli_at \'cashin\'' -l payer-name -x -d 'payer\'s name'
+complete -c paycli -n '__paycli_at \'cashin\'' -l payer-document -x -d 'payer\'s CPF or CNPJ (punctuation allowed; alphanumeric CNPJ too)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l payer-email -x -d 'payer\'s e-mail'
+complete -c paycli -n '__paycli_at \'cashin\'' -l payer-phone -x -d 'payer\'s phone with DDD, e.g. 11987654321'
+complete -c paycli -n '__paycli_at \'cashin\'' -l product-name -x -d 'name of the product or service'
+complete -c paycli -n '__paycli_at \'cashin\'' -l product-description -x -d 'description of the product or service'
+complete -c paycli -n '__paycli_at \'cashin\'' -l postback-url -x -d 'URL that receives the notification when the cash-in changes state'
+complete -c paycli -n '__paycli_at \'cashin\'' -l split -x -d 'give part of the amount to another client (repeatable)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l input -r -F -d 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it'
+complete -c paycli -n '__paycli_at \'cashin\'' -l dry-run -d 'validate and print the request that would be sent, without sending it'
+complete -c paycli -n '__paycli_at \'cashin\'' -l qr -d 'draw the QR code in the terminal even when stdout is not a terminal'
+complete -c paycli -n '__paycli_at \'cashin\'' -l no-qr -d 'never draw the QR code'
+complete -c paycli -n '__paycli_at \'cashin\'' -l qr-file -r -F -d 'write the QR code image (PNG) to this file'
+complete -c paycli -n '__paycli_at \'cashin\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'cashin\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'cashin\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'cashin\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli cashout
+complete -c paycli -n '__paycli_at \'cashout\'' -l value -x -d 'amount in cents (1000 = R$ 10,00)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l amount -x -d 'amount in reais instead of --value: 15, 15,50, 1.234,56'
+complete -c paycli -n '__paycli_at \'cashout\'' -l pix-key-type -x -a 'cpf cnpj email phone random' -d 'type of the PIX key (names or the interface numbers 0-4)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l pix-key -x -d 'the destination PIX key'
+complete -c paycli -n '__paycli_at \'cashout\'' -l cpf-cnpj -x -d 'CPF or CNPJ of the key owner (optional)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l person-name -x -d 'recipient\'s name'
+complete -c paycli -n '__paycli_at \'cashout\'' -l person-email -x -d 'recipient\'s e-mail'
+complete -c paycli -n '__paycli_at \'cashout\'' -l person-phone -x -d 'recipient\'s phone with DDD, e.g. 11987654321'
+complete -c paycli -n '__paycli_at \'cashout\'' -l input -r -F -d 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it'
+complete -c paycli -n '__paycli_at \'cashout\'' -l dry-run -d 'validate and print the request that would be sent, without sending it'
+complete -c paycli -n '__paycli_at \'cashout\'' -s y -l yes -d 'do not ask for confirmation (required when not in a terminal)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l allow-duplicate -d 'send even if an identical cash-out was sent recently'
+complete -c paycli -n '__paycli_at \'cashout\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'cashout\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'cashout\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'cashout\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'set' -d 'set a key; api-key with no value is read from a hidden prompt or stdin'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'get' -d 'print a key (secrets masked)'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'unset' -d 'remove a key'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'path' -d 'print the path of the config file'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'help' -d 'display help for command'
+complete -c paycli -n '__paycli_at \'config\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config set
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'base-url' -d 'gateway base URL for both operations, or "sandbox" (default: sandbox)'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'cashin-base-url' -d 'base URL for cash-ins only (gateways that serve them from another host)'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'cashout-base-url' -d 'base URL for cash-outs only'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'api-key' -d 'the gateway API key, sent as "Authorization: Bearer <key>"'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'auth-header' -d 'send the API key raw under this header instead of Authorization: Bearer'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'timeout' -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'duplicate-window' -d 'minutes within which an identical cash-out is refused (default 10)'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'header.' -d 'an extra static header: header.<Name>'
+complete -c paycli -n '__paycli_at \'config set\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config set\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config set\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config set\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config set\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config set\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config set\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config set\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config set\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config set\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config get
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'base-url' -d 'gateway base URL for both operations, or "sandbox" (default: sandbox)'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'cashin-base-url' -d 'base URL for cash-ins only (gateways that serve them from another host)'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'cashout-base-url' -d 'base URL for cash-outs only'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'api-key' -d 'the gateway API key, sent as "Authorization: Bearer <key>"'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'auth-header' -d 'send the API key raw under this header instead of Authorization: Bearer'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'timeout' -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'duplicate-window' -d 'minutes within which an identical cash-out is refused (default 10)'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'header.' -d 'an extra static header: header.<Name>'
+complete -c paycli -n '__paycli_at \'config get\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config get\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config get\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config get\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config get\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config get\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config get\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config get\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config get\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config get\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config unset
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'base-url' -d 'gateway base URL for both operations, or "sandbox" (default: sandbox)'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'cashin-base-url' -d 'base URL for cash-ins only (gateways that serve them from another host)'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'cashout-base-url' -d 'base URL for cash-outs only'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'api-key' -d 'the gateway API key, sent as "Authorization: Bearer <key>"'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'auth-header' -d 'send the API key raw under this header instead of Authorization: Bearer'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'timeout' -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'duplicate-window' -d 'minutes within which an identical cash-out is refused (default 10)'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'header.' -d 'an extra static header: header.<Name>'
+complete -c paycli -n '__paycli_at \'config unset\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config unset\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config unset\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config unset\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config unset\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config unset\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config unset\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config unset\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config unset\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config unset\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config list
+complete -c paycli -n '__paycli_at \'config list\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config list\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config list\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config list\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config list\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config list\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config list\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config list\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config list\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config list\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config path
+complete -c paycli -n '__paycli_at \'config path\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config path\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config path\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config path\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config path\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config path\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config path\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config path\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config path\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config path\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config help
+complete -c paycli -n '__paycli_at \'config help\' 0' -a 'set' -d 'set a key; api-key with no value is read from a hidden prompt or stdin'
+complete -c paycli -n '__paycli_at \'config help\' 0' -a 'get' -d 'print a key (secrets masked)'
+complete -c paycli -n '__paycli_at \'config help\' 0' -a 'unset' -d 'remove a key'
+complete -c paycli -n '__paycli_at \'config help\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'
+complete -c paycli -n '__paycli_at \'config help\' 0' -a 'path' -d 'print the path of the config file'
+complete -c paycli -n '__paycli_at \'config help\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config help\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config help\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config help\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config help\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config help\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config help\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config help\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config help\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli sandbox
+complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'pay' -d 'mark a pending transaction paid in a running `paycli sandbox`; a cash-in with a postbackUrl gets a postback'
+complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'fail' -d 'mark a pending transaction failed in a running `paycli sandbox`; a cash-in with a postbackUrl gets a postback'
+complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'cancel' -d 'mark a pending transaction canceled in a running `paycli sandbox`; a cash-in with a postbackUrl gets a postback'
+complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'refund' -d 'mark a paid transaction refunded in a running `paycli sandbox`; a cash-in with a postbackUrl gets a postback'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l host -x -d 'address to listen on'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
+complete -c paycli -n '__paycli_at \'sandbox\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'sandbox\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli sandbox pay
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l host -x -d 'address to listen on'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli sandbox fail
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l host -x -d 'address to listen on'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli sandbox cancel
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l host -x -d 'address to listen on'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli sandbox refund
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l host -x -d 'address to listen on'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli listen
+complete -c paycli -n '__paycli_at \'listen\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c paycli -n '__paycli_at \'listen\'' -l host -x -d 'address to listen on'
+complete -c paycli -n '__paycli_at \'listen\'' -l forward-to -x -d 'also POST each notification (same body and headers) to this URL'
+complete -c paycli -n '__paycli_at \'listen\'' -l secret -x -d 'verify x-paycli-signature with this secret; 401 when it does not match (env PAYCLI_POSTBACK_SECRET)'
+complete -c paycli -n '__paycli_at \'listen\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'listen\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'listen\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'listen\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'listen\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'listen\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'listen\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'listen\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'listen\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'listen\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli completion
+complete -c paycli -n '__paycli_at \'completion\' 0' -a 'bash zsh fish'
+complete -c paycli -n '__paycli_at \'completion\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'completion\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'completion\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'completion\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'completion\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'completion\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'completion\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'completion\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'completion\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'completion\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli help
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'cashin' -d 'create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'cashout' -d 'send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'config' -d 'read and change settings, per profile (--profile or PAYCLI_PROFILE)'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'sandbox' -d 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c paycli -n '__paycli_at \'help\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'help\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'help\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'help\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'help\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'help\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'help\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'help\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'help\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'

@@ -1,0 +1,13 @@
+/** `paycli completion <shell>`: prints the completion script generated from the command tree. */
+import type { Command } from 'commander';
+import { generateCompletion, type Shell } from '../completion.js';
+import { printResult } from '../output/logger.js';
+
+/** Prints the script for the shell given as argument (commander has checked it is one we know). */
+export async function run(opts: { json?: boolean }, cmd: Command, args: string[]): Promise<void> {
+  let program = cmd;
+  while (program.parent) program = program.parent;
+  const shell = args[0] as Shell;
+  const script = generateCompletion(program, shell);
+  printResult(opts.json ? { json: { shell, script } } : script);
+}
