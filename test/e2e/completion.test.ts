@@ -88,7 +88,7 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     ['paycli completion ', ['bash', 'fish', 'zsh']],
     ['paycli --json --timeout 100 cashout --pix-key-type em', ['email']],
     ['paycli cashin --no-', ['--no-color', '--no-input', '--no-qr']],
-    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--base-url', '--help', '--host', '--json', '--no-acquirer', '--no-color', '--no-input', '--port', '--profile', '--timeout', '--verbose', '--version']],
+    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--help', '--host', '--json', '--no-acquirer', '--no-color', '--no-input', '--port', '--postback-secret', '--profile', '--timeout', '--verbose', '--version']],
     ['paycli help co', ['completion', 'config']],
   ];
 
@@ -146,14 +146,20 @@ describe('completion knows every command and flag that --help shows', () => {
     const globals = helpFlags(rootHelp);
     expect(globals).toContain('--profile');
     const paths: string[][] = [[]];
+    // commander accepts an ancestor's options after a subcommand, so those complete too
+    const flagsOf = new Map<string, string[]>();
     for (let i = 0; i < paths.length; i++) {
       const path = paths[i]!;
       const help = (await runPaycli([...path, '--help'], { env: home.env })).stdout;
+      flagsOf.set(path.join(' '), helpFlags(help));
+      const inherited = path.flatMap((_, n) => flagsOf.get(path.slice(0, n).join(' ')) ?? []);
       const subs = helpCommands(help);
       paths.push(...subs.map((s) => [...path, s]));
       const line = ['paycli', ...path, ''].join(' ');
-      if (subs.length) expect(complete('bash', line, { env }).candidates, line).toEqual([...subs, 'help'].sort());
-      expect(complete('bash', `${line}-`, { env }).candidates, `${line}-`).toEqual([...new Set([...helpFlags(help), ...globals])].sort());
+      // commander adds an implicit `help` subcommand only to commands without an action of their own
+      const withHelp = /^ {2}help \[command\]/m.test(help) ? ['help'] : [];
+      if (subs.length) expect(complete('bash', line, { env }).candidates, line).toEqual([...subs, ...withHelp].sort());
+      expect(complete('bash', `${line}-`, { env }).candidates, `${line}-`).toEqual([...new Set([...helpFlags(help), ...globals, ...inherited])].sort());
     }
     expect(paths.map((p) => p.join(' '))).toEqual(expect.arrayContaining(['cashin', 'cashout', 'config set', 'sandbox', 'completion']));
   });
