@@ -37,7 +37,7 @@ export const CASHIN_FIELDS: readonly FieldSpec[] = [
   field('payerName', "Payer's name", 'Fulano de Tal'),
   field('payerDocument', "Payer's CPF or CNPJ", '123.456.789-09'),
   field('payerEmail', "Payer's e-mail", 'fulano@example.com'),
-  field('payerPhone', "Payer's phone (DDD + number)", '(11) 98765-4321'),
+  field('payerPhone', "Payer's phone with DDD", '(11) 98765-4321'),
   field('productName', 'Product name', 'Camiseta'),
   field('productDescription', 'Product description', 'Camiseta azul, tamanho M'),
   field('postbackUrl', 'Postback URL (optional)', 'https://example.com/pix/postback', false),
@@ -52,7 +52,7 @@ export const CASHOUT_FIELDS: readonly FieldSpec[] = [
   field('cpfCnpj', 'CPF or CNPJ of the key owner (optional)', '123.456.789-09', false),
   field('person.name', "Recipient's name", 'Fulano de Tal'),
   field('person.email', "Recipient's e-mail", 'fulano@example.com'),
-  field('person.phone', "Recipient's phone (DDD + number)", '(11) 98765-4321'),
+  field('person.phone', "Recipient's phone with DDD", '(11) 98765-4321'),
 ];
 
 /** The field a problem path (`splits.0.clientId`, `person.email`) belongs to. */

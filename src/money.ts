@@ -50,6 +50,28 @@ export function parseReais(text: string): number | null {
 }
 
 /**
+ * Says what is wrong with an amount in reais (`--amount`, the amount prompt), or `null` when
+ * {@link parseReais} reads it as 1 cent .. {@link MAX_CENTS}.
+ */
+export function amountProblem(text: string): string | null {
+  const t = text.trim();
+  const cents = parseReais(t);
+  if (cents === null) {
+    if (t === '') return 'is empty; write an amount in reais, e.g. 15,50';
+    if (/^-/.test(t)) return `"${t}" is negative; write a positive amount in reais, e.g. 15,50`;
+    if (/^[0-9]{1,3}[.,][0-9]{3}$/.test(t)) {
+      const whole = t.replace(/[.,]/, '');
+      return `"${t}" is ambiguous (thousands, or 3 decimals?); for ${formatReais(Number(whole) * 100)} write ${whole} or ${t.replace(',', '.')},00`;
+    }
+    if (/[.,][0-9]{4,}$/.test(t) || /^[0-9]+[.,][0-9]{3}$/.test(t)) return `"${t}" has more than 2 decimals; reais have 2 (cents), e.g. 15,50`;
+    return `"${t}" is not an amount in reais with at most 2 decimals; e.g. 15, 15,50 or 1.234,56`;
+  }
+  if (cents < 1) return `must be more than R$ 0,00, e.g. 15,50`;
+  if (cents > MAX_CENTS) return `${formatReais(cents)} is more than the most paycli sends, ${formatReais(MAX_CENTS)}; e.g. 15,50`;
+  return null;
+}
+
+/**
  * Formats integer cents as Brazilian reais: `123456` → `R$ 1.234,56`, `-5` → `-R$ 0,05`.
  * Uses integer division on the cents; never divides into a float.
  *

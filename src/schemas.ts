@@ -13,9 +13,9 @@
  * characters; descriptions ≤ {@link MAX_DESCRIPTION}; URLs absolute http(s) ≤ 2048.
  */
 import { z } from 'zod';
-import { MAX_CENTS } from './money.js';
-import { isEmail, MAX_EMAIL, normaliseCpfCnpj, normalisePhone } from './validate/index.js';
-import { checkPixKey, type PixKeyTypeValue } from './validate/pixkey.js';
+import { formatReais, MAX_CENTS } from './money.js';
+import { bareDocument, documentProblem, isEmail, MAX_EMAIL, normalisePhone, phoneProblem } from './validate/index.js';
+import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from './validate/pixkey.js';
 
 /** Longest name (payer, recipient, product) accepted, in characters. */
 export const MAX_NAME = 100;
@@ -29,55 +29,66 @@ const typed = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),
 });
 
-/** A positive integer amount in cents, at most {@link MAX_CENTS} (interface §2: "integer ... in cents"). */
-export const centsSchema = z
-  .int(typed('an integer number of cents, e.g. 1000 for R$ 10,00'))
-  .min(1, { error: 'must be at least 1 cent, e.g. 1000 for R$ 10,00' })
-  .max(MAX_CENTS, { error: `must be at most ${MAX_CENTS} cents (R$ 100.000.000,00)` });
+/**
+ * A positive integer amount in cents, 1..{@link MAX_CENTS} (interface §2: "integer ... in cents").
+ * One message per mistake; each shows a valid example.
+ */
+export const centsSchema = z.number(typed('an integer number of cents, e.g. 1000 for R$ 10,00')).check((ctx) => {
+  const v = ctx.value;
+  const fail = (message: string) => ctx.issues.push({ code: 'custom', input: v, message });
+  if (!Number.isInteger(v)) fail(`must be an integer number of cents, not ${v}; e.g. 1050 for R$ 10,50`);
+  else if (v < 1) fail(`must be at least 1 cent, not ${v}; e.g. 1000 for R$ 10,00`);
+  else if (v > MAX_CENTS) fail(`must be at most ${MAX_CENTS} cents (R$ 100.000.000,00), not ${v}; e.g. 1000 for R$ 10,00`);
+});
+
+/** Control characters (line breaks, tabs, escapes) have no place in names and descriptions. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const text = (max: number, example: string) =>
   z
     .string(typed(`text, e.g. "${example}"`))
     .trim()
     .min(1, { error: `must not be empty, e.g. "${example}"` })
-    .max(max, { error: `must be at most ${max} characters` });
+    .max(max, { error: (iss) => `has ${String(iss.input).length} characters, more than the ${max} allowed; e.g. "${example}"` })
+    .refine((v) => !CONTROL.test(v), { error: `must be one line without control characters (tabs, line breaks), e.g. "${example}"` });
 
 const emailSchema = z
   .string(typed('an e-mail address, e.g. fulano@example.com'))
   .trim()
-  .refine(isEmail, { error: `is not an e-mail address (at most ${MAX_EMAIL} characters), e.g. fulano@example.com` });
+  .refine(isEmail, {
+    error: (iss) =>
+      String(iss.input).length > MAX_EMAIL
+        ? `has ${String(iss.input).length} characters, more than the ${MAX_EMAIL} allowed for an e-mail address; e.g. fulano@example.com`
+        : 'is not an e-mail address (name@domain.tld), e.g. fulano@example.com',
+  });
 
 const phoneSchema = z
-  .string(typed('a phone number, e.g. 11987654321'))
+  .string(typed('a phone number, e.g. (11) 98765-4321'))
   .transform((v, ctx) => {
-    const p = normalisePhone(v);
-    if (p === null) {
-      ctx.issues.push({ code: 'custom', input: v, message: 'is not a Brazilian phone number with DDD (10 or 11 digits), e.g. (11) 98765-4321' });
+    const problem = phoneProblem(v);
+    if (problem !== null) {
+      ctx.issues.push({ code: 'custom', input: v, message: `${problem}; e.g. (11) 98765-4321 or +55 11 3456-7890` });
       return z.NEVER;
     }
-    return p;
+    return normalisePhone(v)!;
   });
 
 const cpfCnpjSchema = z
   .string(typed('a CPF or CNPJ, e.g. 123.456.789-09'))
   .transform((v, ctx) => {
-    const d = normaliseCpfCnpj(v);
-    if (d === null) {
-      ctx.issues.push({
-        code: 'custom',
-        input: v,
-        message: 'is not a valid CPF or CNPJ (check digits do not match, or wrong length), e.g. 123.456.789-09 or 12.ABC.345/01DE-35',
-      });
+    const problem = documentProblem(v);
+    if (problem !== null) {
+      ctx.issues.push({ code: 'custom', input: v, message: `${problem}; e.g. 123.456.789-09 (CPF) or 12.ABC.345/01DE-35 (CNPJ)` });
       return z.NEVER;
     }
-    return d;
+    return bareDocument(v);
   });
 
 const urlSchema = z
   .string(typed('a URL, e.g. https://example.com/pix/postback'))
   .trim()
-  .max(MAX_URL, { error: `must be at most ${MAX_URL} characters` })
-  .refine((u) => /^https?:\/\//i.test(u) && URL.canParse(u), {
+  .max(MAX_URL, { error: `is longer than ${MAX_URL} characters; e.g. https://example.com/pix/postback` })
+  .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u) && new URL(u).hostname !== '', {
     error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback',
   });
 
@@ -94,27 +105,36 @@ export const cashInRequestSchema = z
     payerDocument: cpfCnpjSchema,
     payerEmail: emailSchema,
     payerPhone: phoneSchema,
-    productName: text(MAX_NAME, 'Pedido 123'),
+    productName: text(MAX_NAME, 'Camiseta'),
     productDescription: text(MAX_DESCRIPTION, 'Camiseta azul, tamanho M'),
     value: centsSchema,
     postbackUrl: urlSchema.optional(),
-    splits: z.array(splitSchema, typed('a list of {clientId, value} objects')).optional(),
+    splits: z.array(splitSchema, typed('a list of {clientId, value} objects, e.g. [{"clientId": "123e4567-e12b-12d1-a456-426655440000", "value": 300}]')).optional(),
   })
-  .check((ctx) => {
-    const { splits, value } = ctx.value;
-    if (!splits) return;
-    const seen = new Set<string>();
-    let sum = 0;
-    splits.forEach((s, i) => {
-      const id = s.clientId.toLowerCase();
-      if (seen.has(id)) ctx.issues.push({ code: 'custom', input: s.clientId, path: ['splits', i, 'clientId'], message: `names client ${s.clientId} twice; give each client one split` });
-      seen.add(id);
-      sum += s.value;
-    });
-    if (sum > value) {
-      ctx.issues.push({ code: 'custom', input: splits, path: ['splits'], message: `add up to ${sum} cents, more than the value of ${value} cents` });
-    }
-  });
+  // Runs even when other fields are wrong (`when`), so that every problem is reported at once.
+  .superRefine(
+    (body, ctx) => {
+      const splits = body.splits as unknown[];
+      const seen = new Set<string>();
+      let sum = 0;
+      let sumKnown = true;
+      splits.forEach((s, i) => {
+        const { clientId, value } = (s ?? {}) as { clientId?: unknown; value?: unknown };
+        if (typeof clientId === 'string') {
+          const id = clientId.toLowerCase();
+          if (seen.has(id)) ctx.addIssue({ code: 'custom', input: clientId, path: ['splits', i, 'clientId'], message: `${clientId} already has a split; give each client one split with the whole amount, e.g. ${clientId}:300` });
+          seen.add(id);
+        }
+        if (typeof value === 'number' && Number.isInteger(value)) sum += value;
+        else sumKnown = false;
+      });
+      const value = body.value as unknown;
+      if (sumKnown && typeof value === 'number' && Number.isInteger(value) && value > 0 && sum > value) {
+        ctx.addIssue({ code: 'custom', input: splits, path: ['splits'], message: `add up to ${sum} cents (${formatReais(sum)}), more than the value of ${value} cents (${formatReais(value)}); the splits must add up to at most the value` });
+      }
+    },
+    { when: (payload) => Array.isArray((payload.value as { splits?: unknown } | undefined)?.splits) },
+  );
 export type CashInRequest = z.output<typeof cashInRequestSchema>;
 export type CashInInput = z.input<typeof cashInRequestSchema>;
 
@@ -129,7 +149,7 @@ export type CashInResponse = z.output<typeof cashInResponseSchema>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
 export const pixKeyTypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
-  error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of cpf, cnpj, email, phone, random (or 0-4)'),
+  error: (iss) => (iss.input === undefined ? 'is required' : `must be one of cpf, cnpj, email, phone, random (or 0-4), not ${JSON.stringify(iss.input)}; e.g. email`),
 });
 
 /** Cash-out request body (interface §2.3), normalised; `pixKey` is checked against `pixKeyType`. */
@@ -137,7 +157,7 @@ export const cashOutRequestSchema = z
   .object({
     value: centsSchema,
     pixKeyType: pixKeyTypeSchema,
-    pixKey: z.string(typed('a PIX key')).trim().min(1, { error: 'must not be empty' }),
+    pixKey: z.string(typed('a PIX key, e.g. fulano@example.com')).trim().min(1, { error: 'must not be empty, e.g. fulano@example.com or 123.456.789-09' }),
     cpfCnpj: cpfCnpjSchema.optional(),
     person: z.object(
       {
@@ -145,16 +165,26 @@ export const cashOutRequestSchema = z
         email: emailSchema,
         phone: phoneSchema,
       },
-      typed('an object with name, email and phone'),
+      typed('an object with name, email and phone, e.g. {"name": "Fulano de Tal", "email": "fulano@example.com", "phone": "11987654321"}'),
     ),
   })
-  .transform((body, ctx) => {
+  // The key is checked against its type even when other fields are wrong (`when`), so that every
+  // problem is reported at once; the transform then writes it in DICT form.
+  .superRefine(
+    (body, ctx) => {
+      const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
+      if (!check.ok) ctx.addIssue({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
+    },
+    {
+      when: (payload) => {
+        const v = payload.value as { pixKeyType?: unknown; pixKey?: unknown } | undefined;
+        return typeof v?.pixKeyType === 'number' && v.pixKeyType in PIX_KEY_TYPES && typeof v.pixKey === 'string' && v.pixKey.trim() !== '';
+      },
+    },
+  )
+  .transform((body) => {
     const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
-    if (!check.ok) {
-      ctx.issues.push({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
-      return z.NEVER;
-    }
-    return { ...body, pixKey: check.key };
+    return { ...body, pixKey: check.ok ? check.key : body.pixKey };
   });
 export type CashOutRequest = z.output<typeof cashOutRequestSchema>;
 export type CashOutInput = z.input<typeof cashOutRequestSchema>;

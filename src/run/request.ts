@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { AuthError, UsageError } from '../errors.js';
 import { fieldOf, type FieldSpec } from '../fields.js';
-import { parseReais } from '../money.js';
+import { amountProblem, parseReais } from '../money.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
 import { registerSecret } from '../output/sanitize.js';
@@ -64,7 +64,7 @@ export function convertField(f: FieldSpec, raw: unknown): unknown {
   }
   switch (f.kind) {
     case 'cents':
-      return /^\s*[0-9]+\s*$/.test(raw) ? Number(raw) : raw;
+      return /^\s*-?[0-9]+\s*$/.test(raw) ? Number(raw) : raw;
     case 'pixKeyType':
       return parsePixKeyType(raw) ?? raw;
     case 'splits':
@@ -88,6 +88,10 @@ export function parseSplit(text: string): { clientId: string; value: unknown } {
  */
 export function bodyFromFlags(fields: readonly FieldSpec[], flags: RequestFlags): Record<string, unknown> {
   const body: Record<string, unknown> = flags.input ? readInput(flags.input) : {};
+  if (flags.input) {
+    const unknown = unknownFields(fields, body);
+    if (unknown.length) logger.warn(`--input: ignoring field${unknown.length > 1 ? 's' : ''} the interface does not define: ${unknown.join(', ')}`);
+  }
   for (const f of fields) {
     const raw = flags[f.attr];
     if (raw !== undefined) setPath(body, f.path, convertField(f, raw));
@@ -95,34 +99,70 @@ export function bodyFromFlags(fields: readonly FieldSpec[], flags: RequestFlags)
   }
   if (flags.amount !== undefined) {
     if (flags.value !== undefined) throw new UsageError('give either --value (cents) or --amount (reais), not both; nothing was sent', { field: '--amount' });
-    const cents = parseReais(flags.amount);
-    if (cents === null) throw new UsageError(`--amount: "${flags.amount}" is not an amount in reais with at most 2 decimals; examples: 15, 15,50, 1.234,56`, { field: '--amount' });
-    body.value = cents;
+    const problem = amountProblem(flags.amount);
+    if (problem) throw new UsageError(`--amount: ${problem}; nothing was sent`, { field: '--amount' });
+    body.value = parseReais(flags.amount);
   }
   return body;
+}
+
+/** Keys of an `--input` body that are not fields of the request (they would not be sent). */
+export function unknownFields(fields: readonly FieldSpec[], body: Record<string, unknown>): string[] {
+  const known = new Set(fields.map((f) => f.path));
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(body)) {
+    const children = fields.filter((f) => f.path.startsWith(`${k}.`));
+    if (children.length && v && typeof v === 'object' && !Array.isArray(v)) {
+      for (const c of Object.keys(v)) if (!known.has(`${k}.${c}`)) out.push(`${k}.${c}`);
+    } else if (!known.has(k) && !children.length) out.push(k);
+  }
+  return out;
 }
 
 /** Words for one problem, naming the flag: `--payer-document: is not a valid CPF …`. */
 export function describeProblem(fields: readonly FieldSpec[], p: FieldProblem): string {
   const f = fieldOf(fields, p.path);
-  const where = f ? f.flag : p.path || 'request';
+  if (!f) return `${p.path ? `${p.path} (in --input)` : 'request'}: ${p.message}`;
   let msg = p.message;
-  if (f?.kind === 'cents' && /integer/.test(msg)) msg += ' (for reais, use --amount 10,50)';
-  if (f?.kind === 'splits') msg = `${p.path.replace(/^splits\.?/, 'split ').replace(/^split (\d+)/, (_, n: string) => `split #${Number(n) + 1}`)} ${msg}`.replace(/^split\s+/, '');
-  return `${where}: ${msg}${f && p.message === 'is required' ? ` (e.g. ${f.flag} ${JSON.stringify(f.example)})` : ''}`;
+  if (f.kind === 'cents' && /integer/.test(msg)) msg += ' (for reais, use --amount 10,50)';
+  if (f.kind === 'splits') {
+    const m = /^splits\.(\d+)(?:\.(\w+))?/.exec(p.path);
+    if (!m) return `${f.flag}: the splits ${msg}`;
+    const n = `split #${Number(m[1]) + 1}`;
+    if (m[2] === 'value' && msg === 'is required') return `${f.flag}: ${n} has no amount in cents; write clientId:cents, e.g. ${f.flag} ${f.example}`;
+    if (m[2] === 'clientId' && msg === 'is required') return `${f.flag}: ${n} has no client id; write clientId:cents, e.g. ${f.flag} ${f.example}`;
+    const what = m[2] === 'value' ? 'amount' : m[2] === 'clientId' ? 'client id' : undefined;
+    return `${f.flag}: ${n}${what ? ` ${what}` : ''} ${msg}`;
+  }
+  return `${f.flag}: ${msg}${msg === 'is required' ? ` (e.g. ${f.flag} ${JSON.stringify(f.example)})` : ''}`;
+}
+
+/**
+ * The required fields a "missing" problem stands for: the field itself, or every required field
+ * under a missing object (`person` → `person.name`, `person.email`, `person.phone`); empty when
+ * the problem is not a missing field (e.g. a split entry without an amount).
+ */
+export function missingFields(fields: readonly FieldSpec[], p: FieldProblem): FieldSpec[] {
+  if (p.message !== 'is required') return [];
+  const exact = fields.find((f) => f.path === p.path);
+  if (exact) return [exact];
+  return fields.filter((f) => f.required && f.path.startsWith(`${p.path}.`));
 }
 
 /**
  * Turns schema problems into one UsageError (exit 2) listing every missing flag and every
- * invalid value, each with the flag's name.
+ * invalid value, each with the flag's name (one problem per field path).
  */
 export function problemsError(fields: readonly FieldSpec[], problems: FieldProblem[]): UsageError {
-  const missing = problems.filter((p) => p.message === 'is required').map((p) => fieldOf(fields, p.path)?.flag ?? p.path);
-  const invalid = problems.filter((p) => p.message !== 'is required');
+  const seen = new Set<string>();
+  const unique = problems.filter((p) => (seen.has(p.path) ? false : (seen.add(p.path), true)));
+  const missing = [...new Set(unique.flatMap((p) => missingFields(fields, p)).map((f) => f.flag))];
+  const invalid = unique.filter((p) => missingFields(fields, p).length === 0);
   const lines: string[] = [];
-  if (missing.length) lines.push(`missing required flag${missing.length > 1 ? 's' : ''}: ${[...new Set(missing)].join(', ')}`);
+  if (missing.length) lines.push(`missing required flag${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   for (const p of invalid) lines.push(describeProblem(fields, p));
-  const first = problems[0] ? (fieldOf(fields, problems[0].path)?.flag ?? problems[0].path) : undefined;
+  const firstMissing = unique[0] ? missingFields(fields, unique[0])[0] : undefined;
+  const first = unique[0] ? (firstMissing?.flag ?? fieldOf(fields, unique[0].path)?.flag ?? unique[0].path) : undefined;
   const message = lines.length === 1 ? `${lines[0]}; nothing was sent` : `the request has ${lines.length} problems; nothing was sent:\n  ${lines.join('\n  ')}`;
   return new UsageError(message, { field: first, hint: missing.length && !invalid.length ? 'pass the flags, use --input <file>, or run in a terminal to be prompted' : undefined }, missing.length ? 'missing_fields' : 'validation');
 }
@@ -139,18 +179,20 @@ export async function validateBody<S extends z.ZodType>(fields: readonly FieldSp
   if (!canPrompt(flags)) throw problemsError(fields, problems);
   const { promptForFields } = await import('./prompts.js');
   const completed = await promptForFields(fields, schema, body, problems);
-  return schema.parse(completed);
+  const again = schema.safeParse(completed);
+  if (!again.success) throw problemsError(fields, problemsOf(again.error));
+  return again.data;
 }
 
 /**
  * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
- * anything is sent); the sandbox does not. Registers the key for redaction.
+ * anything is sent; `--dry-run` only warns); the sandbox does not. Registers the key for redaction.
  */
 export function settingsFor(flags: GlobalFlags, op: 'cashin' | 'cashout'): Settings {
   const settings = resolveSettings(flags, op);
   registerSecret(settings.apiKey);
   for (const [k, v] of Object.entries(settings.headers)) if (/auth|key|secret|token/i.test(k)) registerSecret(v);
-  if (settings.baseUrl !== SANDBOX && !settings.apiKey) {
+  if (settings.baseUrl !== SANDBOX && !settings.apiKey && !(flags as RequestFlags).dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
       hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
     }, 'no_credential');
@@ -158,16 +200,23 @@ export function settingsFor(flags: GlobalFlags, op: 'cashin' | 'cashout'): Setti
   return settings;
 }
 
-/** `--dry-run`: prints the request that would be sent (credential redacted) and returns. */
+/**
+ * `--dry-run`: prints the request that would be sent (method, URL, headers with the credential
+ * redacted, body) on stdout — one JSON document `{dryRun, method, url, headers, body}` with
+ * `--json` — and returns without sending. Against the built-in sandbox the URL shows
+ * `<sandbox port>` (a port is chosen when a real run starts it).
+ */
 export function printDryRun(settings: Settings, path: string, body: unknown, json: boolean): void {
-  const base = settings.baseUrl === SANDBOX ? 'http://127.0.0.1:<sandbox port>' : settings.baseUrl;
-  const req = prepareRequest(settings, base, path, body, true);
+  const sandbox = settings.baseUrl === SANDBOX;
+  const req = prepareRequest(settings, sandbox ? 'http://127.0.0.1' : settings.baseUrl, path, body, true);
+  if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
+  if (settings.baseUrl !== SANDBOX && !settings.apiKey) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
   if (json) printResult({ json: { dryRun: true, ...req } });
   else {
     const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
     printResult(`${req.method} ${req.url}\n${headers}\n\n${JSON.stringify(body, null, 2)}`);
   }
-  logger.notice('dry run: nothing was sent');
+  logger.notice(`dry run: nothing was sent${sandbox ? ' (the request would go to the built-in sandbox)' : ''}`);
 }
 
 /**

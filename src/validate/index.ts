@@ -1,3 +1,3 @@
 /** Field validators shared by the schemas, prompts and the sandbox. */
-export { bareDocument, isCnpj, isCpf, normaliseCpfCnpj } from './documents.js';
-export { isEmail, normalisePhone, MAX_EMAIL } from './contact.js';
+export { bareDocument, documentProblem, isCnpj, isCpf, normaliseCpfCnpj, type DocumentKind } from './documents.js';
+export { isEmail, normalisePhone, phoneProblem, MAX_EMAIL } from './contact.js';

@@ -5,15 +5,15 @@
  * phone E.164 `+55` + DDD + number, random key (EVP) a lower-case UUID of any version.
  */
 import { getPixKeyInfo } from '@brazilian-utils/brazilian-utils/get-pix-key-info';
-import { bareDocument, isCnpj, isCpf, isEmail, normalisePhone } from './index.js';
+import { bareDocument, documentProblem, isCnpj, isCpf, isEmail, normalisePhone, phoneProblem } from './index.js';
 
-/** The interface's `pixKeyType` values (interface §2.3). */
+/** The interface's `pixKeyType` values (interface §2.3); `noun` is for messages ("an e-mail key"). */
 export const PIX_KEY_TYPES = [
-  { value: 0, name: 'cpf', label: 'CPF', example: '123.456.789-09' },
-  { value: 1, name: 'cnpj', label: 'CNPJ', example: '12.ABC.345/01DE-35' },
-  { value: 2, name: 'email', label: 'EMAIL', example: 'fulano@example.com' },
-  { value: 3, name: 'phone', label: 'TELEFONE', example: '+5511987654321' },
-  { value: 4, name: 'random', label: 'RANDOM_KEY', example: '123e4567-e12b-12d1-a456-426655440000' },
+  { value: 0, name: 'cpf', label: 'CPF', noun: 'a CPF', example: '123.456.789-09' },
+  { value: 1, name: 'cnpj', label: 'CNPJ', noun: 'a CNPJ', example: '12.ABC.345/01DE-35' },
+  { value: 2, name: 'email', label: 'EMAIL', noun: 'an e-mail', example: 'fulano@example.com' },
+  { value: 3, name: 'phone', label: 'TELEFONE', noun: 'a phone', example: '+5511987654321' },
+  { value: 4, name: 'random', label: 'RANDOM_KEY', noun: 'a random', example: '123e4567-e12b-12d1-a456-426655440000' },
 ] as const;
 export type PixKeyTypeValue = (typeof PIX_KEY_TYPES)[number]['value'];
 export type PixKeyTypeName = (typeof PIX_KEY_TYPES)[number]['name'];
@@ -65,27 +65,51 @@ export type PixKeyCheck =
   | { ok: true; key: string }
   | { ok: false; message: string };
 
+/** What is wrong with `key` as a key of type `type` (it is known not to be one). */
+function keyProblem(type: PixKeyTypeValue, key: string): string {
+  const t = key.trim();
+  switch (type) {
+    case 0:
+      if (/[^0-9.\s-]/.test(t)) return 'is not a CPF: a CPF key has 11 digits (dots and dash allowed)';
+      return documentProblem(t, 'cpf') ?? 'is not a CPF';
+    case 1:
+      if (/[^0-9A-Za-z.\s/-]/.test(t)) return 'is not a CNPJ: a CNPJ key has 14 characters (dots, slash and dash allowed)';
+      return documentProblem(t, 'cnpj') ?? 'is not a CNPJ';
+    case 2:
+      return t.length > MAX_PIX_KEY ? `has ${t.length} characters; an e-mail key has at most ${MAX_PIX_KEY}` : 'is not an e-mail address (name@domain.tld)';
+    case 3:
+      return phoneProblem(t) ?? 'is a landline number; a PIX phone key is a mobile number: +55, DDD and 9 digits starting with 9';
+    case 4:
+      return 'is not a random key: a UUID of 32 hexadecimal digits in groups 8-4-4-4-12';
+  }
+}
+
+/** The type a key that fits no type looks like, by its shape alone. */
+function shapeOf(key: string): PixKeyTypeValue | null {
+  const t = key.trim();
+  if (t.includes('@')) return 2;
+  if (/^[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}$/i.test(t)) return 4;
+  if (t.startsWith('+') || /^\(\d\d\)/.test(t)) return 3;
+  const bare = bareDocument(t);
+  if (/^[0-9]{11}$/.test(bare)) return 0;
+  if (/^[0-9A-Z]{12}[0-9]{2}$/.test(bare)) return 1;
+  return null;
+}
+
 /**
  * Checks a PIX key against its declared type and returns it in DICT form.
- * When the key does not fit the declared type but fits another, the message names that type
- * (e.g. "this looks like an e-mail key: use --pix-key-type email").
+ * When the key does not fit the declared type but fits (or is shaped like) another, the message
+ * names that type (e.g. "it looks like an e-mail key: use --pix-key-type email").
  */
 export function checkPixKey(type: PixKeyTypeValue, key: string): PixKeyCheck {
   const normal = normaliseAs(type, key);
   if (normal !== null) return { ok: true, key: normal };
   const declared = PIX_KEY_TYPES[type];
-  let hint = '';
   const other = PIX_KEY_TYPES.find((k) => k.value !== type && normaliseAs(k.value, key) !== null);
   const info = other ? null : getPixKeyInfo(key);
-  const guess = other ?? (info ? PIX_KEY_TYPES.find((k) => k.name === (info.type === 'evp' ? 'random' : info.type)) : undefined);
-  if (guess) hint = `; it looks like a ${guess.name} key: use --pix-key-type ${guess.name}`;
-  const what =
-    type === 0 || type === 1
-      ? `not a valid ${declared.label} (check digits do not match, or wrong length)`
-      : type === 3
-        ? 'not a Brazilian mobile number (+55, DDD and 9 digits)'
-        : type === 2
-          ? `not an e-mail address of at most ${MAX_PIX_KEY} characters`
-          : 'not a random key (a UUID such as 123e4567-e12b-12d1-a456-426655440000)';
-  return { ok: false, message: `is ${what} for --pix-key-type ${declared.name}${hint}; example: ${declared.example}` };
+  const infoType = info ? PIX_KEY_TYPES.find((k) => k.name === (info.type === 'evp' ? 'random' : info.type)) : undefined;
+  const shape = shapeOf(key);
+  const guess = other ?? infoType ?? (shape !== null ? PIX_KEY_TYPES[shape] : undefined);
+  const hint = guess && guess.value !== type ? `; it looks like ${guess.noun} key: use --pix-key-type ${guess.name}` : '';
+  return { ok: false, message: `${keyProblem(type, key)}${hint}; ${declared.noun} key looks like ${declared.example}` };
 }

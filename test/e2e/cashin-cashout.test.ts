@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
@@ -16,6 +16,11 @@ beforeEach(() => {
   home = makeHome();
 });
 afterEach(() => home.cleanup());
+
+// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
+type JsQR = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQRAny = jsQRModule as unknown as JsQR | { default: JsQR };
+const jsQR: JsQR = typeof jsQRAny === 'function' ? jsQRAny : jsQRAny.default;
 
 function decodeQr(file: string): string | undefined {
   const png = PNG.sync.read(readFileSync(file));
