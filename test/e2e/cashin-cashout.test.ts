@@ -24,10 +24,7 @@ const jsQR: JsQR = typeof jsQRAny === 'function' ? jsQRAny : jsQRAny.default;
 
 function decodeQr(file: string): string | undefined {
   const png = PNG.sync.read(readFileSync(file));
-  // jsqr is CommonJS with an ES-style `export default` in its types: tsc (NodeNext) sees the module
-  // object, vitest gives the function.
-  const decode = ((jsQR as unknown as { default?: unknown }).default ?? jsQR) as unknown as typeof jsQR.default;
-  return decode(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
 
 describe('built-in sandbox, in-process (fresh install)', () => {
