@@ -4,7 +4,7 @@
  * `buildProgram()` is also what scripts/gen-completions.mjs walks to write completions/.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { registerCashin } from './commands/cashin.js';
+import { CASHIN_EXAMPLE, registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
@@ -50,9 +50,7 @@ export function buildProgram(): Command {
       'after',
       `
 Examples:
-  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
-      --payer-email fulano@example.com --payer-phone 11987654321 \\
-      --product-name Camiseta --product-description "Camiseta azul M"
+${CASHIN_EXAMPLE}
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes
   $ paycli config set base-url https://api.gateway.example && paycli config set api-key

@@ -2,6 +2,11 @@
 import type { Command } from 'commander';
 import { lazyAction } from '../lazy.js';
 
+/** The canonical cash-in example, shown in `paycli --help` and `paycli cashin --help`. */
+export const CASHIN_EXAMPLE = `  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
+      --payer-email fulano@example.com --payer-phone 11987654321 \\
+      --product-name Camiseta --product-description "Camiseta azul M"`;
+
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** Adds `cashin` to the program. */
@@ -28,9 +33,7 @@ export function registerCashin(program: Command): Command {
       'after',
       `
 Examples:
-  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
-      --payer-email fulano@example.com --payer-phone 11987654321 \\
-      --product-name Camiseta --product-description "Camiseta azul M"
+${CASHIN_EXAMPLE}
   $ paycli cashin --amount 25,90 ... --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
   $ paycli cashin --input order.json --json | jq -r .qrCode
   $ paycli cashin                       # in a terminal: prompts for every missing field`,

@@ -18,6 +18,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Agent, request as undiciRequest } from 'undici';
 import { UsageError } from '../errors.js';
+import { readCappedBody, sendJson } from '../http-server.js';
 import { formatReais } from '../money.js';
 import { logger, printResult } from '../output/logger.js';
 import { redact, registerSecret, sanitizeText } from '../output/sanitize.js';
@@ -78,32 +79,6 @@ function shownHeaders(headers: IncomingHttpHeaders): string[] {
   });
 }
 
-function reply(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...extra });
-  res.end(text);
-}
-
-/** Reads the body up to the cap; `null` when larger (the rest is not read). */
-function readCapped(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > LISTEN_MAX_BODY) {
-        req.removeAllListeners('data');
-        req.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function checkUrl(text: string): URL {
   try {
     const u = new URL(text);
@@ -148,13 +123,13 @@ export async function run(opts: ListenOptions): Promise<void> {
     const from = req.socket.remoteAddress ?? '?';
     if (req.method !== 'POST') {
       req.resume();
-      return reply(res, 405, { message: 'send postbacks with POST' }, { allow: 'POST' });
+      return sendJson(res, 405, { message: 'send postbacks with POST' }, { allow: 'POST' });
     }
     const declared = Number(req.headers['content-length']);
-    const raw = Number.isFinite(declared) && declared > LISTEN_MAX_BODY ? null : await readCapped(req);
+    const raw = Number.isFinite(declared) && declared > LISTEN_MAX_BODY ? null : await readCappedBody(req, LISTEN_MAX_BODY);
     if (raw === null) {
       logger.warn(`refused a postback from ${from}: body larger than ${LISTEN_MAX_BODY} bytes (413)`);
-      reply(res, 413, { message: `body larger than ${LISTEN_MAX_BODY} bytes` }, { connection: 'close' });
+      sendJson(res, 413, { message: `body larger than ${LISTEN_MAX_BODY} bytes` }, { connection: 'close' });
       res.on('finish', () => req.destroy());
       return;
     }
@@ -164,7 +139,7 @@ export async function run(opts: ListenOptions): Promise<void> {
       const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
       if (!check.ok) {
         logger.warn(`rejected a postback from ${from}: ${check.reason} (401)`);
-        return reply(res, 401, { message: 'invalid signature' });
+        return sendJson(res, 401, { message: 'invalid signature' });
       }
     }
     const text = raw.toString('utf8');
@@ -176,9 +151,9 @@ export async function run(opts: ListenOptions): Promise<void> {
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
       logger.warn(`refused a postback from ${from}: the body is not a JSON object (400)`);
-      return reply(res, 400, { message: 'the body must be a JSON object' });
+      return sendJson(res, 400, { message: 'the body must be a JSON object' });
     }
-    reply(res, 200, { received: true });
+    sendJson(res, 200, { received: true });
     received++;
     printResult(json ? jsonLine(text) : humanLine(body as Record<string, unknown>, receivedAt));
     if (forwardTo) {
@@ -190,7 +165,7 @@ export async function run(opts: ListenOptions): Promise<void> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       logger.warn(`error while handling a postback: ${sanitizeText((err as Error).message ?? String(err), true)}`);
-      if (!res.headersSent) reply(res, 500, { message: 'listener error' });
+      if (!res.headersSent) sendJson(res, 500, { message: 'listener error' });
       else res.destroy();
     });
   });

@@ -25,6 +25,7 @@ import type { AddressInfo } from 'node:net';
 import QRCode from 'qrcode';
 import { buildBrCode } from '../brcode.js';
 import { cashInRequestSchema, cashOutRequestSchema, problemsOf, type CashInRequest, type CashOutRequest } from '../schemas.js';
+import { readCappedBody, sendJson } from '../http-server.js';
 import { nextTransactionId } from './counter.js';
 import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, type SandboxAction } from './lifecycle.js';
 
@@ -83,30 +84,6 @@ export function sandboxTax(gross: number): number {
   return Math.min(gross, 50 + Math.floor(gross / 100));
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > SANDBOX_MAX_BODY) {
-        resolve(null);
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /** Starts the sandbox; resolves once it listens. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const transactions = new Map<number, SandboxTransaction>();
@@ -148,8 +125,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     const route = path === '/transaction/qrcode/cashin' ? 'cashin' : path === '/transaction/cashout' ? 'cashout' : null;
-    const reply = (status: number, body: unknown, note = '') => {
-      send(res, status, body);
+    const reply = (status: number, body: unknown, note = '', headers: Record<string, string> = {}) => {
+      sendJson(res, status, body, headers);
       log(`${req.method} ${path} → ${status}${note}`);
     };
     const isControl = path.startsWith('/_sandbox/');
@@ -160,8 +137,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return reply(401, { message: 'unauthorized: missing or invalid API key' });
     }
     if (isControl || !route) return control(req, path, reply);
-    const text = await readBody(req);
-    if (text === null) return reply(413, { message: `body larger than ${SANDBOX_MAX_BODY} bytes` });
+    const text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? null;
+    if (text === null) return reply(413, { message: `body larger than ${SANDBOX_MAX_BODY} bytes` }, '', { connection: 'close' });
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -199,7 +176,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, { message: `sandbox error: ${(err as Error).message}` });
+      if (!res.headersSent) sendJson(res, 500, { message: `sandbox error: ${(err as Error).message}` });
       else res.destroy();
     });
   });
