@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
 import { registerConfig } from './commands/config.js';
+import { registerHistory } from './commands/history.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { VERSION } from './version.js';
 
@@ -65,6 +66,7 @@ Environment:
   registerCashout(program);
   registerConfig(program);
   registerSandbox(program);
+  registerHistory(program);
   return program;
 }
 

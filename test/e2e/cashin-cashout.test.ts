@@ -4,12 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import jsQR from 'jsqr';
+import jsQRImport from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
+
+// jsqr is CommonJS typed with `export default`: under NodeNext the default import is typed as the module.
+const jsQR = ((jsQRImport as unknown as { default?: unknown }).default ?? jsQRImport) as typeof jsQRImport.default;
 
 let home: Home;
 beforeEach(() => {
