@@ -10,7 +10,7 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config sandbox listen completion help'
+      subs='cashin cashout config sandbox history listen completion help'
       flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --help -h'
       vflags='--profile --base-url --timeout'
       varg='' ;;
@@ -83,6 +83,11 @@ __paycli_spec() {
       subs=''
       flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      varg='' ;;
+    'history')
+      subs=''
+      flags='--limit --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--limit --profile --base-url --timeout'
       varg='' ;;
     'listen')
       subs=''
@@ -168,7 +173,7 @@ END {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'config help:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'config help:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'history:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -181,7 +186,7 @@ __paycli_values() {
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
-      __paycli_words 'cashin cashout config sandbox listen completion' "$3" ;;
+      __paycli_words 'cashin cashout config sandbox history listen completion' "$3" ;;
   esac
   return 0
 }

@@ -12,7 +12,7 @@ function __paycli_spec
     set -g __paycli_varg ''
     switch $argv[1]
         case ''
-            set -g __paycli_subs 'cashin' 'cashout' 'config' 'sandbox' 'listen' 'completion' 'help'
+            set -g __paycli_subs 'cashin' 'cashout' 'config' 'sandbox' 'history' 'listen' 'completion' 'help'
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'cashin'
@@ -70,6 +70,10 @@ function __paycli_spec
         case 'sandbox refund'
             set -g __paycli_subs
             set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'history'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--limit' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'listen'
             set -g __paycli_subs
@@ -176,6 +180,7 @@ complete -c paycli -n '__paycli_at \'\' 0' -a 'cashin' -d 'create a PIX cash-in:
 complete -c paycli -n '__paycli_at \'\' 0' -a 'cashout' -d 'send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'config' -d 'read and change settings, per profile (--profile or PAYCLI_PROFILE)'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'sandbox' -d 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'history' -d 'list the cash-ins and cash-outs this machine sent (newest first), from the local journal'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'help' -d 'display help for command'
@@ -457,6 +462,19 @@ complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-color -d 'no colour
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
 
+# paycli history
+complete -c paycli -n '__paycli_at \'history\'' -l limit -x -d 'show at most this many entries'
+complete -c paycli -n '__paycli_at \'history\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'history\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'history\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'history\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'history\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'history\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'history\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'history\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'history\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'history\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
 # paycli listen
 complete -c paycli -n '__paycli_at \'listen\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c paycli -n '__paycli_at \'listen\'' -l host -x -d 'address to listen on'
@@ -491,6 +509,7 @@ complete -c paycli -n '__paycli_at \'help\' 0' -a 'cashin' -d 'create a PIX cash
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'cashout' -d 'send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'config' -d 'read and change settings, per profile (--profile or PAYCLI_PROFILE)'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'sandbox' -d 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'history' -d 'list the cash-ins and cash-outs this machine sent (newest first), from the local journal'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c paycli -n '__paycli_at \'help\'' -s V -l version -d 'print the version'

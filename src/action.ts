@@ -23,6 +23,9 @@ export async function execute(cmd: Command, body: (opts: Record<string, unknown>
     await body(opts);
   } catch (err) {
     process.exitCode = report(err, Boolean(opts.json), Boolean(opts.verbose));
+    // Ctrl-C means "stop now": a connection still being torn down (e.g. a CONNECT to a proxy
+    // that never answers) must not keep the process alive. Everything was written synchronously.
+    if (process.exitCode === ExitCode.INTERRUPTED) process.exit(ExitCode.INTERRUPTED);
   }
 }
 

@@ -8,6 +8,7 @@ import { CASHIN_EXAMPLE, registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
+import { registerHistory } from './commands/history.js';
 import { registerListen } from './commands/listen.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { VERSION } from './version.js';
@@ -65,6 +66,7 @@ Environment:
   registerCashout(program);
   registerConfig(program);
   registerSandbox(program);
+  registerHistory(program);
   registerListen(program);
   registerCompletion(program);
   return program;

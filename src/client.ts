@@ -10,12 +10,12 @@
  *   (undici does not read them by itself, field-notes); `NODE_EXTRA_CA_CERTS` is read by Node.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, Pool, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from './errors.js';
 import { errorBodySchema } from './schemas.js';
 import { logger, isVerbose } from './output/logger.js';
-import { sanitizeText } from './output/sanitize.js';
+import { sanitizeJson, sanitizeText } from './output/sanitize.js';
 import type { Settings } from './settings.js';
 import { VERSION } from './version.js';
 
@@ -52,7 +52,19 @@ export function prepareRequest(settings: Settings, baseUrl: string, path: string
     if (settings.authHeader) headers[settings.authHeader.toLowerCase()] = key;
     else headers.authorization = `Bearer ${key}`;
   }
-  return { method: 'POST', url: joinUrl(baseUrl, path), headers, body };
+  return { method: 'POST', url: redacted ? redactUrl(joinUrl(baseUrl, path)) : joinUrl(baseUrl, path), headers, body };
+}
+
+/** A URL for display: a password in its user-info is replaced with `[redacted]`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = 'redacted';
+    return u.toString().replace(':redacted@', ':[redacted]@');
+  } catch {
+    return url;
+  }
 }
 
 /** Connection errors that prove nothing reached the gateway. */
@@ -106,17 +118,25 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   if (isVerbose()) {
     logger.debug(`> POST ${shown.url}`);
     for (const [k, v] of Object.entries(shown.headers)) logger.debug(`> ${k}: ${v}`);
-    logger.debug(`> ${JSON.stringify(call.body)}`);
+    logger.debug(`> ${JSON.stringify(sanitizeJson(call.body))}`);
   }
   const timeoutMs = call.settings.timeoutMs;
   const dispatcherOpts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) };
-  const dispatcher: Dispatcher = call.direct ? new Agent(dispatcherOpts) : new EnvHttpProxyAgent(dispatcherOpts);
+  // The proxy's own client gets the same timeouts: a proxy that never answers CONNECT would
+  // otherwise hold the process for undici's default 300 s after paycli has given up.
+  const dispatcher: Dispatcher = call.direct
+    ? new Agent(dispatcherOpts)
+    : new EnvHttpProxyAgent({ ...dispatcherOpts, clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, ...dispatcherOpts }) } as EnvHttpProxyAgent.Options);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
 
+  // "Sent" = undici wrote the headers of *this* POST (not, say, a CONNECT to a proxy, which
+  // publishes on the same channel: a proxy that never answers must not make the outcome unknown).
   let sent = false;
-  const onSent = () => {
-    sent = true;
+  const target = new URL(req.url);
+  const onSent = (message: unknown) => {
+    const r = (message as { request?: { method?: string; path?: string } }).request;
+    if (!r || (r.method === 'POST' && (r.path === `${target.pathname}${target.search}` || r.path === req.url))) sent = true;
   };
   subscribe('undici:client:sendHeaders', onSent);
   const unknown = (what: string, code: 'network' | 'timeout', cause: unknown): NetworkError => {
@@ -129,7 +149,9 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   try {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body), dispatcher, signal });
+      // Raced with the signal: undici does not give up a connection still being set up (e.g. a
+      // CONNECT to a silent proxy) when the signal fires, and Ctrl-C or the timeout must act now.
+      res = await Promise.race([request(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body), dispatcher, signal }), rejectOnAbort(signal)]);
     } catch (err) {
       throw classify(err);
     }
@@ -142,10 +164,12 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
       throw classify(err);
     }
     logger.debug(`< HTTP ${status} (${Date.now() - t0} ms)`);
-    logger.debug(`< ${sanitizeText(text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} characters)` : text)}`);
+    for (const [k, v] of Object.entries(res.headers)) logger.debug(`< ${sanitizeText(k, true)}: ${sanitizeText(Array.isArray(v) ? v.join(', ') : String(v), true)}`);
+    if (isVerbose()) logger.debug(`< ${traceBody(text)}`);
     return interpret(status, res.headers, text, call);
   } finally {
     unsubscribe('undici:client:sendHeaders', onSent);
+    // destroy, not close: a pending CONNECT to a silent proxy must not keep paycli alive after Ctrl-C or a timeout
     void dispatcher.destroy().catch(() => undefined);
   }
 
@@ -166,6 +190,30 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
     }
     return unknown(`the connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})`, 'network', err);
   }
+}
+
+/** A promise that rejects with the signal's reason once it aborts (never resolves). */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    const fire = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
+}
+
+/**
+ * The response body as the `--verbose` trace shows it: a JSON body re-serialised with every
+ * string sanitised (so not even a `\u001b` escape survives), other text sanitised; at most
+ * 4000 characters.
+ */
+function traceBody(text: string): string {
+  let shown: string;
+  try {
+    shown = JSON.stringify(sanitizeJson(JSON.parse(text)));
+  } catch {
+    shown = sanitizeText(text);
+  }
+  return shown.length > 4000 ? `${shown.slice(0, 4000)}… (${text.length} characters)` : shown;
 }
 
 /** Reads a body up to {@link MAX_RESPONSE_BYTES}; destroys the stream past it. */

@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'missing_fields'
   | 'confirmation_required'
   | 'duplicate_cashout'
+  | 'journal_unavailable'
   | 'gateway_refused'
   | 'no_active_acquirer'
   | 'unauthorized'

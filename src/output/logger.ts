@@ -3,9 +3,11 @@
  * progress, the `--verbose` trace and errors. stdout is written only by {@link printResult}.
  */
 import { highlighter } from './highlighter.js';
-import { redact } from './sanitize.js';
+import { redact, sanitizeText } from './sanitize.js';
 
 const err = (s: string) => process.stderr.write(redact(s));
+/** Defence in depth: a message may quote a gateway; strip escapes from it (the prefix keeps its colour). */
+const clean = (msg: string) => sanitizeText(msg);
 
 let verbose = false;
 
@@ -22,23 +24,23 @@ export function isVerbose(): boolean {
 export const logger = {
   /** A notice for people (sandbox banner, hints); stderr. */
   notice(msg: string): void {
-    err(`${highlighter.info('›')} ${msg}\n`);
+    err(`${highlighter.info('›')} ${clean(msg)}\n`);
   },
   /** A warning; stderr, yellow. */
   warn(msg: string): void {
-    err(`${highlighter.warn('warning:')} ${msg}\n`);
+    err(`${highlighter.warn('warning:')} ${clean(msg)}\n`);
   },
   /** An error line; stderr, red. */
   error(msg: string): void {
-    err(`${highlighter.error('error:')} ${msg}\n`);
+    err(`${highlighter.error('error:')} ${clean(msg)}\n`);
   },
   /** A follow-up hint under an error. */
   hint(msg: string): void {
-    err(`${highlighter.dim('hint:')} ${msg}\n`);
+    err(`${highlighter.dim('hint:')} ${clean(msg)}\n`);
   },
   /** A trace line, only with `--verbose`; stderr, dimmed. */
   debug(msg: string): void {
-    if (verbose) err(`${highlighter.dim(msg)}\n`);
+    if (verbose) err(`${highlighter.dim(clean(msg))}\n`);
   },
 };
 

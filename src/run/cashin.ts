@@ -4,11 +4,14 @@
  * the terminal when stdout is one (`--qr`/`--no-qr` force it), the PNG with `--qr-file`.
  */
 import { writeFileSync } from 'node:fs';
-import { GatewayError, UsageError } from '../errors.js';
+import { GatewayError, PaycliError, UsageError } from '../errors.js';
+import { joinUrl } from '../client.js';
+import { beginCashIn, endPayment, journalTarget, outcomeOfError } from '../journal.js';
+import { SANDBOX } from '../settings.js';
 import { CASHIN_FIELDS } from '../fields.js';
 import { formatCashIn } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
-import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
+import { redact, sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import { bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
@@ -40,13 +43,21 @@ export async function run(opts: CashinOptions): Promise<void> {
   const settings = settingsFor(opts, 'cashin');
   if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
 
+  // Recorded in the journal for `paycli history` (cash-ins are never refused as duplicates).
   const interrupt = interruptSignal();
+  const journalId = journal(() =>
+    beginCashIn({ kind: 'cashin', value: body.value, target: journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHIN_PATH)), sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, payer: body.payerName, product: body.productName }),
+  );
   let result;
   try {
     result = await send(settings, CASHIN_PATH, body, cashInResponseSchema, 'look the cash-in up at the gateway before creating another', interrupt.signal);
+  } catch (err) {
+    if (journalId) journal(() => endPayment(journalId, outcomeOfError(err), { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message: redact(err instanceof Error ? err.message : String(err)) }));
+    throw err;
   } finally {
     interrupt.dispose();
   }
+  if (journalId) journal(() => endPayment(journalId, 'ok', { transactionId: result.data.transactionId }));
   await printCashIn(result.data, result.raw, body, opts, result.sandbox);
 }
 
@@ -72,5 +83,15 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
       throw new UsageError(`the cash-in was created (transaction ${res.transactionId}), but ${opts.qrFile} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--qr-file' });
     }
     logger.notice(`QR code image written to ${opts.qrFile}`);
+  }
+}
+
+/** Runs a journal write for a cash-in; a failure only warns (the journal is history here, not a guard). */
+function journal<T>(write: () => T): T | undefined {
+  try {
+    return write();
+  } catch (err) {
+    logger.warn(`${(err as Error).message}; the cash-in is not recorded in \`paycli history\``);
+    return undefined;
   }
 }

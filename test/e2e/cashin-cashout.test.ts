@@ -11,6 +11,7 @@ import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../he
 import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 
+
 let home: Home;
 beforeEach(() => {
   home = makeHome();

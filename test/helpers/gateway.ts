@@ -47,8 +47,8 @@ export const CASHIN_OK = {
 /** A well-formed cash-out answer (interface §2.4). */
 export const CASHOUT_OK = { transactionId: 77, gross: 1550, tax: '65', liquid: '1485', status: '0', createdAt: '2026-11-21T12:00:00.000Z' };
 
-/** Starts a test gateway; by default answers 200 with {@link CASHIN_OK} / {@link CASHOUT_OK}. */
-export async function startGateway(responder?: Responder): Promise<TestGateway> {
+/** Starts a test gateway (on `port`, default any free one); by default answers 200 with {@link CASHIN_OK} / {@link CASHOUT_OK}. */
+export async function startGateway(responder?: Responder, port = 0): Promise<TestGateway> {
   const received: Received[] = [];
   let fn: Responder =
     responder ??
@@ -69,10 +69,10 @@ export async function startGateway(responder?: Responder): Promise<TestGateway> 
       void Promise.resolve(fn(r, res)).catch(() => res.destroy());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     received,
     respond: (f) => {
       fn = f;
