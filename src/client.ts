@@ -1,22 +1,21 @@
 /**
- * The HTTP client: one POST of a JSON body to the gateway, on undici, with the response
- * validated against the interface's schema. Rules (issue #2, #5):
+ * The HTTP client: one POST of a JSON body to the gateway (bytes carried by src/transport.ts),
+ * with the response validated against the interface's schema. Rules (issue #2, #5):
  * - never retries, never follows a redirect: a payout sent twice is money lost;
  * - a timeout ({@link Settings.timeoutMs}) and a response size cap ({@link MAX_RESPONSE_BYTES});
  * - unknown response fields are tolerated (the schemas are loose);
  * - every failure is a typed error (src/errors.ts) that says whether the request may have
  *   reached the gateway, in which case the outcome is unknown;
  * - `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` are honoured through undici's `EnvHttpProxyAgent`
- *   (undici does not read them by itself, field-notes); `NODE_EXTRA_CA_CERTS` is read by Node.
+ *   (src/transport.ts); `NODE_EXTRA_CA_CERTS` is read by Node.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { Agent, EnvHttpProxyAgent, Pool, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from './errors.js';
 import { errorBodySchema } from './schemas.js';
 import { logger, isVerbose } from './output/logger.js';
 import { sanitizeJson, sanitizeText } from './output/sanitize.js';
 import type { Settings } from './settings.js';
+import { post, type TransportResponse } from './transport.js';
 import { VERSION } from './version.js';
 
 /** Largest response body read, in bytes (1 MiB); a larger one is refused with exit 5. */
@@ -121,24 +120,9 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
     logger.debug(`> ${JSON.stringify(sanitizeJson(call.body))}`);
   }
   const timeoutMs = call.settings.timeoutMs;
-  const dispatcherOpts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) };
-  // The proxy's own client gets the same timeouts: a proxy that never answers CONNECT would
-  // otherwise hold the process for undici's default 300 s after paycli has given up.
-  const dispatcher: Dispatcher = call.direct
-    ? new Agent(dispatcherOpts)
-    : new EnvHttpProxyAgent({ ...dispatcherOpts, clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, ...dispatcherOpts }) } as EnvHttpProxyAgent.Options);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-
-  // "Sent" = undici wrote the headers of *this* POST (not, say, a CONNECT to a proxy, which
-  // publishes on the same channel: a proxy that never answers must not make the outcome unknown).
   let sent = false;
-  const target = new URL(req.url);
-  const onSent = (message: unknown) => {
-    const r = (message as { request?: { method?: string; path?: string } }).request;
-    if (!r || (r.method === 'POST' && (r.path === `${target.pathname}${target.search}` || r.path === req.url))) sent = true;
-  };
-  subscribe('undici:client:sendHeaders', onSent);
   const unknown = (what: string, code: 'network' | 'timeout', cause: unknown): NetworkError => {
     const details: ErrorDetails = { maybeSent: sent, cause };
     return sent
@@ -146,32 +130,25 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
       : new NetworkError(`${what} before the request was sent: nothing reached the gateway`, details, code);
   };
   const t0 = Date.now();
+  let res: TransportResponse;
   try {
-    let res: Dispatcher.ResponseData;
-    try {
-      // Raced with the signal: undici does not give up a connection still being set up (e.g. a
-      // CONNECT to a silent proxy) when the signal fires, and Ctrl-C or the timeout must act now.
-      res = await Promise.race([request(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body), dispatcher, signal }), rejectOnAbort(signal)]);
-    } catch (err) {
-      throw classify(err);
-    }
-    const status = res.statusCode;
-    let text: string;
-    try {
-      text = await readCapped(res.body, res.headers['content-length']);
-    } catch (err) {
-      if (err instanceof GatewayError) throw err;
-      throw classify(err);
-    }
-    logger.debug(`< HTTP ${status} (${Date.now() - t0} ms)`);
-    for (const [k, v] of Object.entries(res.headers)) logger.debug(`< ${sanitizeText(k, true)}: ${sanitizeText(Array.isArray(v) ? v.join(', ') : String(v), true)}`);
-    if (isVerbose()) logger.debug(`< ${traceBody(text)}`);
-    return interpret(status, res.headers, text, call);
-  } finally {
-    unsubscribe('undici:client:sendHeaders', onSent);
-    // destroy, not close: a pending CONNECT to a silent proxy must not keep paycli alive after Ctrl-C or a timeout
-    void dispatcher.destroy().catch(() => undefined);
+    res = await post({ url: req.url, headers: req.headers, body: JSON.stringify(req.body), signal, timeoutMs, direct: call.direct }, () => {
+      sent = true;
+    });
+  } catch (err) {
+    throw classify(err);
   }
+  let text: string;
+  try {
+    text = await readCapped(res.body, res.headers['content-length']);
+  } catch (err) {
+    if (err instanceof GatewayError) throw err;
+    throw classify(err);
+  }
+  logger.debug(`< HTTP ${res.status} (${Date.now() - t0} ms)`);
+  for (const [k, v] of Object.entries(res.headers)) logger.debug(`< ${sanitizeText(k, true)}: ${sanitizeText(Array.isArray(v) ? v.join(', ') : String(v), true)}`);
+  if (isVerbose()) logger.debug(`< ${traceBody(text)}`);
+  return interpret(res.status, res.headers, text, call);
 
   function classify(err: unknown): Error {
     if (err instanceof GatewayError) return err;
@@ -192,15 +169,6 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   }
 }
 
-/** A promise that rejects with the signal's reason once it aborts (never resolves). */
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_resolve, reject) => {
-    const fire = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    if (signal.aborted) fire();
-    else signal.addEventListener('abort', fire, { once: true });
-  });
-}
-
 /**
  * The response body as the `--verbose` trace shows it: a JSON body re-serialised with every
  * string sanitised (so not even a `\u001b` escape survives), other text sanitised; at most
@@ -217,7 +185,7 @@ function traceBody(text: string): string {
 }
 
 /** Reads a body up to {@link MAX_RESPONSE_BYTES}; destroys the stream past it. */
-async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | string[] | undefined): Promise<string> {
+async function readCapped(body: TransportResponse['body'], contentLength: string | string[] | undefined): Promise<string> {
   const tooBig = () => new GatewayError(`the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes; refused (the request was received: check the gateway for its outcome)`, { maybeSent: true }, 'bad_response');
   if (typeof contentLength === 'string' && Number(contentLength) > MAX_RESPONSE_BYTES) {
     body.destroy();
@@ -226,18 +194,18 @@ async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: 
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += (chunk as Buffer).length;
+    size += chunk.length;
     if (size > MAX_RESPONSE_BYTES) {
       body.destroy();
       throw tooBig();
     }
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Maps an HTTP answer to a result or a typed error (exit codes: README "Exit codes"). */
-function interpret<T extends z.ZodType>(status: number, headers: Record<string, string | string[] | undefined>, text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
+function interpret<T extends z.ZodType>(status: number, headers: TransportResponse['headers'], text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
   let json: unknown;
   let isJson = true;
   try {

@@ -1,14 +1,14 @@
 /**
  * How the bytes of one POST travel. Two transports, one contract:
  * - direct (the usual case): Node's built-in `node:http`/`node:https`, which start in a few
- *   milliseconds (`npm run bench` measured undici's import plus its WebAssembly HTTP parser at
- *   several times Node's whole start-up on this project's machines, issue #7);
+ *   milliseconds; undici's import plus its WebAssembly HTTP parser cost several times Node's
+ *   whole start-up on this project's machines (`npm run bench`, issue #7);
  * - through a proxy, when `HTTPS_PROXY`/`HTTP_PROXY` (or the lower-case forms) are set: undici's
  *   `EnvHttpProxyAgent`, loaded only then, which also applies `NO_PROXY` (field-notes: undici
  *   does not read these variables by itself; its `EnvHttpProxyAgent` does).
- * Neither transport retries or follows redirects. Both report, through `onSent`, the moment the
- * request may have reached the gateway (a connection was established), which decides whether a
- * later failure leaves the outcome unknown.
+ * Neither transport retries or follows redirects, and both give up at once when the signal
+ * aborts. Both report, through `onSent`, the moment the request may have reached the gateway,
+ * which decides whether a later failure leaves the outcome unknown.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -19,7 +19,7 @@ export interface TransportRequest {
   body: string;
   /** Aborts the request: Ctrl-C or the overall timeout. */
   signal: AbortSignal;
-  /** Idle timeout of the connection, in milliseconds. */
+  /** Timeout of each phase (connect, headers, body) on the proxy path, in milliseconds. */
   timeoutMs: number;
   /** Ignore proxy variables (the in-process sandbox on 127.0.0.1). */
   direct?: boolean;
@@ -41,53 +41,74 @@ export function proxyConfigured(): boolean {
 
 /**
  * Sends one POST. Resolves with the response head once it arrives; rejects with the transport's
- * error (its `code`, e.g. `ECONNREFUSED`, is kept for the caller to classify).
- * @param onSent called once a connection to the gateway (or the proxy) is established
+ * error (its `code`, e.g. `ECONNREFUSED`, is kept for the caller to classify) or, once the signal
+ * aborts, with the signal's reason.
+ * @param onSent called when the request may have reached the gateway: the connection to it is up
+ *   (direct), or undici wrote this POST's headers (proxy; a CONNECT to the proxy does not count)
  */
 export async function post(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
-  if (!req.direct && proxyConfigured()) return postViaProxy(req, onSent);
-  const { request } = req.url.startsWith('https:') ? await import('node:https') : await import('node:http');
+  return req.direct || !proxyConfigured() ? postDirect(req, onSent) : postViaProxy(req, onSent);
+}
+
+async function postDirect(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
+  const https = req.url.startsWith('https:');
+  const { request } = https ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
     const r = request(req.url, {
       method: 'POST',
       headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       signal: req.signal,
       agent: false, // one connection, closed after the answer: nothing keeps the process alive
-      timeout: req.timeoutMs,
     });
     r.once('socket', (socket) => {
-      const connected = () => onSent();
-      if ((socket as { connecting?: boolean }).connecting) socket.once(req.url.startsWith('https:') ? 'secureConnect' : 'connect', connected);
-      else connected();
+      if ((socket as { connecting?: boolean }).connecting) socket.once(https ? 'secureConnect' : 'connect', onSent);
+      else onSent();
     });
-    r.once('timeout', () => r.destroy(Object.assign(new Error('socket idle timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' })));
     r.once('response', (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
-    r.once('error', reject);
+    r.once('error', (err) => reject(req.signal.aborted ? abortReason(req.signal) : err));
     r.end(req.body);
   });
 }
 
-/** The proxy path, on undici (see module doc). */
 async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
-  const { EnvHttpProxyAgent, request } = await import('undici');
+  // undici is CommonJS: in the bundle its dynamic import gives the exports as `default` only.
+  const undici = await import('undici');
+  const { EnvHttpProxyAgent, Pool, request } = ((undici as unknown as { default?: typeof undici }).default ?? undici);
   const { subscribe, unsubscribe } = await import('node:diagnostics_channel');
-  const dispatcher = new EnvHttpProxyAgent({ headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs, connectTimeout: Math.min(req.timeoutMs, 10_000) });
-  const sent = () => onSent();
+  const phases = { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs, connectTimeout: Math.min(req.timeoutMs, 10_000) };
+  // The proxy's own client gets the same timeouts: a proxy that never answers CONNECT would
+  // otherwise hold the process for undici's default 300 s after paycli has given up.
+  const dispatcher = new EnvHttpProxyAgent({ ...phases, clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, ...phases }) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+  const release = () => void dispatcher.destroy().catch(() => undefined);
+  // undici does not give up a connection still being set up (a CONNECT to a silent proxy) when
+  // the signal fires; destroying the dispatcher does.
+  req.signal.addEventListener('abort', release, { once: true });
+  const target = new URL(req.url);
+  const sent = (message: unknown) => {
+    const r = (message as { request?: { method?: string; path?: string } }).request;
+    if (!r || (r.method === 'POST' && (r.path === `${target.pathname}${target.search}` || r.path === req.url))) onSent();
+  };
   subscribe('undici:client:sendHeaders', sent);
   try {
-    const res = await request(req.url, { method: 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal });
-    const body = res.body as TransportResponse['body'];
-    const destroy = body.destroy.bind(body);
-    body.destroy = () => {
-      destroy();
-      void dispatcher.destroy().catch(() => undefined);
-    };
-    res.body.once('close', () => void dispatcher.destroy().catch(() => undefined));
-    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body };
+    const res = await Promise.race([request(req.url, { method: 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal }), rejectOnAbort(req.signal)]);
+    res.body.once('close', release);
+    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body as TransportResponse['body'] };
   } catch (err) {
-    void dispatcher.destroy().catch(() => undefined);
-    throw err;
+    release();
+    throw req.signal.aborted ? abortReason(req.signal) : err;
   } finally {
     unsubscribe('undici:client:sendHeaders', sent);
   }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+/** A promise that rejects with the signal's reason once it aborts (never resolves). */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(abortReason(signal));
+    else signal.addEventListener('abort', () => reject(abortReason(signal)), { once: true });
+  });
 }
