@@ -2,14 +2,16 @@
 # npm run bench: start-up and round-trip speed of paycli against Node's own floor (issue #7).
 # Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
 # `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1, and
-# scripts/bench-min-client.mjs (import undici + the same POST). Then peak memory (max RSS) of the
+# scripts/bench-min-client.mjs (import undici + the same POST), in several rounds whose samples are
+# pooled per command. Then peak memory (max RSS) of the
 # cash-in and of the minimal script, with /usr/bin/time. Prints medians and ratios; asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in hyperfine /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
 done
-RUNS=${BENCH_RUNS:-40}
+RUNS=${BENCH_RUNS:-15}     # runs per command per round
+ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
 export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" NO_COLOR=1
 node bin/paycli.js sandbox --port 0 2>"$work/sandbox.log" &
@@ -20,13 +22,15 @@ url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d
 export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
 
 cashin="node bin/paycli.js --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
-hyperfine -N --warmup 5 --runs "$RUNS" --style basic --export-json "$work/times.json" \
-  -n 'node -e 0' 'node -e 0' \
-  -n 'paycli --version' 'node bin/paycli.js --version' \
-  -n 'paycli --help' 'node bin/paycli.js --help' \
-  -n 'paycli cashout --help' 'node bin/paycli.js cashout --help' \
-  -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
-  -n 'paycli cashin --json' "$cashin" >&2
+for round in $(seq "$ROUNDS"); do
+  hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/times-$round.json" \
+    -n 'node -e 0' 'node -e 0' \
+    -n 'paycli --version' 'node bin/paycli.js --version' \
+    -n 'paycli --help' 'node bin/paycli.js --help' \
+    -n 'paycli cashout --help' 'node bin/paycli.js cashout --help' \
+    -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
+    -n 'paycli cashin --json' "$cashin" >&2
+done
 
 rss() { # median max RSS in KiB over 15 runs
   for _ in $(seq 15); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n 8p
@@ -34,4 +38,4 @@ rss() { # median max RSS in KiB over 15 runs
 min_rss=$(rss node scripts/bench-min-client.mjs)
 # shellcheck disable=SC2086
 paycli_rss=$(rss $cashin)
-node scripts/bench-report.mjs "$work/times.json" "$min_rss" "$paycli_rss" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+node scripts/bench-report.mjs "$work" "$min_rss" "$paycli_rss" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -74,6 +74,13 @@ Environment:
 
 /** Entry point: parses argv and runs the command; exit codes as in {@link EXIT_CODES_HELP}. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -12,7 +12,10 @@
  * README ("Validation rules"): amounts 1..{@link MAX_CENTS} cents; names ≤ {@link MAX_NAME}
  * characters; descriptions ≤ {@link MAX_DESCRIPTION}; URLs absolute http(s) ≤ 2048.
  */
-import { z } from 'zod';
+import * as z from 'zod';
+
+// A CLI parses each schema once per process: compiling zod's JIT object parsers would cost more than it saves.
+z.config({ jitless: true });
 import { formatReais, MAX_CENTS } from './money.js';
 import { bareDocument, documentProblem, isEmail, MAX_EMAIL, normalisePhone, phoneProblem } from './validate/index.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from './validate/pixkey.js';

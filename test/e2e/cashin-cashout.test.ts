@@ -349,3 +349,18 @@ describe('against a gateway', () => {
     expect(JSON.parse(r.stdout)).toEqual(CASHIN_OK);
   });
 });
+
+describe('pipes', () => {
+  it('stops quietly when the reader of stdout goes away (paycli --help | head -1)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { PAYCLI } = await import('../helpers/cli.js');
+    const child = spawn(process.execPath, [PAYCLI, 'cashin', '--help'], { env: { ...process.env, ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Close our end of the pipe before paycli writes, as `head -1` does once it has its line.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js/);
+  });
+});
