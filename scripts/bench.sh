@@ -39,3 +39,25 @@ min_rss=$(rss node scripts/bench-min-client.mjs)
 # shellcheck disable=SC2086
 paycli_rss=$(rss $cashin)
 node scripts/bench-report.mjs "$work" "$min_rss" "$paycli_rss" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+# BENCH_INSTRUCTIONS=1: also count instructions with valgrind's callgrind (about 5 s a command),
+# a measure that a busy or noisy machine does not move; the sandbox's own work is not counted.
+if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
+  count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'; }
+  floor_i=$(count node -e 0)
+  echo
+  echo "| command | instructions (M) | × node -e 0 |"
+  echo "|---|---:|---:|"
+  for name in 'node -e 0' 'paycli --version' 'paycli --help' 'paycli cashout --help' 'minimal undici script' 'paycli cashin --json'; do
+    case "$name" in
+      'node -e 0') i=$floor_i ;;
+      'paycli --version') i=$(count node bin/paycli.js --version) ;;
+      'paycli --help') i=$(count node bin/paycli.js --help) ;;
+      'paycli cashout --help') i=$(count node bin/paycli.js cashout --help) ;;
+      'minimal undici script') i=$(count node scripts/bench-min-client.mjs) ;;
+      # shellcheck disable=SC2086
+      'paycli cashin --json') i=$(count $cashin) ;;
+    esac
+    awk -v n="$name" -v i="$i" -v f="$floor_i" 'BEGIN { printf "| %s | %.0f | %.2f |\n", n, i / 1e6, i / f }'
+  done
+fi

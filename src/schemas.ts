@@ -14,8 +14,6 @@
  */
 import * as z from 'zod';
 
-// A CLI parses each schema once per process: compiling zod's JIT object parsers would cost more than it saves.
-z.config({ jitless: true });
 import { formatReais, MAX_CENTS } from './money.js';
 import { bareDocument, documentProblem, isEmail, MAX_EMAIL, normalisePhone, phoneProblem } from './validate/index.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from './validate/pixkey.js';
