@@ -14,20 +14,20 @@ RUNS=${BENCH_RUNS:-15}     # runs per command per round
 ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
 export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" NO_COLOR=1
-node bin/paycli.js sandbox --port 0 2>"$work/sandbox.log" &
+node bin/paycli.cjs sandbox --port 0 2>"$work/sandbox.log" &
 sandbox=$!
 trap 'kill $sandbox 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; sleep 0.1; done
 url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
 export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
 
-cashin="node bin/paycli.js --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
+cashin="node bin/paycli.cjs --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
 for round in $(seq "$ROUNDS"); do
   hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/times-$round.json" \
     -n 'node -e 0' 'node -e 0' \
-    -n 'paycli --version' 'node bin/paycli.js --version' \
-    -n 'paycli --help' 'node bin/paycli.js --help' \
-    -n 'paycli cashout --help' 'node bin/paycli.js cashout --help' \
+    -n 'paycli --version' 'node bin/paycli.cjs --version' \
+    -n 'paycli --help' 'node bin/paycli.cjs --help' \
+    -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \
     -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
     -n 'paycli cashin --json' "$cashin" >&2
 done
@@ -51,9 +51,9 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
   for name in 'node -e 0' 'paycli --version' 'paycli --help' 'paycli cashout --help' 'minimal undici script' 'paycli cashin --json'; do
     case "$name" in
       'node -e 0') i=$floor_i ;;
-      'paycli --version') i=$(count node bin/paycli.js --version) ;;
-      'paycli --help') i=$(count node bin/paycli.js --help) ;;
-      'paycli cashout --help') i=$(count node bin/paycli.js cashout --help) ;;
+      'paycli --version') i=$(count node bin/paycli.cjs --version) ;;
+      'paycli --help') i=$(count node bin/paycli.cjs --help) ;;
+      'paycli cashout --help') i=$(count node bin/paycli.cjs cashout --help) ;;
       'minimal undici script') i=$(count node scripts/bench-min-client.mjs) ;;
       # shellcheck disable=SC2086
       'paycli cashin --json') i=$(count $cashin) ;;

@@ -14,7 +14,7 @@ for (const k of Object.keys(env)) if (k.startsWith('PAYCLI_') || k === 'NO_COLOR
 
 mkdirSync(join(root, 'completions'), { recursive: true });
 for (const [shell, file] of Object.entries(files)) {
-  const script = execFileSync(process.execPath, [join(root, 'bin/paycli.js'), 'completion', shell], { env, encoding: 'utf8' });
+  const script = execFileSync(process.execPath, [join(root, 'bin/paycli.cjs'), 'completion', shell], { env, encoding: 'utf8' });
   writeFileSync(join(root, 'completions', file), script);
   process.stderr.write(`wrote completions/${file}\n`);
 }

@@ -1,5 +1,5 @@
 /**
- * Runs the built paycli (bin/paycli.js → dist/) as a user would: a child process with its own
+ * Runs the built paycli (bin/paycli.cjs → dist/) as a user would: a child process with its own
  * config and data folders, no terminal, stdin closed unless given.
  */
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Absolute path of the launcher. */
-export const PAYCLI = resolve(__dirname, '../../bin/paycli.js');
+export const PAYCLI = resolve(__dirname, '../../bin/paycli.cjs');
 
 /** What a run produced. */
 export interface RunResult {
