@@ -18,7 +18,7 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0    success
   1    the gateway refused the request (4xx other than 401/403); its message is shown
-  2    usage or validation error, nothing sent
+  2    usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out)
   3    authentication failed (401/403) or no API key configured
   4    network failure or timeout (outcome unknown if the request may have been sent)
   5    the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)
@@ -60,6 +60,7 @@ ${EXIT_CODES_HELP}
 Environment:
   PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY override the profile; flags override both.
   PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.
+  PAYCLI_POSTBACK_SECRET signs (sandbox) and checks (listen) postbacks.
   PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR move the config file and the data folder.`,
     );
   registerCashin(program);

@@ -30,7 +30,11 @@ Install:
           fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit
   fish  paycli completion fish > ~/.config/fish/completions/paycli.fish
 
-Open a new shell afterwards.`,
+Open a new shell afterwards.
+
+Examples:
+  $ paycli completion bash > ~/.local/share/bash-completion/completions/paycli
+  $ source <(paycli completion zsh)`,
     )
     .action(lazyAction(() => import('../run/completion.js')));
 }

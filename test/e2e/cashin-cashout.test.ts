@@ -364,3 +364,25 @@ describe('pipes', () => {
     expect(stderr).not.toMatch(/EPIPE|at .*\.js/);
   });
 });
+
+describe('help', () => {
+  it('paycli --help documents every exit code; every command has examples', async () => {
+    const root = await runPaycli(['--help'], { env: home.env });
+    expect(root.code).toBe(0);
+    for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(root.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+    for (const cmd of [['cashin'], ['cashout'], ['config'], ['sandbox'], ['sandbox', 'pay'], ['history'], ['listen'], ['completion']]) {
+      const r = await runPaycli([...cmd, '--help'], { env: home.env });
+      expect(r.code, cmd.join(' ')).toBe(0);
+      expect(r.stdout, cmd.join(' ')).toMatch(/^Examples?:\n {2}\$ paycli /m);
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('-V and --version print the version alone', async () => {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string };
+    for (const flag of ['-V', '--version']) {
+      const r = await runPaycli([flag], { env: home.env });
+      expect(r).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+});
