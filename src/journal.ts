@@ -45,20 +45,12 @@ export type JournalKind = 'cashout' | 'cashin';
  */
 export type Outcome = 'ok' | 'refused' | 'unknown' | 'not_sent';
 
-/** The `begin` event, written before the request is sent. */
-export interface BeginEvent {
-  event: 'begin';
-  v: 1;
-  /** Random UUID tying the begin to its end. */
-  id: string;
-  /** ISO 8601 UTC time the payment was recorded (just before sending). */
-  time: string;
+/** What the caller knows about a payment before sending it. */
+export interface BeginInfo {
   kind: JournalKind;
-  /** sha256 hex of what makes two cash-outs identical ({@link cashOutFingerprint}). */
-  fingerprint: string;
   /** Amount in cents. */
   value: number;
-  /** Endpoint URL the request goes to (no credentials, no query), or `sandbox`. */
+  /** Endpoint URL the request goes to (no credentials, no query; {@link journalTarget}), or `sandbox`. */
   target: string;
   /** True for the built-in sandbox (no money moves). */
   sandbox: boolean;
@@ -71,6 +63,18 @@ export interface BeginEvent {
   /** Cash-in: payer's name and product. */
   payer?: string;
   product?: string;
+}
+
+/** The `begin` event, written before the request is sent: the {@link BeginInfo} plus its identity. */
+export interface BeginEvent extends BeginInfo {
+  event: 'begin';
+  v: 1;
+  /** Random UUID tying the begin to its end. */
+  id: string;
+  /** ISO 8601 UTC time the payment was recorded (just before sending). */
+  time: string;
+  /** sha256 hex of what makes two cash-outs identical ({@link cashOutFingerprint}). */
+  fingerprint: string;
   /** Process id of the paycli that wrote it. */
   pid: number;
 }
@@ -352,21 +356,6 @@ function breakIfStale(lock: string): void {
     }
   }
   rmSync(aside, { recursive: true, force: true });
-}
-
-/** What the caller knows about a payment before sending it. */
-export interface BeginInfo {
-  kind: JournalKind;
-  value: number;
-  /** {@link journalTarget} of the endpoint. */
-  target: string;
-  sandbox: boolean;
-  profile: string;
-  pixKeyType?: number;
-  pixKey?: string;
-  recipient?: string;
-  payer?: string;
-  product?: string;
 }
 
 function beginEvent(info: BeginInfo, fingerprint: string): BeginEvent {

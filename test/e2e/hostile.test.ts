@@ -5,24 +5,13 @@
  */
 import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
-import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHIN_OK, CASHOUT_OK, json, startGateway, useGatewayFixture } from '../helpers/gateway.js';
 
 const KEY = 'sk_live_HOSTILE_0123456789abcdef';
-let home: Home;
-let gw: TestGateway;
-const env = (extra: Record<string, string> = {}) => ({ ...home.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, ...extra });
+const t = useGatewayFixture(KEY);
 const cashout = (...extra: string[]) => [...extra, ...CASHOUT_ARGS, '--yes'];
-
-beforeEach(async () => {
-  home = makeHome();
-  gw = await startGateway();
-});
-afterEach(async () => {
-  await gw.close();
-  home.cleanup();
-});
 
 /** Raw terminal-control characters: C0 but tab/newline, DEL, C1 (incl. 8-bit CSI/OSC/ST), bidi overrides. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -48,11 +37,11 @@ function expectClean(...texts: string[]): void {
 
 describe('hostile gateway: answers outside the interface', () => {
   it('HTML 502 page: exit 5, says it is an HTML page and that the outcome is unknown', async () => {
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>');
     });
-    const r = await runPaycli(cashout(), { env: env() });
+    const r = await runPaycli(cashout(), { env: t.env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/the gateway failed \(HTTP 502 with an HTML page\); the outcome is unknown/);
     expect(r.stderr).not.toContain('<html>');
@@ -60,8 +49,8 @@ describe('hostile gateway: answers outside the interface', () => {
   });
 
   it('200 with invalid JSON: exit 5, "not JSON", outcome unknown', async () => {
-    gw.respond((_req, res) => json(res, 200, '{"transactionId": 77,, "gross": }'));
-    const r = await runPaycli(cashout(), { env: env() });
+    t.gw.respond((_req, res) => json(res, 200, '{"transactionId": 77,, "gross": }'));
+    const r = await runPaycli(cashout(), { env: t.env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/answered HTTP 200 with a body of type application\/json, not JSON; the outcome is unknown/);
     expect(r.stdout).toBe('');
@@ -69,8 +58,8 @@ describe('hostile gateway: answers outside the interface', () => {
 
   it('200 with truncated JSON (complete HTTP message): exit 5, "not JSON"', async () => {
     const text = JSON.stringify(CASHOUT_OK).slice(0, 40);
-    gw.respond((_req, res) => json(res, 200, text));
-    const r = await runPaycli(['--json', ...cashout()], { env: env() });
+    t.gw.respond((_req, res) => json(res, 200, text));
+    const r = await runPaycli(['--json', ...cashout()], { env: t.env() });
     expect(r.code).toBe(5);
     const doc = JSON.parse(r.stderr) as { error: { code: string; message: string; status: number; maybeSent: boolean } };
     expect(doc.error).toMatchObject({ code: 'bad_response', status: 200, maybeSent: true });
@@ -79,16 +68,16 @@ describe('hostile gateway: answers outside the interface', () => {
   });
 
   it('200 with the wrong shape: exit 5, the message names the field', async () => {
-    gw.respond((_req, res) => json(res, 200, { ...CASHOUT_OK, transactionId: 'seventy-seven' }));
-    const r = await runPaycli(cashout(), { env: env() });
+    t.gw.respond((_req, res) => json(res, 200, { ...CASHOUT_OK, transactionId: 'seventy-seven' }));
+    const r = await runPaycli(cashout(), { env: t.env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/does not match the interface: transactionId /);
-    const j = await runPaycli(['--json', ...cashout(), '--allow-duplicate'], { env: env() });
+    const j = await runPaycli(['--json', ...cashout(), '--allow-duplicate'], { env: t.env() });
     expect(j.code).toBe(5);
     expect(j.stderr).toMatch(/^warning: --allow-duplicate: sending although an identical cash-out/); // the first one's outcome is unknown
     expect((JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { field: string } }).error.field).toBe('transactionId');
-    gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, externalId: undefined }));
-    const ci = await runPaycli(CASHIN_ARGS, { env: env() });
+    t.gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, externalId: undefined }));
+    const ci = await runPaycli(CASHIN_ARGS, { env: t.env() });
     expect(ci.code).toBe(5);
     expect(ci.stderr).toMatch(/does not match the interface: externalId /);
   });
@@ -96,7 +85,7 @@ describe('hostile gateway: answers outside the interface', () => {
   it('a 50 MB body streamed without Content-Length: refused at the 1 MiB cap, exit 5, memory stays bounded', async () => {
     let streamed = 0;
     let closedEarly = false;
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length to refuse up front
       const chunk = Buffer.alloc(64 * 1024, 'a');
       const total = 50 * 1024 * 1024;
@@ -112,10 +101,10 @@ describe('hostile gateway: answers outside the interface', () => {
       pump();
     });
     // Peak memory of the child, read from inside it at exit (no external tool needed).
-    const rssFile = join(home.dir, 'maxrss');
-    const preload = join(home.dir, 'maxrss.mjs');
+    const rssFile = join(t.home.dir, 'maxrss');
+    const preload = join(t.home.dir, 'maxrss.mjs');
     writeFileSync(preload, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
-    const r = await runPaycli(cashout(), { env: env({ NODE_OPTIONS: `--import=${preload}` }), timeoutMs: 30_000 });
+    const r = await runPaycli(cashout(), { env: t.env({ NODE_OPTIONS: `--import=${preload}` }), timeoutMs: 30_000 });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/the gateway's answer is larger than 1048576 bytes; refused/);
     expect(closedEarly).toBe(true); // paycli hung up long before 50 MB
@@ -126,69 +115,69 @@ describe('hostile gateway: answers outside the interface', () => {
   }, 40_000);
 
   it('a body announced as 50 MB (Content-Length) is refused before it is read', async () => {
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) });
       res.write('{"transactionId": 77');
     });
-    const r = await runPaycli(cashout(), { env: env() });
+    const r = await runPaycli(cashout(), { env: t.env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/larger than 1048576 bytes; refused/);
   });
 
   it('no answer at all: timeout, exit 4, outcome unknown', async () => {
-    gw.respond(() => undefined);
-    const r = await runPaycli(cashout('--timeout', '400'), { env: env() });
+    t.gw.respond(() => undefined);
+    const r = await runPaycli(cashout('--timeout', '400'), { env: t.env() });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/no answer within 400 ms after the request was sent: the outcome is unknown; check the cash-out at the gateway/);
-    expect(gw.received).toHaveLength(1);
+    expect(t.gw.received).toHaveLength(1);
   });
 
   it('headers then silence in the body: timeout, exit 4, outcome unknown', async () => {
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
       res.write('{"transactionId": 77, ');
     });
-    const r = await runPaycli(cashout('--timeout', '400'), { env: env() });
+    const r = await runPaycli(cashout('--timeout', '400'), { env: t.env() });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/no answer within 400 ms after the request was sent: the outcome is unknown/);
   });
 
   it('connection reset mid-response: exit 4, outcome unknown', async () => {
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
       res.write('{"transactionId": 77, "gross": 15', () => setTimeout(() => res.socket?.destroy(), 50));
     });
-    const r = await runPaycli(cashout(), { env: env() });
+    const r = await runPaycli(cashout(), { env: t.env() });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/the connection failed \(.+\) after the request was sent: the outcome is unknown/);
     expect(r.stdout).toBe('');
   });
 
   it('connection reset before any answer: exit 4, outcome unknown', async () => {
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.socket?.destroy();
     });
-    const r = await runPaycli(['--json', ...cashout()], { env: env() });
+    const r = await runPaycli(['--json', ...cashout()], { env: t.env() });
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'network', maybeSent: true } });
   });
 
   it('401 and 403: exit 3 with a hint on how to set the API key', async () => {
     for (const status of [401, 403]) {
-      gw.respond((_req, res) => json(res, status, { message: 'Forbidden' }));
-      const r = await runPaycli(cashout(), { env: env() });
+      t.gw.respond((_req, res) => json(res, status, { message: 'Forbidden' }));
+      const r = await runPaycli(cashout(), { env: t.env() });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`the gateway refused the credential (HTTP ${status}: Forbidden)`);
       expect(r.stderr).toMatch(/hint: set the API key with `paycli config set api-key` or PAYCLI_API_KEY/);
-      const p = await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: env() });
+      const p = await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: t.env() });
       expect(p.code).toBe(3);
       expect(p.stderr).toContain('paycli config set api-key --profile prod');
     }
   });
 
   it('500 with a message: exit 5, the message shown, outcome unknown', async () => {
-    gw.respond((_req, res) => json(res, 500, { message: 'database unavailable' }));
-    const r = await runPaycli(cashout(), { env: env() });
+    t.gw.respond((_req, res) => json(res, 500, { message: 'database unavailable' }));
+    const r = await runPaycli(cashout(), { env: t.env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/the gateway failed \(HTTP 500: database unavailable\); the outcome is unknown/);
   });
@@ -197,27 +186,27 @@ describe('hostile gateway: answers outside the interface', () => {
     const other = await startGateway();
     try {
       for (const status of [301, 302, 303, 307, 308]) {
-        gw.respond((_req, res) => {
+        t.gw.respond((_req, res) => {
           res.writeHead(status, { location: `${other.url}/transaction/cashout`, 'content-length': '0' });
           res.end();
         });
-        const r = await runPaycli(CASHIN_ARGS, { env: env() });
+        const r = await runPaycli(CASHIN_ARGS, { env: t.env() });
         expect(r.code).toBe(5);
         expect(r.stderr).toContain(`the gateway answered HTTP ${status}, a redirect to ${other.url}/transaction/cashout; paycli never follows a redirect`);
       }
       expect(other.received).toHaveLength(0);
-      expect(gw.received).toHaveLength(5);
+      expect(t.gw.received).toHaveLength(5);
     } finally {
       await other.close();
     }
   });
 
   it('a redirect Location carrying escape sequences is shown stripped', async () => {
-    gw.respond((_req, res) => {
+    t.gw.respond((_req, res) => {
       res.writeHead(302, { location: 'https://evil.example/\u009b2J\u009d0;pwned title\u009cx', 'content-length': '0' });
       res.end();
     });
-    const r = await runPaycli(['--verbose', ...CASHIN_ARGS], { env: env() });
+    const r = await runPaycli(['--verbose', ...CASHIN_ARGS], { env: t.env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('a redirect to https://evil.example/');
     expectClean(r.stderr, r.stdout);
@@ -235,8 +224,8 @@ describe('hostile gateway: escape sequences and control characters never reach t
   for (const [name, flags] of modes) {
     it(`in an error message (4xx and 5xx), ${name}`, async () => {
       for (const status of [400, 500]) {
-        gw.respond((_req, res) => json(res, status, { message: EVIL }, { 'x-evil': 'a\u009d0;pwned title\u009cb\u009b2J' })); // ESC/BEL are not legal in a header; 8-bit C1 are
-        const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: env() });
+        t.gw.respond((_req, res) => json(res, status, { message: EVIL }, { 'x-evil': 'a\u009d0;pwned title\u009cb\u009b2J' })); // ESC/BEL are not legal in a header; 8-bit C1 are
+        const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: t.env() });
         expect(r.code).toBe(status === 400 ? 1 : 5);
         expect(r.stderr).toContain('Badred link');
         expect(r.stderr).toContain('end');
@@ -245,8 +234,8 @@ describe('hostile gateway: escape sequences and control characters never reach t
     });
 
     it(`in the qrCode and unknown fields of a 200, ${name}`, async () => {
-      gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, qrCode: `${CASHIN_OK.qrCode}${EVIL}`, note: EVIL, [`k\u001b[31m${EVIL}`]: 1 }));
-      const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: env() });
+      t.gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, qrCode: `${CASHIN_OK.qrCode}${EVIL}`, note: EVIL, [`k\u001b[31m${EVIL}`]: 1 }));
+      const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: t.env() });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(CASHIN_OK.qrCode);
       expect(r.stderr).toMatch(/warning: the BR Code returned by the gateway is not valid/);
@@ -258,8 +247,8 @@ describe('hostile gateway: escape sequences and control characters never reach t
     });
 
     it(`in the fields of a cash-out answer that fails validation, ${name}`, async () => {
-      gw.respond((_req, res) => json(res, 200, { ...CASHOUT_OK, status: EVIL, createdAt: EVIL }));
-      const r = await runPaycli([...flags, ...cashout()], { env: env() });
+      t.gw.respond((_req, res) => json(res, 200, { ...CASHOUT_OK, status: EVIL, createdAt: EVIL }));
+      const r = await runPaycli([...flags, ...cashout()], { env: t.env() });
       expect(r.code).toBe(5);
       expectClean(r.stdout, r.stderr);
     });
@@ -269,8 +258,8 @@ describe('hostile gateway: escape sequences and control characters never reach t
     // TLV-valid payload whose object 54 holds an escape sequence: readBrCode quotes it in its warning.
     const amount = '1\u001b[2J0';
     const qr = `000201010212265800140014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-42665544000052040000530398654${String(amount.length).padStart(2, '0')}${amount}5802BR6304ABCD`;
-    gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, qrCode: qr }));
-    const r = await runPaycli(CASHIN_ARGS, { env: env() });
+    t.gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, qrCode: qr }));
+    const r = await runPaycli(CASHIN_ARGS, { env: t.env() });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: the BR Code/);
     expectClean(r.stdout, r.stderr);

@@ -5,33 +5,22 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, PAYCLI, makeHome, runPaycli, type Home } from '../helpers/cli.js';
-import { json, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, CASHOUT_ARGS, PAYCLI, runPaycli } from '../helpers/cli.js';
+import { json, useGatewayFixture } from '../helpers/gateway.js';
 import { startProxy } from '../helpers/proxy.js';
 
 const KEY = 'sk_live_TOPSECRET_0123456789abcdef';
-let home: Home;
-let gw: TestGateway;
-const env = (extra: Record<string, string> = {}) => ({ ...home.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, ...extra });
-
-beforeEach(async () => {
-  home = makeHome();
-  gw = await startGateway();
-});
-afterEach(async () => {
-  await gw.close();
-  home.cleanup();
-});
+const t = useGatewayFixture(KEY);
 
 describe('secrets', () => {
   it('config file 0600 in a 0700 folder, even when the folder existed with looser modes', async () => {
-    mkdirSync(home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o755 });
-    chmodSync(home.env.PAYCLI_CONFIG_DIR!, 0o755);
-    const r = await runPaycli(['config', 'set', 'api-key'], { env: home.env, input: `${KEY}\n` });
+    mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o755 });
+    chmodSync(t.home.env.PAYCLI_CONFIG_DIR!, 0o755);
+    const r = await runPaycli(['config', 'set', 'api-key'], { env: t.home.env, input: `${KEY}\n` });
     expect(r.code).toBe(0);
-    expect(statSync(home.env.PAYCLI_CONFIG_DIR!).mode & 0o777).toBe(0o700);
-    const file = join(home.env.PAYCLI_CONFIG_DIR!, 'config.json');
+    expect(statSync(t.home.env.PAYCLI_CONFIG_DIR!).mode & 0o777).toBe(0o700);
+    const file = join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toContain(KEY); // stored, but shown nowhere
     expect(r.stderr).not.toContain(KEY);
@@ -39,30 +28,30 @@ describe('secrets', () => {
   });
 
   it('the key is masked in config get and config list (text and --json)', async () => {
-    await runPaycli(['config', 'set', 'api-key'], { env: home.env, input: KEY });
+    await runPaycli(['config', 'set', 'api-key'], { env: t.home.env, input: KEY });
     const outs = await Promise.all([
-      runPaycli(['config', 'get', 'api-key'], { env: home.env }),
-      runPaycli(['config', 'list'], { env: home.env }),
-      runPaycli(['--json', 'config', 'get', 'api-key'], { env: home.env }),
-      runPaycli(['--json', 'config', 'list'], { env: home.env }),
+      runPaycli(['config', 'get', 'api-key'], { env: t.home.env }),
+      runPaycli(['config', 'list'], { env: t.home.env }),
+      runPaycli(['--json', 'config', 'get', 'api-key'], { env: t.home.env }),
+      runPaycli(['--json', 'config', 'list'], { env: t.home.env }),
     ]);
     for (const r of outs) {
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(KEY);
       expect(r.stdout).toContain('••••cdef');
     }
-    expect((await runPaycli(['config', 'set', 'api-key', KEY], { env: home.env })).code).toBe(2); // never as an argument
+    expect((await runPaycli(['config', 'set', 'api-key', KEY], { env: t.home.env })).code).toBe(2); // never as an argument
   });
 
   it('--dry-run and --verbose redact the key (and a password in the base URL)', async () => {
     for (const flags of [['--dry-run'], ['--dry-run', '--json']]) {
-      const r = await runPaycli(['--base-url', 'https://user:hunter2hunter2@gw.example', ...CASHOUT_ARGS, ...flags], { env: env() });
+      const r = await runPaycli(['--base-url', 'https://user:hunter2hunter2@t.gw.example', ...CASHOUT_ARGS, ...flags], { env: t.env() });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('[redacted]');
       expect(r.stdout + r.stderr).not.toContain(KEY);
       expect(r.stdout + r.stderr).not.toContain('hunter2hunter2');
     }
-    const v = await runPaycli(['--verbose', ...CASHOUT_ARGS, '--yes'], { env: env() });
+    const v = await runPaycli(['--verbose', ...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(v.code).toBe(0);
     expect(v.stderr).toContain('authorization: Bearer [redacted]');
     expect(v.stdout + v.stderr).not.toContain(KEY);
@@ -70,11 +59,11 @@ describe('secrets', () => {
 
   it('a gateway echoing the key (message, header, body) never gets it printed, in any mode', async () => {
     for (const status of [400, 401, 500, 200]) {
-      gw.respond((req, res) =>
+      t.gw.respond((req, res) =>
         json(res, status, status === 200 ? { transactionId: 'bad', echo: req.headers.authorization } : { message: `invalid credential ${req.headers.authorization} (${KEY})` }, { 'x-echo': String(req.headers.authorization) }),
       );
       for (const flags of [[], ['--json'], ['--verbose'], ['--json', '--verbose']]) {
-        const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: env() });
+        const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: t.env() });
         expect(r.code).toBe({ 400: 1, 401: 3, 500: 5, 200: 5 }[status]);
         expect(r.stdout + r.stderr).not.toContain(KEY);
         if (status !== 200) expect(r.stderr).toContain('invalid credential Bearer [redacted] ([redacted])');
@@ -83,18 +72,18 @@ describe('secrets', () => {
   });
 
   it('a plain http:// base URL to a non-loopback host is refused (exit 2, nothing sent) unless --allow-insecure-http', async () => {
-    const r = await runPaycli(['--base-url', 'http://example.invalid', ...CASHOUT_ARGS, '--yes'], { env: env() });
+    const r = await runPaycli(['--base-url', 'http://example.invalid', ...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/uses plain http: the API key would travel in clear/);
     expect(r.stderr).toMatch(/--allow-insecure-http/);
-    const cfg = await runPaycli(['config', 'set', 'base-url', 'http://example.invalid'], { env: home.env });
+    const cfg = await runPaycli(['config', 'set', 'base-url', 'http://example.invalid'], { env: t.home.env });
     expect(cfg.code).toBe(2);
     // allowed with the flag (checked with --dry-run: no traffic leaves this machine)
-    const ok = await runPaycli(['--allow-insecure-http', '--base-url', 'http://example.invalid', ...CASHOUT_ARGS, '--dry-run'], { env: env() });
+    const ok = await runPaycli(['--allow-insecure-http', '--base-url', 'http://example.invalid', ...CASHOUT_ARGS, '--dry-run'], { env: t.env() });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('POST http://example.invalid/transaction/cashout');
     // loopback is fine without it
-    expect((await runPaycli(['--base-url', 'http://127.0.0.1:1', ...CASHOUT_ARGS, '--dry-run'], { env: env() })).code).toBe(0);
+    expect((await runPaycli(['--base-url', 'http://127.0.0.1:1', ...CASHOUT_ARGS, '--dry-run'], { env: t.env() })).code).toBe(0);
   });
 });
 
@@ -102,16 +91,16 @@ describe('network', () => {
   it('HTTP_PROXY is honoured; NO_PROXY bypasses it', async () => {
     const proxy = await startProxy();
     try {
-      const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env({ HTTP_PROXY: proxy.url }) });
+      const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env({ HTTP_PROXY: proxy.url }) });
       expect(r.code).toBe(0);
-      expect(proxy.connects).toEqual([new URL(gw.url).host]);
-      expect(gw.received).toHaveLength(1);
-      expect(gw.received[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(proxy.connects).toEqual([new URL(t.gw.url).host]);
+      expect(t.gw.received).toHaveLength(1);
+      expect(t.gw.received[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
 
-      const direct = await runPaycli(CASHIN_ARGS, { env: env({ HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }) });
+      const direct = await runPaycli(CASHIN_ARGS, { env: t.env({ HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }) });
       expect(direct.code).toBe(0);
       expect(proxy.connects).toHaveLength(1); // unchanged
-      expect(gw.received).toHaveLength(2);
+      expect(t.gw.received).toHaveLength(2);
     } finally {
       await proxy.close();
     }
@@ -120,12 +109,12 @@ describe('network', () => {
   it('HTTPS_PROXY is used for https:// base URLs (lower-case https_proxy too)', async () => {
     const proxy = await startProxy({ answerConnect: true });
     try {
-      // 127.0.0.1:<gw port> speaks plain http, so TLS through the tunnel fails; the proxy was asked first.
+      // 127.0.0.1:<t.gw port> speaks plain http, so TLS through the tunnel fails; the proxy was asked first.
       for (const name of ['HTTPS_PROXY', 'https_proxy']) {
-        const r = await runPaycli(['--timeout', '3000', '--base-url', `https://${new URL(gw.url).host}`, ...CASHIN_ARGS], { env: env({ [name]: proxy.url }) });
+        const r = await runPaycli(['--timeout', '3000', '--base-url', `https://${new URL(t.gw.url).host}`, ...CASHIN_ARGS], { env: t.env({ [name]: proxy.url }) });
         expect(r.code).not.toBe(0);
       }
-      expect(proxy.connects).toEqual([new URL(gw.url).host, new URL(gw.url).host]);
+      expect(proxy.connects).toEqual([new URL(t.gw.url).host, new URL(t.gw.url).host]);
     } finally {
       await proxy.close();
     }
@@ -134,7 +123,7 @@ describe('network', () => {
   it('Ctrl-C while the proxy holds the connection: exit 130, "before the request was sent", and a retry is not blocked', async () => {
     const proxy = await startProxy({ answerConnect: false });
     try {
-      const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...env({ HTTP_PROXY: proxy.url }) } });
+      const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env({ HTTP_PROXY: proxy.url }) } });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const closed = new Promise<number | null>((r) => child.on('close', r));
@@ -143,26 +132,26 @@ describe('network', () => {
       child.kill('SIGINT');
       expect(await closed).toBe(130);
       expect(stderr).toMatch(/interrupted before the request was sent: nothing reached the gateway/);
-      expect(gw.received).toHaveLength(0);
+      expect(t.gw.received).toHaveLength(0);
     } finally {
       await proxy.close();
     }
-    const retry = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env() });
+    const retry = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(retry.code).toBe(0);
   });
 
   it('Ctrl-C after sending: exit 130, "after the request was sent", and the journal blocks an identical retry', async () => {
-    gw.respond(() => undefined);
-    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...env() } });
+    t.gw.respond(() => undefined);
+    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env() } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const closed = new Promise<number | null>((r) => child.on('close', r));
-    for (let i = 0; i < 500 && gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && t.gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     expect(await closed).toBe(130);
     expect(stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
-    gw.respond((_req, res) => json(res, 200, {}));
-    const retry = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env() });
+    t.gw.respond((_req, res) => json(res, 200, {}));
+    const retry = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(retry.code).toBe(2);
     expect(retry.stderr).toMatch(/outcome is unknown/);
   });

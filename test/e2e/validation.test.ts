@@ -6,25 +6,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
-import { startGateway, type TestGateway } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { useGatewayFixture } from '../helpers/gateway.js';
 
 const KEY = 'sk_live_SECRET_validation_0123456789';
 const CLIENT = '123e4567-e12b-12d1-a456-426655440000';
 
-let home: Home;
-let gw: TestGateway;
-const env = (extra: Record<string, string> = {}) => ({ ...home.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, ...extra });
-
-beforeEach(async () => {
-  home = makeHome();
-  gw = await startGateway();
-});
-afterEach(async () => {
-  await gw.close();
-  home.cleanup();
-});
+const t = useGatewayFixture(KEY);
 
 /** `args` with the value of `flag` replaced by `value` (or the flag added). */
 function withFlag(args: readonly string[], flag: string, value: string): string[] {
@@ -34,11 +23,11 @@ function withFlag(args: readonly string[], flag: string, value: string): string[
 
 /** Runs, and checks: exit 2, nothing on stdout, nothing received by the gateway, no stack trace. */
 async function refused(args: string[], extra: { input?: string; env?: Record<string, string> } = {}) {
-  const r = await runPaycli(args, { env: env(extra.env), input: extra.input });
+  const r = await runPaycli(args, { env: t.env(extra.env), input: extra.input });
   expect(r.code, r.stderr).toBe(2);
   expect(r.stdout).toBe('');
   expect(r.stderr).not.toMatch(/^\s+at /m);
-  expect(gw.received).toHaveLength(0);
+  expect(t.gw.received).toHaveLength(0);
   return r.stderr;
 }
 
@@ -136,10 +125,10 @@ describe('every field of cashout: a wrong value → exit 2, the flag, what is wr
 
 describe('--amount', () => {
   it('--amount 1.234,56 → the gateway receives value 123456 (an integer)', async () => {
-    const r = await runPaycli([...withFlag(CASHOUT_ARGS, '--value', '1').filter((a, i, all) => a !== '--value' && all[i - 1] !== '--value'), '--amount', '1.234,56', '--yes'], { env: env() });
+    const r = await runPaycli([...withFlag(CASHOUT_ARGS, '--value', '1').filter((a, i, all) => a !== '--value' && all[i - 1] !== '--value'), '--amount', '1.234,56', '--yes'], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect((gw.received[0]!.json as { value: unknown }).value).toBe(123456);
-    expect(gw.received[0]!.text).toContain('"value":123456');
+    expect((t.gw.received[0]!.json as { value: unknown }).value).toBe(123456);
+    expect(t.gw.received[0]!.text).toContain('"value":123456');
   });
 
   it.each([
@@ -149,9 +138,9 @@ describe('--amount', () => {
     ['R$ 0,10', 10],
   ])('--amount %s → value %i', async (amount, cents) => {
     const args = CASHIN_ARGS.filter((a, i, all) => a !== '--value' && all[i - 1] !== '--value');
-    const r = await runPaycli([...args, '--amount', amount], { env: env() });
+    const r = await runPaycli([...args, '--amount', amount], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect((gw.received[0]!.json as { value: unknown }).value).toBe(cents);
+    expect((t.gw.received[0]!.json as { value: unknown }).value).toBe(cents);
   });
 
   it('--value and --amount together → exit 2, nothing sent', async () => {
@@ -183,9 +172,9 @@ describe('splits', () => {
   });
 
   it('splits adding up to exactly the value are sent', async () => {
-    const r = await runPaycli([...CASHIN_ARGS, '--split', `${CLIENT}:600`, '--split', `223e4567-e12b-12d1-a456-426655440000:400`], { env: env() });
+    const r = await runPaycli([...CASHIN_ARGS, '--split', `${CLIENT}:600`, '--split', `223e4567-e12b-12d1-a456-426655440000:400`], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect((gw.received[0]!.json as { splits: unknown[] }).splits).toHaveLength(2);
+    expect((t.gw.received[0]!.json as { splits: unknown[] }).splits).toHaveLength(2);
   });
 });
 
@@ -213,12 +202,12 @@ describe('missing fields without a terminal: exit 2 listing every missing flag, 
   });
 
   it('--json: one error document naming the first missing flag', async () => {
-    const r = await runPaycli(['--json', 'cashout'], { env: env() });
+    const r = await runPaycli(['--json', 'cashout'], { env: t.env() });
     expect(r.code).toBe(2);
     const doc = JSON.parse(r.stderr) as { error: { code: string; field: string; message: string } };
     expect(doc.error).toMatchObject({ code: 'missing_fields', field: '--value' });
     expect(doc.error.message).toContain('--person-phone');
-    expect(gw.received).toHaveLength(0);
+    expect(t.gw.received).toHaveLength(0);
   });
 });
 
@@ -226,25 +215,25 @@ describe('--input <file|->', () => {
   const CASHOUT_BODY = { value: 1550, pixKeyType: 2, pixKey: 'Fulano@Example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '(11) 98765-4321' } };
 
   it('a file with the interface field names is validated, normalised and sent; flags override it', async () => {
-    const file = join(home.dir, 'payout.json');
+    const file = join(t.home.dir, 'payout.json');
     writeFileSync(file, JSON.stringify(CASHOUT_BODY));
-    const r = await runPaycli(['cashout', '--input', file, '--person-name', 'Beltrano', '--value', '2000', '--yes'], { env: env() });
+    const r = await runPaycli(['cashout', '--input', file, '--person-name', 'Beltrano', '--value', '2000', '--yes'], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(gw.received[0]!.json).toEqual({ value: 2000, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Beltrano', email: 'fulano@example.com', phone: '11987654321' } });
+    expect(t.gw.received[0]!.json).toEqual({ value: 2000, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Beltrano', email: 'fulano@example.com', phone: '11987654321' } });
   });
 
   it('- reads stdin; the key type may be a name; --amount overrides the value', async () => {
     const body = { ...CASHOUT_BODY, pixKeyType: 'email' };
-    const r = await runPaycli(['cashout', '--input', '-', '--amount', '7,25', '--yes'], { env: env(), input: JSON.stringify(body) });
+    const r = await runPaycli(['cashout', '--input', '-', '--amount', '7,25', '--yes'], { env: t.env(), input: JSON.stringify(body) });
     expect(r.code, r.stderr).toBe(0);
-    expect(gw.received[0]!.json).toMatchObject({ value: 725, pixKeyType: 2 });
+    expect(t.gw.received[0]!.json).toMatchObject({ value: 725, pixKeyType: 2 });
   });
 
   it('a cash-in from stdin with splits as objects', async () => {
     const body = { payerName: 'Fulano de Tal', payerDocument: '12.ABC.345/01DE-35', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul', value: 1000, splits: [{ clientId: CLIENT, value: 300 }] };
-    const r = await runPaycli(['cashin', '--input', '-', '--json'], { env: env(), input: JSON.stringify(body) });
+    const r = await runPaycli(['cashin', '--input', '-', '--json'], { env: t.env(), input: JSON.stringify(body) });
     expect(r.code, r.stderr).toBe(0);
-    expect(gw.received[0]!.json).toEqual({ ...body, payerDocument: '12ABC34501DE35' });
+    expect(t.gw.received[0]!.json).toEqual({ ...body, payerDocument: '12ABC34501DE35' });
   });
 
   it('wrong values in the file are named by their flag, with the same messages', async () => {
@@ -263,49 +252,49 @@ describe('--input <file|->', () => {
   it('malformed JSON, a JSON array, an unreadable file → exit 2', async () => {
     expect(await refused(['cashout', '--input', '-', '--yes'], { input: '{"value": 1550,' })).toMatch(/--input: stdin is not valid JSON/);
     expect(await refused(['cashout', '--input', '-', '--yes'], { input: '[1,2]' })).toMatch(/--input: the JSON must be an object with the interface field names/);
-    expect(await refused(['cashout', '--input', join(home.dir, 'nope.json'), '--yes'])).toMatch(/--input: cannot read .*nope\.json \(ENOENT\)/);
+    expect(await refused(['cashout', '--input', join(t.home.dir, 'nope.json'), '--yes'])).toMatch(/--input: cannot read .*nope\.json \(ENOENT\)/);
   });
 
   it('fields the interface does not define are reported (and not sent)', async () => {
-    const r = await runPaycli(['cashout', '--input', '-', '--yes'], { env: env(), input: JSON.stringify({ ...CASHOUT_BODY, orderId: 'A1', person: { ...CASHOUT_BODY.person, cpf: '1' } }) });
+    const r = await runPaycli(['cashout', '--input', '-', '--yes'], { env: t.env(), input: JSON.stringify({ ...CASHOUT_BODY, orderId: 'A1', person: { ...CASHOUT_BODY.person, cpf: '1' } }) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: --input: ignoring fields the interface does not define: person\.cpf, orderId/);
-    expect(gw.received[0]!.json).not.toHaveProperty('orderId');
+    expect(t.gw.received[0]!.json).not.toHaveProperty('orderId');
   });
 });
 
 describe('--dry-run', () => {
   it('prints method, URL, headers (credential redacted) and body; exit 0; nothing sent', async () => {
-    const r = await runPaycli([...CASHOUT_ARGS, '--dry-run'], { env: env() });
+    const r = await runPaycli([...CASHOUT_ARGS, '--dry-run'], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^POST ${gw.url}/transaction/cashout$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^POST ${t.gw.url}/transaction/cashout$`, 'm'));
     expect(r.stdout).toMatch(/^authorization: Bearer \[redacted\]$/m);
     expect(r.stdout).toMatch(/^content-type: application\/json$/m);
     const body = JSON.parse(r.stdout.slice(r.stdout.indexOf('\n{') + 1)) as unknown;
     expect(body).toEqual({ value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } });
     expect(r.stderr).toMatch(/dry run: nothing was sent/);
     expect(r.stdout + r.stderr).not.toContain(KEY);
-    expect(gw.received).toHaveLength(0);
+    expect(t.gw.received).toHaveLength(0);
   });
 
   it('--json --dry-run is exactly one JSON document', async () => {
-    const r = await runPaycli(['--json', ...CASHIN_ARGS, '--dry-run'], { env: env() });
+    const r = await runPaycli(['--json', ...CASHIN_ARGS, '--dry-run'], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(doc).toMatchObject({ dryRun: true, method: 'POST', url: `${gw.url}/transaction/qrcode/cashin`, headers: { authorization: 'Bearer [redacted]' } });
+    expect(doc).toMatchObject({ dryRun: true, method: 'POST', url: `${t.gw.url}/transaction/qrcode/cashin`, headers: { authorization: 'Bearer [redacted]' } });
     expect(doc.body).toMatchObject({ value: 1000, payerDocument: '12345678909', payerPhone: '11987654321' });
     expect(r.stdout).not.toContain(KEY);
-    expect(gw.received).toHaveLength(0);
+    expect(t.gw.received).toHaveLength(0);
   });
 
   it('against the built-in sandbox it shows the sandbox URL; without an API key for a gateway it warns', async () => {
-    const sb = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: home.env });
+    const sb = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: t.home.env });
     expect(sb.code, sb.stderr).toBe(0);
     expect(sb.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:<sandbox port>\/transaction\/qrcode\/cashin$/m);
-    const nokey = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: { ...home.env, PAYCLI_BASE_URL: gw.url } });
+    const nokey = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: { ...t.home.env, PAYCLI_BASE_URL: t.gw.url } });
     expect(nokey.code).toBe(0);
     expect(nokey.stderr).toMatch(/no API key for profile "default": a real run would stop here \(exit 3\)/);
-    expect(gw.received).toHaveLength(0);
+    expect(t.gw.received).toHaveLength(0);
   });
 
   it('validation still applies: a wrong field → exit 2', async () => {

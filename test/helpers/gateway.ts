@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
+import { makeHome, type Home } from './cli.js';
 
 /** A request the gateway received. */
 export interface Received {
@@ -83,4 +85,27 @@ export async function startGateway(responder?: Responder, port = 0): Promise<Tes
         server.close(() => resolve());
       }),
   };
+}
+
+/** A fresh paycli home and a recording test gateway for each test; `env()` points paycli at both. */
+export interface GatewayFixture {
+  home: Home;
+  gw: TestGateway;
+  /** The child's environment: the home, `PAYCLI_BASE_URL` = the gateway, `PAYCLI_API_KEY`, plus `extra`. */
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+/** Registers beforeEach/afterEach hooks that make and tear down a {@link GatewayFixture}. */
+export function useGatewayFixture(apiKey: string): GatewayFixture {
+  const f = {} as GatewayFixture;
+  f.env = (extra = {}) => ({ ...f.home.env, PAYCLI_BASE_URL: f.gw.url, PAYCLI_API_KEY: apiKey, ...extra });
+  beforeEach(async () => {
+    f.home = makeHome();
+    f.gw = await startGateway();
+  });
+  afterEach(async () => {
+    await f.gw.close();
+    f.home.cleanup();
+  });
+  return f;
 }
