@@ -18,7 +18,7 @@ export async function execute(cmd: Command, body: (opts: Record<string, unknown>
   const local = cmd.opts() as Record<string, unknown>;
   const opts: Record<string, unknown> = { ...(cmd.optsWithGlobals() as Record<string, unknown>), input: local.input, noInput: root.opts().input === false };
   setupColor(opts.color === false);
-  setupLogger({ verbose: Boolean(opts.verbose) });
+  setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
   try {
     await body(opts);
   } catch (err) {
@@ -37,6 +37,7 @@ export function report(err: unknown, json: boolean, verbose: boolean): number {
     if (e.details.status !== undefined) doc.status = e.details.status;
     if (e.details.field !== undefined) doc.field = e.details.field;
     if (e.details.maybeSent !== undefined) doc.maybeSent = e.details.maybeSent;
+    if (e.details.hint !== undefined) doc.hint = e.details.hint;
     process.stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
   } else {
     logger.error(e.message);

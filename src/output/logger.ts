@@ -1,6 +1,8 @@
 /**
  * Everything that is not the result goes to stderr through this logger: notices, warnings,
  * progress, the `--verbose` trace and errors. stdout is written only by {@link printResult}.
+ * With `--json`, stderr is JSON Lines for scripts: `{"notice": "…"}` and `{"warning": "…"}`
+ * lines, then at most one `{"error": {…}}` document (src/action.ts); the `--verbose` trace stays text.
  */
 import { highlighter } from './highlighter.js';
 import { redact, sanitizeText } from './sanitize.js';
@@ -10,11 +12,16 @@ const err = (s: string) => process.stderr.write(redact(s));
 const clean = (msg: string) => sanitizeText(msg);
 
 let verbose = false;
+let json = false;
 
 /** Sets the logger's mode once at start-up. */
-export function setupLogger(opts: { verbose: boolean }): void {
+export function setupLogger(opts: { verbose: boolean; json: boolean }): void {
   verbose = opts.verbose;
+  json = opts.json;
 }
+
+/** One JSON line on stderr, `{kind: message}`. */
+const line = (kind: 'notice' | 'warning', msg: string) => err(`${JSON.stringify({ [kind]: clean(msg) })}\n`);
 
 /** True when `--verbose` was given. */
 export function isVerbose(): boolean {
@@ -24,11 +31,13 @@ export function isVerbose(): boolean {
 export const logger = {
   /** A notice for people (sandbox banner, hints); stderr. */
   notice(msg: string): void {
-    err(`${highlighter.info('›')} ${clean(msg)}\n`);
+    if (json) line('notice', msg);
+    else err(`${highlighter.info('›')} ${clean(msg)}\n`);
   },
   /** A warning; stderr, yellow. */
   warn(msg: string): void {
-    err(`${highlighter.warn('warning:')} ${clean(msg)}\n`);
+    if (json) line('warning', msg);
+    else err(`${highlighter.warn('warning:')} ${clean(msg)}\n`);
   },
   /** An error line; stderr, red. */
   error(msg: string): void {

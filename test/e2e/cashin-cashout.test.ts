@@ -52,6 +52,8 @@ describe('built-in sandbox, in-process (fresh install)', () => {
     expect(doc.qrCode).toContain('br.gov.bcb.pix');
     expect(doc.qrCode).toContain('540510.00'); // amount object 54 = R$ 10,00
     expect(Buffer.from(doc.qrCodeBase64, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    // stderr is JSON Lines in --json mode: the sandbox notice is a {"notice"} line
+    expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ notice: expect.stringMatching(/^sandbox: .*no money moves/) }]);
   });
 
   it('--qr draws the QR code even when stdout is not a terminal; --no-qr never', async () => {

@@ -74,7 +74,9 @@ describe('hostile gateway: answers outside the interface', () => {
     expect(r.stderr).toMatch(/does not match the interface: transactionId /);
     const j = await runPaycli(['--json', ...cashout(), '--allow-duplicate'], { env: t.env() });
     expect(j.code).toBe(5);
-    expect(j.stderr).toMatch(/^warning: --allow-duplicate: sending although an identical cash-out/); // the first one's outcome is unknown
+    // --json: stderr is JSON Lines, warnings first, the error document last
+    expect(j.stderr).toMatch(/^\{"warning":"--allow-duplicate: sending although an identical cash-out/); // the first one's outcome is unknown
+    for (const l of j.stderr.trim().split('\n')) expect(() => JSON.parse(l)).not.toThrow();
     expect((JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { field: string } }).error.field).toBe('transactionId');
     t.gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, externalId: undefined }));
     const ci = await runPaycli(CASHIN_ARGS, { env: t.env() });
@@ -238,7 +240,7 @@ describe('hostile gateway: escape sequences and control characters never reach t
       const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: t.env() });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(CASHIN_OK.qrCode);
-      expect(r.stderr).toMatch(/warning: the BR Code returned by the gateway is not valid/);
+      expect(r.stderr).toMatch(flags.includes('--json') ? /\{"warning":"the BR Code returned by the gateway is not valid/ : /warning: the BR Code returned by the gateway is not valid/);
       if (flags.includes('--json')) {
         const doc = JSON.parse(r.stdout) as Record<string, string>;
         expect(doc.note).toContain('Badred link');
