@@ -66,7 +66,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Comman
       const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, isSecretKey(k) ? maskSecret(v) : v]));
       if (opts.json) return printResult({ json: { profile, values: shown } });
       const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}`);
-      if (!lines.length) logger.notice(`profile "${profile}" has no settings (so it uses the built-in sandbox)`);
+      if (!lines.length) return logger.notice(`profile "${profile}" has no settings (so it uses the built-in sandbox)`);
       return printResult(lines.join('\n'));
     }
     case 'get': {

@@ -17,6 +17,8 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export interface TtySession {
   /** The visible screen, wrapped lines joined. */
   screen(): string;
+  /** The visible screen with its colour escape sequences (`capture-pane -e`). */
+  rawScreen(): string;
   /** Waits (at most `timeoutMs`) until the screen matches; returns the screen. Throws with the screen on time-out. */
   waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
   /** Types text literally (no Enter). */
@@ -53,6 +55,7 @@ export function startTty(args: string[], env: Record<string, string>, dir: strin
   const socketPath = tmux('display-message', '-p', '-t', 'paycli', '#{socket_path}').trim();
   const session: TtySession = {
     screen: () => tmux('capture-pane', '-p', '-J', '-t', 'paycli'),
+    rawScreen: () => tmux('capture-pane', '-p', '-e', '-J', '-t', 'paycli'),
     async waitFor(pattern, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
