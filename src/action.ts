@@ -17,7 +17,7 @@ export async function execute(cmd: Command, body: (opts: Record<string, unknown>
   while (root.parent) root = root.parent;
   const local = cmd.opts() as Record<string, unknown>;
   const opts: Record<string, unknown> = { ...(cmd.optsWithGlobals() as Record<string, unknown>), input: local.input, noInput: root.opts().input === false };
-  setupColor(opts.color === false);
+  await setupColor(opts.color === false);
   setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
   try {
     await body(opts);

@@ -2,28 +2,29 @@
  * Colour, in one place. chalk alone ignores `NO_COLOR` (field-notes), so colour is switched off
  * here for `--no-color`, `NO_COLOR` (any non-empty value, https://no-color.org), `TERM=dumb`, and
  * whenever stderr is not a terminal. Only stderr text is coloured; stdout stays plain so that
- * pipes and files get clean text.
+ * pipes and files get clean text. chalk is loaded only when colour is on: scripts and CI, where
+ * stderr is no terminal, never load it.
  */
-import chalk, { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 
-let instance: ChalkInstance = chalk;
+let instance: ChalkInstance | undefined;
 
 /** Decides once, at start-up, whether colour is used. `noColorFlag` is `--no-color`. */
-export function setupColor(noColorFlag: boolean): void {
-  const off =
-    noColorFlag ||
-    (process.env.NO_COLOR ?? '') !== '' ||
-    process.env.TERM === 'dumb' ||
-    !process.stderr.isTTY;
-  instance = off ? new Chalk({ level: 0 }) : chalk;
+export async function setupColor(noColorFlag: boolean): Promise<void> {
+  const off = noColorFlag || (process.env.NO_COLOR ?? '') !== '' || process.env.TERM === 'dumb' || !process.stderr.isTTY;
+  // The named class, not the default export: the bundle's CommonJS chunks wrap a default export once more.
+  instance = off ? undefined : new (await import('chalk')).Chalk();
 }
+
+type Style = 'red' | 'yellow' | 'cyan' | 'green' | 'dim' | 'bold';
+const paint = (style: Style) => (s: string) => (instance ? instance[style](s) : s);
 
 /** Semantic colours; each returns plain text when colour is off. */
 export const highlighter = {
-  error: (s: string) => instance.red(s),
-  warn: (s: string) => instance.yellow(s),
-  info: (s: string) => instance.cyan(s),
-  success: (s: string) => instance.green(s),
-  dim: (s: string) => instance.dim(s),
-  bold: (s: string) => instance.bold(s),
+  error: paint('red'),
+  warn: paint('yellow'),
+  info: paint('cyan'),
+  success: paint('green'),
+  dim: paint('dim'),
+  bold: paint('bold'),
 };
