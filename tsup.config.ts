@@ -1,5 +1,23 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
+
+// commander requires node:child_process when it loads, only to spawn executable subcommands,
+// which paycli has none of; loading it costs ~3 ms on every start. Within commander it becomes a
+// proxy that loads the real module on first use.
+const lazyChildProcessInCommander: Plugin = {
+  name: 'lazy-child-process-in-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -24,4 +42,6 @@ export default defineConfig({
   clean: true,
   treeshake: true,
   define: { __PAYCLI_VERSION__: JSON.stringify(version) },
+  esbuildPlugins: [lazyChildProcessInCommander],
+  removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
 });
