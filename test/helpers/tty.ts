@@ -43,7 +43,8 @@ export function startTty(args: string[], env: Record<string, string>, dir: strin
   const socket = `paycli-test-${process.pid}-${++counter}`;
   const exitFile = join(dir, `exit-${counter}`);
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|TMUX)/.test(k)) delete base[k];
+  // a person at a terminal: no CI markers either (chalk turns colour off under CI=true)
+  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|TMUX|CI$|CONTINUOUS_INTEGRATION$)/.test(k)) delete base[k];
   const childEnv = { ...base, ...env, TERM: 'xterm-256color' };
   const cmd = `${[process.execPath, PAYCLI, ...args].map(q).join(' ')}; echo EXIT=$? > ${q(exitFile)}; exec sleep 600`;
   const tmux = (...a: string[]) => {
