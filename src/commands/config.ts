@@ -24,10 +24,35 @@ Examples:
   $ paycli config list --json`,
     );
   const run = lazyAction(() => import('../run/config.js'));
-  config.command('set').description('set a key; api-key with no value is read from a hidden prompt or stdin').argument('<key>').argument('[value]').action(run);
-  config.command('get').description('print a key (secrets masked)').argument('<key>').action(run);
-  config.command('unset').description('remove a key').argument('<key>').action(run);
-  config.command('list').description('list the keys of the profile (secrets masked)').action(run);
-  config.command('path').description('print the path of the config file').action(run);
+  const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
+  config
+    .command('set')
+    .description('set a key; api-key with no value is read from a hidden prompt or stdin')
+    .argument('<key>')
+    .argument('[value]')
+    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'paycli config set header.X-Client-Id abc123'))
+    .action(run);
+  config
+    .command('get')
+    .description('print a key (secrets masked)')
+    .argument('<key>')
+    .addHelpText('after', examples('paycli config get base-url', 'paycli config get api-key --profile prod'))
+    .action(run);
+  config
+    .command('unset')
+    .description('remove a key')
+    .argument('<key>')
+    .addHelpText('after', examples('paycli config unset timeout'))
+    .action(run);
+  config
+    .command('list')
+    .description('list the keys of the profile (secrets masked)')
+    .addHelpText('after', examples('paycli config list', 'paycli config list --profile prod --json'))
+    .action(run);
+  config
+    .command('path')
+    .description('print the path of the config file')
+    .addHelpText('after', examples('paycli config path'))
+    .action(run);
   return config;
 }

@@ -372,7 +372,7 @@ describe('help', () => {
     const root = await runPaycli(['--help'], { env: home.env });
     expect(root.code).toBe(0);
     for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(root.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
-    for (const cmd of [['cashin'], ['cashout'], ['config'], ['sandbox'], ['sandbox', 'pay'], ['history'], ['listen'], ['completion']]) {
+    for (const cmd of [['cashin'], ['cashout'], ['config'], ...['set', 'get', 'unset', 'list', 'path'].map((c) => ['config', c]), ['sandbox'], ...['pay', 'fail', 'cancel', 'refund'].map((c) => ['sandbox', c]), ['history'], ['listen'], ['completion']]) {
       const r = await runPaycli([...cmd, '--help'], { env: home.env });
       expect(r.code, cmd.join(' ')).toBe(0);
       expect(r.stdout, cmd.join(' ')).toMatch(/^Examples?:\n {2}\$ paycli /m);
