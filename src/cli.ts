@@ -22,7 +22,7 @@ Exit codes:
   3    authentication failed (401/403) or no API key configured
   4    network failure or timeout (outcome unknown if the request may have been sent)
   5    the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)
-  130  interrupted (Ctrl-C)`;
+  130  interrupted (Ctrl-C, or SIGTERM during a request)`;
 
 /** Builds the whole command tree (no side effects). */
 export function buildProgram(): Command {

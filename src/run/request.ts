@@ -237,10 +237,19 @@ export async function send<S extends z.ZodType>(settings: Settings, path: string
   }
 }
 
-/** An AbortSignal fired by Ctrl-C (SIGINT) while a request is in flight. */
+/** An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM while a request is in flight. */
 export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   const ac = new AbortController();
-  const onInt = () => ac.abort();
-  process.once('SIGINT', onInt);
-  return { signal: ac.signal, dispose: () => process.off('SIGINT', onInt) };
+  const onSignal = () => ac.abort();
+  // SIGTERM is how CI cancels a job: treated as Ctrl-C, so paycli says whether the request had
+  // gone out and records the outcome in the journal before it exits.
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }

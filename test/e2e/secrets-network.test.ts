@@ -155,4 +155,19 @@ describe('network', () => {
     expect(retry.code).toBe(2);
     expect(retry.stderr).toMatch(/outcome is unknown/);
   });
+
+  it('SIGTERM after sending (a cancelled CI job): exit 130, "after the request was sent", the journal records it', async () => {
+    t.gw.respond(() => undefined);
+    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env() } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((r) => child.on('close', r));
+    for (let i = 0; i < 500 && t.gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    expect(await closed).toBe(130);
+    expect(stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
+    const lines = readFileSync(join(t.home.env.PAYCLI_DATA_DIR!, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; outcome?: string });
+    expect(lines.map((l) => l.event)).toEqual(['begin', 'end']);
+    expect(lines[1]!.outcome).toBe('unknown');
+  });
 });
