@@ -140,16 +140,22 @@ describe('network', () => {
     expect(retry.code).toBe(0);
   });
 
-  it('Ctrl-C after sending: exit 130, "after the request was sent", and the journal blocks an identical retry', async () => {
+  /** Starts a cash-out against a gateway that never answers and sends `signal` once the request has arrived. */
+  async function interruptAfterSending(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
     t.gw.respond(() => undefined);
     const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env() } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const closed = new Promise<number | null>((r) => child.on('close', r));
     for (let i = 0; i < 500 && t.gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
-    expect(stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
+    child.kill(signal);
+    return { code: await closed, stderr };
+  }
+
+  it('Ctrl-C after sending: exit 130, "after the request was sent", and the journal blocks an identical retry', async () => {
+    const r = await interruptAfterSending('SIGINT');
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
     t.gw.respond((_req, res) => json(res, 200, {}));
     const retry = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(retry.code).toBe(2);
@@ -157,15 +163,9 @@ describe('network', () => {
   });
 
   it('SIGTERM after sending (a cancelled CI job): exit 130, "after the request was sent", the journal records it', async () => {
-    t.gw.respond(() => undefined);
-    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env() } });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const closed = new Promise<number | null>((r) => child.on('close', r));
-    for (let i = 0; i < 500 && t.gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGTERM');
-    expect(await closed).toBe(130);
-    expect(stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
+    const r = await interruptAfterSending('SIGTERM');
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
     const lines = readFileSync(join(t.home.env.PAYCLI_DATA_DIR!, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; outcome?: string });
     expect(lines.map((l) => l.event)).toEqual(['begin', 'end']);
     expect(lines[1]!.outcome).toBe('unknown');
