@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -19,6 +20,27 @@ const lazyChildProcessInCommander: Plugin = {
   },
 };
 
+/**
+ * Rollup writes the bundle's dynamic imports (`import('./cashin-54ZCGLEJ.cjs')`, `import('node:http')`)
+ * as `import()` even in CommonJS, and on Node 20 every such call goes through the ESM loader,
+ * which parses the CommonJS file again to find its exports (about 5% of a cash-in's
+ * instructions, README "Speed"). tsup does not expose rollup's `dynamicImportInCjs: false`, so this
+ * step rewrites them after the build to what that option emits: `require()` wrapped as a module
+ * namespace (named exports, plus `default` = `module.exports`, as Node's own import of CommonJS
+ * gives). It also makes the chunks runnable by src/compile-cache.ts, whose `vm.Script` has no
+ * dynamic-import support. The build fails if any `import(` is left.
+ */
+function requireDynamicImports(dir: string): void {
+  const call = /\bimport\('((?:\.\/[\w.-]+\.cjs)|(?:node:[\w/]+))'\)/g;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.cjs'))) {
+    const file = join(dir, name);
+    const code = readFileSync(file, 'utf8');
+    const out = code.replace(call, (_, spec: string) => `Promise.resolve().then(()=>{const m=require('${spec}');return Object.freeze({...m,default:m})})`);
+    if (/\bimport\(/.test(out)) throw new Error(`${name}: an import() the build step does not rewrite`);
+    if (out !== code) writeFileSync(file, out);
+  }
+}
+
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 // One CommonJS bundle with code splitting (tsup's splitting for cjs): the command tree loads
@@ -27,7 +49,8 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 // ~10 ms to every start (README, "Speed"). Identifiers stay unminified: minifying them breaks
 // the helpers tsup's cjs splitting inserts.
 export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
+  // boot (src/boot.ts) turns on the code cache, then imports cli (src/cli.ts) and the rest.
+  entry: { boot: 'src/boot.ts' },
   format: ['cjs'],
   platform: 'node',
   target: 'node20',
@@ -43,5 +66,6 @@ export default defineConfig({
   treeshake: true,
   define: { __PAYCLI_VERSION__: JSON.stringify(version) },
   esbuildPlugins: [lazyChildProcessInCommander],
+  onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
 });

@@ -7,5 +7,5 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  require('../dist/cli.cjs').main();
+  require('../dist/boot.cjs').main();
 }

@@ -1,0 +1,155 @@
+/**
+ * On-disk V8 code cache for paycli's own bundle (issue #7, README "Speed").
+ *
+ * Parsing and compiling the bundle (commander, zod, paycli) is a large part of every start. V8 can
+ * serialise the bytecode of a script after it ran and take it back on the next start, skipping
+ * that work. Node ≥ 22.1 does this itself (`module.enableCompileCache`), and paycli uses it there.
+ * Node 20 has no such switch, so on Node 20 this module installs a small require hook, limited to
+ * paycli's own `dist/` chunks, that does the same with the public `vm.Script` API
+ * (`cachedData` in, `createCachedData()` out).
+ *
+ * Rules, so a cache can never run code other than the installed paycli:
+ * - Only chunks whose file name carries a content hash (`cashin-54ZCGLEJ.cjs`, from the bundler)
+ *   are cached, keyed by that name and the source length. A changed chunk gets a new name, so an
+ *   old cache entry is never matched; V8 also refuses data from another V8 version or other flags
+ *   (then the chunk compiles normally and its entry is rewritten).
+ * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`) is created 0700; entries are read only when
+ *   the folder belongs to the current user and nobody else can write to it.
+ * - Entries are written when the process exits, only for chunks that compiled without a usable
+ *   entry, each to a temporary file renamed into place (so concurrent runs never see half a file).
+ * - Every failure is silent: the cache only ever makes paycli faster, never fail.
+ * - `NODE_DISABLE_COMPILE_CACHE=1` (Node's own switch) turns it off.
+ *
+ * Deleting the folder is always safe; it holds about 0.5 MB per paycli version in use.
+ */
+import Module, { createRequire } from 'node:module';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** A bundler chunk name with its 8-character content hash, e.g. `chunk-KLAPGGWF.cjs`. */
+const HASHED_CHUNK = /-[A-Z0-9]{8}\.cjs$/;
+
+/** What `enableCompileCache` did: which mechanism, and the folder it uses (for tests and --verbose). */
+export type CompileCacheStatus =
+  | { mode: 'node'; dir: string }
+  | { mode: 'hook'; dir: string }
+  | { mode: 'off'; reason: string };
+
+/** A CommonJS module as the loader passes it to `_compile`. */
+type LoadedModule = { exports: unknown; require: (id: string) => unknown };
+type CompileFn = (this: LoadedModule, content: string, filename: string, ...rest: unknown[]) => unknown;
+/** The parts of `node:module` used here; `_compile` is the hook point require-hook tools use. */
+type ModuleApi = {
+  wrap: (code: string) => string;
+  enableCompileCache?: (dir: string) => unknown;
+  prototype: { _compile: CompileFn };
+};
+
+/**
+ * Turns the code cache on for the chunks in `distDir` (the folder of paycli's bundle), stored
+ * under `cacheRoot` (`paths.cacheDir()`). Call once, before the chunks are required.
+ * Never throws; returns what it did.
+ */
+export function enableCompileCache(distDir: string, cacheRoot: string): CompileCacheStatus {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return { mode: 'off', reason: 'NODE_DISABLE_COMPILE_CACHE is set' };
+  const api = Module as unknown as ModuleApi;
+  try {
+    if (typeof api.enableCompileCache === 'function') {
+      const dir = join(cacheRoot, 'node');
+      api.enableCompileCache(dir);
+      return { mode: 'node', dir };
+    }
+    const dir = join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`);
+    installHook(api, distDir, dir);
+    return { mode: 'hook', dir };
+  } catch (err) {
+    return { mode: 'off', reason: (err as Error).message };
+  }
+}
+
+/** Node 20: wraps `Module.prototype._compile` for paycli's hashed chunks only. */
+function installHook(Module: ModuleApi, distDir: string, dir: string): void {
+  const original = Module.prototype._compile;
+  const toWrite: Array<{ script: Script; file: string }> = [];
+  let readable: boolean | undefined;
+
+  Module.prototype._compile = function compileWithCache(this: LoadedModule, content, filename, ...rest) {
+    if (typeof content !== 'string' || dirname(filename) !== distDir || !HASHED_CHUNK.test(filename)) {
+      return original.call(this, content, filename, ...rest);
+    }
+    const file = join(dir, `${basename(filename)}.${content.length}`);
+    readable ??= isPrivateDir(dir);
+    let cachedData: Buffer | undefined;
+    if (readable) {
+      try {
+        cachedData = readFileSync(file);
+      } catch {
+        cachedData = undefined;
+      }
+    }
+    const script = new Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) toWrite.push({ script, file });
+    const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    const mod = this;
+    const base = createRequire(filename);
+    const require = Object.assign((id: string) => mod.require(id), {
+      resolve: base.resolve,
+      cache: base.cache,
+      main: base.main,
+      extensions: base.extensions,
+    });
+    return fn.call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
+  };
+
+  // After the run, so the data holds every function that ran, not only the top level.
+  process.once('exit', () => {
+    if (toWrite.length === 0) return;
+    try {
+      const created = ensurePrivateDir(dir);
+      if (created) pruneOtherVersions(dir);
+      for (const { script, file } of toWrite) writeAtomically(file, script.createCachedData());
+    } catch {
+      // a cache that cannot be written is no cache; paycli already did its work
+    }
+  });
+}
+
+/** True when `dir` exists, belongs to this user and only this user can write to it (POSIX). */
+function isPrivateDir(dir: string): boolean {
+  try {
+    const st = statSync(dir);
+    if (!st.isDirectory()) return false;
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
+    return process.platform === 'win32' || (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates `dir` (0700) if missing; returns whether it was created. Throws when it is not private. */
+function ensurePrivateDir(dir: string): boolean {
+  if (isPrivateDir(dir)) return false;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!isPrivateDir(dir)) throw new Error(`${dir} is not private`);
+  return true;
+}
+
+/** A new V8 (Node upgrade) makes the other `v8-*` folders dead weight: remove them. */
+function pruneOtherVersions(dir: string): void {
+  const parent = dirname(dir);
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith('v8-') && name !== basename(dir)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function writeAtomically(file: string, data: Buffer): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, data); // no fsync: a torn entry fails V8's length check and is rewritten
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
