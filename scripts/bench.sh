@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm run bench: start-up and round-trip speed of paycli against Node's own floor (issue #7).
 # Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
-# `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1, and
+# `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1 (also
+# with the code cache off), and
 # scripts/bench-min-client.mjs (import undici + the same POST), in several rounds whose samples are
 # pooled per command. Then peak memory (max RSS) of the
 # cash-in and of the minimal script, with /usr/bin/time. Prints medians and ratios; asserts nothing.
@@ -13,7 +14,9 @@ done
 RUNS=${BENCH_RUNS:-15}     # runs per command per round
 ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
-export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" NO_COLOR=1
+# PAYCLI_CACHE_DIR: paycli's V8 code cache (src/compile-cache.ts), filled by the warm-up runs
+# as by any first run after an install; the last row shows the cash-in without it.
+export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" PAYCLI_CACHE_DIR="$work/cache" NO_COLOR=1
 node bin/paycli.cjs sandbox --port 0 2>"$work/sandbox.log" &
 sandbox=$!
 trap 'kill $sandbox 2>/dev/null; rm -rf "$work"' EXIT
@@ -29,7 +32,8 @@ for round in $(seq "$ROUNDS"); do
     -n 'paycli --help' 'node bin/paycli.cjs --help' \
     -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \
     -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
-    -n 'paycli cashin --json' "$cashin" >&2
+    -n 'paycli cashin --json' "$cashin" \
+    -n 'paycli cashin --json, no code cache (via env)' "env NODE_DISABLE_COMPILE_CACHE=1 $cashin" >&2
 done
 
 rss() { # median max RSS in KiB over 15 runs

@@ -61,7 +61,8 @@ Environment:
   PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY override the profile; flags override both.
   PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.
   PAYCLI_POSTBACK_SECRET signs (sandbox) and checks (listen) postbacks.
-  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR move the config file and the data folder.`,
+  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR move the config file, the data folder and the
+  code cache (NODE_DISABLE_COMPILE_CACHE=1 turns the cache off).`,
     );
   registerCashin(program);
   registerCashout(program);

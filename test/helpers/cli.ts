@@ -35,10 +35,17 @@ export function makeHome(): Home {
   };
 }
 
+/**
+ * The code cache (src/compile-cache.ts) the test runs share unless a test gives its own
+ * `PAYCLI_CACHE_DIR`: warm after the first runs, as on a user's machine, and never the user's own.
+ */
+export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid?.() ?? 'user'}`);
+
 /** Environment of the child: the parent's minus anything paycli reads, plus `env`. */
 function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy)/.test(k)) delete base[k];
+  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NODE_DISABLE_COMPILE_CACHE)/.test(k)) delete base[k];
+  base.PAYCLI_CACHE_DIR = TEST_CACHE_DIR;
   const out = { ...base, ...env };
   for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
   return out;

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PAYCLI } from './cli.js';
+import { PAYCLI, TEST_CACHE_DIR } from './cli.js';
 
 let counter = 0;
 
@@ -45,7 +45,7 @@ export function startTty(args: string[], env: Record<string, string>, dir: strin
   const base: NodeJS.ProcessEnv = { ...process.env };
   // a person at a terminal: no CI markers either (chalk turns colour off under CI=true)
   for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|TMUX|CI$|CONTINUOUS_INTEGRATION$)/.test(k)) delete base[k];
-  const childEnv = { ...base, ...env, TERM: 'xterm-256color' };
+  const childEnv = { ...base, PAYCLI_CACHE_DIR: TEST_CACHE_DIR, ...env, TERM: 'xterm-256color' };
   const cmd = `${[process.execPath, PAYCLI, ...args].map(q).join(' ')}; echo EXIT=$? > ${q(exitFile)}; exec sleep 600`;
   const tmux = (...a: string[]) => {
     const r = spawnSync('tmux', ['-L', socket, ...a], { env: childEnv, encoding: 'utf8', timeout: 5000 });

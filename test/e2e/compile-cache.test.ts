@@ -1,0 +1,158 @@
+/**
+ * Issue #7: the V8 code cache of src/compile-cache.ts (README "Speed"). It may only make paycli
+ * faster: same results with or without it, with a corrupt or foreign entry, under concurrency;
+ * it is read only from a private folder; no secret lands in it.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_OK, startGateway, type TestGateway } from '../helpers/gateway.js';
+
+const DIST = resolve(__dirname, '../../dist');
+const KEY = 'sk_live_CACHE_SECRET_0123456789abcdef';
+
+let home: Home;
+let gw: TestGateway;
+let cacheRoot: string;
+beforeEach(async () => {
+  home = makeHome();
+  gw = await startGateway();
+  cacheRoot = join(home.dir, 'cache');
+});
+afterEach(async () => {
+  await gw.close();
+  home.cleanup();
+});
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { ...home.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, PAYCLI_CACHE_DIR: cacheRoot, ...extra };
+}
+
+/** The one `v8-<version>-<arch>` folder under the cache root. */
+function v8Dir(): string {
+  const dirs = readdirSync(cacheRoot).filter((n) => n.startsWith('v8-'));
+  expect(dirs).toHaveLength(1);
+  return join(cacheRoot, dirs[0]!);
+}
+
+/** Entry file name of the command tree's chunk (`cli-<hash>.cjs.<length>`), and that chunk's source. */
+function cliChunk(): { entry: string; source: string } {
+  const name = readdirSync(DIST).find((n) => /^cli-[A-Z0-9]{8}\.cjs$/.test(n));
+  expect(name).toBeDefined();
+  const source = readFileSync(join(DIST, name!), 'utf8');
+  return { entry: `${name}.${source.length}`, source };
+}
+
+async function cashin(extra: Record<string, string> = {}) {
+  const r = await runPaycli(['--json', ...CASHIN_ARGS], { env: env(extra) });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ transactionId: CASHIN_OK.transactionId, qrCode: CASHIN_OK.qrCode });
+  return r;
+}
+
+describe('code cache', () => {
+  it('the first run writes it (0700 folder, 0600 entries, one per loaded chunk); the next runs read it and rewrite nothing', async () => {
+    const first = await cashin();
+    const dir = v8Dir();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const entries = readdirSync(dir).sort();
+    expect(entries).toContain(cliChunk().entry);
+    expect(entries.some((n) => n.startsWith('cashin-'))).toBe(true);
+    for (const e of entries) {
+      expect(e).toMatch(/^[\w-]+-[A-Z0-9]{8}\.cjs\.\d+$/); // hashed chunks only, keyed by source length
+      expect(statSync(join(dir, e)).mode & 0o777).toBe(0o600);
+    }
+    const mtimes = entries.map((e) => statSync(join(dir, e)).mtimeMs);
+
+    const second = await cashin();
+    expect(second.stdout).toBe(first.stdout);
+    expect(readdirSync(dir).sort()).toEqual(entries);
+    expect(entries.map((e) => statSync(join(dir, e)).mtimeMs)).toEqual(mtimes);
+    expect(gw.received).toHaveLength(2);
+    expect(gw.received[1]!.json).toEqual(gw.received[0]!.json);
+  });
+
+  it('a corrupt entry is refused by V8: the run gives the same result and the entry is rewritten', async () => {
+    const clean = await cashin({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    mkdirSync(join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`), { recursive: true, mode: 0o700 });
+    const dir = v8Dir();
+    const { entry } = cliChunk();
+    const garbage = Buffer.alloc(4096, 0x5a);
+    writeFileSync(join(dir, entry), garbage, { mode: 0o600 });
+    const r = await cashin();
+    expect(r.stdout).toBe(clean.stdout);
+    const rewritten = readFileSync(join(dir, entry));
+    expect(rewritten.equals(garbage)).toBe(false);
+    expect(rewritten.length).toBeGreaterThan(1000);
+  });
+
+  it('an entry is read only from a private folder: a poisoned one runs from a 0700 folder, and is ignored in a 0777 one', async () => {
+    // V8 checks an entry against the source's length, not its text, so an entry made from
+    // other code of the same length runs that code. That is why entries are keyed by a
+    // content-hashed chunk name, and read only from a folder nobody else can write to.
+    const { entry, source } = cliChunk();
+    const evil = 'process.stdout.write("POISONED\\n");process.exit(42);'.padEnd(source.length, ' ');
+    const data = join(home.dir, 'poison.bin');
+    const maker = spawnSync(process.execPath, ['-e', `
+      const { Module } = require('node:module'); const vm = require('node:vm');
+      const s = new vm.Script(Module.wrap(process.env.EVIL), { filename: 'x' });
+      require('node:fs').writeFileSync(process.env.OUT, s.createCachedData());`], { env: { ...process.env, EVIL: evil, OUT: data } });
+    expect(maker.status).toBe(0);
+
+    const dir = join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, entry), readFileSync(data), { mode: 0o600 });
+    const trusted = await runPaycli(['--json', ...CASHIN_ARGS], { env: env() });
+    expect(trusted.stdout).toBe('POISONED\n'); // the threat is real: the folder must be private
+    expect(trusted.code).toBe(42);
+
+    writeFileSync(join(dir, entry), readFileSync(data), { mode: 0o600 });
+    chmodSync(dir, 0o777);
+    const r = await cashin();
+    expect(r.stdout).not.toContain('POISONED');
+    expect(readFileSync(join(dir, entry)).equals(readFileSync(data))).toBe(true); // not read, not written
+    expect(readdirSync(dir)).toEqual([entry]);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 turns it off: nothing is written', async () => {
+    await cashin({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(existsSync(cacheRoot)).toBe(false);
+  });
+
+  it('12 concurrent first runs share one folder: all succeed, each entry is whole, no temporary file is left', async () => {
+    const runs = await Promise.all(Array.from({ length: 12 }, () => runPaycli(['--json', ...CASHIN_ARGS], { env: env() })));
+    for (const r of runs) {
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    const dir = v8Dir();
+    const entries = readdirSync(dir);
+    expect(entries.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    // each entry is accepted by the next run: nothing is rewritten
+    const mtimes = entries.map((e) => statSync(join(dir, e)).mtimeMs);
+    await cashin();
+    expect(readdirSync(dir).map((e) => statSync(join(dir, e)).mtimeMs)).toEqual(mtimes);
+  });
+
+  it('holds no secret: the API key of the run is in no entry', async () => {
+    await cashin();
+    const dir = v8Dir();
+    for (const e of readdirSync(dir)) {
+      const bytes = readFileSync(join(dir, e));
+      expect(bytes.includes(KEY)).toBe(false);
+      expect(bytes.includes(Buffer.from(KEY, 'utf16le'))).toBe(false);
+    }
+  });
+
+  it('a folder left by another V8 (a Node upgrade) is removed when the new one is made', async () => {
+    const old = join(cacheRoot, 'v8-0.0.0-old');
+    mkdirSync(old, { recursive: true, mode: 0o700 });
+    writeFileSync(join(old, 'cli-AAAAAAAA.cjs.1'), 'x');
+    await cashin();
+    expect(existsSync(old)).toBe(false);
+    v8Dir();
+  });
+});
