@@ -13,8 +13,9 @@
  *   are cached, keyed by that name and the source length. A changed chunk gets a new name, so an
  *   old cache entry is never matched; V8 also refuses data from another V8 version or other flags
  *   (then the chunk compiles normally and its entry is rewritten).
- * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`) is created 0700; entries are read only when
- *   the folder belongs to the current user and nobody else can write to it.
+ * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`, or `cacheDir()`/`node` for Node's own cache)
+ *   is created 0700; entries are read only when the folder belongs to the current user and nobody
+ *   else can write to it.
  * - Entries are written when the process exits, only for chunks that compiled without a usable
  *   entry, each to a temporary file renamed into place (so concurrent runs never see half a file).
  * - Every failure is silent: the cache only ever makes paycli faster, never fail.
@@ -56,7 +57,9 @@ export function enableCompileCache(distDir: string, cacheRoot: string): CompileC
   const api = Module as unknown as ModuleApi;
   try {
     if (typeof api.enableCompileCache === 'function') {
+      // Node keys entries by a checksum of the source; the folder is still made private first.
       const dir = join(cacheRoot, 'node');
+      ensurePrivateDir(dir);
       api.enableCompileCache(dir);
       return { mode: 'node', dir };
     }

@@ -117,6 +117,21 @@ describe('code cache', () => {
     expect(readdirSync(dir)).toEqual([entry]);
   });
 
+  it('on a Node with module.enableCompileCache (≥ 22.1) that is used instead, in a private folder', async () => {
+    // This machine has Node 20 only: a preloaded script gives `node:module` the Node 22 function.
+    const shim = join(home.dir, 'node22.cjs');
+    const calls = join(home.dir, 'calls.txt');
+    writeFileSync(shim, `require('node:module').enableCompileCache = (dir) => require('node:fs').appendFileSync(${JSON.stringify(calls)}, dir + '\\n');`);
+    const r = await runPaycli(['--json', ...CASHIN_ARGS], { env: env(), nodeArgs: ['-r', shim] });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ transactionId: CASHIN_OK.transactionId });
+    const dir = join(cacheRoot, 'node');
+    expect(readFileSync(calls, 'utf8')).toBe(`${dir}\n`);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(cacheRoot)).toEqual(['node']); // paycli's own hook stayed off
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE=1 turns it off: nothing is written', async () => {
     await cashin({ NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(existsSync(cacheRoot)).toBe(false);
@@ -135,6 +150,13 @@ describe('code cache', () => {
     const mtimes = entries.map((e) => statSync(join(dir, e)).mtimeMs);
     await cashin();
     expect(readdirSync(dir).map((e) => statSync(join(dir, e)).mtimeMs)).toEqual(mtimes);
+  });
+
+  it('a cache folder that cannot be made is no cache: the run still succeeds, silently', async () => {
+    writeFileSync(cacheRoot, 'a file where the folder should be');
+    const r = await cashin(); // asserts exit 0, empty stderr, the answer
+    expect(JSON.parse(r.stdout)).toMatchObject({ transactionId: CASHIN_OK.transactionId });
+    expect(readFileSync(cacheRoot, 'utf8')).toBe('a file where the folder should be');
   });
 
   it('holds no secret: the API key of the run is in no entry', async () => {

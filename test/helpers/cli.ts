@@ -51,10 +51,10 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return out;
 }
 
-/** Runs `paycli ...args`; resolves when it exits (or is killed after `timeoutMs`). */
-export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+/** Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`). */
+export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), PAYCLI, ...args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
