@@ -74,6 +74,9 @@ export function enableCompileCache(distDir: string, cacheRoot: string): CompileC
 /** Node 20: wraps `Module.prototype._compile` for paycli's hashed chunks only. */
 function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   const original = Module.prototype._compile;
+  // Line 1 starts after the wrapper's `(function (exports, require, ...) { `: shift columns back so
+  // stack traces (--verbose) point where Node's own loader would.
+  const columnOffset = -Module.wrap('\0').indexOf('\0');
   const toWrite: Array<{ script: Script; file: string }> = [];
   let readable: boolean | undefined;
 
@@ -91,7 +94,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
         cachedData = undefined;
       }
     }
-    const script = new Script(Module.wrap(content), { filename, cachedData });
+    const script = new Script(Module.wrap(content), { filename, columnOffset, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) toWrite.push({ script, file });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const mod = this;

@@ -159,6 +159,18 @@ describe('code cache', () => {
     expect(readFileSync(cacheRoot, 'utf8')).toBe('a file where the folder should be');
   });
 
+  it('stack traces (--verbose) are the same with and without it', async () => {
+    const args = ['--verbose', '--base-url', 'http://127.0.0.1:1', ...CASHIN_ARGS];
+    const noKey = { ...home.env, PAYCLI_CACHE_DIR: cacheRoot }; // no API key: a PaycliError with its trace
+    const plain = await runPaycli(args, { env: { ...noKey, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    const cold = await runPaycli(args, { env: noKey });
+    const warm = await runPaycli(args, { env: noKey });
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toMatch(/\n {4}at .*dist[\\/]cashin-[A-Z0-9]{8}\.cjs:\d+:\d+/);
+    expect(cold.stderr).toBe(plain.stderr);
+    expect(warm.stderr).toBe(plain.stderr);
+  });
+
   it('holds no secret: the API key of the run is in no entry', async () => {
     await cashin();
     const dir = v8Dir();
