@@ -31,12 +31,6 @@ import { Script } from 'node:vm';
 /** A bundler chunk name with its 8-character content hash, e.g. `chunk-KLAPGGWF.cjs`. */
 const HASHED_CHUNK = /-[A-Z0-9]{8}\.cjs$/;
 
-/** What `enableCompileCache` did: which mechanism, and the folder it uses (for tests and --verbose). */
-export type CompileCacheStatus =
-  | { mode: 'node'; dir: string }
-  | { mode: 'hook'; dir: string }
-  | { mode: 'off'; reason: string };
-
 /** A CommonJS module as the loader passes it to `_compile`. */
 type LoadedModule = { exports: unknown; require: (id: string) => unknown };
 type CompileFn = (this: LoadedModule, content: string, filename: string, ...rest: unknown[]) => unknown;
@@ -50,10 +44,10 @@ type ModuleApi = {
 /**
  * Turns the code cache on for the chunks in `distDir` (the folder of paycli's bundle), stored
  * under `cacheRoot` (`paths.cacheDir()`). Call once, before the chunks are required.
- * Never throws; returns what it did.
+ * Never throws: when the cache cannot be used, paycli runs without it.
  */
-export function enableCompileCache(distDir: string, cacheRoot: string): CompileCacheStatus {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return { mode: 'off', reason: 'NODE_DISABLE_COMPILE_CACHE is set' };
+export function enableCompileCache(distDir: string, cacheRoot: string): void {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const api = Module as unknown as ModuleApi;
   try {
     if (typeof api.enableCompileCache === 'function') {
@@ -61,13 +55,11 @@ export function enableCompileCache(distDir: string, cacheRoot: string): CompileC
       const dir = join(cacheRoot, 'node');
       ensurePrivateDir(dir);
       api.enableCompileCache(dir);
-      return { mode: 'node', dir };
+    } else {
+      installHook(api, distDir, join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`));
     }
-    const dir = join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`);
-    installHook(api, distDir, dir);
-    return { mode: 'hook', dir };
-  } catch (err) {
-    return { mode: 'off', reason: (err as Error).message };
+  } catch {
+    // no cache: only slower
   }
 }
 
