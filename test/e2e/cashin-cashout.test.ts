@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 
@@ -326,7 +326,7 @@ describe('against a gateway', () => {
     const { spawn } = await import('node:child_process');
     const { PAYCLI } = await import('../helpers/cli.js');
     gw.respond(() => undefined);
-    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...env() } });
+    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: childEnv(env()) });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     while (gw.received.length === 0) await new Promise((r) => setTimeout(r, 20));
@@ -356,7 +356,7 @@ describe('pipes', () => {
   it('stops quietly when the reader of stdout goes away (paycli --help | head -1)', async () => {
     const { spawn } = await import('node:child_process');
     const { PAYCLI } = await import('../helpers/cli.js');
-    const child = spawn(process.execPath, [PAYCLI, 'cashin', '--help'], { env: { ...process.env, ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PAYCLI, 'cashin', '--help'], { env: childEnv(home.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     // Close our end of the pipe before paycli writes, as `head -1` does once it has its line.

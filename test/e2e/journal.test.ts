@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, PAYCLI, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { CASHOUT_OK, json, startGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
 
@@ -166,7 +166,7 @@ describe('duplicate-payout guard', () => {
 
   it('crash: a cash-out SIGKILLed after sending leaves an unknown outcome that blocks until --allow-duplicate', async () => {
     t.gw.respond(() => undefined); // never answers
-    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env() }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: childEnv(t.env()), stdio: 'ignore' });
     const closed = new Promise<NodeJS.Signals | null>((r) => child.on('close', (_c, s) => r(s)));
     for (let i = 0; i < 500 && t.gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(t.gw.received).toHaveLength(1);

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, PAYCLI, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { json, useGatewayFixture } from '../helpers/gateway.js';
 import { startProxy } from '../helpers/proxy.js';
 
@@ -123,7 +123,7 @@ describe('network', () => {
   it('Ctrl-C while the proxy holds the connection: exit 130, "before the request was sent", and a retry is not blocked', async () => {
     const proxy = await startProxy({ answerConnect: false });
     try {
-      const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env({ HTTP_PROXY: proxy.url }) } });
+      const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: childEnv(t.env({ HTTP_PROXY: proxy.url })) });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const closed = new Promise<number | null>((r) => child.on('close', r));
@@ -143,7 +143,7 @@ describe('network', () => {
   /** Starts a cash-out against a gateway that never answers and sends `signal` once the request has arrived. */
   async function interruptAfterSending(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
     t.gw.respond(() => undefined);
-    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: { ...process.env, ...t.env() } });
+    const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: childEnv(t.env()) });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const closed = new Promise<number | null>((r) => child.on('close', r));

@@ -41,10 +41,17 @@ export function makeHome(): Home {
  */
 export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid?.() ?? 'user'}`);
 
-/** Environment of the child: the parent's minus anything paycli reads, plus `env`. */
-function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+/** What paycli reads from its environment; the test runner's own values never reach a child. */
+const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$)/;
+
+/**
+ * Environment of a paycli child (every helper that spawns one uses it): the parent's minus
+ * anything paycli reads and minus `alsoRemove`, with {@link TEST_CACHE_DIR}, plus `env`
+ * (an `undefined` value removes the variable).
+ */
+export function childEnv(env: Record<string, string | undefined>, alsoRemove?: RegExp): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NODE_DISABLE_COMPILE_CACHE)/.test(k)) delete base[k];
+  for (const k of Object.keys(base)) if (READ_BY_PAYCLI.test(k) || alsoRemove?.test(k)) delete base[k];
   base.PAYCLI_CACHE_DIR = TEST_CACHE_DIR;
   const out = { ...base, ...env };
   for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];

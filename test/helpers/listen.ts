@@ -1,6 +1,6 @@
 /** Starts `paycli listen --port 0 ...` as a child process and records what it prints. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PAYCLI, TEST_CACHE_DIR } from './cli.js';
+import { childEnv, PAYCLI } from './cli.js';
 
 /** A running `paycli listen`. */
 export interface ListenProcess {
@@ -12,13 +12,6 @@ export interface ListenProcess {
   stderr(): string;
   /** Sends SIGTERM (or `signal`) and resolves with how it ended. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Environment of the child: the parent's minus anything paycli reads, plus `env`. */
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR)/.test(k)) delete base[k];
-  return { ...base, PAYCLI_CACHE_DIR: TEST_CACHE_DIR, ...env };
 }
 
 /** Spawns `paycli [globals] listen --port 0 ...extra` and waits for its "listening on" line. */

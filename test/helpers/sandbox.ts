@@ -1,6 +1,6 @@
 /** Starts the standalone sandbox (`paycli sandbox --port 0 ...`) as a child process. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PAYCLI, TEST_CACHE_DIR } from './cli.js';
+import { childEnv, PAYCLI } from './cli.js';
 
 /** A running standalone sandbox. */
 export interface SandboxProcess {
@@ -14,7 +14,7 @@ export interface SandboxProcess {
 /** Spawns `paycli sandbox --port 0 ...extra` and waits for its "listening on" line. */
 export function startSandboxProcess(extra: string[] = [], env: Record<string, string> = {}): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, 'sandbox', '--port', '0', ...extra], { env: { ...process.env, PAYCLI_CACHE_DIR: TEST_CACHE_DIR, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PAYCLI, 'sandbox', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PAYCLI, TEST_CACHE_DIR } from './cli.js';
+import { childEnv, PAYCLI } from './cli.js';
 
 let counter = 0;
 
@@ -42,13 +42,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function startTty(args: string[], env: Record<string, string>, dir: string, size = { cols: 200, rows: 50 }): TtySession {
   const socket = `paycli-test-${process.pid}-${++counter}`;
   const exitFile = join(dir, `exit-${counter}`);
-  const base: NodeJS.ProcessEnv = { ...process.env };
   // a person at a terminal: no CI markers either (chalk turns colour off under CI=true)
-  for (const k of Object.keys(base)) if (/^(PAYCLI_|NO_COLOR|FORCE_COLOR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|TMUX|CI$|CONTINUOUS_INTEGRATION$)/.test(k)) delete base[k];
-  const childEnv = { ...base, PAYCLI_CACHE_DIR: TEST_CACHE_DIR, ...env, TERM: 'xterm-256color' };
+  const tmuxEnv = childEnv({ ...env, TERM: 'xterm-256color' }, /^(TMUX|CI|CONTINUOUS_INTEGRATION)$/);
   const cmd = `${[process.execPath, PAYCLI, ...args].map(q).join(' ')}; echo EXIT=$? > ${q(exitFile)}; exec sleep 600`;
   const tmux = (...a: string[]) => {
-    const r = spawnSync('tmux', ['-L', socket, ...a], { env: childEnv, encoding: 'utf8', timeout: 5000 });
+    const r = spawnSync('tmux', ['-L', socket, ...a], { env: tmuxEnv, encoding: 'utf8', timeout: 5000 });
     if (r.status !== 0) throw new Error(`tmux ${a[0]} failed: ${r.stderr}`);
     return r.stdout;
   };
