@@ -5,7 +5,7 @@
  * A stack trace is printed only with `--verbose`.
  */
 import type { Command } from 'commander';
-import { ExitCode, InterruptedError, PaycliError } from './errors.js';
+import { ExitCode, InternalError, InterruptedError, PaycliError } from './errors.js';
 import { setupColor } from './output/highlighter.js';
 import { logger, setupLogger } from './output/logger.js';
 import { redact, sanitizeText } from './output/sanitize.js';
@@ -54,5 +54,5 @@ function toPaycliError(err: unknown): PaycliError {
   if (err instanceof PaycliError) return err;
   if (err && typeof err === 'object' && (err as Error).name === 'ExitPromptError') return new InterruptedError('interrupted: nothing was sent');
   const message = err instanceof Error ? err.message : String(err);
-  return new PaycliError('gateway_error', ExitCode.GATEWAY, `unexpected error: ${sanitizeText(message, true)} (run with --verbose for details)`, { cause: err });
+  return new InternalError(`internal error: ${sanitizeText(message, true)} (a bug in paycli; run with --verbose for details)`, { cause: err });
 }

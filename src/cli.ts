@@ -22,6 +22,8 @@ Exit codes:
   3    authentication failed (401/403) or no API key configured
   4    network failure or timeout (outcome unknown if the request may have been sent)
   5    the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)
+  6    created, but needs attention (wrong amounts or BR Code in the answer; result not written)
+  70   internal error (a bug in paycli)
   130  interrupted (Ctrl-C, or SIGTERM during a request)`;
 
 /** Builds the whole command tree (no side effects). */

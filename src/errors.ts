@@ -18,7 +18,15 @@ export const ExitCode = {
   NETWORK: 4,
   /** The gateway failed or answered outside the interface (5xx, not JSON, wrong shape). */
   GATEWAY: 5,
-  /** Interrupted by Ctrl-C (SIGINT). */
+  /**
+   * The gateway created the transaction (the result is on stdout and in the ledger), but something
+   * needs a person: the answer is wrong about money, the BR Code is unusable, or the result could
+   * not be written out. stderr lists every problem.
+   */
+  NEEDS_ATTENTION: 6,
+  /** A bug in paycli itself (sysexits' EX_SOFTWARE); never used for a gateway failure. */
+  INTERNAL: 70,
+  /** Interrupted by Ctrl-C (SIGINT) or SIGTERM. */
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -39,7 +47,11 @@ export type ErrorCode =
   | 'timeout'
   | 'gateway_error'
   | 'bad_response'
-  | 'interrupted';
+  | 'interrupted'
+  | 'needs_attention'
+  | 'internal_error'
+  | 'unknown_profile'
+  | 'ledger_busy';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {
@@ -111,5 +123,24 @@ export class GatewayError extends PaycliError {
 export class InterruptedError extends PaycliError {
   constructor(message = 'interrupted', details: ErrorDetails = {}) {
     super('interrupted', ExitCode.INTERRUPTED, message, details);
+  }
+}
+
+/**
+ * The gateway created the transaction, but a person must look at it: exit 6. Thrown only after the
+ * result was printed on stdout and recorded; `problems` lists every reason (one line each).
+ */
+export class NeedsAttentionError extends PaycliError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[], details: ErrorDetails = {}) {
+    super('needs_attention', ExitCode.NEEDS_ATTENTION, `created, but needs attention: ${problems.join('; ')}`, details);
+    this.problems = problems;
+  }
+}
+
+/** A bug in paycli: exit 70, never reported as a gateway failure. */
+export class InternalError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('internal_error', ExitCode.INTERNAL, message, details);
   }
 }
