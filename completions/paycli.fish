@@ -247,7 +247,7 @@ complete -c paycli -n '__paycli_at \'cashout\'' -l no-input -d 'never prompt; fa
 complete -c paycli -n '__paycli_at \'cashout\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
 
 # paycli config
-complete -c paycli -n '__paycli_at \'config\' 0' -a 'set' -d 'set a key; api-key with no value is read from a hidden prompt or stdin'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'set' -d 'set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'get' -d 'print a key (secrets masked)'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'unset' -d 'remove a key'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'
@@ -349,7 +349,7 @@ complete -c paycli -n '__paycli_at \'config path\'' -l no-input -d 'never prompt
 complete -c paycli -n '__paycli_at \'config path\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
 
 # paycli config help
-complete -c paycli -n '__paycli_at \'config help\' 0' -a 'set' -d 'set a key; api-key with no value is read from a hidden prompt or stdin'
+complete -c paycli -n '__paycli_at \'config help\' 0' -a 'set' -d 'set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin'
 complete -c paycli -n '__paycli_at \'config help\' 0' -a 'get' -d 'print a key (secrets masked)'
 complete -c paycli -n '__paycli_at \'config help\' 0' -a 'unset' -d 'remove a key'
 complete -c paycli -n '__paycli_at \'config help\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'

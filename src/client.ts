@@ -14,6 +14,8 @@ import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, Network
 import { errorBodySchema } from './schemas.js';
 import { logger, isVerbose } from './output/logger.js';
 import { sanitizeJson, sanitizeText } from './output/sanitize.js';
+import { errorCodeOf } from './error-cause.js';
+import { REDACTED, redactUrl } from './secrets.js';
 import type { Settings } from './settings.js';
 import { post, type TransportResponse } from './transport.js';
 import { VERSION } from './version.js';
@@ -45,39 +47,18 @@ export function prepareRequest(settings: Settings, baseUrl: string, path: string
     accept: 'application/json',
     'user-agent': `paycli/${VERSION}`,
   };
-  for (const [k, v] of Object.entries(settings.headers)) headers[k.toLowerCase()] = redacted && /auth|key|secret|token/i.test(k) ? '[redacted]' : v;
+  // Every `header.<Name>` value is a secret, as the API key is (src/secrets.ts).
+  for (const [k, v] of Object.entries(settings.headers)) headers[k.toLowerCase()] = redacted ? REDACTED : v;
   if (settings.apiKey) {
-    const key = redacted ? '[redacted]' : settings.apiKey;
+    const key = redacted ? REDACTED : settings.apiKey;
     if (settings.authHeader) headers[settings.authHeader.toLowerCase()] = key;
     else headers.authorization = `Bearer ${key}`;
   }
   return { method: 'POST', url: redacted ? redactUrl(joinUrl(baseUrl, path)) : joinUrl(baseUrl, path), headers, body };
 }
 
-/** A URL for display: a password in its user-info is replaced with `[redacted]`. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.password) return url;
-    u.password = 'redacted';
-    return u.toString().replace(':redacted@', ':[redacted]@');
-  } catch {
-    return url;
-  }
-}
-
 /** Connection errors that prove nothing reached the gateway. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO']);
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return (err as { code?: string })?.code;
-}
 
 /** One call to the gateway. */
 export interface GatewayCall<T extends z.ZodType> {
@@ -158,7 +139,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
         { maybeSent: sent },
       );
     }
-    const code = errorCode(err);
+    const code = errorCodeOf(err);
     if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
       return unknown(`no answer within ${timeoutMs} ms`, 'timeout', err);
     }

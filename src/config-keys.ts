@@ -1,7 +1,12 @@
 /**
  * The keys `paycli config` accepts, with what each means. Shared by the config command, the
- * settings resolution and shell completion.
+ * settings resolution and shell completion. Which values are secrets is decided in
+ * src/secrets.ts (the one rule): `api-key` and every `header.<Name>`.
  */
+import { HEADER_PREFIX, isSecretKey, maskSecret } from './secrets.js';
+import { isHeaderName } from './validate/net.js';
+
+export { HEADER_PREFIX, isSecretKey, maskSecret };
 
 /** A config key and its help text. `secret` keys are masked wherever they are shown. */
 export interface ConfigKey {
@@ -21,21 +26,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10)' },
 ];
 
-/** Prefix of keys that add a static header: `header.X-Client-Id`. */
-export const HEADER_PREFIX = 'header.';
-
 /** True for a fixed key or a `header.<Name>` key with a valid HTTP header name. */
 export function isValidKey(key: string): boolean {
   if (CONFIG_KEYS.some((k) => k.name === key)) return true;
-  return key.startsWith(HEADER_PREFIX) && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key.slice(HEADER_PREFIX.length));
-}
-
-/** True when the key's value is a secret (masked in `config get/list`). */
-export function isSecretKey(key: string): boolean {
-  return key === 'api-key' || /^header\.(authorization|x-api-key|api-key|access_token|cs|client-secret)$/i.test(key);
-}
-
-/** Masks a secret: `••••` plus the last 4 characters when it is long enough to keep that safe. */
-export function maskSecret(value: string): string {
-  return value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
+  return key.startsWith(HEADER_PREFIX) && isHeaderName(key.slice(HEADER_PREFIX.length));
 }

@@ -14,23 +14,26 @@ export function registerConfig(program: Command): Command {
       `
 Keys:
 ${keys}
-  header.<Name>      an extra static header sent with every request
+  header.<Name>      an extra static header sent with every request (a secret, like api-key)
+
+Secrets (api-key, every header.<Name>, a password in a URL) are shown masked by get/list and
+redacted everywhere else. Without a value, set asks for a secret hidden, or reads it from stdin.
 
 Examples:
   $ paycli config set base-url https://api.gateway.example
   $ paycli config set api-key                 # asks for it, hidden (or reads stdin)
   $ printf %s "$KEY" | paycli config set api-key --profile prod
-  $ paycli config set header.X-Client-Id abc123
+  $ paycli config set header.cs              # asks for it, hidden (or reads stdin)
   $ paycli config list --json`,
     );
   const run = lazyAction(() => import('../run/config.js'));
   const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
   config
     .command('set')
-    .description('set a key; api-key with no value is read from a hidden prompt or stdin')
+    .description('set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin')
     .argument('<key>')
     .argument('[value]')
-    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'paycli config set header.X-Client-Id abc123'))
+    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
     .action(run);
   config
     .command('get')

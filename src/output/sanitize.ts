@@ -36,16 +36,5 @@ export function sanitizeJson(value: unknown): unknown {
   return value;
 }
 
-const secrets = new Set<string>();
-
-/** Registers a secret (the API key) so that {@link redact} hides it wherever it would be printed. */
-export function registerSecret(secret: string | undefined): void {
-  if (secret && secret.length >= 4) secrets.add(secret);
-}
-
-/** Replaces every registered secret in `text` with `[redacted]`. */
-export function redact(text: string): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('[redacted]');
-  return out;
-}
+/** Redaction of secrets lives in src/secrets.ts (the one rule); re-exported for the output modules. */
+export { redact, redactJson, registerSecret } from '../secrets.js';

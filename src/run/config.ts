@@ -1,15 +1,19 @@
 /**
  * `paycli config set|get|unset|list|path`, on `conf`. The file is `{"profiles": {name: {key:
- * value}}}`, mode 0600 in a folder of mode 0700. `api-key` (and other secret keys) are never taken
- * from an argument, which would land in shell history: a hidden prompt in a terminal, else stdin.
+ * value}}}`, mode 0600 in a folder of mode 0700. Secrets (src/secrets.ts: `api-key` and every
+ * `header.<Name>`) are shown masked. Without a value on the command line they are read from a hidden
+ * prompt in a terminal, else from stdin; `api-key` is never taken from an argument, which would
+ * land in shell history (a `header.<Name>` value may be, with a warning saying so).
  */
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import Conf from 'conf';
-import { CONFIG_KEYS, isSecretKey, isValidKey, maskSecret } from '../config-keys.js';
+import { CONFIG_KEYS, isValidKey } from '../config-keys.js';
 import { UsageError } from '../errors.js';
 import { logger, printResult } from '../output/logger.js';
 import { configDir, configFile } from '../paths.js';
+import { isSecretKey, maskSecret, registerProfileSecrets, shownSetting } from '../secrets.js';
+import { isHeaderName } from '../validate/net.js';
 import { checkBaseUrl, profileName, SANDBOX, type GlobalFlags } from '../settings.js';
 import { canPrompt } from './request.js';
 
@@ -42,7 +46,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
     if (!/^[0-9]+$/.test(value) || Number(value) <= 0) throw new UsageError(`${key} must be a positive whole number (${key === 'timeout' ? 'milliseconds' : 'minutes'}), got "${value}"`, { field: key });
   }
   if (key.endsWith('base-url') && value !== SANDBOX) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
-  if (key === 'auth-header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+  if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
 }
 
 async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
@@ -63,7 +67,8 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Comman
       return printResult(opts.json ? { json: { path: configFile() } } : configFile());
     case 'list': {
       const entries = openStore().get('profiles')[profile] ?? {};
-      const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, isSecretKey(k) ? maskSecret(v) : v]));
+      registerProfileSecrets(entries);
+      const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, shownSetting(k, v)]));
       if (opts.json) return printResult({ json: { profile, values: shown } });
       const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}`);
       if (!lines.length) return logger.notice(`profile "${profile}" has no settings (so it uses the built-in sandbox)`);
@@ -71,9 +76,11 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Comman
     }
     case 'get': {
       checkKey(key!);
-      const v = openStore().get('profiles')[profile]?.[key!];
+      const entries = openStore().get('profiles')[profile];
+      registerProfileSecrets(entries);
+      const v = entries?.[key!];
       if (v === undefined) throw new UsageError(`${key} is not set in profile "${profile}"`, { field: key });
-      const shown = isSecretKey(key!) ? maskSecret(v) : v;
+      const shown = shownSetting(key!, v);
       return printResult(opts.json ? { json: { profile, key, value: shown } } : shown);
     }
     case 'unset': {
@@ -89,8 +96,9 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Comman
       checkKey(key!);
       let v = value;
       if (isSecretKey(key!)) {
-        if (v !== undefined) throw new UsageError(`do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`, { field: key });
-        v = await readSecret(key!, opts);
+        if (v !== undefined && key === 'api-key') throw new UsageError(`do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`, { field: key });
+        if (v !== undefined) logger.warn(`${key} is a secret and is now in your shell history; next time run \`paycli config set ${key}\` and type it (hidden), or pipe it on stdin`);
+        else v = await readSecret(key!, opts);
       }
       if (v === undefined) throw new UsageError(`missing value: paycli config set ${key} <value>`, { field: key });
       v = v.trim();

@@ -8,7 +8,8 @@ import { journalPath, readJournal, type JournalEntry } from '../journal.js';
 import { formatReais } from '../money.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
-import type { GlobalFlags } from '../settings.js';
+import { readConfigFile, type GlobalFlags } from '../settings.js';
+import { registerConfigSecrets } from '../secrets.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 
 /** Options of `history`: its flags plus the globals. */
@@ -57,10 +58,23 @@ export function formatHistory(entries: readonly JournalEntry[]): string {
 export async function run(opts: HistoryOptions): Promise<void> {
   const limitText = String(opts.limit ?? '20').trim();
   if (!/^[0-9]+$/.test(limitText) || Number(limitText) < 1) throw new UsageError(`--limit: must be a positive whole number, got "${opts.limit}"`, { field: '--limit' });
+  registerSecretsOfConfig();
   const { entries, skipped } = readJournal();
   if (skipped) logger.warn(`${skipped} line(s) of ${journalPath()} are not journal events and were skipped`);
   const shown = newestFirst(entries, Number(limitText));
   if (opts.json) return printResult({ json: shown.map(entryJson) });
   if (!shown.length) return logger.notice(`nothing sent from this machine yet (journal: ${journalPath()})`);
   printResult(formatHistory(shown));
+}
+
+/**
+ * Defence in depth: what the ledger holds was redacted when written, but an entry written by an
+ * older paycli may not be; the configured secrets are registered so that output hides them.
+ */
+function registerSecretsOfConfig(): void {
+  try {
+    registerConfigSecrets(readConfigFile());
+  } catch {
+    /* an unreadable config has no secrets to hide; history does not depend on it */
+  }
 }

@@ -18,6 +18,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Agent, request as undiciRequest } from 'undici';
 import { UsageError } from '../errors.js';
+import { portFlag } from '../validate/net.js';
+import { errorCodeOf } from '../error-cause.js';
+import { isCredentialHeader, REDACTED } from '../secrets.js';
 import { readCappedBody, sendJson } from '../http-server.js';
 import { formatReais } from '../money.js';
 import { logger, printResult } from '../output/logger.js';
@@ -74,7 +77,7 @@ export function humanLine(body: Record<string, unknown>, receivedAt: Date): stri
 
 function shownHeaders(headers: IncomingHttpHeaders): string[] {
   return Object.entries(headers).map(([k, v]) => {
-    const value = /auth|key|secret|token|cookie/i.test(k) ? '[redacted]' : Array.isArray(v) ? v.join(', ') : (v ?? '');
+    const value = isCredentialHeader(k) ? REDACTED : Array.isArray(v) ? v.join(', ') : (v ?? '');
     return sanitizeText(`< ${k}: ${value}`, true);
   });
 }
@@ -91,7 +94,7 @@ function checkUrl(text: string): URL {
 
 /** Runs the listener; resolves when stopped by SIGINT/SIGTERM. @throws UsageError (bad flags, port taken) */
 export async function run(opts: ListenOptions): Promise<void> {
-  if (!/^[0-9]+$/.test(opts.port) || Number(opts.port) > 65535) throw new UsageError(`--port must be a port number 0-65535, got "${opts.port}"`, { field: '--port' });
+  const port = portFlag(opts.port);
   const forwardTo = opts.forwardTo === undefined ? undefined : checkUrl(opts.forwardTo);
   const secret = opts.secret ?? (process.env.PAYCLI_POSTBACK_SECRET || undefined);
   if (secret === '') throw new UsageError('--secret must not be empty', { field: '--secret' });
@@ -114,7 +117,7 @@ export async function run(opts: ListenOptions): Promise<void> {
       process.stderr.write(`→ forwarded: HTTP ${res.statusCode}\n`);
     } catch (err) {
       if (stopping.signal.aborted) return;
-      const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      const code = errorCodeOf(err);
       logger.warn(`→ forward to ${forwardTo.host} failed: ${timeout.aborted ? `no answer within ${FORWARD_TIMEOUT_MS} ms` : sanitizeText(code ?? (err as Error).message, true)}`);
     }
   }
@@ -172,7 +175,7 @@ export async function run(opts: ListenOptions): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(Number(opts.port), opts.host, () => resolve());
+      server.listen(port, opts.host, () => resolve());
     });
   } catch (err) {
     await agent?.destroy().catch(() => undefined);

@@ -9,7 +9,7 @@ import { fieldOf, type FieldSpec } from '../fields.js';
 import { amountProblem, parseReais } from '../money.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
-import { registerSecret } from '../output/sanitize.js';
+import { registerRequestSecrets } from '../secrets.js';
 import { problemsOf, type FieldProblem } from '../schemas.js';
 import { resolveSettings, SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
 import { parsePixKeyType } from '../validate/pixkey.js';
@@ -190,8 +190,7 @@ export async function validateBody<S extends z.ZodType>(fields: readonly FieldSp
  */
 export function settingsFor(flags: GlobalFlags, op: 'cashin' | 'cashout'): Settings {
   const settings = resolveSettings(flags, op);
-  registerSecret(settings.apiKey);
-  for (const [k, v] of Object.entries(settings.headers)) if (/auth|key|secret|token/i.test(k)) registerSecret(v);
+  registerRequestSecrets(settings);
   if (settings.baseUrl !== SANDBOX && !settings.apiKey && !(flags as RequestFlags).dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
       hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,

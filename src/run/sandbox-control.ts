@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { Agent, request } from 'undici';
 import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../errors.js';
+import { errorCodeOf } from '../error-cause.js';
 import { printResult } from '../output/logger.js';
 import { registerSecret, sanitizeText } from '../output/sanitize.js';
 import { VERSION } from '../version.js';
@@ -58,7 +59,7 @@ export async function run(opts: SandboxControlOptions, cmd: Command, args: strin
     text = Buffer.concat(chunks).toString('utf8');
   } catch (err) {
     if (err instanceof GatewayError) throw err;
-    const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    const code = errorCodeOf(err) ?? (err as Error).name;
     throw new NetworkError(`no sandbox answers at ${base.host} (${code})`, { cause: err, hint: 'start one with `paycli sandbox` (default port 4010), or pass --sandbox-url' });
   } finally {
     void dispatcher.close().catch(() => undefined);

@@ -4,6 +4,7 @@
  * implements and src/sandbox/lifecycle.ts for state changes and postbacks.
  */
 import { UsageError } from '../errors.js';
+import { portFlag } from '../validate/net.js';
 import { logger } from '../output/logger.js';
 import { redact, registerSecret } from '../output/sanitize.js';
 import { startSandbox } from '../sandbox/server.js';
@@ -43,7 +44,7 @@ function autoPayMs(text: string | undefined): number | undefined {
 
 /** Starts the sandbox and resolves when it is stopped by SIGINT/SIGTERM. */
 export async function run(opts: SandboxRunOptions): Promise<void> {
-  if (!/^[0-9]+$/.test(opts.port) || Number(opts.port) > 65535) throw new UsageError(`--port must be a port number 0-65535, got "${opts.port}"`, { field: '--port' });
+  const port = portFlag(opts.port);
   const postbackSecret = opts.postbackSecret ?? (process.env.PAYCLI_POSTBACK_SECRET || undefined);
   if (postbackSecret === '') throw new UsageError('--postback-secret must not be empty', { field: '--postback-secret' });
   registerSecret(postbackSecret);
@@ -54,7 +55,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   try {
     sandbox = await startSandbox({
       host: opts.host,
-      port: Number(opts.port),
+      port,
       apiKey: opts.apiKey,
       noAcquirer: opts.acquirer === false,
       postbackSecret,

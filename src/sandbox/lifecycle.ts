@@ -17,6 +17,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import { errorCodeOf } from '../error-cause.js';
 import { SIGNATURE_HEADER, signPostback, type PostbackBody, type PostbackStatus } from '../postback.js';
 import type { CashInRequest } from '../schemas.js';
 import { VERSION } from '../version.js';
@@ -120,13 +121,8 @@ function shownUrl(url: string): string {
 
 function failureOf(err: unknown, timedOut: boolean): string {
   if (timedOut) return `no answer within ${POSTBACK_TIMEOUT_MS} ms`;
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return `connection failed (${code})`;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return `connection failed (${(err as Error)?.message ?? 'unknown error'})`;
+  const code = errorCodeOf(err);
+  return `connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})`;
 }
 
 /**

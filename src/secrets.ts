@@ -1,0 +1,172 @@
+/**
+ * The one rule for secrets (README "Secrets"). A secret is:
+ * - the API key (config key `api-key`, `PAYCLI_API_KEY`, `--api-key` of the sandbox tools);
+ * - the value of every `header.<Name>` config key (gateways put client secrets there, e.g. `header.cs`);
+ * - the user-info (`user:password@`) of any URL;
+ * - a postback signing secret.
+ * Wherever a secret could be shown it is replaced: masked (`••••`, plus the last 4 characters of a
+ * long one) where the user asks to see a setting (`config get/list/set`), `[redacted]` in every
+ * other output (stdout and stderr in every mode: human, `--json`, `--dry-run`, `--verbose`,
+ * errors) and in what is written to the ledger. A secret is redacted whatever its length: one of 4
+ * characters or more wherever it occurs, a shorter one wherever it stands as a whole word (not
+ * inside a longer run of letters and digits), so that it is hidden without shredding every number
+ * and word of the output.
+ *
+ * This module has no dependencies: the logger loads it on every start.
+ */
+
+/** What replaces a secret in output. */
+export const REDACTED = '[redacted]';
+
+/** Secrets of 4 characters or more are hidden wherever they occur; shorter ones as whole words. */
+const SUBSTRING_MIN = 4;
+
+/** Prefix of the config keys that add a static header (`header.X-Client-Id`). */
+export const HEADER_PREFIX = 'header.';
+
+/** True when the config key's value is a secret: `api-key` and every `header.<Name>`. */
+export function isSecretKey(key: string): boolean {
+  return key === 'api-key' || key.toLowerCase().startsWith(HEADER_PREFIX);
+}
+
+/**
+ * Masks a secret for `config get/list/set`: `••••` plus the last 4 characters when the secret has
+ * 16 or more (then the 4 give no useful head start to a guesser), else `••••` alone.
+ */
+export function maskSecret(value: string): string {
+  return value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
+}
+
+// `scheme://userinfo@`: the user-info of a URL, which may hold a password or a token.
+const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/g;
+
+/**
+ * Replaces the user-info of every URL in `text` with `[redacted]`:
+ * `https://user:pw@host/x` → `https://[redacted]@host/x`.
+ */
+export function redactUrls(text: string): string {
+  return text.replace(URL_USERINFO, `$1${REDACTED}@`);
+}
+
+/** A config value as `config get/list` shows it: secrets masked, URL user-info redacted. */
+export function shownSetting(key: string, value: string): string {
+  return isSecretKey(key) ? maskSecret(value) : redactUrls(value);
+}
+
+const secrets = new Set<string>();
+let patterns: RegExp[] | undefined;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Registers a secret so that {@link redact} hides it wherever it would be printed or recorded.
+ * Its JSON-escaped form is registered too (a secret with `"` or `\` inside a JSON document).
+ * Empty and absent values are ignored.
+ */
+export function registerSecret(secret: string | undefined): void {
+  if (!secret) return;
+  for (const form of [secret, secret.trim(), JSON.stringify(secret).slice(1, -1)]) {
+    if (form && !secrets.has(form)) {
+      secrets.add(form);
+      patterns = undefined;
+    }
+  }
+}
+
+/**
+ * Registers every secret of a config profile (a map of config key → value): `api-key`, every
+ * `header.<Name>` value, and the user-info of the base URLs.
+ */
+export function registerProfileSecrets(profile: Record<string, unknown> | undefined): void {
+  if (!profile || typeof profile !== 'object') return;
+  for (const [k, v] of Object.entries(profile)) {
+    if (typeof v !== 'string') continue;
+    if (isSecretKey(k)) registerSecret(v);
+    else registerUrlSecrets(v);
+  }
+}
+
+/** Registers the user name and password of a URL (decoded and as written) as secrets. */
+export function registerUrlSecrets(url: string | undefined): void {
+  if (!url || !URL.canParse(url)) return;
+  const u = new URL(url);
+  for (const part of [u.username, u.password]) {
+    if (!part) continue;
+    registerSecret(part);
+    try {
+      registerSecret(decodeURIComponent(part));
+    } catch {
+      /* not percent-encoded text: the raw form is registered */
+    }
+  }
+}
+
+/** Forgets every registered secret (unit tests). */
+export function clearSecrets(): void {
+  secrets.clear();
+  patterns = undefined;
+}
+
+function compile(): RegExp[] {
+  // Longest first, so that a secret containing another is replaced whole.
+  const sorted = [...secrets].sort((a, b) => b.length - a.length);
+  return sorted.map((s) => (s.length >= SUBSTRING_MIN ? new RegExp(escapeRegExp(s), 'g') : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(s)}(?![\\p{L}\\p{N}])`, 'gu')));
+}
+
+/**
+ * Replaces every registered secret and every URL user-info in `text` with `[redacted]`
+ * (module doc). Every byte paycli writes to stdout, stderr or the ledger passes through here.
+ */
+export function redact(text: string): string {
+  let out = redactUrls(text);
+  if (secrets.size === 0) return out;
+  patterns ??= compile();
+  for (const p of patterns) out = out.replace(p, REDACTED);
+  return out;
+}
+
+/** {@link redact} applied to every string (and key) of a JSON value; returns a copy. */
+export function redactJson<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map(redactJson) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactJson(v);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * A URL for display: its user-info replaced with `[redacted]`, as {@link redactUrls} does;
+ * `https://u:pw@gw.example/x` → `https://[redacted]@gw.example/x`.
+ */
+export function redactUrl(url: string): string {
+  return redactUrls(url);
+}
+
+/**
+ * Registers the secrets of the settings a request is sent with: the API key, every static header
+ * value (`header.<Name>`) and the user-info of the base URL.
+ */
+export function registerRequestSecrets(settings: { apiKey?: string; headers: Record<string, string>; baseUrl?: string }): void {
+  registerSecret(settings.apiKey);
+  for (const v of Object.values(settings.headers)) registerSecret(v);
+  registerUrlSecrets(settings.baseUrl);
+}
+
+/** Registers the secrets of every profile of a config file (`{"profiles": {name: {key: value}}}`). */
+export function registerConfigSecrets(config: { profiles?: Record<string, Record<string, unknown>> } | undefined): void {
+  const profiles = config?.profiles;
+  if (!profiles || typeof profiles !== 'object') return;
+  for (const p of Object.values(profiles)) registerProfileSecrets(p);
+}
+
+/**
+ * True for the name of a header that carries a credential in a request paycli did not build (a
+ * postback `listen` received): its value is shown as `[redacted]`. paycli's own headers need no
+ * guess: every configured one is a secret.
+ */
+export function isCredentialHeader(name: string): boolean {
+  return /auth|key|secret|token|cookie|session|password/i.test(name);
+}
