@@ -24,7 +24,7 @@ function __paycli_spec
             set -g __paycli_vflags '--value' '--amount' '--pix-key-type' '--pix-key' '--cpf-cnpj' '--person-name' '--person-email' '--person-phone' '--input' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'config'
-            set -g __paycli_subs 'set' 'get' 'unset' 'list' 'path' 'help'
+            set -g __paycli_subs 'set' 'get' 'unset' 'list' 'path'
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'config set'
@@ -47,29 +47,25 @@ function __paycli_spec
             set -g __paycli_subs
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
-        case 'config help'
-            set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
-            set -g __paycli_varg ''
         case 'sandbox'
             set -g __paycli_subs 'pay' 'fail' 'cancel' 'refund'
             set -g __paycli_vflags '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'sandbox pay'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'sandbox fail'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'sandbox cancel'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'sandbox refund'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'history'
             set -g __paycli_subs
@@ -86,7 +82,7 @@ function __paycli_spec
         case 'help'
             set -g __paycli_subs
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
-            set -g __paycli_varg ''
+            set -g __paycli_varg '0'
     end
 end
 
@@ -183,7 +179,7 @@ complete -c paycli -n '__paycli_at \'\' 0' -a 'sandbox' -d 'run the built-in san
 complete -c paycli -n '__paycli_at \'\' 0' -a 'history' -d 'list the cash-ins and cash-outs this machine sent (newest first), from the local journal'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
-complete -c paycli -n '__paycli_at \'\' 0' -a 'help' -d 'display help for command'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'help' -d 'show the help of a command, e.g. paycli help config set'
 complete -c paycli -n '__paycli_at \'\'' -s V -l version -d 'print the version'
 complete -c paycli -n '__paycli_at \'\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
 complete -c paycli -n '__paycli_at \'\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
@@ -252,7 +248,6 @@ complete -c paycli -n '__paycli_at \'config\' 0' -a 'get' -d 'print a key (secre
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'unset' -d 'remove a key'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'path' -d 'print the path of the config file'
-complete -c paycli -n '__paycli_at \'config\' 0' -a 'help' -d 'display help for command'
 complete -c paycli -n '__paycli_at \'config\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'config\'' -s V -l version -d 'print the version'
 complete -c paycli -n '__paycli_at \'config\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
@@ -348,22 +343,6 @@ complete -c paycli -n '__paycli_at \'config path\'' -l no-color -d 'no colour (a
 complete -c paycli -n '__paycli_at \'config path\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config path\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
 
-# paycli config help
-complete -c paycli -n '__paycli_at \'config help\' 0' -a 'set' -d 'set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin'
-complete -c paycli -n '__paycli_at \'config help\' 0' -a 'get' -d 'print a key (secrets masked)'
-complete -c paycli -n '__paycli_at \'config help\' 0' -a 'unset' -d 'remove a key'
-complete -c paycli -n '__paycli_at \'config help\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'
-complete -c paycli -n '__paycli_at \'config help\' 0' -a 'path' -d 'print the path of the config file'
-complete -c paycli -n '__paycli_at \'config help\'' -s V -l version -d 'print the version'
-complete -c paycli -n '__paycli_at \'config help\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
-complete -c paycli -n '__paycli_at \'config help\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
-complete -c paycli -n '__paycli_at \'config help\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
-complete -c paycli -n '__paycli_at \'config help\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
-complete -c paycli -n '__paycli_at \'config help\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
-complete -c paycli -n '__paycli_at \'config help\'' -l no-color -d 'no colour (also NO_COLOR=1)'
-complete -c paycli -n '__paycli_at \'config help\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
-complete -c paycli -n '__paycli_at \'config help\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
-
 # paycli sandbox
 complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'pay' -d 'mark a pending transaction paid in a running `paycli sandbox`; a cash-in with a postbackUrl gets a postback'
 complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'fail' -d 'mark a pending transaction failed in a running `paycli sandbox`; a cash-in with a postbackUrl gets a postback'
@@ -388,10 +367,10 @@ complete -c paycli -n '__paycli_at \'sandbox\'' -l allow-insecure-http -d 'allow
 
 # paycli sandbox pay
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l api-key -x -d 'the key the sandbox was started with (--api-key)'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l host -x -d 'address to listen on'
-complete -c paycli -n '__paycli_at \'sandbox pay\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
@@ -407,10 +386,10 @@ complete -c paycli -n '__paycli_at \'sandbox pay\'' -l allow-insecure-http -d 'a
 
 # paycli sandbox fail
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l api-key -x -d 'the key the sandbox was started with (--api-key)'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l host -x -d 'address to listen on'
-complete -c paycli -n '__paycli_at \'sandbox fail\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
@@ -426,10 +405,10 @@ complete -c paycli -n '__paycli_at \'sandbox fail\'' -l allow-insecure-http -d '
 
 # paycli sandbox cancel
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l api-key -x -d 'the key the sandbox was started with (--api-key)'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l host -x -d 'address to listen on'
-complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
@@ -445,10 +424,10 @@ complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l allow-insecure-http -d
 
 # paycli sandbox refund
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l sandbox-url -x -d 'address of the running sandbox'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l api-key -x -d 'the key the sandbox was started with (--api-key)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l host -x -d 'address to listen on'
-complete -c paycli -n '__paycli_at \'sandbox refund\'' -l api-key -x -d 'require "Authorization: Bearer <key>" on every request (subcommands: send it)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-acquirer -d 'answer every cash-in with 400 "no active acquirer"'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l postback-secret -x -d 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l auto-pay -x -d 'pay every cash-in by itself this many seconds after it is created'
@@ -512,6 +491,7 @@ complete -c paycli -n '__paycli_at \'help\' 0' -a 'sandbox' -d 'run the built-in
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'history' -d 'list the cash-ins and cash-outs this machine sent (newest first), from the local journal'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c paycli -n '__paycli_at \'help\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'help\'' -s V -l version -d 'print the version'
 complete -c paycli -n '__paycli_at \'help\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
 complete -c paycli -n '__paycli_at \'help\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'

@@ -11,6 +11,7 @@ import { registerConfig } from './commands/config.js';
 import { registerHistory } from './commands/history.js';
 import { registerListen } from './commands/listen.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { addHelpCommand, configureRootHelp } from './help.js';
 import { VERSION } from './version.js';
 
 /** The exit-code table, shown in `paycli --help` and README ("Exit codes"). */
@@ -28,7 +29,7 @@ Exit codes:
 
 /** Builds the whole command tree (no side effects). */
 export function buildProgram(): Command {
-  const program = new Command('paycli')
+  const program = configureRootHelp(new Command('paycli'))
     .description('PIX cash-ins (BR Code / QR code) and cash-outs (payouts to a PIX key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -73,6 +74,7 @@ Environment:
   registerHistory(program);
   registerListen(program);
   registerCompletion(program);
+  addHelpCommand(program);
   return program;
 }
 

@@ -135,8 +135,8 @@ export function describeCommand(cmd: Command, path: string[] = [], ancestors: Co
     }
   }
   const parent = ancestors[0];
-  // commander's implicit `help [command]` is not among its parent's commands; it completes them.
-  const helpFor = parent && !parent.commands.includes(cmd) ? parent.createHelp().visibleCommands(parent).filter((c) => c !== cmd) : undefined;
+  // `paycli help [command...]` (src/help.ts) completes the commands beside it.
+  const helpFor = parent && cmd.name() === 'help' ? parent.createHelp().visibleCommands(parent).filter((c) => c !== cmd) : undefined;
   return {
     path,
     description: commandDescription(cmd),

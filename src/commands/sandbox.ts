@@ -2,7 +2,7 @@
  * `paycli sandbox`: definition. Implementation: src/run/sandbox.ts (the server) and
  * src/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund <id>`, clients of a running one).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { lazyAction } from '../lazy.js';
 
 /** Default address of the standalone sandbox. */
@@ -53,6 +53,7 @@ Examples:
       .command(`${name} <transactionId>`)
       .description(`${what} in a running \`paycli sandbox\`; a cash-in with a postbackUrl gets a postback`)
       .option('--sandbox-url <url>', 'address of the running sandbox', SANDBOX_DEFAULT_URL)
+      .addOption(new Option('--api-key <key>', 'the key the sandbox was started with (--api-key)').env('PAYCLI_API_KEY'))
       .addHelpText(
         'after',
         `

@@ -11,6 +11,12 @@ let instance: ChalkInstance | undefined;
 
 /** Decides once, at start-up, whether colour is used. `noColorFlag` is `--no-color`. */
 export async function setupColor(noColorFlag: boolean): Promise<void> {
+  if (noColorFlag) {
+    // Every library decides colour for itself (the prompts use node:util styleText, which reads
+    // NO_COLOR and, before it, FORCE_COLOR): --no-color becomes NO_COLOR for the whole process.
+    process.env.NO_COLOR = '1';
+    delete process.env.FORCE_COLOR;
+  }
   const off = noColorFlag || (process.env.NO_COLOR ?? '') !== '' || process.env.TERM === 'dumb' || !process.stderr.isTTY;
   // The named class, not the default export: the bundle's CommonJS chunks wrap a default export once more.
   instance = off ? undefined : new (await import('chalk')).Chalk();

@@ -1,0 +1,126 @@
+/**
+ * How paycli answers requests for help, as `gh` does:
+ * - `paycli help <command> [<subcommand>]` prints that command's help on stdout (exit 0); an
+ *   unknown name ends with exit 2 and the nearest known name ("did you mean cashin?");
+ * - bare `paycli`, or a command group without its subcommand (`paycli config`), prints the help on
+ *   stdout and exits 0; an unknown subcommand of a group ends with exit 2 and a suggestion;
+ * - every subcommand's help lists, under "Global Options", the root options it accepts
+ *   (`--json`, `--profile`, `--base-url`, ...).
+ * Loaded with the command tree: commander only, nothing heavy.
+ */
+import { Command, type Help } from 'commander';
+
+/** Root of the tree `cmd` belongs to. */
+export function rootOf(cmd: Command): Command {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** Optimal string alignment distance (Levenshtein plus adjacent transposition). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The known name nearest to `word`, or undefined when none is close: at most 2 edits and
+ * less than half the word changed, or `word` a prefix of exactly one name.
+ */
+export function nearest(word: string, names: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  let best: { name: string; d: number } | undefined;
+  for (const name of names) {
+    const d = editDistance(w, name);
+    if (d <= 2 && d < Math.max(w.length, name.length) / 2 && (!best || d < best.d)) best = { name, d };
+  }
+  if (best) return best.name;
+  const prefixed = names.filter((n) => w.length >= 2 && n.startsWith(w));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
+
+/** Names a user may type for the subcommands of `cmd` (hidden ones excluded). */
+function subcommandNames(cmd: Command): string[] {
+  return cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).flatMap((c) => [c.name(), ...c.aliases()]);
+}
+
+/** Ends with exit 2: `word` is no subcommand of `parent`; suggests the nearest one. */
+function unknownCommand(reporter: Command, parent: Command, word: string): never {
+  const where = parent.parent ? ` for '${commandPath(parent)}'` : '';
+  const near = nearest(word, subcommandNames(parent));
+  const suggestion = near ? `\n(Did you mean ${near}?)` : `\n(known commands${where}: ${subcommandNames(parent).join(', ')})`;
+  reporter.error(`error: unknown command '${word}'${where}${suggestion}`, { exitCode: 2, code: 'commander.unknownCommand' });
+}
+
+/** `paycli config set` for the `set` command under `config`. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The command at `path` under `root` (`['config', 'set']`); exit 2 with a suggestion when a name is unknown. */
+export function findCommand(root: Command, path: readonly string[], reporter: Command = root): Command {
+  let cmd = root;
+  for (const word of path) {
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) unknownCommand(reporter, cmd, word);
+    cmd = next;
+  }
+  return cmd;
+}
+
+/** The root's options a subcommand accepts (all of them but --help and --version). */
+function globalOptions(cmd: Command, helper: Help): ReturnType<Help['visibleOptions']> {
+  const root = rootOf(cmd);
+  if (root === cmd) return [];
+  return helper.visibleOptions(root).filter((o) => o.long !== '--help' && o.long !== '--version');
+}
+
+/**
+ * Sets up help on the root (call before adding commands, so that they inherit the help settings):
+ * global options in every subcommand's help, no implicit `help` command (paycli's own is added
+ * by {@link addHelpCommand}), and bare `paycli` printing its help on stdout.
+ */
+export function configureRootHelp(program: Command): Command {
+  return program
+    .helpCommand(false)
+    .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: (cmd: Command) => globalOptions(cmd, cmd.createHelp()) });
+}
+
+/**
+ * Adds `help [command...]` and makes every command that has subcommands (the root included) print
+ * its help on stdout when called without one, and fail with a suggestion on an unknown one.
+ * Call after every command is registered.
+ */
+export function addHelpCommand(program: Command): void {
+  for (const group of [program, ...allCommands(program)].filter((c) => c.commands.length > 0)) {
+    if ((group as unknown as { _actionHandler?: unknown })._actionHandler) continue; // a group that runs something itself (e.g. `sandbox`)
+    group.allowExcessArguments(true).action((_opts: unknown, cmd: Command) => {
+      if (cmd.args.length) unknownCommand(cmd, cmd, cmd.args[0]!);
+      cmd.outputHelp();
+    });
+  }
+  program
+    .command('help')
+    .description('show the help of a command, e.g. paycli help config set')
+    .argument('[command...]', 'a command and its subcommands')
+    .addHelpText('after', '\nExamples:\n  $ paycli help cashout\n  $ paycli help config set')
+    .action((path: string[], _opts: unknown, cmd: Command) => {
+      findCommand(program, path, cmd).outputHelp();
+    });
+}
+
+/** Every command under `cmd`, depth first. */
+export function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}

@@ -1,0 +1,116 @@
+/**
+ * Help as a new user meets it (README "Getting help"): `paycli help <command> [<subcommand>]`,
+ * a suggestion and exit 2 for an unknown name, bare `paycli` printing the root help on stdout
+ * (exit 0), the global options in every subcommand's help, and `--no-color` turning the colour
+ * of the prompts off in a real terminal (tmux).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeHome, runPaycli } from '../helpers/cli.js';
+import { startTty, type TtySession } from '../helpers/tty.js';
+
+/** Every command path of the tree, from the root help and each group's help. */
+async function commandPaths(): Promise<string[][]> {
+  const out: string[][] = [];
+  const walk = async (path: string[]): Promise<void> => {
+    const r = await runPaycli([...path, '--help']);
+    expect(r.code).toBe(0);
+    const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(r.stdout)?.[1] ?? '';
+    for (const m of section.matchAll(/^ {2}([a-z][\w-]*)/gm)) {
+      if (m[1] === 'help') continue;
+      out.push([...path, m[1]!]);
+      await walk([...path, m[1]!]);
+    }
+  };
+  await walk([]);
+  return out;
+}
+
+describe('paycli help', () => {
+  it('bare paycli prints the root help on stdout and exits 0', async () => {
+    const bare = await runPaycli([]);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toBe('');
+    expect(bare.stdout).toMatch(/^Usage: paycli \[options\] \[command\]/);
+    expect(bare.stdout).toContain('Exit codes:');
+    expect((await runPaycli(['--help'])).stdout).toBe(bare.stdout);
+    expect((await runPaycli(['help'])).stdout).toBe(bare.stdout);
+  });
+
+  it('help <command> [<subcommand>] prints exactly that command\'s help, for every command', async () => {
+    const paths = await commandPaths();
+    expect(paths).toContainEqual(['config', 'set']);
+    expect(paths).toContainEqual(['sandbox', 'pay']);
+    for (const path of paths) {
+      const viaHelp = await runPaycli(['help', ...path]);
+      expect(viaHelp.code, path.join(' ')).toBe(0);
+      expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: paycli ${path.join(' ')} `));
+      expect(viaHelp.stdout).toBe((await runPaycli([...path, '--help'])).stdout);
+    }
+  });
+
+  it('every subcommand lists the global options it accepts', async () => {
+    for (const path of await commandPaths()) {
+      const r = await runPaycli([...path, '--help']);
+      const globals = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(r.stdout)?.[1] ?? '';
+      for (const flag of ['--json', '--profile <name>', '--base-url <url>', '--no-color', '--verbose']) expect(globals, `${path.join(' ')}: ${flag}`).toContain(flag);
+    }
+  });
+
+  it('sandbox control subcommands take --api-key (and PAYCLI_API_KEY)', async () => {
+    const r = await runPaycli(['help', 'sandbox', 'pay']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('--api-key <key> the key the sandbox was started with (--api-key) (env: PAYCLI_API_KEY)');
+  });
+
+  for (const [args, word, near, where] of [
+    [['help', 'cashn'], 'cashn', 'cashin', ''],
+    [['help', 'config', 'sett'], 'sett', 'set', " for 'paycli config'"],
+    [['cashn'], 'cashn', 'cashin', ''],
+    [['config', 'lst'], 'lst', 'list', " for 'paycli config'"],
+  ] as const) {
+    it(`paycli ${args.join(' ')}: unknown, suggests ${near}, exit 2`, async () => {
+      const r = await runPaycli([...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`error: unknown command '${word}'${where}\n(Did you mean ${near}?)`);
+    });
+  }
+
+  it('an unknown name with nothing near lists the known commands', async () => {
+    const r = await runPaycli(['help', 'zzzzzz']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'zzzzzz'\n\(known commands: cashin, cashout, config/);
+  });
+
+  it('a command group without its subcommand prints its help on stdout, exit 0', async () => {
+    const r = await runPaycli(['config']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: paycli config /);
+  });
+});
+
+describe('--no-color', () => {
+  let tty: TtySession | undefined;
+  const home = makeHome();
+  afterEach(() => {
+    tty?.kill();
+    tty = undefined;
+  });
+
+  // SGR colour sequences, e.g. ESC [ 3 6 m (cyan); tmux capture-pane -e shows them as drawn.
+  const COLOR = /\x1b\[[0-9;]*m/;
+
+  it('the prompts are coloured in a terminal, and not with --no-color', async () => {
+    tty = startTty(['cashin'], home.env, home.dir);
+    await tty.waitFor('? Amount in reais');
+    expect(tty.rawScreen()).toMatch(COLOR);
+    tty.kill();
+
+    tty = startTty(['--no-color', 'cashin'], home.env, home.dir);
+    await tty.waitFor('? Amount in reais');
+    tty.answer('10');
+    await tty.waitFor('✔ Amount in reais');
+    tty.answer('');
+    await tty.waitFor(/Payer's name.*must not be empty|> /);
+    expect(tty.rawScreen()).not.toMatch(COLOR);
+  });
+});
