@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
@@ -48,7 +49,10 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 // proxy) is a chunk required on use. CommonJS rather than ESM because Node 20's ESM loader adds
 // ~10 ms to every start (README, "Speed"). Identifiers stay unminified: minifying them breaks
 // the helpers tsup's cjs splitting inserts.
-export default defineConfig({
+/** Where the man page generator (src/man.ts) is bundled before it runs; not part of the package. */
+const MAN_BUILD_DIR = 'node_modules/.cache/paycli-man';
+
+export default defineConfig([{
   // boot (src/boot.ts) turns on the code cache, then imports cli (src/cli.ts) and the rest.
   entry: { boot: 'src/boot.ts' },
   format: ['cjs'],
@@ -68,4 +72,17 @@ export default defineConfig({
   esbuildPlugins: [lazyChildProcessInCommander],
   onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
-});
+}, {
+  // man/paycli.1, generated from the same command tree (src/man.ts), beside the CLI bundle.
+  entry: { man: 'src/man.ts' },
+  outDir: MAN_BUILD_DIR,
+  format: ['cjs'],
+  platform: 'node',
+  target: 'node20',
+  clean: true,
+  define: { __PAYCLI_VERSION__: JSON.stringify(version) },
+  removeNodeProtocol: false,
+  onSuccess: async () => {
+    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man')`], { stdio: 'inherit' });
+  },
+}]);

@@ -8,5 +8,15 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  require('../dist/boot.cjs').main();
+  let boot;
+  try {
+    boot = require('../dist/boot.cjs');
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('dist/boot.cjs')) throw err;
+    // A checkout that was never built (e.g. linked by `npm install -g <checkout>` with its scripts blocked).
+    const root = require('node:path').resolve(__dirname, '..');
+    process.stderr.write(`error: paycli is not built (no ${root}/dist): run \`npm ci && npm run build\` in ${root}\n`);
+    process.exit(70);
+  }
+  boot.main();
 }
