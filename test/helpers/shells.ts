@@ -24,6 +24,8 @@ export interface CompleteOptions {
   env: Record<string, string>;
   /** Working directory of the shell (file completion is relative to it). */
   cwd?: string;
+  /** Folder of the completion scripts (default: the committed completions/, e.g. an installed copy instead). */
+  dir?: string;
 }
 
 const HELPERS = __dirname;
@@ -41,18 +43,19 @@ function lines(text: string): string[] {
 
 /** What completing `line` (the cursor at its end) offers in `shell`, sorted; zsh also gives the line after Tab. */
 export function complete(shell: TestShell, line: string, opts: CompleteOptions): { candidates: string[]; buffer?: string } {
-  const script = join(COMPLETIONS_DIR, COMPLETION_FILES[shell]);
+  const dir = opts.dir ?? COMPLETIONS_DIR;
+  const script = join(dir, COMPLETION_FILES[shell]);
   if (shell === 'bash') return { candidates: lines(run('bash', ['--norc', '--noprofile', join(HELPERS, 'bash-complete.sh'), script, line], opts)).sort() };
   if (shell === 'fish') {
     const out = run('fish', ['--no-config', '-c', 'source $argv[1]; or exit 3; complete -C $argv[2]', script, line], opts);
     return { candidates: lines(out).map((l) => l.split('\t')[0]!).sort() };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'paycli-zsh-'));
+  const tmp = mkdtempSync(join(tmpdir(), 'paycli-zsh-'));
   try {
-    const capture = join(dir, 'capture');
-    run('zsh', ['-f', join(HELPERS, 'zsh-complete.zsh'), COMPLETIONS_DIR, capture, line], opts);
+    const capture = join(tmp, 'capture');
+    run('zsh', ['-f', join(HELPERS, 'zsh-complete.zsh'), dir, capture, line], opts);
     return { candidates: [...new Set(lines(readFileSync(capture, 'utf8')))].sort(), buffer: readFileSync(`${capture}.buffer`, 'utf8').replace(/\n$/, '') };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
