@@ -64,7 +64,7 @@ describe('a clean clone', () => {
     const [first] = readmeSetupCommands(readFileSync(join(clone, 'README.md'), 'utf8'));
     // `script` gives the command a terminal, as a person typing it has.
     const r = spawnSync('script', ['-qefc', first!, '/dev/null'], { cwd: clone, env: userEnv({ TERM: 'xterm-256color' }), encoding: 'utf8', timeout: SLOW, maxBuffer: 64 * 1024 * 1024 });
-    const out = r.stdout.replace(/\r/g, '');
+    const out = r.stdout.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
     expect(r.status, out.slice(-3000)).toBe(0);
     expect(out).toContain('sandbox: this runs against the built-in sandbox; no money moves');
     expect(out).toContain('Cash-in created (sandbox: no money moves)');
