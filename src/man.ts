@@ -26,7 +26,7 @@ export function roffEscape(text: string): string {
 /** The text a command's `--help` prints after its options (addHelpText 'after'), without colour. */
 export function helpTextAfter(cmd: Command): string {
   let out = '';
-  cmd.emit('afterHelp', { error: false, command: cmd, write: (s: string) => void (out += s) });
+  (cmd as unknown as NodeJS.EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (s: string) => void (out += s) });
   return out.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
