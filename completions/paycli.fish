@@ -221,7 +221,7 @@ complete -c paycli -n '__paycli_at \'cashin\'' -l allow-insecure-http -d 'allow 
 # paycli cashout
 complete -c paycli -n '__paycli_at \'cashout\'' -l value -x -d 'amount in cents (1000 = R$ 10,00)'
 complete -c paycli -n '__paycli_at \'cashout\'' -l amount -x -d 'amount in reais instead of --value: 15, 15,50, 1.234,56'
-complete -c paycli -n '__paycli_at \'cashout\'' -l pix-key-type -x -a 'cpf cnpj email phone random' -d 'type of the PIX key (names or the interface numbers 0-4)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l pix-key-type -x -a 'cpf cnpj email phone random' -d 'type of the PIX key (also the interface and DICT names: TELEFONE, RANDOM_KEY, EVP, PHONE, or 0-4)'
 complete -c paycli -n '__paycli_at \'cashout\'' -l pix-key -x -d 'the destination PIX key'
 complete -c paycli -n '__paycli_at \'cashout\'' -l cpf-cnpj -x -d 'CPF or CNPJ of the key owner (optional)'
 complete -c paycli -n '__paycli_at \'cashout\'' -l person-name -x -d 'recipient\'s name'

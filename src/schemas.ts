@@ -15,7 +15,8 @@
 import * as z from 'zod';
 
 import { formatReais, MAX_CENTS } from './money.js';
-import { bareDocument, documentProblem, isEmail, MAX_EMAIL, normalisePhone, phoneProblem } from './validate/index.js';
+import { pixKeyTypeHelp } from './pix-key-types.js';
+import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProblem, textProblem } from './validate/index.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from './validate/pixkey.js';
 
 /** Longest name (payer, recipient, product) accepted, in characters. */
@@ -42,25 +43,24 @@ export const centsSchema = z.number(typed('an integer number of cents, e.g. 1000
   else if (v > MAX_CENTS) fail(`must be at most ${MAX_CENTS} cents (R$ 100.000.000,00), not ${v}; e.g. 1000 for R$ 10,00`);
 });
 
-/** Control characters (line breaks, tabs, escapes) have no place in names and descriptions. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 const text = (max: number, example: string) =>
   z
     .string(typed(`text, e.g. "${example}"`))
     .trim()
     .min(1, { error: `must not be empty, e.g. "${example}"` })
     .max(max, { error: (iss) => `has ${String(iss.input).length} characters, more than the ${max} allowed; e.g. "${example}"` })
-    .refine((v) => !CONTROL.test(v), { error: `must be one line without control characters (tabs, line breaks), e.g. "${example}"` });
+    // Controls, bidi controls, zero-width characters and line separators (src/validate/contact.ts).
+    .check((ctx) => {
+      const problem = textProblem(ctx.value);
+      if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}, e.g. "${example}"` });
+    });
 
 const emailSchema = z
   .string(typed('an e-mail address, e.g. fulano@example.com'))
   .trim()
-  .refine(isEmail, {
-    error: (iss) =>
-      String(iss.input).length > MAX_EMAIL
-        ? `has ${String(iss.input).length} characters, more than the ${MAX_EMAIL} allowed for an e-mail address; e.g. fulano@example.com`
-        : 'is not an e-mail address (name@domain.tld), e.g. fulano@example.com',
+  .check((ctx) => {
+    const problem = emailProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}${problem.startsWith('is not') ? ',' : ';'} e.g. fulano@example.com` });
   });
 
 const phoneSchema = z
@@ -150,7 +150,7 @@ export type CashInResponse = z.output<typeof cashInResponseSchema>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
 export const pixKeyTypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
-  error: (iss) => (iss.input === undefined ? 'is required' : `must be one of cpf, cnpj, email, phone, random (or 0-4), not ${JSON.stringify(iss.input)}; e.g. email`),
+  error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${pixKeyTypeHelp()}, not ${JSON.stringify(iss.input)}; e.g. email`),
 });
 
 /** Cash-out request body (interface §2.3), normalised; `pixKey` is checked against `pixKeyType`. */

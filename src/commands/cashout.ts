@@ -1,21 +1,20 @@
 /** `paycli cashout`: definition (flags, help). Implementation: src/run/cashout.ts. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { lazyAction } from '../lazy.js';
+import { parsePixKeyType, PIX_KEY_TYPE_NAMES, PIX_KEY_TYPES, pixKeyTypeHelp } from '../pix-key-types.js';
 
-/** Names accepted by `--pix-key-type` (the interface numbers 0-4 are accepted too). */
-export const PIX_KEY_TYPE_CHOICES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const;
-
-/** `--pix-key-type`: a name or the interface number, case-insensitive; choices shown in help and completion. */
+/**
+ * `--pix-key-type`: any name of the key-type table (src/pix-key-types.ts: `email`, `EVP`,
+ * `TELEFONE`, `RANDOM_KEY`…) or the interface number, any letter case; given to the command as
+ * paycli's short name. Help and completion offer the short names.
+ */
 function pixKeyTypeOption(): Option {
-  const numbers = ['0', '1', '2', '3', '4'];
-  const opt = new Option('--pix-key-type <type>', 'type of the PIX key (names or the interface numbers 0-4)').argParser((v: string) => {
-    const t = v.trim().toLowerCase();
-    const i = numbers.indexOf(t);
-    if (i >= 0) return PIX_KEY_TYPE_CHOICES[i];
-    if ((PIX_KEY_TYPE_CHOICES as readonly string[]).includes(t)) return t;
-    throw new InvalidArgumentError(`use one of ${PIX_KEY_TYPE_CHOICES.join(', ')} (or 0-4)`);
+  const opt = new Option('--pix-key-type <type>', 'type of the PIX key (also the interface and DICT names: TELEFONE, RANDOM_KEY, EVP, PHONE, or 0-4)').argParser((v: string) => {
+    const t = parsePixKeyType(v);
+    if (t === null) throw new InvalidArgumentError(`use one of ${pixKeyTypeHelp()}`);
+    return PIX_KEY_TYPES[t].name;
   });
-  opt.argChoices = [...PIX_KEY_TYPE_CHOICES];
+  opt.argChoices = [...PIX_KEY_TYPE_NAMES];
   return opt;
 }
 

@@ -8,11 +8,11 @@
  * exit 130 "interrupted: nothing was sent".
  */
 import type { z } from 'zod';
-import { fieldOf, type FieldSpec } from '../fields.js';
+import { convertField, deletePath, describeProblem, fieldOf, getPath, missingFields, parseSplit, problemsError, setPath, type FieldSpec, type ValueSources } from '../fields.js';
 import { amountProblem, formatReais, parseReais } from '../money.js';
 import { problemsOf, type FieldProblem } from '../schemas.js';
-import { PIX_KEY_TYPES, type PixKeyTypeValue } from '../validate/pixkey.js';
-import { convertField, describeProblem, getPath, missingFields, parseSplit, problemsError, setPath } from './request.js';
+import { PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix-key-types.js';
+
 
 type Inquirer = typeof import('@inquirer/prompts');
 /** The second argument of every @inquirer prompt: streams, AbortSignal, clearPromptOnDone. */
@@ -48,7 +48,7 @@ const subject = (f: FieldSpec) => (f.kind === 'cents' ? 'Amount' : f.label.repla
  * @throws UsageError when a problem cannot be fixed by prompting (e.g. a field of `--input` outside the table)
  * @throws ExitPromptError (from @inquirer) on Ctrl-C
  */
-export async function promptForFields(fields: readonly FieldSpec[], schema: z.ZodType, body: Record<string, unknown>, problems: FieldProblem[]): Promise<Record<string, unknown>> {
+export async function promptForFields(fields: readonly FieldSpec[], schema: z.ZodType, body: Record<string, unknown>, problems: FieldProblem[], sources?: ValueSources): Promise<Record<string, unknown>> {
   const inquirer = await import('@inquirer/prompts');
   const ctx = promptContext();
   const out = ctx.output!;
@@ -64,7 +64,7 @@ export async function promptForFields(fields: readonly FieldSpec[], schema: z.Zo
       if (missing.length) for (const m of missing) wrong.set(m.path, undefined);
       else {
         const f = fieldOf(fields, p.path);
-        if (!f) throw problemsError(fields, probs);
+        if (!f) throw problemsError(fields, probs, sources);
         if (!wrong.get(f.path)) wrong.set(f.path, p);
       }
     }
@@ -76,7 +76,7 @@ export async function promptForFields(fields: readonly FieldSpec[], schema: z.Zo
     for (const f of fields) {
       if (wrong.has(f.path)) {
         const problem = wrong.get(f.path);
-        if (problem && !shown.has(problem)) out.write(`! ${describeProblem(fields, problem)}\n`);
+        if (problem && !shown.has(problem)) out.write(`! ${describeProblem(fields, problem, round === 0 ? sources : undefined)}\n`);
         if (problem) shown.add(problem);
         await ask(inquirer, ctx, fields, schema, current, f, Boolean(problem));
       } else if (!f.required && !given.has(f.path) && !offered.has(f.path)) {
@@ -172,21 +172,8 @@ async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[
   }
 }
 
-/** The select list of `pixKeyType`. */
-const PIX_KEY_TYPE_CHOICES = [
-  { value: 0, name: 'cpf     CPF (11 digits)', short: 'cpf' },
-  { value: 1, name: 'cnpj    CNPJ (14 characters, letters allowed)', short: 'cnpj' },
-  { value: 2, name: 'email   e-mail address', short: 'email' },
-  { value: 3, name: 'phone   mobile phone (+55, DDD, number)', short: 'phone' },
-  { value: 4, name: 'random  random key (UUID)', short: 'random' },
-] as const;
-
-/** Removes `obj[a][b]` for path `a.b`. */
-function deletePath(obj: Record<string, unknown>, path: string): void {
-  const parts = path.split('.');
-  const parent = parts.length > 1 ? getPath(obj, parts.slice(0, -1).join('.')) : obj;
-  if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[parts[parts.length - 1]!];
-}
+/** The select list of `pixKeyType`, from the key-type table. */
+const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((t) => ({ value: t.value, name: `${t.name.padEnd(8)}${t.description}`, short: t.name }));
 
 /**
  * The schema's problems for field `f` in `candidate`, with every other field that is missing or

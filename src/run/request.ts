@@ -2,17 +2,17 @@
  * The pipeline shared by `cashin` and `cashout`: flags / `--input` file / prompts → schema →
  * settings → (dry run | sandbox or gateway) → validated response. Data flows one way.
  */
-import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { AuthError, UsageError } from '../errors.js';
-import { fieldOf, type FieldSpec } from '../fields.js';
-import { amountProblem, parseReais } from '../money.js';
+import { AuthError } from '../errors.js';
+import { problemsError, type FieldSpec } from '../fields.js';
+import { mergeProblems, type GatheredBody } from '../input.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
 import { registerRequestSecrets } from '../secrets.js';
-import { problemsOf, type FieldProblem } from '../schemas.js';
+import { problemsOf } from '../schemas.js';
 import { resolveSettings, SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
-import { parsePixKeyType } from '../validate/pixkey.js';
+
+export { bodyFromFlags } from '../input.js';
 
 /** Flags of `cashin`/`cashout` as commander gives them, plus the globals. */
 export type RequestFlags = GlobalFlags & Record<string, unknown> & { input?: string; noInput?: boolean; dryRun?: boolean; amount?: string; value?: string };
@@ -22,163 +22,19 @@ export function canPrompt(flags: { noInput?: boolean }): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !flags.noInput && process.env.PAYCLI_NO_INPUT !== '1' && process.env.PAYCLI_NO_INPUT !== 'true';
 }
 
-/** Reads `--input <file|->`: a JSON object with the interface's field names. @throws UsageError */
-export function readInput(source: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(source === '-' ? 0 : source, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--input: cannot read ${source === '-' ? 'stdin' : source} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--input' });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`--input: ${source === '-' ? 'stdin' : source} is not valid JSON (${(err as Error).message})`, { field: '--input' });
-  }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError('--input: the JSON must be an object with the interface field names, e.g. {"value": 1000, ...}', { field: '--input' });
-  return json as Record<string, unknown>;
-}
-
-/** Sets `obj[a][b]` for path `a.b`, creating objects on the way. */
-export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let o = obj;
-  for (const p of parts.slice(0, -1)) {
-    if (!o[p] || typeof o[p] !== 'object') o[p] = {};
-    o = o[p] as Record<string, unknown>;
-  }
-  o[parts[parts.length - 1]!] = value;
-}
-
-/** Reads `obj` at path `a.b`. */
-export function getPath(obj: Record<string, unknown>, path: string): unknown {
-  return path.split('.').reduce<unknown>((o, p) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[p] : undefined), obj);
-}
-
-/** Converts one field's text (flag or prompt answer) to its JSON value; the schema judges it. */
-export function convertField(f: FieldSpec, raw: unknown): unknown {
-  if (typeof raw !== 'string') {
-    if (f.kind === 'splits' && Array.isArray(raw)) return raw.map((s) => (typeof s === 'string' ? parseSplit(s) : s));
-    return raw;
-  }
-  switch (f.kind) {
-    case 'cents':
-      return /^\s*-?[0-9]+\s*$/.test(raw) ? Number(raw) : raw;
-    case 'pixKeyType':
-      return parsePixKeyType(raw) ?? raw;
-    case 'splits':
-      return [parseSplit(raw)];
-    default:
-      return raw;
-  }
-}
-
-/** `clientId:cents` → `{clientId, value}`. */
-export function parseSplit(text: string): { clientId: string; value: unknown } {
-  const i = text.lastIndexOf(':');
-  if (i < 0) return { clientId: text.trim(), value: undefined };
-  const cents = text.slice(i + 1).trim();
-  return { clientId: text.slice(0, i).trim(), value: /^[0-9]+$/.test(cents) ? Number(cents) : cents };
-}
-
 /**
- * Builds the request body from `--input` (if any), then flags over it, then `--amount`.
- * @throws UsageError on an unreadable input file, `--value` with `--amount`, a bad `--amount`
+ * Validates the gathered body (src/input.ts) with the request schema; in a terminal, prompts for
+ * what is missing or wrong (src/run/prompts.ts) until it validates.
+ * @throws UsageError listing every problem (flags by name, `--input` values by JSON path) when it cannot prompt
  */
-export function bodyFromFlags(fields: readonly FieldSpec[], flags: RequestFlags): Record<string, unknown> {
-  const body: Record<string, unknown> = flags.input ? readInput(flags.input) : {};
-  if (flags.input) {
-    const unknown = unknownFields(fields, body);
-    if (unknown.length) logger.warn(`--input: ignoring field${unknown.length > 1 ? 's' : ''} the interface does not define: ${unknown.join(', ')}`);
-  }
-  for (const f of fields) {
-    const raw = flags[f.attr];
-    if (raw !== undefined) setPath(body, f.path, convertField(f, raw));
-    else if (flags.input && getPath(body, f.path) !== undefined) setPath(body, f.path, convertField(f, getPath(body, f.path)));
-  }
-  if (flags.amount !== undefined) {
-    if (flags.value !== undefined) throw new UsageError('give either --value (cents) or --amount (reais), not both; nothing was sent', { field: '--amount' });
-    const problem = amountProblem(flags.amount);
-    if (problem) throw new UsageError(`--amount: ${problem}; nothing was sent`, { field: '--amount' });
-    body.value = parseReais(flags.amount);
-  }
-  return body;
-}
-
-/** Keys of an `--input` body that are not fields of the request (they would not be sent). */
-export function unknownFields(fields: readonly FieldSpec[], body: Record<string, unknown>): string[] {
-  const known = new Set(fields.map((f) => f.path));
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(body)) {
-    const children = fields.filter((f) => f.path.startsWith(`${k}.`));
-    if (children.length && v && typeof v === 'object' && !Array.isArray(v)) {
-      for (const c of Object.keys(v)) if (!known.has(`${k}.${c}`)) out.push(`${k}.${c}`);
-    } else if (!known.has(k) && !children.length) out.push(k);
-  }
-  return out;
-}
-
-/** Words for one problem, naming the flag: `--payer-document: is not a valid CPF …`. */
-export function describeProblem(fields: readonly FieldSpec[], p: FieldProblem): string {
-  const f = fieldOf(fields, p.path);
-  if (!f) return `${p.path ? `${p.path} (in --input)` : 'request'}: ${p.message}`;
-  let msg = p.message;
-  if (f.kind === 'cents' && /integer/.test(msg)) msg += ' (for reais, use --amount 10,50)';
-  if (f.kind === 'splits') {
-    const m = /^splits\.(\d+)(?:\.(\w+))?/.exec(p.path);
-    if (!m) return `${f.flag}: the splits ${msg}`;
-    const n = `split #${Number(m[1]) + 1}`;
-    if (m[2] === 'value' && msg === 'is required') return `${f.flag}: ${n} has no amount in cents; write clientId:cents, e.g. ${f.flag} ${f.example}`;
-    if (m[2] === 'clientId' && msg === 'is required') return `${f.flag}: ${n} has no client id; write clientId:cents, e.g. ${f.flag} ${f.example}`;
-    const what = m[2] === 'value' ? 'amount' : m[2] === 'clientId' ? 'client id' : undefined;
-    return `${f.flag}: ${n}${what ? ` ${what}` : ''} ${msg}`;
-  }
-  return `${f.flag}: ${msg}${msg === 'is required' ? ` (e.g. ${f.flag} ${JSON.stringify(f.example)})` : ''}`;
-}
-
-/**
- * The required fields a "missing" problem stands for: the field itself, or every required field
- * under a missing object (`person` → `person.name`, `person.email`, `person.phone`); empty when
- * the problem is not a missing field (e.g. a split entry without an amount).
- */
-export function missingFields(fields: readonly FieldSpec[], p: FieldProblem): FieldSpec[] {
-  if (p.message !== 'is required') return [];
-  const exact = fields.find((f) => f.path === p.path);
-  if (exact) return [exact];
-  return fields.filter((f) => f.required && f.path.startsWith(`${p.path}.`));
-}
-
-/**
- * Turns schema problems into one UsageError (exit 2) listing every missing flag and every
- * invalid value, each with the flag's name (one problem per field path).
- */
-export function problemsError(fields: readonly FieldSpec[], problems: FieldProblem[]): UsageError {
-  const seen = new Set<string>();
-  const unique = problems.filter((p) => (seen.has(p.path) ? false : (seen.add(p.path), true)));
-  const missing = [...new Set(unique.flatMap((p) => missingFields(fields, p)).map((f) => f.flag))];
-  const invalid = unique.filter((p) => missingFields(fields, p).length === 0);
-  const lines: string[] = [];
-  if (missing.length) lines.push(`missing required flag${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
-  for (const p of invalid) lines.push(describeProblem(fields, p));
-  const firstMissing = unique[0] ? missingFields(fields, unique[0])[0] : undefined;
-  const first = unique[0] ? (firstMissing?.flag ?? fieldOf(fields, unique[0].path)?.flag ?? unique[0].path) : undefined;
-  const message = lines.length === 1 ? `${lines[0]}; nothing was sent` : `the request has ${lines.length} problems; nothing was sent:\n  ${lines.join('\n  ')}`;
-  return new UsageError(message, { field: first, hint: missing.length && !invalid.length ? 'pass the flags, use --input <file>, or run in a terminal to be prompted' : undefined }, missing.length ? 'missing_fields' : 'validation');
-}
-
-/**
- * Validates the body with the request schema; in a terminal, prompts for what is missing or
- * wrong (src/run/prompts.ts) until it validates.
- * @throws UsageError listing every problem when it cannot prompt
- */
-export async function validateBody<S extends z.ZodType>(fields: readonly FieldSpec[], schema: S, body: Record<string, unknown>, flags: RequestFlags): Promise<z.output<S>> {
+export async function validateBody<S extends z.ZodType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredBody, flags: RequestFlags): Promise<z.output<S>> {
+  const { body } = gathered;
   const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const problems = problemsOf(parsed.error);
-  if (!canPrompt(flags)) throw problemsError(fields, problems);
+  if (parsed.success && !gathered.problems.length) return parsed.data;
+  const problems = mergeProblems(gathered, parsed.success ? [] : problemsOf(parsed.error));
+  if (!canPrompt(flags)) throw problemsError(fields, problems, gathered);
   const { promptForFields } = await import('./prompts.js');
-  const completed = await promptForFields(fields, schema, body, problems);
+  const completed = await promptForFields(fields, schema, body, problems, gathered);
   const again = schema.safeParse(completed);
   if (!again.success) throw problemsError(fields, problemsOf(again.error));
   return again.data;

@@ -1,41 +1,21 @@
 /**
  * PIX key checks against the key type the user declared, returning the DICT form the gateway
  * expects (field-notes, "PIX key formats (DICT)"; Banco Central, "Formatação das chaves do DICT"):
- * CPF 11 digits, CNPJ 14 characters (letters upper-case), e-mail lower-case ≤77 characters,
- * phone E.164 `+55` + DDD + number, random key (EVP) a lower-case UUID of any version.
+ * CPF 11 digits, CNPJ 14 characters (letters upper-case), e-mail lower-case ≤77 characters in
+ * the DICT's ASCII characters (src/validate/contact.ts), phone E.164 `+55` + an Anatel DDD +
+ * number, random key (EVP) a lower-case UUID of any version. The key types and their names are
+ * the one table in src/pix-key-types.ts.
  */
 import { getPixKeyInfo } from '@brazilian-utils/brazilian-utils/get-pix-key-info';
-import { bareDocument, documentProblem, isCnpj, isCpf, isEmail, normalisePhone, phoneProblem } from './index.js';
+import { parsePixKeyType, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix-key-types.js';
+import { bareDocument, dictEmailProblem, documentProblem, isCnpj, isCpf, normaliseEmailKey, normalisePhone, phoneProblem } from './index.js';
 
-/** The interface's `pixKeyType` values (interface §2.3); `noun` is for messages ("an e-mail key"). */
-export const PIX_KEY_TYPES = [
-  { value: 0, name: 'cpf', label: 'CPF', noun: 'a CPF', example: '123.456.789-09' },
-  { value: 1, name: 'cnpj', label: 'CNPJ', noun: 'a CNPJ', example: '12.ABC.345/01DE-35' },
-  { value: 2, name: 'email', label: 'EMAIL', noun: 'an e-mail', example: 'fulano@example.com' },
-  { value: 3, name: 'phone', label: 'TELEFONE', noun: 'a phone', example: '+5511987654321' },
-  { value: 4, name: 'random', label: 'RANDOM_KEY', noun: 'a random', example: '123e4567-e12b-12d1-a456-426655440000' },
-] as const;
-export type PixKeyTypeValue = (typeof PIX_KEY_TYPES)[number]['value'];
-export type PixKeyTypeName = (typeof PIX_KEY_TYPES)[number]['name'];
+export { PIX_KEY_TYPES, parsePixKeyType, type PixKeyTypeName, type PixKeyTypeValue } from '../pix-key-types.js';
 
 /** Maximum length of any PIX key (DICT). */
 export const MAX_PIX_KEY = 77;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/**
- * Reads `--pix-key-type`: a name (`cpf`, `cnpj`, `email`, `phone`, `random`, also the interface's
- * labels `TELEFONE`, `RANDOM_KEY`, `evp`) or the interface number `0`..`4`.
- * @returns the interface number, or `null` when unknown
- */
-export function parsePixKeyType(text: string): PixKeyTypeValue | null {
-  const t = text.trim().toLowerCase();
-  for (const k of PIX_KEY_TYPES) {
-    if (t === String(k.value) || t === k.name || t === k.label.toLowerCase()) return k.value;
-  }
-  if (t === 'evp' || t === 'telefone') return t === 'evp' ? 4 : 3;
-  return null;
-}
 
 /** Normalises `key` as a key of type `type`; `null` when it is not one. */
 function normaliseAs(type: PixKeyTypeValue, key: string): string | null {
@@ -45,16 +25,14 @@ function normaliseAs(type: PixKeyTypeValue, key: string): string | null {
       return isCpf(t) && /^[0-9.\s-]+$/.test(t) ? bareDocument(t) : null;
     case 1:
       return isCnpj(t) ? bareDocument(t) : null;
-    case 2: {
-      const e = t.toLowerCase();
-      return e.length <= MAX_PIX_KEY && isEmail(e) ? e : null;
-    }
+    case 2:
+      return normaliseEmailKey(t);
     case 3: {
       const digits = normalisePhone(t);
       return digits && digits.length === 11 ? `+55${digits}` : null;
     }
     case 4: {
-      const u = t.toLowerCase();
+      const u = t.replace(/[A-F]/g, (c) => c.toLowerCase());
       return UUID.test(u) ? u : null;
     }
   }
@@ -76,7 +54,7 @@ function keyProblem(type: PixKeyTypeValue, key: string): string {
       if (/[^0-9A-Za-z.\s/-]/.test(t)) return 'is not a CNPJ: a CNPJ key has 14 characters (dots, slash and dash allowed)';
       return documentProblem(t, 'cnpj') ?? 'is not a CNPJ';
     case 2:
-      return t.length > MAX_PIX_KEY ? `has ${t.length} characters; an e-mail key has at most ${MAX_PIX_KEY}` : 'is not an e-mail address (name@domain.tld)';
+      return dictEmailProblem(t) ?? 'is not an e-mail key';
     case 3:
       return phoneProblem(t) ?? 'is a landline number; a PIX phone key is a mobile number: +55, DDD and 9 digits starting with 9';
     case 4:
@@ -107,7 +85,8 @@ export function checkPixKey(type: PixKeyTypeValue, key: string): PixKeyCheck {
   const declared = PIX_KEY_TYPES[type];
   const other = PIX_KEY_TYPES.find((k) => k.value !== type && normaliseAs(k.value, key) !== null);
   const info = other ? null : getPixKeyInfo(key);
-  const infoType = info ? PIX_KEY_TYPES.find((k) => k.name === (info.type === 'evp' ? 'random' : info.type)) : undefined;
+  const infoValue = info ? parsePixKeyType(info.type, { numbers: false }) : null;
+  const infoType = infoValue !== null ? PIX_KEY_TYPES[infoValue] : undefined;
   const shape = shapeOf(key);
   const guess = other ?? infoType ?? (shape !== null ? PIX_KEY_TYPES[shape] : undefined);
   const hint = guess && guess.value !== type ? `; it looks like ${guess.noun} key: use --pix-key-type ${guess.name}` : '';

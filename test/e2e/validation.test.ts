@@ -47,8 +47,8 @@ const CASHIN_CASES: [string, string, RegExp][] = [
   ['--payer-document', '123,456,789-09', /--payer-document: is not a valid CPF or CNPJ: it contains ","; only digits, letters \(CNPJ\) and the mask characters \. \/ - are allowed; e\.g\. 123\.456\.789-09/],
   ['--payer-email', 'fulano@', /--payer-email: is not an e-mail address \(name@domain\.tld\), e\.g\. fulano@example\.com/],
   ['--payer-email', `${'f'.repeat(250)}@example.com`, /--payer-email: has 262 characters, more than the 254 allowed for an e-mail address; e\.g\. fulano@example\.com/],
-  ['--payer-phone', '98765-4321', /--payer-phone: has 9 digits after the country code; it needs the DDD and the number: 10 digits \(landline\) or 11 \(mobile\); e\.g\. \(11\) 98765-4321/],
-  ['--payer-phone', '(01) 98765-4321', /--payer-phone: has DDD 01, which does not exist \(DDDs are 11 to 99, without zeros\); e\.g\. \(11\) 98765-4321/],
+  ['--payer-phone', '98765-4321', /--payer-phone: has 9 digits; it needs the DDD and the number: 10 digits \(landline\) or 11 \(mobile\); e\.g\. \(11\) 98765-4321/],
+  ['--payer-phone', '(01) 98765-4321', /--payer-phone: has DDD 01, which does not exist \(Anatel's area codes: 11-19, 21, 22, 24, .*\); e\.g\. \(11\) 98765-4321/],
   ['--payer-phone', '11 88765-4321', /--payer-phone: is not a valid mobile number: with 11 digits, the number after the DDD must start with 9; e\.g\. \(11\) 98765-4321/],
   ['--payer-phone', '+1 415 555 0100', /--payer-phone: is not a Brazilian number \(\+55\); e\.g\. \(11\) 98765-4321/],
   ['--product-name', '', /--product-name: must not be empty, e\.g\. "Camiseta"/],
@@ -66,14 +66,14 @@ const CASHIN_CASES: [string, string, RegExp][] = [
 
 const CASHOUT_CASES: [string, string, RegExp][] = [
   ['--value', 'ten', /--value: must be an integer number of cents, e\.g\. 1000 for R\$ 10,00 \(for reais, use --amount 10,50\)/],
-  ['--pix-key-type', 'pix', /option '--pix-key-type <type>' argument 'pix' is invalid\. use one of cpf, cnpj, email, phone, random \(or 0-4\)/],
+  ['--pix-key-type', 'pix', /option '--pix-key-type <type>' argument 'pix' is invalid\. use one of cpf, cnpj, email, phone, random \(also the interface's TELEFONE and RANDOM_KEY, the DICT's EVP and PHONE, or 0-4\)/],
   ['--pix-key', '   ', /--pix-key: must not be empty, e\.g\. fulano@example\.com or 123\.456\.789-09/],
   ['--pix-key', 'fulano@', /--pix-key: is not an e-mail address \(name@domain\.tld\); an e-mail key looks like fulano@example\.com/],
   ['--pix-key', `${'f'.repeat(70)}@example.com`, /--pix-key: has 82 characters; an e-mail key has at most 77; an e-mail key looks like fulano@example\.com/],
   ['--cpf-cnpj', '12.345.678/0001-00', /--cpf-cnpj: is not a valid CPF or CNPJ: the CNPJ check digits do not match .*; e\.g\. 123\.456\.789-09 \(CPF\) or 12\.ABC\.345\/01DE-35 \(CNPJ\)/],
   ['--person-name', '', /--person-name: must not be empty, e\.g\. "Fulano de Tal"/],
   ['--person-email', 'fulano.example.com', /--person-email: is not an e-mail address \(name@domain\.tld\), e\.g\. fulano@example\.com/],
-  ['--person-phone', '1234', /--person-phone: has 4 digits after the country code; .*e\.g\. \(11\) 98765-4321/],
+  ['--person-phone', '1234', /--person-phone: has 4 digits; .*e\.g\. \(11\) 98765-4321/],
 ];
 
 describe('every field of cashin: a wrong value → exit 2, the flag, what is wrong, an example; nothing sent', () => {
@@ -236,17 +236,18 @@ describe('--input <file|->', () => {
     expect(t.gw.received[0]!.json).toEqual({ ...body, payerDocument: '12ABC34501DE35' });
   });
 
-  it('wrong values in the file are named by their flag, with the same messages', async () => {
+  it('wrong values in the file are named by their JSON path, with the same messages', async () => {
     const stderr = await refused(['cashout', '--input', '-', '--yes'], { input: JSON.stringify({ ...CASHOUT_BODY, value: 15.5, pixKey: '123.456.789-09', person: { ...CASHOUT_BODY.person, phone: 11987654321 } }) });
-    expect(stderr).toMatch(/--value: must be an integer number of cents, not 15\.5; e\.g\. 1050 for R\$ 10,50/);
-    expect(stderr).toMatch(/--pix-key: is not an e-mail address \(name@domain\.tld\); it looks like a CPF key: use --pix-key-type cpf/);
-    expect(stderr).toMatch(/--person-phone: must be a phone number, e\.g\. \(11\) 98765-4321/);
+    expect(stderr).toMatch(/value \(in --input stdin\): must be a JSON integer number of cents, e\.g\. 1500, not 15\.5/);
+    expect(stderr).toMatch(/pixKey \(in --input stdin\): is not an e-mail address \(name@domain\.tld\); it looks like a CPF key: use --pix-key-type cpf/);
+    expect(stderr).toMatch(/person\.phone \(in --input stdin\): must be a phone number, e\.g\. \(11\) 98765-4321/);
+    expect(stderr).not.toMatch(/--value|--person-phone/);
   });
 
-  it('a file without person: the three --person-* flags are listed as missing', async () => {
+  it('a file without person: the three person fields (and their flags) are listed as missing', async () => {
     const { person: _person, ...rest } = CASHOUT_BODY;
     const stderr = await refused(['cashout', '--input', '-', '--yes'], { input: JSON.stringify(rest) });
-    expect(stderr).toMatch(/missing required flags: --person-name, --person-email, --person-phone/);
+    expect(stderr).toMatch(/missing required fields \(in --input or as flags\): person\.name \(--person-name\), person\.email \(--person-email\), person\.phone \(--person-phone\)/);
   });
 
   it('malformed JSON, a JSON array, an unreadable file → exit 2', async () => {
