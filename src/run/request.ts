@@ -10,7 +10,7 @@ import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
 import { registerRequestSecrets } from '../secrets.js';
 import { problemsOf } from '../schemas.js';
-import { resolveSettings, SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
+import { isLoopbackHost, resolveSettings, SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
 
 export { bodyFromFlags } from '../input.js';
 
@@ -41,13 +41,30 @@ export async function validateBody<S extends z.ZodType>(fields: readonly FieldSp
 }
 
 /**
+ * True when a request goes without a credential because none is configured and the base URL is
+ * on loopback (a standalone `paycli sandbox`, a local test gateway): nothing leaves the machine,
+ * so trying the sandbox needs no key (README "The built-in sandbox").
+ */
+export function keylessLoopback(settings: Settings): boolean {
+  if (settings.baseUrl === SANDBOX || settings.apiKey) return false;
+  try {
+    return isLoopbackHost(new URL(settings.baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
- * anything is sent; `--dry-run` only warns); the sandbox does not. Registers the key for redaction.
+ * anything is sent; `--dry-run` only warns); the sandbox does not, nor a base URL on loopback
+ * (one notice, sent without a credential). Registers the key for redaction.
  */
 export function settingsFor(flags: GlobalFlags, op: 'cashin' | 'cashout'): Settings {
   const settings = resolveSettings(flags, op);
   registerRequestSecrets(settings);
-  if (settings.baseUrl !== SANDBOX && !settings.apiKey && !(flags as RequestFlags).dryRun) {
+  if (keylessLoopback(settings)) {
+    logger.notice(`no API key for profile "${settings.profile}": sending to ${new URL(settings.baseUrl).host} (loopback) without a credential`);
+  } else if (settings.baseUrl !== SANDBOX && !settings.apiKey && !(flags as RequestFlags).dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
       hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
     }, 'no_credential');
@@ -65,7 +82,7 @@ export function printDryRun(settings: Settings, path: string, body: unknown, jso
   const sandbox = settings.baseUrl === SANDBOX;
   const req = prepareRequest(settings, sandbox ? 'http://127.0.0.1' : settings.baseUrl, path, body, true);
   if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
-  if (settings.baseUrl !== SANDBOX && !settings.apiKey) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
+  if (settings.baseUrl !== SANDBOX && !settings.apiKey && !keylessLoopback(settings)) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
   if (json) printResult({ json: { dryRun: true, ...req } });
   else {
     const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');

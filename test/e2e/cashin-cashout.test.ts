@@ -280,11 +280,21 @@ describe('against a gateway', () => {
     }
   });
 
-  it('exit 3: a gateway with no API key configured, nothing sent', async () => {
-    const r = await runPaycli(CASHIN_ARGS, { env: { ...home.env, PAYCLI_BASE_URL: gw.url } });
+  it('exit 3: a gateway (not on loopback) with no API key configured, nothing sent', async () => {
+    const r = await runPaycli(CASHIN_ARGS, { env: { ...home.env, PAYCLI_BASE_URL: 'https://gateway.invalid' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/no API key for profile "default"/);
-    expect(gw.received).toHaveLength(0);
+  });
+
+  it('a gateway on loopback with no API key configured: sent without a credential, one notice', async () => {
+    for (const json of [false, true]) {
+      const r = await runPaycli([...(json ? ['--json'] : []), ...CASHIN_ARGS], { env: { ...home.env, PAYCLI_BASE_URL: gw.url } });
+      expect(r.code, r.stderr).toBe(0);
+      const notice = `no API key for profile "default": sending to ${new URL(gw.url).host} (loopback) without a credential`;
+      expect(r.stderr).toBe(json ? `${JSON.stringify({ notice })}\n` : `› ${notice}\n`);
+    }
+    expect(gw.received).toHaveLength(2);
+    for (const req of gw.received) expect(req.headers.authorization).toBeUndefined();
   });
 
   it('exit 4: connection refused, nothing sent', async () => {

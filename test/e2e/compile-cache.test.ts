@@ -160,7 +160,7 @@ describe('code cache', () => {
   });
 
   it('stack traces (--verbose) are the same with and without it', async () => {
-    const args = ['--verbose', '--base-url', 'http://127.0.0.1:1', ...CASHIN_ARGS];
+    const args = ['--verbose', '--base-url', 'https://gateway.invalid', ...CASHIN_ARGS];
     const noKey = { ...home.env, PAYCLI_CACHE_DIR: cacheRoot }; // no API key: a PaycliError with its trace
     const plain = await runPaycli(args, { env: { ...noKey, NODE_DISABLE_COMPILE_CACHE: '1' } });
     const cold = await runPaycli(args, { env: noKey });

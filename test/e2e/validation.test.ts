@@ -292,7 +292,7 @@ describe('--dry-run', () => {
     const sb = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: t.home.env });
     expect(sb.code, sb.stderr).toBe(0);
     expect(sb.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:<sandbox port>\/transaction\/qrcode\/cashin$/m);
-    const nokey = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: { ...t.home.env, PAYCLI_BASE_URL: t.gw.url } });
+    const nokey = await runPaycli([...CASHIN_ARGS, '--dry-run'], { env: { ...t.home.env, PAYCLI_BASE_URL: 'https://gateway.invalid' } });
     expect(nokey.code).toBe(0);
     expect(nokey.stderr).toMatch(/no API key for profile "default": a real run would stop here \(exit 3\)/);
     expect(t.gw.received).toHaveLength(0);
