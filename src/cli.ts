@@ -57,7 +57,7 @@ Examples:
 ${CASHIN_EXAMPLE}
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes
-  $ paycli config set base-url https://api.gateway.example && paycli config set api-key
+  $ paycli config set base-url https://api.gateway.example && paycli config set api-key   # in a terminal: asks for the key, hidden
 ${EXIT_CODES_HELP}
 
 Environment:

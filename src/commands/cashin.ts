@@ -34,7 +34,7 @@ export function registerCashin(program: Command): Command {
       `
 Examples:
 ${CASHIN_EXAMPLE}
-  $ paycli cashin --amount 25,90 ... --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
+  $ paycli cashin --input order.json --amount 25,90 --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
   $ paycli cashin --input order.json --json | jq -r .qrCode
   $ paycli cashin                       # in a terminal: prompts for every missing field`,
     )

@@ -40,8 +40,9 @@ export function registerCashout(program: Command): Command {
       `
 Examples:
   $ paycli cashout --value 1550 --pix-key-type email --pix-key fulano@example.com \\
-      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321
-  $ paycli cashout --amount 15,50 --pix-key-type cpf --pix-key 123.456.789-09 ... --yes --json
+      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321   # in a terminal: asks to confirm
+  $ paycli cashout --amount 15,50 --pix-key-type cpf --pix-key 123.456.789-09 \\
+      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes --json
   $ paycli cashout --input payout.json --dry-run`,
     )
     .action(lazyAction(() => import('../run/cashout.js')));

@@ -33,8 +33,8 @@ Install:
 Open a new shell afterwards.
 
 Examples:
-  $ paycli completion bash > ~/.local/share/bash-completion/completions/paycli
-  $ source <(paycli completion zsh)`,
+  $ mkdir -p ~/.local/share/bash-completion/completions && paycli completion bash > ~/.local/share/bash-completion/completions/paycli
+  $ mkdir -p ~/.zfunc && paycli completion zsh > ~/.zfunc/_paycli`,
     )
     .action(lazyAction(() => import('../run/completion.js')));
 }

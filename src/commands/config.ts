@@ -21,9 +21,9 @@ redacted everywhere else. Without a value, set asks for a secret hidden, or read
 
 Examples:
   $ paycli config set base-url https://api.gateway.example
-  $ paycli config set api-key                 # asks for it, hidden (or reads stdin)
+  $ paycli config set api-key                 # in a terminal: asks for it, hidden (or reads stdin)
   $ printf %s "$KEY" | paycli config set api-key --profile prod
-  $ paycli config set header.cs              # asks for it, hidden (or reads stdin)
+  $ paycli config set header.cs              # in a terminal: asks for it, hidden (or reads stdin)
   $ paycli config list --json`,
     );
   const run = lazyAction(() => import('../run/config.js'));
@@ -33,13 +33,13 @@ Examples:
     .description('set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin')
     .argument('<key>')
     .argument('[value]')
-    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
+    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key                 # in a terminal: asks for it, hidden', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
     .action(run);
   config
     .command('get')
     .description('print a key (secrets masked)')
     .argument('<key>')
-    .addHelpText('after', examples('paycli config get base-url', 'paycli config get api-key --profile prod'))
+    .addHelpText('after', examples('paycli config set timeout 10000 && paycli config get timeout', 'printf %s "$KEY" | paycli config set api-key --profile prod && paycli config get api-key --profile prod'))
     .action(run);
   config
     .command('unset')

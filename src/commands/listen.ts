@@ -24,7 +24,7 @@ signature (with --secret), 413 above 1 MiB. Ctrl-C or SIGTERM stops it (exit 0).
 
 Examples:
   $ paycli listen --secret whsec_test
-  $ paycli listen --port 4011 --forward-to http://localhost:3000/pix/postback --json | jq .status`,
+  $ paycli listen --port 3001 --forward-to http://localhost:3000/pix/postback --json | jq .status`,
     )
     .action(lazyAction(() => import('../run/listen.js')));
 }

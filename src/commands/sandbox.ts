@@ -44,7 +44,7 @@ may send no signature at all.
 
 Examples:
   $ paycli sandbox --port 4010 --postback-secret whsec_test &
-  $ paycli --base-url http://127.0.0.1:4010 cashin --value 1000 --postback-url http://127.0.0.1:4011/ ...
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json --postback-url http://127.0.0.1:4011/   # e.g. id 42
   $ paycli sandbox pay 42`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));
@@ -62,8 +62,10 @@ A sandbox started with --api-key wants the same key here: paycli sandbox ${name}
 Exit codes: 0 done; 1 the sandbox refused (unknown id, transition not allowed); 2 usage;
 3 the sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.
 
-Example:
-  $ paycli sandbox ${name} 42 --sandbox-url http://127.0.0.1:4010`,
+Examples:
+  $ paycli sandbox --port 4010 &
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json   # prints the transaction id, e.g. 42
+  $ ${name === 'refund' ? 'paycli sandbox pay 42 && ' : ''}paycli sandbox ${name} 42 --sandbox-url http://127.0.0.1:4010`,
       )
       .action(lazyAction(() => import('../run/sandbox-control.js')));
   }

@@ -63,8 +63,9 @@ const runsPaycli = (text: string) => /(^|[\s|;&($])paycli(\s|$)/m.test(text.spli
 const isServer = (text: string) => /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund)\b)|listen)\b/.test(text);
 
 function classify(text: string, where: string, shownError?: string): Example {
-  const comment = text.split('\n').map(commentOf).join(' ');
-  const stated = /\bexit (\d+)\b/.exec(comment);
+  const comments = text.split('\n').map(commentOf);
+  const comment = comments.join(' ');
+  const stated = comments.map((c) => /^\s*exit (\d+)\b/.exec(c)).find(Boolean);
   const mode = /\bin a terminal\b/i.test(comment) ? 'tty' : isServer(text) ? 'server' : 'run';
   return { text: mode === 'server' ? text.replace(/\s*&\s*(#.*)?$/, '') : text, where, mode, exit: stated ? Number(stated[1]) : 0, shownError };
 }
@@ -164,8 +165,10 @@ function driver(examples: Example[], dir: string): string {
     } else {
       // a terminal: `script` gives the example a pseudo-terminal; wait for its first prompt, then stop it
       lines.push(`script -qfec "bash ${file}" /dev/null < /dev/null > ${out} 2> ${err} & t=$!`);
-      lines.push(`for _ in $(seq 200); do grep -q '?' ${out} && break; kill -0 $t 2>/dev/null || break; sleep 0.05; done`);
-      lines.push(`if grep -q '?' ${out}; then echo prompted > ${code}; else echo no-prompt > ${code}; fi; kill -KILL -- -$t 2>/dev/null; wait $t 2>/dev/null`);
+      // a prompt starts with "?" and a space, perhaps coloured in between (not the "?" of ESC [ ? 25 l)
+      const prompt = `grep -qaP '\\?(\\x1b\\[[0-9;]*m)* \\S' ${out}`;
+      lines.push(`for _ in $(seq 200); do ${prompt} && break; kill -0 $t 2>/dev/null || break; sleep 0.05; done`);
+      lines.push(`if ${prompt}; then echo prompted > ${code}; else echo no-prompt > ${code}; fi; kill -KILL -- -$t 2>/dev/null; wait $t 2>/dev/null`);
     }
   });
   lines.push('for s in "${servers[@]}"; do kill -TERM -- -"$s" 2>/dev/null; done; wait');
@@ -202,6 +205,7 @@ function runBlock(examples: Example[], base: string): Outcome[] {
     // what the examples take from the reader's environment
     KEY: 'sk_test_example_key_0001',
     GATEWAY_KEY: 'sk_test_example_key_0002',
+    CS: 'cs_test_example_secret_0003',
     TERM: 'xterm-256color',
   }, /^(CI|TMUX)$/);
   const r = spawnSync('unshare', ['-rn', 'bash', script], { env, encoding: 'utf8', timeout: 240_000 });
