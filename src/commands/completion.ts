@@ -33,8 +33,8 @@ Install:
 Open a new shell afterwards.
 
 Examples:
-  $ mkdir -p ~/.local/share/bash-completion/completions && paycli completion bash > ~/.local/share/bash-completion/completions/paycli
-  $ mkdir -p ~/.zfunc && paycli completion zsh > ~/.zfunc/_paycli`,
+  $ paycli completion bash > ~/.paycli.bash && echo 'source ~/.paycli.bash' >> ~/.bashrc
+  $ paycli completion zsh | head -3`,
     )
     .action(lazyAction(() => import('../run/completion.js')));
 }
