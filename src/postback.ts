@@ -3,9 +3,9 @@
  * and `paycli listen` checks. Signing and checking live here only, for both sides.
  *
  * The interface gives no payload, headers or signing for the postback (§6: "not shown"). The body
- * copies what public webhook handlers of these gateways receive (shared/field-notes.md). The
- * signature is a sandbox feature, modelled on Mercado Pago's `x-signature: ts=…,v1=…`, and a real
- * gateway may not send one (field-notes: "no signature header seen"):
+ * is the one the gateway family documents (README "Postbacks", docs/). The signature is a sandbox
+ * feature, modelled on Mercado Pago's `x-signature: ts=…,v1=…`, and a real gateway may not send
+ * one:
  *
  *     x-paycli-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
  *
@@ -19,24 +19,64 @@ export const SIGNATURE_HEADER = 'x-paycli-signature';
 /** How far a signature's `t` may be from the receiver's clock, in seconds (5 minutes), either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** A postback `status`: a word, unlike the digit string of the cash-out response (field-notes). */
-export type PostbackStatus = 'paid' | 'failed' | 'canceled' | 'refunded';
+/**
+ * A postback `status` (README "Postbacks"): a word, unlike the digit string of the cash-out
+ * response. `created` when the transaction is created, then `paid`, `failed`, `canceled`;
+ * `refund` and `infraction` (a PIX infraction report, MED) after `paid`.
+ */
+export type PostbackStatus = 'created' | 'paid' | 'failed' | 'canceled' | 'refund' | 'infraction';
+
+/** Every {@link PostbackStatus}, in lifecycle order. */
+export const POSTBACK_STATUSES: readonly PostbackStatus[] = ['created', 'paid', 'failed', 'canceled', 'refund', 'infraction'];
+
+/** A postback `object`: `cashin`, or `transfer` for a cash-out. */
+export type PostbackObject = 'cashin' | 'transfer';
+
+/** Who paid a cash-in (only once it is paid). Bank fields may be null. */
+export interface PostbackPayer {
+  transactionId: number;
+  name: string | null;
+  documentId: string | null;
+  bankName: string | null;
+  bankCode: string | null;
+  bankIspb: string | null;
+}
+
+/** Where a cash-out (`transfer`) goes: the recipient and their bank. */
+export interface PostbackDestination {
+  name: string | null;
+  cpfCnpj: string | null;
+  email: string | null;
+  pixKey: string | null;
+  pixKeyType: number | null;
+  bank: string | null;
+  bankId: string | null;
+  ispb: string | null;
+}
 
 /**
- * The JSON body of a postback, as the sandbox sends it (shape from field-notes "Postback bodies").
- * `value` is integer cents; `processedAt` is ISO 8601 UTC; `endToEndId` is a 32-character PIX
- * end-to-end id ("E" + 8-digit ISPB + yyyyMMddHHmm + 11 alphanumerics).
+ * The JSON body of a postback, as the sandbox sends it (README "Postbacks"), and the document its
+ * lookups answer. `value` is integer cents; `processedAt` is ISO 8601 UTC; `orderId` is the
+ * caller's reference (null when none was sent); `observation` a free text or null.
+ * `endToEndId` (a 32-character PIX end-to-end id: "E" + 8-digit ISPB + yyyyMMddHHmm + 11
+ * alphanumerics) and `payer` appear once a cash-in is paid; `destinationBank` on every transfer.
  */
 export interface PostbackBody {
   transactionId: number;
-  object: 'cashin';
+  object: PostbackObject;
   status: PostbackStatus;
   method: 'pix';
   value: number;
-  endToEndId: string;
   processedAt: string;
-  payer: { name: string; documentId: string; bankName: string; bankCode: string; bankIspb: string };
+  orderId: string | null;
+  observation: string | null;
+  endToEndId?: string;
+  payer?: PostbackPayer;
+  destinationBank?: PostbackDestination;
 }
+
+/** The body of the connectivity test a gateway sends to a new webhook URL. */
+export const PING_BODY = { test: true } as const;
 
 /** Current time in whole Unix seconds. */
 export function nowSeconds(): number {

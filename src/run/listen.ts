@@ -2,15 +2,23 @@
  * `paycli listen`: a small HTTP server that receives postbacks (interface §6), prints each one and
  * optionally forwards it to the user's app, like `stripe listen` does for Stripe events.
  *
- * - stdout: one line per accepted notification: `<received at ISO>  <object> <transactionId>
- *   <status>  <amount in reais>`; with `--json`, the body as received, one JSON document per line
- *   (JSON Lines). Everything else (banner, warnings, forward results) goes to stderr.
+ * - stdout: one line per accepted notification: `<received at ISO>  <cash-in|cash-out>
+ *   <transactionId>  <status>  <amount in reais>[  order <orderId>][  to <recipient>]`, or
+ *   `<received at ISO>  ping (test postback)` for the `{"test": true}` ping; with `--json`, the
+ *   body as received, one JSON document per line (JSON Lines). Everything else (banner, warnings,
+ *   forward results) goes to stderr; with `--json` every stderr line is a JSON document too
+ *   (`{"listening": url}`, `{"notice": …}`, `{"warning": …}`, `{"forwarded": {…}}`,
+ *   `{"debug": …}`).
  * - answers: 200 `{"received":true}`; 405 for a method other than POST; 413 for a body above
  *   {@link LISTEN_MAX_BODY}; 401 when `--secret` is given and the signature (src/postback.ts) is
  *   missing, stale or wrong; 400 for a body that is not a JSON object. Only 200s are printed and
  *   forwarded.
  * - `--forward-to`: the same raw body and the received headers (but hop-by-hop ones and `host`)
  *   are POSTed there, one at a time in arrival order; "→ forwarded: HTTP <status>" on stderr.
+ *   What waits to be forwarded is bounded ({@link FORWARD_QUEUE_MAX} notifications and
+ *   {@link FORWARD_QUEUE_MAX_BYTES} bytes): a notification that does not fit is still answered
+ *   200 and printed, but not forwarded; a warning says so (the first time, then at most once a
+ *   second, with the running count), and the count is in the final line.
  * - Text from the wire is sanitised before it reaches the terminal (src/output/sanitize.ts).
  * - SIGINT/SIGTERM: stops listening, abandons forwards in flight, exits 0.
  */
@@ -31,6 +39,12 @@ import { SIGNATURE_HEADER, verifyPostback } from '../postback.js';
 export const LISTEN_MAX_BODY = 1024 * 1024;
 /** Timeout of one forward to `--forward-to`, in ms. */
 export const FORWARD_TIMEOUT_MS = 10_000;
+/** Most notifications waiting to be forwarded (the one in flight included). */
+export const FORWARD_QUEUE_MAX = 100;
+/** Most bytes of bodies waiting to be forwarded (the one in flight included): 8 MiB. */
+export const FORWARD_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
+/** Least time between two "dropped" warnings, in ms. */
+const DROP_WARNING_INTERVAL_MS = 1000;
 
 /** Options of `paycli listen` (plus the globals). */
 export interface ListenOptions {
@@ -68,11 +82,38 @@ function field(v: unknown, max: number): string {
   return '?';
 }
 
-/** The human line of one notification: time received, object and transaction id, status, amount. */
+/** True for the connectivity test a gateway sends to a new webhook URL: `{"test": true}`. */
+export function isPing(body: Record<string, unknown>): boolean {
+  return body.test === true && body.transactionId === undefined;
+}
+
+/** `cashin` → `cash-in`, `transfer` → `cash-out`; another word as it came. */
+function objectWord(object: unknown): string {
+  if (object === 'cashin') return 'cash-in';
+  if (object === 'transfer') return 'cash-out';
+  return typeof object === 'string' ? field(object, 16) : 'postback';
+}
+
+/** The recipient of a transfer, from `destinationBank`: name, PIX key, bank. */
+function destination(body: Record<string, unknown>): string | undefined {
+  const d = body.destinationBank;
+  if (!d || typeof d !== 'object') return undefined;
+  const { name, pixKey, bank } = d as Record<string, unknown>;
+  const parts = [name, pixKey, bank].filter((p) => typeof p === 'string' && p.trim() !== '').map((p) => field(p, 60));
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0] : `${parts[0]} (${parts.slice(1).join(', ')})`;
+}
+
+/**
+ * The human line of one notification: time received, kind and transaction id, status, amount,
+ * then the order reference and, for a transfer, its recipient when the body has them.
+ */
 export function humanLine(body: Record<string, unknown>, receivedAt: Date): string {
+  if (isPing(body)) return `${receivedAt.toISOString()}  ping (test postback)`;
   const amount = typeof body.value === 'number' && Number.isSafeInteger(body.value) ? formatReais(body.value) : 'amount ?';
-  const object = typeof body.object === 'string' ? field(body.object, 16) : 'postback';
-  return `${receivedAt.toISOString()}  ${object} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}`;
+  const order = typeof body.orderId === 'string' && body.orderId.trim() !== '' ? `  order ${field(body.orderId, 80)}` : '';
+  const to = body.object === 'transfer' ? destination(body) : undefined;
+  return `${receivedAt.toISOString()}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  to ${to}` : ''}`;
 }
 
 function shownHeaders(headers: IncomingHttpHeaders): string[] {
@@ -100,11 +141,17 @@ export async function run(opts: ListenOptions): Promise<void> {
   if (secret === '') throw new UsageError('--secret must not be empty', { field: '--secret' });
   registerSecret(secret);
   const json = Boolean(opts.json);
+  /** One stderr line: text, or with `--json` the JSON document `{[kind]: value}`. */
+  const say = (kind: string, value: unknown, text: string) => process.stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
 
   const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS }) : undefined;
   const stopping = new AbortController();
   let forwards: Promise<void> = Promise.resolve();
   let received = 0;
+  /** What waits to be forwarded, the one in flight included. */
+  const queue = { count: 0, bytes: 0 };
+  let dropped = 0;
+  let lastDropWarning = 0;
 
   async function forward(raw: Buffer, headers: IncomingHttpHeaders): Promise<void> {
     if (!forwardTo || !agent || stopping.signal.aborted) return;
@@ -114,12 +161,33 @@ export async function run(opts: ListenOptions): Promise<void> {
     try {
       const res = await undiciRequest(forwardTo.href, { method: 'POST', headers: out, body: raw, dispatcher: agent, signal: AbortSignal.any([stopping.signal, timeout]) });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-      process.stderr.write(`→ forwarded: HTTP ${res.statusCode}\n`);
+      say('forwarded', { status: res.statusCode }, `→ forwarded: HTTP ${res.statusCode}`);
     } catch (err) {
       if (stopping.signal.aborted) return;
       const code = errorCodeOf(err);
       logger.warn(`→ forward to ${forwardTo.host} failed: ${timeout.aborted ? `no answer within ${FORWARD_TIMEOUT_MS} ms` : sanitizeText(code ?? (err as Error).message, true)}`);
     }
+  }
+
+  /** Queues a forward when it fits ({@link FORWARD_QUEUE_MAX}, {@link FORWARD_QUEUE_MAX_BYTES}); else drops and counts it. */
+  function enqueueForward(raw: Buffer, headers: IncomingHttpHeaders, what: string): void {
+    if (queue.count + 1 > FORWARD_QUEUE_MAX || queue.bytes + raw.length > FORWARD_QUEUE_MAX_BYTES) {
+      dropped++;
+      const now = Date.now();
+      if (dropped === 1 || now - lastDropWarning >= DROP_WARNING_INTERVAL_MS) {
+        lastDropWarning = now;
+        logger.warn(`forward queue full (${queue.count} notifications, ${queue.bytes} bytes waiting for ${forwardTo!.host}): ${what} not forwarded; ${dropped} dropped so far`);
+      }
+      return;
+    }
+    queue.count++;
+    queue.bytes += raw.length;
+    forwards = forwards.then(() =>
+      forward(raw, headers).finally(() => {
+        queue.count--;
+        queue.bytes -= raw.length;
+      }),
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -137,7 +205,7 @@ export async function run(opts: ListenOptions): Promise<void> {
       return;
     }
     const receivedAt = new Date();
-    if (opts.verbose) for (const line of shownHeaders(req.headers)) logger.debug(line);
+    if (opts.verbose) for (const line of shownHeaders(req.headers)) say('debug', line, line);
     if (secret !== undefined) {
       const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
       if (!check.ok) {
@@ -158,11 +226,9 @@ export async function run(opts: ListenOptions): Promise<void> {
     }
     sendJson(res, 200, { received: true });
     received++;
-    printResult(json ? jsonLine(text) : humanLine(body as Record<string, unknown>, receivedAt));
-    if (forwardTo) {
-      const headers = req.headers;
-      forwards = forwards.then(() => forward(raw, headers));
-    }
+    const doc = body as Record<string, unknown>;
+    printResult(json ? jsonLine(text) : humanLine(doc, receivedAt));
+    if (forwardTo) enqueueForward(raw, req.headers, isPing(doc) ? 'a ping' : `transaction ${field(doc.transactionId, 40)} ${field(doc.status, 24)}`);
   }
 
   const server = createServer((req, res) => {
@@ -192,7 +258,7 @@ export async function run(opts: ListenOptions): Promise<void> {
   const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
   const notes = [secret !== undefined ? `verifying ${SIGNATURE_HEADER}` : 'signatures not checked (no --secret)', forwardTo ? `forwarding to ${forwardTo.origin}${forwardTo.pathname}` : ''].filter(Boolean);
   logger.notice(`ready: postbacks to ${url} are printed here (${notes.join('; ')}); Ctrl-C to stop`);
-  process.stderr.write(redact(`listening on ${url}\n`));
+  say('listening', url, `listening on ${url}`);
 
   await stopped;
   stopping.abort();
@@ -200,5 +266,6 @@ export async function run(opts: ListenOptions): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await forwards;
   await agent?.destroy().catch(() => undefined);
-  logger.notice(`stopped; ${received} notification${received === 1 ? '' : 's'} received`);
+  const droppedNote = dropped > 0 ? `; ${dropped} not forwarded (forward queue full)` : '';
+  logger.notice(`stopped; ${received} notification${received === 1 ? '' : 's'} received${droppedNote}`);
 }

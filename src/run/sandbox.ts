@@ -1,12 +1,15 @@
 /**
  * `paycli sandbox`: runs the built-in sandbox standalone until Ctrl-C or SIGTERM; one log line per
- * request, state change and postback attempt on stderr. See src/sandbox/server.ts for what it
- * implements and src/sandbox/lifecycle.ts for state changes and postbacks.
+ * request, state change and postback attempt on stderr (with `--json`, every stderr line is a JSON
+ * document: `{"listening": url}`, `{"notice": text}`, `{"time": iso, "log": text}`). See
+ * src/sandbox/server.ts for what it implements and src/sandbox/lifecycle.ts for state changes and
+ * postbacks.
  */
 import { UsageError } from '../errors.js';
 import { portFlag } from '../validate/net.js';
 import { logger } from '../output/logger.js';
-import { redact, registerSecret } from '../output/sanitize.js';
+import { redact, registerSecret, sanitizeText } from '../output/sanitize.js';
+import { shownUrl } from '../sandbox/lifecycle.js';
 import { startSandbox } from '../sandbox/server.js';
 
 /** Options of `paycli sandbox`. */
@@ -20,6 +23,12 @@ export interface SandboxRunOptions {
   postbackSecret?: string;
   /** `--auto-pay <seconds>`: decimal seconds, at most 3 decimals, ≤ 86400. */
   autoPay?: string;
+  /** `--strict`: also the format rules. */
+  strict?: boolean;
+  /** `--webhook-url <url>`: receives every postback of every transaction. */
+  webhookUrl?: string;
+  /** `--drop-after-create <n[,n...]>`. */
+  dropAfterCreate?: string;
 }
 
 /**
@@ -42,6 +51,21 @@ function autoPayMs(text: string | undefined): number | undefined {
   return ms;
 }
 
+/** `--webhook-url`: an absolute http(s) URL. @throws UsageError */
+function webhookUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return text;
+  throw new UsageError(`--webhook-url must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(text, true)}"`, { field: '--webhook-url' });
+}
+
+/** `--drop-after-create`: positive integers separated by commas. @throws UsageError */
+function dropList(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^[1-9][0-9]{0,8}$/.test(p))) throw new UsageError(`--drop-after-create must be a request number from 1, or several separated by commas (e.g. 1 or 2,5), got "${sanitizeText(text, true)}"`, { field: '--drop-after-create' });
+  return parts.map(Number);
+}
+
 /** Starts the sandbox and resolves when it is stopped by SIGINT/SIGTERM. */
 export async function run(opts: SandboxRunOptions): Promise<void> {
   const port = portFlag(opts.port);
@@ -51,6 +75,11 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   registerSecret(opts.apiKey);
   const autoPay = autoPayMs(opts.autoPay);
   const retryBase = retryBaseMs();
+  const webhook = webhookUrl(opts.webhookUrl);
+  const drops = dropList(opts.dropAfterCreate);
+  const json = Boolean(opts.json);
+  const write = (line: string) => process.stderr.write(redact(`${line}\n`));
+  const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -61,7 +90,11 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       postbackSecret,
       autoPayMs: autoPay,
       retryBaseMs: retryBase,
-      log: (line) => process.stderr.write(redact(`${new Date().toISOString()} ${line}\n`)),
+      strict: Boolean(opts.strict),
+      sendPostbacks: true,
+      webhookUrl: webhook,
+      dropAfterCreate: drops,
+      log,
     });
   } catch (err) {
     throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--port' });
@@ -72,6 +105,9 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     opts.acquirer === false ? 'no active acquirer' : '',
     postbackSecret !== undefined ? 'postbacks signed (x-paycli-signature; a sandbox feature, a real gateway may not sign)' : '',
     autoPay !== undefined ? `cash-ins paid after ${autoPay / 1000} s` : '',
+    opts.strict ? 'strict: format rules on' : '',
+    webhook !== undefined ? `every postback also to ${shownUrl(webhook)}` : '',
+    drops !== undefined ? `connection reset after creating transaction${drops.length > 1 ? 's' : ''} #${drops.join(', #')}` : '',
   ].filter(Boolean);
   // Handlers before the "listening on" line, so that a signal sent as soon as it is read stops
   // the sandbox cleanly instead of killing it.
@@ -80,7 +116,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     process.on('SIGTERM', () => resolve());
   });
   logger.notice(`sandbox listening on ${sandbox.url} (${notes.join('; ')})`);
-  process.stderr.write(`listening on ${sandbox.url}\n`);
+  write(json ? JSON.stringify({ listening: sandbox.url }) : `listening on ${sandbox.url}`);
   await stopped;
   await sandbox.close();
 }

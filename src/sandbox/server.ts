@@ -1,33 +1,49 @@
 /**
- * The built-in sandbox: an HTTP server on 127.0.0.1 that implements the gateway interface
- * (`shared/interface.md` §4) faithfully, for trying paycli and for other programs' tests.
- * No money moves. Behaviour (documented in README "Sandbox"):
- * - `POST /transaction/qrcode/cashin` and `POST /transaction/cashout`, validated with the same
- *   schemas as paycli's own requests; a failure is HTTP 400 `{message}` naming the field
- *   (e.g. `value is required`);
- * - `noAcquirer`: every cash-in gets 400 `{"message":"no active acquirer ..."}` (interface §4.1);
- * - `apiKey`: a request without `Authorization: Bearer <apiKey>` gets 401 `{message}`;
- * - cash-in: `qrCode` is a real single-use PIX BR Code (valid CRC, amount = `value`, txid from
- *   the externalId) and `qrCodeBase64` a PNG of it (raw base64);
- * - cash-out: `tax` = R$ 0,50 + 1% of gross rounded down, never more than gross; `liquid` =
- *   gross − tax, both strings of integers; `status` "0"; `createdAt` ISO 8601 UTC with ms and Z;
+ * The built-in sandbox: an HTTP server on 127.0.0.1 that answers like the gateway (interface §4,
+ * plus what the gateway family documents beyond it), for trying paycli and for other programs'
+ * tests. No money moves. Behaviour (documented in README "The built-in sandbox" and "Postbacks"):
+ * - `POST /transaction/qrcode/cashin` and `POST /transaction/cashout`, checked like the gateway
+ *   (src/sandbox/validate.ts; format rules only with `strict`); a failure is HTTP 400
+ *   `{"message": "Validation Failed - <field> is required"}` or similar;
+ * - cash-in answer: the interface's fields, plus `orderId` (echoed, null when none was sent) and
+ *   `success: true`; `qrCode` is a real single-use PIX BR Code (valid CRC, amount = `value`, txid
+ *   from the externalId) and `qrCodeBase64` a PNG of it (raw base64);
+ * - cash-out answer: the interface's fields (`tax` = R$ 0,50 + 1% of gross rounded down, never
+ *   more than gross; `liquid` = gross − tax, both strings of integers; `status` "0"; `createdAt`
+ *   ISO 8601 UTC with ms and Z), plus `orderId`, `success: "true"` (a string, as documented) and
+ *   `description: null`;
+ * - lookups: `GET /transaction/get/by/id/{id}`, `GET /transaction/get/by/orderId/{orderId}`
+ *   (404 `{"message":"Transaction not found"}`) and `GET /transaction/get/balance`
+ *   (src/sandbox/store.ts);
+ * - `noAcquirer`: every cash-in gets 400 `{"message":"There is no active acquirer ..."}`;
+ * - `apiKey`: a request without `Authorization: Bearer <apiKey>` (scheme in any letter case) or
+ *   the raw `<apiKey>` gets 401 `{"message":"Invalid token."}`;
+ * - `dropAfterCreate`: the n-th transaction created is kept, and its connection reset before the
+ *   answer (for testing what a client does when it cannot know the outcome);
  * - `transactionId`s keep increasing across runs (src/sandbox/counter.ts);
- * - outside the interface, under `/_sandbox/` (issue #6, src/sandbox/lifecycle.ts):
- *   `POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund>` changes a transaction's state
- *   (200 `{transactionId, kind, status, previousStatus, postback}`, 404 unknown id, 409 transition
- *   not allowed, all with `{message}` on failure) and `GET /_sandbox/transactions/<id>` reads it;
- *   each state change of a cash-in with a `postbackUrl` sends a postback; `autoPayMs` pays every
- *   cash-in that long after it was created.
+ * - outside the interface, under `/_sandbox/` (src/sandbox/lifecycle.ts):
+ *   `POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction>` changes a transaction's
+ *   state (200 `{transactionId, kind, status, previousStatus, postback}`, 404 unknown id, 409
+ *   transition not allowed, all with `{message}` on failure), `GET /_sandbox/transactions/<id>`
+ *   reads it, `POST /_sandbox/ping` `{"url"}` sends the `{"test": true}` ping once and answers
+ *   `{url, delivered, status, outcome}`;
+ * - with `sendPostbacks`, every state change (creation included) POSTs a postback to the
+ *   transaction's `postbackUrl` and to `webhookUrl`; `autoPayMs` pays every cash-in that long
+ *   after it was created.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import QRCode from 'qrcode';
 import { buildBrCode } from '../brcode.js';
-import { cashInRequestSchema, cashOutRequestSchema, problemsOf, type CashInRequest, type CashOutRequest } from '../schemas.js';
 import { readCappedBody, sendJson } from '../http-server.js';
+import { PING_BODY } from '../postback.js';
 import { nextTransactionId } from './counter.js';
-import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, type SandboxAction } from './lifecycle.js';
+import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, shownUrl, type SandboxAction } from './lifecycle.js';
+import { kindWord, TransactionStore, type SandboxTransaction } from './store.js';
+import { validationProblem } from './validate.js';
+
+export type { SandboxTransaction } from './store.js';
 
 /** The sandbox merchant's PIX key (a random key) and name, written into every BR Code. */
 export const SANDBOX_MERCHANT = { key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', name: 'PAYCLI SANDBOX', city: 'SAO PAULO' };
@@ -42,39 +58,48 @@ const QR_PNG_OPTIONS = { type: 'png', errorCorrectionLevel: 'M', margin: 2, scal
 export const SANDBOX_MAX_BODY = 64 * 1024;
 /** Message of the no-active-acquirer refusal (interface §4.1). */
 export const NO_ACQUIRER_MESSAGE = 'There is no active acquirer for this operation';
+/** Message of a refused credential (the gateway family's documented wording). */
+export const INVALID_TOKEN_MESSAGE = 'Invalid token.';
+/** Message of a lookup that finds nothing (the gateway family's documented wording). */
+export const NOT_FOUND_MESSAGE = 'Transaction not found';
+
+/** The gateway paths the sandbox serves (interface §4, and the documented lookups). */
+export const SANDBOX_PATHS = {
+  cashin: '/transaction/qrcode/cashin',
+  cashout: '/transaction/cashout',
+  byId: '/transaction/get/by/id/',
+  byOrderId: '/transaction/get/by/orderId/',
+  balance: '/transaction/get/balance',
+} as const;
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
   host?: string;
   /** 0 for an ephemeral port. */
   port?: number;
-  /** Require `Authorization: Bearer <apiKey>`. */
+  /** Require this API key (`Authorization: Bearer <apiKey>`, or the raw key). */
   apiKey?: string;
   /** Refuse every cash-in with "no active acquirer". */
   noAcquirer?: boolean;
+  /** Also apply the format rules (src/sandbox/validate.ts). */
+  strict?: boolean;
   /** Called with one line per request (standalone mode logs them to stderr). */
   log?: (line: string) => void;
+  /**
+   * Send postbacks (default false: the in-process sandbox of a single paycli run stops when the
+   * command ends, and sends none).
+   */
+  sendPostbacks?: boolean;
+  /** Also send every postback of every transaction here (the account-wide webhook). */
+  webhookUrl?: string;
   /** Sign every postback with this secret (src/postback.ts); unsigned when absent. */
   postbackSecret?: string;
   /** Pay every cash-in this many milliseconds after it was created. */
   autoPayMs?: number;
   /** Wait before the 2nd postback attempt in ms (doubles after); default 1000. For tests. */
   retryBaseMs?: number;
-}
-
-/** A transaction the sandbox created. */
-export interface SandboxTransaction {
-  transactionId: number;
-  kind: 'cashin' | 'cashout';
-  value: number;
-  status: 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
-  createdAt: string;
-  request: CashInRequest | CashOutRequest;
-  externalId?: string;
-  /** PIX end-to-end id, set on the first state change (src/sandbox/lifecycle.ts). */
-  endToEndId?: string;
-  /** ISO time of the last state change. */
-  processedAt?: string;
+  /** Reset the connection of the n-th created transaction (counting from 1) before answering. */
+  dropAfterCreate?: readonly number[];
 }
 
 /** A running sandbox. */
@@ -82,7 +107,7 @@ export interface Sandbox {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   url: string;
   server: Server;
-  transactions: Map<number, SandboxTransaction>;
+  transactions: TransactionStore;
   close(): Promise<void>;
 }
 
@@ -91,26 +116,80 @@ export function sandboxTax(gross: number): number {
   return Math.min(gross, 50 + Math.floor(gross / 100));
 }
 
+/**
+ * True when an `Authorization` header carries `apiKey`: `Bearer <key>` with the scheme in any
+ * letter case (RFC 7235), or the raw key as the gateway family's lookup examples send it.
+ */
+export function authorizationCarries(header: string | undefined, apiKey: string): boolean {
+  if (header === undefined) return false;
+  const token = header.trim().replace(/^bearer\s+/i, '');
+  const a = Buffer.from(token);
+  const b = Buffer.from(apiKey);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const optionalText = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
 /** Starts the sandbox; resolves once it listens. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const transactions = new Map<number, SandboxTransaction>();
+  const store = new TransactionStore();
   const log = opts.log ?? (() => undefined);
   const deliverer = new PostbackDeliverer({ secret: opts.postbackSecret, retryBaseMs: opts.retryBaseMs, log });
   const autoPayTimers = new Set<NodeJS.Timeout>();
+  const dropAt = new Set(opts.dropAfterCreate ?? []);
+  let created = 0;
 
-  /** Changes a transaction's state and queues its postback; the control endpoint's answer. */
+  /** Where a transaction's postbacks go: its own URL and the webhook, once each. */
+  function targets(tx: SandboxTransaction): string[] {
+    if (!opts.sendPostbacks) return [];
+    return [...new Set([tx.postbackUrl, opts.webhookUrl].filter((u): u is string => u !== undefined))];
+  }
+
+  /** Queues the postbacks of a transaction's current state; returns how many. */
+  function notify(tx: SandboxTransaction): number {
+    const urls = targets(tx);
+    const body = postbackBody(tx);
+    for (const url of urls) deliverer.enqueue(url, body, `${kindWord(tx)} ${tx.transactionId} ${tx.status}`);
+    return urls.length;
+  }
+
+  /** Changes a transaction's state and queues its postbacks; the control endpoint's answer. */
   function act(id: number, action: SandboxAction, by: string): { status: number; body: Record<string, unknown> } {
-    const tx = transactions.get(id);
+    const tx = store.get(id);
     if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (transactions live as long as the sandbox process)` } };
     const done = applyTransition(tx, action);
     if ('error' in done) return { status: 409, body: { message: done.error } };
-    const postbackUrl = tx.kind === 'cashin' ? (tx.request as CashInRequest).postbackUrl : undefined;
-    log(`${tx.kind === 'cashin' ? 'cash-in' : 'cash-out'} ${id}: ${done.from} → ${tx.status} (${by})${postbackUrl ? '; postback queued' : ''}`);
-    if (postbackUrl) deliverer.enqueue(postbackUrl, postbackBody(tx));
-    return { status: 200, body: { transactionId: id, kind: tx.kind, status: tx.status, previousStatus: done.from, postback: postbackUrl ? 'queued' : 'none' } };
+    const sent = notify(tx);
+    log(`${kindWord(tx)} ${id}: ${done.from} → ${tx.status} (${by})${sent ? `; postback${sent > 1 ? 's' : ''} queued` : ''}`);
+    return { status: 200, body: { transactionId: id, kind: tx.kind, status: tx.status, previousStatus: done.from, postback: sent ? 'queued' : 'none' } };
   }
 
-  function control(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): void {
+  /** Remembers a new transaction and sends its `created` postbacks. */
+  function remember(tx: SandboxTransaction): void {
+    store.add(tx);
+    const sent = notify(tx);
+    if (sent) log(`${kindWord(tx)} ${tx.transactionId}: created; postback${sent > 1 ? 's' : ''} queued`);
+  }
+
+  async function control(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): Promise<void> {
+    if (path === '/_sandbox/ping') {
+      if (req.method !== 'POST') {
+        req.resume();
+        return reply(405, { message: `use POST for ${path}` });
+      }
+      const text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? '';
+      let url: unknown;
+      try {
+        url = text.trim() === '' ? undefined : (JSON.parse(text) as { url?: unknown }).url;
+      } catch {
+        return reply(400, { message: 'the body must be JSON: {"url": "<where to send the ping>"}' });
+      }
+      const target = optionalText(url) ?? opts.webhookUrl;
+      if (target === undefined) return reply(400, { message: 'no URL to ping: send {"url": "<where to send the ping>"}, or start the sandbox with a webhook URL' });
+      if (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol)) return reply(400, { message: 'url must be an absolute http(s) URL' });
+      const result = await deliverer.ping(target, JSON.stringify(PING_BODY));
+      return reply(200, { url: shownUrl(target), delivered: result.ok, status: result.status ?? null, outcome: result.outcome });
+    }
     req.resume();
     const m = /^\/_sandbox\/transactions\/([0-9]{1,15})(?:\/([a-z]+))?$/.exec(path);
     const action = m?.[2] as SandboxAction | undefined;
@@ -120,65 +199,111 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const id = Number(m[1]);
     if (action === undefined) {
       if (req.method !== 'GET') return reply(405, { message: `use GET for ${path}` });
-      const tx = transactions.get(id);
+      const tx = store.get(id);
       if (!tx) return reply(404, { message: `no transaction ${id} in this sandbox` });
-      return reply(200, { transactionId: id, kind: tx.kind, status: tx.status, value: tx.value, createdAt: tx.createdAt, processedAt: tx.processedAt ?? null, endToEndId: tx.endToEndId ?? null });
+      return reply(200, { transactionId: id, kind: tx.kind, status: tx.status, value: tx.value, orderId: tx.orderId, createdAt: tx.createdAt, processedAt: tx.processedAt, endToEndId: tx.endToEndId ?? null });
     }
     if (req.method !== 'POST') return reply(405, { message: `use POST for ${path}` });
     const out = act(id, action, 'control endpoint');
     return reply(out.status, out.body);
   }
 
+  /** The lookups (GET): by id, by orderId, balance. */
+  function lookup(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): void {
+    req.resume();
+    if (req.method !== 'GET') return reply(405, { message: `use GET for ${path}` });
+    if (path === SANDBOX_PATHS.balance) return reply(200, store.balance());
+    let tx: SandboxTransaction | undefined;
+    if (path.startsWith(SANDBOX_PATHS.byId)) {
+      const id = path.slice(SANDBOX_PATHS.byId.length);
+      tx = /^[0-9]{1,15}$/.test(id) ? store.get(Number(id)) : undefined;
+    } else {
+      let orderId: string | undefined;
+      try {
+        orderId = decodeURIComponent(path.slice(SANDBOX_PATHS.byOrderId.length));
+      } catch {
+        orderId = undefined;
+      }
+      tx = orderId ? store.byOrderId(orderId) : undefined;
+    }
+    if (!tx) return reply(404, { message: NOT_FOUND_MESSAGE });
+    return reply(200, postbackBody(tx));
+  }
+
+  /** Answers a create request, or resets its connection when it is one to drop. */
+  function answerCreated(res: ServerResponse, tx: SandboxTransaction, body: Record<string, unknown>, reply: (status: number, body: unknown, note?: string) => void): void {
+    created++;
+    if (dropAt.has(created)) {
+      log(`${kindWord(tx)} ${tx.transactionId} created; connection reset before the answer (drop after create #${created})`);
+      res.socket?.resetAndDestroy();
+      return;
+    }
+    reply(200, body, ` (${kindWord(tx)} ${tx.transactionId})`);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-    const route = path === '/transaction/qrcode/cashin' ? 'cashin' : path === '/transaction/cashout' ? 'cashout' : null;
     const reply = (status: number, body: unknown, note = '', headers: Record<string, string> = {}) => {
       sendJson(res, status, body, headers);
       log(`${req.method} ${path} → ${status}${note}`);
     };
-    const isControl = path.startsWith('/_sandbox/');
-    if (!route && !isControl) return reply(404, { message: `no such endpoint: ${req.method} ${path}` });
-    if (route && req.method !== 'POST') return reply(405, { message: `use POST for ${path}` });
-    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+    const route =
+      path === SANDBOX_PATHS.cashin ? 'cashin'
+      : path === SANDBOX_PATHS.cashout ? 'cashout'
+      : path === SANDBOX_PATHS.balance || path.startsWith(SANDBOX_PATHS.byId) || path.startsWith(SANDBOX_PATHS.byOrderId) ? 'lookup'
+      : path.startsWith('/_sandbox/') ? 'control'
+      : null;
+    if (!route) {
       req.resume();
-      return reply(401, { message: 'unauthorized: missing or invalid API key' });
+      return reply(404, { message: `no such endpoint: ${req.method} ${path}` });
     }
-    if (isControl || !route) return control(req, path, reply);
+    if ((route === 'cashin' || route === 'cashout') && req.method !== 'POST') {
+      req.resume();
+      return reply(405, { message: `use POST for ${path}` });
+    }
+    if (opts.apiKey !== undefined && !authorizationCarries(req.headers.authorization, opts.apiKey)) {
+      req.resume();
+      return reply(401, { message: INVALID_TOKEN_MESSAGE });
+    }
+    if (route === 'control') return control(req, path, reply);
+    if (route === 'lookup') return lookup(req, path, reply);
     const text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? null;
     if (text === null) return reply(413, { message: `body larger than ${SANDBOX_MAX_BODY} bytes` }, '', { connection: 'close' });
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return reply(400, { message: 'body is not valid JSON' });
+      return reply(400, { message: 'the body is not valid JSON' });
     }
+    if (route === 'cashin' && opts.noAcquirer) return reply(400, { message: NO_ACQUIRER_MESSAGE });
+    const problem = validationProblem(route, json, Boolean(opts.strict));
+    if (problem) return reply(400, { message: problem });
+    const body = json as Record<string, unknown>;
+    const value = body.value as number;
+    const orderId = optionalText(body.orderId) ?? null;
+    const now = new Date().toISOString();
+    const transactionId = nextTransactionId();
+    const base = { transactionId, value, status: 'created', createdAt: now, processedAt: now, request: body, orderId, postbackUrl: optionalText(body.postbackUrl)?.trim(), observation: null } as const;
+
     if (route === 'cashin') {
-      if (opts.noAcquirer) return reply(400, { message: NO_ACQUIRER_MESSAGE });
-      const parsed = cashInRequestSchema.safeParse(json);
-      if (!parsed.success) return reply(400, { message: problemsOf(parsed.error).map((p) => `${p.path || 'body'} ${p.message}`).join('; ') });
-      const body = parsed.data;
-      const transactionId = nextTransactionId();
       const externalId = randomUUID();
-      const qrCode = buildBrCode({ ...SANDBOX_MERCHANT, merchantName: SANDBOX_MERCHANT.name, merchantCity: SANDBOX_MERCHANT.city, amountCents: body.value, txid: externalId.replace(/-/g, '').slice(0, 25) });
+      const qrCode = buildBrCode({ ...SANDBOX_MERCHANT, merchantName: SANDBOX_MERCHANT.name, merchantCity: SANDBOX_MERCHANT.city, amountCents: value, txid: externalId.replace(/-/g, '').slice(0, 25) });
       const png = await QRCode.toBuffer(qrCode, QR_PNG_OPTIONS);
-      transactions.set(transactionId, { transactionId, kind: 'cashin', value: body.value, status: 'pending', createdAt: new Date().toISOString(), request: body, externalId });
+      const tx: SandboxTransaction = { ...base, kind: 'cashin', externalId };
+      remember(tx);
       if (opts.autoPayMs !== undefined) {
         const timer = setTimeout(() => {
           autoPayTimers.delete(timer);
-          if (transactions.get(transactionId)?.status === 'pending') act(transactionId, 'pay', 'auto-pay');
+          if (store.get(transactionId)?.status === 'created') act(transactionId, 'pay', 'auto-pay');
         }, opts.autoPayMs);
         autoPayTimers.add(timer);
       }
-      return reply(200, { transactionId, externalId, qrCode, qrCodeBase64: png.toString('base64') }, ` (cash-in ${transactionId})`);
+      return answerCreated(res, tx, { transactionId, externalId, orderId, qrCode, qrCodeBase64: png.toString('base64'), success: true }, reply);
     }
-    const parsed = cashOutRequestSchema.safeParse(json);
-    if (!parsed.success) return reply(400, { message: problemsOf(parsed.error).map((p) => `${p.path || 'body'} ${p.message}`).join('; ') });
-    const body = parsed.data;
-    const transactionId = nextTransactionId();
-    const tax = sandboxTax(body.value);
-    const createdAt = new Date().toISOString();
-    transactions.set(transactionId, { transactionId, kind: 'cashout', value: body.value, status: 'pending', createdAt, request: body });
-    return reply(200, { transactionId, gross: body.value, tax: String(tax), liquid: String(body.value - tax), status: '0', createdAt }, ` (cash-out ${transactionId})`);
+    const tax = sandboxTax(value);
+    const tx: SandboxTransaction = { ...base, kind: 'cashout' };
+    remember(tx);
+    return answerCreated(res, tx, { transactionId, orderId, gross: value, tax: String(tax), liquid: String(value - tax), status: '0', createdAt: now, success: 'true', description: null }, reply);
   }
 
   const server = createServer((req, res) => {
@@ -196,7 +321,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   return {
     url: `http://${host}:${addr.port}`,
     server,
-    transactions,
+    transactions: store,
     close: async () => {
       for (const t of autoPayTimers) clearTimeout(t);
       autoPayTimers.clear();

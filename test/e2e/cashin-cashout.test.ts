@@ -122,7 +122,7 @@ describe('standalone sandbox', () => {
   it('answers 400 {message} naming the missing field (interface §4.2)', async () => {
     const res = await fetch(`${sandbox.url}/transaction/cashout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '11987654321' } }) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'value is required' });
+    expect(await res.json()).toEqual({ message: 'Validation Failed - value is required' });
   });
 
   it('--api-key: a request without the bearer key gets 401 → exit 3 with a hint; with it, 200', async () => {

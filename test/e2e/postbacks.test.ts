@@ -1,9 +1,10 @@
 /**
- * Issue #6: postbacks. The standalone sandbox's state changes (`sandbox pay|fail|cancel|refund`,
+ * Postbacks. The standalone sandbox's state changes (`sandbox pay|fail|cancel|refund|infraction`,
  * `--auto-pay`), the postbacks it sends (shape, signature, retries) and `paycli listen`
  * receiving, verifying and forwarding them. Real processes, real HTTP on 127.0.0.1.
  */
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,28 +76,33 @@ function sign(secret: string, raw: string, t = Math.floor(Date.now() / 1000)): s
 
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 
-describe('Done when: sandbox --postback-secret, listen --secret --json, cash-in, sandbox pay', () => {
-  it('the listener prints exactly one notification, status paid, with a valid signature', async () => {
+describe('sandbox --postback-secret, listen --secret --json, cash-in, sandbox pay', () => {
+  it('the listener prints the created then the paid notification, each with a valid signature', async () => {
     const sb = await sandbox(['--postback-secret', 'S']);
     const li = await listen(['--secret', 'S', '--json'], ['--verbose']);
     const id = await cashin(sb, `${li.url}/pix/postback`);
     const pay = await control('pay', id, sb.url);
     expect(pay.code, pay.stderr).toBe(0);
-    expect(pay.stdout).toBe(`cash-in ${id}: pending → paid (postback queued)\n`);
+    expect(pay.stdout).toBe(`cash-in ${id}: created → paid (postback queued)\n`);
 
-    await waitFor(() => lines(li.stdout()).length >= 1, 5_000, 'a notification');
+    await waitFor(() => lines(li.stdout()).length >= 2, 5_000, 'two notifications');
     await sleep(300); // nothing more arrives
     const out = lines(li.stdout());
-    expect(out).toHaveLength(1);
-    const body = JSON.parse(out[0]!) as Record<string, unknown>;
-    expect(body).toMatchObject({ transactionId: id, object: 'cashin', status: 'paid', method: 'pix', value: 1000 });
+    expect(out).toHaveLength(2);
+    const created = JSON.parse(out[0]!) as Record<string, unknown>;
+    expect(created).toMatchObject({ transactionId: id, object: 'cashin', status: 'created', method: 'pix', value: 1000, observation: null });
+    expect(Object.keys(created).sort()).toEqual(['method', 'object', 'observation', 'orderId', 'processedAt', 'status', 'transactionId', 'value']); // no payer before it is paid
+    const body = JSON.parse(out[1]!) as Record<string, unknown>;
+    expect(body).toMatchObject({ transactionId: id, object: 'cashin', status: 'paid', method: 'pix', value: 1000, orderId: created.orderId, observation: null });
     expect(body.endToEndId).toMatch(/^E\d{8}\d{12}[A-Za-z0-9]{11}$/);
     expect(body.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(body.payer).toEqual({ name: 'Fulano de Tal', documentId: '12345678909', bankName: 'PAYCLI SANDBOX BANK', bankCode: '999', bankIspb: '99999999' });
-    // The listener verified it (else 401 and a warning); the test verifies it again itself.
+    expect(body.payer).toEqual({ transactionId: id, name: 'Fulano de Tal', documentId: '12345678909', bankName: 'PAYCLI SANDBOX BANK', bankCode: '999', bankIspb: '99999999' });
+    // The listener verified both (else 401 and a warning); the test verifies them again itself.
     expect(li.stderr()).not.toMatch(/warning/);
-    const header = /< x-paycli-signature: (\S+)/.exec(li.stderr())?.[1];
-    expect(signatureValid('S', header, out[0]!)).toBe(true);
+    const headers = [...li.stderr().matchAll(/< x-paycli-signature: ([^\s"]+)/g)].map((m) => m[1]);
+    expect(headers).toHaveLength(2);
+    expect(signatureValid('S', headers[0], out[0]!)).toBe(true);
+    expect(signatureValid('S', headers[1], out[1]!)).toBe(true);
     expect(sb.log()).toMatch(new RegExp(`postback cash-in ${id} paid → ${li.url}/pix/postback attempt 1/5: HTTP 200, delivered`));
   });
 });
@@ -106,8 +112,7 @@ describe('delivery', () => {
     let n = 0;
     const gw = await recorder((_req, res) => json(res, ++n <= 2 ? 500 : 200, {}));
     const sb = await sandbox([], { PAYCLI_SANDBOX_RETRY_BASE_MS: '100' });
-    const id = await cashin(sb, `${gw.url}/hook?token=abc`);
-    expect((await control('pay', id, sb.url)).code).toBe(0);
+    await cashin(sb, `${gw.url}/hook?token=abc`); // its `created` postback is retried
     await waitFor(() => gw.received.length >= 3, 5_000, '3 deliveries');
     await sleep(1_000); // longer than the next wait (400 ms) would have been
     expect(gw.received).toHaveLength(3);
@@ -130,24 +135,28 @@ describe('delivery', () => {
     const gw = await recorder((_req, res) => json(res, 503, {}));
     const sb = await sandbox([], { PAYCLI_SANDBOX_RETRY_BASE_MS: '50' });
     const id = await cashin(sb, `${gw.url}/hook`);
-    expect((await control('fail', id, sb.url)).code).toBe(0);
     await waitFor(() => /giving up/.test(sb.log()), 5_000, 'giving up');
     await sleep(300);
     expect(gw.received).toHaveLength(5);
-    expect((JSON.parse(gw.received[0]!.text) as { status: string }).status).toBe('failed');
+    expect(gw.received.map((r) => (r.json as { status: string }).status)).toEqual(['created', 'created', 'created', 'created', 'created']);
+    expect(sb.log()).toContain(`postback cash-in ${id} created → ${gw.url}/hook attempt 5/5`);
     expect(sb.log()).toMatch(/attempt 5\/5: HTTP 503; giving up/);
   });
 
-  it('sends one postback per state change, in order (paid, then refunded, same endToEndId)', async () => {
+  it('sends one postback per state change, in order (created, paid, infraction, refund; same endToEndId once paid)', async () => {
     const gw = await recorder();
     const sb = await sandbox();
     const id = await cashin(sb, `${gw.url}/hook`);
     expect((await control('pay', id, sb.url)).code).toBe(0);
+    expect((await control('infraction', id, sb.url)).code).toBe(0);
     expect((await control('refund', id, sb.url)).code).toBe(0);
-    await waitFor(() => gw.received.length >= 2, 5_000, '2 deliveries');
-    const [paid, refunded] = gw.received.map((r) => r.json as { status: string; endToEndId: string; transactionId: number });
+    await waitFor(() => gw.received.length >= 4, 5_000, '4 deliveries');
+    const [created, paid, infraction, refund] = gw.received.map((r) => r.json as { status: string; endToEndId?: string; transactionId: number; observation: string | null });
+    expect(created).toMatchObject({ transactionId: id, status: 'created' });
+    expect(created!.endToEndId).toBeUndefined();
     expect(paid).toMatchObject({ transactionId: id, status: 'paid' });
-    expect(refunded).toMatchObject({ transactionId: id, status: 'refunded', endToEndId: paid!.endToEndId });
+    expect(infraction).toMatchObject({ transactionId: id, status: 'infraction', endToEndId: paid!.endToEndId, observation: expect.stringMatching(/infraction/) });
+    expect(refund).toMatchObject({ transactionId: id, status: 'refund', endToEndId: paid!.endToEndId });
   });
 
   it('--auto-pay pays every cash-in by itself after the delay', async () => {
@@ -155,25 +164,25 @@ describe('delivery', () => {
     const sb = await sandbox(['--auto-pay', '0.3']);
     const id = await cashin(sb, `${gw.url}/hook`);
     const silent = await cashin(sb);
-    await waitFor(() => gw.received.length >= 1, 5_000, 'the auto-pay postback');
-    expect(gw.received[0]!.json).toMatchObject({ transactionId: id, status: 'paid' });
-    await waitFor(() => new RegExp(`cash-in ${silent}: pending → paid \\(auto-pay\\)`).test(sb.log()), 5_000, 'the second auto-pay');
+    await waitFor(() => gw.received.length >= 2, 5_000, 'the auto-pay postback');
+    expect(gw.received[1]!.json).toMatchObject({ transactionId: id, status: 'paid' });
+    await waitFor(() => new RegExp(`cash-in ${silent}: created → paid \\(auto-pay\\)`).test(sb.log()), 5_000, 'the second auto-pay');
     const again = await control('pay', id, sb.url);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/is paid: cannot pay it \(allowed: refund\)/);
+    expect(again.stderr).toMatch(/is paid: cannot pay it \(allowed: refund, infraction\)/);
     const state = (await (await fetch(`${sb.url}/_sandbox/transactions/${silent}`)).json()) as { status: string };
     expect(state.status).toBe('paid');
-    expect(gw.received).toHaveLength(1);
+    expect(gw.received).toHaveLength(2);
   });
 });
 
 describe('sandbox pay|fail|cancel|refund', () => {
-  it('changes a cash-out through its states (no postback); refuses a transition that is not allowed (exit 1)', async () => {
+  it('changes a cash-out through its states (no postback without a URL); refuses a transition that is not allowed (exit 1)', async () => {
     const sb = await sandbox();
     const id = await cashout(sb);
     const pay = await control('pay', id, sb.url, ['--json']);
     expect(pay.code).toBe(0);
-    expect(JSON.parse(pay.stdout)).toEqual({ transactionId: id, kind: 'cashout', status: 'paid', previousStatus: 'pending', postback: 'none' });
+    expect(JSON.parse(pay.stdout)).toEqual({ transactionId: id, kind: 'cashout', status: 'paid', previousStatus: 'created', postback: 'none' });
     const twice = await control('pay', id, sb.url);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/cash-out \d+ is paid: cannot pay it/);
@@ -182,10 +191,10 @@ describe('sandbox pay|fail|cancel|refund', () => {
     expect(cancel.code).toBe(1);
     const refund = await control('refund', id, sb.url);
     expect(refund.code).toBe(0);
-    expect(refund.stdout).toBe(`cash-out ${id}: paid → refunded\n`);
+    expect(refund.stdout).toBe(`cash-out ${id}: paid → refund\n`);
     const after = await control('fail', id, sb.url);
     expect(after.code).toBe(1);
-    expect(after.stderr).toMatch(/refunded is final/);
+    expect(after.stderr).toMatch(/refund is final/);
   });
 
   it('an unknown transaction id exits 1 with the sandbox message', async () => {
@@ -236,7 +245,7 @@ describe('paycli listen', () => {
     const good = await post({ 'x-paycli-signature': sign('listen_secret_0123', raw) });
     expect(good.status).toBe(200);
     await waitFor(() => li.stdout().includes('\n'), 3_000, 'the line');
-    expect(li.stdout()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}cashin 7 {2}paid {2}R\$ 12,34\n$/);
+    expect(li.stdout()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}cash-in 7 {2}paid {2}R\$ 12,34\n$/);
     expect(li.stdout() + li.stderr()).not.toContain('listen_secret_0123');
   });
 
@@ -252,7 +261,7 @@ describe('paycli listen', () => {
     const evil = { transactionId: 8, object: 'cashin', status: 'paid\u001b]0;pwned\u0007\u202e', value: 5 };
     expect((await fetch(li.url, { method: 'POST', body: JSON.stringify(evil) })).status).toBe(200);
     await waitFor(() => li.stdout().includes('\n'), 3_000, 'the line');
-    expect(li.stdout()).toMatch(/ {2}cashin 8 {2}paid {2}R\$ 0,05\n$/);
+    expect(li.stdout()).toMatch(/ {2}cash-in 8 {2}paid {2}R\$ 0,05\n$/);
     expect(li.stdout()).not.toMatch(/[\u001b\u0007\u202e]/);
   });
 
@@ -276,17 +285,91 @@ describe('paycli listen', () => {
     const li = await listen(['--secret', secret, '--json', '--forward-to', `${target.url}/app/postback`]);
     const id = await cashin(sb, li.url);
     expect((await control('pay', id, sb.url)).code).toBe(0);
-    await waitFor(() => target.received.length >= 1, 5_000, 'the forward');
-    await waitFor(() => /→ forwarded: HTTP 202/.test(li.stderr()), 3_000, 'the forward status');
-    const got = target.received[0]!;
+    await waitFor(() => target.received.length >= 2, 5_000, 'the forwards');
+    await waitFor(() => (li.stderr().match(/\{"forwarded":\{"status":202\}\}/g) ?? []).length >= 2, 3_000, 'the forward statuses');
+    const got = target.received[1]!;
     expect(got.path).toBe('/app/postback');
-    expect(got.text).toBe(lines(li.stdout())[0]);
+    expect(got.text).toBe(lines(li.stdout())[1]);
     expect(got.json).toMatchObject({ transactionId: id, status: 'paid' });
     expect(got.headers['user-agent']).toMatch(/^paycli-sandbox\//);
     expect(signatureValid(secret, got.headers['x-paycli-signature'] as string, got.text)).toBe(true);
-    expect(lines(li.stdout())).toHaveLength(1); // the forward answer is not on stdout
+    expect(lines(li.stdout())).toHaveLength(2); // the forward answers are not on stdout
+    for (const line of lines(li.stderr())) expect(() => JSON.parse(line)).not.toThrow(); // --json: stderr is JSON Lines
     expect(sb.log() + li.stderr() + li.stdout()).not.toContain(secret);
   });
+
+  it('shows the orderId, prints a ping as a ping, names a transfer and its destination', async () => {
+    const li = await listen();
+    const transfer = {
+      transactionId: 12,
+      object: 'transfer',
+      status: 'paid',
+      method: 'pix',
+      value: 1550,
+      orderId: 'saque-77',
+      observation: null,
+      destinationBank: { name: 'Fulano de Tal', cpfCnpj: null, email: 'f@example.com', pixKey: 'f@example.com', pixKeyType: 2, bank: 'BANCO X', bankId: '001', ispb: '00000000' },
+    };
+    for (const body of [{ test: true }, { transactionId: 11, object: 'cashin', status: 'created', value: 1000, orderId: 'pedido-1' }, transfer]) {
+      expect((await fetch(li.url, { method: 'POST', body: JSON.stringify(body) })).status).toBe(200);
+    }
+    await waitFor(() => lines(li.stdout()).length >= 3, 3_000, '3 lines');
+    const [ping, cashIn, cashOut] = lines(li.stdout()).map((l) => l.replace(/^\S+ {2}/, ''));
+    expect(ping).toBe('ping (test postback)');
+    expect(cashIn).toBe('cash-in 11  created  R$ 10,00  order pedido-1');
+    expect(cashOut).toBe('cash-out 12  paid  R$ 15,50  order saque-77  to Fulano de Tal (f@example.com, BANCO X)');
+  });
+
+  it('--json keeps stderr JSON Lines too (banner, warnings, --verbose headers, end)', async () => {
+    const li = await listen(['--json', '--secret', 'json_secret_0123'], ['--verbose']);
+    expect((await fetch(li.url, { method: 'POST', body: '{"a":1}' })).status).toBe(401);
+    expect((await fetch(li.url, { method: 'POST', body: 'nope' })).status).toBe(401);
+    expect(await li.stop()).toEqual({ code: 0, signal: null });
+    const err = lines(li.stderr());
+    for (const line of err) expect(() => JSON.parse(line), line).not.toThrow();
+    const docs = err.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(docs).toEqual(expect.arrayContaining([{ listening: li.url }, expect.objectContaining({ warning: expect.stringMatching(/rejected a postback/) }), expect.objectContaining({ debug: expect.stringMatching(/^< content-type: /) }), expect.objectContaining({ notice: expect.stringMatching(/stopped; 0 notifications/) })]));
+  });
+
+  it('--forward-to a target that never answers: the queue is bounded, what does not fit is dropped and counted, RSS stays bounded', async () => {
+    // A target that takes every connection and never answers.
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`;
+    try {
+      const li = await listen(['--forward-to', target]);
+      const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${li.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+      const before = rss();
+      let peak = before;
+      const body = JSON.stringify({ transactionId: 1, object: 'cashin', status: 'paid', value: 1, pad: 'x'.repeat(1024 * 1024 - 80) });
+      expect(body.length).toBeLessThan(1024 * 1024);
+      let next = 0;
+      let ok = 0;
+      // 400 postbacks of ~1 MB, 4 at a time, all to 127.0.0.1.
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next < 400) {
+            next++;
+            const r = await fetch(li.url, { method: 'POST', body });
+            if (r.status === 200) ok++;
+            await r.arrayBuffer();
+            if (next % 20 === 0) peak = Math.max(peak, rss());
+          }
+        }),
+      );
+      peak = Math.max(peak, rss());
+      expect(ok).toBe(400); // every one is received and printed, forwarded or not
+      await waitFor(() => lines(li.stdout()).length >= 400, 10_000, '400 lines');
+      expect(li.stderr()).toMatch(/warning: forward queue full \(\d+ notifications, \d+ bytes waiting for 127\.0\.0\.1:\d+\): transaction 1 paid not forwarded; 1 dropped so far/);
+      expect(await li.stop()).toEqual({ code: 0, signal: null });
+      const dropped = Number(/stopped; 400 notifications received; (\d+) not forwarded \(forward queue full\)/.exec(li.stderr())?.[1]);
+      expect(dropped).toBeGreaterThanOrEqual(380); // at most 8 MiB (8 bodies) wait; one is in flight
+      expect(peak - before).toBeLessThan(200 * 1024 * 1024); // was +790 MB before the queue was bounded
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((r) => hanging.close(() => r()));
+    }
+  }, 60_000);
 
   it('stops cleanly on SIGTERM and on SIGINT (exit 0)', async () => {
     const a = await listen();

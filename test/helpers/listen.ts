@@ -29,12 +29,12 @@ export function startListenProcess(extra: string[] = [], env: Record<string, str
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      const m = /listening on (http:\/\/\S+)|"listening":"(http:\/\/[^"]+)"/.exec(stderr);
       if (m && !started) {
         started = true;
         clearTimeout(timer);
         resolve({
-          url: m[1]!,
+          url: (m[1] ?? m[2])!,
           child,
           stdout: () => stdout,
           stderr: () => stderr,

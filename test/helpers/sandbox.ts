@@ -11,10 +11,13 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `paycli sandbox --port 0 ...extra` and waits for its "listening on" line. */
-export function startSandboxProcess(extra: string[] = [], env: Record<string, string> = {}): Promise<SandboxProcess> {
+/**
+ * Spawns `paycli [globals] sandbox --port 0 ...extra` and waits for its "listening on" line
+ * (`{"listening": url}` with `--json`).
+ */
+export function startSandboxProcess(extra: string[] = [], env: Record<string, string> = {}, globals: string[] = []): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, 'sandbox', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -22,11 +25,11 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
     }, 10_000);
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      const m = /listening on (http:\/\/\S+)|"listening":"(http:\/\/[^"]+)"/.exec(stderr);
       if (m) {
         clearTimeout(timer);
         resolve({
-          url: m[1]!,
+          url: (m[1] ?? m[2])!,
           child,
           log: () => stderr,
           stop: () =>

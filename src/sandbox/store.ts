@@ -1,0 +1,97 @@
+/**
+ * What a sandbox remembers: every transaction it created, for as long as the sandbox process runs
+ * (a standalone `paycli sandbox` keeps them across requests; transaction ids keep increasing
+ * across runs, src/sandbox/counter.ts). It answers the lookups and the balance of README
+ * "The built-in sandbox" ("Lookups and balance"):
+ *
+ * - a transaction is found by its id or by its `orderId` (the first one created with that
+ *   reference, when several share it);
+ * - its document is the postback body of its current state (src/postback.ts `PostbackBody`);
+ * - the balance, integer cents: `balance` = paid cash-ins (including those under an infraction)
+ *   − cash-outs not failed, canceled or refunded (their `value`, fee included, is debited when they
+ *   are created); `retention` = cash-ins under an infraction; `toAnticipate` = 0;
+ *   `finalBalance` = balance − retention − toAnticipate. It starts at 0 and may go below it: the
+ *   sandbox refuses no cash-out for lack of funds.
+ */
+import type { PostbackObject, PostbackStatus } from '../postback.js';
+
+/** A transaction the sandbox created. */
+export interface SandboxTransaction {
+  transactionId: number;
+  kind: 'cashin' | 'cashout';
+  /** Amount in cents (`value` of the request). */
+  value: number;
+  status: PostbackStatus;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  /** The request body as received (already validated, src/sandbox/validate.ts). */
+  request: Record<string, unknown>;
+  /** The caller's reference, or null. */
+  orderId: string | null;
+  /** Where this transaction's postbacks go (empty strings count as none). */
+  postbackUrl?: string;
+  externalId?: string;
+  /** PIX end-to-end id, set when it is paid (src/sandbox/lifecycle.ts). */
+  endToEndId?: string;
+  /** ISO 8601 UTC time of the last state change (creation at first). */
+  processedAt: string;
+  /** Free text of the last state change (why it failed, was canceled...), or null. */
+  observation: string | null;
+}
+
+/** The `object` word of a transaction's postbacks and lookups. */
+export function objectOf(tx: SandboxTransaction): PostbackObject {
+  return tx.kind === 'cashin' ? 'cashin' : 'transfer';
+}
+
+/** `cash-in` or `cash-out`, for log lines and messages. */
+export function kindWord(tx: SandboxTransaction): string {
+  return tx.kind === 'cashin' ? 'cash-in' : 'cash-out';
+}
+
+/** The account balance as the lookup `GET /transaction/get/balance` answers it; integer cents. */
+export interface SandboxBalance {
+  balance: number;
+  retention: number;
+  toAnticipate: number;
+  finalBalance: number;
+}
+
+/** The transactions of one sandbox. */
+export class TransactionStore {
+  private readonly byId = new Map<number, SandboxTransaction>();
+  private readonly byOrder = new Map<string, SandboxTransaction>();
+
+  /** Remembers a newly created transaction. */
+  add(tx: SandboxTransaction): void {
+    this.byId.set(tx.transactionId, tx);
+    if (tx.orderId !== null && !this.byOrder.has(tx.orderId)) this.byOrder.set(tx.orderId, tx);
+  }
+
+  get(id: number): SandboxTransaction | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The first transaction created with this `orderId`. */
+  byOrderId(orderId: string): SandboxTransaction | undefined {
+    return this.byOrder.get(orderId);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** The balance (module doc). */
+  balance(): SandboxBalance {
+    let balance = 0;
+    let retention = 0;
+    for (const tx of this.byId.values()) {
+      if (tx.kind === 'cashin') {
+        if (tx.status === 'paid' || tx.status === 'infraction') balance += tx.value;
+        if (tx.status === 'infraction') retention += tx.value;
+      } else if (tx.status === 'created' || tx.status === 'paid' || tx.status === 'infraction') balance -= tx.value;
+    }
+    const toAnticipate = 0;
+    return { balance, retention, toAnticipate, finalBalance: balance - retention - toAnticipate };
+  }
+}
