@@ -12,7 +12,7 @@
  * - a comment that says `in a terminal`: the example is run in a pseudo-terminal (`script`) and
  *   must show its first prompt (`?`); it is then stopped.
  * `paycli sandbox` and `paycli listen` (servers) are started in the background, waited for
- * ("listening on") and stopped at the end of their block.
+ * ("listening on", or {"listening": …} with --json) and stopped at the end of their block.
  *
  * Each block (one README code block, or one command's Examples) runs in a fresh folder with
  * fresh config and data folders and HOME, in a private network namespace (`unshare -rn`), so
@@ -160,8 +160,8 @@ function driver(examples: Example[], dir: string): string {
     if (ex.mode === 'run') lines.push(`timeout -s KILL 60 bash ${q(file)} > ${out} 2> ${err} < /dev/null; echo $? > ${code}`);
     else if (ex.mode === 'server') {
       lines.push(`bash ${q(file)} > ${out} 2> ${err} < /dev/null & servers+=($!)`);
-      lines.push(`for _ in $(seq 200); do grep -q 'listening on' ${err} && break; kill -0 $! 2>/dev/null || break; sleep 0.05; done`);
-      lines.push(`if grep -q 'listening on' ${err}; then echo 0 > ${code}; else echo 99 > ${code}; fi`);
+      lines.push(`for _ in $(seq 200); do grep -qE 'listening on|"listening":' ${err} && break; kill -0 $! 2>/dev/null || break; sleep 0.05; done`);
+      lines.push(`if grep -qE 'listening on|"listening":' ${err}; then echo 0 > ${code}; else echo 99 > ${code}; fi`);
     } else {
       // a terminal: `script` gives the example a pseudo-terminal; wait for its first prompt, then stop it
       lines.push(`script -qfec "bash ${file}" /dev/null < /dev/null > ${out} 2> ${err} & t=$!`);
