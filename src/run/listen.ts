@@ -205,7 +205,12 @@ export async function run(opts: ListenOptions): Promise<void> {
       return;
     }
     const receivedAt = new Date();
-    if (opts.verbose) for (const line of shownHeaders(req.headers)) say('debug', line, line);
+    if (opts.verbose) {
+      for (const line of shownHeaders(req.headers)) {
+        if (json) say('debug', line, line);
+        else logger.debug(line);
+      }
+    }
     if (secret !== undefined) {
       const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
       if (!check.ok) {
