@@ -1,0 +1,98 @@
+/**
+ * The sandbox's pure rules: gateway-like validation (src/sandbox/validate.ts), the Authorization
+ * check, transitions and postback bodies (src/sandbox/lifecycle.ts), the balance
+ * (src/sandbox/store.ts), and `paycli listen`'s human line (src/run/listen.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { humanLine, isPing } from '../../src/run/listen.js';
+import { applyTransition, postbackBody } from '../../src/sandbox/lifecycle.js';
+import { authorizationCarries } from '../../src/sandbox/server.js';
+import { TransactionStore, type SandboxTransaction } from '../../src/sandbox/store.js';
+import { validationProblem } from '../../src/sandbox/validate.js';
+
+const CASHOUT = { value: 100, pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '11987654321' } };
+
+function tx(kind: 'cashin' | 'cashout', value: number, status: SandboxTransaction['status'] = 'created', id = 1): SandboxTransaction {
+  const at = '2026-11-23T00:00:00.000Z';
+  const request = kind === 'cashin' ? { payerName: 'P', payerDocument: '123.456.789-09' } : CASHOUT;
+  return { transactionId: id, kind, value, status, createdAt: at, processedAt: at, request, orderId: `o${id}`, observation: null };
+}
+
+describe('validation', () => {
+  it('default: presence and JSON types only; null and empty optionals are fine', () => {
+    expect(validationProblem('cashout', CASHOUT, false)).toBeNull();
+    expect(validationProblem('cashout', { ...CASHOUT, cpfCnpj: '', orderId: null, postbackUrl: null }, false)).toBeNull();
+    expect(validationProblem('cashout', { ...CASHOUT, cpfCnpj: '000' }, false)).toBeNull(); // a format rule: strict only
+    expect(validationProblem('cashout', { ...CASHOUT, value: null }, false)).toBe('Validation Failed - value is required');
+    expect(validationProblem('cashout', { ...CASHOUT, value: 1.5 }, false)).toBe('Validation Failed - value must be an integer');
+    expect(validationProblem('cashout', { ...CASHOUT, person: [] }, false)).toBe('Validation Failed - person must be an object');
+    expect(validationProblem('cashout', { ...CASHOUT, pixKey: ' ' }, false)).toBe('Validation Failed - pixKey is required');
+    expect(validationProblem('cashin', { splits: {} }, false)).toBe('Validation Failed - payerName is required');
+    expect(validationProblem('cashin', 'x', false)).toBe('Validation Failed - the body must be a JSON object');
+  });
+  it('strict: format rules, orderId on cash-outs, no flag in any message', () => {
+    expect(validationProblem('cashout', CASHOUT, true)).toBe('Validation Failed - orderId is required');
+    const withOrder = { ...CASHOUT, orderId: 'o-1' };
+    expect(validationProblem('cashout', withOrder, true)).toBeNull();
+    const wrongType = validationProblem('cashout', { ...withOrder, pixKeyType: 0 }, true)!;
+    expect(wrongType).toMatch(/^Validation Failed - pixKey is not a CPF/);
+    expect(wrongType).toContain('(pixKeyType 2)');
+    expect(wrongType).not.toContain('--');
+    expect(validationProblem('cashout', { ...withOrder, cpfCnpj: '12345678901' }, true)).toMatch(/^Validation Failed - cpfCnpj /);
+  });
+});
+
+describe('Authorization', () => {
+  it('Bearer in any letter case, or the raw key; nothing else', () => {
+    for (const h of ['Bearer k1', 'bearer k1', 'BeArEr   k1', 'k1', ' k1 ']) expect(authorizationCarries(h, 'k1')).toBe(true);
+    for (const h of [undefined, '', 'Bearer k2', 'Basic k1', 'Bearer', 'k']) expect(authorizationCarries(h, 'k1')).toBe(false);
+  });
+});
+
+describe('transitions and postback bodies', () => {
+  it('created → paid → infraction → refund; refund is final; payer and endToEndId only once paid', () => {
+    const t = tx('cashin', 500);
+    expect(postbackBody(t)).toEqual({ transactionId: 1, object: 'cashin', status: 'created', method: 'pix', value: 500, processedAt: t.processedAt, orderId: 'o1', observation: null });
+    expect(applyTransition(t, 'refund')).toEqual({ error: 'cash-in 1 is created: cannot refund it (allowed: pay, fail, cancel)' });
+    expect(applyTransition(t, 'pay')).toEqual({ from: 'created' });
+    const paid = postbackBody(t);
+    expect(paid.payer).toEqual({ transactionId: 1, name: 'P', documentId: '12345678909', bankName: 'PAYCLI SANDBOX BANK', bankCode: '999', bankIspb: '99999999' });
+    expect(applyTransition(t, 'infraction')).toEqual({ from: 'paid' });
+    expect(applyTransition(t, 'refund')).toEqual({ from: 'infraction' });
+    expect(postbackBody(t)).toMatchObject({ status: 'refund', endToEndId: paid.endToEndId, observation: 'refunded in the sandbox' });
+    expect(applyTransition(t, 'pay')).toEqual({ error: 'cash-in 1 is refund: cannot pay it (refund is final)' });
+  });
+  it('a transfer carries destinationBank in every state, never payer', () => {
+    const t = tx('cashout', 100);
+    expect(postbackBody(t)).toMatchObject({ object: 'transfer', destinationBank: { name: 'A', email: 'a@b.co', pixKey: 'a@b.co', pixKeyType: 2, cpfCnpj: null } });
+    applyTransition(t, 'fail');
+    expect(postbackBody(t).payer).toBeUndefined();
+    expect(postbackBody(t).endToEndId).toBeUndefined();
+  });
+});
+
+describe('balance', () => {
+  it('paid cash-ins add, live cash-outs subtract, infractions are retained', () => {
+    const s = new TransactionStore();
+    s.add(tx('cashin', 1000, 'paid', 1));
+    s.add(tx('cashin', 300, 'infraction', 2));
+    s.add(tx('cashin', 50, 'created', 3));
+    s.add(tx('cashin', 70, 'refund', 4));
+    s.add(tx('cashout', 200, 'created', 5));
+    s.add(tx('cashout', 400, 'canceled', 6));
+    s.add(tx('cashout', 80, 'refund', 7));
+    expect(s.balance()).toEqual({ balance: 1100, retention: 300, toAnticipate: 0, finalBalance: 800 });
+    expect(s.byOrderId('o5')?.transactionId).toBe(5);
+  });
+});
+
+describe('listen human line', () => {
+  const at = new Date('2026-11-23T10:00:00.000Z');
+  it('a ping, a cash-in with its order, a transfer with its destination', () => {
+    expect(isPing({ test: true })).toBe(true);
+    expect(humanLine({ test: true }, at)).toBe('2026-11-23T10:00:00.000Z  ping (test postback)');
+    expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at)).toBe('2026-11-23T10:00:00.000Z  cash-in 5  paid  R$ 12,34  order p-1');
+    expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at)).toBe('2026-11-23T10:00:00.000Z  cash-out 6  created  R$ 1,00  to Ana (a@b.co)');
+    expect(humanLine({ transactionId: 7, status: 'paid' }, at)).toBe('2026-11-23T10:00:00.000Z  postback 7  paid  amount ?');
+  });
+});
