@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run bench: start-up and round-trip speed of paycli against Node's own floor (issue #7).
+# npm run bench: start-up and round-trip speed of paycli against Node's own floor (README "Speed").
 # Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
 # `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1 (also
 # with the code cache off), and
@@ -19,7 +19,9 @@ work=$(mktemp -d)
 export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" PAYCLI_CACHE_DIR="$work/cache" NO_COLOR=1
 node bin/paycli.cjs sandbox --port 0 2>"$work/sandbox.log" &
 sandbox=$!
-trap 'kill $sandbox 2>/dev/null; rm -rf "$work"' EXIT
+# The sandbox writes its code cache as it exits: wait for it before removing the folder.
+cleanup() { kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
 for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; sleep 0.1; done
 url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
 export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
