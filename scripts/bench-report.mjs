@@ -1,5 +1,5 @@
 // Prints the table of scripts/bench.sh: medians (of every sample of every round), ratios to
-// `node -e 0` and to the minimal undici script, targets of issue #7, and peak memory.
+// `node -e 0` and to the minimal undici script, targets of README "Speed", and peak memory.
 // Usage: bench-report.mjs <folder of times-N.json> minRssKiB paycliRssKiB commit
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

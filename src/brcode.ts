@@ -1,6 +1,6 @@
 /**
  * PIX BR Code ("copia e cola", EMV QR) building and reading, after the Banco Central's
- * "Manual do BR Code" and "Manual de Padrões para Iniciação do Pix" (field-notes):
+ * "Manual do BR Code" and "Manual de Padrões para Iniciação do Pix" (docs/gateway-contract.md §2.7):
  * TLV objects (2-digit ID, 2-digit length, value); `00`="01"; `01`="12" single use;
  * `26` merchant account (`00`=`br.gov.bcb.pix`, `01` key); `52`="0000"; `53`="986";
  * `54` amount; `58`="BR"; `59` name ≤25; `60` city ≤15; `62`/`05` txid; `63` CRC last.

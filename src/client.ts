@@ -1,6 +1,6 @@
 /**
  * The HTTP client: one POST of a JSON body to the gateway (bytes carried by src/transport.ts),
- * with the response validated against the interface's schema. Rules (issue #2, #5):
+ * with the response validated against the interface's schema. Rules (docs/gateway-contract.md §4):
  * - never retries, never follows a redirect: a payout sent twice is money lost;
  * - a timeout ({@link Settings.timeoutMs}) and a response size cap ({@link MAX_RESPONSE_BYTES});
  * - unknown response fields are tolerated (the schemas are loose);

@@ -1,5 +1,5 @@
 /**
- * The local payment journal (issue #5): every cash-out and cash-in this machine sends is recorded
+ * The local payment journal (README "Safety: journal, duplicate cash-outs, history"): every cash-out and cash-in this machine sends is recorded
  * in `<data dir>/journal.jsonl` *before* it is sent, and completed with its outcome afterwards.
  * It is what stops a retried CI job from paying the same payout twice, and what
  * `paycli history` lists.

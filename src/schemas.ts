@@ -1,12 +1,12 @@
 /**
- * The zod schemas of every body in the gateway interface (`shared/interface.md` §2), shared by
+ * The zod schemas of every body in the gateway interface (docs/gateway-contract.md §2), shared by
  * the flags/prompts/`--input` path, the HTTP client (which validates every response) and the
  * built-in sandbox (which validates every request).
  *
  * Request schemas validate *and normalise*: documents are sent bare, PIX keys in DICT form,
  * phones as digits with DDD, strings trimmed. Their output is exactly the JSON body sent.
  * Response schemas are loose: unknown fields (`success`, `orderId`, `txId`... seen on real
- * gateways, field-notes) are kept and passed through, known fields must have the interface's type.
+ * gateways, docs/gateway-contract.md §4) are kept and passed through, known fields must have the interface's type.
  *
  * Where the interface says "not shown" (§2.6, §8) the bounds chosen here are documented in
  * README ("Validation rules"): amounts 1..{@link MAX_CENTS} cents; names ≤ {@link MAX_NAME}

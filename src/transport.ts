@@ -2,9 +2,9 @@
  * How the bytes of one POST travel. Two transports, one contract:
  * - direct (the usual case): Node's built-in `node:http`/`node:https`, which start in a few
  *   milliseconds; undici's import plus its WebAssembly HTTP parser cost several times Node's
- *   whole start-up on this project's machines (`npm run bench`, issue #7);
+ *   whole start-up on this project's machines (`npm run bench`, README "Speed");
  * - through a proxy, when `HTTPS_PROXY`/`HTTP_PROXY` (or the lower-case forms) are set: undici's
- *   `EnvHttpProxyAgent`, loaded only then, which also applies `NO_PROXY` (field-notes: undici
+ *   `EnvHttpProxyAgent`, loaded only then, which also applies `NO_PROXY` (undici
  *   does not read these variables by itself; its `EnvHttpProxyAgent` does).
  * Neither transport retries or follows redirects, and both give up at once when the signal
  * aborts. Both report, through `onSent`, the moment the request may have reached the gateway,

@@ -1,5 +1,5 @@
 /**
- * Colour, in one place. chalk alone ignores `NO_COLOR` (field-notes), so colour is switched off
+ * Colour, in one place. chalk alone ignores `NO_COLOR`, so colour is switched off
  * here for `--no-color`, `NO_COLOR` (any non-empty value, https://no-color.org), `TERM=dumb`, and
  * whenever stderr is not a terminal. Only stderr text is coloured; stdout stays plain so that
  * pipes and files get clean text. chalk is loaded only when colour is on: scripts and CI, where

@@ -1,5 +1,5 @@
 /**
- * Checks the BR Code a gateway returned (issue #5): a bad CRC, a missing PIX GUI or an amount
+ * Checks the BR Code a gateway returned (docs/gateway-contract.md §2.2, §2.7): a bad CRC, a missing PIX GUI or an amount
  * other than the one requested gets a warning on stderr. The transaction exists either way, so
  * the result is still printed.
  */

@@ -41,7 +41,7 @@ export async function run(opts: CashoutOptions): Promise<void> {
   const settings = settingsFor(opts, 'cashout');
   if (opts.dryRun) return printDryRun(settings, CASHOUT_PATH, body, Boolean(opts.json));
 
-  // Duplicate guard (issue #5, README "Duplicate cash-outs"): refuse early, before asking.
+  // Duplicate guard (README "Duplicate cash-outs"): refuse early, before asking.
   const target = journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHOUT_PATH));
   if (!opts.allowDuplicate) checkDuplicate(cashOutFingerprint(target, body), settings.duplicateWindowMin);
 

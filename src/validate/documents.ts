@@ -1,6 +1,6 @@
 /**
  * CPF and CNPJ checks, on `@brazilian-utils/brazilian-utils` (subpath imports keep start-up low).
- * Rules (field-notes; Receita Federal): CPF is 11 digits with two mod-11 check digits; CNPJ is
+ * Rules (Receita Federal; docs/gateway-contract.md §2.6): CPF is 11 digits with two mod-11 check digits; CNPJ is
  * 12 characters `[0-9A-Z]` plus 2 numeric check digits, alphanumeric since July 2026 (Receita
  * Federal, "CNPJ alfanumérico"), so `isValidCnpj` is called with `version: 2`.
  */

@@ -1,6 +1,6 @@
 /**
  * PIX key checks against the key type the user declared, returning the DICT form the gateway
- * expects (field-notes, "PIX key formats (DICT)"; Banco Central, "Formatação das chaves do DICT"):
+ * expects (docs/gateway-contract.md §2.6; Banco Central, "Formatação das chaves do DICT"):
  * CPF 11 digits, CNPJ 14 characters (letters upper-case), e-mail lower-case ≤77 characters in
  * the DICT's ASCII characters (src/validate/contact.ts), phone E.164 `+55` + an Anatel DDD +
  * number, random key (EVP) a lower-case UUID of any version. The key types and their names are

@@ -1,5 +1,5 @@
 /**
- * Issue #2: cash-in and cash-out end to end, against the in-process sandbox, the standalone
+ * Cash-in and cash-out end to end, against the in-process sandbox, the standalone
  * sandbox and a recording test gateway; every row of the exit-code table.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue #4: shell completion. The committed completions/ must be what the generator makes now,
+ * Shell completion. The committed completions/ must be what the generator makes now,
  * and the scripts are driven in real bash, zsh and fish (installed by .ci/run; a missing shell
  * fails these tests). Completing commands and flags must not start Node.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #2: configuration and profiles (precedence flags > environment > profile, unknown keys,
+ * Configuration and profiles (precedence flags > environment > profile, unknown keys,
  * secrets never taken as arguments), colour control (NO_COLOR, --no-color) in a real terminal,
  * and --qr-file with both forms of qrCodeBase64.
  */

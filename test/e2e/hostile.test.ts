@@ -1,5 +1,5 @@
 /**
- * Issue #5, row 1: the hostile-gateway matrix. Each case runs the built paycli against a test
+ * The hostile-gateway matrix. Each case runs the built paycli against a test
  * gateway on 127.0.0.1 that answers outside the interface on purpose, and asserts the message
  * and the exit code (README "Exit codes").
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #3: interactive prompt mode, through a real pseudo-terminal (tmux) running the built
+ * Interactive prompt mode, through a real pseudo-terminal (tmux) running the built
  * paycli against a recording test gateway on 127.0.0.1: full runs, wrong answers re-asked with
  * the reason, the cash-out summary and its confirmation, Ctrl-C, and `--no-input` in a terminal.
  */

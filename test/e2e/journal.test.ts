@@ -1,5 +1,5 @@
 /**
- * Issue #5, rows 2 and 3: the payment journal, the duplicate-payout guard (including after a
+ * The payment journal, the duplicate-payout guard (including after a
  * SIGKILL and under 20 concurrent processes) and `paycli history`.
  */
 import { spawn } from 'node:child_process';

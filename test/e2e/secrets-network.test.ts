@@ -1,5 +1,5 @@
 /**
- * Issue #5, rows 5 and 6: secrets (config file modes, masking, redaction, plain http refused)
+ * Secrets (config file modes, masking, redaction, plain http refused)
  * and the network (proxy variables honoured, Ctrl-C says whether the request was sent).
  */
 import { spawn } from 'node:child_process';

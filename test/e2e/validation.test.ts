@@ -1,5 +1,5 @@
 /**
- * Issue #3: validation before anything is sent. For every field of cash-in and cash-out, a wrong
+ * Validation before anything is sent. For every field of cash-in and cash-out, a wrong
  * value exits 2 with a message that names the flag, says what is wrong and shows a valid
  * example — and the recording test gateway received nothing. Also: missing flags without a
  * terminal, `--amount`, splits, PIX key hints, `--input <file|->` and `--dry-run`.

@@ -1,8 +1,8 @@
 /**
- * Issue #3: property-based tests (fast-check) of the document, PIX key and money validators.
+ * Property-based tests (fast-check) of the document, PIX key and money validators.
  *
  * Valid CPFs and CNPJs are generated with check digits computed HERE, independently of the
- * library paycli uses (field-notes: CPF weights 10..2 then 11..2; CNPJ values = ASCII code − 48,
+ * library paycli uses (docs/gateway-contract.md §2.6: CPF weights 10..2 then 11..2; CNPJ values = ASCII code − 48,
  * weights 5,4,3,2,9,8,7,6,5,4,3,2 then 6,5,4,3,2,9,8,7,6,5,4,3,2; r < 2 → 0, else 11 − r).
  *
  * About "every single-character change fails": mod-11 check digits cannot catch every change.
