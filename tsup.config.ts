@@ -69,6 +69,8 @@ export default defineConfig([{
   clean: true,
   treeshake: true,
   define: { __PAYCLI_VERSION__: JSON.stringify(version) },
+  // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
+  loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
   esbuildPlugins: [lazyChildProcessInCommander],
   onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
@@ -81,6 +83,8 @@ export default defineConfig([{
   target: 'node20',
   clean: true,
   define: { __PAYCLI_VERSION__: JSON.stringify(version) },
+  // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
+  loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
   removeNodeProtocol: false,
   onSuccess: async () => {
     execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man')`], { stdio: 'inherit' });

@@ -1,4 +1,4 @@
-# fish completion for paycli. Generated from paycli's command tree by src/completion.ts
+# fish completion for paycli. Generated from paycli's command tree by src/completion/
 # (`paycli completion fish`; in the repository, `npm run completions`). Do not edit.
 # Completing commands and flags runs nothing but the shell; profile names are read from the
 # config file with awk. Regenerate after upgrading paycli.
@@ -94,6 +94,36 @@ function __paycli_spec
     end
 end
 
+# __paycli_profile_names FILE: the profile names in a paycli config file, one a line.
+function __paycli_profile_names
+    awk '{ s = s $0 "\\n" }
+END {
+  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
+  for (i = 1; i <= n; i++) {
+    c = substr(s, i, 1)
+    if (instr) {
+      if (esc) { tok = tok c; esc = 0 }
+      else if (c == "\\\\") esc = 1
+      else if (c == "\\"") { instr = 0; key = 1 }
+      else tok = tok c
+      continue
+    }
+    if (c == "\\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
+    if (c == " " || c == "\\t" || c == "\\n" || c == "\\r") continue
+    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
+    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
+    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
+    key = 0; pend = 0
+  }
+}
+' $argv[1]
+end
+
+# The static body of paycli's fish completion (src/completion/fish.ts puts the generated data
+# around it: __paycli_spec and __paycli_profile_names before, the `complete` lines after).
+# shellcheck does not read fish; the syntax is checked with `fish --no-execute`
+# (test/e2e/completion-lint.test.ts).
+
 # Works out, from the words before the cursor, the command path (__paycli_path), how many
 # positional arguments it has so far (__paycli_npos) and whether the word at the cursor is the
 # value of a flag (__paycli_expect). Cached per command line.
@@ -151,34 +181,16 @@ function __paycli_config_file
     end
 end
 
-# The profile names in the config file, one a line (read with awk; see src/completion.ts).
+# The profile names in the config file, one a line.
 function __paycli_profiles
     set -l f (__paycli_config_file)
     test -r "$f"; or return 0
-    awk '{ s = s $0 "\\n" }
-END {
-  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
-  for (i = 1; i <= n; i++) {
-    c = substr(s, i, 1)
-    if (instr) {
-      if (esc) { tok = tok c; esc = 0 }
-      else if (c == "\\\\") esc = 1
-      else if (c == "\\"") { instr = 0; key = 1 }
-      else tok = tok c
-      continue
-    }
-    if (c == "\\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
-    if (c == " " || c == "\\t" || c == "\\n" || c == "\\r") continue
-    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
-    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
-    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
-    key = 0; pend = 0
-  }
-}' "$f" 2>/dev/null
+    __paycli_profile_names "$f" 2>/dev/null
 end
 
 complete -c paycli -e
 complete -c paycli -f
+
 # paycli
 complete -c paycli -n '__paycli_at \'\' 0' -a 'cashin' -d 'create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'cashout' -d 'send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes'

@@ -2,7 +2,7 @@
 import { Argument, type Command } from 'commander';
 import { lazyAction } from '../lazy.js';
 
-/** Shells `paycli completion` writes a script for (the generator in src/completion.ts knows each). */
+/** Shells `paycli completion` writes a script for (src/completion/ has a generator for each). */
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 /** Adds `completion` to the program. */

@@ -1,6 +1,6 @@
 /** `paycli completion <shell>`: prints the completion script generated from the command tree. */
 import type { Command } from 'commander';
-import { generateCompletion, type Shell } from '../completion.js';
+import { generateCompletion, type Shell } from '../completion/index.js';
 import { printResult } from '../output/logger.js';
 
 /** Prints the script for the shell given as argument (commander has checked it is one we know). */
