@@ -55,29 +55,39 @@ __paycli_spec() {
       vflags='--profile --base-url --timeout'
       varg='' ;;
     'sandbox')
-      subs='pay fail cancel refund'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      subs='pay fail cancel refund infraction ping'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox infraction')
+      subs=''
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox ping')
+      subs=''
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'history')
       subs=''
@@ -107,7 +117,7 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'history:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
