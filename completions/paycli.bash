@@ -1,4 +1,4 @@
-# bash completion for paycli. Generated from paycli's command tree by src/completion/
+# bash completion for paycli. Generated from paycli's command tree by src/completion.ts
 # (`paycli completion bash`; in the repository, `npm run completions`). Do not edit.
 # Completing commands and flags runs nothing but the shell; profile names are read from the
 # config file with awk. Regenerate after upgrading paycli.
@@ -10,22 +10,22 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config sandbox history listen completion help'
+      subs='cashin cashout config sandbox history status balance reconcile listen completion help'
       flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --help -h'
       vflags='--profile --base-url --timeout'
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --input --dry-run --qr --no-qr --qr-file --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --input --qr-file --profile --base-url --timeout'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --profile --base-url --timeout'
       varg='' ;;
     'cashout')
       subs=''
-      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --input --dry-run --yes -y --allow-duplicate --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --input --profile --base-url --timeout'
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --profile --base-url --timeout'
       varg='' ;;
     'config')
-      subs='set get unset list path'
+      subs='set get unset list path help'
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
       varg='' ;;
@@ -54,45 +54,55 @@ __paycli_spec() {
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
       varg='' ;;
+    'config help')
+      subs=''
+      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
     'sandbox')
-      subs='pay fail cancel refund infraction ping'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      subs='pay fail cancel refund'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
-      varg='' ;;
-    'sandbox infraction')
-      subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
-      varg='' ;;
-    'sandbox ping')
-      subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'history')
       subs=''
       flags='--limit --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--limit --profile --base-url --timeout'
+      varg='' ;;
+    'status')
+      subs=''
+      flags='--order-id --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--order-id --profile --base-url --timeout'
+      varg='' ;;
+    'balance')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'reconcile')
+      subs=''
+      flags='--since --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--since --profile --base-url --timeout'
       varg='' ;;
     'listen')
       subs=''
@@ -106,61 +116,12 @@ __paycli_spec() {
       varg='' ;;
     'help')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
-      varg='0' ;;
+      varg='' ;;
     *) subs='' flags='' vflags='' varg='' ;;
   esac
 }
-
-# __paycli_values PATH SLOT CUR: completes the value of a flag (SLOT --flag) or of the
-# positional argument SLOT #index of the command PATH.
-__paycli_values() {
-  case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
-      __paycli_lines "$3" < <(__paycli_profiles) ;;
-    'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
-      __paycli_files "$3" ;;
-    'cashout:--pix-key-type')
-      __paycli_words 'cpf cnpj email phone random' "$3" ;;
-    'config set:#0'|'config get:#0'|'config unset:#0')
-      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window header.' "$3" ;;
-    'completion:#0')
-      __paycli_words 'bash zsh fish' "$3" ;;
-    'help:#0')
-      __paycli_words 'cashin cashout config sandbox history listen completion' "$3" ;;
-  esac
-  return 0
-}
-
-# __paycli_profile_names FILE: the profile names in a paycli config file, one a line.
-__paycli_profile_names() {
-  awk '{ s = s $0 "\n" }
-END {
-  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
-  for (i = 1; i <= n; i++) {
-    c = substr(s, i, 1)
-    if (instr) {
-      if (esc) { tok = tok c; esc = 0 }
-      else if (c == "\\") esc = 1
-      else if (c == "\"") { instr = 0; key = 1 }
-      else tok = tok c
-      continue
-    }
-    if (c == "\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
-    if (c == " " || c == "\t" || c == "\n" || c == "\r") continue
-    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
-    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
-    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
-    key = 0; pend = 0
-  }
-}
-' "$1"
-}
-
-# The static body of paycli's bash completion (src/completion/bash.ts puts the generated data in
-# front of it: __paycli_spec, __paycli_values and __paycli_profile_names). Linted by shellcheck
-# (test/e2e/completion-lint.test.ts).
 
 # COMPREPLY = the lines of stdin.
 __paycli_reply() {
@@ -196,12 +157,53 @@ __paycli_config_file() {
   else printf '%s\n' "${XDG_CONFIG_HOME:-$HOME/.config}/paycli/config.json"; fi
 }
 
-# The profile names in the config file, one a line.
+# The profile names in the config file, one a line (read with awk; see src/completion.ts).
 __paycli_profiles() {
   local f
   f=$(__paycli_config_file)
   [[ -r $f ]] || return 0
-  __paycli_profile_names "$f" 2>/dev/null
+  awk '{ s = s $0 "\n" }
+END {
+  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
+  for (i = 1; i <= n; i++) {
+    c = substr(s, i, 1)
+    if (instr) {
+      if (esc) { tok = tok c; esc = 0 }
+      else if (c == "\\") esc = 1
+      else if (c == "\"") { instr = 0; key = 1 }
+      else tok = tok c
+      continue
+    }
+    if (c == "\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
+    if (c == " " || c == "\t" || c == "\n" || c == "\r") continue
+    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
+    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
+    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
+    key = 0; pend = 0
+  }
+}' "$f" 2>/dev/null
+}
+
+# __paycli_values PATH SLOT CUR: completes the value of a flag (SLOT --flag) or of the
+# positional argument SLOT #index of the command PATH.
+__paycli_values() {
+  case "$1:$2" in
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'config help:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+      __paycli_lines "$3" < <(__paycli_profiles) ;;
+    'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
+      __paycli_files "$3" ;;
+    'cashout:--pix-key-type')
+      __paycli_words 'cpf cnpj email phone random' "$3" ;;
+    'config set:#0'|'config get:#0'|'config unset:#0')
+      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
+    'config help:#0')
+      __paycli_words 'set get unset list path' "$3" ;;
+    'completion:#0')
+      __paycli_words 'bash zsh fish' "$3" ;;
+    'help:#0')
+      __paycli_words 'cashin cashout config sandbox history status balance reconcile listen completion' "$3" ;;
+  esac
+  return 0
 }
 
 _paycli() {
@@ -212,7 +214,7 @@ _paycli() {
     w=${COMP_WORDS[i]}
     n=${#words[@]}
     if [[ $w == = && $n -gt 0 && ${words[n-1]} == --* && ${words[n-1]} != *=* ]]; then
-      words[n-1]+='='; joined=1
+      words[n-1]+==; joined=1
     elif ((joined)) && ((i <= COMP_CWORD)) && [[ ${COMP_WORDS[i-1]} == = ]]; then
       words[n-1]+=$w; joined=0
     else

@@ -12,6 +12,9 @@ import { registerHistory } from './commands/history.js';
 import { registerListen } from './commands/listen.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { addHelpCommand, configureRootHelp } from './help.js';
+import { registerBalance } from './commands/balance.js';
+import { registerReconcile } from './commands/reconcile.js';
+import { registerStatus } from './commands/status.js';
 import { VERSION } from './version.js';
 
 /** The exit-code table, shown in `paycli --help` and README ("Exit codes"). */
@@ -72,6 +75,9 @@ Environment:
   registerConfig(program);
   registerSandbox(program);
   registerHistory(program);
+  registerStatus(program);
+  registerBalance(program);
+  registerReconcile(program);
   registerListen(program);
   registerCompletion(program);
   addHelpCommand(program);

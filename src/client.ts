@@ -1,7 +1,10 @@
 /**
  * The HTTP client: one POST of a JSON body to the gateway (bytes carried by src/transport.ts),
- * with the response validated against the interface's schema. Rules (docs/gateway-contract.md §4):
- * - never retries, never follows a redirect: a payout sent twice is money lost;
+ * with the response validated against the interface's schema; and the GET of a lookup
+ * ({@link lookupGateway}: status, balance), which changes nothing at the gateway. Rules (docs/gateway-contract.md §4):
+ * - a POST is never retried; nothing follows a redirect: a payout sent twice is money lost;
+ * - a lookup GET is retried a bounded number of times on a network failure or a 502/503/504
+ *   ({@link LOOKUP_ATTEMPTS}), since asking twice is harmless;
  * - a timeout ({@link Settings.timeoutMs}) and a response size cap ({@link MAX_RESPONSE_BYTES});
  * - unknown response fields are tolerated (the schemas are loose);
  * - every failure is a typed error (src/errors.ts) that says whether the request may have
@@ -25,7 +28,7 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** A request as it would be sent; what `--dry-run` and `--verbose` show (credential redacted). */
 export interface PreparedRequest {
-  method: 'POST';
+  method: 'POST' | 'GET';
   url: string;
   headers: Record<string, string>;
   body: unknown;
@@ -38,12 +41,12 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 /**
  * Builds the request: JSON body, `Authorization: Bearer <key>` (or the key raw under
- * `auth-header`), the profile's static headers.
+ * `auth-header`), the profile's static headers. A GET (a lookup) has no body and no content type.
  * @param redacted replace the credential with `[redacted]` (for display)
  */
-export function prepareRequest(settings: Settings, baseUrl: string, path: string, body: unknown, redacted = false): PreparedRequest {
+export function prepareRequest(settings: Settings, baseUrl: string, path: string, body: unknown, redacted = false, method: 'POST' | 'GET' = 'POST'): PreparedRequest {
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
+    ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
     accept: 'application/json',
     'user-agent': `paycli/${VERSION}`,
   };
@@ -54,7 +57,7 @@ export function prepareRequest(settings: Settings, baseUrl: string, path: string
     if (settings.authHeader) headers[settings.authHeader.toLowerCase()] = key;
     else headers.authorization = `Bearer ${key}`;
   }
-  return { method: 'POST', url: redacted ? redactUrl(joinUrl(baseUrl, path)) : joinUrl(baseUrl, path), headers, body };
+  return { method, url: redacted ? redactUrl(joinUrl(baseUrl, path)) : joinUrl(baseUrl, path), headers, body };
 }
 
 /** Connection errors that prove nothing reached the gateway. */
@@ -62,9 +65,11 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH
 
 /** One call to the gateway. */
 export interface GatewayCall<T extends z.ZodType> {
+  /** `POST` (default: a payment) or `GET` (a lookup, which changes nothing: failures say so). */
+  method?: 'POST' | 'GET';
   /** Interface path, e.g. `/transaction/cashout`. */
   path: string;
-  /** The validated request body. */
+  /** The validated request body (ignored for a GET). */
   body: unknown;
   /** Schema of the HTTP 200 body. */
   schema: T;
@@ -93,19 +98,22 @@ export interface GatewayResult<T> {
  *   InterruptedError (signal aborted)
  */
 export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Promise<GatewayResult<z.output<T>>> {
-  const req = prepareRequest(call.settings, call.baseUrl, call.path, call.body);
-  const shown = prepareRequest(call.settings, call.baseUrl, call.path, call.body, true);
+  const method = call.method ?? 'POST';
+  const lookup = method === 'GET';
+  const req = prepareRequest(call.settings, call.baseUrl, call.path, call.body, false, method);
+  const shown = prepareRequest(call.settings, call.baseUrl, call.path, call.body, true, method);
   if (isVerbose()) {
-    logger.debug(`> POST ${shown.url}`);
+    logger.debug(`> ${method} ${shown.url}`);
     for (const [k, v] of Object.entries(shown.headers)) logger.debug(`> ${k}: ${v}`);
-    logger.debug(`> ${JSON.stringify(sanitizeJson(call.body))}`);
+    if (!lookup) logger.debug(`> ${JSON.stringify(sanitizeJson(call.body))}`);
   }
   const timeoutMs = call.settings.timeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   let sent = false;
   const unknown = (what: string, code: 'network' | 'timeout', cause: unknown): NetworkError => {
-    const details: ErrorDetails = { maybeSent: sent, cause };
+    const details: ErrorDetails = { maybeSent: lookup ? false : sent, cause };
+    if (lookup) return new NetworkError(`${what}: the lookup failed (a lookup changes nothing at the gateway)`, details, code);
     return sent
       ? new NetworkError(`${what} after the request was sent: the outcome is unknown; ${call.unknownAdvice}`, details, code)
       : new NetworkError(`${what} before the request was sent: nothing reached the gateway`, details, code);
@@ -113,7 +121,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   const t0 = Date.now();
   let res: TransportResponse;
   try {
-    res = await post({ url: req.url, headers: req.headers, body: JSON.stringify(req.body), signal, timeoutMs, direct: call.direct }, () => {
+    res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct }, () => {
       sent = true;
     });
   } catch (err) {
@@ -121,7 +129,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   }
   let text: string;
   try {
-    text = await readCapped(res.body, res.headers['content-length']);
+    text = await readCapped(res.body, res.headers['content-length'], lookup);
   } catch (err) {
     if (err instanceof GatewayError) throw err;
     throw classify(err);
@@ -134,6 +142,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   function classify(err: unknown): Error {
     if (err instanceof GatewayError) return err;
     if (call.signal?.aborted) {
+      if (lookup) return new InterruptedError('interrupted during a lookup (a lookup changes nothing at the gateway)', { maybeSent: false });
       return new InterruptedError(
         sent ? `interrupted after the request was sent: the outcome is unknown; ${call.unknownAdvice}` : 'interrupted before the request was sent: nothing reached the gateway',
         { maybeSent: sent },
@@ -166,8 +175,8 @@ function traceBody(text: string): string {
 }
 
 /** Reads a body up to {@link MAX_RESPONSE_BYTES}; destroys the stream past it. */
-async function readCapped(body: TransportResponse['body'], contentLength: string | string[] | undefined): Promise<string> {
-  const tooBig = () => new GatewayError(`the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes; refused (the request was received: check the gateway for its outcome)`, { maybeSent: true }, 'bad_response');
+async function readCapped(body: TransportResponse['body'], contentLength: string | string[] | undefined, lookup = false): Promise<string> {
+  const tooBig = () => new GatewayError(`the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes; refused${lookup ? '' : ' (the request was received: check the gateway for its outcome)'}`, { maybeSent: !lookup }, 'bad_response');
   if (typeof contentLength === 'string' && Number(contentLength) > MAX_RESPONSE_BYTES) {
     body.destroy();
     throw tooBig();
@@ -194,12 +203,20 @@ function interpret<T extends z.ZodType>(status: number, headers: TransportRespon
   } catch {
     isJson = false;
   }
+  const lookup = call.method === 'GET';
+  // What a failure means for the caller: a POST's outcome is unknown, a lookup just failed.
+  const unknownTail = lookup ? '' : `; the outcome is unknown: ${call.unknownAdvice}`;
   const parsedMessage = isJson ? errorBodySchema.safeParse(json) : undefined;
   const message = parsedMessage?.success ? sanitizeText(parsedMessage.data.message, true).trim() : undefined;
 
   if (status >= 300 && status < 400) {
     const location = typeof headers.location === 'string' ? sanitizeText(headers.location, true) : 'nowhere';
-    throw new GatewayError(`the gateway answered HTTP ${status}, a redirect to ${location}; paycli never follows a redirect on a POST (it would re-send the payment)`, { status, hint: 'check the base URL (https://, trailing path)' });
+    throw new GatewayError(
+      lookup
+        ? `the gateway answered HTTP ${status}, a redirect to ${location}; paycli does not follow redirects (the credential would go along)`
+        : `the gateway answered HTTP ${status}, a redirect to ${location}; paycli never follows a redirect on a POST (it would re-send the payment)`,
+      { status, hint: lookup ? 'check the base URL and the lookup paths (`paycli config list`)' : 'check the base URL (https://, trailing path)' },
+    );
   }
   if (status === 401 || status === 403) {
     throw new AuthError(`the gateway refused the credential (HTTP ${status}${message ? `: ${message}` : ''})`, {
@@ -214,16 +231,16 @@ function interpret<T extends z.ZodType>(status: number, headers: TransportRespon
   }
   if (status >= 500) {
     const what = message ? `: ${message}` : isJson ? '' : ` with ${describeNonJson(headers, text)}`;
-    throw new GatewayError(`the gateway failed (HTTP ${status}${what}); the outcome is unknown: ${call.unknownAdvice}`, { status, maybeSent: true });
+    throw new GatewayError(`the gateway failed (HTTP ${status}${what})${unknownTail}`, { status, maybeSent: !lookup });
   }
   if (!isJson) {
-    throw new GatewayError(`the gateway answered HTTP ${status} with ${describeNonJson(headers, text)}, not JSON; the outcome is unknown: ${call.unknownAdvice}`, { status, maybeSent: true }, 'bad_response');
+    throw new GatewayError(`the gateway answered HTTP ${status} with ${describeNonJson(headers, text)}, not JSON${unknownTail}`, { status, maybeSent: !lookup }, 'bad_response');
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'} ${i.message}`);
     const field = parsed.error.issues[0]?.path.map(String).join('.');
-    throw new GatewayError(`the gateway's answer does not match the interface: ${sanitizeText(issues.join('; '), true)}; the outcome is unknown: ${call.unknownAdvice}`, { status, field, maybeSent: true }, 'bad_response');
+    throw new GatewayError(`the gateway's answer does not match the ${lookup ? 'documented lookup' : 'interface'}: ${sanitizeText(issues.join('; '), true)}${unknownTail}`, { status, field, maybeSent: !lookup }, 'bad_response');
   }
   return { status, data: parsed.data as z.output<T>, raw: json };
 }
@@ -233,4 +250,34 @@ function describeNonJson(headers: Record<string, string | string[] | undefined>,
   const type = typeof headers['content-type'] === 'string' ? headers['content-type'].split(';')[0] : undefined;
   if (/html/i.test(type ?? '') || /^\s*</.test(text)) return 'an HTML page';
   return type ? `a body of type ${sanitizeText(type, true)}` : 'a body that is not JSON';
+}
+
+/** How many times a lookup GET is tried in all (network failure, 502, 503, 504), at 0.3 s, then 0.9 s. */
+export const LOOKUP_ATTEMPTS = 3;
+
+/** True for a failure after which asking again may help: no connection, a reset, a timeout, 502/503/504. */
+function retryable(err: unknown): boolean {
+  if (err instanceof NetworkError) return true;
+  return err instanceof GatewayError && (err.details.status === 502 || err.details.status === 503 || err.details.status === 504);
+}
+
+/**
+ * A lookup: `GET {baseUrl}{path}`, the answer validated with `schema`. Tried up to `attempts`
+ * times ({@link LOOKUP_ATTEMPTS}) while it fails with a network error or 502/503/504, with a short
+ * pause between tries; a GET changes nothing at the gateway, so asking again is safe. Errors are
+ * those of {@link callGateway}, worded for a lookup (never "the outcome is unknown").
+ * @throws AuthError, GatewayRefusedError (e.g. 404 `Transaction not found`), GatewayError,
+ *   NetworkError (after the last try), InterruptedError
+ */
+export async function lookupGateway<T extends z.ZodType>(call: Omit<GatewayCall<T>, 'method' | 'body' | 'unknownAdvice'>, attempts = LOOKUP_ATTEMPTS): Promise<GatewayResult<z.output<T>>> {
+  for (let i = 1; ; i++) {
+    try {
+      return await callGateway({ ...call, method: 'GET', body: undefined, unknownAdvice: '' });
+    } catch (err) {
+      if (i >= attempts || !retryable(err) || call.signal?.aborted) throw err;
+      const pause = 300 * 3 ** (i - 1);
+      logger.debug(`lookup failed (${(err as Error).message}); asking again in ${pause} ms (try ${i + 1} of ${attempts})`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }

@@ -51,7 +51,9 @@ export type ErrorCode =
   | 'needs_attention'
   | 'internal_error'
   | 'unknown_profile'
-  | 'ledger_busy';
+  | 'ledger_busy'
+  | 'not_found'
+  | 'unresolved';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {

@@ -27,14 +27,22 @@ export interface FieldSpec {
   kind: FieldKind;
   /** A valid example, shown in messages and help. */
   example: string;
+  /** False for an optional field interactive mode does not offer (a flag or `--input` only). */
+  prompt: boolean;
 }
 
 const kebab = (path: string) => path.replace(/\./g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const camel = (flag: string) => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-function field(path: string, label: string, example: string, required = true, kind: FieldKind = 'text', flag = `--${kebab(path)}`): FieldSpec {
-  return { path, flag, attr: camel(flag), label, required, kind, example };
+function field(path: string, label: string, example: string, required = true, kind: FieldKind = 'text', flag = `--${kebab(path)}`, prompt = true): FieldSpec {
+  return { path, flag, attr: camel(flag), label, required, kind, example, prompt };
 }
+
+/**
+ * `orderId`, the caller's order reference: beyond the interface (README "Beyond the interface"),
+ * never prompted for (with the profile's `order-id` = `auto`, paycli makes one).
+ */
+const orderIdField = () => field('orderId', 'Order reference (optional)', 'pedido-1234', false, 'text', '--order-id', false);
 
 /** Cash-in request fields (interface §2.1). */
 export const CASHIN_FIELDS: readonly FieldSpec[] = [
@@ -47,6 +55,7 @@ export const CASHIN_FIELDS: readonly FieldSpec[] = [
   field('productDescription', 'Product description', 'Camiseta azul, tamanho M'),
   field('postbackUrl', 'Postback URL (optional)', 'https://example.com/pix/postback', false),
   field('splits', 'Splits (optional)', '123e4567-e12b-12d1-a456-426655440000:300', false, 'splits', '--split'),
+  orderIdField(),
 ];
 
 /** Cash-out request fields (interface §2.3). */
@@ -58,6 +67,9 @@ export const CASHOUT_FIELDS: readonly FieldSpec[] = [
   field('person.name', "Recipient's name", 'Fulano de Tal'),
   field('person.email', "Recipient's e-mail", 'fulano@example.com'),
   field('person.phone', "Recipient's phone with DDD", '(11) 98765-4321'),
+  orderIdField(),
+  // Beyond the interface: the gateway family's cash-out takes a postback URL too.
+  field('postbackUrl', 'Postback URL (optional)', 'https://example.com/pix/postback', false, 'text', '--postback-url', false),
 ];
 
 /** The field a problem path (`splits.0.clientId`, `person.email`) belongs to. */

@@ -63,6 +63,8 @@ export interface BeginInfo {
   /** Cash-in: payer's name and product. */
   payer?: string;
   product?: string;
+  /** The `orderId` sent (the caller's or a generated one; src/order-id.ts), if any. */
+  orderId?: string;
 }
 
 /** The `begin` event, written before the request is sent: the {@link BeginInfo} plus its identity. */
@@ -375,6 +377,7 @@ function beginEvent(info: BeginInfo, fingerprint: string): BeginEvent {
     ...(info.recipient !== undefined ? { recipient: clip(info.recipient, 200) } : {}),
     ...(info.payer !== undefined ? { payer: clip(info.payer, 200) } : {}),
     ...(info.product !== undefined ? { product: clip(info.product, 200) } : {}),
+    ...(info.orderId !== undefined ? { orderId: info.orderId } : {}),
     pid: process.pid,
   };
 }

@@ -18,6 +18,7 @@ import { formatReais, MAX_CENTS } from './money.js';
 import { pixKeyTypeHelp } from './pix-key-types.js';
 import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProblem, textProblem } from './validate/index.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from './validate/pixkey.js';
+import { orderIdProblem } from './order-id.js';
 
 /** Longest name (payer, recipient, product) accepted, in characters. */
 export const MAX_NAME = 100;
@@ -93,6 +94,18 @@ const urlSchema = z
     error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback',
   });
 
+/**
+ * `orderId`, the caller's order reference (beyond the interface: README "Beyond the interface"),
+ * trimmed; rules in src/order-id.ts.
+ */
+export const orderIdSchema = z
+  .string(typed('text, e.g. "pedido-1234"'))
+  .trim()
+  .check((ctx) => {
+    const problem = orderIdProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+  });
+
 /** A split entry (interface §2.1): which client receives part of the amount, and how much. */
 export const splitSchema = z.object({
   clientId: z.guid(typed('a UUID, e.g. 123e4567-e12b-12d1-a456-426655440000')),
@@ -111,6 +124,7 @@ export const cashInRequestSchema = z
     value: centsSchema,
     postbackUrl: urlSchema.optional(),
     splits: z.array(splitSchema, typed('a list of {clientId, value} objects, e.g. [{"clientId": "123e4567-e12b-12d1-a456-426655440000", "value": 300}]')).optional(),
+    orderId: orderIdSchema.optional(),
   })
   // Runs even when other fields are wrong (`when`), so that every problem is reported at once.
   .superRefine(
@@ -168,6 +182,9 @@ export const cashOutRequestSchema = z
       },
       typed('an object with name, email and phone, e.g. {"name": "Fulano de Tal", "email": "fulano@example.com", "phone": "11987654321"}'),
     ),
+    // Beyond the interface (README "Beyond the interface"): the gateway family's cash-out takes both.
+    orderId: orderIdSchema.optional(),
+    postbackUrl: urlSchema.optional(),
   })
   // The key is checked against its type even when other fields are wrong (`when`), so that every
   // problem is reported at once; the transform then writes it in DICT form.
@@ -224,3 +241,41 @@ export interface FieldProblem {
 export function problemsOf(error: z.ZodError): FieldProblem[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
+
+// ── Beyond the interface: the gateway family's lookups (README "Beyond the interface") ──
+
+const nullishText = z.string().nullish();
+const nullishId = z.union([z.string(), z.number()]).nullish();
+
+/**
+ * A transaction as `GET /transaction/get/by/id/{transactionId}` and
+ * `GET /transaction/get/by/orderId/{orderId}` answer it (HTTP 200). `status` is a word
+ * (`created`, `paid`, `failed`, `canceled`, `refund`, `infraction`), `object` `cashin` or
+ * `transfer` (a cash-out), `value` integer cents, `processedAt` ISO 8601 (the documented example
+ * has no zone); `payer` for a paid cash-in, `destinationBank` for a transfer. Unknown fields are kept.
+ */
+export const transactionLookupSchema = z.looseObject({
+  transactionId: z.int(),
+  status: z.union([z.string().min(1), z.int()]),
+  value: z.int(),
+  object: nullishText,
+  orderId: nullishText,
+  method: nullishText,
+  endToEndId: nullishText,
+  processedAt: nullishText,
+  payer: z.looseObject({ name: nullishText, documentId: nullishText, bankName: nullishText, bankCode: nullishId, bankIspb: nullishId }).nullish(),
+  destinationBank: z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId }).nullish(),
+});
+export type TransactionLookup = z.output<typeof transactionLookupSchema>;
+
+/**
+ * The account balance as `GET /transaction/get/balance` answers it (HTTP 200): integer cents;
+ * `finalBalance` is the balance less retention (and what is already anticipated).
+ */
+export const balanceSchema = z.looseObject({
+  balance: z.int(),
+  retention: z.int().optional(),
+  toAnticipate: z.int().optional(),
+  finalBalance: z.int().optional(),
+});
+export type Balance = z.output<typeof balanceSchema>;

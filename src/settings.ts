@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { configFile } from './paths.js';
 import { HEADER_PREFIX } from './config-keys.js';
+import type { OrderIdMode } from './order-id.js';
 
 /** Value of the `base-url` keys that selects the built-in sandbox. */
 export const SANDBOX = 'sandbox';
@@ -15,6 +16,15 @@ export const SANDBOX = 'sandbox';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default duplicate-cash-out window, in minutes. */
 export const DEFAULT_DUPLICATE_WINDOW_MIN = 10;
+/**
+ * Default lookup paths (beyond the interface: the gateway family's documentation, README "Beyond
+ * the interface"); `{transactionId}` / `{orderId}` are replaced by the URL-encoded value.
+ */
+export const DEFAULT_LOOKUP_PATHS = {
+  statusPath: '/transaction/get/by/id/{transactionId}',
+  statusByOrderPath: '/transaction/get/by/orderId/{orderId}',
+  balancePath: '/transaction/get/balance',
+} as const;
 
 /** The stored config file: profiles by name, each a map of config key → string value. */
 export interface ConfigFile {
@@ -66,6 +76,28 @@ export interface Settings {
   duplicateWindowMin: number;
   /** `--allow-insecure-http`. */
   allowInsecureHttp: boolean;
+  /** Config key `order-id`: `auto` gives every payment without one a fresh `orderId` (src/order-id.ts). */
+  orderId: OrderIdMode;
+  /**
+   * Config key `lookup`: `auto` asks the gateway by `orderId` before a cash-out with a caller's
+   * reference and after an unknown outcome (and remembers when it has no lookup path); `off` never.
+   */
+  lookup: 'auto' | 'off';
+  /** Lookup path templates (config keys `status-path`, `status-by-order-path`, `balance-path`). */
+  statusPath: string;
+  statusByOrderPath: string;
+  balancePath: string;
+}
+
+/** Which request the settings are for: an operation, or a lookup (`status`, `balance`, `reconcile`). */
+export type SettingsOp = 'cashin' | 'cashout' | 'lookup';
+
+/** A config value that must be one of `choices` (the first is the default). @throws UsageError */
+function choice<T extends string>(value: string | undefined, choices: readonly T[], key: string, profile?: string): T {
+  if (value === undefined || value === '') return choices[0]!;
+  const v = value.trim().toLowerCase();
+  if ((choices as readonly string[]).includes(v)) return v as T;
+  throw new UsageError(`${profile ? `config key ${key} (profile ${profile})` : key} must be one of ${choices.join(', ')}, got "${value}"`, { field: key });
 }
 
 /** The profile name: `--profile`, else `PAYCLI_PROFILE`, else `default`. */
@@ -81,14 +113,51 @@ function positiveInt(text: string, what: string, source: string): number {
 }
 
 /**
- * Resolves the settings of one operation.
- * @param op which operation, for `cashin-base-url` / `cashout-base-url`
- * @throws UsageError on a malformed timeout or base URL
+ * The base URL of a request: `--base-url`, `PAYCLI_BASE_URL`, then the profile. A lookup uses
+ * `lookup-base-url`, else `base-url`, else the host of the operation it is about (`about`; for
+ * `status` and `balance`, `cashout-base-url` then `cashin-base-url`).
  */
-export function resolveSettings(flags: GlobalFlags, op: 'cashin' | 'cashout'): Settings {
+function baseUrlOf(flags: GlobalFlags, profile: Record<string, string>, op: SettingsOp, about?: 'cashin' | 'cashout'): string {
+  const fromProfile =
+    op === 'lookup'
+      ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
+      : profile[`${op}-base-url`] || profile['base-url'];
+  return (flags.baseUrl || process.env.PAYCLI_BASE_URL || fromProfile || SANDBOX).trim();
+}
+
+/** A lookup path template; it must be an absolute path holding `placeholder` (when given). @throws UsageError */
+function pathTemplate(value: string | undefined, fallback: string, key: string, profile: string | undefined, placeholder?: string): string {
+  if (value === undefined || value === '') return fallback;
+  const v = value.trim();
+  if (!v.startsWith('/') || (placeholder && !v.includes(placeholder))) {
+    throw new UsageError(`${profile ? `config key ${key} (profile ${profile})` : key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${fallback}; got "${value}"`, { field: key });
+  }
+  return v;
+}
+
+/**
+ * Checks a value for the keys of order references and lookups (`order-id`, `lookup`,
+ * `status-path`, `status-by-order-path`, `balance-path`) as `paycli config set` stores it.
+ * @throws UsageError
+ */
+export function checkLookupSetting(key: string, value: string): void {
+  if (key === 'order-id') choice(value, ['auto', 'off'] as const, key, undefined);
+  if (key === 'lookup') choice(value, ['auto', 'off'] as const, key, undefined);
+  if (key === 'status-path') pathTemplate(value, DEFAULT_LOOKUP_PATHS.statusPath, key, undefined, '{transactionId}');
+  if (key === 'status-by-order-path') pathTemplate(value, DEFAULT_LOOKUP_PATHS.statusByOrderPath, key, undefined, '{orderId}');
+  if (key === 'balance-path') pathTemplate(value, DEFAULT_LOOKUP_PATHS.balancePath, key, undefined);
+}
+
+/**
+ * Resolves the settings of one operation or lookup.
+ * @param op which request: `cashin` / `cashout` (for `cashin-base-url` / `cashout-base-url`), or `lookup`
+ * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
+ * @throws UsageError on a malformed timeout, base URL, lookup path or mode
+ */
+export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
   const name = profileName(flags);
   const profile = readConfigFile().profiles?.[name] ?? {};
-  const baseUrl = (flags.baseUrl || process.env.PAYCLI_BASE_URL || profile[`${op}-base-url`] || profile['base-url'] || SANDBOX).trim();
+  const baseUrl = baseUrlOf(flags, profile, op, about);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const timeoutMs = flags.timeout
@@ -106,6 +175,11 @@ export function resolveSettings(flags: GlobalFlags, op: 'cashin' | 'cashout'): S
     timeoutMs,
     duplicateWindowMin: windowText ? positiveInt(windowText, 'the window in minutes', `config key duplicate-window (profile ${name})`) : DEFAULT_DUPLICATE_WINDOW_MIN,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp),
+    orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
+    lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
+    statusPath: pathTemplate(profile['status-path'], DEFAULT_LOOKUP_PATHS.statusPath, 'status-path', name, '{transactionId}'),
+    statusByOrderPath: pathTemplate(profile['status-by-order-path'], DEFAULT_LOOKUP_PATHS.statusByOrderPath, 'status-by-order-path', name, '{orderId}'),
+    balancePath: pathTemplate(profile['balance-path'], DEFAULT_LOOKUP_PATHS.balancePath, 'balance-path', name),
   };
   if (baseUrl !== SANDBOX) checkBaseUrl(baseUrl, settings.allowInsecureHttp);
   return settings;

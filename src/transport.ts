@@ -1,5 +1,5 @@
 /**
- * How the bytes of one POST travel. Two transports, one contract:
+ * How the bytes of one request (a POST, or a lookup's GET) travel. Two transports, one contract:
  * - direct (the usual case): Node's built-in `node:http`/`node:https`, which start in a few
  *   milliseconds; undici's import plus its WebAssembly HTTP parser cost several times Node's
  *   whole start-up on this project's machines (`npm run bench`, README "Speed");
@@ -12,11 +12,14 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** One POST to send. */
+/** One request to send: a POST (a payment) or a GET (a lookup, no body). */
 export interface TransportRequest {
+  /** Default `POST`. */
+  method?: 'POST' | 'GET';
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** The JSON text of a POST; absent for a GET. */
+  body?: string;
   /** Aborts the request: Ctrl-C or the overall timeout. */
   signal: AbortSignal;
   /** Timeout of each phase (connect, headers, body) on the proxy path, in milliseconds. */
@@ -40,7 +43,7 @@ export function proxyConfigured(): boolean {
 }
 
 /**
- * Sends one POST. Resolves with the response head once it arrives; rejects with the transport's
+ * Sends one request (POST unless `method` says GET). Resolves with the response head once it arrives; rejects with the transport's
  * error (its `code`, e.g. `ECONNREFUSED`, is kept for the caller to classify) or, once the signal
  * aborts, with the signal's reason.
  * @param onSent called when the request may have reached the gateway: the connection to it is up
@@ -55,8 +58,8 @@ async function postDirect(req: TransportRequest, onSent: () => void): Promise<Tr
   const { request } = https ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
     const r = request(req.url, {
-      method: 'POST',
-      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+      method: req.method ?? 'POST',
+      headers: req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       signal: req.signal,
       agent: false, // one connection, closed after the answer: nothing keeps the process alive
     });
@@ -86,11 +89,11 @@ async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<
   const target = new URL(req.url);
   const sent = (message: unknown) => {
     const r = (message as { request?: { method?: string; path?: string } }).request;
-    if (!r || (r.method === 'POST' && (r.path === `${target.pathname}${target.search}` || r.path === req.url))) onSent();
+    if (!r || (r.method === (req.method ?? 'POST') && (r.path === `${target.pathname}${target.search}` || r.path === req.url))) onSent();
   };
   subscribe('undici:client:sendHeaders', sent);
   try {
-    const res = await Promise.race([request(req.url, { method: 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal }), rejectOnAbort(req.signal)]);
+    const res = await Promise.race([request(req.url, { method: req.method ?? 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal }), rejectOnAbort(req.signal)]);
     res.body.once('close', release);
     return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body as TransportResponse['body'] };
   } catch (err) {

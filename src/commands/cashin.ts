@@ -24,6 +24,7 @@ export function registerCashin(program: Command): Command {
     .option('--product-description <text>', 'description of the product or service')
     .option('--postback-url <url>', 'URL that receives the notification when the cash-in changes state')
     .option('--split <clientId:cents>', 'give part of the amount to another client (repeatable)', collect)
+    .option('--order-id <ref>', 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id)')
     .option('--input <file>', 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it')
     .option('--dry-run', 'validate and print the request that would be sent, without sending it')
     .option('--qr', 'draw the QR code in the terminal even when stdout is not a terminal')
@@ -36,6 +37,7 @@ Examples:
 ${CASHIN_EXAMPLE}
   $ paycli cashin --input order.json --amount 25,90 --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
   $ paycli cashin --input order.json --json | jq -r .qrCode
+  $ paycli cashin --amount 25,90 ... --order-id pedido-1234
   $ paycli cashin                       # in a terminal: prompts for every missing field`,
     )
     .action(lazyAction(() => import('../run/cashin.js')));

@@ -31,6 +31,8 @@ export function registerCashout(program: Command): Command {
     .option('--person-name <name>', "recipient's name")
     .option('--person-email <email>', "recipient's e-mail")
     .option('--person-phone <phone>', "recipient's phone with DDD, e.g. 11987654321")
+    .option('--order-id <ref>', 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id); the gateway is asked for it first, so a retry sends nothing')
+    .option('--postback-url <url>', 'URL the gateway notifies when the cash-out changes state (postbackUrl; beyond the interface)')
     .option('--input <file>', 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it')
     .option('--dry-run', 'validate and print the request that would be sent, without sending it')
     .option('-y, --yes', 'do not ask for confirmation (required when not in a terminal)')
@@ -43,7 +45,10 @@ Examples:
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321   # in a terminal: asks to confirm
   $ paycli cashout --amount 15,50 --pix-key-type cpf --pix-key 123.456.789-09 \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes --json
-  $ paycli cashout --input payout.json --dry-run`,
+  $ paycli cashout --input payout.json --dry-run
+  $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
+      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 \\
+      --order-id pedido-1234 --postback-url https://example.com/pix/postback --yes`,
     )
     .action(lazyAction(() => import('../run/cashout.js')));
 }

@@ -4,14 +4,15 @@
  * the terminal when stdout is one (`--qr`/`--no-qr` force it), the PNG with `--qr-file`.
  */
 import { writeFileSync } from 'node:fs';
-import { GatewayError, PaycliError, UsageError } from '../errors.js';
+import { GatewayError, UsageError } from '../errors.js';
 import { joinUrl } from '../client.js';
-import { beginCashIn, endPayment, journalTarget, outcomeOfError } from '../journal.js';
+import { beginCashIn, endPayment, journalTarget } from '../journal.js';
+import { withOrderId } from '../order-id.js';
 import { SANDBOX } from '../settings.js';
 import { CASHIN_FIELDS } from '../fields.js';
 import { formatCashIn } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
-import { redact, sanitizeJson, sanitizeText } from '../output/sanitize.js';
+import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import { bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
@@ -39,21 +40,26 @@ export function decodeQrImage(qrCodeBase64: string): Buffer | null {
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashinOptions): Promise<void> {
   const input = bodyFromFlags(CASHIN_FIELDS, opts);
-  const body: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema, input, opts);
+  const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema, input, opts);
   const settings = settingsFor(opts, 'cashin');
+  // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
+  const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
 
   // Recorded in the journal for `paycli history` (cash-ins are never refused as duplicates).
   const interrupt = interruptSignal();
   const journalId = journal(() =>
-    beginCashIn({ kind: 'cashin', value: body.value, target: journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHIN_PATH)), sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, payer: body.payerName, product: body.productName }),
+    beginCashIn({ kind: 'cashin', value: body.value, target: journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHIN_PATH)), sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, payer: body.payerName, product: body.productName, orderId: body.orderId }),
   );
   let result;
   try {
     result = await send(settings, CASHIN_PATH, body, cashInResponseSchema, 'look the cash-in up at the gateway before creating another', interrupt.signal);
   } catch (err) {
-    if (journalId) journal(() => endPayment(journalId, outcomeOfError(err), { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message: redact(err instanceof Error ? err.message : String(err)) }));
-    throw err;
+    interrupt.dispose();
+    if (!journalId) throw err;
+    // Unknown outcome: ask the gateway by orderId once; returns when it holds it (exit 6: the BR Code is lost).
+    const { settleFailedSend } = await import('./settle.js');
+    return settleFailedSend({ kind: 'cashin', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => journal(() => endPayment(journalId, outcome, extra)) });
   } finally {
     interrupt.dispose();
   }
@@ -66,7 +72,7 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
   for (const w of checkBrCode(res.qrCode, body.value)) logger.warn(w);
   if (opts.json) printResult({ json: sanitizeJson(raw) });
   else {
-    let text = formatCashIn(res, body.value, sandbox);
+    let text = formatCashIn(res, body.value, sandbox, body.orderId);
     const draw = opts.qr ?? Boolean(process.stdout.isTTY);
     if (draw) {
       const QRCode = (await import('qrcode')).default;

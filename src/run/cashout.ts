@@ -4,18 +4,21 @@
  * A cash-out moves money: it is never retried, and a failure after sending says the outcome is
  * unknown.
  */
-import { PaycliError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { CASHOUT_FIELDS } from '../fields.js';
 import { formatReais } from '../money.js';
 import { formatCashOut } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
-import { redact, sanitizeJson } from '../output/sanitize.js';
+import { sanitizeJson } from '../output/sanitize.js';
 import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest } from '../schemas.js';
 import { joinUrl } from '../client.js';
-import { beginCashOut, cashOutFingerprint, checkDuplicate, endPayment, journalTarget, outcomeOfError } from '../journal.js';
+import { beginCashOut, cashOutFingerprint, checkDuplicate, endPayment, journalTarget } from '../journal.js';
+import { witnessCashOut } from '../lookup.js';
+import { withOrderId } from '../order-id.js';
 import { SANDBOX } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 import { bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { settleFailedSend } from './settle.js';
 
 /** Interface §4.2. */
 export const CASHOUT_PATH = '/transaction/cashout';
@@ -31,19 +34,26 @@ export function cashOutSummary(body: CashOutRequest): string {
     `PIX key     ${body.pixKey} (${type.name})`,
     `Recipient   ${body.person.name} <${body.person.email}>, ${body.person.phone}`,
     ...(body.cpfCnpj ? [`CPF/CNPJ    ${body.cpfCnpj}`] : []),
+    ...(body.orderId ? [`Order ID    ${body.orderId}`] : []),
   ].join('\n');
 }
 
 /** Runs a cash-out. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashoutOptions): Promise<void> {
   const input = bodyFromFlags(CASHOUT_FIELDS, opts);
-  const body: CashOutRequest = await validateBody(CASHOUT_FIELDS, cashOutRequestSchema, input, opts);
+  const validated: CashOutRequest = await validateBody(CASHOUT_FIELDS, cashOutRequestSchema, input, opts);
   const settings = settingsFor(opts, 'cashout');
+  // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
+  const callerOrderId = validated.orderId;
+  const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHOUT_PATH, body, Boolean(opts.json));
 
   // Duplicate guard (README "Duplicate cash-outs"): refuse early, before asking.
   const target = journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHOUT_PATH));
   if (!opts.allowDuplicate) checkDuplicate(cashOutFingerprint(target, body), settings.duplicateWindowMin);
+  // The gateway as second witness: a reference the caller chose may already be there (another
+  // machine, another HOME). A fresh generated one cannot be, so it is not asked about.
+  if (callerOrderId !== undefined && settings.baseUrl !== SANDBOX) await witnessCashOut(settingsFor(opts, 'lookup', 'cashout'), callerOrderId);
 
   if (!opts.yes) {
     if (!canPrompt(opts)) {
@@ -61,7 +71,7 @@ export async function run(opts: CashoutOptions): Promise<void> {
   try {
     // Check again and record under the journal lock, fsync'd, before anything is sent.
     const begun = beginCashOut(
-      { kind: 'cashout', value: body.value, target, sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name },
+      { kind: 'cashout', value: body.value, target, sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name, orderId: body.orderId },
       settings.duplicateWindowMin,
       Boolean(opts.allowDuplicate),
     );
@@ -69,8 +79,11 @@ export async function run(opts: CashoutOptions): Promise<void> {
     if (begun.earlier) logger.warn(`--allow-duplicate: sending although an identical cash-out (${formatReais(begun.earlier.value)}, ${begun.earlier.time}, outcome ${begun.earlier.outcome}) is in the journal`);
     result = await send(settings, CASHOUT_PATH, body, cashOutResponseSchema, 'check the cash-out at the gateway before sending it again', interrupt.signal);
   } catch (err) {
-    if (journalId) recordEnd(journalId, () => endPayment(journalId!, outcomeOfError(err), { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message: redact(err instanceof Error ? err.message : String(err)) }));
-    throw err;
+    interrupt.dispose();
+    if (!journalId) throw err;
+    // Unknown outcome: ask the gateway by orderId once (src/run/settle.ts); returns when it holds it.
+    const id = journalId;
+    return settleFailedSend({ kind: 'cashout', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => recordEnd(id, () => endPayment(id, outcome, extra)) });
   } finally {
     interrupt.dispose();
   }
@@ -80,7 +93,7 @@ export async function run(opts: CashoutOptions): Promise<void> {
     logger.warn(`the gateway's net amount (${res.liquid}) is not gross (${res.gross}) minus fee (${res.tax})`);
   }
   if (res.gross !== body.value) logger.warn(`the gateway's gross amount (${formatReais(res.gross)}) differs from the requested ${formatReais(body.value)}`);
-  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatCashOut(res, result.sandbox));
+  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatCashOut(res, result.sandbox, body.orderId));
 }
 
 /** Writes a journal `end`; a failure there only warns (the `begin` already blocks a retry). */

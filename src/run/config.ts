@@ -14,7 +14,7 @@ import { logger, printResult } from '../output/logger.js';
 import { configDir, configFile } from '../paths.js';
 import { isSecretKey, maskSecret, registerProfileSecrets, shownSetting } from '../secrets.js';
 import { isHeaderName } from '../validate/net.js';
-import { checkBaseUrl, profileName, SANDBOX, type GlobalFlags } from '../settings.js';
+import { checkBaseUrl, checkLookupSetting, profileName, SANDBOX, type GlobalFlags } from '../settings.js';
 import { canPrompt } from './request.js';
 
 type Profiles = Record<string, Record<string, string>>;
@@ -47,6 +47,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
   }
   if (key.endsWith('base-url') && value !== SANDBOX) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+  checkLookupSetting(key, value);
 }
 
 async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {

@@ -79,7 +79,7 @@ export async function promptForFields(fields: readonly FieldSpec[], schema: z.Zo
         if (problem && !shown.has(problem)) out.write(`! ${describeProblem(fields, problem, round === 0 ? sources : undefined)}\n`);
         if (problem) shown.add(problem);
         await ask(inquirer, ctx, fields, schema, current, f, Boolean(problem));
-      } else if (!f.required && !given.has(f.path) && !offered.has(f.path)) {
+      } else if (!f.required && f.prompt && !given.has(f.path) && !offered.has(f.path)) {
         offered.add(f.path);
         await ask(inquirer, ctx, fields, schema, current, f, false);
       }

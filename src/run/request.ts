@@ -10,7 +10,7 @@ import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
 import { registerRequestSecrets } from '../secrets.js';
 import { problemsOf } from '../schemas.js';
-import { isLoopbackHost, resolveSettings, SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
+import { isLoopbackHost, resolveSettings, SANDBOX, type GlobalFlags, type Settings, type SettingsOp } from '../settings.js';
 
 export { bodyFromFlags } from '../input.js';
 
@@ -58,9 +58,10 @@ export function keylessLoopback(settings: Settings): boolean {
  * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
  * anything is sent; `--dry-run` only warns); the sandbox does not, nor a base URL on loopback
  * (one notice, sent without a credential). Registers the key for redaction.
+ * @param about for a lookup (`op` = `lookup`), the operation it is about (src/settings.ts)
  */
-export function settingsFor(flags: GlobalFlags, op: 'cashin' | 'cashout'): Settings {
-  const settings = resolveSettings(flags, op);
+export function settingsFor(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
+  const settings = resolveSettings(flags, op, about);
   registerRequestSecrets(settings);
   if (keylessLoopback(settings)) {
     logger.notice(`no API key for profile "${settings.profile}": sending to ${new URL(settings.baseUrl).host} (loopback) without a credential`);

@@ -49,12 +49,15 @@ export const CASHIN_OK = {
 /** A well-formed cash-out answer (interface §2.4). */
 export const CASHOUT_OK = { transactionId: 77, gross: 1550, tax: '65', liquid: '1485', status: '0', createdAt: '2026-11-21T12:00:00.000Z' };
 
-/** Starts a test gateway (on `port`, default any free one); by default answers 200 with {@link CASHIN_OK} / {@link CASHOUT_OK}. */
+/**
+ * Starts a test gateway (on `port`, default any free one); by default answers a POST 200 with
+ * {@link CASHIN_OK} / {@link CASHOUT_OK}, and a GET (a lookup) 404 `{"message":"Transaction not found"}`.
+ */
 export async function startGateway(responder?: Responder, port = 0): Promise<TestGateway> {
   const received: Received[] = [];
   let fn: Responder =
     responder ??
-    ((req, res) => json(res, 200, req.path.endsWith('/cashout') ? CASHOUT_OK : CASHIN_OK));
+    ((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, req.path.endsWith('/cashout') ? CASHOUT_OK : CASHIN_OK)));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -108,4 +111,68 @@ export function useGatewayFixture(apiKey: string): GatewayFixture {
     f.home.cleanup();
   });
   return f;
+}
+
+/** A transaction the {@link LookupGateway} holds, as its lookups answer it. */
+export interface HeldTransaction {
+  transactionId: number;
+  orderId?: string;
+  object: 'cashin' | 'transfer';
+  status: string;
+  value: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A gateway that keeps what it creates and answers the documented lookups
+ * (`GET /transaction/get/by/id/{id}`, `/by/orderId/{orderId}`, `/transaction/get/balance`), with
+ * a miss as 404 `{"message":"Transaction not found"}`. `next` decides what happens to the next POST:
+ * `ok`, `drop-after-create` (created, then the connection reset before any answer),
+ * `drop-before-create` (reset, nothing created), `500-after-create`.
+ */
+export interface LookupGateway {
+  held: HeldTransaction[];
+  /** What the following POSTs do, consumed one per POST; empty = `ok`. */
+  next: ('ok' | 'drop-after-create' | 'drop-before-create' | '500-after-create')[];
+  /** What GETs do before answering, consumed one per GET; empty = answer. */
+  nextGet: ('reset' | '503' | 'html404')[];
+  responder: Responder;
+}
+
+/** Makes a {@link LookupGateway} responder (install it with `gw.respond(l.responder)`). */
+export function lookupGateway(firstId = 500): LookupGateway {
+  let id = firstId;
+  const l: LookupGateway = {
+    held: [],
+    next: [],
+    nextGet: [],
+    responder: (req, res) => {
+      const path = req.path.split('?')[0]!;
+      if (req.method === 'GET') {
+        const what = l.nextGet.shift();
+        if (what === 'reset') return void res.socket?.destroy();
+        if (what === '503') return json(res, 503, { message: 'try later' });
+        if (what === 'html404') {
+          res.writeHead(404, { 'content-type': 'text/html' });
+          return void res.end('<html><body>Cannot GET</body></html>');
+        }
+        if (path === '/transaction/get/balance') return json(res, 200, { balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549 });
+        const byId = /^\/transaction\/get\/by\/id\/([^/]+)$/.exec(path);
+        const byOrder = /^\/transaction\/get\/by\/orderId\/([^/]+)$/.exec(path);
+        const tx = byId ? l.held.find((t) => String(t.transactionId) === decodeURIComponent(byId[1]!)) : byOrder ? l.held.find((t) => t.orderId === decodeURIComponent(byOrder[1]!)) : undefined;
+        if (!byId && !byOrder) return json(res, 404, { message: `no route ${path}` });
+        return tx ? json(res, 200, tx) : json(res, 404, { message: 'Transaction not found' });
+      }
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      const what = l.next.shift() ?? 'ok';
+      if (what === 'drop-before-create') return void res.socket?.destroy();
+      const cashout = path.endsWith('/cashout');
+      const tx: HeldTransaction = { transactionId: id++, object: cashout ? 'transfer' : 'cashin', status: 'created', value: body.value as number, method: 'pix', processedAt: '2025-09-03T10:14:18.768543', ...(typeof body.orderId === 'string' ? { orderId: body.orderId } : {}) };
+      l.held.push(tx);
+      if (what === 'drop-after-create') return void res.socket?.destroy();
+      if (what === '500-after-create') return json(res, 500, { message: 'internal error' });
+      return json(res, 200, cashout ? { ...CASHOUT_OK, transactionId: tx.transactionId, gross: tx.value, liquid: String(tx.value - 65), orderId: tx.orderId } : { ...CASHIN_OK, transactionId: tx.transactionId, orderId: tx.orderId });
+    },
+  };
+  return l;
 }

@@ -1,0 +1,24 @@
+/** `paycli balance`: definition (flags, help). Implementation: src/run/balance.ts. */
+import type { Command } from 'commander';
+import { lazyAction } from '../lazy.js';
+
+/** Adds `balance` to the program. */
+export function registerBalance(program: Command): Command {
+  return program
+    .command('balance')
+    .description("show the account's balance at the gateway (beyond the interface)")
+    .addHelpText(
+      'after',
+      `
+Sends GET /transaction/get/balance (the gateway family's documented balance, not part of the
+interface; another path with config key balance-path, another host with lookup-base-url) and
+shows the balance, the retention, the amount to anticipate and the final balance in reais.
+--json prints the gateway's document as received (integer cents).
+
+Examples:
+  $ paycli balance
+  $ paycli balance --json | jq .finalBalance
+  $ PAYCLI_API_KEY=sandbox paycli --base-url http://127.0.0.1:4010 balance   # a standalone sandbox`,
+    )
+    .action(lazyAction(() => import('../run/balance.js')));
+}

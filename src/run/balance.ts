@@ -1,0 +1,26 @@
+/**
+ * `paycli balance`: `GET` the balance path (beyond the interface; config key `balance-path`) and
+ * show balance, retention, to-anticipate and final balance in reais; `--json` as received.
+ */
+import { lookupGateway } from '../client.js';
+import { builtInSandboxError } from '../lookup.js';
+import { formatBalance } from '../output/format.js';
+import { printResult } from '../output/logger.js';
+import { sanitizeJson } from '../output/sanitize.js';
+import { balanceSchema } from '../schemas.js';
+import { SANDBOX, type GlobalFlags } from '../settings.js';
+import { interruptSignal, settingsFor } from './request.js';
+
+/** Runs `balance`. @throws the typed errors of src/errors.ts */
+export async function run(opts: GlobalFlags): Promise<void> {
+  const settings = settingsFor(opts, 'lookup');
+  if (settings.baseUrl === SANDBOX) throw builtInSandboxError();
+  const interrupt = interruptSignal();
+  let result;
+  try {
+    result = await lookupGateway({ path: settings.balancePath, schema: balanceSchema, settings, baseUrl: settings.baseUrl, signal: interrupt.signal });
+  } finally {
+    interrupt.dispose();
+  }
+  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatBalance(result.data));
+}

@@ -1,0 +1,147 @@
+/**
+ * `paycli reconcile [--since 7d]`: settles every payment of the ledger whose outcome is unknown by
+ * asking the gateway for its order reference (src/lookup.ts), with the settings of the profile that
+ * sent it. Found: recorded `ok` with the gateway's transaction id; "Transaction not found":
+ * recorded `not_sent`; otherwise it stays unknown and the table says why. Exit 0 when nothing is
+ * left unknown, 4 otherwise (6 when all are settled but one needs a person: an amount or kind
+ * that differs from what was sent).
+ */
+import { joinUrl } from '../client.js';
+import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../errors.js';
+import { endPayment, journalTarget, readJournal, type JournalEntry, type Outcome } from '../journal.js';
+import { describeFound, resolveByOrder } from '../lookup.js';
+import { formatReais } from '../money.js';
+import { logger, printResult } from '../output/logger.js';
+import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
+import { SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
+import { interruptSignal, settingsFor } from './request.js';
+
+/** Options of `reconcile`: its flags plus the globals. */
+export type ReconcileOptions = GlobalFlags & { since?: string };
+
+/** What became of one unknown payment. */
+export interface ReconcileRow {
+  /** Ledger entry id. */
+  id: string;
+  time: string;
+  kind: 'cashin' | 'cashout';
+  /** Amount in cents. */
+  value: number;
+  profile: string;
+  orderId?: string;
+  /** `ok` (the gateway holds it), `not_sent` (it does not), `unknown` (could not be settled). */
+  result: 'ok' | 'not_sent' | 'unknown';
+  transactionId?: number;
+  /** The gateway's status word, when found. */
+  status?: string;
+  /** Why it stays unknown, or what needs attention. */
+  reason?: string;
+}
+
+/**
+ * Parses `--since`: a duration back from `now` (`7d`, `24h`, `30m`) or a date/time (`2026-11-01`,
+ * ISO 8601; a date alone is midnight UTC).
+ * @returns epoch milliseconds
+ * @throws UsageError
+ */
+export function parseSince(text: string, now = Date.now()): number {
+  const t = text.trim();
+  const m = /^([0-9]+)\s*([dhm])$/i.exec(t);
+  if (m) return now - Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2]!.toLowerCase() as 'd' | 'h' | 'm'];
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t);
+  if (/^\d{4}-\d{2}-\d{2}/.test(t) && Number.isFinite(ms)) return ms;
+  throw new UsageError(`--since: use a duration such as 7d, 24h or 30m, or a date such as 2026-11-01; got "${text}"`, { field: '--since' });
+}
+
+// The ledger, behind two small functions (src/journal.ts).
+
+/** Ledger entries whose outcome is unknown, recorded at or after `since`, oldest first. */
+function unknownEntries(since: number | undefined): JournalEntry[] {
+  return readJournal()
+    .entries.filter((e) => e.outcome === 'unknown' && (since === undefined || Date.parse(e.time) >= since))
+    .sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+}
+
+/** Records how an unknown entry was settled, with a note (src/journal.ts: a later end wins). */
+function resolveEntry(id: string, outcome: Outcome, extra: { transactionId?: number; status?: string; message: string }): void {
+  endPayment(id, outcome, extra);
+}
+
+/**
+ * Where a payment of `kind` goes with `settings`, as the ledger records it (src/run/cashin.ts,
+ * cashout.ts; imported on use, so that each stays its own chunk).
+ */
+async function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): Promise<string> {
+  const path = kind === 'cashout' ? (await import('./cashout.js')).CASHOUT_PATH : (await import('./cashin.js')).CASHIN_PATH;
+  return journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, path));
+}
+
+/** Settles one entry. Never throws (except an interruption, which stops the run). */
+async function settle(e: JournalEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
+  const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
+  const unknown = (reason: string) => ({ ...row, reason });
+  if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
+  if (!e.orderId) return unknown('no order reference was sent, so the gateway cannot be asked: check it at the gateway');
+  const flags = { ...opts, profile: e.profile };
+  let lookupSettings: Settings;
+  try {
+    const sendSettings = settingsFor(flags, e.kind);
+    const now = await targetOf(sendSettings, e.kind);
+    if (now !== e.target) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
+    lookupSettings = settingsFor(flags, 'lookup', e.kind);
+    if (!e.completed && Date.now() - Date.parse(e.time) < 2 * sendSettings.timeoutMs) return unknown('it was recorded moments ago and may still be in flight: run reconcile again in a minute');
+  } catch (err) {
+    return unknown((err as Error).message);
+  }
+  const r = await resolveByOrder(lookupSettings, e.orderId, { signal });
+  if (signal.aborted) throw new InterruptedError('interrupted: reconcile stopped (what it settled so far is recorded)');
+  if (r.kind === 'unresolved') return unknown(r.why);
+  if (r.kind === 'not_found') {
+    resolveEntry(e.id, 'not_sent', { message: `reconcile: the gateway has no order ${e.orderId}: not created` });
+    return { ...row, result: 'not_sent' };
+  }
+  const problems: string[] = [];
+  const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
+  if (r.data.object && r.data.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.data.object, true)}, not a ${expected}`);
+  if (r.data.value !== e.value) problems.push(`the gateway holds ${formatReais(r.data.value)}, not the ${formatReais(e.value)} sent`);
+  resolveEntry(e.id, 'ok', { transactionId: r.data.transactionId, status: String(r.data.status), message: `reconcile: found by order reference: ${describeFound(r.data)}` });
+  return { ...row, result: 'ok', transactionId: r.data.transactionId, status: String(r.data.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
+}
+
+const RESULT_WORDS = { ok: 'created', not_sent: 'not sent', unknown: 'unknown' } as const;
+
+/** The human table: one line per payment; the last column says what was found or why not. */
+export function formatReconcile(rows: readonly ReconcileRow[]): string {
+  const cells = rows.map((r) => [
+    r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    r.kind === 'cashout' ? 'cash-out' : 'cash-in',
+    formatReais(r.value),
+    sanitizeText(r.orderId ?? '-', true),
+    RESULT_WORDS[r.result],
+    sanitizeText([r.transactionId !== undefined ? `transaction ${r.transactionId}${r.status ? ` (${r.status})` : ''}` : '', r.reason ?? ''].filter(Boolean).join('; ') || '-', true),
+  ]);
+  const head = ['TIME (UTC)', 'KIND', 'AMOUNT', 'ORDER ID', 'RESULT', 'DETAIL'];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  return [head, ...cells].map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+/** Runs `reconcile`. @throws NetworkError `unresolved` (exit 4) when some stay unknown */
+export async function run(opts: ReconcileOptions): Promise<void> {
+  const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
+  const entries = unknownEntries(since);
+  const rows: ReconcileRow[] = [];
+  const interrupt = interruptSignal();
+  try {
+    for (const e of entries) rows.push(await settle(e, opts, interrupt.signal));
+  } finally {
+    interrupt.dispose();
+  }
+  const left = rows.filter((r) => r.result === 'unknown').length;
+  const attention = rows.filter((r) => r.result === 'ok' && r.reason).length;
+  if (opts.json) printResult({ json: sanitizeJson({ entries: rows, settled: rows.length - left, unknown: left }) });
+  else if (rows.length) printResult(formatReconcile(rows));
+  if (!rows.length) logger.notice(`no payment with an unknown outcome${opts.since !== undefined ? ` since ${opts.since}` : ''}: nothing to reconcile`);
+  else logger.notice(`${rows.length - left} of ${rows.length} settled${left ? `; ${left} still unknown` : ''}`);
+  if (left) throw new NetworkError(`${left} payment${left > 1 ? 's' : ''} still with an unknown outcome (see the DETAIL column${opts.json ? ' / reason' : ''})`, { hint: 'once checked at the gateway by hand, record the outcome with `paycli history resolve`' }, 'unresolved');
+  if (attention) throw new NeedsAttentionError(rows.filter((r) => r.reason).map((r) => `${r.orderId}: ${r.reason}`));
+}
