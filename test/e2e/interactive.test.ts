@@ -65,6 +65,7 @@ describe('interactive cash-in', () => {
       value: 1550,
       postbackUrl: 'https://example.com/pix/hook',
       splits: [{ clientId: CLIENT, value: 300 }],
+      orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/), // not prompted for: profile order-id auto
     });
     expect(tty.screen()).not.toContain(KEY);
   });
@@ -177,6 +178,7 @@ describe('interactive cash-out', () => {
       pixKey: 'fulano@example.com',
       cpfCnpj: '12345678909',
       person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' },
+      orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/), // not prompted for: profile order-id auto
     });
     expect(tty.screen()).toMatch(/Gross\s+R\$ 15,50/);
   });

@@ -219,7 +219,7 @@ describe('--input <file|->', () => {
     writeFileSync(file, JSON.stringify(CASHOUT_BODY));
     const r = await runPaycli(['cashout', '--input', file, '--person-name', 'Beltrano', '--value', '2000', '--yes'], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(t.gw.received[0]!.json).toEqual({ value: 2000, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Beltrano', email: 'fulano@example.com', phone: '11987654321' } });
+    expect(t.gw.received[0]!.json).toEqual({ value: 2000, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Beltrano', email: 'fulano@example.com', phone: '11987654321' }, orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/) });
   });
 
   it('- reads stdin; the key type may be a name; --amount overrides the value', async () => {
@@ -233,7 +233,7 @@ describe('--input <file|->', () => {
     const body = { payerName: 'Fulano de Tal', payerDocument: '12.ABC.345/01DE-35', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul', value: 1000, splits: [{ clientId: CLIENT, value: 300 }] };
     const r = await runPaycli(['cashin', '--input', '-', '--json'], { env: t.env(), input: JSON.stringify(body) });
     expect(r.code, r.stderr).toBe(0);
-    expect(t.gw.received[0]!.json).toEqual({ ...body, payerDocument: '12ABC34501DE35' });
+    expect(t.gw.received[0]!.json).toEqual({ ...body, payerDocument: '12ABC34501DE35', orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/) });
   });
 
   it('wrong values in the file are named by their JSON path, with the same messages', async () => {
@@ -256,11 +256,14 @@ describe('--input <file|->', () => {
     expect(await refused(['cashout', '--input', join(t.home.dir, 'nope.json'), '--yes'])).toMatch(/--input: cannot read .*nope\.json \(ENOENT\)/);
   });
 
-  it('fields the interface does not define are reported (and not sent)', async () => {
-    const r = await runPaycli(['cashout', '--input', '-', '--yes'], { env: t.env(), input: JSON.stringify({ ...CASHOUT_BODY, orderId: 'A1', person: { ...CASHOUT_BODY.person, cpf: '1' } }) });
+  it('fields the interface does not define are reported (and not sent); orderId (beyond the interface) is sent', async () => {
+    const r = await runPaycli(['cashout', '--input', '-', '--yes'], { env: t.env(), input: JSON.stringify({ ...CASHOUT_BODY, orderId: 'A1', color: 'blue', person: { ...CASHOUT_BODY.person, cpf: '1' } }) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: --input: ignoring fields the interface does not define: person\.cpf, orderId/);
-    expect(t.gw.received[0]!.json).not.toHaveProperty('orderId');
+    expect(r.stderr).toMatch(/warning: --input: ignoring fields the interface does not define: person\.cpf, color/);
+    const post = t.gw.received.find((q) => q.method === 'POST')!;
+    expect(post.json).toMatchObject({ orderId: 'A1' });
+    expect(post.json).not.toHaveProperty('color');
+    expect(post.json).not.toHaveProperty('person.cpf');
   });
 });
 
@@ -272,7 +275,7 @@ describe('--dry-run', () => {
     expect(r.stdout).toMatch(/^authorization: Bearer \[redacted\]$/m);
     expect(r.stdout).toMatch(/^content-type: application\/json$/m);
     const body = JSON.parse(r.stdout.slice(r.stdout.indexOf('\n{') + 1)) as unknown;
-    expect(body).toEqual({ value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } });
+    expect(body).toEqual({ value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' }, orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/) });
     expect(r.stderr).toMatch(/dry run: nothing was sent/);
     expect(r.stdout + r.stderr).not.toContain(KEY);
     expect(t.gw.received).toHaveLength(0);
