@@ -25,7 +25,7 @@ __paycli_spec() {
       vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --profile --base-url --timeout'
       varg='' ;;
     'config')
-      subs='set get unset list path help'
+      subs='set get unset list path'
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
       varg='' ;;
@@ -54,11 +54,6 @@ __paycli_spec() {
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
       varg='' ;;
-    'config help')
-      subs=''
-      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
-      varg='' ;;
     'sandbox')
       subs='pay fail cancel refund'
       flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
@@ -66,23 +61,23 @@ __paycli_spec() {
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
       varg='' ;;
     'history')
       subs=''
@@ -116,9 +111,9 @@ __paycli_spec() {
       varg='' ;;
     'help')
       subs=''
-      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
-      varg='' ;;
+      varg='0' ;;
     *) subs='' flags='' vflags='' varg='' ;;
   esac
 }
@@ -188,7 +183,7 @@ END {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'config help:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -196,8 +191,6 @@ __paycli_values() {
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')
       __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
-    'config help:#0')
-      __paycli_words 'set get unset list path' "$3" ;;
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
