@@ -16,9 +16,8 @@ shows the balance, the retention, the amount to anticipate and the final balance
 --json prints the gateway's document as received (integer cents).
 
 Examples:
-  $ paycli balance
-  $ paycli balance --json | jq .finalBalance
-  $ PAYCLI_API_KEY=sandbox paycli --base-url http://127.0.0.1:4010 balance   # a standalone sandbox`,
+  $ paycli balance                # exit 2 with the built-in sandbox, which keeps no balance between runs
+  $ paycli config set base-url https://api.gateway.example && paycli balance --json   # exit 3: no API key yet`,
     )
     .action(lazyAction(() => import('../run/balance.js')));
 }

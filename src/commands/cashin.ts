@@ -37,7 +37,9 @@ Examples:
 ${CASHIN_EXAMPLE}
   $ paycli cashin --input order.json --amount 25,90 --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
   $ paycli cashin --input order.json --json | jq -r .qrCode
-  $ paycli cashin --amount 25,90 ... --order-id pedido-1234
+  $ paycli cashin --amount 25,90 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
+      --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta \\
+      --product-description "Camiseta azul M" --order-id pedido-1234 --no-qr
   $ paycli cashin                       # in a terminal: prompts for every missing field`,
     )
     .action(lazyAction(() => import('../run/cashin.js')));

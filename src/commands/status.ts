@@ -21,9 +21,9 @@ nothing, so paycli asks again (3 tries in all) after a network failure or a 502/
 "Transaction not found" exits 1; other exit codes as for cashin/cashout.
 
 Examples:
-  $ paycli status 9029
-  $ paycli status --order-id pedido-1234 --json | jq -r .status
-  $ PAYCLI_API_KEY=sandbox paycli --base-url http://127.0.0.1:4010 status 1   # a standalone sandbox`,
+  $ paycli sandbox &                                              # the standalone sandbox on 127.0.0.1:4010
+  $ paycli --base-url http://127.0.0.1:4010 status 404404         # exit 1: Transaction not found
+  $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-0000 --json   # exit 1`,
     )
     .action(lazyAction(() => import('../run/status.js')));
 }
