@@ -1,4 +1,4 @@
-# bash completion for paycli. Generated from paycli's command tree by src/completion.ts
+# bash completion for paycli. Generated from paycli's command tree by src/completion/
 # (`paycli completion bash`; in the repository, `npm run completions`). Do not edit.
 # Completing commands and flags runs nothing but the shell; profile names are read from the
 # config file with awk. Regenerate after upgrading paycli.
@@ -55,29 +55,39 @@ __paycli_spec() {
       vflags='--profile --base-url --timeout'
       varg='' ;;
     'sandbox')
-      subs='pay fail cancel refund'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--port --host --api-key --postback-secret --auto-pay --profile --base-url --timeout'
+      subs='pay fail cancel refund infraction ping'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox infraction')
+      subs=''
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
+      varg='' ;;
+    'sandbox ping')
+      subs=''
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'history')
       subs=''
@@ -118,6 +128,55 @@ __paycli_spec() {
   esac
 }
 
+# __paycli_values PATH SLOT CUR: completes the value of a flag (SLOT --flag) or of the
+# positional argument SLOT #index of the command PATH.
+__paycli_values() {
+  case "$1:$2" in
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+      __paycli_lines "$3" < <(__paycli_profiles) ;;
+    'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
+      __paycli_files "$3" ;;
+    'cashout:--pix-key-type')
+      __paycli_words 'cpf cnpj email phone random' "$3" ;;
+    'config set:#0'|'config get:#0'|'config unset:#0')
+      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
+    'completion:#0')
+      __paycli_words 'bash zsh fish' "$3" ;;
+    'help:#0')
+      __paycli_words 'cashin cashout config sandbox history status balance reconcile listen completion' "$3" ;;
+  esac
+  return 0
+}
+
+# __paycli_profile_names FILE: the profile names in a paycli config file, one a line.
+__paycli_profile_names() {
+  awk '{ s = s $0 "\n" }
+END {
+  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
+  for (i = 1; i <= n; i++) {
+    c = substr(s, i, 1)
+    if (instr) {
+      if (esc) { tok = tok c; esc = 0 }
+      else if (c == "\\") esc = 1
+      else if (c == "\"") { instr = 0; key = 1 }
+      else tok = tok c
+      continue
+    }
+    if (c == "\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
+    if (c == " " || c == "\t" || c == "\n" || c == "\r") continue
+    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
+    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
+    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
+    key = 0; pend = 0
+  }
+}
+' "$1"
+}
+
+# The static body of paycli's bash completion (src/completion/bash.ts puts the generated data in
+# front of it: __paycli_spec, __paycli_values and __paycli_profile_names). Linted by shellcheck
+# (test/e2e/completion-lint.test.ts).
+
 # COMPREPLY = the lines of stdin.
 __paycli_reply() {
   local line
@@ -152,51 +211,12 @@ __paycli_config_file() {
   else printf '%s\n' "${XDG_CONFIG_HOME:-$HOME/.config}/paycli/config.json"; fi
 }
 
-# The profile names in the config file, one a line (read with awk; see src/completion.ts).
+# The profile names in the config file, one a line.
 __paycli_profiles() {
   local f
   f=$(__paycli_config_file)
   [[ -r $f ]] || return 0
-  awk '{ s = s $0 "\n" }
-END {
-  n = length(s); depth = 0; instr = 0; esc = 0; key = 0; pend = 0; inprof = 0
-  for (i = 1; i <= n; i++) {
-    c = substr(s, i, 1)
-    if (instr) {
-      if (esc) { tok = tok c; esc = 0 }
-      else if (c == "\\") esc = 1
-      else if (c == "\"") { instr = 0; key = 1 }
-      else tok = tok c
-      continue
-    }
-    if (c == "\"") { instr = 1; tok = ""; key = 0; pend = 0; continue }
-    if (c == " " || c == "\t" || c == "\n" || c == "\r") continue
-    if (c == ":") { if (key && depth == 1 && tok == "profiles") pend = 1; else if (key && inprof && depth == 2) print tok; key = 0; continue }
-    if (c == "{" || c == "[") { depth++; if (pend && c == "{" && depth == 2) inprof = 1; pend = 0; key = 0; continue }
-    if (c == "}" || c == "]") { depth--; if (depth < 2) inprof = 0; pend = 0; key = 0; continue }
-    key = 0; pend = 0
-  }
-}' "$f" 2>/dev/null
-}
-
-# __paycli_values PATH SLOT CUR: completes the value of a flag (SLOT --flag) or of the
-# positional argument SLOT #index of the command PATH.
-__paycli_values() {
-  case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
-      __paycli_lines "$3" < <(__paycli_profiles) ;;
-    'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
-      __paycli_files "$3" ;;
-    'cashout:--pix-key-type')
-      __paycli_words 'cpf cnpj email phone random' "$3" ;;
-    'config set:#0'|'config get:#0'|'config unset:#0')
-      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
-    'completion:#0')
-      __paycli_words 'bash zsh fish' "$3" ;;
-    'help:#0')
-      __paycli_words 'cashin cashout config sandbox history status balance reconcile listen completion' "$3" ;;
-  esac
-  return 0
+  __paycli_profile_names "$f" 2>/dev/null
 }
 
 _paycli() {
@@ -207,7 +227,7 @@ _paycli() {
     w=${COMP_WORDS[i]}
     n=${#words[@]}
     if [[ $w == = && $n -gt 0 && ${words[n-1]} == --* && ${words[n-1]} != *=* ]]; then
-      words[n-1]+==; joined=1
+      words[n-1]+='='; joined=1
     elif ((joined)) && ((i <= COMP_CWORD)) && [[ ${COMP_WORDS[i-1]} == = ]]; then
       words[n-1]+=$w; joined=0
     else
