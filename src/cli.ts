@@ -47,6 +47,8 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
+      // with --json, stderr stays JSON Lines: no "(run with --help for usage)" after the error document
+      writeErr: (str) => void (process.argv.includes('--json') && str === '(run with --help for usage)\n' ? undefined : process.stderr.write(str)),
       outputError: (str, write) => {
         if (process.argv.includes('--json')) {
           process.stderr.write(`${JSON.stringify({ error: { code: 'usage', message: str.replace(/^error: /, '').trim() } })}\n`);

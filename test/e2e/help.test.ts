@@ -75,6 +75,16 @@ describe('paycli help', () => {
     });
   }
 
+  it('with --json the error is one JSON document, and nothing else on stderr', async () => {
+    for (const args of [['--json', 'help', 'cashn'], ['--json', 'cashn'], ['--json', 'config', 'lst']]) {
+      const r = await runPaycli(args);
+      expect(r.code).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/unknown command .*\n\(Did you mean (cashin|list)\?\)/) } });
+    }
+  });
+
   it('an unknown name with nothing near lists the known commands', async () => {
     const r = await runPaycli(['help', 'zzzzzz']);
     expect(r.code).toBe(2);
