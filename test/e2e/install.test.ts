@@ -97,7 +97,8 @@ describe('npm pack and a global install', () => {
 
   it('installed globally into a temporary prefix: --version, a cash-in, man paycli, completions', () => {
     prefix = join(dir, 'prefix');
-    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --no-audit --no-fund ${JSON.stringify(tarball)}`, dir);
+    // npm 11 runs dependencies' install scripts only when allowed: better-sqlite3 (the ledger) builds its addon
+    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=better-sqlite3 --no-audit --no-fund ${JSON.stringify(tarball)}`, dir);
     expect(install.status, install.stderr.slice(-3000)).toBe(0);
     const env = installedEnv();
 
