@@ -19,6 +19,7 @@ import { pixKeyTypeHelp } from './pix-key-types.js';
 import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProblem, textProblem } from './validate/index.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from './validate/pixkey.js';
 import { orderIdProblem } from './order-id.js';
+import { isHttpUrl } from './validate/net.js';
 
 /** Longest name (payer, recipient, product) accepted, in characters. */
 export const MAX_NAME = 100;
@@ -90,7 +91,7 @@ const urlSchema = z
   .string(typed('a URL, e.g. https://example.com/pix/postback'))
   .trim()
   .max(MAX_URL, { error: `is longer than ${MAX_URL} characters; e.g. https://example.com/pix/postback` })
-  .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u) && new URL(u).hostname !== '', {
+  .refine(isHttpUrl, {
     error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback',
   });
 

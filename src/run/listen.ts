@@ -26,7 +26,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Agent, request as undiciRequest } from 'undici';
 import { UsageError } from '../errors.js';
-import { portFlag } from '../validate/net.js';
+import { isHttpUrl, portFlag } from '../validate/net.js';
 import { errorCodeOf } from '../error-cause.js';
 import { isCredentialHeader, REDACTED } from '../secrets.js';
 import { readCappedBody, sendJson } from '../http-server.js';
@@ -124,12 +124,7 @@ function shownHeaders(headers: IncomingHttpHeaders): string[] {
 }
 
 function checkUrl(text: string): URL {
-  try {
-    const u = new URL(text);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return u;
-  } catch {
-    /* below */
-  }
+  if (isHttpUrl(text)) return new URL(text.trim());
   throw new UsageError(`--forward-to must be an absolute http(s) URL, e.g. http://localhost:3000/pix/postback, got "${sanitizeText(text, true)}"`, { field: '--forward-to' });
 }
 

@@ -11,6 +11,7 @@
 import type { Command } from 'commander';
 import { Agent, request } from 'undici';
 import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../errors.js';
+import { isHttpUrl } from '../validate/net.js';
 import { errorCodeOf } from '../error-cause.js';
 import { printResult } from '../output/logger.js';
 import { registerSecret, sanitizeText } from '../output/sanitize.js';
@@ -47,7 +48,7 @@ export async function run(opts: SandboxControlOptions, cmd: Command, args: strin
 
 /** `sandbox ping [url]`. */
 async function ping(opts: SandboxControlOptions, target: string | undefined): Promise<void> {
-  if (target !== undefined && !(URL.canParse(target) && /^https?:$/.test(new URL(target).protocol))) {
+  if (target !== undefined && !isHttpUrl(target)) {
     throw new UsageError(`[url] must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(target, true)}"`, { field: 'url' });
   }
   const { status, json, message, host } = await callSandbox(opts, '_sandbox/ping', target === undefined ? {} : { url: target });

@@ -6,7 +6,7 @@
  * postbacks.
  */
 import { UsageError } from '../errors.js';
-import { portFlag } from '../validate/net.js';
+import { isHttpUrl, portFlag } from '../validate/net.js';
 import { logger } from '../output/logger.js';
 import { redact, registerSecret, sanitizeText } from '../output/sanitize.js';
 import { shownUrl } from '../sandbox/lifecycle.js';
@@ -54,7 +54,7 @@ function autoPayMs(text: string | undefined): number | undefined {
 /** `--webhook-url`: an absolute http(s) URL. @throws UsageError */
 function webhookUrl(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return text;
+  if (isHttpUrl(text)) return text.trim();
   throw new UsageError(`--webhook-url must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(text, true)}"`, { field: '--webhook-url' });
 }
 

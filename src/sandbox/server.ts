@@ -42,6 +42,7 @@ import { nextTransactionId } from './counter.js';
 import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, shownUrl, type SandboxAction } from './lifecycle.js';
 import { kindWord, TransactionStore, type SandboxTransaction } from './store.js';
 import { validationProblem } from './validate.js';
+import { isHttpUrl } from '../validate/net.js';
 
 export type { SandboxTransaction } from './store.js';
 
@@ -186,7 +187,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       }
       const target = optionalText(url) ?? opts.webhookUrl;
       if (target === undefined) return reply(400, { message: 'no URL to ping: send {"url": "<where to send the ping>"}, or start the sandbox with a webhook URL' });
-      if (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol)) return reply(400, { message: 'url must be an absolute http(s) URL' });
+      if (!isHttpUrl(target)) return reply(400, { message: 'url must be an absolute http(s) URL' });
       const result = await deliverer.ping(target, JSON.stringify(PING_BODY));
       return reply(200, { url: shownUrl(target), delivered: result.ok, status: result.status ?? null, outcome: result.outcome });
     }

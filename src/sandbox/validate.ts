@@ -24,6 +24,7 @@ import { MAX_CENTS } from '../money.js';
 import { MAX_DESCRIPTION, MAX_NAME, MAX_URL } from '../schemas.js';
 import { documentProblem, emailProblem, phoneProblem, textProblem } from '../validate/index.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../validate/pixkey.js';
+import { isHttpUrl } from '../validate/net.js';
 
 /** The JSON type a field must have. */
 type JsonType = 'string' | 'integer' | 'object' | 'array';
@@ -63,7 +64,7 @@ function url(v: string): string | null {
   const t = v.trim();
   if (t === '') return null;
   if (t.length > MAX_URL) return `is longer than ${MAX_URL} characters`;
-  return /^https?:\/\/\S+$/i.test(t) && URL.canParse(t) && new URL(t).hostname !== '' ? null : 'is not an absolute http(s) URL';
+  return isHttpUrl(t) ? null : 'is not an absolute http(s) URL';
 }
 
 /** The PIX key against its type, in the interface's terms (the client's message names a flag). */

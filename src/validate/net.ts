@@ -34,3 +34,13 @@ export function portFlag(text: string, flag = '--port'): number {
   if (port === null) throw new UsageError(`${flag} must be a port number 0-65535, got "${text}"`, { field: flag });
   return port;
 }
+
+/**
+ * True when `text` (surrounding spaces allowed) is an absolute `http://` or `https://` URL with a
+ * host and no whitespace inside: the one rule for every URL paycli sends to or accepts
+ * (`postbackUrl`, `--webhook-url`, `--forward-to`, `sandbox ping [url]`).
+ */
+export function isHttpUrl(text: string): boolean {
+  const t = text.trim();
+  return /^https?:\/\/\S+$/i.test(t) && URL.canParse(t) && new URL(t).hostname !== '';
+}

@@ -3,6 +3,7 @@
  * prefixes, invisible characters in text, the one PIX key-type table, and the strict JSON reader
  * behind `--input`.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldOf, CASHOUT_FIELDS, CASHIN_FIELDS } from '../../src/fields.js';
 import { checkInputIntegers } from '../../src/input.js';
@@ -120,6 +121,28 @@ describe('the one PIX key-type table', () => {
 });
 
 describe('strict JSON reader', () => {
+  it('reads every JSON document without duplicate keys exactly as JSON.parse does (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        expect(parseStrictJson(text).value).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a document with a key repeated anywhere (property)', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), fc.nat(), (obj, n) => {
+        const keys = Object.keys(obj);
+        const dup = keys[n % keys.length]!;
+        const text = `{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(obj[k])}`).join(',')},${JSON.stringify(dup)}:0}`;
+        expect(() => parseStrictJson(text)).toThrow(/is given twice/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('reads what JSON.parse reads, keeping the source text of numbers by path', () => {
     const text = '\ufeff { "value": 1500, "a": [1.0, {"b": -2e3}], "s": "x\\u00e9\\n", "t": true, "n": null }';
     const doc = parseStrictJson(text);

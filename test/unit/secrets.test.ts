@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../src/error-cause.js';
 import { clearSecrets, isSecretKey, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/secrets.js';
-import { isHeaderName, parsePort } from '../../src/validate/net.js';
+import { isHeaderName, isHttpUrl, parsePort } from '../../src/validate/net.js';
 
 afterEach(clearSecrets);
 
@@ -59,6 +59,13 @@ describe('header names and ports', () => {
     expect(parsePort(' 4010 ')).toBe(4010);
     expect(parsePort('65535')).toBe(65535);
     for (const t of ['65536', '-1', '+80', '0x10', '1e3', '80.0', '', '123456']) expect(parsePort(t)).toBeNull();
+  });
+});
+
+describe('http(s) URLs', () => {
+  it('absolute http(s) with a host, no whitespace inside', () => {
+    for (const u of ['https://example.com/pix/postback', ' http://127.0.0.1:4011/ ', 'HTTPS://EXAMPLE.COM']) expect(isHttpUrl(u)).toBe(true);
+    for (const u of ['ftp://example.com', 'example.com/x', 'https://', 'https://exa mple.com', 'https://example.com/a b', 'mailto:a@b.com', '']) expect(isHttpUrl(u)).toBe(false);
   });
 });
 
