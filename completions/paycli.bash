@@ -10,7 +10,7 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config sandbox history status balance reconcile listen completion help'
+      subs='cashin cashout config sandbox history status balance reconcile listen brcode completion help'
       flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --help -h'
       vflags='--profile --base-url --timeout'
       varg='' ;;
@@ -114,6 +114,26 @@ __paycli_spec() {
       flags='--port --host --forward-to --secret --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--port --host --forward-to --secret --profile --base-url --timeout'
       varg='' ;;
+    'brcode')
+      subs='decode qr create'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'brcode decode')
+      subs=''
+      flags='--image --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--image --profile --base-url --timeout'
+      varg='' ;;
+    'brcode qr')
+      subs=''
+      flags='--png --svg --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--png --svg --profile --base-url --timeout'
+      varg='' ;;
+    'brcode create')
+      subs=''
+      flags='--key --value --amount --name --city --txid --info --png --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--key --value --amount --name --city --txid --info --png --profile --base-url --timeout'
+      varg='' ;;
     'completion')
       subs=''
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
@@ -132,7 +152,7 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -143,7 +163,7 @@ __paycli_values() {
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
-      __paycli_words 'cashin cashout config sandbox history status balance reconcile listen completion' "$3" ;;
+      __paycli_words 'cashin cashout config sandbox history status balance reconcile listen brcode completion' "$3" ;;
   esac
   return 0
 }

@@ -5,7 +5,7 @@
  * A stack trace is printed only with `--verbose`.
  */
 import type { Command } from 'commander';
-import { ExitCode, InternalError, InterruptedError, PaycliError } from './errors.js';
+import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliError } from './errors.js';
 import { setupColor } from './output/highlighter.js';
 import { logger, setupLogger } from './output/logger.js';
 import { redact, sanitizeText } from './output/sanitize.js';
@@ -38,9 +38,11 @@ export function report(err: unknown, json: boolean, verbose: boolean): number {
     if (e.details.field !== undefined) doc.field = e.details.field;
     if (e.details.maybeSent !== undefined) doc.maybeSent = e.details.maybeSent;
     if (e.details.hint !== undefined) doc.hint = e.details.hint;
+    if (e instanceof NeedsAttentionError) doc.problems = e.problems;
     process.stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
   } else {
-    logger.error(e.message);
+    if (e instanceof NeedsAttentionError) logger.error(`created, but needs attention:\n${e.problems.map((p) => `  - ${p}`).join('\n')}`);
+    else logger.error(e.message);
     if (e.details.hint) logger.hint(e.details.hint);
   }
   if (verbose) {

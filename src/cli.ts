@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CASHIN_EXAMPLE, registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
+import { registerBrcode } from './commands/brcode.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerHistory } from './commands/history.js';
@@ -81,6 +82,7 @@ Environment:
   registerBalance(program);
   registerReconcile(program);
   registerListen(program);
+  registerBrcode(program);
   registerCompletion(program);
   addHelpCommand(program);
   return program;

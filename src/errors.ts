@@ -53,7 +53,8 @@ export type ErrorCode =
   | 'unknown_profile'
   | 'ledger_busy'
   | 'not_found'
-  | 'unresolved';
+  | 'unresolved'
+  | 'invalid_brcode';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {

@@ -4,7 +4,7 @@
  * the terminal when stdout is one (`--qr`/`--no-qr` force it), the PNG with `--qr-file`.
  */
 import { writeFileSync } from 'node:fs';
-import { GatewayError, UsageError } from '../errors.js';
+import { GatewayError, NeedsAttentionError, UsageError } from '../errors.js';
 import { joinUrl } from '../client.js';
 import { beginCashIn, endPayment, journalTarget } from '../journal.js';
 import { withOrderId } from '../order-id.js';
@@ -68,15 +68,19 @@ export async function run(opts: CashinOptions): Promise<void> {
 }
 
 async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean): Promise<void> {
-  const { checkBrCode } = await import('./brcode-check.js');
-  for (const w of checkBrCode(res.qrCode, body.value)) logger.warn(w);
+  const { checkCashInBrCode } = await import('./brcode-check.js');
+  const check = checkCashInBrCode(res.qrCode, body.value);
+  for (const w of check.warnings) logger.warn(w);
   if (opts.json) printResult({ json: sanitizeJson(raw) });
   else {
     let text = formatCashIn(res, body.value, sandbox, body.orderId);
+    if (check.note) text += `\n(${check.note})`;
     const draw = opts.qr ?? Boolean(process.stdout.isTTY);
-    if (draw) {
-      const QRCode = (await import('qrcode')).default;
-      text += `\n\n${await QRCode.toString(sanitizeText(res.qrCode, true), { type: 'terminal', small: true })}`;
+    if (draw && check.decoded.valid) {
+      const { drawQr } = await import('../output/qr-terminal.js');
+      const qr = drawQr(sanitizeText(res.qrCode, true), process.stdout.isTTY ? process.stdout.columns : undefined);
+      if (qr) text += `\n\n${qr}`;
+      else logger.notice(`the terminal is too narrow (${process.stdout.columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``);
     }
     printResult(text);
   }
@@ -90,6 +94,7 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
     }
     logger.notice(`QR code image written to ${opts.qrFile}`);
   }
+  if (check.attention.length) throw new NeedsAttentionError(check.attention, { hint: `the cash-in exists at the gateway (transaction ${res.transactionId}); do not hand its BR Code to a payer until it is checked` });
 }
 
 /** Runs a journal write for a cash-in; a failure only warns (the journal is history here, not a guard). */

@@ -243,9 +243,10 @@ describe('hostile gateway: escape sequences and control characters never reach t
     it(`in the qrCode and unknown fields of a 200, ${name}`, async () => {
       t.gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, qrCode: `${CASHIN_OK.qrCode}${EVIL}`, note: EVIL, [`k\u001b[31m${EVIL}`]: 1 }));
       const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: t.env() });
-      expect(r.code).toBe(0);
+      // Created, but its BR Code is not valid: the result is printed, and exit 6 says a person must look.
+      expect(r.code).toBe(6);
       expect(r.stdout).toContain(CASHIN_OK.qrCode);
-      expect(r.stderr).toMatch(flags.includes('--json') ? /\{"warning":"the BR Code returned by the gateway is not valid/ : /warning: the BR Code returned by the gateway is not valid/);
+      expect(r.stderr).toMatch(flags.includes('--json') ? /\{"error":\{"code":"needs_attention".*"problems":\["the BR Code returned by the gateway is not valid/ : /error: created, but needs attention:\n {2}- the BR Code returned by the gateway is not valid/);
       if (flags.includes('--json')) {
         const doc = JSON.parse(r.stdout) as Record<string, string>;
         expect(doc.note).toContain('Badred link');
@@ -262,13 +263,13 @@ describe('hostile gateway: escape sequences and control characters never reach t
   }
 
   it('a BR Code whose amount object carries escapes: the warning is stripped too', async () => {
-    // TLV-valid payload whose object 54 holds an escape sequence: readBrCode quotes it in its warning.
+    // TLV-valid payload whose object 54 holds an escape sequence: the decoder quotes it in its problem.
     const amount = '1\u001b[2J0';
     const qr = `000201010212265800140014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-42665544000052040000530398654${String(amount.length).padStart(2, '0')}${amount}5802BR6304ABCD`;
     t.gw.respond((_req, res) => json(res, 200, { ...CASHIN_OK, qrCode: qr }));
     const r = await runPaycli(CASHIN_ARGS, { env: t.env() });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: the BR Code/);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/- the BR Code returned by the gateway is not valid: its amount \(54\) "10" is not/); // the escape is stripped from the quote
     expectClean(r.stdout, r.stderr);
   });
 });

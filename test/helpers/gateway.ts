@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
+import { buildStaticBrCode } from '../../src/brcode.js';
 import { makeHome, type Home } from './cli.js';
 
 /** A request the gateway received. */
@@ -41,23 +42,30 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 export const CASHIN_OK = {
   transactionId: 4242,
   externalId: '123e4567-e12b-12d1-a456-426655440000',
-  // Banco Central manual example, amount-less (static) BR Code with a valid CRC.
-  qrCode: '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D',
+  // The Banco Central manual's example with the amount of CASHIN_ARGS (R$ 10,00) in object 54.
+  qrCode: '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540510.005802BR5913Fulano de Tal6008BRASILIA62070503***6304288F',
   qrCodeBase64: 'iVBORw0KGgo=',
 };
+
+/** A well-formed cash-in answer for `value` cents: {@link CASHIN_OK} with a BR Code of that amount. */
+export function cashInAnswer(value: unknown): typeof CASHIN_OK {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) return CASHIN_OK;
+  return { ...CASHIN_OK, qrCode: buildStaticBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: value as number }) };
+}
 
 /** A well-formed cash-out answer (interface §2.4). */
 export const CASHOUT_OK = { transactionId: 77, gross: 1550, tax: '65', liquid: '1485', status: '0', createdAt: '2026-11-21T12:00:00.000Z' };
 
 /**
  * Starts a test gateway (on `port`, default any free one); by default answers a POST 200 with
- * {@link CASHIN_OK} / {@link CASHOUT_OK}, and a GET (a lookup) 404 `{"message":"Transaction not found"}`.
+ * {@link cashInAnswer} (the BR Code for the requested amount) / {@link CASHOUT_OK}, and a GET (a
+ * lookup) 404 `{"message":"Transaction not found"}`.
  */
 export async function startGateway(responder?: Responder, port = 0): Promise<TestGateway> {
   const received: Received[] = [];
   let fn: Responder =
     responder ??
-    ((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, req.path.endsWith('/cashout') ? CASHOUT_OK : CASHIN_OK)));
+    ((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, req.path.endsWith('/cashout') ? CASHOUT_OK : cashInAnswer((req.json as { value?: unknown } | undefined)?.value))));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -16,7 +16,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crc16, readBrCode } from '../../src/brcode.js';
+import { crc16, decodeBrCode } from '../../src/brcode.js';
 import { formatReais, MAX_CENTS, parseReais } from '../../src/money.js';
 import { documentProblem, isCnpj, isCpf, normaliseCpfCnpj } from '../../src/validate/documents.js';
 import { normalisePhone } from '../../src/validate/contact.js';
@@ -278,10 +278,10 @@ describe('PIX keys', () => {
   it('the Banco Central BR Code example: its CRC checks and its key is a valid random key', () => {
     const example = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
     expect(crc16('123456789')).toBe('29B1');
-    const report = readBrCode(example);
+    const report = decodeBrCode(example);
     expect(report.problems).toEqual([]);
     expect(checkPixKey(4, report.key!)).toEqual({ ok: true, key: '123e4567-e12b-12d1-a456-426655440000' });
-    expect(readBrCode(example.replace('Fulano', 'Fulana')).problems[0]).toMatch(/CRC 1D3D does not match/);
+    expect(decodeBrCode(example.replace('Fulano', 'Fulana')).problems[0]!.message).toMatch(/CRC 1D3D does not match/);
   });
 });
 
