@@ -80,6 +80,8 @@ export interface GatewayCall<T extends z.ZodType> {
   signal?: AbortSignal;
   /** Use a direct connection even if proxy variables are set (in-process sandbox). */
   direct?: boolean;
+  /** Kept-alive connections to reuse on the direct path (batch runs; src/transport.ts). */
+  agent?: import('node:http').Agent;
   /** Words for "what happens if unknown", e.g. "check the gateway before retrying this cash-out". */
   unknownAdvice: string;
 }
@@ -121,7 +123,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   const t0 = Date.now();
   let res: TransportResponse;
   try {
-    res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct }, () => {
+    res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent }, () => {
       sent = true;
     });
   } catch (err) {
@@ -227,7 +229,8 @@ function interpret<T extends z.ZodType>(status: number, headers: TransportRespon
   if (status >= 400 && status < 500) {
     const text2 = message ?? `HTTP ${status} without an error message`;
     const field = message ? /\b(payerName|payerDocument|payerEmail|payerPhone|productName|productDescription|value|postbackUrl|splits|pixKeyType|pixKey|cpfCnpj|person(?:\.\w+)?)\b/.exec(message)?.[1] : undefined;
-    throw new GatewayRefusedError(text2, { status, field }, message && /acquirer|adquirente/i.test(message) ? 'no_active_acquirer' : 'gateway_refused');
+    const retryAfter = status === 429 && typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined;
+    throw new GatewayRefusedError(text2, { status, field, ...(retryAfter !== undefined ? { retryAfter } : {}) }, message && /acquirer|adquirente/i.test(message) ? 'no_active_acquirer' : 'gateway_refused');
   }
   if (status >= 500) {
     const what = message ? `: ${message}` : isJson ? '' : ` with ${describeNonJson(headers, text)}`;

@@ -68,6 +68,8 @@ export interface ErrorDetails {
   maybeSent?: boolean;
   /** The underlying error, shown only with `--verbose`. */
   cause?: unknown;
+  /** `Retry-After` of a 429 answer, as received (seconds or an HTTP date); batch runs wait for it. */
+  retryAfter?: string;
 }
 
 /**

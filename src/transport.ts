@@ -10,7 +10,7 @@
  * aborts. Both report, through `onSent`, the moment the request may have reached the gateway,
  * which decides whether a later failure leaves the outcome unknown.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { Agent, IncomingHttpHeaders } from 'node:http';
 
 /** One request to send: a POST (a payment) or a GET (a lookup, no body). */
 export interface TransportRequest {
@@ -26,6 +26,11 @@ export interface TransportRequest {
   timeoutMs: number;
   /** Ignore proxy variables (the in-process sandbox on 127.0.0.1). */
   direct?: boolean;
+  /**
+   * Connection pool of the direct path (batch runs keep connections alive); without one, each
+   * request has its own connection, closed after the answer.
+   */
+  agent?: Agent;
 }
 
 /** The answer: status, headers and a body stream that can be abandoned. */
@@ -61,7 +66,7 @@ async function postDirect(req: TransportRequest, onSent: () => void): Promise<Tr
       method: req.method ?? 'POST',
       headers: req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       signal: req.signal,
-      agent: false, // one connection, closed after the answer: nothing keeps the process alive
+      agent: req.agent ?? false, // by default one connection, closed after the answer: nothing keeps the process alive
     });
     r.once('socket', (socket) => {
       if ((socket as { connecting?: boolean }).connecting) socket.once(https ? 'secureConnect' : 'connect', onSent);

@@ -30,6 +30,15 @@ export function registerCashin(program: Command): Command {
     .option('--qr', 'draw the QR code in the terminal even when stdout is not a terminal')
     .option('--no-qr', 'never draw the QR code')
     .option('--qr-file <path>', 'write the QR code image (PNG) to this file')
+    .option('--batch <file>', 'create one cash-in per row of a CSV or JSON Lines file, or - for stdin (README "Batch runs")')
+    .option('--batch-format <format>', 'format of the --batch file when its name does not say: csv or jsonl')
+    .option('--qr-dir <dir>', 'with --batch: write each QR code image (PNG) into this folder')
+    .option('--concurrency <n>', 'with --batch: requests in flight at once, 1-32 (default 4)')
+    .option('--rate <per-second>', 'with --batch: start at most this many requests per second')
+    .option('--results <file>', 'with --batch: write the results here, .csv or .jsonl (default <file>.results.csv; never overwritten)')
+    .option('--retry-refused', 'with --batch: send again the rows an earlier run of the same file saw refused')
+    .option('--allow-duplicate', 'with --batch: allow two identical rows')
+    .option('-y, --yes', 'with --batch: do not ask for confirmation (required when not in a terminal)')
     .addHelpText(
       'after',
       `
@@ -40,7 +49,8 @@ ${CASHIN_EXAMPLE}
   $ paycli cashin --amount 25,90 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
       --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta \\
       --product-description "Camiseta azul M" --order-id pedido-1234 --no-qr
-  $ paycli cashin                       # in a terminal: prompts for every missing field`,
+  $ paycli cashin                       # in a terminal: prompts for every missing field
+  $ paycli cashin --batch examples/charges.csv --qr-dir qr --yes --json`,
     )
     .action(lazyAction(() => import('../run/cashin.js')));
 }

@@ -36,7 +36,13 @@ export function registerCashout(program: Command): Command {
     .option('--input <file>', 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it')
     .option('--dry-run', 'validate and print the request that would be sent, without sending it')
     .option('-y, --yes', 'do not ask for confirmation (required when not in a terminal)')
-    .option('--allow-duplicate', 'send even if an identical cash-out was sent recently')
+    .option('--allow-duplicate', 'send even if an identical cash-out was sent recently (with --batch: identical rows too)')
+    .option('--batch <file>', 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (README "Batch runs")')
+    .option('--batch-format <format>', 'format of the --batch file when its name does not say: csv or jsonl')
+    .option('--concurrency <n>', 'with --batch: requests in flight at once, 1-32 (default 4)')
+    .option('--rate <per-second>', 'with --batch: start at most this many requests per second')
+    .option('--results <file>', 'with --batch: write the results here, .csv or .jsonl (default <file>.results.csv; never overwritten)')
+    .option('--retry-refused', 'with --batch: send again the rows an earlier run of the same file saw refused')
     .addHelpText(
       'after',
       `
@@ -48,7 +54,9 @@ Examples:
   $ paycli cashout --input payout.json --dry-run
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 \\
-      --order-id pedido-1234 --postback-url https://example.com/pix/postback --yes`,
+      --order-id pedido-1234 --postback-url https://example.com/pix/postback --yes
+  $ paycli cashout --batch examples/payouts.csv --dry-run
+  $ paycli cashout --batch examples/payouts.csv --concurrency 8 --yes`,
     )
     .action(lazyAction(() => import('../run/cashout.js')));
 }

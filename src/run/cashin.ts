@@ -14,6 +14,7 @@ import { formatCashIn } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
+import type { BatchOptions } from './batch.js';
 import { bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
 /** Interface §4.1. */
@@ -39,6 +40,7 @@ export function decodeQrImage(qrCodeBase64: string): Buffer | null {
 
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashinOptions): Promise<void> {
+  if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashin', opts as BatchOptions);
   const input = bodyFromFlags(CASHIN_FIELDS, opts);
   const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema, input, opts);
   const settings = settingsFor(opts, 'cashin');

@@ -17,6 +17,7 @@ import { witnessCashOut } from '../lookup.js';
 import { withOrderId } from '../order-id.js';
 import { SANDBOX } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
+import type { BatchOptions } from './batch.js';
 import { bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 import { settleFailedSend } from './settle.js';
 
@@ -40,6 +41,7 @@ export function cashOutSummary(body: CashOutRequest): string {
 
 /** Runs a cash-out. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashoutOptions): Promise<void> {
+  if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashout', opts as BatchOptions);
   const input = bodyFromFlags(CASHOUT_FIELDS, opts);
   const validated: CashOutRequest = await validateBody(CASHOUT_FIELDS, cashOutRequestSchema, input, opts);
   const settings = settingsFor(opts, 'cashout');

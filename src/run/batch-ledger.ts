@@ -1,0 +1,68 @@
+/**
+ * What a batch run needs from the payment ledger, in one place: what happened before to a row's
+ * `orderId`, a record before each row is sent (with the batch id and row number), its outcome
+ * after, and the settling of an unknown outcome.
+ */
+import { beginCashIn, beginCashOut, endPayment, outcomeOfError, type Outcome } from '../journal.js';
+
+export { outcomeOfError, type Outcome };
+
+/** The latest ledger entry of a row's `orderId`. */
+export interface PreviousRow {
+  id: string | number;
+  outcome: Outcome;
+  /** False when no outcome was recorded (paycli killed after recording it). */
+  completed: boolean;
+  transactionId?: number | string;
+  status?: string;
+  message?: string;
+}
+
+/** What is recorded before a row is sent. */
+export interface RowBegin {
+  kind: 'cashin' | 'cashout';
+  value: number;
+  target: string;
+  sandbox: boolean;
+  profile: string;
+  pixKeyType?: number;
+  pixKey?: string;
+  recipient?: string;
+  payer?: string;
+  product?: string;
+  orderId: string;
+  batchId: string;
+  batchRow: number;
+}
+
+/** The ledger as a batch run uses it. */
+export interface BatchLedger {
+  /** The latest entry with this `orderId`, if any. */
+  previous(orderId: string): PreviousRow | undefined;
+  /**
+   * Records a row before it is sent (a cash-out is checked against identical earlier ones).
+   * @throws UsageError `duplicate_cashout`; the ledger's errors when it cannot write
+   */
+  begin(info: RowBegin, opts: { windowMin: number; allowDuplicate: boolean }): string | number;
+  end(id: string | number, outcome: Outcome, extra?: { transactionId?: number; status?: string; httpStatus?: number; message?: string }): void;
+  /** Settles an unknown outcome (after asking the gateway). */
+  resolve(id: string | number, outcome: 'ok' | 'not_sent' | 'refused', extra: { note: string; transactionId?: number; status?: string }): void;
+  close(): void;
+}
+
+/**
+ * Opens the ledger for a batch run.
+ * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
+ */
+export function openBatchLedger(): BatchLedger {
+  return {
+    previous: () => undefined,
+    begin(info, opts) {
+      if (info.kind === 'cashout') return beginCashOut({ ...info, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }, opts.windowMin, opts.allowDuplicate).id;
+      return beginCashIn(info);
+    },
+    end: (id, outcome, extra) => endPayment(String(id), outcome, extra),
+    resolve: (id, outcome, extra) => endPayment(String(id), outcome, { transactionId: extra.transactionId, status: extra.status, message: extra.note }),
+    close: () => undefined,
+  };
+}

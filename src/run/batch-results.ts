@@ -1,0 +1,93 @@
+/**
+ * The results of a batch run, one line per input row, streamed as rows finish (README "Batch
+ * runs"): a CSV (header row) or JSON Lines file chosen by extension, and with `--json` the same
+ * JSON Lines on stdout. A results file is never overwritten: an explicit `--results` that exists
+ * stops the run before anything is sent; the default name (`<input>.results.csv`) moves on to
+ * `<input>.results-2.csv`, `-3`… and says so.
+ */
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { redact, sanitizeText } from '../output/sanitize.js';
+
+/** How a row ended. `already_*`: done by an earlier run of the same file, not sent again. */
+export type RowOutcome = 'ok' | 'already_ok' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention';
+
+/** One line of the results. Amounts in integer cents. */
+export interface RowResult {
+  row: number;
+  line: number;
+  orderId: string;
+  outcome: RowOutcome;
+  /** Amount of the row, in cents. */
+  valueCents: number;
+  transactionId?: number | string;
+  /** Cash-out status digit (interface §3). */
+  status?: string;
+  /** Cash-out fee and net, in cents (interface §2.4 `tax`, `liquid`). */
+  feeCents?: number;
+  netCents?: number;
+  /** Cash-in BR Code and the PNG written under `--qr-dir`. */
+  brCode?: string;
+  png?: string;
+  error?: string;
+}
+
+const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error'];
+
+/** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */
+export function csvCell(v: unknown, sep: string): string {
+  if (v === undefined || v === null) return '';
+  let s = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * Picks the results file: `--results`, or `<input>.results.csv` beside the input
+ * (`paycli-batch-<id>.results.csv` in the current folder for stdin).
+ * @throws UsageError when an explicit `--results` already exists (nothing sent)
+ */
+export function resultsPath(input: string, explicit: string | undefined, batchId: string): { path: string; moved: boolean } {
+  if (explicit !== undefined) {
+    if (existsSync(explicit)) throw new UsageError(`--results: ${explicit} already exists; paycli never overwrites results; nothing was sent`, { field: '--results', hint: 'give another file name, or move the old one away' });
+    return { path: explicit, moved: false };
+  }
+  const base = input === '-' ? `paycli-batch-${batchId}` : join(dirname(input), basename(input));
+  let path = `${base}.results.csv`;
+  for (let n = 2; existsSync(path); n++) path = `${base}.results-${n}.csv`;
+  return { path, moved: path !== `${base}.results.csv` };
+}
+
+/** Writes results as rows finish; `--json` also to stdout. */
+export class ResultsWriter {
+  private readonly fd: number;
+  private readonly jsonl: boolean;
+  private readonly sep: string;
+  constructor(
+    readonly path: string,
+    private readonly stdoutJson: boolean,
+    sep = ',',
+  ) {
+    this.jsonl = /\.(jsonl|ndjson)$/i.test(path);
+    this.sep = sep;
+    try {
+      this.fd = openSync(path, 'wx', 0o600);
+    } catch (err) {
+      throw new UsageError(`--results: cannot create ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--results' });
+    }
+    if (!this.jsonl) writeSync(this.fd, `${COLUMNS.join(this.sep)}\n`);
+  }
+
+  /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
+  write(r: RowResult): void {
+    const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}) };
+    const json = JSON.stringify(clean);
+    writeSync(this.fd, this.jsonl ? `${json}\n` : `${COLUMNS.map((c) => csvCell(clean[c], this.sep)).join(this.sep)}\n`);
+    if (this.stdoutJson) process.stdout.write(`${json}\n`);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

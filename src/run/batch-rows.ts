@@ -1,0 +1,252 @@
+/**
+ * Batch rows → request bodies (README "Batch runs"). A row is one CSV record (header row = column
+ * names) or one JSON Lines document (an `--input` document). Columns are the command's flag names
+ * without the dashes (`pix-key-type`, `person-name`, `amount`, `split`/`splits`, `order-id`) or
+ * the interface's JSON names (`pixKeyType`, `person.name`, `orderId`), in any letter case. Values
+ * follow the rules of the flags: `value` in cents, `amount` in reais (`1.234,56`), key types by
+ * name or number, `splits` as `clientId:cents` separated by `|`; a JSON Lines document follows the
+ * rules of `--input` (src/input.ts). Every row is then judged by the same schema as a single
+ * payment (src/schemas.ts): this module only maps text to the body, it validates nothing itself.
+ */
+import { createHash } from 'node:crypto';
+import { convertField, describeProblem, fieldOf, getPath, parseSplit, setPath, unknownFields, type FieldSpec } from '../fields.js';
+import { checkInputIntegers } from '../input.js';
+import { parseStrictJson, StrictJsonError } from '../json-strict.js';
+import { amountProblem, parseReais } from '../money.js';
+import { problemsOf, type FieldProblem } from '../schemas.js';
+import type { z } from 'zod';
+
+/** What one column of a CSV header stands for. */
+export type ColumnTarget = { field: FieldSpec } | { amount: true } | { orderId: true };
+
+/** One bad row (or header): where, which column, what is wrong. */
+export interface RowProblem {
+  /** Line of the file (from 1) where the row starts. */
+  line: number;
+  /** Data row number (from 1; the CSV header is row 0). */
+  row: number;
+  /** Column name as written in the file (CSV), or JSON path (JSON Lines); empty for the whole row. */
+  column: string;
+  message: string;
+}
+
+/** The longest `orderId` a row may carry, in characters. */
+export const MAX_ROW_ORDER_ID = 100;
+/** Characters allowed in an `orderId` (unreserved and sub-delimiters of RFC 3986: safe in a URL path segment). */
+const ORDER_ID_CHARS = /^[A-Za-z0-9._~:@!$&'()*+,;=-]+$/;
+
+/** What is wrong with a row's `orderId`, or null. */
+export function rowOrderIdProblem(ref: string): string | null {
+  if (ref.length > MAX_ROW_ORDER_ID) return `has ${ref.length} characters, more than the ${MAX_ROW_ORDER_ID} allowed`;
+  if (!ORDER_ID_CHARS.test(ref)) return 'may hold only letters, digits and . _ ~ : @ ! $ & \' ( ) * + , ; = -, e.g. invoice-2026-0042';
+  return null;
+}
+
+const lower = (s: string) => s.trim().toLowerCase();
+
+/**
+ * Maps each header cell to what it stands for.
+ * @returns the targets (by column index) and a problem per unknown or repeated column
+ */
+export function mapHeader(fields: readonly FieldSpec[], header: readonly string[]): { targets: Array<ColumnTarget | undefined>; problems: Array<{ column: string; message: string }> } {
+  const names = new Map<string, ColumnTarget>();
+  for (const f of fields) {
+    names.set(lower(f.flag.replace(/^--/, '')), { field: f });
+    names.set(lower(f.path), { field: f });
+    if (f.kind === 'splits') names.set('splits', { field: f });
+  }
+  names.set('amount', { amount: true });
+  names.set('order-id', { orderId: true });
+  names.set('orderid', { orderId: true });
+  const known = [...new Set([...names.keys()])].filter((n) => !n.includes('.') || !names.has(n.replace('.', '-')));
+  const problems: Array<{ column: string; message: string }> = [];
+  const seen = new Map<string, string>();
+  const targets = header.map((cell) => {
+    const t = names.get(lower(cell));
+    if (!t) {
+      if (cell.trim() !== '') problems.push({ column: cell, message: `is not a column paycli knows; use the flag names without dashes (${known.filter((n) => !/[A-Z.]/.test(n)).join(', ')}) or the interface's JSON names` });
+      return undefined;
+    }
+    const key = 'field' in t ? t.field.path : 'amount' in t ? 'value' : 'orderId';
+    const earlier = seen.get(key);
+    if (earlier !== undefined) problems.push({ column: cell, message: `gives the same field as the column ${earlier}; keep one` });
+    seen.set(key, cell);
+    return t;
+  });
+  return { targets, problems };
+}
+
+/** A row turned into a body, before the schema judges it. */
+export interface GatheredRow {
+  body: Record<string, unknown>;
+  /** The row's own `orderId`, if it has one. */
+  orderId?: string;
+  /** Problems found while reading the values (bad amount, bad integer), by column. */
+  problems: Array<{ column: string; message: string }>;
+  /** Interface path → column name, to name the column of a schema problem. */
+  columns: Map<string, string>;
+}
+
+/**
+ * Builds the body of one CSV record, cell by cell, as the flags would (src/fields.ts
+ * `convertField`); an empty cell is a value not given.
+ */
+export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<ColumnTarget | undefined>, cells: readonly string[]): GatheredRow {
+  const body: Record<string, unknown> = {};
+  const problems: GatheredRow['problems'] = [];
+  const columns = new Map<string, string>();
+  let orderId: string | undefined;
+  targets.forEach((t, i) => {
+    const raw = cells[i];
+    if (!t || raw === undefined || raw.trim() === '') return;
+    const column = header[i]!;
+    if ('orderId' in t) {
+      orderId = raw.trim();
+      const p = rowOrderIdProblem(orderId);
+      if (p) problems.push({ column, message: p });
+      return;
+    }
+    if ('amount' in t) {
+      const p = amountProblem(raw);
+      if (p) problems.push({ column, message: p });
+      else body.value = parseReais(raw);
+      columns.set('value', column);
+      return;
+    }
+    const f = t.field;
+    columns.set(f.path, column);
+    if (f.kind === 'splits') setPath(body, f.path, raw.split('|').map((s) => parseSplit(s)));
+    else setPath(body, f.path, convertField(f, raw));
+  });
+  return { body, orderId, problems, columns };
+}
+
+/**
+ * Builds the body of one JSON Lines document by the rules of `--input` (strict JSON, integers
+ * as written, key-type names); `orderId` is taken out as the row's reference, other keys the
+ * interface does not define are problems (a batch fails closed rather than drop a value).
+ */
+export function bodyFromJsonLine(fields: readonly FieldSpec[], text: string): GatheredRow {
+  const columns = new Map<string, string>();
+  let doc;
+  try {
+    doc = parseStrictJson(text);
+  } catch (err) {
+    if (!(err instanceof StrictJsonError)) throw err;
+    return { body: {}, problems: [{ column: err.path, message: `is not valid JSON: ${err.message}` }], columns };
+  }
+  const json = doc.value;
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return { body: {}, problems: [{ column: '', message: 'must be a JSON object with the interface field names, e.g. {"value": 1000, ...}' }], columns };
+  const body = json as Record<string, unknown>;
+  const problems: GatheredRow['problems'] = [];
+  let orderId: string | undefined;
+  if ('orderId' in body) {
+    const v = body.orderId;
+    delete body.orderId;
+    if (typeof v !== 'string' || v.trim() === '') problems.push({ column: 'orderId', message: 'must be a non-empty string, e.g. "invoice-2026-0042"' });
+    else {
+      orderId = v.trim();
+      const p = rowOrderIdProblem(orderId);
+      if (p) problems.push({ column: 'orderId', message: p });
+    }
+  }
+  for (const k of unknownFields(fields, body)) problems.push({ column: k, message: 'is not a field of the interface' });
+  for (const p of checkInputIntegers(fields, { body, numbers: doc.numbers })) problems.push({ column: p.path, message: p.message });
+  for (const f of fields) columns.set(f.path, f.path);
+  return { body, orderId, problems, columns };
+}
+
+/** A row that passed the schema. */
+export interface ValidRow<T> {
+  body: T;
+  orderId?: string;
+}
+
+/**
+ * Judges a gathered row with the request schema.
+ * @returns the normalised body, or the problems named by column
+ */
+export function judgeRow<S extends z.ZodType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredRow): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
+  const parsed = schema.safeParse(gathered.body);
+  const taken = new Set(gathered.problems.map((p) => p.column));
+  const problems = [...gathered.problems];
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const p of problemsOf(parsed.error)) {
+      if (seen.has(p.path)) continue;
+      seen.add(p.path);
+      const column = columnOf(fields, gathered.columns, p);
+      if (taken.has(column)) continue;
+      problems.push({ column, message: rowMessage(fields, p) });
+    }
+  }
+  if (problems.length || !parsed.success) return { ok: false, problems };
+  return { ok: true, row: { body: parsed.data, orderId: gathered.orderId } };
+}
+
+/** The column a schema problem belongs to: the row's own column name, else the flag name without dashes. */
+function columnOf(fields: readonly FieldSpec[], columns: ReadonlyMap<string, string>, p: FieldProblem): string {
+  const f = fieldOf(fields, p.path);
+  if (!f) return p.path;
+  const col = columns.get(f.path);
+  if (col !== undefined) return p.path === f.path || f.kind !== 'splits' ? col : `${col} (${p.path})`;
+  if (p.message === 'is required' && p.path !== f.path) return p.path;
+  return f.kind === 'splits' ? 'splits' : f.flag.replace(/^--/, '');
+}
+
+/** The schema's words for a problem, without the flag name in front. */
+function rowMessage(fields: readonly FieldSpec[], p: FieldProblem): string {
+  if (p.message === 'is required') {
+    const f = fieldOf(fields, p.path);
+    if (f && f.path === p.path) return `is required (e.g. ${f.example})`;
+    const children = fields.filter((c) => c.required && c.path.startsWith(`${p.path}.`));
+    if (children.length) return `is required: give the columns ${children.map((c) => c.flag.replace(/^--/, '')).join(', ')}`;
+    return 'is required';
+  }
+  // describeProblem's wording without the flag prefix (splits get their "split #n" words).
+  const text = describeProblem(fields, p);
+  const f = fieldOf(fields, p.path);
+  return f && text.startsWith(`${f.flag}: `) ? text.slice(f.flag.length + 2) : p.message;
+}
+
+/** Crockford's base32 alphabet (no I, L, O, U), as ULIDs use. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The `orderId` of a row that has none: `paycli-` and 26 Crockford base32 characters of
+ * sha256(file fingerprint, operation, row number). The same file run again gives every row the
+ * same reference, which is how a re-run finds what was already paid; a row added or removed above
+ * another one changes the file's fingerprint, so every reference changes (README "Batch runs":
+ * give an `order-id` column to keep references across edits).
+ * @param fileSha256 hex sha256 of the file's bytes
+ * @param row data row number, from 1
+ */
+export function derivedOrderId(fileSha256: string, kind: 'cashin' | 'cashout', row: number): string {
+  const digest = createHash('sha256').update(`paycli-batch\n${fileSha256}\n${kind}\n${row}`).digest();
+  let out = '';
+  let bits = 0;
+  let acc = 0;
+  for (const byte of digest) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < 26) {
+      out += CROCKFORD[(acc >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    acc &= (1 << bits) - 1;
+    if (out.length >= 26) break;
+  }
+  return `paycli-${out}`;
+}
+
+/**
+ * What makes two rows the same payment, as a short key: the normalised body without its
+ * `orderId` (a cash-out: amount, key type and key; a cash-in: amount, payer's document and product).
+ */
+export function rowIdentity(kind: 'cashin' | 'cashout', body: Record<string, unknown>): string {
+  const key =
+    kind === 'cashout'
+      ? [body.value, body.pixKeyType, body.pixKey]
+      : [body.value, body.payerDocument, body.productName, body.productDescription, getPath(body, 'splits') === undefined ? '' : JSON.stringify(body.splits)];
+  return createHash('sha256').update(JSON.stringify(key)).digest('base64').slice(0, 16);
+}

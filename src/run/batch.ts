@@ -1,0 +1,573 @@
+/**
+ * `paycli cashout --batch <file>` and `paycli cashin --batch <file>` (README "Batch runs"): many
+ * payments from a CSV or JSON Lines file, in four steps.
+ * 1. Check: every row goes through the same mapping and schema as a single payment; any bad row
+ *    (or two identical payments, unless `--allow-duplicate`) stops the run with exit 2, every
+ *    problem listed by line and column, nothing sent.
+ * 2. Confirm once: count, total, largest, profile, gateway, the file's fingerprint.
+ * 3. Send: `--concurrency` requests in flight over kept-alive connections, `--rate` per second;
+ *    each row recorded in the ledger (batch id, row number, `orderId`) before it is sent; a 429
+ *    (not processed) waits for `Retry-After` and sends that row again; nothing else is retried.
+ * 4. Report: a results line per row (file, and stdout with `--json`), a summary, the exit code.
+ * Re-running the same file resumes it: each row's `orderId` (its column, or derived from the file
+ * and the row) finds what an earlier run did with it.
+ */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
+import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, PaycliError, UsageError } from '../errors.js';
+import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../fields.js';
+import { callGateway, joinUrl } from '../client.js';
+import { formatReais } from '../money.js';
+import { logger } from '../output/logger.js';
+import { redact } from '../output/sanitize.js';
+import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../schemas.js';
+import { SANDBOX, type Settings } from '../settings.js';
+import { batchFormat, csvDelimiter, fileSha256, openSource, readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './batch-read.js';
+import { openBatchLedger, outcomeOfError, type BatchLedger, type PreviousRow } from './batch-ledger.js';
+import { lookupOrder, type LookupResult } from './batch-lookup.js';
+import { startProgress, type BatchCounters } from './batch-progress.js';
+import { resultsPath, ResultsWriter, type RowOutcome, type RowResult } from './batch-results.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './batch-rows.js';
+import { canPrompt, settingsFor, type RequestFlags } from './request.js';
+
+/** Default and largest `--concurrency`. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 32;
+/** How many times one row is sent again after 429 answers before it is given up as refused. */
+export const MAX_429_RETRIES = 20;
+/** Wait after a 429 without a usable `Retry-After`, and the longest wait honoured, in ms. */
+const DEFAULT_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5 * 60_000;
+
+/** Flags of a batch run (on top of the single payment's). */
+export type BatchOptions = RequestFlags & {
+  batch: string;
+  batchFormat?: string;
+  concurrency?: string;
+  rate?: string;
+  results?: string;
+  retryRefused?: boolean;
+  allowDuplicate?: boolean;
+  yes?: boolean;
+  qrDir?: string;
+};
+
+type Kind = 'cashin' | 'cashout';
+
+interface Operation {
+  kind: Kind;
+  noun: string;
+  plural: string;
+  path: string;
+  fields: readonly FieldSpec[];
+  schema: z.ZodType;
+  response: z.ZodType;
+}
+
+const OPERATIONS: Record<Kind, Operation> = {
+  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: '/transaction/cashout', fields: CASHOUT_FIELDS, schema: cashOutRequestSchema, response: cashOutResponseSchema },
+  cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: '/transaction/qrcode/cashin', fields: CASHIN_FIELDS, schema: cashInRequestSchema, response: cashInResponseSchema },
+};
+
+/** Parses a positive integer flag within bounds. @throws UsageError */
+function intFlag(name: string, raw: string | undefined, def: number, max: number): number {
+  if (raw === undefined) return def;
+  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name}: use a whole number from 1 to ${max}, not ${JSON.stringify(raw)}; nothing was sent`, { field: name });
+  return Number(raw);
+}
+
+/** `--rate`: requests started per second (a positive number, fractions allowed). @throws UsageError */
+function rateFlag(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) || !(n > 0) || n > 10_000) throw new UsageError(`--rate: use requests per second, e.g. 5 or 0.5 (at most 10000), not ${JSON.stringify(raw)}; nothing was sent`, { field: '--rate' });
+  return n;
+}
+
+/** A row read from the file, mapped and judged. */
+type Row = { line: number; row: number } & ({ ok: true; body: Record<string, unknown> & { value: number }; orderId: string; ownOrderId: boolean } | { ok: false; problems: Array<{ column: string; message: string }> });
+
+/** Turns records into rows (CSV needs its header first). */
+function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
+  let header: string[] = [];
+  let targets: Array<ColumnTarget | undefined> = [];
+  return {
+    /** The header's problems (CSV), once. */
+    header(rec: Extract<BatchRecord, { kind: 'header' }>): RowProblem[] {
+      header = rec.cells;
+      const mapped = mapHeader(op.fields, header);
+      targets = mapped.targets;
+      return mapped.problems.map((p) => ({ line: rec.line, row: 0, ...p }));
+    },
+    row(rec: Exclude<BatchRecord, { kind: 'header' }>): Row {
+      const gathered: GatheredRow = rec.kind === 'json' ? bodyFromJsonLine(op.fields, rec.text) : bodyFromCells(header, targets, rec.cells);
+      if (rec.kind === 'cells' && rec.cells.length > header.length && rec.cells.slice(header.length).some((c) => c.trim() !== '')) {
+        gathered.problems.push({ column: '', message: `has ${rec.cells.length} cells, more than the ${header.length} columns of the header` });
+      }
+      const judged = judgeRow(op.fields, op.schema, gathered);
+      if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
+      const body = judged.row.body as Record<string, unknown> & { value: number };
+      const own = judged.row.orderId;
+      return { line: rec.line, row: rec.row, ok: true, body, orderId: own ?? derivedOrderId(sha256, op.kind, rec.row), ownOrderId: own !== undefined };
+    },
+  };
+}
+
+/** What the check of the whole file found. */
+interface Scan {
+  rows: number;
+  problems: RowProblem[];
+  toSend: { count: number; cents: number; largest: number; largestRow: number };
+  alreadyOk: number;
+  alreadyRefused: number;
+  unknown: number;
+}
+
+/** What to do with a valid row, given what the ledger knows of its `orderId`. */
+type Plan = 'send' | 'already_ok' | 'already_refused' | 'resolve';
+
+function planFor(prev: PreviousRow | undefined, retryRefused: boolean): Plan {
+  if (!prev) return 'send';
+  if (!prev.completed || prev.outcome === 'unknown') return 'resolve';
+  if (prev.outcome === 'ok') return 'already_ok';
+  if (prev.outcome === 'refused') return retryRefused ? 'send' : 'already_refused';
+  return 'send'; // not_sent: nothing reached the gateway
+}
+
+/** Step 1: reads the whole file once, judging every row. */
+async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions): Promise<Scan> {
+  const map = rowMapper(op, format, sha256);
+  const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
+  const identities = new Map<string, number>();
+  const ownIds = new Map<string, number>();
+  let sawHeader = format === 'jsonl';
+  for await (const rec of readRecords(source, format)) {
+    if (rec.kind === 'header') {
+      sawHeader = true;
+      scan.problems.push(...map.header(rec));
+      continue;
+    }
+    scan.rows++;
+    const r = map.row(rec);
+    if (!r.ok) {
+      for (const p of r.problems) scan.problems.push({ line: r.line, row: r.row, ...p });
+      continue;
+    }
+    if (r.ownOrderId) {
+      const first = ownIds.get(r.orderId);
+      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: 'order-id', message: `${r.orderId} is also the reference of row ${first}; each payment needs its own` });
+      else ownIds.set(r.orderId, r.row);
+    }
+    if (!opts.allowDuplicate) {
+      const id = rowIdentity(op.kind, r.body);
+      const first = identities.get(id);
+      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: `is the same ${op.noun} as row ${first} (${op.kind === 'cashout' ? 'amount, key type and PIX key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant` });
+      else identities.set(id, r.row);
+    }
+    if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
+    const plan = planFor(ledger.previous(r.orderId), Boolean(opts.retryRefused));
+    if (plan === 'already_ok') scan.alreadyOk++;
+    else if (plan === 'already_refused') scan.alreadyRefused++;
+    else {
+      if (plan === 'resolve') scan.unknown++;
+      scan.toSend.count++;
+      scan.toSend.cents += r.body.value;
+      if (r.body.value > scan.toSend.largest) scan.toSend = { ...scan.toSend, largest: r.body.value, largestRow: r.row };
+    }
+  }
+  if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
+    scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? 'the file has no rows under its header (a CSV batch starts with a header row of column names)' : 'the file has no rows' });
+  } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: 'the file has no rows' });
+  return scan;
+}
+
+/** Exit 2 with every bad row listed (text, or one JSON document with `--json`). */
+function reportProblems(source: BatchSource, problems: RowProblem[], json: boolean): void {
+  const rows = new Set(problems.map((p) => p.row)).size;
+  const message = `${source.name}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in ${rows} row${rows > 1 ? 's' : ''}; nothing was sent`;
+  if (json) {
+    process.stderr.write(`${redact(JSON.stringify({ error: { code: 'validation', message, problems } }))}\n`);
+  } else {
+    const lines = problems.map((p) => `  line ${p.line}${p.row ? ` (row ${p.row})` : ''}${p.column ? `, ${p.column}` : ''}: ${p.message}`);
+    logger.error(`${message}:\n${lines.join('\n')}`);
+  }
+  process.exitCode = ExitCode.USAGE;
+}
+
+/** The summary shown before sending (stderr), and asked about. */
+function summaryText(op: Operation, source: BatchSource, sha256: string, scan: Scan, settings: Settings): string {
+  const gateway = settings.baseUrl === SANDBOX ? 'SANDBOX (built-in; no money moves)' : new URL(settings.baseUrl).host;
+  const lines = [
+    `File         ${source.name} (${scan.rows} row${scan.rows === 1 ? '' : 's'}, sha256 ${sha256.slice(0, 16)}…)`,
+    `To send      ${scan.toSend.count} ${scan.toSend.count === 1 ? op.noun : op.plural}, ${formatReais(scan.toSend.cents)} in total`,
+  ];
+  if (scan.toSend.count) lines.push(`Largest      ${formatReais(scan.toSend.largest)} (row ${scan.toSend.largestRow})`);
+  if (scan.alreadyOk) lines.push(`Already paid ${scan.alreadyOk} row${scan.alreadyOk === 1 ? '' : 's'} (an earlier run; skipped)`);
+  if (scan.alreadyRefused) lines.push(`Refused      ${scan.alreadyRefused} row${scan.alreadyRefused === 1 ? '' : 's'} by an earlier run (skipped; --retry-refused sends them again)`);
+  if (scan.unknown) lines.push(`Unknown      ${scan.unknown} row${scan.unknown === 1 ? '' : 's'} of an earlier run: asked at the gateway first, sent only if it never got them`);
+  lines.push(`Profile      ${settings.profile}`, `Gateway      ${gateway}`);
+  return lines.join('\n');
+}
+
+/** Asks once (default No). @throws UsageError when it cannot ask and `--yes` is missing */
+async function confirm(op: Operation, summary: string, count: number, opts: BatchOptions): Promise<void> {
+  if (opts.yes) return;
+  if (!canPrompt(opts)) {
+    throw new UsageError(`a batch run sends ${count} ${count === 1 ? op.noun : op.plural}: pass --yes to confirm when not running interactively; nothing was sent`, { field: '--yes', hint: 'add --yes (or check the file first with --dry-run)' }, 'confirmation_required');
+  }
+  const [{ confirm: ask }, { promptContext }] = await Promise.all([import('@inquirer/prompts'), import('./prompts.js')]);
+  if (!(await ask({ message: `Send these ${count} ${count === 1 ? op.noun : op.plural}?`, default: false }, promptContext()))) {
+    throw new UsageError('batch not confirmed; nothing was sent', {}, 'confirmation_required');
+  }
+}
+
+/** Parses `Retry-After` (seconds, or an HTTP date) into milliseconds to wait. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number {
+  if (header === undefined) return DEFAULT_RETRY_MS;
+  const t = header.trim();
+  if (/^[0-9]+$/.test(t)) return Math.min(Number(t) * 1000, MAX_RETRY_MS);
+  const date = Date.parse(t);
+  if (Number.isNaN(date)) return DEFAULT_RETRY_MS;
+  return Math.min(Math.max(0, date - now), MAX_RETRY_MS);
+}
+
+/** Runs a batch. Sets `process.exitCode` (0, 1, 4, 5, 6; 2 for a bad file); throws on 130 and usage errors. */
+export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
+  const op = OPERATIONS[kind];
+  const single = [...op.fields.map((f) => [f.attr, f.flag] as const), ['input', '--input'], ['amount', '--amount'], ['qrFile', '--qr-file'], ['qr', '--qr']] as const;
+  for (const [attr, flag] of single) {
+    if (opts[attr] !== undefined) throw new UsageError(`${flag} is for a single payment; with --batch every value comes from the file; nothing was sent`, { field: flag });
+  }
+  const format = batchFormat(opts.batch, opts.batchFormat);
+  const concurrency = intFlag('--concurrency', opts.concurrency, DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
+  const rate = rateFlag(opts.rate);
+  if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError('--qr-dir is for cash-ins; nothing was sent', { field: '--qr-dir' });
+  const json = Boolean(opts.json);
+  const source = await openSource(opts.batch);
+  let ledger: BatchLedger | undefined;
+  try {
+    const sha256 = await fileSha256(source);
+    const batchId = `${kind}-${sha256.slice(0, 16)}`;
+    const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
+    ledger = opts.dryRun ? undefined : openBatchLedger();
+    const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts);
+    if (scan.problems.length) return reportProblems(source, scan.problems, json);
+    if (!settings) {
+      const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
+      if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
+      else process.stdout.write(`${source.name}: ${scan.rows} row${scan.rows === 1 ? '' : 's'} checked, all valid: ${scan.toSend.count} ${op.plural}, ${formatReais(scan.toSend.cents)} in total, largest ${formatReais(scan.toSend.largest)} (row ${scan.toSend.largestRow})\n`);
+      logger.notice('dry run: nothing was sent');
+      return;
+    }
+    const summary = summaryText(op, source, sha256, scan, settings);
+    const results = resultsPath(opts.batch, opts.results, batchId);
+    if (scan.toSend.count > 0) {
+      if (json) process.stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: settings.baseUrl === SANDBOX ? 'SANDBOX' : new URL(settings.baseUrl).host } })}\n`);
+      else process.stderr.write(`\n${summary}\n\n`);
+      await confirm(op, summary, scan.toSend.count, opts);
+    }
+    if (opts.qrDir !== undefined) {
+      try {
+        mkdirSync(opts.qrDir, { recursive: true });
+      } catch (err) {
+        throw new UsageError(`--qr-dir: cannot create ${opts.qrDir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--qr-dir' });
+      }
+    }
+    if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
+    const writer = new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');
+    try {
+      await sendAll(op, { source, format, sha256, batchId, settings, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts });
+    } finally {
+      writer.close();
+    }
+  } finally {
+    ledger?.close();
+    source.dispose();
+  }
+}
+
+interface SendContext {
+  source: BatchSource;
+  format: BatchFormat;
+  sha256: string;
+  batchId: string;
+  settings: Settings;
+  ledger: BatchLedger;
+  writer: ResultsWriter;
+  concurrency: number;
+  rate?: number;
+  rows: number;
+  opts: BatchOptions;
+}
+
+/** Counts per outcome (rows and cents), for the final summary. */
+type Tally = Record<RowOutcome, { rows: number; cents: number }>;
+
+/** Steps 3 and 4: sends what needs sending, writes results, prints the summary, sets the exit code. */
+async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
+  const { settings, ledger, writer, opts } = ctx;
+  const sandbox = settings.baseUrl === SANDBOX;
+  let baseUrl = settings.baseUrl;
+  let closeSandbox: (() => Promise<void>) | undefined;
+  if (sandbox) {
+    logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
+    const { startSandbox } = await import('../sandbox/server.js');
+    const s = await startSandbox({ host: '127.0.0.1', port: 0 });
+    baseUrl = s.url;
+    closeSandbox = () => s.close();
+  }
+  const target = sandbox ? SANDBOX : joinUrl(settings.baseUrl, op.path);
+  const agentOpts = { keepAlive: true, maxSockets: ctx.concurrency, maxFreeSockets: ctx.concurrency };
+  const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
+  const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
+  const tally = Object.fromEntries((['ok', 'already_ok', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  const listed: Record<'refused' | 'unknown' | 'needs_attention' | 'not_sent', number[]> = { refused: [], unknown: [], needs_attention: [], not_sent: [] };
+  let unknownExit: number = ExitCode.NETWORK;
+  let fatal: PaycliError | undefined;
+  let sentAny = false;
+  const progress = await startProgress(counters, { json: Boolean(opts.json), tty: Boolean(process.stderr.isTTY) });
+
+  // Ctrl-C / SIGTERM: stop starting rows and let the ones in flight finish; a second one aborts them.
+  let stopping = false;
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (!stopping) {
+      stopping = true;
+      wake();
+      logger.notice(`interrupted: starting no more rows; waiting for the ${inflight.size} in flight (Ctrl-C again to abort them: their outcome may then be unknown)`);
+    } else abort.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  // Rate and 429 pauses: the next start may not happen before `nextStart`.
+  let nextStart = 0;
+  let pauseUntil = 0;
+  let wakeUp: (() => void) | undefined;
+  const wake = () => wakeUp?.();
+  const waitUntil = async (t: number) => {
+    while (!stopping && Date.now() < t) {
+      await Promise.race([sleep(Math.min(t - Date.now(), 1000)), new Promise<void>((r) => (wakeUp = r))]);
+    }
+  };
+
+  const finish = (r: RowResult) => {
+    tally[r.outcome].rows++;
+    tally[r.outcome].cents += r.valueCents;
+    if (r.outcome === 'ok') {
+      counters.ok++;
+      counters.sentCents += r.valueCents;
+    } else if (r.outcome === 'refused') counters.refused++;
+    else if (r.outcome === 'unknown') counters.unknown++;
+    if (r.outcome in listed) listed[r.outcome as keyof typeof listed].push(r.row);
+    counters.done++;
+    writer.write(r);
+    progress.update();
+  };
+
+  /** Sends one row (recorded first); 429 answers send it again after `Retry-After`. */
+  const sendRow = async (row: Extract<Row, { ok: true }>, ledgerId?: string | number): Promise<void> => {
+    const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'not_sent', valueCents: row.body.value };
+    const body = { ...row.body, orderId: row.orderId };
+    let id: string | number;
+    try {
+      id = ledgerId ?? ledger.begin(beginInfo(op, row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) });
+    } catch (err) {
+      if (err instanceof UsageError && err.code === 'duplicate_cashout') return finish({ ...base, outcome: 'not_sent', error: err.message });
+      fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
+      stopping = true;
+      return finish({ ...base, outcome: 'not_sent', error: (err as Error).message });
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        sentAny = true;
+        const res = await callGateway({ path: op.path, body, schema: op.response, settings, baseUrl, signal: abort.signal, direct: sandbox, agent, unknownAdvice: `look order ${row.orderId} up at the gateway before sending it again` });
+        const data = res.data as Record<string, unknown>;
+        const result = await onCreated(op, row, data, base, opts.qrDir);
+        ledger.end(id, 'ok', { transactionId: data.transactionId as number, status: data.status as string | undefined });
+        return finish(result);
+      } catch (err) {
+        if (err instanceof GatewayRefusedError && err.details.status === 429 && attempt < MAX_429_RETRIES && !stopping) {
+          pauseUntil = Math.max(pauseUntil, Date.now() + retryAfterMs(err.details.retryAfter));
+          logger.debug(`row ${row.row}: HTTP 429, sending it again in ${Math.ceil((pauseUntil - Date.now()) / 1000)} s`);
+          await waitUntil(pauseUntil);
+          if (!stopping) continue;
+        }
+        const outcome = err instanceof GatewayRefusedError && err.details.status === 429 ? 'not_sent' : outcomeOfError(err);
+        const message = redact(err instanceof Error ? err.message : String(err));
+        try {
+          ledger.end(id, outcome, { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message });
+        } catch (e) {
+          logger.warn(`${(e as Error).message}: the ledger keeps row ${row.row} with an unknown outcome`);
+        }
+        if (err instanceof AuthError) {
+          fatal ??= err;
+          stopping = true;
+        }
+        if (outcome === 'unknown' && err instanceof GatewayError) unknownExit = ExitCode.GATEWAY;
+        if (!(err instanceof PaycliError)) throw err;
+        return finish({ ...base, outcome: outcome === 'ok' ? 'unknown' : outcome, error: message });
+      }
+    }
+  };
+
+  /** A row an earlier run left unknown: asks the gateway by `orderId`; sends it only if the gateway never got it. */
+  const resumeUnknown = async (row: Extract<Row, { ok: true }>, prev: PreviousRow): Promise<void> => {
+    const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'unknown', valueCents: row.body.value };
+    let found: LookupResult;
+    try {
+      found = await lookupOrder(settings, baseUrl, row.orderId, { agent, direct: sandbox, signal: abort.signal });
+    } catch (err) {
+      found = { state: 'unavailable', reason: (err as Error).message };
+    }
+    if (found.state === 'found') {
+      ledger.resolve(prev.id, 'ok', { note: `batch ${ctx.batchId}: found at the gateway by orderId`, transactionId: found.transactionId, status: found.status });
+      return finish({ ...base, outcome: 'already_ok', transactionId: found.transactionId, status: found.status });
+    }
+    if (found.state === 'not_found') {
+      ledger.resolve(prev.id, 'not_sent', { note: `batch ${ctx.batchId}: the gateway has no such orderId` });
+      return sendRow(row);
+    }
+    unknownExit = ExitCode.NETWORK;
+    return finish({ ...base, error: `an earlier run may have sent it and the gateway could not be asked (${found.reason}); not sent again: check order ${row.orderId} at the gateway, then \`paycli history resolve\`` });
+  };
+
+  const inflight = new Set<Promise<void>>();
+  const start = (p: Promise<void>) => {
+    const tracked = p.catch((err) => {
+      fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
+    }).finally(() => inflight.delete(tracked));
+    inflight.add(tracked);
+  };
+  const map = rowMapper(op, ctx.format, ctx.sha256);
+  let notStarted = 0;
+  try {
+    for await (const rec of readRecords(ctx.source, ctx.format)) {
+      if (rec.kind === 'header') {
+        map.header(rec);
+        continue;
+      }
+      const row = map.row(rec);
+      if (!row.ok) throw new UsageError(`${ctx.source.name} changed while it was being sent (row ${row.row} no longer valid)`, { field: '--batch' });
+      if (stopping) {
+        notStarted++;
+        continue;
+      }
+      const prev = ledger.previous(row.orderId);
+      const plan = planFor(prev, Boolean(opts.retryRefused));
+      if (plan === 'already_ok') {
+        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_ok', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status });
+        continue;
+      }
+      if (plan === 'already_refused') {
+        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_refused', valueCents: row.body.value, error: prev!.message });
+        continue;
+      }
+      while (inflight.size >= ctx.concurrency) await Promise.race(inflight);
+      await waitUntil(Math.max(nextStart, pauseUntil));
+      if (stopping) {
+        notStarted++;
+        continue;
+      }
+      if (ctx.rate) nextStart = Math.max(Date.now(), nextStart) + 1000 / ctx.rate;
+      start(plan === 'resolve' ? resumeUnknown(row, prev!) : sendRow(row));
+    }
+    await Promise.all(inflight);
+  } finally {
+    await Promise.all(inflight);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    progress.stop();
+    agent.destroy();
+    await closeSandbox?.();
+  }
+
+  printSummary(op, tally, listed, notStarted, Boolean(opts.json), writer.path);
+  if (fatal) {
+    if (!sentAny || !(fatal.exitCode === ExitCode.USAGE)) throw fatal;
+    throw new UsageError(fatal.message, fatal.details);
+  }
+  if (stopping) throw new InterruptedError(`interrupted: ${notStarted} row${notStarted === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
+  process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows ? ExitCode.REFUSED : ExitCode.OK;
+}
+
+function beginInfo(op: Operation, row: Extract<Row, { ok: true }>, target: string, sandbox: boolean, settings: Settings, batchId: string) {
+  const b = row.body as Record<string, unknown>;
+  const person = b.person as { name?: string } | undefined;
+  return {
+    kind: op.kind,
+    value: row.body.value,
+    target,
+    sandbox,
+    profile: settings.profile,
+    ...(op.kind === 'cashout' ? { pixKeyType: b.pixKeyType as number, pixKey: b.pixKey as string, recipient: person?.name } : { payer: b.payerName as string, product: b.productName as string }),
+    orderId: row.orderId,
+    batchId,
+    batchRow: row.row,
+  };
+}
+
+/** The result of a created payment; checks what a single payment checks (amounts, BR Code), writes the PNG. */
+async function onCreated(op: Operation, row: Extract<Row, { ok: true }>, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<RowResult> {
+  const out: RowResult = { ...base, outcome: 'ok', transactionId: res.transactionId as number };
+  const attention: string[] = [];
+  if (op.kind === 'cashout') {
+    out.status = res.status as string;
+    out.feeCents = Number(res.tax);
+    out.netCents = Number(res.liquid);
+    if (res.gross !== row.body.value) attention.push(`the gateway's gross amount (${formatReais(res.gross as number)}) differs from the row's ${formatReais(row.body.value)}`);
+    if (BigInt(res.gross as number) - BigInt(res.tax as string) !== BigInt(res.liquid as string)) attention.push(`the net amount (${String(res.liquid)}) is not gross minus fee`);
+  } else {
+    out.brCode = res.qrCode as string;
+    const { checkBrCode } = await import('./brcode-check.js');
+    attention.push(...checkBrCode(res.qrCode as string, row.body.value));
+    if (qrDir !== undefined) {
+      const { decodeQrImage } = await import('./cashin.js');
+      const png = decodeQrImage(res.qrCodeBase64 as string);
+      const file = join(qrDir, `row-${row.row}-${row.orderId}.png`);
+      if (!png) attention.push('qrCodeBase64 is not a base64 PNG image; no PNG written');
+      else {
+        try {
+          writeFileSync(file, png);
+          out.png = file;
+        } catch (err) {
+          attention.push(`${file} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        }
+      }
+    }
+  }
+  if (attention.length) return { ...out, outcome: 'needs_attention', error: attention.join('; ') };
+  return out;
+}
+
+/** The end of a run: counts and reais per outcome, and which rows need a look. */
+function printSummary(op: Operation, tally: Tally, listed: Record<string, number[]>, notStarted: number, json: boolean, resultsFile: string): void {
+  if (json) {
+    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted, rows: listed, results: resultsFile } })}\n`);
+    return;
+  }
+  const words: Record<RowOutcome, string> = {
+    ok: `${op.plural} created`,
+    already_ok: 'already paid (earlier run)',
+    refused: 'refused by the gateway',
+    already_refused: 'refused in an earlier run (not sent)',
+    unknown: 'UNKNOWN outcome',
+    not_sent: 'not sent',
+    needs_attention: 'created, need attention',
+  };
+  const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
+  if (notStarted) lines.push(`  ${String(notStarted).padStart(6)}  not started (interrupted)`);
+  const rowsOf = (name: string, rows: number[]) => (rows.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
+  lines.push(...rowsOf('refused', listed.refused!), ...rowsOf('unknown', listed.unknown!), ...rowsOf('need attention', listed.needs_attention!), ...rowsOf('not sent', listed.not_sent!));
+  process.stderr.write(`\nBatch summary\n${lines.join('\n')}\nResults: ${resultsFile}\n`);
+}
+
+/** Row numbers, sorted, at most 20 shown. */
+function listRows(rows: number[]): string {
+  const sorted = [...rows].sort((a, b) => a - b);
+  return sorted.length > 20 ? `${sorted.slice(0, 20).join(', ')} and ${sorted.length - 20} more (see the results file)` : sorted.join(', ');
+}
