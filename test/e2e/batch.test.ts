@@ -1,0 +1,229 @@
+/**
+ * Batch runs end to end: the built paycli against a recording test gateway on 127.0.0.1 (which
+ * can answer 429 or hold answers) and the standalone sandbox. Every test asserts what reached
+ * the gateway.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childEnv, makeHome, PAYCLI, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
+
+let home: Home;
+let gw: TestGateway;
+const sandboxes: SandboxProcess[] = [];
+beforeEach(async () => {
+  home = makeHome();
+  gw = await startGateway((req, res) => {
+    const body = req.json as { value?: number; orderId?: string };
+    json(res, 200, req.path.endsWith('/cashout') ? { ...CASHOUT_OK, transactionId: gw.received.length, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId } : { ...CASHIN_OK, transactionId: gw.received.length });
+  });
+});
+afterEach(async () => {
+  await gw.close();
+  await Promise.all(sandboxes.splice(0).map((s) => s.stop()));
+  home.cleanup();
+});
+
+const env = (extra: Record<string, string> = {}) => ({ ...home.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: 'sk_test_batch', ...extra });
+const HEADER = 'value,pix-key-type,pix-key,person-name,person-email,person-phone';
+/** A valid cash-out row with a distinct e-mail key per `n`. */
+const payoutRow = (n: number, cents = 1000 + n) => `${cents},email,fornecedor${n}@example.com,Fornecedor ${n},fornecedor${n}@example.com,11987654321`;
+function writeCsv(name: string, lines: string[]): string {
+  const file = join(home.dir, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+const results = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
+const cashouts = () => gw.received.filter((r) => r.method === 'POST' && r.path.endsWith('/cashout'));
+
+describe('checking the file first', () => {
+  it('names all three bad rows by line and column, exit 2, nothing sent', async () => {
+    const file = writeCsv('bad.csv', [
+      HEADER,
+      payoutRow(1),
+      '10x0,email,a@example.com,Ana,a@example.com,11987654321', // line 3: value
+      payoutRow(3),
+      '1000,email,not-an-email,Bia,b@example.com,11987654321', // line 5: pix-key
+      '1000,email,c@example.com,Caio,c@example.com,', // line 6: person-phone missing
+    ]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('3 problems in 3 rows; nothing was sent');
+    expect(r.stderr).toMatch(/line 3 \(row 2\), value: /);
+    expect(r.stderr).toMatch(/line 5 \(row 4\), pix-key: /);
+    expect(r.stderr).toMatch(/line 6 \(row 5\), person-phone: is required/);
+    expect(r.stdout).toBe('');
+    expect(gw.received).toHaveLength(0);
+    expect(existsSync(`${file}.results.csv`)).toBe(false);
+
+    const j = await runPaycli(['cashout', '--batch', file, '--yes', '--json'], { env: env() });
+    expect(j.code).toBe(2);
+    const doc = JSON.parse(j.stderr.trim().split('\n').at(-1)!) as { error: { code: string; problems: Array<{ line: number; row: number; column: string }> } };
+    expect(doc.error.code).toBe('validation');
+    expect(doc.error.problems.map((p) => [p.line, p.row, p.column])).toEqual([
+      [3, 2, 'value'],
+      [5, 4, 'pix-key'],
+      [6, 5, 'person-phone'],
+    ]);
+    expect(gw.received).toHaveLength(0);
+  });
+
+  it('flags two identical payouts unless --allow-duplicate; an unknown column is named', async () => {
+    const file = writeCsv('dup.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(1)]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 4 \(row 3\): is the same cash-out as row 1/);
+    expect(gw.received).toHaveLength(0);
+    const ok = await runPaycli(['cashout', '--batch', file, '--yes', '--allow-duplicate'], { env: env() });
+    expect(ok.code).toBe(0);
+    expect(cashouts()).toHaveLength(3);
+
+    const typo = writeCsv('typo.csv', [`${HEADER},pix-kye`, `${payoutRow(9)},x`]);
+    const t = await runPaycli(['cashout', '--batch', typo, '--yes'], { env: env() });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/line 1, pix-kye: is not a column paycli knows/);
+  });
+
+  it('needs --yes when not interactive (exit 2, nothing sent) and never overwrites an explicit --results', async () => {
+    const file = writeCsv('p.csv', [HEADER, payoutRow(1)]);
+    const r = await runPaycli(['cashout', '--batch', file], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    const out = join(home.dir, 'out.csv');
+    writeFileSync(out, 'keep me');
+    const o = await runPaycli(['cashout', '--batch', file, '--yes', '--results', out], { env: env() });
+    expect(o.code).toBe(2);
+    expect(o.stderr).toContain('already exists');
+    expect(readFileSync(out, 'utf8')).toBe('keep me');
+    expect(gw.received).toHaveLength(0);
+  });
+});
+
+describe('sending', () => {
+  it('reads a ;-separated CSV with a BOM and 1.234,56 amounts, JSON names and splits', async () => {
+    const file = join(home.dir, 'br.csv');
+    writeFileSync(
+      file,
+      '\uFEFFamount;pixKeyType;pixKey;person.name;person.email;person.phone\r\n' +
+        '1.234,56;cpf;123.456.789-09;José da Silva;jose@example.com;(11) 98765-4321\r\n' +
+        '"10,50";EMAIL;ana@example.com;"Ana; Souza";ana@example.com;21998765432\r\n',
+    );
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: env() });
+    expect(r.stderr).toContain('R$ 1.245,06 in total');
+    expect(r.code).toBe(0);
+    const bodies = cashouts().map((c) => c.json as Record<string, unknown>);
+    expect(bodies.map((b) => b.value).sort()).toEqual([1050, 123456]);
+    const jose = bodies.find((b) => b.value === 123456)!;
+    expect(jose).toMatchObject({ pixKeyType: 0, pixKey: '12345678909', person: { name: 'José da Silva', phone: '11987654321' } });
+    expect(bodies.find((b) => b.value === 1050)).toMatchObject({ pixKeyType: 2, person: { name: 'Ana; Souza' } });
+    const lines = results(`${file}.results.csv`);
+    expect(lines[0]).toBe('row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error');
+    expect(lines).toHaveLength(3);
+
+    // cash-ins from JSON Lines on stdin, with splits
+    const split = { clientId: '123e4567-e12b-12d1-a456-426655440000', value: 300 };
+    const doc = { value: 1000, payerName: 'Fulano', payerDocument: '123.456.789-09', payerEmail: 'f@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul' };
+    const input = `${JSON.stringify({ ...doc, splits: [split] })}\n\n${JSON.stringify({ ...doc, value: 2000, orderId: 'pedido-2' })}\n`;
+    const c = await runPaycli(['cashin', '--batch', '-', '--batch-format', 'jsonl', '--yes', '--json', '--results', join(home.dir, 'ci.jsonl')], { env: env(), input });
+    expect(c.code).toBe(0);
+    const ins = gw.received.filter((q) => q.path.endsWith('/cashin')).map((q) => q.json as Record<string, unknown>);
+    expect(ins).toHaveLength(2);
+    expect(ins.find((b) => b.value === 1000)!.splits).toEqual([split]);
+    expect(ins.find((b) => b.value === 2000)!.orderId).toBe('pedido-2');
+    const out = c.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; brCode: string });
+    expect(out.map((o) => o.outcome)).toEqual(['ok', 'ok']);
+    expect(out[0]!.brCode).toBe(CASHIN_OK.qrCode);
+  });
+
+  it('waits for Retry-After after a 429 and sends that row again; nothing else is retried', async () => {
+    const file = writeCsv('rl.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3)]);
+    let limited = false;
+    const times: number[] = [];
+    gw.respond((req, res) => {
+      const body = req.json as { value: number };
+      times.push(Date.now());
+      if (body.value === 1002 && !limited) {
+        limited = true;
+        return json(res, 429, { message: 'Too many requests' }, { 'retry-after': '2' });
+      }
+      if (body.value === 1003) return json(res, 400, { message: 'Validation Failed - pixKey is invalid' });
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value) });
+    });
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', '--concurrency', '1'], { env: env(), timeoutMs: 20_000 });
+    expect(r.code).toBe(1); // row 3 refused
+    const values = cashouts().map((c) => (c.json as { value: number }).value);
+    expect(values.filter((v) => v === 1002)).toHaveLength(2);
+    expect(values.filter((v) => v === 1003)).toHaveLength(1); // a 400 is never retried
+    const i = values.indexOf(1002);
+    expect(times[i + 1]! - times[i]!).toBeGreaterThanOrEqual(1900);
+    const lines = results(`${file}.results.csv`);
+    expect(lines.find((l) => l.startsWith('2,'))).toMatch(/,ok,1002,/);
+    expect(lines.find((l) => l.startsWith('3,'))).toMatch(/,refused,1003,.*Validation Failed/);
+    expect(r.stderr).toMatch(/refused: row 3/);
+  });
+
+  it('Ctrl-C: starts no more rows, waits for the ones in flight, records them, exit 130', async () => {
+    const file = writeCsv('int.csv', [HEADER, ...Array.from({ length: 10 }, (_, i) => payoutRow(i + 1))]);
+    const held: Array<() => void> = [];
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      held.push(() => json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId }));
+    });
+    const child = spawn(process.execPath, [PAYCLI, 'cashout', '--batch', file, '--yes', '--concurrency', '2'], { env: childEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    await waitUntil(() => held.length === 2);
+    child.kill('SIGINT');
+    await waitUntil(() => /starting no more rows/.test(stderr));
+    held.splice(0).forEach((answer) => answer());
+    expect(await exited).toBe(130);
+    expect(cashouts()).toHaveLength(2);
+    const lines = results(`${file}.results.csv`).slice(1);
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(/,ok,/);
+    expect(stderr).toMatch(/8 +not started \(interrupted\)/);
+  });
+});
+
+describe('the standalone sandbox', () => {
+  it('1,000 rows at concurrency 8: every row reached the sandbox once, as written', async () => {
+    const sb = await startSandboxProcess(['--json'], home.env);
+    sandboxes.push(sb);
+    const rows = Array.from({ length: 1000 }, (_, i) => `${100 + i},email,p${i}@example.com,Pessoa ${i},p${i}@example.com,11987654321,lote-${i}`);
+    const file = writeCsv('thousand.csv', [`${HEADER},order-id`, ...rows]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', '--concurrency', '8', '--base-url', sb.url], { env: home.env, timeoutMs: 60_000 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/1000 +cash-outs created/);
+    const posts = sb.log().split('\n').filter((l) => l.includes('POST /transaction/cashout → 200'));
+    expect(posts).toHaveLength(1000);
+    const lines = results(`${file}.results.csv`).slice(1).map((l) => l.split(','));
+    expect(lines).toHaveLength(1000);
+    const byRow = new Map(lines.map((c) => [Number(c[0]), c]));
+    for (let i = 0; i < 1000; i++) {
+      const c = byRow.get(i + 1)!;
+      expect(c[2]).toBe(`lote-${i}`);
+      expect(c[3]).toBe('ok');
+      expect(c[4]).toBe(String(100 + i));
+    }
+    // what the sandbox holds, row by row (its lookup by orderId)
+    for (let i = 0; i < 1000; i += 1) {
+      const res = await fetch(`${sb.url}/transaction/get/by/orderId/lote-${i}`);
+      const t = (await res.json()) as { transactionId: number; value: number; destinationBank: { pixKey: string } };
+      expect(t.value).toBe(100 + i);
+      expect(t.destinationBank.pixKey).toBe(`p${i}@example.com`);
+      expect(String(t.transactionId)).toBe(byRow.get(i + 1)![5]);
+    }
+  }, 120_000);
+});
+
+async function waitUntil(cond: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
