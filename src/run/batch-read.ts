@@ -10,6 +10,7 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../errors.js';
 
@@ -33,7 +34,7 @@ export function batchFormat(file: string, flag?: string): BatchFormat {
   if (flag !== undefined) throw new UsageError(`--batch-format: use csv or jsonl, not ${JSON.stringify(flag)}; nothing was sent`, { field: '--batch-format' });
   if (/\.(csv|txt)$/i.test(file)) return 'csv';
   if (/\.(jsonl|ndjson)$/i.test(file)) return 'jsonl';
-  throw new UsageError(`--batch: cannot tell the format of ${file === '-' ? 'stdin' : file} from its name; nothing was sent`, { field: '--batch-format', hint: 'name it .csv or .jsonl, or pass --batch-format csv|jsonl' });
+  throw new UsageError(`--batch: cannot tell the format of ${file === '-' ? 'stdin' : file} from its name (pass --batch-format csv or jsonl); nothing was sent`, { field: '--batch-format', hint: 'name it .csv or .jsonl, or pass --batch-format csv|jsonl' });
 }
 
 /** A batch file ready to be read (twice): its path and, for stdin, the copy to remove. */
@@ -127,7 +128,7 @@ export async function* readRecords(source: BatchSource, format: BatchFormat): As
   }
   const delimiter = detectDelimiter(await firstLine(source.path));
   const { parse } = await import('csv-parse');
-  const parser = stream.pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true }));
+  const parser = stream.pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true }));
   let row = 0;
   let header = true;
   try {
@@ -146,6 +147,26 @@ export async function* readRecords(source: BatchSource, format: BatchFormat): As
     }
     throw err;
   }
+}
+
+/**
+ * Turns CRLF line ends into LF before the CSV parser (which counts the CR of a CRLF inside a
+ * quoted cell as a line of its own, and would give wrong line numbers). A CR at the end of a
+ * chunk waits for the next one. Bytes pass through as latin1, so UTF-8 is kept as it is.
+ */
+function crlfToLf(): Transform {
+  let pending = false;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      let text = (pending ? '\r' : '') + chunk.toString('latin1');
+      pending = text.endsWith('\r');
+      if (pending) text = text.slice(0, -1);
+      done(null, Buffer.from(text.replace(/\r\n/g, '\n'), 'latin1'));
+    },
+    flush(done) {
+      done(null, pending ? Buffer.from('\r', 'latin1') : null);
+    },
+  });
 }
 
 /**

@@ -98,8 +98,11 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
   let orderId: string | undefined;
   targets.forEach((t, i) => {
     const raw = cells[i];
-    if (!t || raw === undefined || raw.trim() === '') return;
+    if (!t) return;
     const column = header[i]!;
+    if ('field' in t) columns.set(t.field.path, column);
+    else if ('amount' in t) columns.set('value', column);
+    if (raw === undefined || raw.trim() === '') return;
     if ('orderId' in t) {
       orderId = raw.trim();
       const p = rowOrderIdProblem(orderId);
@@ -110,11 +113,9 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
       const p = amountProblem(raw);
       if (p) problems.push({ column, message: p });
       else body.value = parseReais(raw);
-      columns.set('value', column);
       return;
     }
     const f = t.field;
-    columns.set(f.path, column);
     if (f.kind === 'splits') setPath(body, f.path, raw.split('|').map((s) => parseSplit(s)));
     else setPath(body, f.path, convertField(f, raw));
   });
@@ -180,7 +181,15 @@ export function judgeRow<S extends z.ZodType>(fields: readonly FieldSpec[], sche
       problems.push({ column, message: rowMessage(fields, p) });
     }
   }
-  if (problems.length || !parsed.success) return { ok: false, problems };
+  if (problems.length || !parsed.success) {
+    // In the order of the file's columns (then anything without a column).
+    const order = [...gathered.columns.values()];
+    const rank = (c: string) => {
+      const i = order.findIndex((o) => c === o || c.startsWith(`${o} (`));
+      return i < 0 ? order.length : i;
+    };
+    return { ok: false, problems: problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.column) - rank(b.p.column) || a.i - b.i).map((x) => x.p) };
+  }
   return { ok: true, row: { body: parsed.data, orderId: gathered.orderId } };
 }
 

@@ -1,0 +1,140 @@
+/** Batch rows: header mapping, cell and JSON Lines conversion, row references, CSV reading, Retry-After. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/fields.js';
+import { cashInRequestSchema, cashOutRequestSchema } from '../../src/schemas.js';
+import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/run/batch-read.js';
+import { csvCell } from '../../src/run/batch-results.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity } from '../../src/run/batch-rows.js';
+import { retryAfterMs } from '../../src/run/batch.js';
+
+function cashOutRow(header: string[], cells: string[]) {
+  const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);
+  expect(problems).toEqual([]);
+  return judgeRow(CASHOUT_FIELDS, cashOutRequestSchema, bodyFromCells(header, targets, cells));
+}
+
+describe('header', () => {
+  it('takes flag names without dashes and JSON names, in any letter case', () => {
+    const { targets, problems } = mapHeader(CASHOUT_FIELDS, ['Amount', 'pix-key-type', 'pixKey', 'PERSON.NAME', 'person-email', 'person.phone', 'order-id', 'cpfCnpj']);
+    expect(problems).toEqual([]);
+    expect(targets.map((t) => (t && 'field' in t ? t.field.path : t && 'amount' in t ? 'amount' : 'orderId'))).toEqual(['amount', 'pixKeyType', 'pixKey', 'person.name', 'person.email', 'person.phone', 'orderId', 'cpfCnpj']);
+  });
+  it('names an unknown column and a field given twice', () => {
+    const { problems } = mapHeader(CASHOUT_FIELDS, ['value', 'amount', 'pix_key']);
+    expect(problems.map((p) => p.column)).toEqual(['amount', 'pix_key']);
+  });
+  it('knows the cash-in columns, split and splits', () => {
+    expect(mapHeader(CASHIN_FIELDS, ['payer-name', 'product-description', 'postback-url', 'split']).problems).toEqual([]);
+    expect(mapHeader(CASHIN_FIELDS, ['splits']).problems).toEqual([]);
+  });
+});
+
+describe('rows', () => {
+  const header = ['amount', 'pix-key-type', 'pix-key', 'person-name', 'person-email', 'person-phone'];
+  it('converts cells as the flags do: reais, key type names, phones', () => {
+    const r = cashOutRow(header, ['1.234,56', 'TELEFONE', '+55 11 98765-4321', ' Ana ', 'ana@example.com', '(11) 98765-4321']);
+    expect(r.ok && r.row.body).toEqual({ value: 123456, pixKeyType: 3, pixKey: '+5511987654321', person: { name: 'Ana', email: 'ana@example.com', phone: '11987654321' } });
+  });
+  it('names every bad cell by its column; an empty cell is a missing value', () => {
+    const r = cashOutRow(header, ['1.234', 'email', 'x@', '', 'ana@example.com', '11987654321']);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((p) => p.column)).toEqual(['amount', 'pix-key', 'person-name']);
+    expect(r.problems[0]!.message).toMatch(/ambiguous/);
+    expect(r.problems[2]!.message).toMatch(/is required/);
+  });
+  it('value in cents must be a whole number', () => {
+    const r = cashOutRow(['value', ...header.slice(1)], ['10,50', 'email', 'a@example.com', 'Ana', 'a@example.com', '11987654321']);
+    expect(!r.ok && r.problems[0]).toMatchObject({ column: 'value' });
+  });
+  it('reads splits as clientId:cents separated by |', () => {
+    const h = ['value', 'payer-name', 'payer-document', 'payer-email', 'payer-phone', 'product-name', 'product-description', 'splits'];
+    const { targets } = mapHeader(CASHIN_FIELDS, h);
+    const g = bodyFromCells(h, targets, ['1000', 'F', '123.456.789-09', 'f@example.com', '11987654321', 'P', 'D', '123e4567-e12b-12d1-a456-426655440000:300|223e4567-e12b-12d1-a456-426655440000:200']);
+    const r = judgeRow(CASHIN_FIELDS, cashInRequestSchema, g);
+    expect(r.ok && r.row.body.splits).toEqual([
+      { clientId: '123e4567-e12b-12d1-a456-426655440000', value: 300 },
+      { clientId: '223e4567-e12b-12d1-a456-426655440000', value: 200 },
+    ]);
+  });
+  it('a JSON Lines row follows --input: integers as written, orderId taken out, unknown keys refused', () => {
+    const g = bodyFromJsonLine(CASHOUT_FIELDS, '{"value": 10.0, "pixKeyType": "EVP", "pixKey": "123e4567-e89b-12d3-a456-426614174000", "person": {"name": "A", "email": "a@example.com", "phone": "11987654321", "age": 3}, "orderId": "x-1"}');
+    expect(g.orderId).toBe('x-1');
+    expect(g.body.pixKeyType).toBe(4);
+    expect(g.problems.map((p) => p.column).sort()).toEqual(['person.age', 'value']);
+    expect(bodyFromJsonLine(CASHOUT_FIELDS, '{"value": 1, "value": 2}').problems[0]!.message).toMatch(/not valid JSON/);
+  });
+  it('refuses an order id with characters unsafe in a URL path', () => {
+    const { targets } = mapHeader(CASHOUT_FIELDS, ['order-id']);
+    expect(bodyFromCells(['order-id'], targets, ['a/b']).problems[0]).toMatchObject({ column: 'order-id' });
+  });
+});
+
+describe('row references', () => {
+  it('are deterministic, per file, operation and row, and look like paycli references', () => {
+    const a = derivedOrderId('ab'.repeat(32), 'cashout', 1);
+    expect(a).toMatch(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(derivedOrderId('ab'.repeat(32), 'cashout', 1)).toBe(a);
+    expect(derivedOrderId('ab'.repeat(32), 'cashout', 2)).not.toBe(a);
+    expect(derivedOrderId('cd'.repeat(32), 'cashout', 1)).not.toBe(a);
+    expect(derivedOrderId('ab'.repeat(32), 'cashin', 1)).not.toBe(a);
+  });
+  it('identical payouts have one identity', () => {
+    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'A' } })).toBe(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'B' } }));
+    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com' })).not.toBe(rowIdentity('cashout', { value: 2, pixKeyType: 2, pixKey: 'a@example.com' }));
+  });
+});
+
+describe('reading files', () => {
+  it('tells ; from , on the header line, quotes aside', () => {
+    expect(detectDelimiter('value;pix-key')).toBe(';');
+    expect(detectDelimiter('value,pix-key,"a;b;c"')).toBe(',');
+    expect(detectDelimiter('value')).toBe(';');
+  });
+  it('chooses the format by extension or --batch-format', () => {
+    expect(batchFormat('a.CSV')).toBe('csv');
+    expect(batchFormat('a.ndjson')).toBe('jsonl');
+    expect(batchFormat('-', 'jsonl')).toBe('jsonl');
+    expect(() => batchFormat('-')).toThrow(/--batch-format/);
+    expect(() => batchFormat('a.csv', 'xml')).toThrow(/csv or jsonl/);
+  });
+  it('streams CSV records with their line numbers (BOM, CRLF, quoted line breaks, blank lines)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-batch-unit-'));
+    try {
+      const file = join(dir, 'a.csv');
+      writeFileSync(file, '\uFEFFa;b\r\n1;"x\r\ny"\r\n\r\n2;"3,5"\r\n');
+      const recs: BatchRecord[] = [];
+      for await (const r of readRecords({ path: file, name: file, dispose: () => undefined }, 'csv')) recs.push(r);
+      expect(recs).toEqual([
+        { kind: 'header', line: 1, cells: ['a', 'b'] },
+        { kind: 'cells', line: 2, row: 1, cells: ['1', 'x\ny'] },
+        { kind: 'cells', line: 5, row: 2, cells: ['2', '3,5'] },
+      ]);
+      writeFileSync(file, 'a,b\n1,"unclosed\n');
+      await expect(async () => {
+        for await (const _ of readRecords({ path: file, name: file, dispose: () => undefined }, 'csv')) void _;
+      }).rejects.toThrow(/not a valid CSV file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('output helpers', () => {
+  it('Retry-After in seconds or as an HTTP date, bounded', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(undefined)).toBe(1000);
+    expect(retryAfterMs('soon')).toBe(1000);
+    expect(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2026, 0, 1))).toBe(10_000);
+    expect(retryAfterMs('99999')).toBe(300_000);
+  });
+  it('CSV cells are quoted when needed and never run as a formula', () => {
+    expect(csvCell('a;b', ';')).toBe('"a;b"');
+    expect(csvCell('say "hi"', ',')).toBe('"say ""hi"""');
+    expect(csvCell('=HYPERLINK("x")', ',')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell(12, ',')).toBe('12');
+  });
+});
