@@ -67,3 +67,6 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
     awk -v n="$name" -v i="$i" -v f="$floor_i" 'BEGIN { printf "| %s | %.0f | %.2f |\n", n, i / 1e6, i / f }'
   done
 fi
+
+# Batch runs: their own sandbox, files and ledgers (scripts/bench-batch.sh; BENCH_BATCH=0 skips them).
+if [ "${BENCH_BATCH:-1}" = 1 ]; then bash scripts/bench-batch.sh; fi
