@@ -45,6 +45,8 @@ export interface BatchLedger {
    */
   begin(info: RowBegin, opts: { windowMin: number; allowDuplicate: boolean }): string | number;
   end(id: string | number, outcome: Outcome, extra?: { transactionId?: number; status?: string; httpStatus?: number; message?: string }): void;
+  /** Runs `fn` in one transaction: the begins and ends inside it reach the disk together. */
+  group<T>(fn: () => T): T;
   /** Settles an unknown outcome (after asking the gateway). */
   resolve(id: string | number, outcome: 'ok' | 'not_sent' | 'refused', extra: { note: string; transactionId?: number; status?: string }): void;
   close(): void;
@@ -57,6 +59,7 @@ export interface BatchLedger {
 export function openBatchLedger(): BatchLedger {
   return {
     previous: () => undefined,
+    group: (fn) => fn(),
     begin(info, opts) {
       if (info.kind === 'cashout') return beginCashOut({ ...info, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }, opts.windowMin, opts.allowDuplicate).id;
       return beginCashIn(info);

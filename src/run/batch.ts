@@ -18,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, PaycliError, UsageError } from '../errors.js';
+import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../errors.js';
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../fields.js';
 import { callGateway, joinUrl } from '../client.js';
 import { formatReais } from '../money.js';
@@ -355,6 +355,34 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
+  // Outcomes are written in groups (every 50 ms, or 64 rows, or with the next group of begins):
+  // one disk sync for many rows. One lost to a crash leaves its row unknown in the ledger, which
+  // the next run of the file settles by asking the gateway.
+  let ends: Array<Parameters<BatchLedger['end']>> = [];
+  let endTimer: NodeJS.Timeout | undefined;
+  const flushEnds = () => {
+    clearTimeout(endTimer);
+    endTimer = undefined;
+    if (!ends.length) return;
+    const batch = ends;
+    ends = [];
+    ledger.group(() => {
+      for (const e of batch) ledger.end(...e);
+    });
+  };
+  const endLater = (...e: Parameters<BatchLedger['end']>) => {
+    ends.push(e);
+    if (ends.length >= 64) safeFlush();
+    else endTimer ??= setTimeout(safeFlush, 50);
+  };
+  const safeFlush = () => {
+    try {
+      flushEnds();
+    } catch (err) {
+      logger.warn(`${(err as Error).message}: the ledger keeps these rows with an unknown outcome; the next run of this file asks the gateway about them`);
+    }
+  };
+
   const finish = (r: RowResult) => {
     tally[r.outcome].rows++;
     tally[r.outcome].cents += r.valueCents;
@@ -375,7 +403,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     const body = { ...row.body, orderId: row.orderId };
     let id: string | number;
     try {
-      id = ledgerId ?? ledger.begin(beginInfo(op, row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) });
+      id = ledgerId ?? ledger.group(() => ledger.begin(beginInfo(op, row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
     } catch (err) {
       if (err instanceof UsageError && err.code === 'duplicate_cashout') return finish({ ...base, outcome: 'not_sent', error: err.message });
       fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
@@ -388,7 +416,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         const res = await callGateway({ path: op.path, body, schema: op.response, settings, baseUrl, signal: abort.signal, direct: sandbox, agent, unknownAdvice: `look order ${row.orderId} up at the gateway before sending it again` });
         const data = res.data as Record<string, unknown>;
         const result = await onCreated(op, row, data, base, opts.qrDir);
-        ledger.end(id, 'ok', { transactionId: data.transactionId as number, status: data.status as string | undefined });
+        endLater(id, 'ok', { transactionId: data.transactionId as number, status: data.status as string | undefined });
         return finish(result);
       } catch (err) {
         if (err instanceof GatewayRefusedError && err.details.status === 429 && attempt < MAX_429_RETRIES && !stopping) {
@@ -399,11 +427,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         }
         const outcome = err instanceof GatewayRefusedError && err.details.status === 429 ? 'not_sent' : outcomeOfError(err);
         const message = redact(err instanceof Error ? err.message : String(err));
-        try {
-          ledger.end(id, outcome, { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message });
-        } catch (e) {
-          logger.warn(`${(e as Error).message}: the ledger keeps row ${row.row} with an unknown outcome`);
-        }
+        endLater(id, outcome, { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message });
         if (err instanceof AuthError) {
           fatal ??= err;
           stopping = true;
@@ -445,6 +469,52 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
   const map = rowMapper(op, ctx.format, ctx.sha256);
   let notStarted = 0;
+
+  /**
+   * Rows waiting to start, recorded in the ledger together: one transaction (one disk sync) for a
+   * group, instead of one per row. A group is recorded just before its first row is sent, and its
+   * rows are sent as slots free up; rows of a group that Ctrl-C keeps from starting are recorded
+   * `not_sent`.
+   */
+  let queue: Array<{ row: Extract<Row, { ok: true }>; plan: 'send' | 'resolve'; prev?: PreviousRow }> = [];
+  const groupSize = Math.max(16, ctx.concurrency * 2);
+  const launch = async () => {
+    const group = queue;
+    queue = [];
+    const ids = new Map<number, number | string | Error>();
+    const toBegin = group.filter((g) => g.plan === 'send');
+    if (toBegin.length) {
+      ledger.group(() => {
+        flushEnds();
+        for (const g of toBegin) {
+          try {
+            ids.set(g.row.row, ledger.begin(beginInfo(op, g.row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
+          } catch (err) {
+            if (err instanceof UsageError && err.code === 'duplicate_cashout') ids.set(g.row.row, err);
+            else throw err;
+          }
+        }
+      });
+    }
+    for (const g of group) {
+      const id = ids.get(g.row.row);
+      if (id instanceof Error) {
+        finish({ row: g.row.row, line: g.row.line, orderId: g.row.orderId, outcome: 'not_sent', valueCents: g.row.body.value, error: id.message });
+        continue;
+      }
+      if (!stopping) {
+        while (inflight.size >= ctx.concurrency) await Promise.race(inflight);
+        await waitUntil(Math.max(nextStart, pauseUntil));
+      }
+      if (stopping) {
+        if (id !== undefined) endLater(id, 'not_sent', { message: 'interrupted before it was sent' });
+        notStarted++;
+        continue;
+      }
+      if (ctx.rate) nextStart = Math.max(Date.now(), nextStart) + 1000 / ctx.rate;
+      start(g.plan === 'resolve' ? resumeUnknown(g.row, g.prev!) : sendRow(g.row, id));
+    }
+  };
   try {
     for await (const rec of readRecords(ctx.source, ctx.format)) {
       if (rec.kind === 'header') {
@@ -467,18 +537,22 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_refused', valueCents: row.body.value, error: prev!.message });
         continue;
       }
-      while (inflight.size >= ctx.concurrency) await Promise.race(inflight);
-      await waitUntil(Math.max(nextStart, pauseUntil));
-      if (stopping) {
-        notStarted++;
-        continue;
-      }
-      if (ctx.rate) nextStart = Math.max(Date.now(), nextStart) + 1000 / ctx.rate;
-      start(plan === 'resolve' ? resumeUnknown(row, prev!) : sendRow(row));
+      queue.push({ row, plan, prev });
+      if (queue.length >= groupSize) await launch();
     }
+    if (queue.length) await launch();
     await Promise.all(inflight);
+  } catch (err) {
+    stopping = true;
+    fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
   } finally {
     await Promise.all(inflight);
+    try {
+      flushEnds();
+    } catch (err) {
+      logger.warn(`${(err as Error).message}: the ledger keeps the last rows with an unknown outcome; the next run of this file asks the gateway about them`);
+    }
+    clearTimeout(endTimer);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     progress.stop();
@@ -488,8 +562,9 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
 
   printSummary(op, tally, listed, notStarted, Boolean(opts.json), writer.path);
   if (fatal) {
-    if (!sentAny || !(fatal.exitCode === ExitCode.USAGE)) throw fatal;
-    throw new UsageError(fatal.message, fatal.details);
+    // "Nothing was sent" (exit 2) may not be said once something was.
+    if (sentAny && fatal.exitCode === ExitCode.USAGE) throw new NeedsAttentionError([`${fatal.message.replace(/; nothing was sent$/, '')}; the run stopped after sending some rows (see the results)`]);
+    throw fatal;
   }
   if (stopping) throw new InterruptedError(`interrupted: ${notStarted} row${notStarted === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
   process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows ? ExitCode.REFUSED : ExitCode.OK;
