@@ -16,13 +16,13 @@ __paycli_spec() {
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --profile --base-url --timeout'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --retry-refused --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --profile --base-url --timeout'
       varg='' ;;
     'cashout')
       subs=''
-      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --profile --base-url --timeout'
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --retry-refused --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --batch --batch-format --concurrency --rate --results --profile --base-url --timeout'
       varg='' ;;
     'config')
       subs='set get unset list path'

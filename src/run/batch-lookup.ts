@@ -1,8 +1,8 @@
 /**
- * Asks the gateway about one `orderId` (the lookup path of the gateway family, README "Batch
- * runs"): how a batch run settles a row that an earlier run left with an unknown outcome.
+ * Asks the gateway about one `orderId` (its lookup by order reference, src/lookup.ts): how a
+ * batch run settles a row that an earlier run left with an unknown outcome.
  */
-import type { Agent } from 'node:http';
+import { resolveByOrder } from '../lookup.js';
 import type { Settings } from '../settings.js';
 
 /** What the gateway says of an `orderId`. */
@@ -11,7 +11,10 @@ export type LookupResult =
   | { state: 'not_found' }
   | { state: 'unavailable'; reason: string };
 
-/** Looks an `orderId` up; never throws for an answer, only for a bug. */
-export async function lookupOrder(_settings: Settings, _baseUrl: string, _orderId: string, _opts: { agent: Agent; direct: boolean; signal: AbortSignal }): Promise<LookupResult> {
-  return { state: 'unavailable', reason: 'this paycli has no gateway lookup' };
+/** Looks an `orderId` up at the profile's gateway; never throws (a failed lookup is `unavailable`). */
+export async function lookupOrder(settings: Settings, orderId: string, signal: AbortSignal): Promise<LookupResult> {
+  const r = await resolveByOrder(settings, orderId, { signal });
+  if (r.kind === 'found') return { state: 'found', transactionId: typeof r.data.transactionId === 'number' ? r.data.transactionId : undefined, status: r.data.status === undefined ? undefined : String(r.data.status) };
+  if (r.kind === 'not_found') return { state: 'not_found' };
+  return { state: 'unavailable', reason: r.why };
 }

@@ -17,7 +17,7 @@ import { problemsOf, type FieldProblem } from '../schemas.js';
 import type { z } from 'zod';
 
 /** What one column of a CSV header stands for. */
-export type ColumnTarget = { field: FieldSpec } | { amount: true } | { orderId: true };
+export type ColumnTarget = { field: FieldSpec } | { amount: true };
 
 /** One bad row (or header): where, which column, what is wrong. */
 export interface RowProblem {
@@ -28,18 +28,6 @@ export interface RowProblem {
   /** Column name as written in the file (CSV), or JSON path (JSON Lines); empty for the whole row. */
   column: string;
   message: string;
-}
-
-/** The longest `orderId` a row may carry, in characters. */
-export const MAX_ROW_ORDER_ID = 100;
-/** Characters allowed in an `orderId` (unreserved and sub-delimiters of RFC 3986: safe in a URL path segment). */
-const ORDER_ID_CHARS = /^[A-Za-z0-9._~:@!$&'()*+,;=-]+$/;
-
-/** What is wrong with a row's `orderId`, or null. */
-export function rowOrderIdProblem(ref: string): string | null {
-  if (ref.length > MAX_ROW_ORDER_ID) return `has ${ref.length} characters, more than the ${MAX_ROW_ORDER_ID} allowed`;
-  if (!ORDER_ID_CHARS.test(ref)) return 'may hold only letters, digits and . _ ~ : @ ! $ & \' ( ) * + , ; = -, e.g. invoice-2026-0042';
-  return null;
 }
 
 const lower = (s: string) => s.trim().toLowerCase();
@@ -56,8 +44,6 @@ export function mapHeader(fields: readonly FieldSpec[], header: readonly string[
     if (f.kind === 'splits') names.set('splits', { field: f });
   }
   names.set('amount', { amount: true });
-  names.set('order-id', { orderId: true });
-  names.set('orderid', { orderId: true });
   const known = [...new Set([...names.keys()])].filter((n) => !n.includes('.') || !names.has(n.replace('.', '-')));
   const problems: Array<{ column: string; message: string }> = [];
   const seen = new Map<string, string>();
@@ -67,7 +53,7 @@ export function mapHeader(fields: readonly FieldSpec[], header: readonly string[
       if (cell.trim() !== '') problems.push({ column: cell, message: `is not a column paycli knows; use the flag names without dashes (${known.filter((n) => !/[A-Z.]/.test(n)).join(', ')}) or the interface's JSON names` });
       return undefined;
     }
-    const key = 'field' in t ? t.field.path : 'amount' in t ? 'value' : 'orderId';
+    const key = 'field' in t ? t.field.path : 'value';
     const earlier = seen.get(key);
     if (earlier !== undefined) problems.push({ column: cell, message: `gives the same field as the column ${earlier}; keep one` });
     seen.set(key, cell);
@@ -79,8 +65,6 @@ export function mapHeader(fields: readonly FieldSpec[], header: readonly string[
 /** A row turned into a body, before the schema judges it. */
 export interface GatheredRow {
   body: Record<string, unknown>;
-  /** The row's own `orderId`, if it has one. */
-  orderId?: string;
   /** Problems found while reading the values (bad amount, bad integer), by column. */
   problems: Array<{ column: string; message: string }>;
   /** Interface path → column name, to name the column of a schema problem. */
@@ -95,7 +79,6 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
   const body: Record<string, unknown> = {};
   const problems: GatheredRow['problems'] = [];
   const columns = new Map<string, string>();
-  let orderId: string | undefined;
   targets.forEach((t, i) => {
     const raw = cells[i];
     if (!t) return;
@@ -103,12 +86,6 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
     if ('field' in t) columns.set(t.field.path, column);
     else if ('amount' in t) columns.set('value', column);
     if (raw === undefined || raw.trim() === '') return;
-    if ('orderId' in t) {
-      orderId = raw.trim();
-      const p = rowOrderIdProblem(orderId);
-      if (p) problems.push({ column, message: p });
-      return;
-    }
     if ('amount' in t) {
       const p = amountProblem(raw);
       if (p) problems.push({ column, message: p });
@@ -119,7 +96,7 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
     if (f.kind === 'splits') setPath(body, f.path, raw.split('|').map((s) => parseSplit(s)));
     else setPath(body, f.path, convertField(f, raw));
   });
-  return { body, orderId, problems, columns };
+  return { body, problems, columns };
 }
 
 /**
@@ -140,27 +117,15 @@ export function bodyFromJsonLine(fields: readonly FieldSpec[], text: string): Ga
   if (!json || typeof json !== 'object' || Array.isArray(json)) return { body: {}, problems: [{ column: '', message: 'must be a JSON object with the interface field names, e.g. {"value": 1000, ...}' }], columns };
   const body = json as Record<string, unknown>;
   const problems: GatheredRow['problems'] = [];
-  let orderId: string | undefined;
-  if ('orderId' in body) {
-    const v = body.orderId;
-    delete body.orderId;
-    if (typeof v !== 'string' || v.trim() === '') problems.push({ column: 'orderId', message: 'must be a non-empty string, e.g. "invoice-2026-0042"' });
-    else {
-      orderId = v.trim();
-      const p = rowOrderIdProblem(orderId);
-      if (p) problems.push({ column: 'orderId', message: p });
-    }
-  }
   for (const k of unknownFields(fields, body)) problems.push({ column: k, message: 'is not a field of the interface' });
   for (const p of checkInputIntegers(fields, { body, numbers: doc.numbers })) problems.push({ column: p.path, message: p.message });
   for (const f of fields) columns.set(f.path, f.path);
-  return { body, orderId, problems, columns };
+  return { body, problems, columns };
 }
 
 /** A row that passed the schema. */
 export interface ValidRow<T> {
   body: T;
-  orderId?: string;
 }
 
 /**
@@ -190,7 +155,7 @@ export function judgeRow<S extends z.ZodType>(fields: readonly FieldSpec[], sche
     };
     return { ok: false, problems: problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.column) - rank(b.p.column) || a.i - b.i).map((x) => x.p) };
   }
-  return { ok: true, row: { body: parsed.data, orderId: gathered.orderId } };
+  return { ok: true, row: { body: parsed.data } };
 }
 
 /** The column a schema problem belongs to: the row's own column name, else the flag name without dashes. */

@@ -110,8 +110,8 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
       }
       const judged = judgeRow(op.fields, op.schema, gathered);
       if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
-      const body = judged.row.body as Record<string, unknown> & { value: number };
-      const own = judged.row.orderId;
+      const body = judged.row.body as Record<string, unknown> & { value: number; orderId?: string };
+      const own = body.orderId;
       return { line: rec.line, row: rec.row, ok: true, body, orderId: own ?? derivedOrderId(sha256, op.kind, rec.row), ownOrderId: own !== undefined };
     },
   };
@@ -400,7 +400,9 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   /** Sends one row (recorded first); 429 answers send it again after `Retry-After`. */
   const sendRow = async (row: Extract<Row, { ok: true }>, ledgerId?: string | number): Promise<void> => {
     const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'not_sent', valueCents: row.body.value };
-    const body = { ...row.body, orderId: row.orderId };
+    // The profile's `order-id off` (a gateway that refuses unknown fields): a derived reference is
+    // kept in the ledger only; a row's own is always sent.
+    const body = !row.ownOrderId && settings.orderId === 'off' ? row.body : { ...row.body, orderId: row.orderId };
     let id: string | number;
     try {
       id = ledgerId ?? ledger.group(() => ledger.begin(beginInfo(op, row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
@@ -439,12 +441,14 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
+  let lookupSettings: Settings | undefined;
   /** A row an earlier run left unknown: asks the gateway by `orderId`; sends it only if the gateway never got it. */
   const resumeUnknown = async (row: Extract<Row, { ok: true }>, prev: PreviousRow): Promise<void> => {
     const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'unknown', valueCents: row.body.value };
     let found: LookupResult;
     try {
-      found = await lookupOrder(settings, baseUrl, row.orderId, { agent, direct: sandbox, signal: abort.signal });
+      if (!row.ownOrderId && settings.orderId === 'off') found = { state: 'unavailable', reason: 'its derived reference was not sent (order-id off for this profile)' };
+      else found = await lookupOrder((lookupSettings ??= settingsFor(opts, 'lookup', op.kind)), row.orderId, abort.signal);
     } catch (err) {
       found = { state: 'unavailable', reason: (err as Error).message };
     }

@@ -22,7 +22,7 @@
  * starts at 41, so the first transaction is the 42 the examples use.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,7 +187,8 @@ function runBlock(examples: Example[], base: string): Outcome[] {
   const dir = mkdtempSync(join(base, 'block-'));
   const work = join(dir, 'work');
   cpSync(join(ROOT, 'test/fixtures/examples'), work, { recursive: true });
-  if (existsSync(join(ROOT, 'examples'))) symlinkSync(join(ROOT, 'examples'), join(work, 'examples'));
+  // A copy, not a link: a batch example writes its results file beside its input (README "Batch runs").
+  if (existsSync(join(ROOT, 'examples'))) cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true });
   const home = join(dir, 'home');
   const data = join(dir, 'data');
   for (const d of [home, data, join(dir, 'bin')]) mkdirSync(d, { recursive: true });

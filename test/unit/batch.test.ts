@@ -62,14 +62,15 @@ describe('rows', () => {
   });
   it('a JSON Lines row follows --input: integers as written, orderId taken out, unknown keys refused', () => {
     const g = bodyFromJsonLine(CASHOUT_FIELDS, '{"value": 10.0, "pixKeyType": "EVP", "pixKey": "123e4567-e89b-12d3-a456-426614174000", "person": {"name": "A", "email": "a@example.com", "phone": "11987654321", "age": 3}, "orderId": "x-1"}');
-    expect(g.orderId).toBe('x-1');
+    expect(g.body.orderId).toBe('x-1');
     expect(g.body.pixKeyType).toBe(4);
     expect(g.problems.map((p) => p.column).sort()).toEqual(['person.age', 'value']);
     expect(bodyFromJsonLine(CASHOUT_FIELDS, '{"value": 1, "value": 2}').problems[0]!.message).toMatch(/not valid JSON/);
   });
-  it('refuses an order id with characters unsafe in a URL path', () => {
-    const { targets } = mapHeader(CASHOUT_FIELDS, ['order-id']);
-    expect(bodyFromCells(['order-id'], targets, ['a/b']).problems[0]).toMatchObject({ column: 'order-id' });
+  it('refuses an order id with characters unsafe in a URL path (the single payment rule)', () => {
+    const h = ['amount', 'pix-key-type', 'pix-key', 'person-name', 'person-email', 'person-phone', 'order-id'];
+    const r = cashOutRow(h, ['10', 'email', 'a@example.com', 'Ana', 'a@example.com', '11987654321', 'a/b']);
+    expect(!r.ok && r.problems.map((p) => p.column)).toEqual(['order-id']);
   });
 });
 
