@@ -602,8 +602,8 @@ async function onCreated(op: Operation, row: Extract<Row, { ok: true }>, res: Re
     if (BigInt(res.gross as number) - BigInt(res.tax as string) !== BigInt(res.liquid as string)) attention.push(`the net amount (${String(res.liquid)}) is not gross minus fee`);
   } else {
     out.brCode = res.qrCode as string;
-    const { checkBrCode } = await import('./brcode-check.js');
-    attention.push(...checkBrCode(res.qrCode as string, row.body.value));
+    const { checkCashInBrCode } = await import('./brcode-check.js');
+    attention.push(...checkCashInBrCode(res.qrCode as string, row.body.value).attention);
     if (qrDir !== undefined) {
       const { decodeQrImage } = await import('./cashin.js');
       const png = decodeQrImage(res.qrCodeBase64 as string);
