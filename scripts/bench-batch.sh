@@ -14,7 +14,9 @@ for tool in hyperfine /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
 done
 RUNS=${BENCH_BATCH_RUNS:-3}
-BIG=${BENCH_BATCH_BIG:-100000}
+ROWS=${BENCH_BATCH_ROWS:-10000}  # rows of the send and resume file
+SMALL=${BENCH_BATCH_SMALL:-1000}  # rows of the small peak-RSS file
+BIG=${BENCH_BATCH_BIG:-100000}    # rows of the big peak-RSS file
 work=$(mktemp -d)
 export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_CACHE_DIR="$work/cache" NO_COLOR=1
 node bin/paycli.cjs sandbox --port 0 2>"$work/sandbox.log" &
@@ -25,8 +27,8 @@ for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; slee
 url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
 export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
 
-node scripts/bench-batch-gen.mjs 10000 "$work/10k.csv" "$work/10k.jsonl"
-node scripts/bench-batch-gen.mjs 1000 "$work/1k.csv"
+node scripts/bench-batch-gen.mjs "$ROWS" "$work/10k.csv" "$work/10k.jsonl"
+node scripts/bench-batch-gen.mjs "$SMALL" "$work/1k.csv"
 node scripts/bench-batch-gen.mjs "$BIG" "$work/big.csv"
 send="node bin/paycli.cjs cashout --batch $work/10k.csv --yes --concurrency 8 --results $work/out.csv"
 

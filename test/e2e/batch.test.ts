@@ -128,13 +128,18 @@ describe('sending', () => {
     const doc = { value: 1000, payerName: 'Fulano', payerDocument: '123.456.789-09', payerEmail: 'f@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul' };
     const input = `${JSON.stringify({ ...doc, splits: [split] })}\n\n${JSON.stringify({ ...doc, value: 2000, orderId: 'pedido-2' })}\n`;
     const c = await runPaycli(['cashin', '--batch', '-', '--batch-format', 'jsonl', '--yes', '--json', '--results', join(home.dir, 'ci.jsonl')], { env: env(), input });
-    expect(c.code).toBe(0);
+    // The test gateway's BR Code asks for R$ 10,00: the R$ 20,00 row is created but needs attention (exit 6).
+    expect(c.code).toBe(6);
     const ins = gw.received.filter((q) => q.path.endsWith('/cashin')).map((q) => q.json as Record<string, unknown>);
     expect(ins).toHaveLength(2);
     expect(ins.find((b) => b.value === 1000)!.splits).toEqual([split]);
     expect(ins.find((b) => b.value === 2000)!.orderId).toBe('pedido-2');
-    const out = c.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; brCode: string });
-    expect(out.map((o) => o.outcome)).toEqual(['ok', 'ok']);
+    const out = c.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; brCode: string; valueCents: number; error?: string });
+    expect(out.map((o) => [o.valueCents, o.outcome]).sort()).toEqual([
+      [1000, 'ok'],
+      [2000, 'needs_attention'],
+    ]);
+    expect(out.find((o) => o.valueCents === 2000)!.error).toMatch(/R\$ 10,00/);
     expect(out[0]!.brCode).toBe(CASHIN_OK.qrCode);
   });
 

@@ -17,7 +17,7 @@ it('the bench exits 0 and removes everything it made', () => {
   try {
     const r = spawnSync('bash', [join(ROOT, 'scripts/bench.sh')], {
       cwd: ROOT,
-      env: childEnv({ TMPDIR: tmp, BENCH_RUNS: '2', BENCH_ROUNDS: '1' }),
+      env: childEnv({ TMPDIR: tmp, BENCH_RUNS: '2', BENCH_ROUNDS: '1', BENCH_BATCH_RUNS: '1', BENCH_BATCH_ROWS: '100', BENCH_BATCH_SMALL: '50', BENCH_BATCH_BIG: '200' }),
       encoding: 'utf8',
       timeout: 240_000,
     });
