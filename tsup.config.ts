@@ -60,7 +60,11 @@ export default defineConfig([{
   target: 'node20',
   splitting: true,
   bundle: true,
-  noExternal: [/.*/],
+  // Everything is bundled but better-sqlite3 (the ledger, src/ledger.ts): a native addon that
+  // finds its compiled .node file relative to its own package. It is required only by the chunk
+  // of the commands that use the ledger, never on the path of --help or --version.
+  noExternal: [/^(?!better-sqlite3(\/|$))/],
+  external: ['better-sqlite3'],
   minify: true,
   esbuildOptions(options) {
     options.minifyIdentifiers = false;

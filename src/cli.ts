@@ -23,7 +23,8 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0    success
   1    the gateway refused the request (4xx other than 401/403); its message is shown
-  2    usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out)
+  2    usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out,
+       ledger unusable or busy)
   3    authentication failed (401/403) or no API key configured
   4    network failure or timeout (outcome unknown if the request may have been sent)
   5    the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)

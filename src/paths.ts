@@ -22,7 +22,7 @@ export function configFile(): string {
   return join(configDir(), 'config.json');
 }
 
-/** Folder of the cash-out journal and the sandbox's counter (mode 0700). */
+/** Folder of the payment ledger (src/ledger.ts) and the sandbox's counter (mode 0700). */
 export function dataDir(): string {
   return process.env.PAYCLI_DATA_DIR || base().data;
 }

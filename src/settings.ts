@@ -72,7 +72,7 @@ export interface Settings {
   headers: Record<string, string>;
   /** Request timeout, in milliseconds. */
   timeoutMs: number;
-  /** Duplicate cash-out window, in minutes. */
+  /** Duplicate cash-out window, in minutes; 0 = off (an unknown outcome blocks regardless). */
   duplicateWindowMin: number;
   /** `--allow-insecure-http`. */
   allowInsecureHttp: boolean;
@@ -109,6 +109,12 @@ function positiveInt(text: string, what: string, source: string): number {
   if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0) {
     throw new UsageError(`${source}: ${what} must be a positive whole number, got "${text}"`, { field: source });
   }
+  return Number(text);
+}
+
+/** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
+function windowMinutes(text: string, source: string): number {
+  if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(`${source}: the window in minutes must be a whole number (0 turns it off), got "${text}"`, { field: source });
   return Number(text);
 }
 
@@ -173,7 +179,7 @@ export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cas
     authHeader: profile['auth-header'] || undefined,
     headers,
     timeoutMs,
-    duplicateWindowMin: windowText ? positiveInt(windowText, 'the window in minutes', `config key duplicate-window (profile ${name})`) : DEFAULT_DUPLICATE_WINDOW_MIN,
+    duplicateWindowMin: windowText ? windowMinutes(windowText, `config key duplicate-window (profile ${name})`) : DEFAULT_DUPLICATE_WINDOW_MIN,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp),
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
     lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),

@@ -1,9 +1,10 @@
 /**
- * What a batch run needs from the payment ledger, in one place: what happened before to a row's
- * `orderId`, a record before each row is sent (with the batch id and row number), its outcome
- * after, and the settling of an unknown outcome.
+ * What a batch run needs from the payment ledger (src/ledger.ts), in one place: what happened
+ * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
+ * its outcome after, and the settling of an unknown outcome.
  */
-import { beginCashIn, beginCashOut, endPayment, outcomeOfError, type Outcome } from '../journal.js';
+import { openLedger } from '../ledger.js';
+import { outcomeOfError, type Outcome } from '../ledger-rules.js';
 
 export { outcomeOfError, type Outcome };
 
@@ -57,15 +58,18 @@ export interface BatchLedger {
  * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
  */
 export function openBatchLedger(): BatchLedger {
+  const ledger = openLedger();
   return {
-    previous: () => undefined,
-    group: (fn) => fn(),
-    begin(info, opts) {
-      if (info.kind === 'cashout') return beginCashOut({ ...info, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }, opts.windowMin, opts.allowDuplicate).id;
-      return beginCashIn(info);
+    previous(orderId) {
+      const e = ledger.findByOrderId(orderId)[0];
+      if (!e) return undefined;
+      return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
     },
-    end: (id, outcome, extra) => endPayment(String(id), outcome, extra),
-    resolve: (id, outcome, extra) => endPayment(String(id), outcome, { transactionId: extra.transactionId, status: extra.status, message: extra.note }),
-    close: () => undefined,
+    group: (fn) => ledger.group(fn),
+    begin: (info, opts) => ledger.begin(info, opts).id,
+    end: (id, outcome, extra) => ledger.end(Number(id), outcome, extra),
+    resolve: (id, outcome, extra) =>
+      void ledger.resolve(Number(id), outcome, { by: 'gateway', note: extra.note, ...(extra.transactionId !== undefined ? { transactionId: extra.transactionId } : {}), ...(extra.status !== undefined ? { status: extra.status } : {}) }),
+    close: () => ledger.close(),
   };
 }

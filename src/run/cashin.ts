@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { GatewayError, NeedsAttentionError, UsageError } from '../errors.js';
 import { joinUrl } from '../client.js';
-import { beginCashIn, endPayment, journalTarget } from '../journal.js';
+import { openLedger } from '../ledger.js';
 import { withOrderId } from '../order-id.js';
 import { SANDBOX } from '../settings.js';
 import { CASHIN_FIELDS } from '../fields.js';
@@ -48,24 +48,23 @@ export async function run(opts: CashinOptions): Promise<void> {
   const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
 
-  // Recorded in the journal for `paycli history` (cash-ins are never refused as duplicates).
+  // Recorded in the ledger before it is sent (cash-ins are never refused as duplicates); a ledger
+  // that cannot record it stops it: nothing is sent that the ledger does not know of.
+  const ledger = openLedger();
+  const entry = ledger.begin({ kind: 'cashin', value: body.value, target: settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHIN_PATH), sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, payer: body.payerName, product: body.productName, orderId: body.orderId }).id;
   const interrupt = interruptSignal();
-  const journalId = journal(() =>
-    beginCashIn({ kind: 'cashin', value: body.value, target: journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHIN_PATH)), sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, payer: body.payerName, product: body.productName, orderId: body.orderId }),
-  );
   let result;
   try {
     result = await send(settings, CASHIN_PATH, body, cashInResponseSchema, 'look the cash-in up at the gateway before creating another', interrupt.signal);
   } catch (err) {
     interrupt.dispose();
-    if (!journalId) throw err;
     // Unknown outcome: ask the gateway by orderId once; returns when it holds it (exit 6: the BR Code is lost).
     const { settleFailedSend } = await import('./settle.js');
-    return settleFailedSend({ kind: 'cashin', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => journal(() => endPayment(journalId, outcome, extra)) });
+    return settleFailedSend({ kind: 'cashin', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => recordEnd(entry, () => ledger.end(entry, outcome, extra)) });
   } finally {
     interrupt.dispose();
   }
-  if (journalId) journal(() => endPayment(journalId, 'ok', { transactionId: result.data.transactionId }));
+  recordEnd(entry, () => ledger.end(entry, 'ok', { transactionId: result.data.transactionId }));
   await printCashIn(result.data, result.raw, body, opts, result.sandbox);
 }
 
@@ -99,12 +98,11 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
   if (check.attention.length) throw new NeedsAttentionError(check.attention, { hint: `the cash-in exists at the gateway (transaction ${res.transactionId}); do not hand its BR Code to a payer until it is checked` });
 }
 
-/** Runs a journal write for a cash-in; a failure only warns (the journal is history here, not a guard). */
-function journal<T>(write: () => T): T | undefined {
+/** Records the outcome of a cash-in that was sent; a failure only warns (the entry stays unknown). */
+function recordEnd(id: number, write: () => void): void {
   try {
-    return write();
+    write();
   } catch (err) {
-    logger.warn(`${(err as Error).message}; the cash-in is not recorded in \`paycli history\``);
-    return undefined;
+    logger.warn(`${(err as Error).message}: the ledger keeps cash-in entry ${id} with an unknown outcome`);
   }
 }

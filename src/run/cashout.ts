@@ -12,7 +12,7 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson } from '../output/sanitize.js';
 import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest } from '../schemas.js';
 import { joinUrl } from '../client.js';
-import { beginCashOut, cashOutFingerprint, checkDuplicate, endPayment, journalTarget } from '../journal.js';
+import { openLedger } from '../ledger.js';
 import { witnessCashOut } from '../lookup.js';
 import { withOrderId } from '../order-id.js';
 import { SANDBOX } from '../settings.js';
@@ -50,9 +50,11 @@ export async function run(opts: CashoutOptions): Promise<void> {
   const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHOUT_PATH, body, Boolean(opts.json));
 
-  // Duplicate guard (README "Duplicate cash-outs"): refuse early, before asking.
-  const target = journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHOUT_PATH));
-  if (!opts.allowDuplicate) checkDuplicate(cashOutFingerprint(target, body), settings.duplicateWindowMin);
+  // Duplicate guard (README "Duplicate cash-outs"): the ledger must be usable (else nothing is
+  // sent), and an identical cash-out is refused early, before asking.
+  const target = settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHOUT_PATH);
+  const ledger = openLedger();
+  if (!opts.allowDuplicate) ledger.checkCashOut(target, body, settings.duplicateWindowMin);
   // The gateway as second witness: a reference the caller chose may already be there (another
   // machine, another HOME). A fresh generated one cannot be, so it is not asked about.
   if (callerOrderId !== undefined && settings.baseUrl !== SANDBOX) await witnessCashOut(settingsFor(opts, 'lookup', 'cashout'), callerOrderId);
@@ -68,28 +70,28 @@ export async function run(opts: CashoutOptions): Promise<void> {
   }
 
   const interrupt = interruptSignal();
-  let journalId: string | undefined;
+  let entry: number | undefined;
   let result;
   try {
-    // Check again and record under the journal lock, fsync'd, before anything is sent.
-    const begun = beginCashOut(
+    // Check again and record in one BEGIN IMMEDIATE transaction, on disk before anything is sent.
+    const begun = ledger.begin(
       { kind: 'cashout', value: body.value, target, sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name, orderId: body.orderId },
-      settings.duplicateWindowMin,
-      Boolean(opts.allowDuplicate),
+      { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
     );
-    journalId = begun.id;
-    if (begun.earlier) logger.warn(`--allow-duplicate: sending although an identical cash-out (${formatReais(begun.earlier.value)}, ${begun.earlier.time}, outcome ${begun.earlier.outcome}) is in the journal`);
+    entry = begun.id;
+    if (begun.earlier) logger.warn(`--allow-duplicate: sending although an identical cash-out (entry ${begun.earlier.id}, ${formatReais(begun.earlier.value)}, ${begun.earlier.time}, outcome ${begun.earlier.outcome}) is in the ledger; recorded as entry ${entry}`);
     result = await send(settings, CASHOUT_PATH, body, cashOutResponseSchema, 'check the cash-out at the gateway before sending it again', interrupt.signal);
   } catch (err) {
     interrupt.dispose();
-    if (!journalId) throw err;
+    if (entry === undefined) throw err;
     // Unknown outcome: ask the gateway by orderId once (src/run/settle.ts); returns when it holds it.
-    const id = journalId;
-    return settleFailedSend({ kind: 'cashout', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => recordEnd(id, () => endPayment(id, outcome, extra)) });
+    const id = entry;
+    return settleFailedSend({ kind: 'cashout', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => recordEnd(id, () => ledger.end(id, outcome, extra)) });
   } finally {
     interrupt.dispose();
   }
-  recordEnd(journalId, () => endPayment(journalId!, 'ok', { transactionId: result.data.transactionId, status: result.data.status }));
+  const id = entry!;
+  recordEnd(id, () => ledger.end(id, 'ok', { transactionId: result.data.transactionId, status: result.data.status }));
   const res = result.data;
   if (BigInt(res.gross) - BigInt(res.tax) !== BigInt(res.liquid)) {
     logger.warn(`the gateway's net amount (${res.liquid}) is not gross (${res.gross}) minus fee (${res.tax})`);
@@ -98,11 +100,11 @@ export async function run(opts: CashoutOptions): Promise<void> {
   printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatCashOut(res, result.sandbox, body.orderId));
 }
 
-/** Writes a journal `end`; a failure there only warns (the `begin` already blocks a retry). */
-function recordEnd(id: string, write: () => void): void {
+/** Records the outcome; a failure there only warns (the recorded entry already blocks a retry). */
+function recordEnd(id: number, write: () => void): void {
   try {
     write();
   } catch (err) {
-    logger.warn(`${(err as Error).message}: the journal keeps cash-out ${id} with an unknown outcome`);
+    logger.warn(`${(err as Error).message}: the ledger keeps cash-out entry ${id} with an unknown outcome`);
   }
 }

@@ -42,9 +42,10 @@ function checkKey(key: string): void {
 }
 
 function checkValue(key: string, value: string, flags: GlobalFlags): void {
-  if (key === 'timeout' || key === 'duplicate-window') {
-    if (!/^[0-9]+$/.test(value) || Number(value) <= 0) throw new UsageError(`${key} must be a positive whole number (${key === 'timeout' ? 'milliseconds' : 'minutes'}), got "${value}"`, { field: key });
+  if (key === 'timeout') {
+    if (!/^[0-9]+$/.test(value) || Number(value) <= 0) throw new UsageError(`${key} must be a positive whole number (milliseconds), got "${value}"`, { field: key });
   }
+  if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
   if (key.endsWith('base-url') && value !== SANDBOX) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
   checkLookupSetting(key, value);

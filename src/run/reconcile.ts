@@ -8,12 +8,14 @@
  */
 import { joinUrl } from '../client.js';
 import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../errors.js';
-import { endPayment, journalTarget, readJournal, type JournalEntry, type Outcome } from '../journal.js';
+import { Ledger, type LedgerEntry } from '../ledger.js';
+import { endpointIdentity, type Outcome } from '../ledger-rules.js';
 import { describeFound, resolveByOrder } from '../lookup.js';
 import { formatReais } from '../money.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
+import { parseTimeBound } from '../time-bound.js';
 import { interruptSignal, settingsFor } from './request.js';
 
 /** Options of `reconcile`: its flags plus the globals. */
@@ -21,8 +23,8 @@ export type ReconcileOptions = GlobalFlags & { since?: string };
 
 /** What became of one unknown payment. */
 export interface ReconcileRow {
-  /** Ledger entry id. */
-  id: string;
+  /** Ledger entry number (`paycli history resolve <entry>`). */
+  id: number;
   time: string;
   kind: 'cashin' | 'cashout';
   /** Amount in cents. */
@@ -39,32 +41,24 @@ export interface ReconcileRow {
 }
 
 /**
- * Parses `--since`: a duration back from `now` (`7d`, `24h`, `30m`) or a date/time (`2026-11-01`,
- * ISO 8601; a date alone is midnight UTC).
+ * Parses `--since` (src/time-bound.ts: `7d`, `24h`, `30m`, `2w`, a UTC date or an ISO time).
  * @returns epoch milliseconds
  * @throws UsageError
  */
 export function parseSince(text: string, now = Date.now()): number {
-  const t = text.trim();
-  const m = /^([0-9]+)\s*([dhm])$/i.exec(t);
-  if (m) return now - Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2]!.toLowerCase() as 'd' | 'h' | 'm'];
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t);
-  if (/^\d{4}-\d{2}-\d{2}/.test(t) && Number.isFinite(ms)) return ms;
-  throw new UsageError(`--since: use a duration such as 7d, 24h or 30m, or a date such as 2026-11-01; got "${text}"`, { field: '--since' });
+  return parseTimeBound(text, '--since', { now });
 }
 
-// The ledger, behind two small functions (src/journal.ts).
+// The ledger (src/ledger.ts).
 
 /** Ledger entries whose outcome is unknown, recorded at or after `since`, oldest first. */
-function unknownEntries(since: number | undefined): JournalEntry[] {
-  return readJournal()
-    .entries.filter((e) => e.outcome === 'unknown' && (since === undefined || Date.parse(e.time) >= since))
-    .sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+function unknownEntries(ledger: Ledger | undefined, since: number | undefined): LedgerEntry[] {
+  return ledger ? ledger.listUnknown(since === undefined ? {} : { since: new Date(since).toISOString() }) : [];
 }
 
-/** Records how an unknown entry was settled, with a note (src/journal.ts: a later end wins). */
-function resolveEntry(id: string, outcome: Outcome, extra: { transactionId?: number; status?: string; message: string }): void {
-  endPayment(id, outcome, extra);
+/** Records how the gateway settled an unknown entry, with a note (src/ledger.ts `resolve`, by `gateway`). */
+function resolveEntry(ledger: Ledger, id: number, outcome: Exclude<Outcome, 'unknown'>, extra: { transactionId?: number; status?: string; message: string }): void {
+  ledger.resolve(id, outcome, { by: 'gateway', note: extra.message, ...(extra.transactionId !== undefined ? { transactionId: extra.transactionId } : {}), ...(extra.status !== undefined ? { status: extra.status } : {}) });
 }
 
 /**
@@ -73,11 +67,11 @@ function resolveEntry(id: string, outcome: Outcome, extra: { transactionId?: num
  */
 async function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): Promise<string> {
   const path = kind === 'cashout' ? (await import('./cashout.js')).CASHOUT_PATH : (await import('./cashin.js')).CASHIN_PATH;
-  return journalTarget(settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, path));
+  return settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, path);
 }
 
 /** Settles one entry. Never throws (except an interruption, which stops the run). */
-async function settle(e: JournalEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
+async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
   const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
   const unknown = (reason: string) => ({ ...row, reason });
   if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
@@ -87,7 +81,7 @@ async function settle(e: JournalEntry, opts: ReconcileOptions, signal: AbortSign
   try {
     const sendSettings = settingsFor(flags, e.kind);
     const now = await targetOf(sendSettings, e.kind);
-    if (now !== e.target) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
+    if (endpointIdentity(now) !== e.endpoint) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
     lookupSettings = settingsFor(flags, 'lookup', e.kind);
     if (!e.completed && Date.now() - Date.parse(e.time) < 2 * sendSettings.timeoutMs) return unknown('it was recorded moments ago and may still be in flight: run reconcile again in a minute');
   } catch (err) {
@@ -97,14 +91,14 @@ async function settle(e: JournalEntry, opts: ReconcileOptions, signal: AbortSign
   if (signal.aborted) throw new InterruptedError('interrupted: reconcile stopped (what it settled so far is recorded)');
   if (r.kind === 'unresolved') return unknown(r.why);
   if (r.kind === 'not_found') {
-    resolveEntry(e.id, 'not_sent', { message: `reconcile: the gateway has no order ${e.orderId}: not created` });
+    resolveEntry(ledger, e.id, 'not_sent', { message: `reconcile: the gateway has no order ${e.orderId}: not created` });
     return { ...row, result: 'not_sent' };
   }
   const problems: string[] = [];
   const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
   if (r.data.object && r.data.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.data.object, true)}, not a ${expected}`);
   if (r.data.value !== e.value) problems.push(`the gateway holds ${formatReais(r.data.value)}, not the ${formatReais(e.value)} sent`);
-  resolveEntry(e.id, 'ok', { transactionId: r.data.transactionId, status: String(r.data.status), message: `reconcile: found by order reference: ${describeFound(r.data)}` });
+  resolveEntry(ledger, e.id, 'ok', { transactionId: r.data.transactionId, status: String(r.data.status), message: `reconcile: found by order reference: ${describeFound(r.data)}` });
   return { ...row, result: 'ok', transactionId: r.data.transactionId, status: String(r.data.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
 }
 
@@ -128,11 +122,12 @@ export function formatReconcile(rows: readonly ReconcileRow[]): string {
 /** Runs `reconcile`. @throws NetworkError `unresolved` (exit 4) when some stay unknown */
 export async function run(opts: ReconcileOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
-  const entries = unknownEntries(since);
+  const ledger = Ledger.open({ create: false });
+  const entries = unknownEntries(ledger, since);
   const rows: ReconcileRow[] = [];
   const interrupt = interruptSignal();
   try {
-    for (const e of entries) rows.push(await settle(e, opts, interrupt.signal));
+    for (const e of entries) rows.push(await settle(ledger!, e, opts, interrupt.signal));
   } finally {
     interrupt.dispose();
   }

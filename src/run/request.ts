@@ -115,7 +115,7 @@ export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   const ac = new AbortController();
   const onSignal = () => ac.abort();
   // SIGTERM is how CI cancels a job: treated as Ctrl-C, so paycli says whether the request had
-  // gone out and records the outcome in the journal before it exits.
+  // gone out and records the outcome in the ledger before it exits.
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   return {

@@ -10,7 +10,7 @@
  * - anything else: it stays unknown (exit 4/5/130 as the error says); `paycli reconcile` asks later.
  */
 import { ExitCode, NeedsAttentionError, PaycliError } from '../errors.js';
-import { outcomeOfError, type Outcome } from '../journal.js';
+import { outcomeOfError, type Outcome } from '../ledger-rules.js';
 import { describeFound, resolveByOrder, whyNoLookup, type Resolution } from '../lookup.js';
 import { formatReais } from '../money.js';
 import { formatLookup } from '../output/format.js';

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { json, useGatewayFixture } from '../helpers/gateway.js';
+import { ledgerRows } from '../helpers/ledger.js';
 import { startProxy } from '../helpers/proxy.js';
 
 const KEY = 'sk_live_TOPSECRET_0123456789abcdef';
@@ -152,7 +153,7 @@ describe('network', () => {
     return { code: await closed, stderr };
   }
 
-  it('Ctrl-C after sending: exit 130, "after the request was sent", and the journal blocks an identical retry', async () => {
+  it('Ctrl-C after sending: exit 130, "after the request was sent", and the ledger blocks an identical retry', async () => {
     const r = await interruptAfterSending('SIGINT');
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
@@ -162,12 +163,12 @@ describe('network', () => {
     expect(retry.stderr).toMatch(/outcome is unknown/);
   });
 
-  it('SIGTERM after sending (a cancelled CI job): exit 130, "after the request was sent", the journal records it', async () => {
+  it('SIGTERM after sending (a cancelled CI job): exit 130, "after the request was sent", the ledger records it', async () => {
     const r = await interruptAfterSending('SIGTERM');
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
-    const lines = readFileSync(join(t.home.env.PAYCLI_DATA_DIR!, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; outcome?: string });
-    expect(lines.map((l) => l.event)).toEqual(['begin', 'end']);
-    expect(lines[1]!.outcome).toBe('unknown');
+    const entries = ledgerRows(t.home.env.PAYCLI_DATA_DIR!);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ kind: 'cashout', outcome: 'unknown' });
   });
 });

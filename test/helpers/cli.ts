@@ -58,10 +58,15 @@ export function childEnv(env: Record<string, string | undefined>, alsoRemove?: R
   return out;
 }
 
-/** Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`). */
-export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<RunResult> {
+/**
+ * Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`).
+ * `wrapper` runs it under another program, e.g. `['faketime', '-f', '+11m']`.
+ */
+export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[]; wrapper?: string[] } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), PAYCLI, ...args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    const argv = [process.execPath, ...(opts.nodeArgs ?? []), PAYCLI, ...args];
+    const [command, ...rest] = [...(opts.wrapper ?? []), ...argv];
+    const child = spawn(command!, rest, { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -1,0 +1,34 @@
+/**
+ * Reads a paycli ledger from a test (read-only, closed at once), and writes into it what a test
+ * needs to arrange (an entry recorded earlier than now).
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+
+/** Path of the ledger in a data folder. */
+export const ledgerFile = (dataDir: string): string => join(dataDir, 'ledger.db');
+
+/** Every row of the payments table, oldest first, with SQLite's column names. */
+export function ledgerRows(dataDir: string): Record<string, unknown>[] {
+  const db = new Database(ledgerFile(dataDir), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT * FROM payments ORDER BY id').all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs one SQL statement on the ledger (to arrange a test), with parameters. */
+export function ledgerRun(dataDir: string, sql: string, ...params: unknown[]): void {
+  const db = new Database(ledgerFile(dataDir), { fileMustExist: true, timeout: 10_000 });
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+/** Moves the recording time of every entry `minutes` into the past. */
+export function ageEntries(dataDir: string, minutes: number): void {
+  ledgerRun(dataDir, 'UPDATE payments SET time = ?', new Date(Date.now() - minutes * 60_000).toISOString());
+}
