@@ -36,7 +36,7 @@ export function registerCashout(program: Command): Command {
     .option('--input <file>', 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it')
     .option('--dry-run', 'validate and print the request that would be sent, without sending it')
     .option('-y, --yes', 'do not ask for confirmation (required when not in a terminal)')
-    .option('--allow-duplicate', 'send even if an identical cash-out was sent recently (with --batch: identical rows too)')
+    .option('--allow-duplicate', 'send even if an identical cash-out is in the ledger (ok within duplicate-window, or its outcome unknown); recorded as such (with --batch: identical rows too)')
     .option('--batch <file>', 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (README "Batch runs")')
     .option('--batch-format <format>', 'format of the --batch file when its name does not say: csv or jsonl')
     .option('--concurrency <n>', 'with --batch: requests in flight at once, 1-32 (default 4)')

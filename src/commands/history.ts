@@ -62,7 +62,7 @@ and refused let it be sent again. Only an entry whose outcome is unknown can be 
 
 Examples:
   $ paycli history --outcome unknown
-  $ paycli history resolve 42 --outcome not_sent --note "not in the gateway's statement"`,
+  $ paycli history resolve 42 --outcome not_sent --note "not in the gateway's statement"   # exit 2 unless entry 42 is unknown`,
     )
     .action(lazyAction(() => import('../run/history.js')));
   return history;

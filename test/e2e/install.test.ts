@@ -30,6 +30,10 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = childEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), ...extra }, /^(npm_|INIT_CWD$|NODE$|PAYCLI_CACHE_DIR$)/i);
   // npm must keep its own cache (offline machines have only that); HOME is fresh, so say where it is.
   env.npm_config_cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: { ...process.env } }).trim();
+  // Likewise the Node headers node-gyp builds better-sqlite3 against when no prebuilt binary can be
+  // downloaded (an offline machine sets `nodedir` in its npm config; elsewhere it is not set).
+  const nodedir = execFileSync('npm', ['config', 'get', 'nodedir'], { encoding: 'utf8', env: { ...process.env } }).trim();
+  if (nodedir && nodedir !== 'undefined' && nodedir !== 'null') env.npm_config_nodedir = nodedir;
   return env;
 }
 
