@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# npm run bench: start-up and round-trip speed of paycli against Node's own floor (README "Speed").
+# npm run bench: start-up and round-trip speed of paycli against Node's own floor.
 # Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
 # `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1 (also
-# with the code cache off), and
-# scripts/bench-min-client.mjs (import undici + the same POST), in several rounds whose samples are
-# pooled per command. Then peak memory (max RSS) of the
-# cash-in and of the minimal script, with /usr/bin/time. Prints medians and ratios; asserts nothing.
+# with the code cache off), scripts/bench-min-client.mjs (import undici + the same POST); and the
+# ledger's rows: a `paycli cashout --json` with an empty ledger and with 1,000,000 payments in it
+# (generated straight into the database by scripts/bench-ledger-fill.mjs), the minimal node:http
+# cash-out (scripts/bench-min-cashout.mjs), and `paycli history --limit 20` on the big ledger; in
+# several rounds whose samples are pooled per command. Then peak memory (max RSS) with /usr/bin/time.
+# Prints medians, ratios and targets (scripts/bench-report.mjs); asserts nothing; removes everything
+# it made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in hyperfine /usr/bin/time; do
@@ -26,6 +29,19 @@ for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; slee
 url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
 export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
 
+# The ledger (README "Payment ledger"): duplicate-window 0 lets the same cash-out be sent on every
+# run (an ok one no longer blocks; the ledger is checked and written exactly as for any cash-out).
+# The big ledger is made by a real paycli run (paycli's own schema), then filled.
+node bin/paycli.cjs config set duplicate-window 0 >/dev/null
+cashout_args="--json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes"
+# shellcheck disable=SC2086
+PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs $cashout_args >/dev/null
+node scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
+cashout_empty="env PAYCLI_DATA_DIR=$work/ledger-empty node bin/paycli.cjs $cashout_args"
+cashout_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs $cashout_args"
+history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
+min_cashout="env BENCH=1 node scripts/bench-min-cashout.mjs" # env too, as the paycli rows have it
+
 cashin="node bin/paycli.cjs --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
 for round in $(seq "$ROUNDS"); do
   hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/times-$round.json" \
@@ -35,16 +51,26 @@ for round in $(seq "$ROUNDS"); do
     -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \
     -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
     -n 'paycli cashin --json' "$cashin" \
-    -n 'paycli cashin --json, no code cache (via env)' "env NODE_DISABLE_COMPILE_CACHE=1 $cashin" >&2
+    -n 'paycli cashin --json, no code cache (via env)' "env NODE_DISABLE_COMPILE_CACHE=1 $cashin" \
+    -n 'minimal node:http cash-out' "$min_cashout" \
+    -n 'paycli cashout --json, empty ledger' "$cashout_empty" \
+    -n 'paycli cashout --json, 1,000,000 payments' "$cashout_1m" \
+    -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m" >&2
 done
 
 rss() { # median max RSS in KiB over 15 runs
   for _ in $(seq 15); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n 8p
 }
-min_rss=$(rss node scripts/bench-min-client.mjs)
 # shellcheck disable=SC2086
-paycli_rss=$(rss $cashin)
-node scripts/bench-report.mjs "$work" "$min_rss" "$paycli_rss" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+{
+  printf 'minimal undici script\t%s\n' "$(rss node scripts/bench-min-client.mjs)"
+  printf 'paycli cashin --json\t%s\n' "$(rss $cashin)"
+  printf 'minimal node:http cash-out\t%s\n' "$(rss $min_cashout)"
+  printf 'paycli cashout --json, empty ledger\t%s\n' "$(rss $cashout_empty)"
+  printf 'paycli cashout --json, 1,000,000 payments\t%s\n' "$(rss $cashout_1m)"
+  printf 'paycli history --limit 20, 1,000,000 payments\t%s\n' "$(rss $history_1m)"
+} >"$work/rss.tsv"
+node scripts/bench-report.mjs "$work" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # BENCH_INSTRUCTIONS=1: also count instructions with valgrind's callgrind (about 5 s a command),
 # a measure that a busy or noisy machine does not move; the sandbox's own work is not counted.
@@ -55,13 +81,13 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
   echo "| command | instructions (M) | × node -e 0 |"
   echo "|---|---:|---:|"
   for name in 'node -e 0' 'paycli --version' 'paycli --help' 'paycli cashout --help' 'minimal undici script' 'paycli cashin --json'; do
+    # shellcheck disable=SC2086
     case "$name" in
       'node -e 0') i=$floor_i ;;
       'paycli --version') i=$(count node bin/paycli.cjs --version) ;;
       'paycli --help') i=$(count node bin/paycli.cjs --help) ;;
       'paycli cashout --help') i=$(count node bin/paycli.cjs cashout --help) ;;
       'minimal undici script') i=$(count node scripts/bench-min-client.mjs) ;;
-      # shellcheck disable=SC2086
       'paycli cashin --json') i=$(count $cashin) ;;
     esac
     awk -v n="$name" -v i="$i" -v f="$floor_i" 'BEGIN { printf "| %s | %.0f | %.2f |\n", n, i / 1e6, i / f }'
