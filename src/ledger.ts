@@ -665,6 +665,14 @@ export class Ledger {
 
   /** What `paycli history` shows: newest first (by entry number), at most `limit`, reading only those rows. */
   query(q: LedgerQuery): LedgerEntry[] {
+    return [...this.iterate(q)];
+  }
+
+  /**
+   * {@link query} one entry at a time (for exports of the whole ledger: memory stays flat). The
+   * connection runs nothing else until the iteration ends.
+   */
+  *iterate(q: LedgerQuery): Generator<LedgerEntry> {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
     const add = (sql: string, name: string, value: unknown) => {
@@ -681,7 +689,12 @@ export class Ledger {
     add('order_id = @order_id', 'order_id', q.orderId);
     add('batch_id = @batch_id', 'batch_id', q.batchId);
     const sql = `SELECT * FROM payments${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
-    return this.guard(() => (this.stmt(sql).all(params) as Row[]).map(toEntry));
+    const rows = this.guard(() => this.stmt(sql).iterate(params) as IterableIterator<Row>);
+    for (;;) {
+      const next = this.guard(() => rows.next());
+      if (next.done) return;
+      yield toEntry(next.value);
+    }
   }
 
   /** Facts about the ledger itself, for `history --json` and support: entries imported, and when. */

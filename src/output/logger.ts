@@ -58,3 +58,21 @@ export function printResult(result: string | { json: unknown }): void {
   const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, 2);
   process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
 }
+
+/**
+ * Writes a long result (an export of thousands of lines) to stdout in blocks of about 64 KiB, each
+ * redacted as {@link printResult} does, waiting whenever stdout (a pipe) asks to, so memory stays
+ * flat. Every piece should end with a newline.
+ */
+export async function printStream(pieces: Iterable<string>): Promise<void> {
+  let block = '';
+  const flush = async () => {
+    if (!process.stdout.write(redact(block))) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    block = '';
+  };
+  for (const piece of pieces) {
+    block += piece;
+    if (block.length >= 65_536) await flush();
+  }
+  if (block) await flush();
+}

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { Ledger, ledgerPath, type LedgerEntry, type LedgerQuery } from '../ledger.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../ledger-rules.js';
 import { formatReais } from '../money.js';
-import { logger, printResult } from '../output/logger.js';
+import { logger, printResult, printStream } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { registerConfigSecrets } from '../secrets.js';
 import { readConfigFile, type GlobalFlags } from '../settings.js';
@@ -178,11 +178,20 @@ export function csvCell(v: string | number | boolean | undefined): string {
   return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** The CSV document: a header row, then one payment a line. */
-export function formatCsv(entries: readonly LedgerEntry[]): string {
-  const lines = [CSV_COLUMNS.map(([h]) => h).join(',')];
-  for (const e of entries) lines.push(CSV_COLUMNS.map(([, f]) => csvCell(f(e))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+/** The CSV document, in pieces: a header row, then one payment a line (CRLF, RFC 4180). */
+export function* csvChunks(entries: Iterable<LedgerEntry>): Generator<string> {
+  yield `${CSV_COLUMNS.map(([h]) => h).join(',')}\r\n`;
+  for (const e of entries) yield `${CSV_COLUMNS.map(([, f]) => csvCell(f(e))).join(',')}\r\n`;
+}
+
+/** The JSON array of {@link entryJson}, in pieces; the same text as `JSON.stringify(array, null, 2)`. */
+export function* jsonChunks(entries: Iterable<LedgerEntry>): Generator<string> {
+  let held: string | undefined; // each element is written once the next one (or the end) is known
+  for (const e of entries) {
+    yield held === undefined ? '[\n' : `${held},\n`;
+    held = `  ${JSON.stringify(entryJson(e), null, 2).replace(/\n/g, '\n  ')}`;
+  }
+  yield held === undefined ? '[]\n' : `${held}\n]\n`;
 }
 
 /** Runs `history` (or `history resolve`). @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger */
@@ -191,9 +200,10 @@ export async function run(opts: HistoryOptions & ResolveOptions, cmd: Command, a
   const { query, format } = historyQuery(opts);
   registerSecretsOfConfig();
   const ledger = Ledger.open({ create: false });
+  // json and csv are streamed (an export of a million payments stays small in memory)
+  if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : []));
+  if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : []));
   const shown = ledger ? ledger.query(query) : [];
-  if (format === 'json') return printResult({ json: shown.map(entryJson) });
-  if (format === 'csv') return printResult(formatCsv(shown));
   if (!shown.length) {
     const filtered = Object.keys(query).length > 1;
     return logger.notice(filtered ? 'no payment in the ledger matches' : `nothing sent from this machine yet (ledger: ${ledgerPath()})`);
