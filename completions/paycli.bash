@@ -90,9 +90,14 @@ __paycli_spec() {
       vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --profile --base-url --timeout'
       varg='' ;;
     'history')
+      subs='resolve'
+      flags='--since --until --kind --outcome --order-id --limit --format --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--since --until --kind --outcome --order-id --limit --format --profile --base-url --timeout'
+      varg='' ;;
+    'history resolve')
       subs=''
-      flags='--limit --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--limit --profile --base-url --timeout'
+      flags='--outcome --note --help -h --since --until --kind --order-id --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--outcome --note --since --until --kind --order-id --limit --format --profile --base-url --timeout'
       varg='' ;;
     'status')
       subs=''
@@ -152,7 +157,7 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -160,6 +165,14 @@ __paycli_values() {
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')
       __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
+    'history:--kind'|'history resolve:--kind')
+      __paycli_words 'cashin cashout' "$3" ;;
+    'history:--outcome')
+      __paycli_words 'ok refused unknown not_sent' "$3" ;;
+    'history:--format'|'history resolve:--format')
+      __paycli_words 'table json csv' "$3" ;;
+    'history resolve:--outcome')
+      __paycli_words 'ok not_sent refused' "$3" ;;
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
