@@ -29,6 +29,7 @@
  * - {@link Ledger.begin}: check for a duplicate and record the payment, in one `BEGIN IMMEDIATE`;
  *   returns the entry number.
  * - {@link Ledger.end}: record how a payment ended.
+ * - {@link Ledger.group}: several begins and ends in one transaction (batch runs).
  * - {@link Ledger.get}, {@link Ledger.findByOrderId}, {@link Ledger.batchRows},
  *   {@link Ledger.listUnknown}: look entries up.
  * - {@link Ledger.resolve}: settle an entry whose outcome is unknown (`ok`, `not_sent`, `refused`),
@@ -602,6 +603,15 @@ export class Ledger {
         message: clean(extra.message, 500),
       }),
     );
+  }
+
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` transaction: the {@link begin}s and {@link end}s inside it
+   * (each then a savepoint) reach the disk together, with one sync (a batch records its rows in
+   * groups). Keep `fn` short and synchronous: other paycli processes wait for it.
+   */
+  group<T>(fn: () => T): T {
+    return this.guard(() => this.db.transaction(fn).immediate());
   }
 
   /** One entry by number, or undefined. */

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ledgerRows } from '../helpers/ledger.js';
 import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli } from '../helpers/cli.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 
@@ -306,15 +307,15 @@ describe('unknown outcomes settled by asking', () => {
   });
 });
 
-describe('the journal keeps the reference', () => {
-  it('the begin line carries orderId before the request is sent', async () => {
-    let atArrival = '';
+describe('the ledger keeps the reference', () => {
+  it('the entry carries orderId before the request is sent', async () => {
+    let atArrival: Record<string, unknown>[] = [];
     t.gw.respond((req, res) => {
       if (req.method === 'GET') return json(res, 404, { message: 'Transaction not found' });
-      atArrival = readFileSync(join(t.home.env.PAYCLI_DATA_DIR!, 'journal.jsonl'), 'utf8');
+      atArrival = ledgerRows(t.home.env.PAYCLI_DATA_DIR!);
       json(res, 200, { transactionId: 1, gross: 1550, tax: '65', liquid: '1485', status: '0', createdAt: '2026-11-21T12:00:00.000Z' });
     });
     expect((await runPaycli([...CASHOUT_ARGS, '--yes', '--order-id', 'before-send'], { env: t.env() })).code).toBe(0);
-    expect(atArrival).toContain('"orderId":"before-send"');
+    expect(atArrival).toMatchObject([{ order_id: 'before-send', outcome: null }]);
   });
 });
