@@ -298,7 +298,7 @@ complete -c paycli -n '__paycli_at \'cashout\'' -l postback-url -x -d 'URL the g
 complete -c paycli -n '__paycli_at \'cashout\'' -l input -r -F -d 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it'
 complete -c paycli -n '__paycli_at \'cashout\'' -l dry-run -d 'validate and print the request that would be sent, without sending it'
 complete -c paycli -n '__paycli_at \'cashout\'' -s y -l yes -d 'do not ask for confirmation (required when not in a terminal)'
-complete -c paycli -n '__paycli_at \'cashout\'' -l allow-duplicate -d 'send even if an identical cash-out was sent recently (with --batch: identical rows too)'
+complete -c paycli -n '__paycli_at \'cashout\'' -l allow-duplicate -d 'send even if an identical cash-out is in the ledger (ok within duplicate-window, or its outcome unknown); recorded as such (with --batch: identical rows too)'
 complete -c paycli -n '__paycli_at \'cashout\'' -l batch -x -d 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (README "Batch runs")'
 complete -c paycli -n '__paycli_at \'cashout\'' -l batch-format -x -d 'format of the --batch file when its name does not say: csv or jsonl'
 complete -c paycli -n '__paycli_at \'cashout\'' -l concurrency -x -d 'with --batch: requests in flight at once, 1-32 (default 4)'
