@@ -79,7 +79,7 @@ export async function findTransaction(settings: Settings, key: LookupKey, opts: 
 /** The refusal of a lookup against the built-in sandbox, which keeps nothing between runs (exit 2). */
 export function builtInSandboxError(): UsageError {
   return new UsageError('the built-in sandbox keeps nothing between runs, so there is nothing to ask it; nothing was asked', {
-    hint: 'start one that does with `paycli sandbox --port 8080` and add --base-url http://127.0.0.1:8080',
+    hint: 'start one that does with `paycli sandbox` (on 127.0.0.1:4010) and add --base-url http://127.0.0.1:4010',
   });
 }
 

@@ -16,8 +16,10 @@ shows the balance, the retention, the amount to anticipate and the final balance
 --json prints the gateway's document as received (integer cents).
 
 Examples:
-  $ paycli balance                # exit 2 with the built-in sandbox, which keeps no balance between runs
-  $ paycli config set base-url https://api.gateway.example && paycli balance --json   # exit 3: no API key yet`,
+  $ paycli sandbox &                                              # the standalone sandbox on 127.0.0.1:4010
+  $ paycli --base-url http://127.0.0.1:4010 balance
+  $ paycli --base-url http://127.0.0.1:4010 balance --json
+  $ paycli balance                # exit 2: the built-in sandbox keeps no balance between runs`,
     )
     .action(lazyAction(() => import('../run/balance.js')));
 }

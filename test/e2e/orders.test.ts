@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ledgerRows } from '../helpers/ledger.js';
 import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli } from '../helpers/cli.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
+import { startSandboxProcess } from '../helpers/sandbox.js';
 
 const KEY = 'sk_live_ORDERS_0123456789abcdef';
 const t = useGatewayFixture(KEY);
@@ -317,5 +318,75 @@ describe('the ledger keeps the reference', () => {
     });
     expect((await runPaycli([...CASHOUT_ARGS, '--yes', '--order-id', 'before-send'], { env: t.env() })).code).toBe(0);
     expect(atArrival).toMatchObject([{ order_id: 'before-send', outcome: null }]);
+  });
+});
+
+describe('against the standalone sandbox', () => {
+  const sandboxEnv = (url: string, home: { env: Record<string, string> }) => ({ ...home.env, PAYCLI_BASE_URL: url, PAYCLI_API_KEY: 'sandbox-key' });
+
+  it('orderId reaches it; status by id and by order, balance, not found; two HOMEs with one --order-id pay once', async () => {
+    const sb = await startSandboxProcess();
+    const other = makeHome();
+    try {
+      const env = sandboxEnv(sb.url, t.home);
+      const out = await runPaycli([...CASHOUT_ARGS, '--yes', '--json', '--order-id', 'sb-order-1'], { env });
+      expect(out.code, out.stderr).toBe(0);
+      const created = JSON.parse(out.stdout) as { transactionId: number; orderId: string };
+      expect(created.orderId).toBe('sb-order-1'); // echoed by the sandbox: it reached it as orderId
+      const byId = await runPaycli(['status', String(created.transactionId), '--json'], { env });
+      expect(byId.code, byId.stderr).toBe(0);
+      expect(JSON.parse(byId.stdout)).toMatchObject({ transactionId: created.transactionId, orderId: 'sb-order-1', object: 'transfer', value: 1550 });
+      const byOrder = await runPaycli(['status', '--order-id', 'sb-order-1'], { env });
+      expect(byOrder.code, byOrder.stderr).toBe(0);
+      expect(byOrder.stdout).toContain('Cash-out (transfer), created');
+      expect(byOrder.stdout).toMatch(/Amount\s+R\$ 15,50/);
+      const auto = await runPaycli(CASHIN_ARGS, { env });
+      expect(auto.code, auto.stderr).toBe(0);
+      const autoRef = /Order ID\s+(paycli-\S+)/.exec(auto.stdout)?.[1];
+      expect(autoRef).toMatch(ULID_REF);
+      expect((await runPaycli(['status', '--order-id', autoRef!], { env })).stdout).toContain('Cash-in, created');
+      const miss = await runPaycli(['status', '--order-id', 'never-sent'], { env });
+      expect(miss.code).toBe(1);
+      expect(miss.stderr).toContain('Transaction not found');
+      const bal = await runPaycli(['balance', '--json'], { env });
+      expect(bal.code, bal.stderr).toBe(0);
+      expect(Object.keys(JSON.parse(bal.stdout))).toEqual(expect.arrayContaining(['balance', 'retention', 'toAnticipate', 'finalBalance']));
+      expect((await runPaycli(['balance'], { env })).stdout).toMatch(/Final balance\s+-?R\$ /);
+      // another HOME (a fresh CI runner), the same order: the sandbox holds it, nothing is sent
+      const again = await runPaycli([...CASHOUT_ARGS, '--yes', '--order-id', 'sb-order-1'], { env: sandboxEnv(sb.url, other) });
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain(`transaction ${created.transactionId}`);
+      expect(sb.log().match(/POST \/transaction\/cashout/g)).toHaveLength(1);
+    } finally {
+      other.cleanup();
+      await sb.stop();
+    }
+  });
+
+  it('--drop-after-create: reported as created (exit 0), recorded, an identical retry sends nothing; reconcile settles what lookups were off for', async () => {
+    const sb = await startSandboxProcess(['--drop-after-create', '1,2']);
+    try {
+      const env = sandboxEnv(sb.url, t.home);
+      const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Cash-out created (the answer was lost; found at the gateway by its order reference)');
+      const [entry] = await history(env);
+      expect(entry).toMatchObject({ outcome: 'ok', kind: 'cashout' });
+      expect(entry!.transactionId).toEqual(expect.any(Number));
+      const retry = await runPaycli([...CASHOUT_ARGS, '--yes'], { env });
+      expect(retry.code).toBe(2);
+      // the 2nd creation drops too, with lookups off: unknown; reconcile asks and settles it
+      expect((await config(['lookup', 'off'], env)).code).toBe(0);
+      const lost = await runPaycli(withValue([...CASHOUT_ARGS, '--yes'], 2500), { env });
+      expect(lost.code).toBe(4);
+      expect((await config(['lookup', 'auto'], env)).code).toBe(0);
+      const rec = await runPaycli(['reconcile', '--json'], { env });
+      expect(rec.code, rec.stderr).toBe(0);
+      expect(JSON.parse(rec.stdout)).toMatchObject({ settled: 1, unknown: 0, entries: [{ value: 2500, result: 'ok' }] });
+      expect((await history(env)).map((e) => e.outcome)).toEqual(['ok', 'ok']);
+      expect(sb.log().match(/cash-out \d+ created/g)).toHaveLength(2); // the retry sent nothing
+    } finally {
+      await sb.stop();
+    }
   });
 });
