@@ -25,7 +25,7 @@ __paycli_spec() {
       vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --batch --batch-format --concurrency --rate --results --profile --base-url --timeout'
       varg='' ;;
     'config')
-      subs='set get unset list path'
+      subs='set get unset list profiles path'
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
       varg='' ;;
@@ -45,6 +45,11 @@ __paycli_spec() {
       vflags='--profile --base-url --timeout'
       varg='' ;;
     'config list')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'config profiles')
       subs=''
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
@@ -157,7 +162,7 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;

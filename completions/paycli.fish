@@ -24,7 +24,7 @@ function __paycli_spec
             set -g __paycli_vflags '--value' '--amount' '--pix-key-type' '--pix-key' '--cpf-cnpj' '--person-name' '--person-email' '--person-phone' '--order-id' '--postback-url' '--input' '--batch' '--batch-format' '--concurrency' '--rate' '--results' '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'config'
-            set -g __paycli_subs 'set' 'get' 'unset' 'list' 'path'
+            set -g __paycli_subs 'set' 'get' 'unset' 'list' 'profiles' 'path'
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'config set'
@@ -40,6 +40,10 @@ function __paycli_spec
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
         case 'config list'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_varg ''
+        case 'config profiles'
             set -g __paycli_subs
             set -g __paycli_vflags '--profile' '--base-url' '--timeout'
             set -g __paycli_varg ''
@@ -321,6 +325,7 @@ complete -c paycli -n '__paycli_at \'config\' 0' -a 'set' -d 'set a key; a secre
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'get' -d 'print a key (secrets masked)'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'unset' -d 'remove a key'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'list' -d 'list the keys of the profile (secrets masked)'
+complete -c paycli -n '__paycli_at \'config\' 0' -a 'profiles' -d 'list the configured profiles, with the gateway host each one sends to'
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'path' -d 'print the path of the config file'
 complete -c paycli -n '__paycli_at \'config\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'config\'' -s V -l version -d 'print the version'
@@ -422,6 +427,18 @@ complete -c paycli -n '__paycli_at \'config list\'' -l verbose -d 'trace the req
 complete -c paycli -n '__paycli_at \'config list\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config list\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config list\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+
+# paycli config profiles
+complete -c paycli -n '__paycli_at \'config profiles\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'config profiles\'' -s V -l version -d 'print the version'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
 
 # paycli config path
 complete -c paycli -n '__paycli_at \'config path\'' -s h -l help -d 'show help'

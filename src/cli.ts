@@ -16,6 +16,8 @@ import { addHelpCommand, configureRootHelp } from './help.js';
 import { registerBalance } from './commands/balance.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerStatus } from './commands/status.js';
+import { ExitCode } from './errors.js';
+import { createdInThisRun } from './output/result-state.js';
 import { VERSION } from './version.js';
 
 /** The exit-code table, shown in `paycli --help` and README ("Exit codes"). */
@@ -91,11 +93,20 @@ Environment:
 
 /** Entry point: parses argv and runs the command; exit codes as in {@link EXIT_CODES_HELP}. */
 export async function main(argv: string[] = process.argv): Promise<void> {
-  // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do.
+  // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do. But a result
+  // about something the gateway created that cannot be written out (a full disk, a closed pipe)
+  // ends with exit 6, so a script never takes it for "nothing happened" (README "Exit codes").
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
+      const created = stream === process.stdout ? createdInThisRun() : undefined;
+      if (created) {
+        const message = `created, but needs attention: the gateway created ${created}, but its result could not be written to stdout (${err.code ?? err.message}); see \`paycli history\``;
+        process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `error: ${message}\n`);
+        process.exit(ExitCode.NEEDS_ATTENTION);
+      }
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+      process.stderr.write(`error: the result could not be written to stdout (${err.code ?? err.message})\n`);
+      process.exit(ExitCode.USAGE);
     });
   }
   const program = buildProgram();

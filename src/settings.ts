@@ -105,9 +105,56 @@ export function profileName(flags: GlobalFlags): string {
   return flags.profile || process.env.PAYCLI_PROFILE || 'default';
 }
 
-function positiveInt(text: string, what: string, source: string): number {
-  if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0) {
-    throw new UsageError(`${source}: ${what} must be a positive whole number, got "${text}"`, { field: source });
+/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The configured profile nearest to `name` (same letters in another case, or at most 2 edits), if any. */
+export function nearestProfile(name: string, names: readonly string[]): string | undefined {
+  const ranked = names.map((n) => ({ n, d: n.toLowerCase() === name.toLowerCase() ? 0 : distance(name.toLowerCase(), n.toLowerCase()) })).sort((a, b) => a.d - b.d);
+  return ranked[0] && ranked[0].d <= 2 ? ranked[0].n : undefined;
+}
+
+/**
+ * The profile a request uses, from the config file (README "Configuration and profiles"). Fail
+ * closed: a profile named by `--profile` or `PAYCLI_PROFILE` that does not exist is an error
+ * (exit 2, `unknown_profile`), never the built-in sandbox.
+ * @returns the profile's keys, and whether any configuration exists at all
+ * @throws UsageError `unknown_profile`
+ */
+export function selectProfile(flags: GlobalFlags): { name: string; keys: Record<string, string>; configured: boolean } {
+  const name = profileName(flags);
+  const profiles = readConfigFile().profiles ?? {};
+  const names = Object.keys(profiles);
+  const named = Boolean(flags.profile || process.env.PAYCLI_PROFILE);
+  if (named && !Object.hasOwn(profiles, name)) {
+    const near = nearestProfile(name, names);
+    const source = flags.profile ? '--profile' : 'PAYCLI_PROFILE';
+    throw new UsageError(`unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; nothing was sent`, {
+      field: source,
+      hint: names.length ? `configured profiles: ${names.join(', ')} (paycli config profiles)` : 'no profile is configured: create one with `paycli config set base-url <url> --profile <name>`',
+    }, 'unknown_profile');
+  }
+  return { name, keys: profiles[name] ?? {}, configured: names.length > 0 };
+}
+
+/** The longest request timeout paycli takes: one hour, in milliseconds (README "Configuration and profiles"). */
+export const MAX_TIMEOUT_MS = 3_600_000;
+
+function positiveInt(text: string, what: string, source: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0 || Number(text) > max) {
+    throw new UsageError(`${source}: ${what} must be a whole number from 1 to ${max}, got "${text}"`, { field: source });
   }
   return Number(text);
 }
@@ -123,12 +170,22 @@ function windowMinutes(text: string, source: string): number {
  * `lookup-base-url`, else `base-url`, else the host of the operation it is about (`about`; for
  * `status` and `balance`, `cashout-base-url` then `cashin-base-url`).
  */
-function baseUrlOf(flags: GlobalFlags, profile: Record<string, string>, op: SettingsOp, about?: 'cashin' | 'cashout'): string {
+function baseUrlOf(flags: GlobalFlags, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, configuredProfile: string | undefined): string {
   const fromProfile =
     op === 'lookup'
       ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
       : profile[`${op}-base-url`] || profile['base-url'];
-  return (flags.baseUrl || process.env.PAYCLI_BASE_URL || fromProfile || SANDBOX).trim();
+  const chosen = (flags.baseUrl || process.env.PAYCLI_BASE_URL || fromProfile || '').trim();
+  if (chosen) return chosen;
+  // The built-in sandbox only when asked for by name, or when nothing is configured at all: a
+  // configured machine whose profile lacks a base URL must not silently "succeed" in the sandbox.
+  if (configuredProfile !== undefined) {
+    throw new UsageError(`profile "${configuredProfile}" has no base URL${op === 'lookup' ? '' : ` for ${op === 'cashin' ? 'cash-ins' : 'cash-outs'}`}; nothing was sent`, {
+      field: '--base-url',
+      hint: `set one with \`paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}\`, choose another profile (paycli config profiles), or pass --base-url sandbox`,
+    }, 'usage');
+  }
+  return SANDBOX;
 }
 
 /** A lookup path template; it must be an absolute path holding `placeholder` (when given). @throws UsageError */
@@ -161,15 +218,14 @@ export function checkLookupSetting(key: string, value: string): void {
  * @throws UsageError on a malformed timeout, base URL, lookup path or mode
  */
 export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
-  const name = profileName(flags);
-  const profile = readConfigFile().profiles?.[name] ?? {};
-  const baseUrl = baseUrlOf(flags, profile, op, about);
+  const { name, keys: profile, configured } = selectProfile(flags);
+  const baseUrl = baseUrlOf(flags, profile, op, about, configured ? name : undefined);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const timeoutMs = flags.timeout
-    ? positiveInt(flags.timeout, 'the timeout in milliseconds', '--timeout')
+    ? positiveInt(flags.timeout, 'the timeout in milliseconds', '--timeout', MAX_TIMEOUT_MS)
     : profile.timeout
-      ? positiveInt(profile.timeout, 'the timeout in milliseconds', `config key timeout (profile ${name})`)
+      ? positiveInt(profile.timeout, 'the timeout in milliseconds', `config key timeout (profile ${name})`, MAX_TIMEOUT_MS)
       : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
   const settings: Settings = {

@@ -53,6 +53,11 @@ Examples:
     .addHelpText('after', examples('paycli config list', 'paycli config list --profile prod --json'))
     .action(run);
   config
+    .command('profiles')
+    .description('list the configured profiles, with the gateway host each one sends to')
+    .addHelpText('after', examples('paycli config profiles', 'paycli config profiles --json'))
+    .action(run);
+  config
     .command('path')
     .description('print the path of the config file')
     .addHelpText('after', examples('paycli config path'))

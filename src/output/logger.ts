@@ -5,6 +5,7 @@
  * lines, then at most one `{"error": {…}}` document (src/action.ts); the `--verbose` trace stays text.
  */
 import { highlighter } from './highlighter.js';
+import { noteCreated } from './result-state.js';
 import { redact, sanitizeText } from './sanitize.js';
 
 const err = (s: string) => process.stderr.write(redact(s));
@@ -53,9 +54,15 @@ export const logger = {
   },
 };
 
-/** Writes the command's result to stdout: text as is, or exactly one JSON document. */
-export function printResult(result: string | { json: unknown }): void {
-  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, 2);
+/**
+ * Writes the command's result to stdout: text as is, or exactly one JSON document (pretty on a
+ * terminal, compact otherwise, as `gh` does).
+ * @param opts.created what the gateway created (e.g. `cash-out 42`): if stdout then fails (a full
+ *   disk), src/cli.ts ends with exit 6 (needs attention), never with a code that says nothing was sent
+ */
+export function printResult(result: string | { json: unknown }, opts: { created?: string } = {}): void {
+  noteCreated(opts.created);
+  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, process.stdout.isTTY ? 2 : undefined);
   process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
 }
 

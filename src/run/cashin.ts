@@ -15,7 +15,7 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import type { BatchOptions } from './batch.js';
-import { bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { announceSandbox, checkWritable, bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
 /** Interface §4.1. */
 export const CASHIN_PATH = '/transaction/qrcode/cashin';
@@ -41,9 +41,12 @@ export function decodeQrImage(qrCodeBase64: string): Buffer | null {
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashinOptions): Promise<void> {
   if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashin', opts as BatchOptions);
+  // Settings and credential first: no question is asked of someone who cannot send anyway.
+  const settings = settingsFor(opts, 'cashin');
+  if (!opts.dryRun) announceSandbox(settings);
+  if (opts.qrFile) checkWritable(opts.qrFile, '--qr-file');
   const input = bodyFromFlags(CASHIN_FIELDS, opts);
   const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema, input, opts);
-  const settings = settingsFor(opts, 'cashin');
   // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
   const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
@@ -72,7 +75,7 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
   const { checkCashInBrCode } = await import('./brcode-check.js');
   const check = checkCashInBrCode(res.qrCode, body.value);
   for (const w of check.warnings) logger.warn(w);
-  if (opts.json) printResult({ json: sanitizeJson(raw) });
+  if (opts.json) printResult({ json: sanitizeJson(raw) }, { created: `cash-in ${res.transactionId}` });
   else {
     let text = formatCashIn(res, body.value, sandbox, body.orderId);
     if (check.note) text += `\n(${check.note})`;
@@ -83,7 +86,7 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
       if (qr) text += `\n\n${qr}`;
       else logger.notice(`the terminal is too narrow (${process.stdout.columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``);
     }
-    printResult(text);
+    printResult(text, { created: `cash-in ${res.transactionId}` });
   }
   if (opts.qrFile) {
     const png = decodeQrImage(res.qrCodeBase64);

@@ -4,7 +4,8 @@
  * A cash-out moves money: it is never retried, and a failure after sending says the outcome is
  * unknown.
  */
-import { UsageError } from '../errors.js';
+import { cashOutAnswerProblems } from '../answers.js';
+import { NeedsAttentionError, UsageError } from '../errors.js';
 import { CASHOUT_FIELDS } from '../fields.js';
 import { formatReais } from '../money.js';
 import { formatCashOut } from '../output/format.js';
@@ -15,10 +16,10 @@ import { joinUrl } from '../client.js';
 import { openLedger } from '../ledger.js';
 import { witnessCashOut } from '../lookup.js';
 import { withOrderId } from '../order-id.js';
-import { SANDBOX } from '../settings.js';
+import { SANDBOX, type Settings } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 import type { BatchOptions } from './batch.js';
-import { bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { announceSandbox, bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 import { settleFailedSend } from './settle.js';
 
 /** Interface §4.2. */
@@ -28,9 +29,10 @@ export const CASHOUT_PATH = '/transaction/cashout';
 export type CashoutOptions = RequestFlags & { yes?: boolean; allowDuplicate?: boolean };
 
 /** The summary shown before a cash-out is confirmed. */
-export function cashOutSummary(body: CashOutRequest): string {
+export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'baseUrl' | 'profile'>): string {
   const type = PIX_KEY_TYPES[body.pixKeyType];
   return [
+    `Gateway     ${settings.baseUrl === SANDBOX ? 'SANDBOX - no money moves' : `${new URL(settings.baseUrl).host} (profile ${settings.profile})`}`,
     `Amount      ${formatReais(body.value)}`,
     `PIX key     ${body.pixKey} (${type.name})`,
     `Recipient   ${body.person.name} <${body.person.email}>, ${body.person.phone}`,
@@ -42,9 +44,11 @@ export function cashOutSummary(body: CashOutRequest): string {
 /** Runs a cash-out. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashoutOptions): Promise<void> {
   if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashout', opts as BatchOptions);
+  // Settings and credential first: no question is asked of someone who cannot send anyway.
+  const settings = settingsFor(opts, 'cashout');
+  if (!opts.dryRun) announceSandbox(settings);
   const input = bodyFromFlags(CASHOUT_FIELDS, opts);
   const validated: CashOutRequest = await validateBody(CASHOUT_FIELDS, cashOutRequestSchema, input, opts);
-  const settings = settingsFor(opts, 'cashout');
   // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
   const callerOrderId = validated.orderId;
   const { body } = withOrderId(validated, settings.orderId);
@@ -64,7 +68,7 @@ export async function run(opts: CashoutOptions): Promise<void> {
       throw new UsageError('a cash-out moves money: pass --yes to confirm it when not running interactively; nothing was sent', { field: '--yes', hint: 'add --yes (or check the request first with --dry-run)' }, 'confirmation_required');
     }
     const { confirmCashOut } = await import('./prompts.js');
-    if (!(await confirmCashOut(cashOutSummary(body)))) {
+    if (!(await confirmCashOut(cashOutSummary(body, settings)))) {
       throw new UsageError('cash-out not confirmed; nothing was sent', {}, 'confirmation_required');
     }
   }
@@ -93,11 +97,10 @@ export async function run(opts: CashoutOptions): Promise<void> {
   const id = entry!;
   recordEnd(id, () => ledger.end(id, 'ok', { transactionId: result.data.transactionId, status: result.data.status }));
   const res = result.data;
-  if (BigInt(res.gross) - BigInt(res.tax) !== BigInt(res.liquid)) {
-    logger.warn(`the gateway's net amount (${res.liquid}) is not gross (${res.gross}) minus fee (${res.tax})`);
-  }
-  if (res.gross !== body.value) logger.warn(`the gateway's gross amount (${formatReais(res.gross)}) differs from the requested ${formatReais(body.value)}`);
-  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatCashOut(res, result.sandbox, body.orderId));
+  // An answer wrong about money (src/answers.ts): printed and recorded as created, then exit 6.
+  const problems = cashOutAnswerProblems(body.value, res);
+  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatCashOut(res, result.sandbox, body.orderId), { created: `cash-out ${res.transactionId}` });
+  if (problems.length) throw new NeedsAttentionError(problems, { hint: `the cash-out exists at the gateway (transaction ${res.transactionId}); check it there before anything else` });
 }
 
 /** Records the outcome; a failure there only warns (the recorded entry already blocks a retry). */

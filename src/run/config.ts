@@ -12,9 +12,9 @@ import { CONFIG_KEYS, isValidKey } from '../config-keys.js';
 import { UsageError } from '../errors.js';
 import { logger, printResult } from '../output/logger.js';
 import { configDir, configFile } from '../paths.js';
-import { isSecretKey, maskSecret, registerProfileSecrets, shownSetting } from '../secrets.js';
+import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../secrets.js';
 import { isHeaderName } from '../validate/net.js';
-import { checkBaseUrl, checkLookupSetting, profileName, SANDBOX, type GlobalFlags } from '../settings.js';
+import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, SANDBOX, type GlobalFlags } from '../settings.js';
 import { canPrompt } from './request.js';
 
 type Profiles = Record<string, Record<string, string>>;
@@ -43,7 +43,7 @@ function checkKey(key: string): void {
 
 function checkValue(key: string, value: string, flags: GlobalFlags): void {
   if (key === 'timeout') {
-    if (!/^[0-9]+$/.test(value) || Number(value) <= 0) throw new UsageError(`${key} must be a positive whole number (milliseconds), got "${value}"`, { field: key });
+    if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(`${key} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`, { field: key });
   }
   if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
   if (key.endsWith('base-url') && value !== SANDBOX) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
@@ -67,6 +67,23 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Comman
   switch (cmd.name()) {
     case 'path':
       return printResult(opts.json ? { json: { path: configFile() } } : configFile());
+    case 'profiles': {
+      // Each profile with where it sends (README "Configuration and profiles"); no secret is shown.
+      const profiles = openStore().get('profiles');
+      const active = profileName(opts);
+      const rows = Object.entries(profiles).map(([name, keys]) => ({
+        name,
+        active: name === active,
+        baseUrl: keys['base-url'] === undefined ? null : redactUrl(keys['base-url']),
+        cashinBaseUrl: keys['cashin-base-url'] === undefined ? null : redactUrl(keys['cashin-base-url']),
+        cashoutBaseUrl: keys['cashout-base-url'] === undefined ? null : redactUrl(keys['cashout-base-url']),
+        apiKey: keys['api-key'] !== undefined,
+      }));
+      if (opts.json) return printResult({ json: { profiles: rows } });
+      if (!rows.length) return logger.notice('no profile is configured: commands use the built-in sandbox (set one up with `paycli config set base-url <url>`)');
+      const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || 'no base URL';
+      return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ' (no API key)'}`).join('\n'));
+    }
     case 'list': {
       const entries = openStore().get('profiles')[profile] ?? {};
       registerProfileSecrets(entries);

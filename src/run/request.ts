@@ -2,8 +2,10 @@
  * The pipeline shared by `cashin` and `cashout`: flags / `--input` file / prompts → schema →
  * settings → (dry run | sandbox or gateway) → validated response. Data flows one way.
  */
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import type { z } from 'zod';
-import { AuthError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { problemsError, type FieldSpec } from '../fields.js';
 import { mergeProblems, type GatheredBody } from '../input.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
@@ -73,6 +75,36 @@ export function settingsFor(flags: GlobalFlags, op: SettingsOp, about?: 'cashin'
   return settings;
 }
 
+/** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */
+export function announceSandbox(settings: Settings): void {
+  if (settings.baseUrl === SANDBOX) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
+}
+
+/**
+ * Checks, before anything is sent, that `file` can be written (its folder exists and is writable;
+ * an existing file is a writable regular file), so a created payment never ends on "cannot write".
+ * @throws UsageError (exit 2, nothing sent)
+ */
+export function checkWritable(file: string, flag: string): void {
+  const problem = (() => {
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) return 'is not a regular file';
+      accessSync(file, fsConstants.W_OK);
+      return null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot be written (${(err as NodeJS.ErrnoException).code})`;
+    }
+    try {
+      accessSync(dirname(resolvePath(file)), fsConstants.W_OK);
+      return null;
+    } catch (err) {
+      return `cannot be created (${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as NodeJS.ErrnoException).code})`;
+    }
+  })();
+  if (problem) throw new UsageError(`${flag}: ${file} ${problem}; nothing was sent`, { field: flag });
+}
+
 /**
  * `--dry-run`: prints the request that would be sent (method, URL, headers with the credential
  * redacted, body) on stdout — one JSON document `{dryRun, method, url, headers, body}` with
@@ -100,7 +132,6 @@ export async function send<S extends z.ZodType>(settings: Settings, path: string
   if (settings.baseUrl !== SANDBOX) {
     return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.baseUrl, signal, unknownAdvice })), sandbox: false };
   }
-  logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
   try {

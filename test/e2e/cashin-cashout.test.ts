@@ -85,7 +85,7 @@ describe('built-in sandbox, in-process (fresh install)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--yes/);
     expect(r.stdout).toBe('');
-    expect(r.stderr).not.toMatch(/sandbox: this runs/); // never got as far as sending
+    expect(r.stderr).toMatch(/^› sandbox: this runs against the built-in sandbox; no money moves/); // said first, before any question
   });
 });
 

@@ -83,7 +83,7 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     ['paycli cashout --pix', ['--pix-key', '--pix-key-type']],
     ['paycli cashout --pix-key-type ', ['cnpj', 'cpf', 'email', 'phone', 'random']],
     ['paycli config set ', CONFIG_KEYS],
-    ['paycli config ', ['get', 'list', 'path', 'set', 'unset']],
+    ['paycli config ', ['get', 'list', 'path', 'profiles', 'set', 'unset']],
     ['paycli config unset cash', ['cashin-base-url', 'cashout-base-url']],
     ['paycli completion ', ['bash', 'fish', 'zsh']],
     ['paycli --json --timeout 100 cashout --pix-key-type em', ['email']],

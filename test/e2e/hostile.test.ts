@@ -3,7 +3,7 @@
  * gateway on 127.0.0.1 that answers outside the interface on purpose, and asserts the message
  * and the exit code (README "Exit codes").
  */
-import { writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
@@ -175,6 +175,8 @@ describe('hostile gateway: answers outside the interface', () => {
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`the gateway refused the credential (HTTP ${status}: Forbidden)`);
       expect(r.stderr).toMatch(/hint: set the API key with `paycli config set api-key` or PAYCLI_API_KEY/);
+      mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+      writeFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), JSON.stringify({ profiles: { prod: { 'base-url': t.gw.url } } }), { mode: 0o600 });
       const p = await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: t.env() });
       expect(p.code).toBe(3);
       expect(p.stderr).toContain('paycli config set api-key --profile prod');

@@ -56,16 +56,22 @@ export function cashInAnswer(value: unknown): typeof CASHIN_OK {
 /** A well-formed cash-out answer (interface §2.4). */
 export const CASHOUT_OK = { transactionId: 77, gross: 1550, tax: '65', liquid: '1485', status: '0', createdAt: '2026-11-21T12:00:00.000Z' };
 
+/** A well-formed cash-out answer for `value` cents: {@link CASHOUT_OK} with gross = value and liquid = gross - tax. */
+export function cashOutAnswer(value: unknown): typeof CASHOUT_OK {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) return CASHOUT_OK;
+  return { ...CASHOUT_OK, gross: value as number, liquid: String((value as number) - Number(CASHOUT_OK.tax)) };
+}
+
 /**
  * Starts a test gateway (on `port`, default any free one); by default answers a POST 200 with
- * {@link cashInAnswer} (the BR Code for the requested amount) / {@link CASHOUT_OK}, and a GET (a
+ * {@link cashInAnswer} (the BR Code for the requested amount) / {@link cashOutAnswer} (the requested gross), and a GET (a
  * lookup) 404 `{"message":"Transaction not found"}`.
  */
 export async function startGateway(responder?: Responder, port = 0): Promise<TestGateway> {
   const received: Received[] = [];
   let fn: Responder =
     responder ??
-    ((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, req.path.endsWith('/cashout') ? CASHOUT_OK : cashInAnswer((req.json as { value?: unknown } | undefined)?.value))));
+    ((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, req.path.endsWith('/cashout') ? cashOutAnswer((req.json as { value?: unknown } | undefined)?.value) : cashInAnswer((req.json as { value?: unknown } | undefined)?.value))));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,0 +1,159 @@
+/**
+ * Money safety from structure (README "Exit codes", "Configuration and profiles"), end to end:
+ * the built paycli against a test gateway on 127.0.0.1, asserting stdout, stderr, the exit code
+ * and how many requests reached the gateway.
+ * - a profile that does not exist, or one without a base URL, never falls back to the sandbox;
+ * - an answer wrong about money, or a result that cannot be written out, ends with exit 6 after
+ *   the payment is printed and recorded;
+ * - what can be checked before sending (the --qr-file path, the timeout) is checked before sending;
+ * - the confirmation says where the money goes; nothing is asked of someone who cannot send.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
+import { CASHOUT_OK, json, useGatewayFixture } from '../helpers/gateway.js';
+import { startTty, type TtySession } from '../helpers/tty.js';
+
+const t = useGatewayFixture('sk_test_safety');
+const writeConfig = (profiles: Record<string, Record<string, string>>) => {
+  mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+  writeFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+};
+/** The home without PAYCLI_BASE_URL: the profile decides. */
+const homeOnly = (extra: Record<string, string> = {}) => ({ ...t.home.env, PAYCLI_API_KEY: 'sk_test_safety', ...extra });
+
+describe('profiles never fall back to the sandbox', () => {
+  it('a mistyped --profile: exit 2 unknown_profile, "did you mean", nothing sent', async () => {
+    writeConfig({ prod: { 'base-url': t.gw.url } });
+    const r = await runPaycli(['--json', '--profile', 'prdo', ...CASHOUT_ARGS, '--yes'], { env: homeOnly() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'unknown_profile', message: 'unknown profile "prdo" (--profile): did you mean prod?; nothing was sent' } });
+    expect(r.stderr).not.toContain('sandbox');
+    expect(t.gw.received).toHaveLength(0);
+  });
+  it('PAYCLI_PROFILE in another case: exit 2, did you mean prod', async () => {
+    writeConfig({ prod: { 'base-url': t.gw.url } });
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: homeOnly({ PAYCLI_PROFILE: 'Prod' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown profile "Prod" \(PAYCLI_PROFILE\): did you mean prod\?; nothing was sent\nhint: configured profiles: prod/);
+    expect(t.gw.received).toHaveLength(0);
+  });
+  it('a profile without a base URL (or no profile "default" beside others) is an error, not the sandbox', async () => {
+    writeConfig({ prod: { 'api-key': 'sk_live_x' } });
+    for (const args of [['--profile', 'prod', ...CASHIN_ARGS], CASHIN_ARGS]) {
+      const r = await runPaycli(args, { env: homeOnly() });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: profile "(prod|default)" has no base URL for cash-ins; nothing was sent/);
+      expect(r.stderr).not.toMatch(/no money moves/);
+    }
+  });
+  it('the sandbox by name, or with no configuration at all, still works', async () => {
+    writeConfig({ prod: { 'base-url': t.gw.url } });
+    expect((await runPaycli(['--base-url', 'sandbox', ...CASHIN_ARGS], { env: homeOnly() })).code).toBe(0);
+    const fresh = await runPaycli(CASHIN_ARGS, { env: { PAYCLI_CONFIG_DIR: join(t.home.dir, 'none'), PAYCLI_DATA_DIR: join(t.home.dir, 'd2'), HOME: t.home.dir } });
+    expect(fresh.code).toBe(0);
+    expect(fresh.stderr).toMatch(/no money moves/);
+  });
+  it('paycli config profiles lists every profile and where it sends, no secret', async () => {
+    writeConfig({ default: { 'base-url': 'https://u:pw@gw.example/api' }, prod: { 'base-url': t.gw.url, 'api-key': 'sk_live_secret' } });
+    const r = await runPaycli(['--json', 'config', 'profiles'], { env: homeOnly({ PAYCLI_PROFILE: 'prod' }) });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.profiles.map((p: { name: string; active: boolean; apiKey: boolean }) => [p.name, p.active, p.apiKey])).toEqual([['default', false, false], ['prod', true, true]]);
+    expect(r.stdout).not.toMatch(/pw|sk_live_secret/);
+    const h = await runPaycli(['config', 'profiles'], { env: homeOnly() });
+    expect(h.stdout).toMatch(/^\* default +https:\/\/.*gw\.example\/api \(no API key\)\n {2}prod +http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+});
+
+describe('answers wrong about money: printed, recorded, exit 6', () => {
+  const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['status 2 (Failed) at creation', { status: '2' }, /the gateway created the cash-out with status 2 \(Failed\): check whether the money moved/],
+    ['status 4 (Refund) at creation', { status: '4' }, /status 4 \(Refund\)/],
+    ['gross other than requested', { gross: 1500, liquid: '1435' }, /the gateway's gross amount \(R\$ 15,00\) differs from the requested R\$ 15,50/],
+    ['tax greater than gross', { tax: '2000', liquid: '-450' }, /the gateway's fee \(R\$ 20,00\) is greater than the gross amount \(R\$ 15,50\)/],
+    ['negative tax', { tax: '-5', liquid: '1555' }, /the gateway's fee \(-5 cents\) is negative/],
+    ['liquid not gross - tax', { liquid: '1500' }, /the gateway's net amount \(R\$ 15,00\) is not gross \(R\$ 15,50\) minus fee \(R\$ 0,65\)/],
+  ];
+  for (const [name, change, problem] of cases) {
+    it(name, async () => {
+      t.gw.respond((_req, res) => json(res, 200, { ...CASHOUT_OK, ...change }));
+      const r = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: t.env() });
+      expect(r.code).toBe(6);
+      expect(t.gw.received).toHaveLength(1);
+      expect(JSON.parse(r.stdout).transactionId).toBe(CASHOUT_OK.transactionId);
+      const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!).error;
+      expect(err.code).toBe('needs_attention');
+      expect(err.problems.join('\n')).toMatch(problem);
+      const history = JSON.parse((await runPaycli(['--json', 'history'], { env: t.env() })).stdout);
+      expect(history[0]).toMatchObject({ kind: 'cashout', outcome: 'ok', transactionId: CASHOUT_OK.transactionId });
+    });
+  }
+  it('a sound answer still exits 0', async () => {
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/attention/);
+  });
+});
+
+describe('exit codes that tell the truth', () => {
+  it('--qr-file in a folder that does not exist: exit 2 before anything is sent', async () => {
+    const r = await runPaycli([...CASHIN_ARGS, '--qr-file', '/no/such/dir/q.png'], { env: t.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--qr-file: \/no\/such\/dir\/q\.png cannot be created \(no such folder\); nothing was sent/);
+    expect(t.gw.received).toHaveLength(0);
+  });
+  it('stdout on a full disk after the payout: exit 6, no stack trace, the payout recorded', async () => {
+    // Asynchronous: the test gateway answers from this process.
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${PAYCLI}" --json ${CASHOUT_ARGS.map((a) => `'${a}'`).join(' ')} --yes > /dev/full`], { env: childEnv(t.env()), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const r = { status, stderr };
+    expect(r.status).toBe(6);
+    expect(t.gw.received).toHaveLength(1);
+    expect(r.stderr).toMatch(/"code":"needs_attention".*the gateway created cash-out 77, but its result could not be written to stdout \(ENOSPC\)/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+  it('a timeout out of range is a usage error, nothing sent', async () => {
+    for (const timeout of ['2147483648', '0', '1e3']) {
+      const r = await runPaycli(['--timeout', timeout, ...CASHIN_ARGS], { env: t.env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--timeout: the timeout in milliseconds must be a whole number from 1 to 3600000/);
+    }
+    expect(t.gw.received).toHaveLength(0);
+  });
+  it('--json is compact when stdout is not a terminal', async () => {
+    const r = await runPaycli(['--json', ...CASHIN_ARGS], { env: t.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('in a terminal', () => {
+  let tty: TtySession | undefined;
+  afterEach(() => tty?.kill());
+  it('the confirmation names the gateway host and the profile', async () => {
+    tty = startTty(CASHOUT_ARGS, t.env(), t.home.dir);
+    await tty.waitFor('Send this cash-out?');
+    expect(tty.screen()).toMatch(new RegExp(`Gateway +${new URL(t.gw.url).host} \\(profile default\\)`));
+    tty.answer('n');
+    expect(await tty.exitCode()).toBe(2);
+    expect(t.gw.received).toHaveLength(0);
+  });
+  it('in the sandbox: the notice comes before the first question', async () => {
+    tty = startTty(['--base-url', 'sandbox', 'cashout'], t.home.env, t.home.dir);
+    const screen = await tty.waitFor('?');
+    expect(screen.indexOf('no money moves')).toBeGreaterThanOrEqual(0);
+    expect(screen.indexOf('no money moves')).toBeLessThan(screen.indexOf('?'));
+  });
+  it('no API key for a remote gateway: exit 3 before any question', async () => {
+    tty = startTty(['cashin'], { ...t.home.env, PAYCLI_BASE_URL: 'https://gw.example' }, t.home.dir);
+    expect(await tty.exitCode()).toBe(3);
+    expect(tty.screen()).not.toContain('?');
+  });
+});
