@@ -54,7 +54,8 @@ export type ErrorCode =
   | 'ledger_busy'
   | 'not_found'
   | 'unresolved'
-  | 'invalid_brcode';
+  | 'invalid_brcode'
+  | 'config_untrusted';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { configFile } from './paths.js';
 import { HEADER_PREFIX } from './config-keys.js';
+import { configTrust } from './config-trust.js';
+import { logger } from './output/logger.js';
 import type { OrderIdMode } from './order-id.js';
 
 /** Value of the `base-url` keys that selects the built-in sandbox. */
@@ -31,8 +33,27 @@ export interface ConfigFile {
   profiles?: Record<string, Record<string, string>>;
 }
 
-/** Reads the config file; a missing file is an empty config. @throws UsageError when it is not JSON */
+let trustWarned = false;
+
+/**
+ * Refuses a config file paycli must not trust and warns (once per process) about one others can
+ * read (src/config-trust.ts). Call before reading the file by any means (`conf` included).
+ * @throws UsageError `config_untrusted`
+ */
+export function trustConfigFile(): void {
+  const { warning } = configTrust(configFile());
+  if (warning && !trustWarned) {
+    trustWarned = true;
+    logger.warn(warning);
+  }
+}
+
+/**
+ * Reads the config file; a missing file is an empty config.
+ * @throws UsageError when it is not JSON, `config_untrusted` when it must not be trusted
+ */
 export function readConfigFile(): ConfigFile {
+  trustConfigFile();
   let text: string;
   try {
     text = readFileSync(configFile(), 'utf8');
