@@ -289,6 +289,20 @@ export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void 
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`base URL "${baseUrl}" must start with https://`, { field: '--base-url' });
   }
+  // A path is kept (`https://gw.example/api/v2` + `/transaction/cashout`, see src/client.ts); a
+  // query or fragment has no place to go once the interface path is appended, so it is refused
+  // rather than silently dropped or glued into the path.
+  if (baseUrl.includes('?') || baseUrl.includes('#')) {
+    const q = baseUrl.indexOf('?');
+    const h = baseUrl.indexOf('#');
+    const isQuery = q >= 0 && (h < 0 || q < h);
+    // The query itself is not shown: it may carry a token.
+    const shown = `${url.origin}${url.pathname}${isQuery ? '?…' : '#…'}`;
+    throw new UsageError(`base URL "${shown}" has a ${isQuery ? 'query' : 'fragment'}: a base URL is a scheme, a host and optionally a path`, {
+      field: '--base-url',
+      hint: 'example: https://api.gateway.example/api/v2',
+    });
+  }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     throw new UsageError(`base URL "${baseUrl}" uses plain http: the API key would travel in clear`, {
       field: '--base-url',
