@@ -19,20 +19,12 @@ import { registerStatus } from './commands/status.js';
 import { ExitCode } from './errors.js';
 import { createdInThisRun } from './output/result-state.js';
 import { VERSION } from './version.js';
+import { EXIT_CODE_SUMMARY } from './errors.js';
 
-/** The exit-code table, shown in `paycli --help` and README ("Exit codes"). */
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0    success
-  1    the gateway refused the request (4xx other than 401/403); its message is shown
-  2    usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out,
-       ledger unusable or busy)
-  3    authentication failed (401/403) or no API key configured
-  4    network failure or timeout (outcome unknown if the request may have been sent)
-  5    the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)
-  6    created, but needs attention (wrong amounts or BR Code in the answer; result not written)
-  70   internal error (a bug in paycli)
-  130  interrupted (Ctrl-C, or SIGTERM during a request)`;
+/** The exit-code table, shown in `paycli --help`; built from {@link EXIT_CODE_SUMMARY} (src/errors.ts). */
+export const EXIT_CODES_HELP = `\nExit codes:\n${Object.entries(EXIT_CODE_SUMMARY)
+  .map(([code, text]) => `  ${code.padEnd(5)}${text}`)
+  .join('\n')}`;
 
 /** Builds the whole command tree (no side effects). */
 export function buildProgram(): Command {

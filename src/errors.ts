@@ -31,6 +31,23 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * One line per exit code, for `paycli --help` ("Exit codes:", built from this table in src/cli.ts)
+ * and checked against README "Exit codes" by test/unit/exit-codes.test.ts: a code added to
+ * {@link ExitCode} without a line here does not compile.
+ */
+export const EXIT_CODE_SUMMARY: Readonly<Record<ExitCodeValue, string>> = {
+  0: 'success',
+  1: 'the gateway refused the request (4xx other than 401/403); its message is shown',
+  2: 'usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out, ledger unusable or busy)',
+  3: 'authentication failed (401/403) or no API key configured',
+  4: 'network failure or timeout (outcome unknown if the request may have been sent)',
+  5: 'the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)',
+  6: 'created, but needs attention (wrong amounts or BR Code in the answer; result not written)',
+  70: 'internal error (a bug in paycli)',
+  130: 'interrupted (Ctrl-C, or SIGTERM during a request)',
+};
+
 /** Machine-readable error codes, the `error.code` of the `--json` error document. */
 export type ErrorCode =
   | 'usage'
