@@ -60,12 +60,34 @@ export function readConfigFile(): ConfigFile {
   } catch {
     return {};
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as ConfigFile;
-    return parsed && typeof parsed === 'object' ? parsed : {};
+    parsed = JSON.parse(text);
   } catch {
     throw new UsageError(`the config file ${configFile()} is not valid JSON; fix or delete it`);
   }
+  return checkConfigShape(parsed, configFile());
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the shape of a parsed config file: `{ "profiles": { <name>: { <key>: <string> } } }`.
+ * @throws UsageError naming the file and the JSON path of the first wrong value (e.g. `profiles.prod.timeout`)
+ */
+export function checkConfigShape(parsed: unknown, file: string): ConfigFile {
+  const wrong = (path: string, want: string, got: unknown): never => {
+    const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got === 'object' ? 'an object' : `a ${typeof got}`;
+    throw new UsageError(`the config file ${file}: ${path} must be ${want}, not ${kind}; fix it (or set it again with paycli config set)`, { field: path });
+  };
+  if (!isObject(parsed)) return wrong('the top level', 'an object', parsed);
+  if (parsed.profiles === undefined) return {};
+  if (!isObject(parsed.profiles)) return wrong('profiles', 'an object', parsed.profiles);
+  for (const [name, keys] of Object.entries(parsed.profiles)) {
+    if (!isObject(keys)) return wrong(`profiles.${name}`, 'an object', keys);
+    for (const [key, value] of Object.entries(keys)) if (typeof value !== 'string') wrong(`profiles.${name}.${key}`, 'a string', value);
+  }
+  return parsed as ConfigFile;
 }
 
 /** Global flags that affect settings (commander's global options). */

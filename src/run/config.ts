@@ -14,7 +14,7 @@ import { logger, printResult } from '../output/logger.js';
 import { configDir, configFile } from '../paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../secrets.js';
 import { isHeaderName } from '../validate/net.js';
-import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, SANDBOX, trustConfigFile, type GlobalFlags } from '../settings.js';
+import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, SANDBOX, type GlobalFlags } from '../settings.js';
 import { canPrompt } from './request.js';
 
 type Profiles = Record<string, Record<string, string>>;
@@ -24,7 +24,7 @@ export function openStore(): Conf<{ profiles: Profiles }> {
   const dir = configDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  trustConfigFile();
+  readConfigFile(); // trusted, JSON, right shape (exit 2 naming file and key) before conf reads it
   return new Conf<{ profiles: Profiles }>({
     projectName: 'paycli',
     projectSuffix: '',

@@ -71,4 +71,24 @@ describe('config trust', () => {
     expect(r.stderr).toContain(`can be written by other users; paycli does not trust it and sent nothing\nhint: run: chmod 600 ${configPath()}`);
     expect(t.gw.received).toHaveLength(0);
   });
+  it('a wrong type names the file and the key: exit 2 for payments and config commands, nothing sent', async () => {
+    mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+    writeFileSync(configPath(), JSON.stringify({ profiles: { default: { 'base-url': t.gw.url, 'api-key': 'sk_test_trust', timeout: 30000 } } }), { mode: 0o600 });
+    for (const args of [[...CASHOUT_ARGS, '--yes'], ['config', 'list'], ['config', 'set', 'timeout', '5000']]) {
+      const r = await runPaycli(args, { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toBe(`error: the config file ${configPath()}: profiles.default.timeout must be a string, not a number; fix it (or set it again with paycli config set)`);
+    }
+    writeFileSync(configPath(), JSON.stringify({ profiles: ['prod'] }));
+    const arr = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: env() });
+    expect(arr.code).toBe(2);
+    expect(JSON.parse(arr.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ code: 'usage', field: 'profiles' });
+    writeFileSync(configPath(), '{"profiles": {');
+    const bad = await runPaycli(['config', 'get', 'base-url'], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`error: the config file ${configPath()} is not valid JSON; fix or delete it`);
+    expect(bad.stderr).not.toMatch(/at .*\.c?js:\d+/);
+    expect(t.gw.received).toHaveLength(0);
+  });
 });
