@@ -17,7 +17,7 @@ import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, Network
 import { errorBodySchema } from './schemas.js';
 import { logger, isVerbose } from './output/logger.js';
 import { sanitizeJson, sanitizeText } from './output/sanitize.js';
-import { errorCodeOf } from './error-cause.js';
+import { causeChain, errorCodeOf } from './error-cause.js';
 import { REDACTED, redactUrl } from './secrets.js';
 import type { Settings } from './settings.js';
 import { post, type TransportResponse } from './transport.js';
@@ -150,6 +150,8 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
         { maybeSent: sent },
       );
     }
+    const refusedByProxy = proxyRefusal(err);
+    if (refusedByProxy) return refusedByProxy;
     const code = errorCodeOf(err);
     if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
       return unknown(`no answer within ${timeoutMs} ms`, 'timeout', err);
@@ -159,6 +161,27 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
     }
     return unknown(`the connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})`, 'network', err);
   }
+}
+
+/**
+ * The proxy (HTTPS_PROXY / HTTP_PROXY) refused to open the tunnel (undici: "Proxy response (407)
+ * !== 200 when HTTP Tunneling"): the request never left for the gateway, so exit 4 with
+ * `maybeSent: false`; a 407 says the proxy wants credentials (README "Exit codes").
+ */
+function proxyRefusal(err: unknown): NetworkError | undefined {
+  for (const e of causeChain(err)) {
+    const m = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec((e as Error)?.message ?? '');
+    if (!m) continue;
+    const status = Number(m[1]);
+    return status === 407
+      ? new NetworkError('the proxy asked for authentication (HTTP 407 Proxy Authentication Required): nothing was sent', {
+          maybeSent: false,
+          cause: err,
+          hint: 'put the proxy credentials in the proxy variable (HTTPS_PROXY=http://user:password@proxy:port), or set NO_PROXY for this gateway',
+        }, 'proxy_auth_required')
+      : new NetworkError(`the proxy refused to connect to the gateway (HTTP ${status}): nothing was sent`, { maybeSent: false, cause: err, hint: 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY' });
+  }
+  return undefined;
 }
 
 /**

@@ -72,7 +72,8 @@ export type ErrorCode =
   | 'not_found'
   | 'unresolved'
   | 'invalid_brcode'
-  | 'config_untrusted';
+  | 'config_untrusted'
+  | 'proxy_auth_required';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {
