@@ -605,7 +605,7 @@ async function onCreated(op: Operation, row: Extract<Row, { ok: true }>, res: Re
     const { checkCashInBrCode } = await import('./brcode-check.js');
     attention.push(...checkCashInBrCode(res.qrCode as string, row.body.value).attention);
     if (qrDir !== undefined) {
-      const { decodeQrImage } = await import('./cashin.js');
+      const { decodeQrImage } = await import('../qr-image.js');
       const png = decodeQrImage(res.qrCodeBase64 as string);
       const file = join(qrDir, `row-${row.row}-${row.orderId}.png`);
       if (!png) attention.push('qrCodeBase64 is not a base64 PNG image; no PNG written');
