@@ -16,7 +16,7 @@ const CONTROL: ReadonlyArray<[name: string, what: string]> = [
   ['pay', 'mark a pending transaction paid'],
   ['fail', 'mark a pending transaction failed'],
   ['cancel', 'mark a pending transaction canceled'],
-  ['refund', 'refund a paid transaction (postback status "refund")'],
+  ['refund', 'refund a paid transaction, or one under infraction (postback status "refund")'],
   ['infraction', 'open an infraction report (MED) on a paid transaction (postback status "infraction")'],
 ];
 
@@ -27,7 +27,7 @@ export function registerSandbox(program: Command): Command {
     .description('run the built-in sandbox gateway standalone (no money moves), for other programs and tests')
     .option('--port <port>', `port to listen on (0 = any free port)`, String(SANDBOX_DEFAULT_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--api-key <key>', 'require "Authorization: Bearer <key>" on every request (subcommands: send it)')
+    .option('--api-key <key>', 'require this key on every request: "Authorization: Bearer <key>" (any letter case) or the raw key; 401 otherwise (subcommands: send it)')
     .option('--no-acquirer', 'answer every cash-in with 400 "no active acquirer"')
     .option('--postback-secret <secret>', 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)')
     .option('--auto-pay <seconds>', 'pay every cash-in by itself this many seconds after it is created')

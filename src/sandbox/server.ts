@@ -239,7 +239,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       res.socket?.resetAndDestroy();
       return;
     }
-    reply(200, body, ` (${kindWord(tx)} ${tx.transactionId})`);
+    reply(200, body, ` (${kindWord(tx)} ${tx.transactionId}${tx.orderId !== null ? `, order ${tx.orderId}` : ''})`);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
