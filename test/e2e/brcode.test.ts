@@ -164,6 +164,19 @@ describe("a cash-in's BR Code", () => {
     expect(JSON.parse(j.stdout).transactionId).toBe(CASHIN_OK.transactionId);
     expect(JSON.parse(j.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'needs_attention', problems: [expect.stringMatching(/static and has no amount/)] } });
   });
+  it('an invalid code (its CRC does not match): printed and recorded, then exit 6', async () => {
+    const bad = withAmount('10.00').replace(/.{4}$/, (crc) => (crc === '0000' ? '0001' : '0000'));
+    answer(bad);
+    const r = await runPaycli(CASHIN_ARGS, { env: t.env() });
+    expect(r.code).toBe(6);
+    expect(t.gw.received).toHaveLength(1);
+    expect(r.stdout).toContain('Cash-in created');
+    expect(r.stdout).toContain(bad);
+    expect(r.stderr).toMatch(/error: created, but needs attention:\n {2}- .*CRC/);
+    const hist = await runPaycli(['--json', 'history'], { env: t.env() });
+    expect(hist.code).toBe(0);
+    expect(JSON.parse(hist.stdout)).toMatchObject([{ kind: 'cashin' }]);
+  });
   it('another amount: exit 6', async () => {
     answer(withAmount('1.00'));
     const r = await runPaycli(CASHIN_ARGS, { env: t.env() });
