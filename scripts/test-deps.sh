@@ -4,6 +4,8 @@
 # once with one line naming them (exit 1). Run by `npm test` (scripts/test.sh) before anything else.
 set -euo pipefail
 list="$(dirname "$0")/test-deps.txt"
+# Some programs (ip) live in sbin, which a user's PATH may lack; the tests look there too.
+PATH="$PATH:/usr/sbin:/sbin"
 missing=()
 while read -r cmd pkg _; do
   case "$cmd" in '' | '#'*) continue ;; esac
