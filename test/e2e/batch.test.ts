@@ -191,6 +191,17 @@ describe('sending', () => {
     expect(lines).toHaveLength(2);
     for (const l of lines) expect(l).toMatch(/,ok,/);
     expect(stderr).toMatch(/8 +not started \(interrupted\)/);
+
+    // The same command again: the 2 paid rows are skipped, the 8 others sent.
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const again = await runPaycli(['cashout', '--batch', file, '--yes', '--concurrency', '2'], { env: env() });
+    expect(again.code).toBe(0);
+    expect(cashouts()).toHaveLength(10);
+    expect(new Set(cashouts().map((c) => (c.json as { orderId: string }).orderId)).size).toBe(10);
+    expect(again.stderr).toMatch(/2 +already paid/);
   });
 });
 
@@ -232,3 +243,34 @@ async function waitUntil(cond: () => boolean, timeoutMs = 15_000): Promise<void>
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+describe('resume', () => {
+  it('SIGKILL in the middle, then the same command: exactly one request per row in total', async () => {
+    const sb = await startSandboxProcess(['--json'], home.env);
+    sandboxes.push(sb);
+    const rows = Array.from({ length: 300 }, (_, i) => payoutRow(i + 1));
+    const file = writeCsv('kill.csv', [HEADER, ...rows]);
+    const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--base-url', sb.url];
+    const posts = () => sb.log().split('\n').filter((l) => l.includes('POST /transaction/cashout')).length;
+    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(home.env), stdio: ['ignore', 'ignore', 'ignore'] });
+    const exited = new Promise<void>((r) => child.on('close', () => r()));
+    await waitUntil(() => posts() >= 60, 30_000);
+    child.kill('SIGKILL');
+    await exited;
+    const first = posts();
+    expect(first).toBeLessThan(300);
+    const again = await runPaycli(args, { env: home.env, timeoutMs: 60_000 });
+    expect(again.code).toBe(0);
+    expect(posts()).toBe(300);
+    const lines = results(`${file}.results-2.csv`).slice(1);
+    expect(lines).toHaveLength(300);
+    const already = lines.filter((l) => l.includes(',already_ok,')).length;
+    expect(already).toBeGreaterThanOrEqual(first - 4); // those whose answer came back before the kill, and the ones found by lookup
+    expect(lines.filter((l) => l.includes(',ok,')).length + already).toBe(300);
+    // a third run sends nothing
+    const third = await runPaycli(args, { env: home.env, timeoutMs: 60_000 });
+    expect(third.code).toBe(0);
+    expect(third.stderr).toMatch(/300 +already paid/);
+    expect(posts()).toBe(300);
+  }, 120_000);
+});
