@@ -3,7 +3,7 @@
  * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
  * its outcome after, and the settling of an unknown outcome.
  */
-import { openLedger } from '../ledger.js';
+import { openLedger, type BeginInfo } from '../ledger.js';
 import { outcomeOfError, type Outcome } from '../ledger-rules.js';
 
 export { outcomeOfError, type Outcome };
@@ -19,22 +19,8 @@ export interface PreviousRow {
   message?: string;
 }
 
-/** What is recorded before a row is sent. */
-export interface RowBegin {
-  kind: 'cashin' | 'cashout';
-  value: number;
-  target: string;
-  sandbox: boolean;
-  profile: string;
-  pixKeyType?: number;
-  pixKey?: string;
-  recipient?: string;
-  payer?: string;
-  product?: string;
-  orderId: string;
-  batchId: string;
-  batchRow: number;
-}
+/** What is recorded before a row is sent: the ledger's {@link BeginInfo}, with the order reference and batch position required. */
+export type RowBegin = BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>>;
 
 /** The ledger as a batch run uses it. */
 export interface BatchLedger {
