@@ -7,7 +7,7 @@
  * arguments and "installs" a package by linking the real program into that PATH.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,7 +53,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function runScript(asUser?: number) {
   const env = { PATH: bin, HOME: dir };
-  const [cmd, args] = asUser === undefined ? [join(bin, 'bash'), [SCRIPT]] : ['/usr/bin/setpriv', [`--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', join(bin, 'bash'), SCRIPT]];
+  // Another user may not reach the checkout (a clone under a 0700 folder): it runs a copy of the script and its list.
+  let script = SCRIPT;
+  if (asUser !== undefined) {
+    mkdirSync(join(dir, 'scripts'), { recursive: true });
+    for (const f of ['test-deps.sh', 'test-deps.txt']) copyFileSync(join(ROOT, 'scripts', f), join(dir, 'scripts', f));
+    script = join(dir, 'scripts', 'test-deps.sh');
+  }
+  const [cmd, args] = asUser === undefined ? [join(bin, 'bash'), [script]] : ['/usr/bin/setpriv', [`--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', join(bin, 'bash'), script]];
   const started = Date.now();
   const r = spawnSync(cmd, args as string[], { env, encoding: 'utf8', timeout: 20_000 });
   return { ...r, ms: Date.now() - started, aptCalls: existsSync(join(dir, 'apt-get.log')) ? readFileSync(join(dir, 'apt-get.log'), 'utf8') : '' };
