@@ -18,10 +18,13 @@ import { errorBodySchema } from './schemas.js';
 import { logger, isVerbose } from './output/logger.js';
 import { sanitizeJson, sanitizeText } from './output/sanitize.js';
 import { causeChain, errorCodeOf } from './error-cause.js';
+import { joinUrl } from './endpoint.js';
 import { REDACTED, redactUrl } from './secrets.js';
 import type { Settings } from './settings.js';
 import { post, type TransportResponse } from './transport.js';
 import { VERSION } from './version.js';
+
+export { joinUrl } from './endpoint.js';
 
 /** Largest response body read, in bytes (1 MiB); a larger one is refused with exit 5. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -34,10 +37,6 @@ export interface PreparedRequest {
   body: unknown;
 }
 
-/** Joins a base URL (which may carry a path prefix) and an interface path. */
-export function joinUrl(baseUrl: string, path: string): string {
-  return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
-}
 
 /**
  * Builds the request: JSON body, `Authorization: Bearer <key>` (or the key raw under

@@ -7,6 +7,7 @@
  * not load SQLite.
  */
 import { createHash } from 'node:crypto';
+import { isSandboxTarget, SANDBOX_TARGET } from './endpoint.js';
 import { ExitCode, PaycliError, UsageError } from './errors.js';
 import { formatReais } from './money.js';
 import { sanitizeText } from './output/sanitize.js';
@@ -25,9 +26,6 @@ export type Outcome = 'ok' | 'refused' | 'unknown' | 'not_sent';
 /** Every {@link Outcome}, in the order `history` documents them. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'unknown', 'not_sent'];
 
-/** The value of a `base-url` that selects the built-in sandbox (as src/settings.ts `SANDBOX`). */
-const SANDBOX = 'sandbox';
-
 /** Characters RFC 3986 §2.3 calls unreserved: percent-encoding them changes nothing. */
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
@@ -41,11 +39,11 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * - the path compared without letter case (`/s/OK` = `/s/ok`): no gateway of this interface
  *   tells two paths apart by case, and treating them as one can only refuse more, never pay twice.
  *
- * @param url an absolute URL, or `sandbox`
+ * @param url an absolute URL, or `sandbox` (src/endpoint.ts `SANDBOX_TARGET`, a recorded target)
  * @returns e.g. `https://api.gateway.example/v1/transaction/cashout`; `sandbox`; `invalid-url`
  */
 export function endpointIdentity(url: string): string {
-  if (url === SANDBOX) return SANDBOX;
+  if (isSandboxTarget(url)) return SANDBOX_TARGET;
   let u: URL;
   try {
     u = new URL(url.trim());
@@ -68,7 +66,7 @@ export function endpointIdentity(url: string): string {
  * The duplicate guard compares {@link endpointIdentity}, not this.
  */
 export function displayTarget(url: string): string {
-  if (url === SANDBOX) return url;
+  if (isSandboxTarget(url)) return url;
   try {
     const u = new URL(url);
     u.username = '';

@@ -25,7 +25,8 @@ import { logger } from './output/logger.js';
 import { sanitizeText } from './output/sanitize.js';
 import { dataDir } from './paths.js';
 import { transactionLookupSchema, type TransactionLookup } from './schemas.js';
-import { SANDBOX, type Settings } from './settings.js';
+import { endpointSetting, isSandbox } from './endpoint.js';
+import type { Settings } from './settings.js';
 
 /** The documented answer to a lookup miss (the message of the 404 body). */
 export const NOT_FOUND_MESSAGE = 'Transaction not found';
@@ -61,10 +62,10 @@ export function lookupPath(settings: Settings, key: LookupKey): string {
  *   not JSON, wrong shape), NetworkError, InterruptedError — all worded for a lookup
  */
 export async function findTransaction(settings: Settings, key: LookupKey, opts: { signal?: AbortSignal; attempts?: number; timeoutMs?: number } = {}): Promise<LookupResult> {
-  if (settings.baseUrl === SANDBOX) throw builtInSandboxError();
+  if (isSandbox(settings.endpoint)) throw builtInSandboxError();
   const s = opts.timeoutMs ? { ...settings, timeoutMs: Math.min(settings.timeoutMs, opts.timeoutMs) } : settings;
   try {
-    const res = await lookupGateway({ path: lookupPath(settings, key), schema: transactionLookupSchema, settings: s, baseUrl: settings.baseUrl, signal: opts.signal }, opts.attempts);
+    const res = await lookupGateway({ path: lookupPath(settings, key), schema: transactionLookupSchema, settings: s, baseUrl: settings.endpoint.url, signal: opts.signal }, opts.attempts);
     return { kind: 'found', data: res.data, raw: res.raw };
   } catch (err) {
     const status = err instanceof PaycliError ? err.details.status : undefined;
@@ -89,7 +90,7 @@ export function builtInSandboxError(): UsageError {
 const MEMORY_NAME = 'lookups.json';
 type Memory = Record<string, { answer: string; time: string }>;
 
-const memoryKey = (settings: Settings) => `${settings.profile} ${settings.baseUrl}`;
+const memoryKey = (settings: Settings) => `${settings.profile} ${endpointSetting(settings.endpoint)}`;
 
 function readMemory(): Memory {
   try {
@@ -135,7 +136,7 @@ export function rememberUnsupported(settings: Settings, answer: string | false):
  */
 export function whyNoLookup(settings: Settings): string | null {
   if (settings.lookup === 'off') return `lookups are off for profile "${settings.profile}" (config key lookup)`;
-  if (settings.baseUrl === SANDBOX) return 'the built-in sandbox keeps no transactions between runs';
+  if (isSandbox(settings.endpoint)) return 'the built-in sandbox keeps no transactions between runs';
   const known = rememberedUnsupported(settings);
   if (known) return `the gateway has no lookup path (it answered ${known.answer} on ${known.time}; \`paycli status\` asks again)`;
   return null;

@@ -11,9 +11,7 @@ import { HEADER_PREFIX } from './config-keys.js';
 import { configTrust } from './config-trust.js';
 import { logger } from './output/logger.js';
 import type { OrderIdMode } from './order-id.js';
-
-/** Value of the `base-url` keys that selects the built-in sandbox. */
-export const SANDBOX = 'sandbox';
+import { BUILT_IN_SANDBOX, isSandbox, parseEndpoint, type Endpoint } from './endpoint.js';
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default duplicate-cash-out window, in minutes. */
@@ -105,8 +103,8 @@ export interface GlobalFlags {
 export interface Settings {
   /** Name of the profile in use. */
   profile: string;
-  /** Base URL of the operation, or {@link SANDBOX}. */
-  baseUrl: string;
+  /** Where the operation goes: the built-in sandbox or a gateway's base URL (src/endpoint.ts). */
+  endpoint: Endpoint;
   /** API key, when configured. */
   apiKey?: string;
   /** Header that carries the key raw; absent means `Authorization: Bearer <key>`. */
@@ -228,7 +226,7 @@ function baseUrlOf(flags: GlobalFlags, profile: Record<string, string>, op: Sett
       hint: `set one with \`paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}\`, choose another profile (paycli config profiles), or pass --base-url sandbox`,
     }, 'usage');
   }
-  return SANDBOX;
+  return BUILT_IN_SANDBOX;
 }
 
 /** A lookup path template; it must be an absolute path holding `placeholder` (when given). @throws UsageError */
@@ -262,7 +260,7 @@ export function checkLookupSetting(key: string, value: string): void {
  */
 export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
   const { name, keys: profile, configured } = selectProfile(flags);
-  const baseUrl = baseUrlOf(flags, profile, op, about, configured ? name : undefined);
+  const endpoint = parseEndpoint(baseUrlOf(flags, profile, op, about, configured ? name : undefined));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const timeoutMs = flags.timeout
@@ -273,7 +271,7 @@ export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cas
   const windowText = profile['duplicate-window'];
   const settings: Settings = {
     profile: name,
-    baseUrl,
+    endpoint,
     apiKey: process.env.PAYCLI_API_KEY || profile['api-key'] || undefined,
     authHeader: profile['auth-header'] || undefined,
     headers,
@@ -286,7 +284,7 @@ export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cas
     statusByOrderPath: pathTemplate(profile['status-by-order-path'], DEFAULT_LOOKUP_PATHS.statusByOrderPath, 'status-by-order-path', name, '{orderId}'),
     balancePath: pathTemplate(profile['balance-path'], DEFAULT_LOOKUP_PATHS.balancePath, 'balance-path', name),
   };
-  if (baseUrl !== SANDBOX) checkBaseUrl(baseUrl, settings.allowInsecureHttp);
+  if (!isSandbox(endpoint)) checkBaseUrl(endpoint.url, settings.allowInsecureHttp);
   return settings;
 }
 

@@ -8,17 +8,18 @@ import { formatBalance } from '../output/format.js';
 import { printResult } from '../output/logger.js';
 import { sanitizeJson } from '../output/sanitize.js';
 import { balanceSchema } from '../schemas.js';
-import { SANDBOX, type GlobalFlags } from '../settings.js';
+import { isSandbox } from '../endpoint.js';
+import type { GlobalFlags } from '../settings.js';
 import { interruptSignal, settingsFor } from './request.js';
 
 /** Runs `balance`. @throws the typed errors of src/errors.ts */
 export async function run(opts: GlobalFlags): Promise<void> {
   const settings = settingsFor(opts, 'lookup');
-  if (settings.baseUrl === SANDBOX) throw builtInSandboxError();
+  if (isSandbox(settings.endpoint)) throw builtInSandboxError();
   const interrupt = interruptSignal();
   let result;
   try {
-    result = await lookupGateway({ path: settings.balancePath, schema: balanceSchema, settings, baseUrl: settings.baseUrl, signal: interrupt.signal });
+    result = await lookupGateway({ path: settings.balancePath, schema: balanceSchema, settings, baseUrl: settings.endpoint.url, signal: interrupt.signal });
   } finally {
     interrupt.dispose();
   }

@@ -20,12 +20,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../errors.js';
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../fields.js';
-import { callGateway, joinUrl } from '../client.js';
+import { callGateway } from '../client.js';
+import { endpointHost, endpointTarget, isSandbox } from '../endpoint.js';
 import { formatReais } from '../money.js';
 import { logger } from '../output/logger.js';
 import { redact } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../schemas.js';
-import { SANDBOX, type Settings } from '../settings.js';
+import type { Settings } from '../settings.js';
 import { batchFormat, csvDelimiter, fileSha256, openSource, readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './batch-read.js';
 import { openBatchLedger, outcomeOfError, type BatchLedger, type PreviousRow } from './batch-ledger.js';
 import { lookupOrder, type LookupResult } from './batch-lookup.js';
@@ -200,7 +201,7 @@ function reportProblems(source: BatchSource, problems: RowProblem[], json: boole
 
 /** The summary shown before sending (stderr), and asked about. */
 function summaryText(op: Operation, source: BatchSource, sha256: string, scan: Scan, settings: Settings): string {
-  const gateway = settings.baseUrl === SANDBOX ? 'SANDBOX (built-in; no money moves)' : new URL(settings.baseUrl).host;
+  const gateway = endpointHost(settings.endpoint, 'SANDBOX (built-in; no money moves)');
   const lines = [
     `File         ${source.name} (${scan.rows} row${scan.rows === 1 ? '' : 's'}, sha256 ${sha256.slice(0, 16)}…)`,
     `To send      ${scan.toSend.count} ${scan.toSend.count === 1 ? op.noun : op.plural}, ${formatReais(scan.toSend.cents)} in total`,
@@ -266,7 +267,7 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
     const summary = summaryText(op, source, sha256, scan, settings);
     const results = resultsPath(opts.batch, opts.results, batchId);
     if (scan.toSend.count > 0) {
-      if (json) process.stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: settings.baseUrl === SANDBOX ? 'SANDBOX' : new URL(settings.baseUrl).host } })}\n`);
+      if (json) process.stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: endpointHost(settings.endpoint, 'SANDBOX') } })}\n`);
       else process.stderr.write(`\n${summary}\n\n`);
       await confirm(op, summary, scan.toSend.count, opts);
     }
@@ -310,17 +311,18 @@ type Tally = Record<RowOutcome, { rows: number; cents: number }>;
 /** Steps 3 and 4: sends what needs sending, writes results, prints the summary, sets the exit code. */
 async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const { settings, ledger, writer, opts } = ctx;
-  const sandbox = settings.baseUrl === SANDBOX;
-  let baseUrl = settings.baseUrl;
+  const sandbox = isSandbox(settings.endpoint);
+  let baseUrl: string;
   let closeSandbox: (() => Promise<void>) | undefined;
-  if (sandbox) {
+  if (!isSandbox(settings.endpoint)) baseUrl = settings.endpoint.url;
+  else {
     logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
     const { startSandbox } = await import('../sandbox/server.js');
     const s = await startSandbox({ host: '127.0.0.1', port: 0 });
     baseUrl = s.url;
     closeSandbox = () => s.close();
   }
-  const target = sandbox ? SANDBOX : joinUrl(settings.baseUrl, op.path);
+  const target = endpointTarget(settings.endpoint, op.path);
   const agentOpts = { keepAlive: true, maxSockets: ctx.concurrency, maxFreeSockets: ctx.concurrency };
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
   const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };

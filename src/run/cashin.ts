@@ -5,10 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { GatewayError, NeedsAttentionError, UsageError } from '../errors.js';
-import { joinUrl } from '../client.js';
+import { endpointTarget, isSandbox } from '../endpoint.js';
 import { openLedger } from '../ledger.js';
 import { withOrderId } from '../order-id.js';
-import { SANDBOX } from '../settings.js';
 import { CASHIN_FIELDS } from '../fields.js';
 import { formatCashIn } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
@@ -42,7 +41,7 @@ export async function run(opts: CashinOptions): Promise<void> {
   // Recorded in the ledger before it is sent (cash-ins are never refused as duplicates); a ledger
   // that cannot record it stops it: nothing is sent that the ledger does not know of.
   const ledger = openLedger();
-  const entry = ledger.begin({ kind: 'cashin', value: body.value, target: settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHIN_PATH), sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, payer: body.payerName, product: body.productName, orderId: body.orderId }).id;
+  const entry = ledger.begin({ kind: 'cashin', value: body.value, target: endpointTarget(settings.endpoint, CASHIN_PATH), sandbox: isSandbox(settings.endpoint), profile: settings.profile, payer: body.payerName, product: body.productName, orderId: body.orderId }).id;
   const interrupt = interruptSignal();
   let result;
   try {

@@ -12,11 +12,11 @@ import { formatCashOut } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson } from '../output/sanitize.js';
 import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest } from '../schemas.js';
-import { joinUrl } from '../client.js';
+import { endpointHost, endpointTarget, isSandbox } from '../endpoint.js';
 import { openLedger } from '../ledger.js';
 import { witnessCashOut } from '../lookup.js';
 import { withOrderId } from '../order-id.js';
-import { SANDBOX, type Settings } from '../settings.js';
+import type { Settings } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 import type { BatchOptions } from './batch.js';
 import { announceSandbox, bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
@@ -29,10 +29,10 @@ export const CASHOUT_PATH = '/transaction/cashout';
 export type CashoutOptions = RequestFlags & { yes?: boolean; allowDuplicate?: boolean };
 
 /** The summary shown before a cash-out is confirmed. */
-export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'baseUrl' | 'profile'>): string {
+export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'endpoint' | 'profile'>): string {
   const type = PIX_KEY_TYPES[body.pixKeyType];
   return [
-    `Gateway     ${settings.baseUrl === SANDBOX ? 'SANDBOX - no money moves' : `${new URL(settings.baseUrl).host} (profile ${settings.profile})`}`,
+    `Gateway     ${isSandbox(settings.endpoint) ? 'SANDBOX - no money moves' : `${endpointHost(settings.endpoint)} (profile ${settings.profile})`}`,
     `Amount      ${formatReais(body.value)}`,
     `PIX key     ${body.pixKey} (${type.name})`,
     `Recipient   ${body.person.name} <${body.person.email}>, ${body.person.phone}`,
@@ -56,12 +56,12 @@ export async function run(opts: CashoutOptions): Promise<void> {
 
   // Duplicate guard (README "Duplicate cash-outs"): the ledger must be usable (else nothing is
   // sent), and an identical cash-out is refused early, before asking.
-  const target = settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, CASHOUT_PATH);
+  const target = endpointTarget(settings.endpoint, CASHOUT_PATH);
   const ledger = openLedger();
   if (!opts.allowDuplicate) ledger.checkCashOut(target, body, settings.duplicateWindowMin);
   // The gateway as second witness: a reference the caller chose may already be there (another
   // machine, another HOME). A fresh generated one cannot be, so it is not asked about.
-  if (callerOrderId !== undefined && settings.baseUrl !== SANDBOX) await witnessCashOut(settingsFor(opts, 'lookup', 'cashout'), callerOrderId);
+  if (callerOrderId !== undefined && !isSandbox(settings.endpoint)) await witnessCashOut(settingsFor(opts, 'lookup', 'cashout'), callerOrderId);
 
   if (!opts.yes) {
     if (!canPrompt(opts)) {
@@ -79,7 +79,7 @@ export async function run(opts: CashoutOptions): Promise<void> {
   try {
     // Check again and record in one BEGIN IMMEDIATE transaction, on disk before anything is sent.
     const begun = ledger.begin(
-      { kind: 'cashout', value: body.value, target, sandbox: settings.baseUrl === SANDBOX, profile: settings.profile, pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name, orderId: body.orderId },
+      { kind: 'cashout', value: body.value, target, sandbox: isSandbox(settings.endpoint), profile: settings.profile, pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name, orderId: body.orderId },
       { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
     );
     entry = begun.id;

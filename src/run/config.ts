@@ -14,7 +14,8 @@ import { logger, printResult } from '../output/logger.js';
 import { configDir, configFile } from '../paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../secrets.js';
 import { isHeaderName } from '../validate/net.js';
-import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, SANDBOX, type GlobalFlags } from '../settings.js';
+import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, type GlobalFlags } from '../settings.js';
+import { isSandbox, parseEndpoint } from '../endpoint.js';
 import { canPrompt } from './request.js';
 
 type Profiles = Record<string, Record<string, string>>;
@@ -47,7 +48,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
     if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(`${key} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`, { field: key });
   }
   if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
-  if (key.endsWith('base-url') && value !== SANDBOX) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
+  if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
   checkLookupSetting(key, value);
 }

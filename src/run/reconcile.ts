@@ -6,7 +6,7 @@
  * left unknown, 4 otherwise (6 when all are settled but one needs a person: an amount or kind
  * that differs from what was sent).
  */
-import { joinUrl } from '../client.js';
+import { endpointTarget } from '../endpoint.js';
 import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../errors.js';
 import { Ledger, type LedgerEntry } from '../ledger.js';
 import { endpointIdentity, type Outcome } from '../ledger-rules.js';
@@ -14,7 +14,7 @@ import { describeFound, resolveByOrder } from '../lookup.js';
 import { formatReais } from '../money.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
-import { SANDBOX, type GlobalFlags, type Settings } from '../settings.js';
+import type { GlobalFlags, Settings } from '../settings.js';
 import { parseTimeBound } from '../time-bound.js';
 import { interruptSignal, settingsFor } from './request.js';
 
@@ -67,7 +67,7 @@ function resolveEntry(ledger: Ledger, id: number, outcome: Exclude<Outcome, 'unk
  */
 async function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): Promise<string> {
   const path = kind === 'cashout' ? (await import('./cashout.js')).CASHOUT_PATH : (await import('./cashin.js')).CASHIN_PATH;
-  return settings.baseUrl === SANDBOX ? SANDBOX : joinUrl(settings.baseUrl, path);
+  return endpointTarget(settings.endpoint, path);
 }
 
 /** Settles one entry. Never throws (except an interruption, which stops the run). */

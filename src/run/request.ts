@@ -12,7 +12,8 @@ import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
 import { registerRequestSecrets } from '../secrets.js';
 import { problemsOf } from '../schemas.js';
-import { isLoopbackHost, resolveSettings, SANDBOX, type GlobalFlags, type Settings, type SettingsOp } from '../settings.js';
+import { endpointHost, endpointSetting, isSandbox } from '../endpoint.js';
+import { isLoopbackHost, resolveSettings, type GlobalFlags, type Settings, type SettingsOp } from '../settings.js';
 
 export { bodyFromFlags } from '../input.js';
 
@@ -48,9 +49,9 @@ export async function validateBody<S extends z.ZodType>(fields: readonly FieldSp
  * so trying the sandbox needs no key (README "The built-in sandbox").
  */
 export function keylessLoopback(settings: Settings): boolean {
-  if (settings.baseUrl === SANDBOX || settings.apiKey) return false;
+  if (isSandbox(settings.endpoint) || settings.apiKey) return false;
   try {
-    return isLoopbackHost(new URL(settings.baseUrl).hostname);
+    return isLoopbackHost(new URL(settings.endpoint.url).hostname);
   } catch {
     return false;
   }
@@ -64,10 +65,10 @@ export function keylessLoopback(settings: Settings): boolean {
  */
 export function settingsFor(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
   const settings = resolveSettings(flags, op, about);
-  registerRequestSecrets(settings);
+  registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
   if (keylessLoopback(settings)) {
-    logger.notice(`no API key for profile "${settings.profile}": sending to ${new URL(settings.baseUrl).host} (loopback) without a credential`);
-  } else if (settings.baseUrl !== SANDBOX && !settings.apiKey && !(flags as RequestFlags).dryRun) {
+    logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
+  } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !(flags as RequestFlags).dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
       hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
     }, 'no_credential');
@@ -77,7 +78,7 @@ export function settingsFor(flags: GlobalFlags, op: SettingsOp, about?: 'cashin'
 
 /** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */
 export function announceSandbox(settings: Settings): void {
-  if (settings.baseUrl === SANDBOX) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
+  if (isSandbox(settings.endpoint)) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
 }
 
 /**
@@ -112,10 +113,10 @@ export function checkWritable(file: string, flag: string): void {
  * `<sandbox port>` (a port is chosen when a real run starts it).
  */
 export function printDryRun(settings: Settings, path: string, body: unknown, json: boolean): void {
-  const sandbox = settings.baseUrl === SANDBOX;
-  const req = prepareRequest(settings, sandbox ? 'http://127.0.0.1' : settings.baseUrl, path, body, true);
+  const sandbox = isSandbox(settings.endpoint);
+  const req = prepareRequest(settings, isSandbox(settings.endpoint) ? 'http://127.0.0.1' : settings.endpoint.url, path, body, true);
   if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
-  if (settings.baseUrl !== SANDBOX && !settings.apiKey && !keylessLoopback(settings)) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
+  if (!sandbox && !settings.apiKey && !keylessLoopback(settings)) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
   if (json) printResult({ json: { dryRun: true, ...req } });
   else {
     const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
@@ -129,8 +130,8 @@ export function printDryRun(settings: Settings, path: string, body: unknown, jso
  * notice) when the base URL is "sandbox" or unset.
  */
 export async function send<S extends z.ZodType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
-  if (settings.baseUrl !== SANDBOX) {
-    return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.baseUrl, signal, unknownAdvice })), sandbox: false };
+  if (!isSandbox(settings.endpoint)) {
+    return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.endpoint.url, signal, unknownAdvice })), sandbox: false };
   }
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
