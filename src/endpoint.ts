@@ -12,7 +12,7 @@ export const BUILT_IN_SANDBOX = 'sandbox';
  * What the ledger records as the target of a payment sent to the built-in sandbox, and the
  * endpoint identity of such a payment (src/ledger-rules.ts). Stored in existing ledgers: never change it.
  */
-export const SANDBOX_TARGET = 'sandbox';
+export const BUILT_IN_SANDBOX_TARGET = 'sandbox';
 
 /** The endpoint of a request: the built-in sandbox, or a gateway at `url` (an absolute http(s) base URL, possibly with a path). */
 export type Endpoint = { kind: 'sandbox' } | { kind: 'gateway'; url: string };
@@ -33,9 +33,9 @@ export function isSandbox(endpoint: Endpoint): endpoint is { kind: 'sandbox' } {
   return endpoint.kind === 'sandbox';
 }
 
-/** True for a target or identity string the ledger recorded for the built-in sandbox ({@link SANDBOX_TARGET}). */
+/** True for a target or identity string the ledger recorded for the built-in sandbox ({@link BUILT_IN_SANDBOX_TARGET}). */
 export function isSandboxTarget(target: string): boolean {
-  return target === SANDBOX_TARGET;
+  return target === BUILT_IN_SANDBOX_TARGET;
 }
 
 /**
@@ -62,9 +62,9 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 /**
  * Where a payment to `path` goes, as the ledger records it (its `target`, from which the duplicate
- * guard's endpoint identity is derived: src/ledger-rules.ts): {@link SANDBOX_TARGET} for the
+ * guard's endpoint identity is derived: src/ledger-rules.ts): {@link BUILT_IN_SANDBOX_TARGET} for the
  * built-in sandbox, else the gateway's base URL joined with `path` ({@link joinUrl}).
  */
 export function endpointTarget(endpoint: Endpoint, path: string): string {
-  return isSandbox(endpoint) ? SANDBOX_TARGET : joinUrl(endpoint.url, path);
+  return isSandbox(endpoint) ? BUILT_IN_SANDBOX_TARGET : joinUrl(endpoint.url, path);
 }

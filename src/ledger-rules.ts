@@ -7,7 +7,7 @@
  * not load SQLite.
  */
 import { createHash } from 'node:crypto';
-import { isSandboxTarget, SANDBOX_TARGET } from './endpoint.js';
+import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from './endpoint.js';
 import { ExitCode, PaycliError, UsageError } from './errors.js';
 import { formatReais } from './money.js';
 import { sanitizeText } from './output/sanitize.js';
@@ -39,11 +39,11 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * - the path compared without letter case (`/s/OK` = `/s/ok`): no gateway of this interface
  *   tells two paths apart by case, and treating them as one can only refuse more, never pay twice.
  *
- * @param url an absolute URL, or `sandbox` (src/endpoint.ts `SANDBOX_TARGET`, a recorded target)
+ * @param url an absolute URL, or `sandbox` (src/endpoint.ts `BUILT_IN_SANDBOX_TARGET`, a recorded target)
  * @returns e.g. `https://api.gateway.example/v1/transaction/cashout`; `sandbox`; `invalid-url`
  */
 export function endpointIdentity(url: string): string {
-  if (isSandboxTarget(url)) return SANDBOX_TARGET;
+  if (isSandboxTarget(url)) return BUILT_IN_SANDBOX_TARGET;
   let u: URL;
   try {
     u = new URL(url.trim());
