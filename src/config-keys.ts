@@ -3,6 +3,7 @@
  * settings resolution and shell completion. Which values are secrets is decided in
  * src/secrets.ts (the one rule): `api-key` and every `header.<Name>`.
  */
+import { DEFAULT_LOOKUP_PATHS } from './contract.js';
 import { HEADER_PREFIX, isSecretKey, maskSecret } from './secrets.js';
 import { isHeaderName } from './validate/net.js';
 
@@ -28,9 +29,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'order-id', description: 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given' },
   { name: 'lookup', description: 'auto (default): ask the gateway by orderId before a cash-out and after an unknown outcome; off: never' },
   { name: 'lookup-base-url', description: 'base URL for status, balance and lookups (default: base-url)' },
-  { name: 'status-path', description: 'lookup path by transaction id (default /transaction/get/by/id/{transactionId})' },
-  { name: 'status-by-order-path', description: 'lookup path by order reference (default /transaction/get/by/orderId/{orderId})' },
-  { name: 'balance-path', description: 'balance path (default /transaction/get/balance)' },
+  { name: 'status-path', description: `lookup path by transaction id (default ${DEFAULT_LOOKUP_PATHS.statusPath})` },
+  { name: 'status-by-order-path', description: `lookup path by order reference (default ${DEFAULT_LOOKUP_PATHS.statusByOrderPath})` },
+  { name: 'balance-path', description: `balance path (default ${DEFAULT_LOOKUP_PATHS.balancePath})` },
 ];
 
 /** True for a fixed key or a `header.<Name>` key with a valid HTTP header name. */

@@ -12,19 +12,11 @@ import { configTrust } from './config-trust.js';
 import { logger } from './output/logger.js';
 import type { OrderIdMode } from './order-id.js';
 import { BUILT_IN_SANDBOX, isSandbox, parseEndpoint, type Endpoint } from './endpoint.js';
+import { DEFAULT_LOOKUP_PATHS } from './contract.js';
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default duplicate-cash-out window, in minutes. */
 export const DEFAULT_DUPLICATE_WINDOW_MIN = 10;
-/**
- * Default lookup paths (beyond the interface: the gateway family's documentation, README "Beyond
- * the interface"); `{transactionId}` / `{orderId}` are replaced by the URL-encoded value.
- */
-export const DEFAULT_LOOKUP_PATHS = {
-  statusPath: '/transaction/get/by/id/{transactionId}',
-  statusByOrderPath: '/transaction/get/by/orderId/{orderId}',
-  balancePath: '/transaction/get/balance',
-} as const;
 
 /** The stored config file: profiles by name, each a map of config key → string value. */
 export interface ConfigFile {

@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../errors.js';
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../fields.js';
 import { callGateway } from '../client.js';
+import { CASHIN_PATH, CASHOUT_PATH } from '../contract.js';
 import { endpointHost, endpointTarget, isSandbox } from '../endpoint.js';
 import { formatReais } from '../money.js';
 import { logger } from '../output/logger.js';
@@ -70,8 +71,8 @@ interface Operation {
 }
 
 const OPERATIONS: Record<Kind, Operation> = {
-  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: '/transaction/cashout', fields: CASHOUT_FIELDS, schema: cashOutRequestSchema, response: cashOutResponseSchema },
-  cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: '/transaction/qrcode/cashin', fields: CASHIN_FIELDS, schema: cashInRequestSchema, response: cashInResponseSchema },
+  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: CASHOUT_PATH, fields: CASHOUT_FIELDS, schema: cashOutRequestSchema, response: cashOutResponseSchema },
+  cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: CASHIN_PATH, fields: CASHIN_FIELDS, schema: cashInRequestSchema, response: cashInResponseSchema },
 };
 
 /** Parses a positive integer flag within bounds. @throws UsageError */

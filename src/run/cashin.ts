@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { GatewayError, NeedsAttentionError, UsageError } from '../errors.js';
+import { CASHIN_PATH } from '../contract.js';
 import { endpointTarget, isSandbox } from '../endpoint.js';
 import { openLedger } from '../ledger.js';
 import { withOrderId } from '../order-id.js';
@@ -15,9 +16,6 @@ import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import type { BatchOptions } from './batch.js';
 import { announceSandbox, checkWritable, bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
-
-/** Interface §4.1. */
-export const CASHIN_PATH = '/transaction/qrcode/cashin';
 
 /** Options of a cash-in run: the command's flags plus the globals. */
 export type CashinOptions = RequestFlags & { qr?: boolean; qrFile?: string };

@@ -12,6 +12,7 @@ import { formatCashOut } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson } from '../output/sanitize.js';
 import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest } from '../schemas.js';
+import { CASHOUT_PATH } from '../contract.js';
 import { endpointHost, endpointTarget, isSandbox } from '../endpoint.js';
 import { openLedger } from '../ledger.js';
 import { witnessCashOut } from '../lookup.js';
@@ -21,9 +22,6 @@ import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 import type { BatchOptions } from './batch.js';
 import { announceSandbox, bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 import { settleFailedSend } from './settle.js';
-
-/** Interface §4.2. */
-export const CASHOUT_PATH = '/transaction/cashout';
 
 /** Options of a cash-out run: the command's flags plus the globals. */
 export type CashoutOptions = RequestFlags & { yes?: boolean; allowDuplicate?: boolean };

@@ -6,6 +6,7 @@
  * left unknown, 4 otherwise (6 when all are settled but one needs a person: an amount or kind
  * that differs from what was sent).
  */
+import { CASHIN_PATH, CASHOUT_PATH } from '../contract.js';
 import { endpointTarget } from '../endpoint.js';
 import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../errors.js';
 import { Ledger, type LedgerEntry } from '../ledger.js';
@@ -63,11 +64,10 @@ function resolveEntry(ledger: Ledger, id: number, outcome: Exclude<Outcome, 'unk
 
 /**
  * Where a payment of `kind` goes with `settings`, as the ledger records it (src/run/cashin.ts,
- * cashout.ts; imported on use, so that each stays its own chunk).
+ * cashout.ts; the paths from src/contract.ts).
  */
-async function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): Promise<string> {
-  const path = kind === 'cashout' ? (await import('./cashout.js')).CASHOUT_PATH : (await import('./cashin.js')).CASHIN_PATH;
-  return endpointTarget(settings.endpoint, path);
+function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): string {
+  return endpointTarget(settings.endpoint, kind === 'cashout' ? CASHOUT_PATH : CASHIN_PATH);
 }
 
 /** Settles one entry. Never throws (except an interruption, which stops the run). */
@@ -80,7 +80,7 @@ async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, si
   let lookupSettings: Settings;
   try {
     const sendSettings = settingsFor(flags, e.kind);
-    const now = await targetOf(sendSettings, e.kind);
+    const now = targetOf(sendSettings, e.kind);
     if (endpointIdentity(now) !== e.endpoint) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
     lookupSettings = settingsFor(flags, 'lookup', e.kind);
     if (!e.completed && Date.now() - Date.parse(e.time) < 2 * sendSettings.timeoutMs) return unknown('it was recorded moments ago and may still be in flight: run reconcile again in a minute');

@@ -36,6 +36,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import QRCode from 'qrcode';
 import { buildBrCode } from '../brcode.js';
+import { CASHIN_PATH, CASHOUT_PATH, DEFAULT_LOOKUP_PATHS, templatePrefix } from '../contract.js';
 import { readCappedBody, sendJson } from '../http-server.js';
 import { PING_BODY } from '../postback.js';
 import { nextTransactionId } from './counter.js';
@@ -64,13 +65,16 @@ export const INVALID_TOKEN_MESSAGE = 'Invalid token.';
 /** Message of a lookup that finds nothing (the gateway family's documented wording). */
 export const NOT_FOUND_MESSAGE = 'Transaction not found';
 
-/** The gateway paths the sandbox serves (interface §4, and the documented lookups). */
-export const SANDBOX_PATHS = {
-  cashin: '/transaction/qrcode/cashin',
-  cashout: '/transaction/cashout',
-  byId: '/transaction/get/by/id/',
-  byOrderId: '/transaction/get/by/orderId/',
-  balance: '/transaction/get/balance',
+/**
+ * The gateway paths the sandbox serves (interface §4, and the documented lookups), from
+ * src/contract.ts; a lookup by id or orderId is its template's prefix followed by the value.
+ */
+export const SERVED_PATHS = {
+  cashin: CASHIN_PATH,
+  cashout: CASHOUT_PATH,
+  byId: templatePrefix(DEFAULT_LOOKUP_PATHS.statusPath),
+  byOrderId: templatePrefix(DEFAULT_LOOKUP_PATHS.statusByOrderPath),
+  balance: DEFAULT_LOOKUP_PATHS.balancePath,
 } as const;
 
 /** Options of {@link startSandbox}. */
@@ -213,15 +217,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   function lookup(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): void {
     req.resume();
     if (req.method !== 'GET') return reply(405, { message: `use GET for ${path}` });
-    if (path === SANDBOX_PATHS.balance) return reply(200, store.balance());
+    if (path === SERVED_PATHS.balance) return reply(200, store.balance());
     let tx: SandboxTransaction | undefined;
-    if (path.startsWith(SANDBOX_PATHS.byId)) {
-      const id = path.slice(SANDBOX_PATHS.byId.length);
+    if (path.startsWith(SERVED_PATHS.byId)) {
+      const id = path.slice(SERVED_PATHS.byId.length);
       tx = /^[0-9]{1,15}$/.test(id) ? store.get(Number(id)) : undefined;
     } else {
       let orderId: string | undefined;
       try {
-        orderId = decodeURIComponent(path.slice(SANDBOX_PATHS.byOrderId.length));
+        orderId = decodeURIComponent(path.slice(SERVED_PATHS.byOrderId.length));
       } catch {
         orderId = undefined;
       }
@@ -249,9 +253,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       log(`${req.method} ${path} → ${status}${note}`);
     };
     const route =
-      path === SANDBOX_PATHS.cashin ? 'cashin'
-      : path === SANDBOX_PATHS.cashout ? 'cashout'
-      : path === SANDBOX_PATHS.balance || path.startsWith(SANDBOX_PATHS.byId) || path.startsWith(SANDBOX_PATHS.byOrderId) ? 'lookup'
+      path === SERVED_PATHS.cashin ? 'cashin'
+      : path === SERVED_PATHS.cashout ? 'cashout'
+      : path === SERVED_PATHS.balance || path.startsWith(SERVED_PATHS.byId) || path.startsWith(SERVED_PATHS.byOrderId) ? 'lookup'
       : path.startsWith('/_sandbox/') ? 'control'
       : null;
     if (!route) {

@@ -4,7 +4,8 @@ import { MAX_ORDER_ID, newOrderId, orderIdProblem, withOrderId } from '../../src
 import { parseSince } from '../../src/run/reconcile.js';
 import { statusKey } from '../../src/run/status.js';
 import { lookupPath } from '../../src/lookup.js';
-import { DEFAULT_LOOKUP_PATHS, type Settings } from '../../src/settings.js';
+import { DEFAULT_LOOKUP_PATHS } from '../../src/contract.js';
+import type { Settings } from '../../src/settings.js';
 
 describe('newOrderId', () => {
   it('is paycli- and a ULID (26 Crockford base32 characters), unique, sorting by time', () => {
