@@ -157,15 +157,20 @@ export function describeFound(doc: TransactionLookup): string {
 }
 
 /**
- * The gateway as the duplicate guard's second witness: before a cash-out with order reference
- * `orderId` is sent, asks the gateway for it. Skipped (returns) when {@link whyNoLookup} says so.
- * @throws UsageError `duplicate_cashout` (exit 2, nothing sent) when the gateway holds the order;
- *   when the gateway cannot be asked (network, 5xx, hostile answer, 401/403) the typed error of
- *   the lookup, saying that nothing was sent (fail closed)
+ * Asks the gateway, as the duplicate guard's second witness, whether it already holds the order
+ * reference `orderId` (README "Order references and lookups"). Skipped when {@link whyNoLookup}
+ * says so; a gateway found to have no lookup path is remembered (and said once) and not asked again.
+ * @returns `held` with the gateway's document when it holds the order; `absent` when it does not
+ *   (or was not asked: `skipped` says why)
+ * @throws the typed error of the lookup when the gateway cannot be asked (network, 5xx, hostile
+ *   answer, 401/403), reworded to say that nothing was sent (fail closed); InterruptedError as is
  */
-export async function witnessCashOut(settings: Settings, orderId: string, signal?: AbortSignal): Promise<void> {
+export async function witnessOrder(settings: Settings, orderId: string, signal?: AbortSignal): Promise<{ kind: 'held'; data: TransactionLookup } | { kind: 'absent'; skipped?: string }> {
   const why = whyNoLookup(settings);
-  if (why) return logger.debug(`second witness skipped: ${why}`);
+  if (why) {
+    logger.debug(`second witness skipped: ${why}`);
+    return { kind: 'absent', skipped: why };
+  }
   let found: LookupResult;
   try {
     found = await findTransaction(settings, { orderId }, { signal });
@@ -174,10 +179,25 @@ export async function witnessCashOut(settings: Settings, orderId: string, signal
     const hint = err.details.hint ?? `to send it without asking, \`paycli config set lookup off${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\``;
     throw new PaycliError(err.code, err.exitCode, `could not ask the gateway whether order ${orderId} already exists (${err.message}); nothing was sent`, { ...err.details, maybeSent: false, hint });
   }
-  if (found.kind === 'unsupported') return noteUnsupported(settings, found.answer);
-  if (found.kind === 'not_found') return;
+  if (found.kind === 'unsupported') {
+    noteUnsupported(settings, found.answer);
+    return { kind: 'absent', skipped: `the gateway has no lookup by order reference (${found.answer})` };
+  }
+  if (found.kind === 'not_found') return { kind: 'absent' };
+  return { kind: 'held', data: found.data };
+}
+
+/**
+ * The gateway as the duplicate guard's second witness for a single cash-out: before a cash-out
+ * with order reference `orderId` is sent, asks the gateway for it ({@link witnessOrder}).
+ * @throws UsageError `duplicate_cashout` (exit 2, nothing sent) when the gateway holds the order;
+ *   when the gateway cannot be asked, the errors of {@link witnessOrder}
+ */
+export async function witnessCashOut(settings: Settings, orderId: string, signal?: AbortSignal): Promise<void> {
+  const w = await witnessOrder(settings, orderId, signal);
+  if (w.kind === 'absent') return;
   throw new UsageError(
-    `the gateway already holds order ${orderId}: ${describeFound(found.data)}; refused so that it is not paid twice; nothing was sent`,
+    `the gateway already holds order ${orderId}: ${describeFound(w.data)}; refused so that it is not paid twice; nothing was sent`,
     { field: '--order-id', hint: `see it with \`paycli status --order-id ${orderId}\`; to pay this order again on purpose, give it a new --order-id` },
     'duplicate_cashout',
   );

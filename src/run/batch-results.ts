@@ -10,8 +10,13 @@ import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { redact, sanitizeText } from '../output/sanitize.js';
 
-/** How a row ended. `already_*`: done by an earlier run of the same file, not sent again. */
-export type RowOutcome = 'ok' | 'already_ok' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention';
+/**
+ * How a row ended. `already_ok`, `already_refused`: done by an earlier run of the same file, not
+ * sent again. `already_at_gateway`: a cash-out whose own `order-id` the gateway already holds
+ * though this ledger has no payment of it (another machine or home sent it): not sent, so that it
+ * is not paid twice (README "Batch runs").
+ */
+export type RowOutcome = 'ok' | 'already_ok' | 'already_at_gateway' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention';
 
 /** One line of the results. Amounts in integer cents. */
 export interface RowResult {

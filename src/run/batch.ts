@@ -10,7 +10,9 @@
  *    (not processed) waits for `Retry-After` and sends that row again; nothing else is retried.
  * 4. Report: a results line per row (file, and stdout with `--json`), a summary, the exit code.
  * Re-running the same file resumes it: each row's `orderId` (its column, or derived from the file
- * and the row) finds what an earlier run did with it.
+ * and the row) finds what an earlier run did with it. A cash-out row with its own `order-id` that
+ * this ledger has not paid is first asked about at the gateway, as a single `--order-id` cash-out
+ * is (src/lookup.ts `witnessOrder`): one the gateway already holds is not sent.
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -31,6 +33,7 @@ import type { Settings } from '../settings.js';
 import { batchFormat, csvDelimiter, fileSha256, openSource, readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './batch-read.js';
 import { openBatchLedger, outcomeOfError, type BatchLedger, type PreviousRow } from './batch-ledger.js';
 import { lookupOrder, type LookupResult } from './batch-lookup.js';
+import { describeFound, whyNoLookup, witnessOrder } from '../lookup.js';
 import { startProgress, type BatchCounters } from './batch-progress.js';
 import { resultsPath, ResultsWriter, type RowOutcome, type RowResult } from './batch-results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './batch-rows.js';
@@ -327,8 +330,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const agentOpts = { keepAlive: true, maxSockets: ctx.concurrency, maxFreeSockets: ctx.concurrency };
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
   const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
-  const tally = Object.fromEntries((['ok', 'already_ok', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
-  const listed: Record<'refused' | 'unknown' | 'needs_attention' | 'not_sent', number[]> = { refused: [], unknown: [], needs_attention: [], not_sent: [] };
+  const tally = Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] };
   let unknownExit: number = ExitCode.NETWORK;
   let fatal: PaycliError | undefined;
   let sentAny = false;
@@ -400,9 +403,40 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     progress.update();
   };
 
-  /** Sends one row (recorded first); 429 answers send it again after `Retry-After`. */
-  const sendRow = async (row: Extract<Row, { ok: true }>, ledgerId?: string | number): Promise<void> => {
+  let lookupSettings: Settings | undefined;
+  const lookupProfile = () => (lookupSettings ??= settingsFor(opts, 'lookup', op.kind));
+  /**
+   * Whether a row is asked about at the gateway before it is sent (the second witness): a
+   * cash-out whose `orderId` is its own (a derived one is new to every gateway), when lookups are on.
+   */
+  const needsWitness = (row: Extract<Row, { ok: true }>) => op.kind === 'cashout' && row.ownOrderId && !sandbox && whyNoLookup(lookupProfile()) === null;
+
+  /**
+   * Sends one row (recorded first); 429 answers send it again after `Retry-After`. With `witness`,
+   * the gateway is asked for the row's `orderId` first (before it is recorded): a row it holds is
+   * `already_at_gateway`; a row it cannot be asked about is `not_sent` (fail closed).
+   */
+  const sendRow = async (row: Extract<Row, { ok: true }>, ledgerId?: string | number, witness = false): Promise<void> => {
     const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'not_sent', valueCents: row.body.value };
+    if (witness) {
+      try {
+        const w = await witnessOrder(lookupProfile(), row.orderId, abort.signal);
+        if (w.kind === 'held') {
+          return finish({ ...base, outcome: 'already_at_gateway', transactionId: w.data.transactionId, status: String(w.data.status), error: `the gateway already holds order ${row.orderId}: ${describeFound(w.data)}; not sent, so that it is not paid twice` });
+        }
+      } catch (err) {
+        if (err instanceof AuthError) {
+          fatal ??= err;
+          stopping = true;
+        }
+        if (!(err instanceof PaycliError)) throw err;
+        return finish({ ...base, error: redact(err.message) });
+      }
+      if (stopping) {
+        notStarted++;
+        return;
+      }
+    }
     // The profile's `order-id off` (a gateway that refuses unknown fields): a derived reference is
     // kept in the ledger only; a row's own is always sent.
     const body = !row.ownOrderId && settings.orderId === 'off' ? row.body : { ...row.body, orderId: row.orderId };
@@ -444,14 +478,13 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
-  let lookupSettings: Settings | undefined;
   /** A row an earlier run left unknown: asks the gateway by `orderId`; sends it only if the gateway never got it. */
   const resumeUnknown = async (row: Extract<Row, { ok: true }>, prev: PreviousRow): Promise<void> => {
     const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'unknown', valueCents: row.body.value };
     let found: LookupResult;
     try {
       if (!row.ownOrderId && settings.orderId === 'off') found = { state: 'unavailable', reason: 'its derived reference was not sent (order-id off for this profile)' };
-      else found = await lookupOrder((lookupSettings ??= settingsFor(opts, 'lookup', op.kind)), row.orderId, abort.signal);
+      else found = await lookupOrder(lookupProfile(), row.orderId, abort.signal);
     } catch (err) {
       found = { state: 'unavailable', reason: (err as Error).message };
     }
@@ -489,7 +522,9 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     const group = queue;
     queue = [];
     const ids = new Map<number, number | string | Error>();
-    const toBegin = group.filter((g) => g.plan === 'send');
+    // A row asked about at the gateway first is recorded after the answer, by sendRow.
+    const witnessed = new Set(group.filter((g) => g.plan === 'send' && needsWitness(g.row)).map((g) => g.row.row));
+    const toBegin = group.filter((g) => g.plan === 'send' && !witnessed.has(g.row.row));
     if (toBegin.length) {
       ledger.group(() => {
         flushEnds();
@@ -519,7 +554,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         continue;
       }
       if (ctx.rate) nextStart = Math.max(Date.now(), nextStart) + 1000 / ctx.rate;
-      start(g.plan === 'resolve' ? resumeUnknown(g.row, g.prev!) : sendRow(g.row, id));
+      start(g.plan === 'resolve' ? resumeUnknown(g.row, g.prev!) : sendRow(g.row, id, witnessed.has(g.row.row)));
     }
   };
   try {
@@ -574,7 +609,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     throw fatal;
   }
   if (stopping) throw new InterruptedError(`interrupted: ${notStarted} row${notStarted === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
-  process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows ? ExitCode.REFUSED : ExitCode.OK;
+  process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows ? ExitCode.REFUSED : ExitCode.OK;
 }
 
 function beginInfo(op: Operation, row: Extract<Row, { ok: true }>, target: string, sandbox: boolean, settings: Settings, batchId: string) {
@@ -635,6 +670,7 @@ function printSummary(op: Operation, tally: Tally, listed: Record<string, number
   const words: Record<RowOutcome, string> = {
     ok: `${op.plural} created`,
     already_ok: 'already paid (earlier run)',
+    already_at_gateway: 'already at the gateway (not sent)',
     refused: 'refused by the gateway',
     already_refused: 'refused in an earlier run (not sent)',
     unknown: 'UNKNOWN outcome',
@@ -644,7 +680,7 @@ function printSummary(op: Operation, tally: Tally, listed: Record<string, number
   const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
   if (notStarted) lines.push(`  ${String(notStarted).padStart(6)}  not started (interrupted)`);
   const rowsOf = (name: string, rows: number[]) => (rows.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
-  lines.push(...rowsOf('refused', listed.refused!), ...rowsOf('unknown', listed.unknown!), ...rowsOf('need attention', listed.needs_attention!), ...rowsOf('not sent', listed.not_sent!));
+  lines.push(...rowsOf('already at the gateway', listed.already_at_gateway!), ...rowsOf('refused', listed.refused!), ...rowsOf('unknown', listed.unknown!), ...rowsOf('need attention', listed.needs_attention!), ...rowsOf('not sent', listed.not_sent!));
   process.stderr.write(`\nBatch summary\n${lines.join('\n')}\nResults: ${resultsFile}\n`);
 }
 

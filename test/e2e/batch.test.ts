@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv, makeHome, PAYCLI, runPaycli, type Home } from '../helpers/cli.js';
-import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { CASHIN_OK, CASHOUT_OK, json, lookupGateway, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 
 let home: Home;
@@ -273,4 +273,53 @@ describe('resume', () => {
     expect(third.stderr).toMatch(/300 +already paid/);
     expect(posts()).toBe(300);
   }, 120_000);
+});
+
+describe('the gateway as second witness', () => {
+  it('two runs with different HOMEs and the same order-id column: exactly one POST per row; the second run reports the rows already at the gateway (exit 6)', async () => {
+    const l = lookupGateway();
+    gw.respond(l.responder);
+    const file = writeCsv('orders.csv', [`${HEADER},order-id`, `${payoutRow(1)},lote-a`, `${payoutRow(2)},lote-b`, `${payoutRow(3)},lote-c`]);
+    const lookups = () => gw.received.filter((r) => r.method === 'GET' && r.path.startsWith('/transaction/get/by/orderId/'));
+    const first = await runPaycli(['cashout', '--batch', file, '--yes', '--results', join(home.dir, 'first.csv')], { env: env() });
+    expect(first.code, first.stderr).toBe(0);
+    expect(cashouts()).toHaveLength(3);
+    // each row was asked about before its POST (none held yet)
+    expect(lookups().map((r) => r.path).sort()).toEqual(['lote-a', 'lote-b', 'lote-c'].map((o) => `/transaction/get/by/orderId/${o}`));
+    for (const o of ['lote-a', 'lote-b', 'lote-c']) {
+      const ask = gw.received.findIndex((r) => r.method === 'GET' && r.path.endsWith(`/${o}`));
+      const post = gw.received.findIndex((r) => r.method === 'POST' && (r.json as { orderId: string }).orderId === o);
+      expect(ask).toBeLessThan(post);
+    }
+
+    const other = makeHome();
+    try {
+      const out = join(other.dir, 'second.jsonl');
+      const second = await runPaycli(['cashout', '--batch', file, '--yes', '--results', out], { env: { ...env(), ...other.env } });
+      expect(second.code).toBe(6);
+      expect(second.stderr).toMatch(/3 +already at the gateway \(not sent\)/);
+      expect(second.stderr).toMatch(/already at the gateway: rows 1, 2, 3/);
+      expect(second.stderr).not.toMatch(/cash-outs created/);
+      const rows = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { orderId: string; outcome: string; transactionId: number; error: string });
+      expect(rows).toHaveLength(3);
+      for (const r of rows) {
+        const held = l.held.find((t) => t.orderId === r.orderId)!;
+        expect(r.outcome).toBe('already_at_gateway');
+        expect(r.transactionId).toBe(held.transactionId);
+        expect(r.error).toContain(`the gateway already holds order ${r.orderId}: transaction ${held.transactionId}`);
+      }
+      // nothing of it counts as paid in the second home: a third run there asks again and sends nothing
+      const third = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--results', join(other.dir, 'third.csv')], { env: { ...env(), ...other.env } });
+      expect(third.code).toBe(6);
+      const summary = JSON.parse(third.stderr.trim().split('\n').at(-1)!) as { summary: Record<string, { rows: number; cents: number }> };
+      expect(summary.summary.already_at_gateway).toEqual({ rows: 3, cents: 1001 + 1002 + 1003 });
+      expect(summary.summary.ok!.rows).toBe(0);
+      expect(summary.summary.already_ok!.rows).toBe(0);
+    } finally {
+      other.cleanup();
+    }
+    expect(cashouts()).toHaveLength(3);
+    expect(l.held).toHaveLength(3);
+    expect(lookups()).toHaveLength(9);
+  });
 });
