@@ -15,7 +15,7 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import type { BatchOptions } from './batch.js';
-import { announceSandbox, checkWritable, bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
 /** Options of a cash-in run: the command's flags plus the globals. */
 export type CashinOptions = RequestFlags & { qr?: boolean; qrFile?: string };
@@ -26,6 +26,7 @@ import { decodeQrImage } from '../qr-image.js';
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashinOptions): Promise<void> {
   if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashin', opts as BatchOptions);
+  refuseBatchOnlyFlags(opts);
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const settings = settingsFor(opts, 'cashin');
   if (!opts.dryRun) announceSandbox(settings);

@@ -20,7 +20,7 @@ import { withOrderId } from '../order-id.js';
 import type { Settings } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 import type { BatchOptions } from './batch.js';
-import { announceSandbox, bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { announceSandbox, refuseBatchOnlyFlags, bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 import { settleFailedSend } from './settle.js';
 
 /** Options of a cash-out run: the command's flags plus the globals. */
@@ -42,6 +42,7 @@ export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'e
 /** Runs a cash-out. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashoutOptions): Promise<void> {
   if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashout', opts as BatchOptions);
+  refuseBatchOnlyFlags(opts);
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const settings = settingsFor(opts, 'cashout');
   if (!opts.dryRun) announceSandbox(settings);

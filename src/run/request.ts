@@ -76,6 +76,26 @@ export function settingsFor(flags: GlobalFlags, op: SettingsOp, about?: 'cashin'
   return settings;
 }
 
+/** Flags that only a `--batch` run reads (README "Batch runs"), by option attribute. */
+const BATCH_ONLY: ReadonlyArray<readonly [string, string]> = [
+  ['batchFormat', '--batch-format'],
+  ['concurrency', '--concurrency'],
+  ['rate', '--rate'],
+  ['results', '--results'],
+  ['retryRefused', '--retry-refused'],
+  ['qrDir', '--qr-dir'],
+];
+
+/**
+ * Refuses a flag of batch runs given to a single payment, rather than ignore it.
+ * @throws UsageError (exit 2, nothing sent) naming the flag
+ */
+export function refuseBatchOnlyFlags(flags: Record<string, unknown>): void {
+  for (const [attr, flag] of BATCH_ONLY) {
+    if (flags[attr] !== undefined) throw new UsageError(`${flag} is for batch runs (with --batch <file>); nothing was sent`, { field: flag });
+  }
+}
+
 /** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */
 export function announceSandbox(settings: Settings): void {
   if (isSandbox(settings.endpoint)) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');

@@ -323,3 +323,47 @@ describe('the gateway as second witness', () => {
     expect(lookups()).toHaveLength(9);
   });
 });
+
+describe('--rate', () => {
+  it('6 rows at --rate 2 with --concurrency 8: the starts are spread over about 2.5 s, every row sent once', async () => {
+    const arrivals: Array<{ at: number; orderId: string }> = [];
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      arrivals.push({ at: Date.now(), orderId: body.orderId });
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const file = writeCsv('rate.csv', [HEADER, ...Array.from({ length: 6 }, (_, i) => payoutRow(i + 1))]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', '--rate', '2', '--concurrency', '8'], { env: env(), timeoutMs: 20_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/6 +cash-outs created/);
+    expect(arrivals).toHaveLength(6);
+    expect(new Set(arrivals.map((a) => a.orderId)).size).toBe(6);
+    // one start every 500 ms: the sixth 2.5 s after the first (slack for a loaded machine)
+    expect(arrivals.at(-1)!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(2000);
+    // never two at once, although 8 could be in flight
+    const gaps = arrivals.slice(1).map((a, i) => a.at - arrivals[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(250);
+    expect(results(`${file}.results.csv`).slice(1).filter((l) => l.includes(',ok,'))).toHaveLength(6);
+  });
+
+  it.each([['0'], ['-1'], ['abc'], ['1e3'], ['']])('--rate %j: exit 2 naming --rate, nothing sent, no results file', async (rate) => {
+    const file = writeCsv('badrate.csv', [HEADER, payoutRow(1)]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', `--rate=${rate}`], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--rate');
+    expect(r.stderr).toContain('nothing was sent');
+    expect(r.stdout).toBe('');
+    expect(gw.received).toHaveLength(0);
+    expect(existsSync(`${file}.results.csv`)).toBe(false);
+  });
+
+  it('--rate and the other batch flags on a single payment: exit 2 naming the flag, nothing sent', async () => {
+    const single = ['cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--person-name', 'Ana', '--person-email', 'a@example.com', '--person-phone', '11987654321', '--yes'];
+    for (const extra of [['--rate', '2'], ['--concurrency', '4'], ['--results', join(home.dir, 'r.csv')]]) {
+      const r = await runPaycli([...single, ...extra], { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${extra[0]} is for batch runs`);
+    }
+    expect(gw.received).toHaveLength(0);
+  });
+});
