@@ -16,7 +16,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
@@ -270,17 +270,19 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
     }
     const summary = summaryText(op, source, sha256, scan, settings);
     const results = resultsPath(opts.batch, opts.results, batchId);
+    if (opts.qrDir !== undefined) {
+      // A folder the PNGs can be written into, checked before anything is sent.
+      try {
+        mkdirSync(opts.qrDir, { recursive: true });
+        accessSync(opts.qrDir, fsConstants.W_OK | fsConstants.X_OK);
+      } catch (err) {
+        throw new UsageError(`--qr-dir: cannot write into ${opts.qrDir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--qr-dir', hint: 'give a folder that can be written, or one paycli may create' });
+      }
+    }
     if (scan.toSend.count > 0) {
       if (json) process.stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: endpointHost(settings.endpoint, 'SANDBOX') } })}\n`);
       else process.stderr.write(`\n${summary}\n\n`);
       await confirm(op, summary, scan.toSend.count, opts);
-    }
-    if (opts.qrDir !== undefined) {
-      try {
-        mkdirSync(opts.qrDir, { recursive: true });
-      } catch (err) {
-        throw new UsageError(`--qr-dir: cannot create ${opts.qrDir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--qr-dir' });
-      }
     }
     if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
     const writer = new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');

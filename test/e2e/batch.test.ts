@@ -4,9 +4,10 @@
  * the gateway.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeBrCode } from '../../src/brcode.js';
 import { childEnv, makeHome, PAYCLI, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, CASHOUT_OK, json, lookupGateway, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
@@ -365,5 +366,51 @@ describe('--rate', () => {
       expect(r.stderr).toContain(`${extra[0]} is for batch runs`);
     }
     expect(gw.received).toHaveLength(0);
+  });
+});
+
+describe('cash-ins with --qr-dir', () => {
+  const CHARGES = 'value,payer-name,payer-document,payer-email,payer-phone,product-name,product-description';
+  const charge = (n: number) => `${1000 + n},Pagador ${n},123.456.789-09,pagador${n}@example.com,11987654321,Produto ${n},Pedido ${n}`;
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+  it('against the standalone sandbox: one PNG per row in the folder, the results carry each BR Code and PNG path', async () => {
+    const sb = await startSandboxProcess(['--json'], home.env);
+    sandboxes.push(sb);
+    const file = writeCsv('charges.csv', [CHARGES, ...[1, 2, 3].map(charge)]);
+    const qrDir = join(home.dir, 'qr', 'novembro'); // created by paycli
+    const out = join(home.dir, 'charges.results.jsonl');
+    const r = await runPaycli(['cashin', '--batch', file, '--qr-dir', qrDir, '--yes', '--results', out, '--base-url', sb.url], { env: home.env, timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/3 +cash-ins created/);
+    expect(sb.log().split('\n').filter((l) => l.includes('POST /transaction/qrcode/cashin → 200'))).toHaveLength(3);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { row: number; orderId: string; outcome: string; valueCents: number; brCode: string; png: string });
+    expect(rows.map((x) => x.row).sort()).toEqual([1, 2, 3]);
+    for (const x of rows) {
+      expect(x.outcome).toBe('ok');
+      expect(x.png).toBe(join(qrDir, `row-${x.row}-${x.orderId}.png`));
+      expect(readFileSync(x.png).subarray(0, 8).equals(PNG)).toBe(true);
+      expect(readFileSync(x.png).length).toBeGreaterThan(100);
+      // the BR Code of the row's own amount, that decodes without problems
+      const decoded = decodeBrCode(x.brCode);
+      expect(decoded.valid, JSON.stringify(decoded.problems)).toBe(true);
+      expect(decoded.amountCents).toBe(x.valueCents);
+    }
+    expect(readdirSync(qrDir).sort()).toEqual(rows.map((x) => `row-${x.row}-${x.orderId}.png`).sort());
+  });
+
+  it('a --qr-dir that cannot be written (a regular file, a path under one): exit 2 naming --qr-dir, nothing sent, no results', async () => {
+    const file = writeCsv('charges.csv', [CHARGES, charge(1)]);
+    const plain = join(home.dir, 'not-a-folder');
+    writeFileSync(plain, 'x');
+    for (const qrDir of [plain, join(plain, 'sub')]) {
+      const r = await runPaycli(['cashin', '--batch', file, '--qr-dir', qrDir, '--yes'], { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--qr-dir: cannot write into .*not-a-folder.*; nothing was sent/);
+      expect(r.stdout).toBe('');
+    }
+    expect(gw.received).toHaveLength(0);
+    expect(readFileSync(plain, 'utf8')).toBe('x');
+    expect(existsSync(`${file}.results.csv`)).toBe(false);
   });
 });
