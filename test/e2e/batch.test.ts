@@ -11,6 +11,7 @@ import { decodeBrCode } from '../../src/brcode.js';
 import { childEnv, makeHome, PAYCLI, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, CASHOUT_OK, json, lookupGateway, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
+import { startTty, type TtySession } from '../helpers/tty.js';
 
 let home: Home;
 let gw: TestGateway;
@@ -412,5 +413,39 @@ describe('cash-ins with --qr-dir', () => {
     expect(gw.received).toHaveLength(0);
     expect(readFileSync(plain, 'utf8')).toBe('x');
     expect(existsSync(`${file}.results.csv`)).toBe(false);
+  });
+});
+
+describe('progress on a terminal', () => {
+  let tty: TtySession | undefined;
+  afterEach(() => {
+    tty?.kill();
+    tty = undefined;
+  });
+
+  it('a live bar with done/total and the counters while running (tmux), then the summary', async () => {
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      setTimeout(() => json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId }), 300);
+    });
+    const file = writeCsv('slow.csv', [HEADER, ...Array.from({ length: 10 }, (_, i) => payoutRow(i + 1))]);
+    tty = startTty(['cashout', '--batch', file, '--yes', '--concurrency', '1'], env(), home.dir);
+    // while running: some rows done, not all; ok counts them, nothing refused or unknown, reais sent so far
+    const running = await tty.waitFor(/\b[3-8]\/10 \| ok [3-8] · refused 0 · unknown 0 \| R\$ [0-9.,]+ \|/, 15_000);
+    const m = /\b([3-8])\/10 \| ok ([3-8]) · refused 0 · unknown 0 \| (R\$ [0-9.,]+) \| ([0-9.]+)\/s \| .* left/.exec(running)!;
+    expect(m, running).not.toBeNull();
+    expect(m[2]).toBe(m[1]); // every finished row is ok
+    const done = Number(m[1]);
+    const cents = 1000 * done + (done * (done + 1)) / 2; // rows 1..done, in order at concurrency 1
+    expect(m[3]).toBe(`R$ ${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`);
+    expect(running).not.toContain('Batch summary');
+    expect(cashouts().length).toBeLessThan(10);
+
+    expect(await tty.exitCode(20_000)).toBe(0);
+    const end = tty.screen();
+    expect(end).toMatch(/10\/10 \| ok 10 · refused 0 · unknown 0 \| R\$ 100,55 \|/);
+    expect(end).toMatch(/Batch summary\n +10 +cash-outs created +R\$ 100,55/);
+    expect(end).toContain(`Results: ${file}.results.csv`);
+    expect(cashouts()).toHaveLength(10);
   });
 });
