@@ -3,11 +3,12 @@
  * unknown outcomes settled by asking, and `paycli reconcile`: against a test gateway that keeps
  * what it creates and can drop a connection after creating (test/helpers/gateway.ts).
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerRows } from '../helpers/ledger.js';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, makeHome, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
 
@@ -256,6 +257,55 @@ describe('unknown outcomes settled by asking', () => {
     const err = JSON.parse(r.stderr.trim().split('\n').pop()!).error;
     expect(err.maybeSent).toBe(false);
     expect(err.message).toContain('recorded as not sent');
+    expect((await history())[0]).toMatchObject({ outcome: 'not_sent' });
+    const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(posts()).toHaveLength(2);
+  });
+
+  /** Starts a cash-out, sends SIGINT once its POST reached the gateway; the run's exit code, stdout and stderr. */
+  async function ctrlCAfterSending(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(t.env()) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((r) => child.on('close', r));
+    for (let i = 0; i < 500 && posts().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(posts()).toHaveLength(1);
+    child.kill('SIGINT');
+    return { code: await closed, stdout, stderr };
+  }
+
+  it('Ctrl-C after the gateway created it: asked by order reference, reported as created (exit 0), recorded ok; a retry sends nothing', async () => {
+    const l = lookupGateway();
+    t.gw.respond(l.responder);
+    l.next.push('hang-after-create');
+    const r = await ctrlCAfterSending([...CASHOUT_ARGS, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const orderId = l.held[0]!.orderId!;
+    expect(orderId).toMatch(ULID_REF);
+    expect(r.stderr).toContain(`asking the gateway for order ${orderId}`);
+    expect(r.stdout).toContain('Cash-out created');
+    expect(r.stdout).toContain(`Transaction ID  ${l.held[0]!.transactionId}`);
+    expect(gets().map((g) => g.path)).toEqual([`/transaction/get/by/orderId/${orderId}`]);
+    expect((await history())[0]).toMatchObject({ outcome: 'ok', transactionId: l.held[0]!.transactionId, orderId });
+    const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(again.code).toBe(2);
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('Ctrl-C after sending, and the gateway has no such order: recorded not_sent, exit 130; a retry is sent', async () => {
+    const l = lookupGateway();
+    t.gw.respond(l.responder);
+    l.next.push('hang-before-create');
+    const r = await ctrlCAfterSending([...CASHOUT_ARGS, '--yes', '--json']);
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    const err = JSON.parse(r.stderr.trim().split('\n').pop()!).error as { maybeSent: boolean; message: string };
+    expect(err.maybeSent).toBe(false);
+    expect(err.message).toContain('recorded as not sent');
+    expect(gets()).toHaveLength(1);
     expect((await history())[0]).toMatchObject({ outcome: 'not_sent' });
     const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(again.code, again.stderr).toBe(0);

@@ -142,12 +142,13 @@ export interface HeldTransaction {
  * (`GET /transaction/get/by/id/{id}`, `/by/orderId/{orderId}`, `/transaction/get/balance`), with
  * a miss as 404 `{"message":"Transaction not found"}`. `next` decides what happens to the next POST:
  * `ok`, `drop-after-create` (created, then the connection reset before any answer),
- * `drop-before-create` (reset, nothing created), `500-after-create`.
+ * `drop-before-create` (reset, nothing created), `500-after-create`, `hang-after-create` (created,
+ * never answered) and `hang-before-create` (received, never answered, nothing created).
  */
 export interface LookupGateway {
   held: HeldTransaction[];
   /** What the following POSTs do, consumed one per POST; empty = `ok`. */
-  next: ('ok' | 'drop-after-create' | 'drop-before-create' | '500-after-create')[];
+  next: ('ok' | 'drop-after-create' | 'drop-before-create' | '500-after-create' | 'hang-after-create' | 'hang-before-create')[];
   /** What GETs do before answering, consumed one per GET; empty = answer. */
   nextGet: ('reset' | '503' | 'html404')[];
   responder: Responder;
@@ -180,10 +181,12 @@ export function lookupGateway(firstId = 500): LookupGateway {
       const body = (req.json ?? {}) as Record<string, unknown>;
       const what = l.next.shift() ?? 'ok';
       if (what === 'drop-before-create') return void res.socket?.destroy();
+      if (what === 'hang-before-create') return;
       const cashout = path.endsWith('/cashout');
       const tx: HeldTransaction = { transactionId: id++, object: cashout ? 'transfer' : 'cashin', status: 'created', value: body.value as number, method: 'pix', processedAt: '2025-09-03T10:14:18.768543', ...(typeof body.orderId === 'string' ? { orderId: body.orderId } : {}) };
       l.held.push(tx);
       if (what === 'drop-after-create') return void res.socket?.destroy();
+      if (what === 'hang-after-create') return;
       if (what === '500-after-create') return json(res, 500, { message: 'internal error' });
       return json(res, 200, cashout ? { ...CASHOUT_OK, transactionId: tx.transactionId, gross: tx.value, liquid: String(tx.value - 65), orderId: tx.orderId } : { ...CASHIN_OK, transactionId: tx.transactionId, orderId: tx.orderId });
     },
