@@ -48,6 +48,17 @@ export function redactUrls(text: string): string {
   return text.replace(URL_USERINFO, `$1${REDACTED}@`);
 }
 
+/**
+ * A base URL as typed, for an error message: its user-info redacted even when the text is not a
+ * URL at all (`u:pw@host`, `https//u:pw@host`), where {@link redactUrls} finds no scheme to anchor
+ * on. Anything before the last `@` is hidden then, keeping only a leading `scheme://`.
+ */
+export function shownUrlInput(text: string): string {
+  const redacted = redactUrls(text);
+  if (!redacted.includes('@') || redacted.includes(`${REDACTED}@`)) return redacted;
+  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?.*@/s, `$1${REDACTED}@`);
+}
+
 /** A config value as `config get/list` shows it: secrets masked, URL user-info redacted. */
 export function shownSetting(key: string, value: string): string {
   return isSecretKey(key) ? maskSecret(value) : redactUrls(value);

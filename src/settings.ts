@@ -10,6 +10,7 @@ import { configFile } from './paths.js';
 import { HEADER_PREFIX } from './config-keys.js';
 import { configTrust } from './config-trust.js';
 import { logger } from './output/logger.js';
+import { shownUrlInput } from './secrets.js';
 import type { OrderIdMode } from './order-id.js';
 import { BUILT_IN_SANDBOX, isSandbox, parseEndpoint, type Endpoint } from './endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from './contract.js';
@@ -292,14 +293,15 @@ export function isLoopbackHost(hostname: string): boolean {
  * @throws UsageError
  */
 export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void {
+  const shownInput = shownUrlInput(baseUrl);
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`base URL "${baseUrl}" is not an absolute URL; example: https://api.gateway.example`, { field: '--base-url' });
+    throw new UsageError(`base URL "${shownInput}" is not an absolute URL; example: https://api.gateway.example`, { field: '--base-url' });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`base URL "${baseUrl}" must start with https://`, { field: '--base-url' });
+    throw new UsageError(`base URL "${shownInput}" must start with https://`, { field: '--base-url' });
   }
   // A path is kept (`https://gw.example/api/v2` + `/transaction/cashout`, see src/client.ts); a
   // query or fragment has no place to go once the interface path is appended, so it is refused
@@ -316,7 +318,7 @@ export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void 
     });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new UsageError(`base URL "${baseUrl}" uses plain http: the API key would travel in clear`, {
+    throw new UsageError(`base URL "${shownInput}" uses plain http: the API key would travel in clear`, {
       field: '--base-url',
       hint: 'use https://, or pass --allow-insecure-http if you really mean it',
     });

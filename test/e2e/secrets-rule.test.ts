@@ -175,10 +175,14 @@ describe('every output mode redacts the secrets', () => {
     expect(JSON.stringify(doc)).toContain('[redacted]');
   });
 
-  it('a password in the base URL is redacted from the "plain http" and "must start with https" errors (exit 2, nothing sent)', async () => {
+  it('a password in the base URL is redacted from the "plain http", "must start with https" and "not an absolute URL" errors (exit 2, nothing sent)', async () => {
     const cases = [
       { url: 'http://alice:hunter2@gw.example', message: /base URL "http:\/\/\[redacted\]@gw\.example" uses plain http/ },
       { url: 'ftp://alice:hunter2@gw.example', message: /base URL "ftp:\/\/\[redacted\]@gw\.example" must start with https:\/\// },
+      // not URLs at all: no scheme to anchor the user-info on, still redacted
+      { url: 'alice:hunter2@gw.example', message: /base URL "\[redacted\]@gw\.example" (must start with https:\/\/|is not an absolute URL)/ },
+      { url: 'https//alice:hunter2@gw.example', message: /base URL "\[redacted\]@gw\.example" is not an absolute URL/ },
+      { url: 'https://alice:hunter2@gw example', message: /base URL "https:\/\/\[redacted\]@gw example" is not an absolute URL/ },
     ];
     for (const c of cases) {
       for (const flags of [[], ['--json']]) {
