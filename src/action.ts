@@ -9,9 +9,13 @@ import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliE
 import { setupColor } from './output/highlighter.js';
 import { logger, setupLogger } from './output/logger.js';
 import { redact, sanitizeText } from './output/sanitize.js';
+import { processContext, type RunContext } from './terminal.js';
 
-/** Runs `body` with the command's options merged with the global ones; never throws. */
-export async function execute(cmd: Command, body: (opts: Record<string, unknown>) => Promise<void>): Promise<void> {
+/**
+ * Runs `body` with the command's options merged with the global ones and the run context of
+ * this process (src/terminal.ts); never throws: an error becomes a message and an exit code.
+ */
+export async function execute(cmd: Command, args: string[], body: (opts: Record<string, unknown>, ctx: RunContext) => Promise<void>): Promise<void> {
   // The global --no-input and the command's --input <file> share commander's attribute name.
   let root = cmd;
   while (root.parent) root = root.parent;
@@ -20,7 +24,7 @@ export async function execute(cmd: Command, body: (opts: Record<string, unknown>
   await setupColor(opts.color === false);
   setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
   try {
-    await body(opts);
+    await body(opts, processContext(args, cmd));
   } catch (err) {
     process.exitCode = report(err, Boolean(opts.json), Boolean(opts.verbose));
     // Ctrl-C means "stop now": a connection still being torn down (e.g. a CONNECT to a proxy
@@ -52,7 +56,12 @@ export function report(err: unknown, json: boolean, verbose: boolean): number {
   return e.exitCode;
 }
 
-function toPaycliError(err: unknown): PaycliError {
+/**
+ * The error paycli reports for anything a run throws: a typed error as it is; a closed prompt
+ * (Ctrl-C at a question) as "interrupted: nothing was sent" (exit 130); anything else is a bug in
+ * paycli, `internal_error` with exit 70 (sysexits EX_SOFTWARE), never a gateway failure.
+ */
+export function toPaycliError(err: unknown): PaycliError {
   if (err instanceof PaycliError) return err;
   if (err && typeof err === 'object' && (err as Error).name === 'ExitPromptError') return new InterruptedError('interrupted: nothing was sent');
   const message = err instanceof Error ? err.message : String(err);

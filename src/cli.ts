@@ -3,7 +3,8 @@
  * implementation is imported when it runs (src/lazy.ts), so `--help` stays fast.
  * `buildProgram()` is also what scripts/gen-completions.mjs walks to write completions/.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option } from '@commander-js/extra-typings';
+import type { Command as UntypedCommand } from 'commander';
 import { CASHIN_EXAMPLE, registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
 import { registerBrcode } from './commands/brcode.js';
@@ -26,9 +27,14 @@ export const EXIT_CODES_HELP = `\nExit codes:\n${Object.entries(EXIT_CODE_SUMMAR
   .map(([code, text]) => `  ${code.padEnd(5)}${text}`)
   .join('\n')}`;
 
-/** Builds the whole command tree (no side effects). */
-export function buildProgram(): Command {
-  const program = configureRootHelp(new Command('paycli'))
+/**
+ * The root command with its global flags and help, no subcommands; its type carries the global
+ * flags to every command definition (src/lazy.ts `RunOptions`).
+ */
+export function rootProgram() {
+  const program = new Command('paycli');
+  configureRootHelp(program as unknown as UntypedCommand);
+  return program
     .description('PIX cash-ins (BR Code / QR code) and cash-outs (payouts to a PIX key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -68,6 +74,14 @@ Environment:
   PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR move the config file, the data folder and the
   code cache (NODE_DISABLE_COMPILE_CACHE=1 turns the cache off).`,
     );
+}
+
+/** The root command as the command definitions see it (src/commands/*.ts). */
+export type Program = ReturnType<typeof rootProgram>;
+
+/** Builds the whole command tree (no side effects). */
+export function buildProgram(): UntypedCommand {
+  const program = rootProgram();
   registerCashin(program);
   registerCashout(program);
   registerConfig(program);
@@ -79,8 +93,9 @@ Environment:
   registerListen(program);
   registerBrcode(program);
   registerCompletion(program);
-  addHelpCommand(program);
-  return program;
+  const untyped = program as unknown as UntypedCommand;
+  addHelpCommand(untyped);
+  return untyped;
 }
 
 /** Entry point: parses argv and runs the command; exit codes as in {@link EXIT_CODES_HELP}. */

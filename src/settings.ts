@@ -135,8 +135,8 @@ function choice<T extends string>(value: string | undefined, choices: readonly T
 }
 
 /** The profile name: `--profile`, else `PAYCLI_PROFILE`, else `default`. */
-export function profileName(flags: GlobalFlags): string {
-  return flags.profile || process.env.PAYCLI_PROFILE || 'default';
+export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): string {
+  return flags.profile || env.PAYCLI_PROFILE || 'default';
 }
 
 /** Edit distance (insertions, deletions, substitutions), for "did you mean". */
@@ -167,11 +167,11 @@ export function nearestProfile(name: string, names: readonly string[]): string |
  * @returns the profile's keys, and whether any configuration exists at all
  * @throws UsageError `unknown_profile`
  */
-export function selectProfile(flags: GlobalFlags): { name: string; keys: Record<string, string>; configured: boolean } {
-  const name = profileName(flags);
-  const profiles = readConfigFile().profiles ?? {};
+export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile()): { name: string; keys: Record<string, string>; configured: boolean } {
+  const name = profileName(flags, env);
+  const profiles = config.profiles ?? {};
   const names = Object.keys(profiles);
-  const named = Boolean(flags.profile || process.env.PAYCLI_PROFILE);
+  const named = Boolean(flags.profile || env.PAYCLI_PROFILE);
   if (named && !Object.hasOwn(profiles, name)) {
     const near = nearestProfile(name, names);
     const source = flags.profile ? '--profile' : 'PAYCLI_PROFILE';
@@ -204,12 +204,12 @@ function windowMinutes(text: string, source: string): number {
  * `lookup-base-url`, else `base-url`, else the host of the operation it is about (`about`; for
  * `status` and `balance`, `cashout-base-url` then `cashin-base-url`).
  */
-function baseUrlOf(flags: GlobalFlags, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, configuredProfile: string | undefined): string {
+function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, configuredProfile: string | undefined): string {
   const fromProfile =
     op === 'lookup'
       ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
       : profile[`${op}-base-url`] || profile['base-url'];
-  const chosen = (flags.baseUrl || process.env.PAYCLI_BASE_URL || fromProfile || '').trim();
+  const chosen = (flags.baseUrl || env.PAYCLI_BASE_URL || fromProfile || '').trim();
   if (chosen) return chosen;
   // The built-in sandbox only when asked for by name, or when nothing is configured at all: a
   // configured machine whose profile lacks a base URL must not silently "succeed" in the sandbox.
@@ -246,14 +246,27 @@ export function checkLookupSetting(key: string, value: string): void {
 }
 
 /**
- * Resolves the settings of one operation or lookup.
+ * Resolves the settings of one operation or lookup from the config file and the environment of
+ * this process (README "Configuration and profiles"): see {@link settingsFrom}.
+ * @throws UsageError as {@link settingsFrom}; a config file that cannot be trusted or read
+ */
+export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout', env: NodeJS.ProcessEnv = process.env): Settings {
+  return settingsFrom({ flags, env, config: readConfigFile(), op, about });
+}
+
+/**
+ * The settings of one operation or lookup; the one precedence rule, without side effects:
+ * flags, then the environment (`PAYCLI_PROFILE`, `PAYCLI_BASE_URL`, `PAYCLI_API_KEY`), then the
+ * profile's keys, then the defaults; the built-in sandbox only when named or when no profile is
+ * configured at all.
  * @param op which request: `cashin` / `cashout` (for `cashin-base-url` / `cashout-base-url`), or `lookup`
  * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
- * @throws UsageError on a malformed timeout, base URL, lookup path or mode
+ * @throws UsageError `unknown_profile`; a profile without base URL; a malformed timeout, base URL, lookup path or mode
  */
-export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
-  const { name, keys: profile, configured } = selectProfile(flags);
-  const endpoint = parseEndpoint(baseUrlOf(flags, profile, op, about, configured ? name : undefined));
+export function settingsFrom(input: { flags: GlobalFlags; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
+  const { flags, env, op, about } = input;
+  const { name, keys: profile, configured } = selectProfile(flags, env, input.config);
+  const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, configured ? name : undefined));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const timeoutMs = flags.timeout
@@ -265,7 +278,7 @@ export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cas
   const settings: Settings = {
     profile: name,
     endpoint,
-    apiKey: process.env.PAYCLI_API_KEY || profile['api-key'] || undefined,
+    apiKey: env.PAYCLI_API_KEY || profile['api-key'] || undefined,
     authHeader: profile['auth-header'] || undefined,
     headers,
     timeoutMs,

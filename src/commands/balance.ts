@@ -1,9 +1,9 @@
 /** `paycli balance`: definition (flags, help). Implementation: src/run/balance.ts. */
-import type { Command } from 'commander';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** Adds `balance` to the program. */
-export function registerBalance(program: Command): Command {
+export function registerBalance(program: Program) {
   return program
     .command('balance')
     .description("show the account's balance at the gateway (beyond the interface)")

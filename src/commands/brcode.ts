@@ -2,7 +2,7 @@
  * `paycli brcode decode|qr|create`: definition (flags, help). Implementation: src/run/brcode.ts,
  * on the one decoder and rule set of src/brcode.ts (README "BR Codes").
  */
-import type { Command } from 'commander';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** The Banco Central manual's example BR Code (a static code without amount), used in the examples. */
@@ -10,7 +10,7 @@ export const BCB_EXAMPLE =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
 /** Adds `brcode` and its subcommands to the program. */
-export function registerBrcode(program: Command): Command {
+export function registerBrcode(program: Program) {
   const brcode = program
     .command('brcode')
     .description('inspect, draw and create PIX BR Codes ("copia e cola" / QR code payloads)')

@@ -1,6 +1,6 @@
 /** `paycli cashin`: definition (flags, help). Implementation: src/run/cashin.ts. */
-import type { Command } from 'commander';
-import { lazyAction } from '../lazy.js';
+import type { Program } from '../cli.js';
+import { lazyAction, type RunOptions } from '../lazy.js';
 
 /** The canonical cash-in example, shown in `paycli --help` and `paycli cashin --help`. */
 export const CASHIN_EXAMPLE = `  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
@@ -9,8 +9,8 @@ export const CASHIN_EXAMPLE = `  $ paycli cashin --value 1000 --payer-name "Fula
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-/** Adds `cashin` to the program. */
-export function registerCashin(program: Command): Command {
+/** The `cashin` command with its flags and help, no action: the source of its run options' type. */
+export function cashinCommand(program: Program) {
   return program
     .command('cashin')
     .description('create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay')
@@ -51,6 +51,13 @@ ${CASHIN_EXAMPLE}
       --product-description "Camiseta azul M" --order-id pedido-1234 --no-qr
   $ paycli cashin                       # in a terminal: prompts for every missing field
   $ paycli cashin --batch examples/charges.csv --qr-dir qr --yes --json`,
-    )
-    .action(lazyAction(() => import('../run/cashin.js')));
+    );
 }
+
+/** Adds `cashin` to the program. */
+export function registerCashin(program: Program) {
+  return cashinCommand(program).action(lazyAction(() => import('../run/cashin.js')));
+}
+
+/** What src/run/cashin.ts gets: the flags of `cashin` and the global ones (src/lazy.ts). */
+export type CashinFlags = RunOptions<ReturnType<typeof cashinCommand>>;

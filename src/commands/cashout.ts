@@ -1,6 +1,7 @@
 /** `paycli cashout`: definition (flags, help). Implementation: src/run/cashout.ts. */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { lazyAction } from '../lazy.js';
+import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import type { Program } from '../cli.js';
+import { lazyAction, type RunOptions } from '../lazy.js';
 import { parsePixKeyType, PIX_KEY_TYPE_NAMES, PIX_KEY_TYPES, pixKeyTypeHelp } from '../pix-key-types.js';
 
 /**
@@ -18,8 +19,8 @@ function pixKeyTypeOption(): Option {
   return opt;
 }
 
-/** Adds `cashout` to the program. */
-export function registerCashout(program: Command): Command {
+/** The `cashout` command with its flags and help, no action: the source of its run options' type. */
+export function cashoutCommand(program: Program) {
   return program
     .command('cashout')
     .description('send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes')
@@ -57,6 +58,13 @@ Examples:
       --order-id pedido-1234 --postback-url https://example.com/pix/postback --yes
   $ paycli cashout --batch examples/payouts.csv --dry-run
   $ paycli cashout --batch examples/payouts.csv --concurrency 8 --yes`,
-    )
-    .action(lazyAction(() => import('../run/cashout.js')));
+    );
 }
+
+/** Adds `cashout` to the program. */
+export function registerCashout(program: Program) {
+  return cashoutCommand(program).action(lazyAction(() => import('../run/cashout.js')));
+}
+
+/** What src/run/cashout.ts gets: the flags of `cashout` and the global ones (src/lazy.ts). */
+export type CashoutFlags = RunOptions<ReturnType<typeof cashoutCommand>>;

@@ -1,12 +1,13 @@
 /** `paycli completion <shell>`: definition (argument, help). Implementation: src/run/completion.ts. */
-import { Argument, type Command } from 'commander';
+import { Argument } from '@commander-js/extra-typings';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** Shells `paycli completion` writes a script for (src/completion/ has a generator for each). */
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 /** Adds `completion` to the program. */
-export function registerCompletion(program: Command): Command {
+export function registerCompletion(program: Program) {
   return program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')

@@ -1,10 +1,10 @@
 /** `paycli config`: definition (subcommands, help). Implementation: src/run/config.ts. */
-import type { Command } from 'commander';
+import type { Program } from '../cli.js';
 import { CONFIG_KEYS } from '../config-keys.js';
 import { lazyAction } from '../lazy.js';
 
 /** Adds `config` and its subcommands to the program. */
-export function registerConfig(program: Command): Command {
+export function registerConfig(program: Program) {
   const keys = CONFIG_KEYS.map((k) => `  ${k.name.padEnd(18)} ${k.description}`).join('\n');
   const config = program
     .command('config')
@@ -26,7 +26,7 @@ Examples:
   $ paycli config set header.cs              # in a terminal: asks for it, hidden (or reads stdin)
   $ paycli config list --json`,
     );
-  const run = lazyAction(() => import('../run/config.js'));
+  const load = () => import('../run/config.js');
   const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
   config
     .command('set')
@@ -34,33 +34,33 @@ Examples:
     .argument('<key>')
     .argument('[value]')
     .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key                 # in a terminal: asks for it, hidden', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
-    .action(run);
+    .action(lazyAction(load));
   config
     .command('get')
     .description('print a key (secrets masked)')
     .argument('<key>')
     .addHelpText('after', examples('paycli config set timeout 10000 && paycli config get timeout', 'printf %s "$KEY" | paycli config set api-key --profile prod && paycli config get api-key --profile prod'))
-    .action(run);
+    .action(lazyAction(load));
   config
     .command('unset')
     .description('remove a key')
     .argument('<key>')
     .addHelpText('after', examples('paycli config unset timeout'))
-    .action(run);
+    .action(lazyAction(load));
   config
     .command('list')
     .description('list the keys of the profile (secrets masked)')
     .addHelpText('after', examples('paycli config list', 'paycli config list --profile prod --json'))
-    .action(run);
+    .action(lazyAction(load));
   config
     .command('profiles')
     .description('list the configured profiles, with the gateway host each one sends to')
     .addHelpText('after', examples('paycli config profiles', 'paycli config profiles --json'))
-    .action(run);
+    .action(lazyAction(load));
   config
     .command('path')
     .description('print the path of the config file')
     .addHelpText('after', examples('paycli config path'))
-    .action(run);
+    .action(lazyAction(load));
   return config;
 }

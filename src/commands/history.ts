@@ -1,5 +1,6 @@
 /** `paycli history` and `paycli history resolve`: definition (flags, help). Implementation: src/run/history.ts. */
-import { Option, type Command } from 'commander';
+import { Option } from '@commander-js/extra-typings';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /**
@@ -15,7 +16,7 @@ function outcomeOption(description: string, choices: string[]): Option {
 }
 
 /** Adds `history` (and its `resolve` subcommand) to the program. */
-export function registerHistory(program: Command): Command {
+export function registerHistory(program: Program) {
   const history = program
     .command('history')
     .description('list the cash-ins and cash-outs this machine sent (newest first), from the local ledger')

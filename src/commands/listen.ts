@@ -1,12 +1,12 @@
 /** `paycli listen`: definition. Implementation: src/run/listen.ts. */
-import type { Command } from 'commander';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** Default port of `paycli listen` (the sandbox's 4010 + 1). */
 export const LISTEN_DEFAULT_PORT = 4011;
 
 /** Adds `listen` to the program. */
-export function registerListen(program: Command): Command {
+export function registerListen(program: Program) {
   return program
     .command('listen')
     .description('receive postbacks (payment notifications), print each one, optionally forward them to your app')

@@ -1,9 +1,9 @@
 /** `paycli reconcile`: definition (flags, help). Implementation: src/run/reconcile.ts. */
-import type { Command } from 'commander';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** Adds `reconcile` to the program. */
-export function registerReconcile(program: Command): Command {
+export function registerReconcile(program: Program) {
   return program
     .command('reconcile')
     .description('settle every payment whose outcome is unknown by asking the gateway for its order reference')

@@ -3,7 +3,8 @@
  * src/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund|infraction <id>` and
  * `sandbox ping [url]`, clients of a running one).
  */
-import { Option, type Command } from 'commander';
+import { Option } from '@commander-js/extra-typings';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** Default address of the standalone sandbox. */
@@ -21,7 +22,7 @@ const CONTROL: ReadonlyArray<[name: string, what: string]> = [
 ];
 
 /** Adds `sandbox` and its control subcommands to the program. */
-export function registerSandbox(program: Command): Command {
+export function registerSandbox(program: Program) {
   const sandbox = program
     .command('sandbox')
     .description('run the built-in sandbox gateway standalone (no money moves), for other programs and tests')

@@ -1,9 +1,9 @@
 /** `paycli status`: definition (arguments, flags, help). Implementation: src/run/status.ts. */
-import type { Command } from 'commander';
+import type { Program } from '../cli.js';
 import { lazyAction } from '../lazy.js';
 
 /** Adds `status` to the program. */
-export function registerStatus(program: Command): Command {
+export function registerStatus(program: Program) {
   return program
     .command('status')
     .description("ask the gateway about one transaction, by its id or by your order reference (beyond the interface)")

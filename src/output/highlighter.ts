@@ -1,11 +1,12 @@
 /**
- * Colour, in one place. chalk alone ignores `NO_COLOR`, so colour is switched off
- * here for `--no-color`, `NO_COLOR` (any non-empty value, https://no-color.org), `TERM=dumb`, and
- * whenever stderr is not a terminal. Only stderr text is coloured; stdout stays plain so that
+ * Colour, in one place. chalk alone ignores `NO_COLOR`, so whether colour is used is decided by
+ * the terminal policy (src/terminal.ts `wantsColor`: `--no-color`, `NO_COLOR`, `TERM=dumb`, stderr
+ * not a terminal). Only stderr text is coloured; stdout stays plain so that
  * pipes and files get clean text. chalk is loaded only when colour is on: scripts and CI, where
  * stderr is no terminal, never load it.
  */
 import type { ChalkInstance } from 'chalk';
+import { wantsColor } from '../terminal.js';
 
 let instance: ChalkInstance | undefined;
 
@@ -17,7 +18,7 @@ export async function setupColor(noColorFlag: boolean): Promise<void> {
     process.env.NO_COLOR = '1';
     delete process.env.FORCE_COLOR;
   }
-  const off = noColorFlag || (process.env.NO_COLOR ?? '') !== '' || process.env.TERM === 'dumb' || !process.stderr.isTTY;
+  const off = !wantsColor(noColorFlag);
   // The named class, not the default export: the bundle's CommonJS chunks wrap a default export once more.
   instance = off ? undefined : new (await import('chalk')).Chalk();
 }

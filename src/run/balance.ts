@@ -10,7 +10,8 @@ import { sanitizeJson } from '../output/sanitize.js';
 import { balanceSchema } from '../schemas.js';
 import { isSandbox } from '../endpoint.js';
 import type { GlobalFlags } from '../settings.js';
-import { interruptSignal, settingsFor } from './request.js';
+import { interruptSignal } from '../terminal.js';
+import { settingsFor } from './request.js';
 
 /** Runs `balance`. @throws the typed errors of src/errors.ts */
 export async function run(opts: GlobalFlags): Promise<void> {

@@ -37,7 +37,8 @@ import { describeFound, whyNoLookup, witnessOrder } from '../lookup.js';
 import { startProgress, type BatchCounters } from './batch-progress.js';
 import { resultsPath, ResultsWriter, type RowOutcome, type RowResult } from './batch-results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './batch-rows.js';
-import { canPrompt, settingsFor, type RequestFlags } from './request.js';
+import { canPrompt } from '../terminal.js';
+import { settingsFor, type RequestFlags } from './request.js';
 
 /** Default and largest `--concurrency`. */
 export const DEFAULT_CONCURRENCY = 4;

@@ -10,6 +10,7 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { PIX_KEY_TYPES } from '../pix-key-types.js';
 import { checkPixKey } from '../validate/pixkey.js';
+import type { RunContext } from '../terminal.js';
 
 interface GlobalOpts {
   json?: boolean;
@@ -102,7 +103,7 @@ function invalid(d: DecodedBrCode): UsageError {
 }
 
 /** `paycli brcode decode [code] [--image file]`. @throws UsageError (exit 2) for an invalid code */
-export async function runDecode(opts: GlobalOpts & { image?: string }, _cmd: unknown, args: string[]): Promise<void> {
+export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<void> {
   if (opts.image && args[0] !== undefined) throw new UsageError('give either a BR Code or --image, not both', { field: '--image' });
   const code = opts.image ? await readQrImage(opts.image) : codeFrom(args[0], 'brcode decode');
   const d = decodeBrCode(code);
@@ -134,7 +135,7 @@ async function drawInTerminal(code: string): Promise<string> {
 }
 
 /** `paycli brcode qr [code] [--png f] [--svg f]`. @throws UsageError for an invalid code (nothing drawn) */
-export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, _cmd: unknown, args: string[]): Promise<void> {
+export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, { args }: RunContext): Promise<void> {
   const code = codeFrom(args[0], 'brcode qr');
   const d = decodeBrCode(code);
   if (!d.valid) {

@@ -15,13 +15,16 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import type { BatchOptions } from './batch.js';
-import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { interruptSignal } from '../terminal.js';
+import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
 /** Options of a cash-in run: the command's flags plus the globals. */
-export type CashinOptions = RequestFlags & { qr?: boolean; qrFile?: string };
+/** The run options of `cashin`, derived from its definition (src/commands/cashin.ts). */
+export type CashinOptions = CashinFlags;
 
 export { decodeQrImage } from '../qr-image.js';
 import { decodeQrImage } from '../qr-image.js';
+import type { CashinFlags } from '../commands/cashin.js';
 
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashinOptions): Promise<void> {

@@ -20,11 +20,14 @@ import { withOrderId } from '../order-id.js';
 import type { Settings } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
 import type { BatchOptions } from './batch.js';
-import { announceSandbox, refuseBatchOnlyFlags, bodyFromFlags, canPrompt, interruptSignal, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { canPrompt, interruptSignal } from '../terminal.js';
+import { announceSandbox, refuseBatchOnlyFlags, bodyFromFlags, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 import { settleFailedSend } from './settle.js';
+import type { CashoutFlags } from '../commands/cashout.js';
 
 /** Options of a cash-out run: the command's flags plus the globals. */
-export type CashoutOptions = RequestFlags & { yes?: boolean; allowDuplicate?: boolean };
+/** The run options of `cashout`, derived from its definition (src/commands/cashout.ts). */
+export type CashoutOptions = CashoutFlags;
 
 /** The summary shown before a cash-out is confirmed. */
 export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'endpoint' | 'profile'>): string {

@@ -2,10 +2,11 @@
 import type { Command } from 'commander';
 import { generateCompletion, type Shell } from '../completion/index.js';
 import { printResult } from '../output/logger.js';
+import type { RunContext } from '../terminal.js';
 
 /** Prints the script for the shell given as argument (commander has checked it is one we know). */
-export async function run(opts: { json?: boolean }, cmd: Command, args: string[]): Promise<void> {
-  let program = cmd;
+export async function run(opts: { json?: boolean }, { args, command }: RunContext): Promise<void> {
+  let program = command as Command;
   while (program.parent) program = program.parent;
   const shell = args[0] as Shell;
   const script = generateCompletion(program, shell);

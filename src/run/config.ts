@@ -6,7 +6,6 @@
  * land in shell history (a `header.<Name>` value may be, with a warning saying so).
  */
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import Conf from 'conf';
 import { CONFIG_KEYS, isValidKey } from '../config-keys.js';
 import { UsageError } from '../errors.js';
@@ -16,7 +15,8 @@ import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSettin
 import { isHeaderName } from '../validate/net.js';
 import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, type GlobalFlags } from '../settings.js';
 import { isSandbox, parseEndpoint } from '../endpoint.js';
-import { canPrompt } from './request.js';
+import { canPrompt } from '../terminal.js';
+import type { RunContext } from '../terminal.js';
 
 type Profiles = Record<string, Record<string, string>>;
 
@@ -63,10 +63,10 @@ async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean 
 }
 
 /** Runs a `config` subcommand (the subcommand's name selects which). */
-export async function run(opts: GlobalFlags & { noInput?: boolean }, cmd: Command, args: string[]): Promise<void> {
+export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, command }: RunContext): Promise<void> {
   const profile = profileName(opts);
   const [key, value] = args;
-  switch (cmd.name()) {
+  switch (command?.name()) {
     case 'path':
       return printResult(opts.json ? { json: { path: configFile() } } : configFile());
     case 'profiles': {

@@ -4,7 +4,6 @@
  * `paycli history resolve <entry> --outcome ok|not_sent|refused [--note TEXT]` settles an entry
  * whose outcome is unknown, after checking it at the gateway.
  */
-import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { Ledger, ledgerPath, type LedgerEntry, type LedgerQuery } from '../ledger.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../ledger-rules.js';
@@ -13,8 +12,10 @@ import { logger, printResult, printStream } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { registerConfigSecrets } from '../secrets.js';
 import { readConfigFile, type GlobalFlags } from '../settings.js';
+import { outputWidth } from '../terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
+import type { RunContext } from '../terminal.js';
 
 /** Output formats of `history`. */
 export const HISTORY_FORMATS = ['table', 'json', 'csv'] as const;
@@ -195,8 +196,8 @@ export function* jsonChunks(entries: Iterable<LedgerEntry>): Generator<string> {
 }
 
 /** Runs `history` (or `history resolve`). @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger */
-export async function run(opts: HistoryOptions & ResolveOptions, cmd: Command, args: string[]): Promise<void> {
-  if (cmd.name() === 'resolve') return resolve(opts, args[0]);
+export async function run(opts: HistoryOptions & ResolveOptions, { args, command }: RunContext): Promise<void> {
+  if (command?.name() === 'resolve') return resolve(opts, args[0]);
   const { query, format } = historyQuery(opts);
   registerSecretsOfConfig();
   const ledger = Ledger.open({ create: false });
@@ -208,7 +209,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, cmd: Command, a
     const filtered = Object.keys(query).length > 1;
     return logger.notice(filtered ? 'no payment in the ledger matches' : `nothing sent from this machine yet (ledger: ${ledgerPath()})`);
   }
-  printResult(formatHistory(shown, process.stdout.isTTY && process.stdout.columns ? Math.max(60, process.stdout.columns) : 80));
+  printResult(formatHistory(shown, outputWidth()));
   if (shown.some((e) => e.sandbox)) logger.notice('* sent to the built-in sandbox: no money moved');
 }
 

@@ -17,7 +17,8 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { parseTimeBound } from '../time-bound.js';
-import { interruptSignal, settingsFor } from './request.js';
+import { interruptSignal } from '../terminal.js';
+import { settingsFor } from './request.js';
 
 /** Options of `reconcile`: its flags plus the globals. */
 export type ReconcileOptions = GlobalFlags & { since?: string };

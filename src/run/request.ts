@@ -13,17 +13,13 @@ import { logger, printResult } from '../output/logger.js';
 import { registerRequestSecrets } from '../secrets.js';
 import { problemsOf } from '../schemas.js';
 import { endpointHost, endpointSetting, isSandbox } from '../endpoint.js';
+import { canPrompt } from '../terminal.js';
 import { isLoopbackHost, resolveSettings, type GlobalFlags, type Settings, type SettingsOp } from '../settings.js';
 
 export { bodyFromFlags } from '../input.js';
 
 /** Flags of `cashin`/`cashout` as commander gives them, plus the globals. */
 export type RequestFlags = GlobalFlags & Record<string, unknown> & { input?: string; noInput?: boolean; dryRun?: boolean; amount?: string; value?: string };
-
-/** True when paycli may prompt: stdin and stdout are terminals, no `--no-input`, no `PAYCLI_NO_INPUT=1`. */
-export function canPrompt(flags: { noInput?: boolean }): boolean {
-  return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !flags.noInput && process.env.PAYCLI_NO_INPUT !== '1' && process.env.PAYCLI_NO_INPUT !== 'true';
-}
 
 /**
  * Validates the gathered body (src/input.ts) with the request schema; in a terminal, prompts for
@@ -162,19 +158,3 @@ export async function send<S extends z.ZodType>(settings: Settings, path: string
   }
 }
 
-/** An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM while a request is in flight. */
-export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController();
-  const onSignal = () => ac.abort();
-  // SIGTERM is how CI cancels a job: treated as Ctrl-C, so paycli says whether the request had
-  // gone out and records the outcome in the ledger before it exits.
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal: ac.signal,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}

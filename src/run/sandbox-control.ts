@@ -8,7 +8,6 @@
  * `paycli sandbox ping [url]`: asks it to send the `{"test": true}` ping (`POST /_sandbox/ping`);
  * exit 0 when the receiver answered 2xx, 1 when it did not, the rest as above.
  */
-import type { Command } from 'commander';
 import { Agent, request } from 'undici';
 import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../errors.js';
 import { isHttpUrl } from '../validate/net.js';
@@ -16,6 +15,7 @@ import { errorCodeOf } from '../error-cause.js';
 import { printResult } from '../output/logger.js';
 import { registerSecret, sanitizeText } from '../output/sanitize.js';
 import { VERSION } from '../version.js';
+import type { RunContext } from '../terminal.js';
 
 /** Options of the control subcommands (plus the parent's `--api-key` and the globals). */
 export interface SandboxControlOptions {
@@ -29,8 +29,8 @@ const CONTROL_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** Runs one control subcommand; the action is the subcommand's name. */
-export async function run(opts: SandboxControlOptions, cmd: Command, args: string[]): Promise<void> {
-  const action = cmd.name();
+export async function run(opts: SandboxControlOptions, { args, command }: RunContext): Promise<void> {
+  const action = command?.name();
   if (action === 'ping') return ping(opts, args[0]);
   const id = args[0] ?? '';
   if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(`<transactionId> must be a transaction id (digits), got "${sanitizeText(id, true)}"`, { field: 'transactionId' });

@@ -11,7 +11,9 @@ import { formatLookup } from '../output/format.js';
 import { printResult } from '../output/logger.js';
 import { sanitizeJson } from '../output/sanitize.js';
 import type { GlobalFlags } from '../settings.js';
-import { interruptSignal, settingsFor } from './request.js';
+import { interruptSignal } from '../terminal.js';
+import { settingsFor } from './request.js';
+import type { RunContext } from '../terminal.js';
 
 /** Options of `status`: its flags plus the globals. */
 export type StatusOptions = GlobalFlags & { orderId?: string };
@@ -35,7 +37,7 @@ export function statusKey(transactionId: string | undefined, orderId: string | u
 }
 
 /** Runs `status`. @throws the typed errors of src/errors.ts */
-export async function run(opts: StatusOptions, _cmd: unknown, args: string[]): Promise<void> {
+export async function run(opts: StatusOptions, { args }: RunContext): Promise<void> {
   const key = statusKey(args[0], opts.orderId);
   const settings = settingsFor(opts, 'lookup');
   const interrupt = interruptSignal();

@@ -4,7 +4,7 @@
  * what it creates and can drop a connection after creating (test/helpers/gateway.ts).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerRows } from '../helpers/ledger.js';

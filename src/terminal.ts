@@ -1,0 +1,94 @@
+/**
+ * Terminal policy, in one place: what a run may touch of the process (its {@link RunContext}),
+ * whether paycli may prompt, whether it colours stderr, where prompts and progress are drawn, and
+ * how Ctrl-C / SIGTERM reach a request in flight. No heavy imports: `config path` loads it too.
+ * README "Interactive mode" and "Output for scripts" describe the rules from a user's side.
+ */
+import type { Command } from 'commander';
+
+/** Which standard streams are terminals. */
+export interface Terminals {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+}
+
+/**
+ * What a command's run function may use of the process, made once per run by src/action.ts
+ * (`execute`) and passed to `run(opts, ctx)`, so the logic takes it as an argument and unit
+ * tests can give their own (streams, environment, terminals, clock).
+ */
+export interface RunContext {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** The environment the settings are read from (PAYCLI_*, NO_COLOR, proxies). */
+  env: NodeJS.ProcessEnv;
+  isTTY: Terminals;
+  /** The clock (ledger times, `--since 7d`). */
+  now(): Date;
+  /** The positional arguments of the command (`status <id>`, `config set <key> [value]`). */
+  args: string[];
+  /** The command that runs (its name tells `config set` from `config get`). */
+  command?: Command;
+}
+
+/** The context of this process: its real streams, environment and clock. */
+export function processContext(args: string[] = [], command?: Command): RunContext {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    isTTY: { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY), stderr: Boolean(process.stderr.isTTY) },
+    now: () => new Date(),
+    args,
+    command,
+  };
+}
+
+/** True for the values of a boolean environment variable that mean "on" (`1`, `true`). */
+const envOn = (v: string | undefined): boolean => v === '1' || v === 'true';
+
+/**
+ * True when paycli may prompt: stdin and stdout are terminals (as `gh` decides), and neither
+ * `--no-input` nor `PAYCLI_NO_INPUT=1|true` says otherwise. Every prompt of paycli asks this.
+ */
+export function canPrompt(flags: { noInput?: boolean }, ctx: Pick<RunContext, 'isTTY' | 'env'> = processContext()): boolean {
+  return ctx.isTTY.stdin && ctx.isTTY.stdout && !flags.noInput && !envOn(ctx.env.PAYCLI_NO_INPUT);
+}
+
+/**
+ * True when stderr gets colour: not `--no-color`, no `NO_COLOR` (any non-empty value,
+ * https://no-color.org), not `TERM=dumb`, and stderr is a terminal. stdout is never coloured.
+ */
+export function wantsColor(noColorFlag: boolean, ctx: Pick<RunContext, 'isTTY' | 'env'> = processContext()): boolean {
+  return !noColorFlag && (ctx.env.NO_COLOR ?? '') === '' && ctx.env.TERM !== 'dumb' && ctx.isTTY.stderr;
+}
+
+/**
+ * Width a table for people may use: the terminal's columns when stdout is one (at least 60),
+ * else 80 (a file or a pipe gets the width README examples are written for).
+ */
+export function outputWidth(ctx: Pick<RunContext, 'isTTY'> = processContext()): number {
+  return ctx.isTTY.stdout && process.stdout.columns ? Math.max(60, process.stdout.columns) : 80;
+}
+
+/**
+ * An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM while a request is in flight. SIGTERM is how
+ * CI cancels a job: treated as Ctrl-C, so paycli says whether the request had gone out and
+ * records the outcome in the ledger before it exits. Call `dispose()` once the request is over.
+ */
+export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController();
+  const onSignal = () => ac.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
