@@ -6,7 +6,7 @@
  * land in shell history (a `header.<Name>` value may be, with a warning saying so).
  */
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { CONFIG_KEYS, isValidKey } from '../config-keys.js';
 import { UsageError } from '../errors.js';
 import { logger, printResult } from '../output/logger.js';
@@ -20,13 +20,17 @@ import type { RunContext } from '../terminal.js';
 
 type Profiles = Record<string, Record<string, string>>;
 
-/** Opens the config store, creating its folder with mode 0700. */
-export function openStore(): Conf<{ profiles: Profiles }> {
+/**
+ * Opens the config store, creating its folder with mode 0700. `conf` (with its JSON-schema
+ * validator) is loaded here, not with the command, so `config path` stays light.
+ */
+export async function openStore(): Promise<Conf<{ profiles: Profiles }>> {
+  const { default: Store } = await import('conf');
   const dir = configDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   readConfigFile(); // trusted, JSON, right shape (exit 2 naming file and key) before conf reads it
-  return new Conf<{ profiles: Profiles }>({
+  return new Store<{ profiles: Profiles }>({
     projectName: 'paycli',
     projectSuffix: '',
     cwd: dir,
@@ -71,7 +75,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
       return printResult(opts.json ? { json: { path: configFile() } } : configFile());
     case 'profiles': {
       // Each profile with where it sends (README "Configuration and profiles"); no secret is shown.
-      const profiles = openStore().get('profiles');
+      const profiles = (await openStore()).get('profiles');
       const active = profileName(opts);
       const rows = Object.entries(profiles).map(([name, keys]) => ({
         name,
@@ -87,7 +91,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
       return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ' (no API key)'}`).join('\n'));
     }
     case 'list': {
-      const entries = openStore().get('profiles')[profile] ?? {};
+      const entries = (await openStore()).get('profiles')[profile] ?? {};
       registerProfileSecrets(entries);
       const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, shownSetting(k, v)]));
       if (opts.json) return printResult({ json: { profile, values: shown } });
@@ -97,7 +101,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
     }
     case 'get': {
       checkKey(key!);
-      const entries = openStore().get('profiles')[profile];
+      const entries = (await openStore()).get('profiles')[profile];
       registerProfileSecrets(entries);
       const v = entries?.[key!];
       if (v === undefined) throw new UsageError(`${key} is not set in profile "${profile}"`, { field: key });
@@ -106,7 +110,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
     }
     case 'unset': {
       checkKey(key!);
-      const store = openStore();
+      const store = await openStore();
       const profiles = store.get('profiles');
       if (profiles[profile]) delete profiles[profile][key!];
       store.set('profiles', profiles);
@@ -125,7 +129,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
       v = v.trim();
       if (!v) throw new UsageError(`the value of ${key} must not be empty`, { field: key });
       checkValue(key!, v, opts);
-      const store = openStore();
+      const store = await openStore();
       const profiles = store.get('profiles');
       profiles[profile] = { ...(profiles[profile] ?? {}), [key!]: v };
       store.set('profiles', profiles);

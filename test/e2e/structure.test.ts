@@ -1,0 +1,66 @@
+/**
+ * What the code's structure promises, checked on the built CLI: a bug inside paycli is reported
+ * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
+ * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { useGatewayFixture } from '../helpers/gateway.js';
+
+const KEY = 'sk_live_STRUCTURE_0123456789abcdef';
+const t = useGatewayFixture(KEY);
+const DIST = join(__dirname, '../../dist');
+const plantBug = ['-r', join(__dirname, '../helpers/internal-bug.cjs')];
+
+describe('a bug inside paycli', () => {
+  it('is internal_error with exit 70 (text and --json), no stack trace without --verbose, and nothing reaches the gateway', async () => {
+    const text = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env(), nodeArgs: plantBug });
+    expect(text.code).toBe(70);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toContain('error: internal error: planted bug: getRandomValues is broken (a bug in paycli; run with --verbose for details)');
+    expect(text.stderr).not.toMatch(/\n\s+at /);
+    const json = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: t.env(), nodeArgs: plantBug });
+    expect(json.code).toBe(70);
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toEqual({ error: { code: 'internal_error', message: expect.stringContaining('planted bug') } });
+    const verbose = await runPaycli(['--verbose', ...CASHOUT_ARGS, '--yes'], { env: t.env(), nodeArgs: plantBug });
+    expect(verbose.code).toBe(70);
+    expect(verbose.stderr).toMatch(/TypeError: planted bug[^\n]*\n\s+at /);
+    expect(verbose.stderr).not.toContain(KEY);
+    expect(t.gw.received).toHaveLength(0);
+  });
+});
+
+describe('start-up', () => {
+  /** The modules of dist/ a paycli run loads, with their text. */
+  async function loadedChunks(args: string[]): Promise<{ code: number | null; chunks: Map<string, string>; external: string[] }> {
+    const r = await runPaycli(args, { env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|better-sqlite3$)' }), nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')] });
+    const loaded = [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice('loaded '.length)))];
+    const chunks = new Map(loaded.filter((m) => /^\.\/[\w.-]+\.cjs$/.test(m) && existsSync(join(DIST, m))).map((m) => [m, readFileSync(join(DIST, m), 'utf8')]));
+    return { code: r.code, chunks, external: loaded.filter((m) => !m.startsWith('./')) };
+  }
+  const MARKERS: Array<[string, RegExp]> = [
+    ['zod', /\$ZodType|ZodError/],
+    ['undici', /undici/i],
+    ['conf (ajv)', /\bajv\b/i],
+  ];
+
+  it('config path loads no schemas, HTTP stack, config store or ledger', async () => {
+    const { code, chunks, external } = await loadedChunks(['config', 'path']);
+    expect(code).toBe(0);
+    expect(chunks.size).toBeGreaterThan(0);
+    expect(external).toEqual([]);
+    for (const [name, marker] of MARKERS) {
+      for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
+    }
+  });
+
+  it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {
+    const { code, chunks, external } = await loadedChunks([...CASHOUT_ARGS, '--yes']);
+    expect(code).toBe(0);
+    expect([...chunks.values()].some((text) => MARKERS[0]![1].test(text))).toBe(true);
+    expect(external).toEqual(expect.arrayContaining(['better-sqlite3']));
+    expect(external.some((m) => /^node:(http|https|net)$/.test(m))).toBe(true);
+  });
+});
