@@ -74,6 +74,24 @@ export function outputWidth(ctx: Pick<RunContext, 'isTTY'> = processContext()): 
   return ctx.isTTY.stdout && process.stdout.columns ? Math.max(60, process.stdout.columns) : 80;
 }
 
+/** `--json` is pretty-printed on a terminal and compact otherwise (a pipe, a file), as `gh` does. */
+export function prettyJson(ctx: Pick<RunContext, 'isTTY'> = processContext()): boolean {
+  return ctx.isTTY.stdout;
+}
+
+/**
+ * Columns to draw a QR code in: the terminal's width when stdout is one, else undefined (a file
+ * or a pipe gets the code drawn at its natural size, when asked to draw at all).
+ */
+export function qrColumns(ctx: Pick<RunContext, 'isTTY'> = processContext()): number | undefined {
+  return ctx.isTTY.stdout ? process.stdout.columns : undefined;
+}
+
+/** Where prompts are drawn: stderr when it is a terminal, so that stdout carries only the result. */
+export function promptOutput(ctx: Pick<RunContext, 'isTTY'> = processContext()): NodeJS.WriteStream {
+  return ctx.isTTY.stderr ? process.stderr : process.stdout;
+}
+
 /**
  * An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM while a request is in flight. SIGTERM is how
  * CI cancels a job: treated as Ctrl-C, so paycli says whether the request had gone out and

@@ -7,6 +7,7 @@
 import { highlighter } from './highlighter.js';
 import { noteCreated } from './result-state.js';
 import { redact, sanitizeText } from './sanitize.js';
+import { prettyJson } from '../terminal.js';
 
 const err = (s: string) => process.stderr.write(redact(s));
 /** Defence in depth: a message may quote a gateway; strip escapes from it (the prefix keeps its colour). */
@@ -62,7 +63,7 @@ export const logger = {
  */
 export function printResult(result: string | { json: unknown }, opts: { created?: string } = {}): void {
   noteCreated(opts.created);
-  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, process.stdout.isTTY ? 2 : undefined);
+  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, prettyJson() ? 2 : undefined);
   process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
 }
 

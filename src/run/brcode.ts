@@ -10,7 +10,7 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { PIX_KEY_TYPES } from '../pix-key-types.js';
 import { checkPixKey } from '../validate/pixkey.js';
-import type { RunContext } from '../terminal.js';
+import { processContext, qrColumns, type RunContext } from '../terminal.js';
 
 interface GlobalOpts {
   json?: boolean;
@@ -129,7 +129,7 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 /** Draws `code` on stdout when it is a terminal wide enough; otherwise says what to do. */
 async function drawInTerminal(code: string): Promise<string> {
   const { drawQr } = await import('../output/qr-terminal.js');
-  const qr = drawQr(code, process.stdout.isTTY ? process.stdout.columns : undefined);
+  const qr = drawQr(code, qrColumns());
   if (!qr) logger.notice(`the terminal is too narrow (${process.stdout.columns} columns) to draw this QR code readably: use --png qr.png`);
   return qr ?? '';
 }
@@ -170,6 +170,7 @@ function dictKey(text: string | undefined): string {
 /** `paycli brcode create`. @throws UsageError on any invalid input (nothing created) */
 export async function runCreate(
   opts: GlobalOpts & { key?: string; value?: string; amount?: string; name?: string; city?: string; txid?: string; info?: string; png?: string },
+  ctx: RunContext = processContext(),
 ): Promise<void> {
   const key = dictKey(opts.key);
   let amountCents: number | undefined;
@@ -195,5 +196,5 @@ export async function runCreate(
   if (amountCents === undefined) logger.notice('no --value/--amount: the payer types the amount');
   await writeImages(code, opts.png);
   if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(`${code}${process.stdout.isTTY ? `\n\n${await drawInTerminal(code)}` : ''}`);
+  else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code)}` : ''}`);
 }

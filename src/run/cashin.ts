@@ -15,7 +15,7 @@ import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
 import type { BatchOptions } from './batch.js';
-import { interruptSignal } from '../terminal.js';
+import { interruptSignal, processContext, qrColumns, type RunContext } from '../terminal.js';
 import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
 
 /** Options of a cash-in run: the command's flags plus the globals. */
@@ -27,7 +27,7 @@ import { decodeQrImage } from '../qr-image.js';
 import type { CashinFlags } from '../commands/cashin.js';
 
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
-export async function run(opts: CashinOptions): Promise<void> {
+export async function run(opts: CashinOptions, ctx: RunContext = processContext()): Promise<void> {
   if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashin', opts as BatchOptions);
   refuseBatchOnlyFlags(opts);
   // Settings and credential first: no question is asked of someone who cannot send anyway.
@@ -57,10 +57,10 @@ export async function run(opts: CashinOptions): Promise<void> {
     interrupt.dispose();
   }
   recordEnd(entry, () => ledger.end(entry, 'ok', { transactionId: result.data.transactionId }));
-  await printCashIn(result.data, result.raw, body, opts, result.sandbox);
+  await printCashIn(result.data, result.raw, body, opts, result.sandbox, ctx);
 }
 
-async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean): Promise<void> {
+async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean, ctx: RunContext): Promise<void> {
   const { checkCashInBrCode } = await import('./brcode-check.js');
   const check = checkCashInBrCode(res.qrCode, body.value);
   for (const w of check.warnings) logger.warn(w);
@@ -68,10 +68,10 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
   else {
     let text = formatCashIn(res, body.value, sandbox, body.orderId);
     if (check.note) text += `\n(${check.note})`;
-    const draw = opts.qr ?? Boolean(process.stdout.isTTY);
+    const draw = opts.qr ?? ctx.isTTY.stdout;
     if (draw && check.decoded.valid) {
       const { drawQr } = await import('../output/qr-terminal.js');
-      const qr = drawQr(sanitizeText(res.qrCode, true), process.stdout.isTTY ? process.stdout.columns : undefined);
+      const qr = drawQr(sanitizeText(res.qrCode, true), qrColumns(ctx));
       if (qr) text += `\n\n${qr}`;
       else logger.notice(`the terminal is too narrow (${process.stdout.columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``);
     }

@@ -15,8 +15,7 @@ import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSettin
 import { isHeaderName } from '../validate/net.js';
 import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, type GlobalFlags } from '../settings.js';
 import { isSandbox, parseEndpoint } from '../endpoint.js';
-import { canPrompt } from '../terminal.js';
-import type { RunContext } from '../terminal.js';
+import { canPrompt, processContext, type RunContext } from '../terminal.js';
 
 type Profiles = Record<string, Record<string, string>>;
 
@@ -58,7 +57,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
 }
 
 async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
-  if (process.stdin.isTTY) {
+  if (processContext().isTTY.stdin) {
     if (!canPrompt(flags)) throw new UsageError(`pipe the value of ${key} on stdin, or run in a terminal to be asked for it`, { field: key });
     const { password } = await import('@inquirer/prompts');
     return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : 'must not be empty') }, { output: process.stderr });

@@ -12,6 +12,7 @@ import { convertField, deletePath, describeProblem, fieldOf, getPath, missingFie
 import { amountProblem, formatReais, parseReais } from '../money.js';
 import { problemsOf, type FieldProblem } from '../schemas.js';
 import { PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix-key-types.js';
+import { promptOutput } from '../terminal.js';
 
 
 type Inquirer = typeof import('@inquirer/prompts');
@@ -20,7 +21,7 @@ type Context = NonNullable<Parameters<Inquirer['input']>[1]>;
 
 /** Where prompts are drawn: stderr when it is a terminal, so that stdout carries only the result. */
 export function promptContext(): Context {
-  return { output: process.stderr.isTTY ? process.stderr : process.stdout };
+  return { output: promptOutput() };
 }
 
 /** How many rounds of questions before giving up (a round asks every field still wrong). */
