@@ -37,7 +37,7 @@ import { describeFound, whyNoLookup, witnessOrder } from '../lookup.js';
 import { startProgress, type BatchCounters } from './batch-progress.js';
 import { resultsPath, ResultsWriter, type RowOutcome, type RowResult } from './batch-results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './batch-rows.js';
-import { canPrompt } from '../terminal.js';
+import { canPrompt, processContext } from '../terminal.js';
 import { settingsFor, type RequestFlags } from './request.js';
 
 /** Default and largest `--concurrency`. */
@@ -338,7 +338,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   let unknownExit: number = ExitCode.NETWORK;
   let fatal: PaycliError | undefined;
   let sentAny = false;
-  const progress = await startProgress(counters, { json: Boolean(opts.json), tty: Boolean(process.stderr.isTTY) });
+  const progress = await startProgress(counters, { json: Boolean(opts.json), tty: processContext().isTTY.stderr });
 
   // Ctrl-C / SIGTERM: stop starting rows and let the ones in flight finish; a second one aborts them.
   let stopping = false;
