@@ -37,15 +37,15 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
  * {@link ExitCode} without a line here does not compile.
  */
 export const EXIT_CODE_SUMMARY: Readonly<Record<ExitCodeValue, string>> = {
-  0: 'success',
-  1: 'the gateway refused the request (4xx other than 401/403); its message is shown',
-  2: 'usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out, ledger unusable or busy)',
+  0: 'success (a batch: every row ok, or already ok)',
+  1: 'the gateway refused the request (4xx other than 401/403); its message is shown (a batch: some rows refused)',
+  2: 'usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out, ledger unusable or busy; a batch file with bad rows)',
   3: 'authentication failed (401/403) or no API key configured',
-  4: 'network failure or timeout (outcome unknown if the request may have been sent)',
-  5: 'the gateway failed or answered outside the interface (5xx, not JSON, wrong shape)',
-  6: 'created, but needs attention (wrong amounts or BR Code in the answer; result not written)',
+  4: 'network failure or timeout (outcome unknown if the request may have been sent; a batch: some rows unknown)',
+  5: 'the gateway failed or answered outside the interface (5xx, not JSON, wrong shape; a batch: some rows unknown)',
+  6: 'created, but needs attention (wrong amounts or BR Code in the answer; result not written; a batch: some rows need a person)',
   70: 'internal error (a bug in paycli)',
-  130: 'interrupted (Ctrl-C, or SIGTERM during a request)',
+  130: 'interrupted (Ctrl-C, or SIGTERM during a request; a batch: rows in flight recorded, run it again to resume)',
 };
 
 /** Machine-readable error codes, the `error.code` of the `--json` error document. */
