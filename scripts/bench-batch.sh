@@ -8,24 +8,18 @@
 #   the file once. Target: within 1.5x of the latter.
 # - peak RSS (max RSS, /usr/bin/time) of a 1,000-row and a 100,000-row run. Target: within 1.2x.
 # Prints medians and ratios; asserts nothing. BENCH_BATCH_RUNS (default 3) runs of the 10,000.
+# The set-up (tools, sandbox, clean-up, max RSS) is shared with scripts/bench.sh: scripts/bench-lib.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for tool in hyperfine /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
-done
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
+bench_require_tools
 RUNS=${BENCH_BATCH_RUNS:-3}
 ROWS=${BENCH_BATCH_ROWS:-10000}  # rows of the send and resume file
 SMALL=${BENCH_BATCH_SMALL:-1000}  # rows of the small peak-RSS file
 BIG=${BENCH_BATCH_BIG:-100000}    # rows of the big peak-RSS file
 work=$(mktemp -d)
-export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_CACHE_DIR="$work/cache" NO_COLOR=1
-node bin/paycli.cjs sandbox --port 0 2>"$work/sandbox.log" &
-sandbox=$!
-cleanup() { kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; sleep 0.1; done
-url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
-export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
+bench_start "$work"
 
 node scripts/bench-batch-gen.mjs "$ROWS" "$work/10k.csv" "$work/10k.jsonl"
 node scripts/bench-batch-gen.mjs "$SMALL" "$work/1k.csv"
@@ -49,7 +43,7 @@ hyperfine -i --runs 10 --warmup 1 --style basic --export-json "$work/resume-payc
 
 rss() { # max RSS in KiB of one run with a fresh ledger
   rm -rf "$work/rss-data" "$work/rss.csv"
-  PAYCLI_DATA_DIR="$work/rss-data" /usr/bin/time -f %M node bin/paycli.cjs cashout --batch "$1" --yes --concurrency 8 --results "$work/rss.csv" 2>&1 >/dev/null | tail -1
+  PAYCLI_DATA_DIR="$work/rss-data" bench_rss 1 node bin/paycli.cjs cashout --batch "$1" --yes --concurrency 8 --results "$work/rss.csv"
 }
 rss_small=$(rss "$work/1k.csv")
 rss_big=$(rss "$work/big.csv")

@@ -7,27 +7,22 @@
 # (generated straight into the database by scripts/bench-ledger-fill.mjs), the minimal node:http
 # cash-out (scripts/bench-min-cashout.mjs), and `paycli history --limit 20` on the big ledger; in
 # several rounds whose samples are pooled per command. Then peak memory (max RSS) with /usr/bin/time.
+# The set-up (tools, sandbox, clean-up, max RSS) is shared with scripts/bench-batch.sh:
+# scripts/bench-lib.sh.
 # Prints medians, ratios and targets (scripts/bench-report.mjs); asserts nothing; removes everything
 # it made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for tool in hyperfine /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
-done
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
+bench_require_tools
 RUNS=${BENCH_RUNS:-15}     # runs per command per round
 ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
-# PAYCLI_CACHE_DIR: paycli's V8 code cache (src/compile-cache.ts), filled by the warm-up runs
-# as by any first run after an install; the last row shows the cash-in without it.
-export PAYCLI_CONFIG_DIR="$work/config" PAYCLI_DATA_DIR="$work/data" PAYCLI_CACHE_DIR="$work/cache" NO_COLOR=1
-node bin/paycli.cjs sandbox --port 0 2>"$work/sandbox.log" &
-sandbox=$!
-# The sandbox writes its code cache as it exits: wait for it before removing the folder.
-cleanup() { kill "$sandbox" 2>/dev/null || true; wait "$sandbox" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-for _ in $(seq 50); do grep -q 'listening on' "$work/sandbox.log" && break; sleep 0.1; done
-url=$(grep -o 'listening on http://[^ ]*' "$work/sandbox.log" | head -1 | cut -d' ' -f3)
-export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
+# PAYCLI_CACHE_DIR (set by bench_start): paycli's V8 code cache (src/compile-cache.ts), filled by
+# the warm-up runs as by any first run after an install; a row shows the cash-in without it.
+bench_start "$work"
+export PAYCLI_DATA_DIR="$work/data"
 
 # The ledger (README "Payment ledger"): duplicate-window 0 lets the same cash-out be sent on every
 # run (an ok one no longer blocks; the ledger is checked and written exactly as for any cash-out).
@@ -58,9 +53,7 @@ for round in $(seq "$ROUNDS"); do
     -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m" >&2
 done
 
-rss() { # median max RSS in KiB over 15 runs
-  for _ in $(seq 15); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n 8p
-}
+rss() { bench_rss 15 "$@"; } # median max RSS in KiB over 15 runs
 # shellcheck disable=SC2086
 {
   printf 'minimal undici script\t%s\n' "$(rss node scripts/bench-min-client.mjs)"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Set-up shared by the benchmark scripts (scripts/bench.sh, scripts/bench-batch.sh), each rule
+# written once: the tools a bench needs, a temporary work folder, a standalone `paycli sandbox` on
+# 127.0.0.1 that the paycli rows talk to, removing both at exit, and peak memory (max RSS).
+# Sourced, not run: `. scripts/bench-lib.sh`.
+
+# Exits 2 (nothing measured) when hyperfine or GNU time is missing.
+bench_require_tools() {
+  local tool
+  for tool in hyperfine /usr/bin/time; do
+    command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
+  done
+}
+
+# bench_start <work-folder>: points paycli's config and code cache into the folder, starts a
+# standalone sandbox on a free port, waits until it listens, and exports its URL as BENCH_URL
+# and PAYCLI_BASE_URL (with PAYCLI_API_KEY=bench). At exit the sandbox is stopped (it writes its
+# code cache as it exits, so it is waited for) and the folder removed.
+bench_start() {
+  BENCH_WORK=$1
+  export PAYCLI_CONFIG_DIR="$BENCH_WORK/config" PAYCLI_CACHE_DIR="$BENCH_WORK/cache" NO_COLOR=1
+  node bin/paycli.cjs sandbox --port 0 2>"$BENCH_WORK/sandbox.log" &
+  BENCH_SANDBOX=$!
+  trap bench_cleanup EXIT
+  local url='' _
+  for _ in $(seq 50); do
+    url=$(grep -o 'listening on http://[^ ]*' "$BENCH_WORK/sandbox.log" | head -1 | cut -d' ' -f3) && [ -n "$url" ] && break
+    sleep 0.1
+  done
+  [ -n "$url" ] || { echo "bench: the sandbox did not start:" >&2; cat "$BENCH_WORK/sandbox.log" >&2; exit 2; }
+  export BENCH_URL="$url" PAYCLI_BASE_URL="$url" PAYCLI_API_KEY=bench
+}
+
+bench_cleanup() {
+  kill "$BENCH_SANDBOX" 2>/dev/null || true
+  wait "$BENCH_SANDBOX" 2>/dev/null || true
+  rm -rf "$BENCH_WORK"
+}
+
+# bench_rss <runs> <command...>: the median max RSS in KiB of <runs> runs (GNU time's %M).
+bench_rss() {
+  local runs=$1 _
+  shift
+  for _ in $(seq "$runs"); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n "$(((runs + 1) / 2))p"
+}
