@@ -37,7 +37,16 @@
  * - {@link Ledger.query}: what `paycli history` shows, newest first, reading only those rows.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+
+let sqlite: typeof Database | undefined;
+/**
+ * better-sqlite3, loaded on the first ledger opened: its addon costs several milliseconds, which
+ * `--dry-run`, a validation error or `--help` never pay (README "Speed").
+ */
+function sqliteDatabase(): typeof Database {
+  return (sqlite ??= require('better-sqlite3') as typeof Database);
+}
 import { randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -464,7 +473,7 @@ export class Ledger {
     inspectFile(`${file}-shm`, note);
     let db: Database.Database | undefined;
     try {
-      db = new Database(file, connectionOptions());
+      db = new (sqliteDatabase())(file, connectionOptions());
       db.pragma('cell_size_check = ON');
       db.pragma('trusted_schema = OFF');
       if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
@@ -741,7 +750,7 @@ function createLedger(dir: string, file: string, note: string): void {
   let imported: ImportResult | undefined;
   try {
     closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));
-    const db = new Database(tmp, connectionOptions());
+    const db = new (sqliteDatabase())(tmp, connectionOptions());
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
