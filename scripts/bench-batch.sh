@@ -7,8 +7,11 @@
 # - the resume of that file once every row is done, against `node -e 0` and a node that reads
 #   the file once. Target: within 1.5x of the latter.
 # - peak RSS (max RSS, /usr/bin/time) of a 1,000-row and a 100,000-row run. Target: within 1.2x.
-# Prints medians and ratios; asserts nothing. BENCH_BATCH_RUNS (default 3) runs of the 10,000.
-# The set-up (tools, sandbox, clean-up, max RSS) is shared with scripts/bench.sh: scripts/bench-lib.sh.
+# Prints its own table of medians, ratios and targets (the node program at the end, not
+# scripts/bench-report.mjs); asserts nothing. BENCH_BATCH_RUNS (default 3) runs of the 10,000;
+# BENCH_BATCH_ROWS, BENCH_BATCH_SMALL, BENCH_BATCH_BIG shrink the files (the 10,000-row labels stay).
+# The set-up (tools, sandbox, clean-up, max RSS, commit) is shared with scripts/bench.sh:
+# scripts/bench-lib.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
@@ -48,7 +51,7 @@ rss() { # max RSS in KiB of one run with a fresh ledger
 rss_small=$(rss "$work/1k.csv")
 rss_big=$(rss "$work/big.csv")
 
-node - "$work" "$rss_small" "$rss_big" "$BIG" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'JS'
+node - "$work" "$rss_small" "$rss_big" "$BIG" "$(bench_commit)" <<'JS'
 const [work, small, big, rows, commit] = process.argv.slice(2);
 const fs = require('node:fs');
 const med = (f, i = 0) => JSON.parse(fs.readFileSync(`${work}/${f}`, 'utf8')).results[i].median;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up shared by the benchmark scripts (scripts/bench.sh, scripts/bench-batch.sh), each rule
 # written once: the tools a bench needs, a temporary work folder, a standalone `paycli sandbox` on
-# 127.0.0.1 that the paycli rows talk to, removing both at exit, and peak memory (max RSS).
+# 127.0.0.1 that the paycli rows talk to, removing both at exit, peak memory (max RSS), and the
+# commit a report names.
 # Sourced, not run: `. scripts/bench-lib.sh`.
 
 # Exits 2 (nothing measured) when hyperfine or GNU time is missing.
@@ -42,4 +43,9 @@ bench_rss() {
   local runs=$1 _
   shift
   for _ in $(seq "$runs"); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n "$(((runs + 1) / 2))p"
+}
+
+# bench_commit: the short commit the reports name ("unknown" outside a git checkout).
+bench_commit() {
+  git rev-parse --short HEAD 2>/dev/null || echo unknown
 }

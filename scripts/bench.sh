@@ -7,7 +7,7 @@
 # (generated straight into the database by scripts/bench-ledger-fill.mjs), the minimal node:http
 # cash-out (scripts/bench-min-cashout.mjs), and `paycli history --limit 20` on the big ledger; in
 # several rounds whose samples are pooled per command. Then peak memory (max RSS) with /usr/bin/time.
-# The set-up (tools, sandbox, clean-up, max RSS) is shared with scripts/bench-batch.sh:
+# The set-up (tools, sandbox, clean-up, max RSS, commit) is shared with scripts/bench-batch.sh:
 # scripts/bench-lib.sh.
 # Prints medians, ratios and targets (scripts/bench-report.mjs); asserts nothing; removes everything
 # it made.
@@ -63,7 +63,7 @@ rss() { bench_rss 15 "$@"; } # median max RSS in KiB over 15 runs
   printf 'paycli cashout --json, 1,000,000 payments\t%s\n' "$(rss $cashout_1m)"
   printf 'paycli history --limit 20, 1,000,000 payments\t%s\n' "$(rss $history_1m)"
 } >"$work/rss.tsv"
-node scripts/bench-report.mjs "$work" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+node scripts/bench-report.mjs "$work" "$(bench_commit)"
 
 # BENCH_INSTRUCTIONS=1: also count instructions with valgrind's callgrind (about 5 s a command),
 # a measure that a busy or noisy machine does not move; the sandbox's own work is not counted.

@@ -1,7 +1,9 @@
 /**
  * `npm run bench` (scripts/bench.sh, README "Speed") ends with exit 0 when it ran, and leaves
  * nothing behind: its temporary folder (config, data, code cache, the standalone sandbox's log)
- * is gone and its sandbox stopped. Run with the fewest samples; nothing here looks at the times.
+ * is gone and its sandbox stopped, for the start-up and ledger rows (scripts/bench.sh) and the batch
+ * part (scripts/bench-batch.sh) alike. Run with the fewest samples; nothing here looks at the times.
+ * Both scripts source their shared set-up from scripts/bench-lib.sh; shellcheck lints all three.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -11,6 +13,18 @@ import { expect, it } from 'vitest';
 import { childEnv } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
+
+it('shellcheck finds nothing in the bench scripts and their shared library (every severity)', () => {
+  // -x follows `. scripts/bench-lib.sh`, so the library is checked as each script uses it
+  const r = spawnSync('shellcheck', ['-x', '--severity=style', 'scripts/bench.sh', 'scripts/bench-batch.sh', 'scripts/bench-lib.sh'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (r.error) throw new Error(`shellcheck could not run (scripts/test-deps.txt installs it): ${r.error.message}`);
+  expect(r.stdout + r.stderr).toBe('');
+  expect(r.status).toBe(0);
+});
 
 it('the bench exits 0 and removes everything it made', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'paycli-bench-'));
@@ -30,6 +44,11 @@ it('the bench exits 0 and removes everything it made', () => {
     expect(r.stdout).toMatch(/^\| paycli history --limit 20, 1,000,000 payments \|/m);
     expect(r.stderr).toMatch(/bench: 20000 payments written into /);
     expect(r.stdout).toMatch(/peak memory/);
+    // the batch part (scripts/bench-batch.sh, its own sandbox and table)
+    expect(r.stdout).toMatch(/^Batch runs \(commit \S+, medians\)$/m);
+    expect(r.stdout).toMatch(/^\| paycli cashout --batch, 10,000 rows, concurrency 8 \| \d+\.\d{3} s \|/m);
+    expect(r.stdout).toMatch(/^\| paycli resume, 10,000 rows all done \| \d+\.\d{3} s \|/m);
+    expect(r.stdout).toMatch(/^\| peak RSS, 200 rows \| \d+\.\d MiB \|/m);
     expect(r.stderr).not.toMatch(/cannot remove|No such file/);
     expect(readdirSync(tmp)).toEqual([]);
   } finally {
