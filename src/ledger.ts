@@ -38,15 +38,6 @@
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  */
 import type Database from 'better-sqlite3';
-
-let sqlite: typeof Database | undefined;
-/**
- * better-sqlite3, loaded on the first ledger opened: its addon costs several milliseconds, which
- * `--dry-run`, a validation error or `--help` never pay (README "Speed").
- */
-function sqliteDatabase(): typeof Database {
-  return (sqlite ??= require('better-sqlite3') as typeof Database);
-}
 import { randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +47,15 @@ import { logger } from './output/logger.js';
 import { sanitizeText } from './output/sanitize.js';
 import { dataDir } from './paths.js';
 import { redact } from './secrets.js';
+
+let sqlite: typeof Database | undefined;
+/**
+ * better-sqlite3, loaded on the first ledger opened: its addon costs several milliseconds, which
+ * `--dry-run`, a validation error or `--help` never pay (README "Speed").
+ */
+function sqliteDatabase(): typeof Database {
+  return (sqlite ??= require('better-sqlite3') as typeof Database);
+}
 
 export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './ledger-rules.js';
 
@@ -636,6 +636,22 @@ export class Ledger {
     return this.guard(() => (this.stmt('SELECT * FROM payments WHERE order_id = ? ORDER BY id DESC').all(orderId) as Row[]).map(toEntry));
   }
 
+  /**
+   * The outcome of each row of a batch, in one pass over its entries (no full entries built): for
+   * each row number its latest entry's order reference, amount in cents, outcome (`unknown` while
+   * none is recorded), transaction id and status. A re-run of a finished file reads only this.
+   */
+  batchOutcomes(batchId: string): Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }> {
+    return this.guard(() => {
+      const rows = this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? ORDER BY batch_row, id').raw(true).iterate(batchId) as IterableIterator<[number, string, number, string | null, number | string | null, string | null]>;
+      const latest = new Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }>();
+      for (const [row, orderId, value, outcome, transactionId, status] of rows) {
+        latest.set(row, { orderId, value, outcome: (outcome ?? 'unknown') as Outcome, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });
+      }
+      return latest;
+    });
+  }
+
   /** The entries of a batch, by row number then entry number (a row sent twice appears twice). */
   batchRows(batchId: string): LedgerEntry[] {
     return this.guard(() => (this.stmt('SELECT * FROM payments WHERE batch_id = ? ORDER BY batch_row, id').all(batchId) as Row[]).map(toEntry));
@@ -719,6 +735,11 @@ export class Ledger {
   /** Facts about the ledger itself, for `history --json` and support: entries imported, and when. */
   meta(key: string): string | undefined {
     return this.guard(() => this.stmt('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined);
+  }
+
+  /** Records a fact (`key` → `value` text), replacing an earlier one: what a batch run learnt of its file. */
+  setMeta(key: string, value: string): void {
+    this.guard(() => void this.stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value));
   }
 }
 

@@ -22,6 +22,22 @@ export interface PreviousRow {
 /** What is recorded before a row is sent: the ledger's {@link BeginInfo}, with the order reference and batch position required. */
 export type RowBegin = BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>>;
 
+/** A row that an earlier run of the same file finished `ok`, as the results report it. */
+export interface FinishedRow {
+  row: number;
+  orderId: string;
+  /** Amount, in cents. */
+  valueCents: number;
+  transactionId?: number | string;
+  status?: string;
+}
+
+/** What a batch run records of a file it checked and started: its rows, and the line of row 1 (each row then on its own line). */
+export interface BatchFacts {
+  rows: number;
+  firstLine: number;
+}
+
 /** The ledger as a batch run uses it. */
 export interface BatchLedger {
   /** The latest entry with this `orderId`, if any. */
@@ -34,6 +50,14 @@ export interface BatchLedger {
   end(id: string | number, outcome: Outcome, extra?: { transactionId?: number; status?: string; httpStatus?: number; message?: string }): void;
   /** Runs `fn` in one transaction: the begins and ends inside it reach the disk together. */
   group<T>(fn: () => T): T;
+  /** Records what a run learnt of the file of batch `batchId` (after every row was checked). */
+  recordBatch(batchId: string, facts: BatchFacts): void;
+  /**
+   * Every row of batch `batchId`, when an earlier run of the same file recorded it
+   * ({@link recordBatch}) and each row's latest entry is `ok`; otherwise undefined (the run
+   * then checks the file row by row). Lets a re-run of a finished file skip the check.
+   */
+  finishedBatch(batchId: string): { facts: BatchFacts; rows: FinishedRow[] } | undefined;
   /** Settles an unknown outcome (after asking the gateway). */
   resolve(id: string | number, outcome: 'ok' | 'not_sent' | 'refused', extra: { note: string; transactionId?: number; status?: string }): void;
   close(): void;
@@ -52,6 +76,22 @@ export function openBatchLedger(): BatchLedger {
       return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
     },
     group: (fn) => ledger.group(fn),
+    recordBatch: (batchId, facts) => ledger.setMeta(`batch:${batchId}`, JSON.stringify(facts)),
+    finishedBatch(batchId) {
+      const text = ledger.meta(`batch:${batchId}`);
+      if (text === undefined) return undefined;
+      const facts = JSON.parse(text) as BatchFacts;
+      if (!Number.isSafeInteger(facts.rows) || !Number.isSafeInteger(facts.firstLine) || facts.rows < 1) return undefined;
+      const latest = ledger.batchOutcomes(batchId);
+      if (latest.size !== facts.rows) return undefined;
+      const rows: FinishedRow[] = [];
+      for (let row = 1; row <= facts.rows; row++) {
+        const e = latest.get(row);
+        if (!e || e.outcome !== 'ok') return undefined;
+        rows.push({ row, orderId: e.orderId, valueCents: e.value, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}) });
+      }
+      return { facts, rows };
+    },
     begin: (info, opts) => ledger.begin(info, opts).id,
     end: (id, outcome, extra) => ledger.end(Number(id), outcome, extra),
     resolve: (id, outcome, extra) =>

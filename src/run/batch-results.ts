@@ -86,10 +86,21 @@ export class ResultsWriter {
 
   /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
   write(r: RowResult): void {
-    const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}) };
-    const json = JSON.stringify(clean);
-    writeSync(this.fd, this.jsonl ? `${json}\n` : `${COLUMNS.map((c) => csvCell(clean[c], this.sep)).join(this.sep)}\n`);
-    if (this.stdoutJson) process.stdout.write(`${json}\n`);
+    this.writeMany([r]);
+  }
+
+  /** Writes the results of many rows at once: one write to the file, one to stdout (a re-run of a finished file). */
+  writeMany(rows: Iterable<RowResult>): void {
+    let file = '';
+    let out = '';
+    for (const r of rows) {
+      const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}) };
+      const json = JSON.stringify(clean);
+      file += this.jsonl ? `${json}\n` : `${COLUMNS.map((c) => csvCell(clean[c], this.sep)).join(this.sep)}\n`;
+      if (this.stdoutJson) out += `${json}\n`;
+    }
+    writeSync(this.fd, file);
+    if (out) process.stdout.write(out);
   }
 
   close(): void {

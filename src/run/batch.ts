@@ -131,6 +131,8 @@ interface Scan {
   alreadyOk: number;
   alreadyRefused: number;
   unknown: number;
+  /** The line of row 1, when every row stands on one line after it (row n on line firstLine + n - 1); else undefined. */
+  firstLine?: number;
 }
 
 /** What to do with a valid row, given what the ledger knows of its `orderId`. */
@@ -158,6 +160,8 @@ async function scanFile(op: Operation, source: BatchSource, format: BatchFormat,
       continue;
     }
     scan.rows++;
+    if (scan.rows === 1) scan.firstLine = rec.line;
+    else if (scan.firstLine !== undefined && rec.line !== scan.firstLine + scan.rows - 1) scan.firstLine = undefined;
     const r = map.row(rec);
     if (!r.ok) {
       for (const p of r.problems) scan.problems.push({ line: r.line, row: r.row, ...p });
@@ -260,6 +264,8 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
     const batchId = `${kind}-${sha256.slice(0, 16)}`;
     const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
     ledger = opts.dryRun ? undefined : openBatchLedger();
+    const finished = ledger?.finishedBatch(batchId);
+    if (finished) return await reportFinished(op, source, format, batchId, finished, opts);
     const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts);
     if (scan.problems.length) return reportProblems(source, scan.problems, json);
     if (!settings) {
@@ -269,6 +275,7 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
       logger.notice('dry run: nothing was sent');
       return;
     }
+    if (scan.firstLine !== undefined) ledger!.recordBatch(batchId, { rows: scan.rows, firstLine: scan.firstLine });
     const summary = summaryText(op, source, sha256, scan, settings);
     const results = resultsPath(opts.batch, opts.results, batchId);
     if (opts.qrDir !== undefined) {
@@ -612,7 +619,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     throw fatal;
   }
   if (stopping) throw new InterruptedError(`interrupted: ${notStarted} row${notStarted === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
-  process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows ? ExitCode.REFUSED : ExitCode.OK;
+  process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows || tally.already_refused.rows ? ExitCode.REFUSED : ExitCode.OK;
 }
 
 function beginInfo(op: Operation, row: Extract<Row, { ok: true }>, target: string, sandbox: boolean, settings: Settings, batchId: string) {
@@ -662,6 +669,30 @@ async function onCreated(op: Operation, row: Extract<Row, { ok: true }>, res: Re
   }
   if (attention.length) return { ...out, outcome: 'needs_attention', error: attention.join('; ') };
   return out;
+}
+
+/**
+ * A re-run of a file every row of which an earlier run finished `ok` (the ledger knows the file by
+ * its SHA-256 and its rows by their batch position): nothing to send, so the rows are not checked
+ * again; each is reported `already_ok` from the ledger, with the summary, exit 0.
+ */
+async function reportFinished(op: Operation, source: BatchSource, format: BatchFormat, batchId: string, finished: NonNullable<ReturnType<BatchLedger['finishedBatch']>>, opts: BatchOptions): Promise<void> {
+  const results = resultsPath(opts.batch, opts.results, batchId);
+  if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
+  const writer = new ResultsWriter(results.path, Boolean(opts.json), format === 'csv' ? await csvDelimiter(source) : ',');
+  const tally = Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  try {
+    for (const r of finished.rows) {
+      tally.already_ok.rows++;
+      tally.already_ok.cents += r.valueCents;
+    }
+    writer.writeMany(finished.rows.map((r) => ({ row: r.row, line: finished.facts.firstLine + r.row - 1, orderId: r.orderId, outcome: 'already_ok' as const, valueCents: r.valueCents, transactionId: r.transactionId, status: r.status })));
+  } finally {
+    writer.close();
+  }
+  logger.notice(`every row of ${source.name} was paid by an earlier run (the same file, by its SHA-256): nothing to send`);
+  printSummary(op, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] }, 0, Boolean(opts.json), results.path);
+  process.exitCode = ExitCode.OK;
 }
 
 /** The end of a run: counts and reais per outcome, and which rows need a look. */

@@ -277,6 +277,54 @@ describe('resume', () => {
   }, 120_000);
 });
 
+describe('a re-run of a finished file', () => {
+  it('reports every row already_ok from the ledger (same rows, lines, references and transaction ids), sends nothing, exit 0; --json too', async () => {
+    // a blank line after row 3: row 4 is not on line row + 1
+    const file = writeCsv('done.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3), '', payoutRow(4)]);
+    const plain = writeCsv('plain.csv', [HEADER, payoutRow(5), payoutRow(6), payoutRow(7)]);
+    for (const [f, rows] of [[file, 4], [plain, 3]] as const) {
+      const first = await runPaycli(['cashout', '--batch', f, '--yes', '--results', `${f}.1.csv`], { env: env() });
+      expect(first.code, first.stderr).toBe(0);
+      const sent = gw.received.length;
+      const again = await runPaycli(['cashout', '--batch', f, '--yes', '--results', `${f}.2.csv`], { env: env() });
+      expect(again.code, again.stderr).toBe(0);
+      expect(gw.received).toHaveLength(sent);
+      expect(again.stderr).toMatch(new RegExp(`${rows} +already paid \\(earlier run\\)`));
+      const firstRows = results(`${f}.1.csv`).slice(1).map((l) => l.split(','));
+      const againRows = results(`${f}.2.csv`).slice(1).map((l) => l.split(','));
+      expect(againRows).toHaveLength(rows);
+      // row, line, orderId, outcome, valueCents, transactionId, status
+      expect(againRows.map((c) => c.slice(0, 7))).toEqual(firstRows.map((c) => [...c.slice(0, 3), 'already_ok', ...c.slice(4, 7)]));
+      const json = await runPaycli(['--json', 'cashout', '--batch', f, '--yes', '--results', `${f}.3.jsonl`], { env: env() });
+      expect(json.code).toBe(0);
+      const docs = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { row: number; outcome: string });
+      expect(docs.map((d) => [d.row, d.outcome])).toEqual(Array.from({ length: rows }, (_, i) => [i + 1, 'already_ok']));
+      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).summary.already_ok.rows).toBe(rows);
+    }
+    // row 4 kept its real line number, 6
+    expect(results(`${file}.2.csv`)[4]!.split(',').slice(0, 2)).toEqual(['4', '6']);
+  });
+
+  it('a file with a refused row is checked row by row again: the refused row is reported, not sent; --retry-refused sends only it', async () => {
+    const file = writeCsv('refused.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3)]);
+    gw.respond((req, res) => {
+      const body = req.json as { value?: number; orderId?: string };
+      if (body.value === 1002) return json(res, 400, { message: 'PIX key not found' });
+      json(res, 200, { ...CASHOUT_OK, transactionId: gw.received.length, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const first = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.1.csv`], { env: env() });
+    expect(first.code, first.stderr).toBe(1);
+    const again = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.2.csv`], { env: env() });
+    expect(again.code).toBe(1);
+    expect(gw.received).toHaveLength(3);
+    expect(results(`${file}.2.csv`).slice(1).map((l) => l.split(',')[3])).toEqual(['already_ok', 'already_refused', 'already_ok']);
+    const retry = await runPaycli(['cashout', '--batch', file, '--yes', '--retry-refused', '--results', `${file}.3.csv`], { env: env() });
+    expect(retry.code).toBe(1);
+    expect(gw.received).toHaveLength(4);
+    expect((gw.received[3]!.json as { value: number }).value).toBe(1002);
+  });
+});
+
 describe('the gateway as second witness', () => {
   it('two runs with different HOMEs and the same order-id column: exactly one POST per row; the second run reports the rows already at the gateway (exit 6)', async () => {
     const l = lookupGateway();
