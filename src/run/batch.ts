@@ -371,7 +371,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
-  // Outcomes are written in groups (every 50 ms, or 64 rows, or with the next group of begins):
+  // Outcomes are written in groups (every 250 ms, or 256 rows, or with the next group of begins):
   // one disk sync for many rows. One lost to a crash leaves its row unknown in the ledger, which
   // the next run of the file settles by asking the gateway.
   let ends: Array<Parameters<BatchLedger['end']>> = [];
@@ -388,8 +388,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
   const endLater = (...e: Parameters<BatchLedger['end']>) => {
     ends.push(e);
-    if (ends.length >= 64) safeFlush();
-    else endTimer ??= setTimeout(safeFlush, 50);
+    if (ends.length >= 256) safeFlush();
+    else endTimer ??= setTimeout(safeFlush, 250);
   };
   const safeFlush = () => {
     try {
@@ -527,7 +527,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
    * `not_sent`.
    */
   let queue: Array<{ row: Extract<Row, { ok: true }>; plan: 'send' | 'resolve'; prev?: PreviousRow }> = [];
-  const groupSize = Math.max(16, ctx.concurrency * 2);
+  // A disk sync costs about as much as several requests to a local gateway: 64 rows a group.
+  const groupSize = Math.max(64, ctx.concurrency * 8);
   const launch = async () => {
     const group = queue;
     queue = [];
