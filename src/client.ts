@@ -102,15 +102,12 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
   const method = call.method ?? 'POST';
   const lookup = method === 'GET';
   const req = prepareRequest(call.settings, call.baseUrl, call.path, call.body, false, method);
-  const shown = prepareRequest(call.settings, call.baseUrl, call.path, call.body, true, method);
   if (isVerbose()) {
+    const shown = prepareRequest(call.settings, call.baseUrl, call.path, call.body, true, method);
     logger.debug(`> ${method} ${shown.url}`);
     for (const [k, v] of Object.entries(shown.headers)) logger.debug(`> ${k}: ${v}`);
     if (!lookup) logger.debug(`> ${JSON.stringify(sanitizeJson(call.body))}`);
   }
-  const timeoutMs = call.settings.timeoutMs;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   let sent = false;
   const unknown = (what: string, code: 'network' | 'timeout', cause: unknown): NetworkError => {
     const details: ErrorDetails = { maybeSent: lookup ? false : sent, cause };
@@ -119,26 +116,51 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
       ? new NetworkError(`${what} after the request was sent: the outcome is unknown; ${call.unknownAdvice}`, details, code)
       : new NetworkError(`${what} before the request was sent: nothing reached the gateway`, details, code);
   };
-  const t0 = Date.now();
-  let res: TransportResponse;
+  const timeoutMs = call.settings.timeoutMs;
+  // One controller for the timeout and the caller's signal, released when the answer is read
+  // (AbortSignal.timeout/any cost a batch measurably per request on Node 20).
+  const controller = new AbortController();
+  const signal = controller.signal;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
+  const forward = () => controller.abort(call.signal!.reason);
+  if (call.signal?.aborted) forward();
+  else call.signal?.addEventListener('abort', forward, { once: true });
   try {
-    res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent }, () => {
-      sent = true;
-    });
-  } catch (err) {
-    throw classify(err);
+    return await exchange();
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener('abort', forward);
   }
-  let text: string;
-  try {
-    text = await readCapped(res.body, res.headers['content-length'], lookup);
-  } catch (err) {
-    if (err instanceof GatewayError) throw err;
-    throw classify(err);
+
+  async function exchange(): Promise<GatewayResult<z.output<T>>> {
+    const t0 = Date.now();
+    let res: TransportResponse;
+    try {
+      res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent }, () => {
+        sent = true;
+      });
+    } catch (err) {
+      throw classify(err);
+    }
+    let text: string;
+    try {
+      text = await readCapped(res.body, res.headers['content-length'], lookup);
+    } catch (err) {
+      if (err instanceof GatewayError) throw err;
+      throw classify(err);
+    }
+    if (isVerbose()) {
+      logger.debug(`< HTTP ${res.status} (${Date.now() - t0} ms)`);
+      for (const [k, v] of Object.entries(res.headers)) logger.debug(`< ${sanitizeText(k, true)}: ${sanitizeText(Array.isArray(v) ? v.join(', ') : String(v), true)}`);
+      logger.debug(`< ${traceBody(text)}`);
+    }
+    return interpret(res.status, res.headers, text, call);
   }
-  logger.debug(`< HTTP ${res.status} (${Date.now() - t0} ms)`);
-  for (const [k, v] of Object.entries(res.headers)) logger.debug(`< ${sanitizeText(k, true)}: ${sanitizeText(Array.isArray(v) ? v.join(', ') : String(v), true)}`);
-  if (isVerbose()) logger.debug(`< ${traceBody(text)}`);
-  return interpret(res.status, res.headers, text, call);
 
   function classify(err: unknown): Error {
     if (err instanceof GatewayError) return err;
@@ -152,7 +174,7 @@ export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Pr
     const refusedByProxy = proxyRefusal(err);
     if (refusedByProxy) return refusedByProxy;
     const code = errorCodeOf(err);
-    if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
       return unknown(`no answer within ${timeoutMs} ms`, 'timeout', err);
     }
     if (code && NOT_SENT.has(code)) {

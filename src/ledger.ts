@@ -581,19 +581,18 @@ export class Ledger {
       pid: process.pid,
       source: null,
     };
-    return this.guard(() =>
-      this.db
-        .transaction(() => {
-          const now = Date.now();
-          const earlier = info.kind === 'cashout' ? this.blockingCashOut(fingerprint, windowMin, now) : undefined;
-          if (earlier && !opts.allowDuplicate) throw duplicateError(earlier, windowMin, now);
-          row.time = new Date(now).toISOString();
-          row.overrides = earlier?.id ?? null;
-          const id = Number(this.stmt(INSERT).run(row).lastInsertRowid);
-          return { id, uuid: row.uuid, ...(earlier ? { earlier } : {}) };
-        })
-        .immediate(),
-    );
+    const record = () => {
+      const now = Date.now();
+      const earlier = info.kind === 'cashout' ? this.blockingCashOut(fingerprint, windowMin, now) : undefined;
+      if (earlier && !opts.allowDuplicate) throw duplicateError(earlier, windowMin, now);
+      row.time = new Date(now).toISOString();
+      row.overrides = earlier?.id ?? null;
+      const id = Number(this.stmt(INSERT).run(row).lastInsertRowid);
+      return { id, uuid: row.uuid, ...(earlier ? { earlier } : {}) };
+    };
+    // Inside a {@link group} the write lock is already held: the check and the insert run in its
+    // transaction directly (a refusal writes nothing, so no savepoint is needed).
+    return this.guard(() => (this.db.inTransaction ? record() : this.db.transaction(record).immediate()));
   }
 
   /**
@@ -643,7 +642,7 @@ export class Ledger {
    */
   batchOutcomes(batchId: string): Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }> {
     return this.guard(() => {
-      const rows = this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? ORDER BY batch_row, id').raw(true).iterate(batchId) as IterableIterator<[number, string, number, string | null, number | string | null, string | null]>;
+      const rows = this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? ORDER BY batch_row, id').raw(true).all(batchId) as Array<[number, string, number, string | null, number | string | null, string | null]>;
       const latest = new Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }>();
       for (const [row, orderId, value, outcome, transactionId, status] of rows) {
         latest.set(row, { orderId, value, outcome: (outcome ?? 'unknown') as Outcome, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });

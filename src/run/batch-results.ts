@@ -43,6 +43,7 @@ const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'v
 /** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */
 export function csvCell(v: unknown, sep: string): string {
   if (v === undefined || v === null) return '';
+  if (typeof v === 'number') return String(v); // digits, a sign, a dot: nothing to quote
   let s = String(v);
   if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -64,9 +65,17 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
   return { path, moved: path !== `${base}.results.csv` };
 }
 
-/** Writes results as rows finish; `--json` also to stdout. */
+/** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
+const FLUSH_AT = 64 * 1024;
+
+/**
+ * Writes results as rows finish; `--json` also to stdout. Lines are kept until {@link flush}
+ * (called as each group of outcomes reaches the ledger), {@link close}, or 64 KiB.
+ */
 export class ResultsWriter {
   private readonly fd: number;
+  private pendingFile = '';
+  private pendingOut = '';
   private readonly jsonl: boolean;
   private readonly sep: string;
   constructor(
@@ -89,21 +98,39 @@ export class ResultsWriter {
     this.writeMany([r]);
   }
 
-  /** Writes the results of many rows at once: one write to the file, one to stdout (a re-run of a finished file). */
+  /** Adds the results of many rows at once (a re-run of a finished file gives them all). */
   writeMany(rows: Iterable<RowResult>): void {
     let file = '';
     let out = '';
     for (const r of rows) {
-      const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}) };
-      const json = JSON.stringify(clean);
-      file += this.jsonl ? `${json}\n` : `${COLUMNS.map((c) => csvCell(clean[c], this.sep)).join(this.sep)}\n`;
+      const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
+      const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
+      if (this.jsonl) file += `${json}\n`;
+      else {
+        let line = csvCell(clean[COLUMNS[0]!], this.sep);
+        for (let i = 1; i < COLUMNS.length; i++) line += this.sep + csvCell(clean[COLUMNS[i]!], this.sep);
+        file += `${line}\n`;
+      }
       if (this.stdoutJson) out += `${json}\n`;
     }
-    writeSync(this.fd, file);
-    if (out) process.stdout.write(out);
+    this.pendingFile += file;
+    this.pendingOut += out;
+    if (this.pendingFile.length + this.pendingOut.length >= FLUSH_AT) this.flush();
+  }
+
+  /** Writes what {@link writeMany} kept (the batch calls it with each group of outcomes recorded). */
+  flush(): void {
+    if (this.pendingFile) writeSync(this.fd, this.pendingFile);
+    if (this.pendingOut) process.stdout.write(this.pendingOut);
+    this.pendingFile = '';
+    this.pendingOut = '';
   }
 
   close(): void {
-    closeSync(this.fd);
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+    }
   }
 }

@@ -379,12 +379,15 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const flushEnds = () => {
     clearTimeout(endTimer);
     endTimer = undefined;
-    if (!ends.length) return;
-    const batch = ends;
-    ends = [];
-    ledger.group(() => {
-      for (const e of batch) ledger.end(...e);
-    });
+    if (ends.length) {
+      const batch = ends;
+      ends = [];
+      ledger.group(() => {
+        for (const e of batch) ledger.end(...e);
+      });
+    }
+    // The results written so far follow the outcomes into their file (and stdout with --json).
+    writer.flush();
   };
   const endLater = (...e: Parameters<BatchLedger['end']>) => {
     ends.push(e);
@@ -613,6 +616,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     await closeSandbox?.();
   }
 
+  writer.flush();
   printSummary(op, tally, listed, notStarted, Boolean(opts.json), writer.path);
   if (fatal) {
     // "Nothing was sent" (exit 2) may not be said once something was.

@@ -1,12 +1,12 @@
 /** Batch rows: header mapping, cell and JSON Lines conversion, row references, CSV reading, Retry-After. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/fields.js';
 import { cashInRequestSchema, cashOutRequestSchema } from '../../src/schemas.js';
 import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/run/batch-read.js';
-import { csvCell } from '../../src/run/batch-results.js';
+import { csvCell, ResultsWriter } from '../../src/run/batch-results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity } from '../../src/run/batch-rows.js';
 import { retryAfterMs } from '../../src/run/batch.js';
 
@@ -137,5 +137,23 @@ describe('output helpers', () => {
     expect(csvCell('say "hi"', ',')).toBe('"say ""hi"""');
     expect(csvCell('=HYPERLINK("x")', ',')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvCell(12, ',')).toBe('12');
+    expect(csvCell(-5, ',')).toBe('-5');
+    expect(csvCell('-5', ',')).toBe("'-5");
+  });
+  it('results are kept until flush or close, then written whole, in row order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-results-'));
+    try {
+      const path = join(dir, 'r.csv');
+      const w = new ResultsWriter(path, false, ';');
+      w.write({ row: 1, line: 2, orderId: 'o-1', outcome: 'ok', valueCents: 100, transactionId: 7, status: '1' });
+      w.write({ row: 2, line: 3, orderId: 'o-2', outcome: 'refused', valueCents: 250, error: 'no; way' });
+      expect(readFileSync(path, 'utf8').split('\n')).toEqual(['row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error', '']);
+      w.flush();
+      w.write({ row: 3, line: 4, orderId: 'o-3', outcome: 'ok', valueCents: 1 });
+      w.close();
+      expect(readFileSync(path, 'utf8').split('\n').slice(1)).toEqual(['1;2;o-1;ok;100;7;1;;;;;', '2;3;o-2;refused;250;;;;;;;"no; way"', '3;4;o-3;ok;1;;;;;;;', '']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
