@@ -1,5 +1,5 @@
 /**
- * The results of a batch run, one line per input row, streamed as rows finish (README "Batch
+ * The results of a batch run, one line per input row, streamed as rows finish, a chunk at a time (README "Batch
  * runs"): a CSV (header row) or JSON Lines file chosen by extension, and with `--json` the same
  * JSON Lines on stdout. A results file is never overwritten: an explicit `--results` that exists
  * stops the run before anything is sent; the default name (`<input>.results.csv`) moves on to
