@@ -639,10 +639,11 @@ export class Ledger {
    * The outcome of each row of a batch, in one pass over its entries (no full entries built): for
    * each row number its latest entry's order reference, amount in cents, outcome (`unknown` while
    * none is recorded), transaction id and status. A re-run of a finished file reads only this.
+   * @param endpoint only entries sent to this gateway (src/ledger-rules.ts `endpointIdentity`)
    */
-  batchOutcomes(batchId: string): Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }> {
+  batchOutcomes(batchId: string, endpoint: string): Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }> {
     return this.guard(() => {
-      const rows = this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? ORDER BY batch_row, id').raw(true).all(batchId) as Array<[number, string, number, string | null, number | string | null, string | null]>;
+      const rows = this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').raw(true).all(batchId, endpoint) as Array<[number, string, number, string | null, number | string | null, string | null]>;
       const latest = new Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }>();
       for (const [row, orderId, value, outcome, transactionId, status] of rows) {
         latest.set(row, { orderId, value, outcome: (outcome ?? 'unknown') as Outcome, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });

@@ -4,11 +4,11 @@
  * its outcome after, and the settling of an unknown outcome.
  */
 import { openLedger, type BeginInfo } from '../ledger.js';
-import { outcomeOfError, type Outcome } from '../ledger-rules.js';
+import { endpointIdentity, outcomeOfError, type Outcome } from '../ledger-rules.js';
 
 export { outcomeOfError, type Outcome };
 
-/** The latest ledger entry of a row's `orderId`. */
+/** The latest ledger entry of a row's `orderId` at the run's gateway. */
 export interface PreviousRow {
   id: string | number;
   outcome: Outcome;
@@ -38,9 +38,13 @@ export interface BatchFacts {
   firstLine: number;
 }
 
-/** The ledger as a batch run uses it. */
+/**
+ * The ledger as a batch run uses it, for the one gateway endpoint the run sends to: what the
+ * ledger knows of a row is what that gateway got. A file rehearsed on the sandbox, or paid at
+ * another gateway, is nothing to this one.
+ */
 export interface BatchLedger {
-  /** The latest entry with this `orderId`, if any. */
+  /** The latest entry with this `orderId` sent to this run's gateway, if any. */
   previous(orderId: string): PreviousRow | undefined;
   /**
    * Records a row before it is sent (a cash-out is checked against identical earlier ones).
@@ -54,7 +58,7 @@ export interface BatchLedger {
   recordBatch(batchId: string, facts: BatchFacts): void;
   /**
    * Every row of batch `batchId`, when an earlier run of the same file recorded it
-   * ({@link recordBatch}) and each row's latest entry is `ok`; otherwise undefined (the run
+   * ({@link recordBatch}) and each row's latest entry at this run's gateway is `ok`; otherwise undefined (the run
    * then checks the file row by row). Lets a re-run of a finished file skip the check.
    */
   finishedBatch(batchId: string): { facts: BatchFacts; rows: FinishedRow[] } | undefined;
@@ -64,14 +68,16 @@ export interface BatchLedger {
 }
 
 /**
- * Opens the ledger for a batch run.
+ * Opens the ledger for a batch run that sends to `target`.
+ * @param target the full endpoint URL the rows go to, or `sandbox` (src/endpoint.ts `endpointTarget`)
  * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
  */
-export function openBatchLedger(): BatchLedger {
+export function openBatchLedger(target: string): BatchLedger {
   const ledger = openLedger();
+  const endpoint = endpointIdentity(target);
   return {
     previous(orderId) {
-      const e = ledger.findByOrderId(orderId)[0];
+      const e = ledger.findByOrderId(orderId).find((entry) => entry.endpoint === endpoint);
       if (!e) return undefined;
       return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
     },
@@ -80,9 +86,14 @@ export function openBatchLedger(): BatchLedger {
     finishedBatch(batchId) {
       const text = ledger.meta(`batch:${batchId}`);
       if (text === undefined) return undefined;
-      const facts = JSON.parse(text) as BatchFacts;
-      if (!Number.isSafeInteger(facts.rows) || !Number.isSafeInteger(facts.firstLine) || facts.rows < 1) return undefined;
-      const latest = ledger.batchOutcomes(batchId);
+      let facts: BatchFacts;
+      try {
+        facts = JSON.parse(text) as BatchFacts;
+      } catch {
+        return undefined; // an unreadable record: the file is checked row by row, as on a first run
+      }
+      if (!Number.isSafeInteger(facts?.rows) || !Number.isSafeInteger(facts.firstLine) || facts.rows < 1) return undefined;
+      const latest = ledger.batchOutcomes(batchId, endpoint);
       if (latest.size !== facts.rows) return undefined;
       const rows: FinishedRow[] = [];
       for (let row = 1; row <= facts.rows; row++) {

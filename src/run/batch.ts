@@ -263,7 +263,9 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
     const sha256 = await fileSha256(source);
     const batchId = `${kind}-${sha256.slice(0, 16)}`;
     const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
-    ledger = opts.dryRun ? undefined : openBatchLedger();
+    // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
+    const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
+    ledger = target !== undefined ? openBatchLedger(target) : undefined;
     const finished = ledger?.finishedBatch(batchId);
     if (finished) return await reportFinished(op, source, format, batchId, finished, opts);
     const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts);
@@ -292,10 +294,9 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
       else process.stderr.write(`\n${summary}\n\n`);
       await confirm(op, summary, scan.toSend.count, opts);
     }
-    if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
-    const writer = new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');
+    const writer = await openResults(results, source, format, json);
     try {
-      await sendAll(op, { source, format, sha256, batchId, settings, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts });
+      await sendAll(op, { source, format, sha256, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts });
     } finally {
       writer.close();
     }
@@ -311,6 +312,8 @@ interface SendContext {
   sha256: string;
   batchId: string;
   settings: Settings;
+  /** The full endpoint URL the rows go to, or `sandbox` (recorded with each row). */
+  target: string;
   ledger: BatchLedger;
   writer: ResultsWriter;
   concurrency: number;
@@ -321,6 +324,21 @@ interface SendContext {
 
 /** Counts per outcome (rows and cents), for the final summary. */
 type Tally = Record<RowOutcome, { rows: number; cents: number }>;
+
+/** A {@link Tally} with every outcome at zero. */
+function emptyTally(): Tally {
+  return Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+}
+
+/**
+ * Opens the run's results file (src/run/batch-results.ts `resultsPath`), saying so when the
+ * default name was taken by an earlier run; CSV results are separated like a CSV input.
+ * @throws UsageError when the file cannot be created (nothing sent)
+ */
+async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean): Promise<ResultsWriter> {
+  if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
+  return new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');
+}
 
 /** Steps 3 and 4: sends what needs sending, writes results, prints the summary, sets the exit code. */
 async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
@@ -336,11 +354,11 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     baseUrl = s.url;
     closeSandbox = () => s.close();
   }
-  const target = endpointTarget(settings.endpoint, op.path);
+  const { target } = ctx;
   const agentOpts = { keepAlive: true, maxSockets: ctx.concurrency, maxFreeSockets: ctx.concurrency };
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
   const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
-  const tally = Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  const tally = emptyTally();
   const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] };
   let unknownExit: number = ExitCode.NETWORK;
   let fatal: PaycliError | undefined;
@@ -677,15 +695,14 @@ async function onCreated(op: Operation, row: Extract<Row, { ok: true }>, res: Re
 }
 
 /**
- * A re-run of a file every row of which an earlier run finished `ok` (the ledger knows the file by
- * its SHA-256 and its rows by their batch position): nothing to send, so the rows are not checked
+ * A re-run of a file every row of which an earlier run finished `ok` at the same gateway (the
+ * ledger knows the file by its SHA-256 and its rows by their batch position): nothing to send, so the rows are not checked
  * again; each is reported `already_ok` from the ledger, with the summary, exit 0.
  */
 async function reportFinished(op: Operation, source: BatchSource, format: BatchFormat, batchId: string, finished: NonNullable<ReturnType<BatchLedger['finishedBatch']>>, opts: BatchOptions): Promise<void> {
   const results = resultsPath(opts.batch, opts.results, batchId);
-  if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
-  const writer = new ResultsWriter(results.path, Boolean(opts.json), format === 'csv' ? await csvDelimiter(source) : ',');
-  const tally = Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  const writer = await openResults(results, source, format, Boolean(opts.json));
+  const tally = emptyTally();
   try {
     for (const r of finished.rows) {
       tally.already_ok.rows++;
@@ -695,7 +712,7 @@ async function reportFinished(op: Operation, source: BatchSource, format: BatchF
   } finally {
     writer.close();
   }
-  logger.notice(`every row of ${source.name} was paid by an earlier run (the same file, by its SHA-256): nothing to send`);
+  logger.notice(`every row of ${source.name} was paid at this gateway by an earlier run (the same file, by its SHA-256): nothing to send`);
   printSummary(op, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] }, 0, Boolean(opts.json), results.path);
   process.exitCode = ExitCode.OK;
 }

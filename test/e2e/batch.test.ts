@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeBrCode } from '../../src/brcode.js';
 import { childEnv, makeHome, PAYCLI, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, CASHOUT_OK, json, lookupGateway, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { ledgerRun } from '../helpers/ledger.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 import { startTty, type TtySession } from '../helpers/tty.js';
 
@@ -305,6 +306,19 @@ describe('a re-run of a finished file', () => {
     expect(results(`${file}.2.csv`)[4]!.split(',').slice(0, 2)).toEqual(['4', '6']);
   });
 
+  it('an unreadable record of the file in the ledger: checked row by row instead, every row already_ok, nothing sent, exit 0', async () => {
+    const file = writeCsv('record.csv', [HEADER, payoutRow(1), payoutRow(2)]);
+    const first = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.1.csv`], { env: env() });
+    expect(first.code, first.stderr).toBe(0);
+    ledgerRun(home.env.PAYCLI_DATA_DIR!, "UPDATE meta SET value = '{not json' WHERE key LIKE 'batch:%'");
+    const again = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.2.csv`], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/2 +already paid \(earlier run\)/);
+    expect(again.stderr).not.toMatch(/internal|SyntaxError/);
+    expect(results(`${file}.2.csv`).slice(1).map((l) => l.split(',')[3])).toEqual(['already_ok', 'already_ok']);
+    expect(cashouts()).toHaveLength(2);
+  });
+
   it('a file with a refused row is checked row by row again: the refused row is reported, not sent; --retry-refused sends only it', async () => {
     const file = writeCsv('refused.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3)]);
     gw.respond((req, res) => {
@@ -322,6 +336,32 @@ describe('a re-run of a finished file', () => {
     expect(retry.code).toBe(1);
     expect(gw.received).toHaveLength(4);
     expect((gw.received[3]!.json as { value: number }).value).toBe(1002);
+  });
+});
+
+describe('the ledger answers for one gateway', () => {
+  it('a file rehearsed on the built-in sandbox is sent in full to a gateway (every row once), then found done there', async () => {
+    const file = writeCsv('rehearsed.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3)]);
+    const sandboxEnv = { ...home.env, PAYCLI_BASE_URL: 'sandbox' };
+    const rehearsal = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.sandbox.csv`], { env: sandboxEnv });
+    expect(rehearsal.code, rehearsal.stderr).toBe(0);
+    expect(rehearsal.stderr).toMatch(/3 +cash-outs created/);
+    expect(gw.received).toHaveLength(0);
+
+    const real = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.gateway.csv`], { env: env() });
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stderr).toMatch(/3 +cash-outs created/);
+    expect(real.stderr).not.toMatch(/already paid/);
+    expect(cashouts().map((r) => (r.json as { value: number }).value)).toEqual([1001, 1002, 1003]);
+    expect(results(`${file}.gateway.csv`).slice(1).map((l) => l.split(',')[3])).toEqual(['ok', 'ok', 'ok']);
+
+    // Both runs are now done, each at its own gateway: neither sends again.
+    for (const [name, e] of [['gateway', env()], ['sandbox', sandboxEnv]] as const) {
+      const again = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.${name}-again.csv`], { env: e });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(/3 +already paid \(earlier run\)/);
+    }
+    expect(cashouts()).toHaveLength(3);
   });
 });
 
