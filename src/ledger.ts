@@ -51,7 +51,8 @@ import { redact } from './secrets.js';
 let sqlite: typeof Database | undefined;
 /**
  * better-sqlite3, loaded on the first ledger opened: its addon costs several milliseconds, which
- * `--dry-run`, a validation error or `--help` never pay (README "Speed").
+ * `--dry-run`, a validation error or `--help` never pay (README "Speed"). Its JavaScript is
+ * bundled with the ledger's chunk; the addon is found by {@link nativeBinding}.
  */
 function sqliteDatabase(): typeof Database {
   return (sqlite ??= require('better-sqlite3') as typeof Database);
@@ -239,23 +240,17 @@ export function journalPath(): string {
 }
 
 /**
- * Where better-sqlite3's compiled addon is, so that opening a database does not go through the
- * `bindings` module's search of a dozen candidate paths (about 1 ms of every cash-out); undefined
- * (the default search) when it is elsewhere.
+ * Where better-sqlite3's compiled addon is: `build/Release/better_sqlite3.node` in the installed
+ * better-sqlite3 package, where its install script (a prebuilt binary or a local build) puts it.
+ * better-sqlite3's JavaScript is bundled into paycli (tsup.config.ts), so its own search for the
+ * addon would start from paycli's folder; naming the file also skips that search.
+ * @throws Error (MODULE_NOT_FOUND) when the package or its addon is missing: the ledger cannot be
+ *   opened, so nothing is sent (exit 2)
  */
-function nativeBinding(): string | undefined {
-  try {
-    return require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
-  } catch {
-    return undefined;
-  }
-}
+const nativeBinding = (): string => require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
 
-/** better-sqlite3's options for paycli's connections. */
-const connectionOptions = (): Database.Options => {
-  const binding = nativeBinding();
-  return { fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...(binding ? { nativeBinding: binding } : {}) };
-};
+/** better-sqlite3's options for paycli's connections. @throws as {@link nativeBinding} */
+const connectionOptions = (): Database.Options => ({ fileMustExist: true, timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() });
 
 const clip = (s: string | undefined | null, max: number): string | null => (s === undefined || s === null ? null : s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const clean = (s: string | undefined, max: number): string | null => (s === undefined ? null : clip(sanitizeText(redact(s), true), max));

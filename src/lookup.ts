@@ -65,7 +65,7 @@ export async function findTransaction(settings: Settings, key: LookupKey, opts: 
   if (isSandbox(settings.endpoint)) throw builtInSandboxError();
   const s = opts.timeoutMs ? { ...settings, timeoutMs: Math.min(settings.timeoutMs, opts.timeoutMs) } : settings;
   try {
-    const res = await lookupGateway({ path: lookupPath(settings, key), schema: transactionLookupSchema, settings: s, baseUrl: settings.endpoint.url, signal: opts.signal }, opts.attempts);
+    const res = await lookupGateway({ path: lookupPath(settings, key), schema: transactionLookupSchema(), settings: s, baseUrl: settings.endpoint.url, signal: opts.signal }, opts.attempts);
     return { kind: 'found', data: res.data, raw: res.raw };
   } catch (err) {
     const status = err instanceof PaycliError ? err.details.status : undefined;

@@ -28,6 +28,16 @@ export const MAX_DESCRIPTION = 500;
 /** Longest postback URL accepted. */
 export const MAX_URL = 2048;
 
+/**
+ * A schema built on its first use, then kept: zod builds a schema object by object, and every
+ * command would otherwise pay at start-up for the schemas of the others (README "Speed").
+ * @returns a function giving the one schema `build` makes
+ */
+const builtOnUse = <T>(build: () => T): (() => T) => {
+  let schema: T | undefined;
+  return () => (schema ??= build());
+};
+
 /** Message for a missing or wrongly-typed field; `what` says what it must be. */
 const typed = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),
@@ -113,8 +123,11 @@ export const splitSchema = z.object({
   value: centsSchema,
 });
 
-/** Cash-in request body (interface §2.1), normalised. Splits: unique clientIds, sum ≤ value. */
-export const cashInRequestSchema = z
+/**
+ * Cash-in request body (interface §2.1), normalised. Splits: unique clientIds, sum ≤ value.
+ * Built on first use ({@link builtOnUse}).
+ */
+export const cashInRequestSchema = builtOnUse(() => z
   .object({
     payerName: text(MAX_NAME, 'Fulano de Tal'),
     payerDocument: cpfCnpjSchema,
@@ -150,18 +163,18 @@ export const cashInRequestSchema = z
       }
     },
     { when: (payload) => Array.isArray((payload.value as { splits?: unknown } | undefined)?.splits) },
-  );
-export type CashInRequest = z.output<typeof cashInRequestSchema>;
-export type CashInInput = z.input<typeof cashInRequestSchema>;
+  ));
+export type CashInRequest = z.output<ReturnType<typeof cashInRequestSchema>>;
+export type CashInInput = z.input<ReturnType<typeof cashInRequestSchema>>;
 
-/** Cash-in response body (interface §2.2, HTTP 200). Unknown fields are kept. */
-export const cashInResponseSchema = z.looseObject({
+/** Cash-in response body (interface §2.2, HTTP 200). Unknown fields are kept. Built on first use. */
+export const cashInResponseSchema = builtOnUse(() => z.looseObject({
   transactionId: z.int(),
   externalId: z.guid(),
   qrCode: z.string().min(1),
   qrCodeBase64: z.string().min(1),
-});
-export type CashInResponse = z.output<typeof cashInResponseSchema>;
+}));
+export type CashInResponse = z.output<ReturnType<typeof cashInResponseSchema>>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
 export const pixKeyTypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
@@ -245,8 +258,6 @@ export function problemsOf(error: z.ZodError): FieldProblem[] {
 
 // ── Beyond the interface: the gateway family's lookups (README "Beyond the interface") ──
 
-const nullishText = z.string().nullish();
-const nullishId = z.union([z.string(), z.number()]).nullish();
 
 /**
  * A transaction as `GET /transaction/get/by/id/{transactionId}` and
@@ -254,29 +265,34 @@ const nullishId = z.union([z.string(), z.number()]).nullish();
  * (`created`, `paid`, `failed`, `canceled`, `refund`, `infraction`), `object` `cashin` or
  * `transfer` (a cash-out), `value` integer cents, `processedAt` ISO 8601 (the documented example
  * has no zone); `payer` for a paid cash-in, `destinationBank` for a transfer. Unknown fields are kept.
+ * Built on first use.
  */
-export const transactionLookupSchema = z.looseObject({
-  transactionId: z.int(),
-  status: z.union([z.string().min(1), z.int()]),
-  value: z.int(),
-  object: nullishText,
-  orderId: nullishText,
-  method: nullishText,
-  endToEndId: nullishText,
-  processedAt: nullishText,
-  payer: z.looseObject({ name: nullishText, documentId: nullishText, bankName: nullishText, bankCode: nullishId, bankIspb: nullishId }).nullish(),
-  destinationBank: z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId }).nullish(),
+export const transactionLookupSchema = builtOnUse(() => {
+  const nullishText = z.string().nullish();
+  const nullishId = z.union([z.string(), z.number()]).nullish();
+  return z.looseObject({
+    transactionId: z.int(),
+    status: z.union([z.string().min(1), z.int()]),
+    value: z.int(),
+    object: nullishText,
+    orderId: nullishText,
+    method: nullishText,
+    endToEndId: nullishText,
+    processedAt: nullishText,
+    payer: z.looseObject({ name: nullishText, documentId: nullishText, bankName: nullishText, bankCode: nullishId, bankIspb: nullishId }).nullish(),
+    destinationBank: z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId }).nullish(),
+  });
 });
-export type TransactionLookup = z.output<typeof transactionLookupSchema>;
+export type TransactionLookup = z.output<ReturnType<typeof transactionLookupSchema>>;
 
 /**
  * The account balance as `GET /transaction/get/balance` answers it (HTTP 200): integer cents;
- * `finalBalance` is the balance less retention (and what is already anticipated).
+ * `finalBalance` is the balance less retention (and what is already anticipated). Built on first use.
  */
-export const balanceSchema = z.looseObject({
+export const balanceSchema = builtOnUse(() => z.looseObject({
   balance: z.int(),
   retention: z.int().optional(),
   toAnticipate: z.int().optional(),
   finalBalance: z.int().optional(),
-});
-export type Balance = z.output<typeof balanceSchema>;
+}));
+export type Balance = z.output<ReturnType<typeof balanceSchema>>;

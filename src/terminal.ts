@@ -5,6 +5,7 @@
  * README "Interactive mode" and "Output for scripts" describe the rules from a user's side.
  */
 import type { Command } from 'commander';
+import { isatty } from 'node:tty';
 
 /** Which standard streams are terminals. */
 export interface Terminals {
@@ -36,11 +37,19 @@ export interface RunContext {
 /** The context of this process: its real streams, environment and clock. */
 export function processContext(args: string[] = [], command?: Command): RunContext {
   return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    // Getters: Node builds process.stdin on first touch (a stream module load, ~2 ms), and most
+    // commands never read it. Whether a stream is a terminal is asked of its file descriptor.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
     env: process.env,
-    isTTY: { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY), stderr: Boolean(process.stderr.isTTY) },
+    isTTY: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
     now: () => new Date(),
     args,
     command,

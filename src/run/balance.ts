@@ -20,7 +20,7 @@ export async function run(opts: GlobalFlags): Promise<void> {
   const interrupt = interruptSignal();
   let result;
   try {
-    result = await lookupGateway({ path: settings.balancePath, schema: balanceSchema, settings, baseUrl: settings.endpoint.url, signal: interrupt.signal });
+    result = await lookupGateway({ path: settings.balancePath, schema: balanceSchema(), settings, baseUrl: settings.endpoint.url, signal: interrupt.signal });
   } finally {
     interrupt.dispose();
   }

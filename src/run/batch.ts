@@ -70,12 +70,14 @@ interface Operation {
   plural: string;
   path: string;
   fields: readonly FieldSpec[];
-  schema: z.ZodType;
-  response: z.ZodType;
+  /** The request body's schema (src/schemas.ts). */
+  schema(): z.ZodType;
+  /** The answer's schema. */
+  response(): z.ZodType;
 }
 
 const OPERATIONS: Record<Kind, Operation> = {
-  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: CASHOUT_PATH, fields: CASHOUT_FIELDS, schema: cashOutRequestSchema, response: cashOutResponseSchema },
+  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: CASHOUT_PATH, fields: CASHOUT_FIELDS, schema: () => cashOutRequestSchema, response: () => cashOutResponseSchema },
   cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: CASHIN_PATH, fields: CASHIN_FIELDS, schema: cashInRequestSchema, response: cashInResponseSchema },
 };
 
@@ -114,7 +116,7 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
       if (rec.kind === 'cells' && rec.cells.length > header.length && rec.cells.slice(header.length).some((c) => c.trim() !== '')) {
         gathered.problems.push({ column: '', message: `has ${rec.cells.length} cells, more than the ${header.length} columns of the header` });
       }
-      const judged = judgeRow(op.fields, op.schema, gathered);
+      const judged = judgeRow(op.fields, op.schema(), gathered);
       if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
       const body = judged.row.body as Record<string, unknown> & { value: number; orderId?: string };
       const own = body.orderId;
@@ -483,7 +485,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         sentAny = true;
-        const res = await callGateway({ path: op.path, body, schema: op.response, settings, baseUrl, signal: abort.signal, direct: sandbox, agent, unknownAdvice: `look order ${row.orderId} up at the gateway before sending it again` });
+        const res = await callGateway({ path: op.path, body, schema: op.response(), settings, baseUrl, signal: abort.signal, direct: sandbox, agent, unknownAdvice: `look order ${row.orderId} up at the gateway before sending it again` });
         const data = res.data as Record<string, unknown>;
         const result = await onCreated(op, row, data, base, opts.qrDir);
         endLater(id, 'ok', { transactionId: data.transactionId as number, status: data.status as string | undefined });

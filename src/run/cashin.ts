@@ -35,7 +35,7 @@ export async function run(opts: CashinOptions, ctx: RunContext = processContext(
   if (!opts.dryRun) announceSandbox(settings);
   if (opts.qrFile) checkWritable(opts.qrFile, '--qr-file');
   const input = bodyFromFlags(CASHIN_FIELDS, opts);
-  const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema, input, opts);
+  const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema(), input, opts);
   // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
   const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
@@ -47,7 +47,7 @@ export async function run(opts: CashinOptions, ctx: RunContext = processContext(
   const interrupt = interruptSignal();
   let result;
   try {
-    result = await send(settings, CASHIN_PATH, body, cashInResponseSchema, 'look the cash-in up at the gateway before creating another', interrupt.signal);
+    result = await send(settings, CASHIN_PATH, body, cashInResponseSchema(), 'look the cash-in up at the gateway before creating another', interrupt.signal);
   } catch (err) {
     interrupt.dispose();
     // Unknown outcome: ask the gateway by orderId once; returns when it holds it (exit 6: the BR Code is lost).

@@ -1,9 +1,7 @@
-// Preloaded into a paycli under test to plant a bug: the Web Crypto random source throws a plain
+// Preloaded into a paycli under test to plant a bug: node:crypto's random source throws a plain
 // TypeError, as a programming error inside paycli would, while paycli makes a payment's order
 // reference. paycli must report it as an internal error (exit 70) and send nothing.
 'use strict';
-Object.defineProperty(globalThis.crypto, 'getRandomValues', {
-  value() {
-    throw new TypeError('planted bug: getRandomValues is broken');
-  },
-});
+require('node:crypto').randomBytes = function randomBytes() {
+  throw new TypeError('planted bug: randomBytes is broken');
+};

@@ -54,7 +54,7 @@ describe('rows', () => {
     const h = ['value', 'payer-name', 'payer-document', 'payer-email', 'payer-phone', 'product-name', 'product-description', 'splits'];
     const { targets } = mapHeader(CASHIN_FIELDS, h);
     const g = bodyFromCells(h, targets, ['1000', 'F', '123.456.789-09', 'f@example.com', '11987654321', 'P', 'D', '123e4567-e12b-12d1-a456-426655440000:300|223e4567-e12b-12d1-a456-426655440000:200']);
-    const r = judgeRow(CASHIN_FIELDS, cashInRequestSchema, g);
+    const r = judgeRow(CASHIN_FIELDS, cashInRequestSchema(), g);
     expect(r.ok && r.row.body.splits).toEqual([
       { clientId: '123e4567-e12b-12d1-a456-426655440000', value: 300 },
       { clientId: '223e4567-e12b-12d1-a456-426655440000', value: 200 },

@@ -13,10 +13,17 @@ describe('newOrderId', () => {
     for (const id of ids) expect(id).toMatch(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(new Set(ids).size).toBe(1000);
     expect(orderIdProblem(ids[0]!)).toBeNull();
-    const t = Date.now();
     const a = newOrderId();
-    while (Date.now() === t) { /* next millisecond */ }
+    const t = Date.now(); // a's millisecond or a later one
+    while (Date.now() <= t) { /* next millisecond */ }
     expect(newOrderId().slice(7, 17) > a.slice(7, 17)).toBe(true);
+  });
+  it('draws its 16 random characters from all 32 symbols, about evenly (node:crypto bytes)', () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 2000; i++) for (const c of newOrderId().slice(17)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect(counts.size).toBe(32);
+    // 32,000 characters: 1,000 expected per symbol; a fair source stays far inside these bounds
+    for (const n of counts.values()) expect(n).toBeGreaterThan(800), expect(n).toBeLessThan(1200);
   });
 });
 
