@@ -149,10 +149,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
-      return;
-    }
-    throw err;
+    if (!(err instanceof CommanderError)) throw err;
+    process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
   }
 }

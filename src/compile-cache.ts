@@ -71,6 +71,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   const columnOffset = -Module.wrap('\0').indexOf('\0');
   const toWrite: Array<{ script: Script; file: string }> = [];
   let readable: boolean | undefined;
+  let base: ReturnType<typeof createRequire> | undefined;
 
   Module.prototype._compile = function compileWithCache(this: LoadedModule, content, filename, ...rest) {
     if (typeof content !== 'string' || dirname(filename) !== distDir || !HASHED_CHUNK.test(filename)) {
@@ -90,7 +91,8 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     if (cachedData === undefined || script.cachedDataRejected) toWrite.push({ script, file });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const mod = this;
-    const base = createRequire(filename);
+    // Every hashed chunk is in distDir: one base for require.resolve & co. serves them all.
+    base ??= createRequire(filename);
     const require = Object.assign((id: string) => mod.require(id), {
       resolve: base.resolve,
       cache: base.cache,
