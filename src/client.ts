@@ -12,7 +12,7 @@
  * - `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` are honoured through undici's `EnvHttpProxyAgent`
  *   (src/transport.ts); `NODE_EXTRA_CA_CERTS` is read by Node.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from './errors.js';
 import { errorBodySchema } from './schemas.js';
 import { logger, isVerbose } from './output/logger.js';
@@ -63,7 +63,7 @@ export function prepareRequest(settings: Settings, baseUrl: string, path: string
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO']);
 
 /** One call to the gateway. */
-export interface GatewayCall<T extends z.ZodType> {
+export interface GatewayCall<T extends z.ZodMiniType> {
   /** `POST` (default: a payment) or `GET` (a lookup, which changes nothing: failures say so). */
   method?: 'POST' | 'GET';
   /** Interface path, e.g. `/transaction/cashout`. */
@@ -98,7 +98,7 @@ export interface GatewayResult<T> {
  *   JSON, too large, wrong shape), NetworkError (no connection, reset, timeout),
  *   InterruptedError (signal aborted)
  */
-export async function callGateway<T extends z.ZodType>(call: GatewayCall<T>): Promise<GatewayResult<z.output<T>>> {
+export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>): Promise<GatewayResult<z.output<T>>> {
   const method = call.method ?? 'POST';
   const lookup = method === 'GET';
   const req = prepareRequest(call.settings, call.baseUrl, call.path, call.body, false, method);
@@ -241,7 +241,7 @@ async function readCapped(body: TransportResponse['body'], contentLength: string
 }
 
 /** Maps an HTTP answer to a result or a typed error (exit codes: README "Exit codes"). */
-function interpret<T extends z.ZodType>(status: number, headers: TransportResponse['headers'], text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
+function interpret<T extends z.ZodMiniType>(status: number, headers: TransportResponse['headers'], text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
   let json: unknown;
   let isJson = true;
   try {
@@ -316,7 +316,7 @@ function retryable(err: unknown): boolean {
  * @throws AuthError, GatewayRefusedError (e.g. 404 `Transaction not found`), GatewayError,
  *   NetworkError (after the last try), InterruptedError
  */
-export async function lookupGateway<T extends z.ZodType>(call: Omit<GatewayCall<T>, 'method' | 'body' | 'unknownAdvice'>, attempts = LOOKUP_ATTEMPTS): Promise<GatewayResult<z.output<T>>> {
+export async function lookupGateway<T extends z.ZodMiniType>(call: Omit<GatewayCall<T>, 'method' | 'body' | 'unknownAdvice'>, attempts = LOOKUP_ATTEMPTS): Promise<GatewayResult<z.output<T>>> {
   for (let i = 1; ; i++) {
     try {
       return await callGateway({ ...call, method: 'GET', body: undefined, unknownAdvice: '' });

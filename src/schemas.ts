@@ -12,7 +12,8 @@
  * README ("Validation rules"): amounts 1..{@link MAX_CENTS} cents; names ≤ {@link MAX_NAME}
  * characters; descriptions ≤ {@link MAX_DESCRIPTION}; URLs absolute http(s) ≤ 2048.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 
 import { formatReais, MAX_CENTS } from './money.js';
 import { pixKeyTypeHelp } from './pix-key-types.js';
@@ -25,7 +26,10 @@ import { isHttpUrl } from './validate/net.js';
 // off over many parses; a single payment parses a body or two, the compiled code is not in the
 // code cache, and it cost ~3 ms of a cash-out. A batch of 10,000 rows runs as fast either way
 // (README "Speed").
-z.config({ jitless: true });
+// zod/mini (not the classic API): a schema is built without the ~40 methods classic zod attaches
+// to every object, and the bundle carries only the schema kinds used here. Its messages are the
+// English ones classic zod gives (the default locale is not loaded by zod/mini by itself).
+z.config({ jitless: true, ...en() });
 
 /** Longest name (payer, recipient, product) accepted, in characters. */
 export const MAX_NAME = 100;
@@ -62,66 +66,60 @@ export const centsSchema = z.number(typed('an integer number of cents, e.g. 1000
 });
 
 const text = (max: number, example: string) =>
-  z
-    .string(typed(`text, e.g. "${example}"`))
-    .trim()
-    .min(1, { error: `must not be empty, e.g. "${example}"` })
-    .max(max, { error: (iss) => `has ${String(iss.input).length} characters, more than the ${max} allowed; e.g. "${example}"` })
+  z.string(typed(`text, e.g. "${example}"`)).check(
+    z.trim(),
+    z.minLength(1, { error: `must not be empty, e.g. "${example}"` }),
+    z.maxLength(max, { error: (iss) => `has ${String(iss.input).length} characters, more than the ${max} allowed; e.g. "${example}"` }),
     // Controls, bidi controls, zero-width characters and line separators (src/validate/contact.ts).
-    .check((ctx) => {
+    (ctx) => {
       const problem = textProblem(ctx.value);
       if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}, e.g. "${example}"` });
-    });
+    },
+  );
 
-const emailSchema = z
-  .string(typed('an e-mail address, e.g. fulano@example.com'))
-  .trim()
-  .check((ctx) => {
-    const problem = emailProblem(ctx.value);
-    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}${problem.startsWith('is not') ? ',' : ';'} e.g. fulano@example.com` });
-  });
+const emailSchema = z.string(typed('an e-mail address, e.g. fulano@example.com')).check(z.trim(), (ctx) => {
+  const problem = emailProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}${problem.startsWith('is not') ? ',' : ';'} e.g. fulano@example.com` });
+});
 
-const phoneSchema = z
-  .string(typed('a phone number, e.g. (11) 98765-4321'))
-  .transform((v, ctx) => {
+const phoneSchema = z.pipe(
+  z.string(typed('a phone number, e.g. (11) 98765-4321')),
+  z.transform((v: string, ctx) => {
     const problem = phoneProblem(v);
     if (problem !== null) {
       ctx.issues.push({ code: 'custom', input: v, message: `${problem}; e.g. (11) 98765-4321 or +55 11 3456-7890` });
       return z.NEVER;
     }
     return normalisePhone(v)!;
-  });
+  }),
+);
 
-const cpfCnpjSchema = z
-  .string(typed('a CPF or CNPJ, e.g. 123.456.789-09'))
-  .transform((v, ctx) => {
+const cpfCnpjSchema = z.pipe(
+  z.string(typed('a CPF or CNPJ, e.g. 123.456.789-09')),
+  z.transform((v: string, ctx) => {
     const problem = documentProblem(v);
     if (problem !== null) {
       ctx.issues.push({ code: 'custom', input: v, message: `${problem}; e.g. 123.456.789-09 (CPF) or 12.ABC.345/01DE-35 (CNPJ)` });
       return z.NEVER;
     }
     return bareDocument(v);
-  });
+  }),
+);
 
-const urlSchema = z
-  .string(typed('a URL, e.g. https://example.com/pix/postback'))
-  .trim()
-  .max(MAX_URL, { error: `is longer than ${MAX_URL} characters; e.g. https://example.com/pix/postback` })
-  .refine(isHttpUrl, {
-    error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback',
-  });
+const urlSchema = z.string(typed('a URL, e.g. https://example.com/pix/postback')).check(
+  z.trim(),
+  z.maxLength(MAX_URL, { error: `is longer than ${MAX_URL} characters; e.g. https://example.com/pix/postback` }),
+  z.refine(isHttpUrl, { error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback' }),
+);
 
 /**
  * `orderId`, the caller's order reference (beyond the interface: README "Beyond the interface"),
  * trimmed; rules in src/order-id.ts.
  */
-export const orderIdSchema = z
-  .string(typed('text, e.g. "pedido-1234"'))
-  .trim()
-  .check((ctx) => {
-    const problem = orderIdProblem(ctx.value);
-    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
-  });
+export const orderIdSchema = z.string(typed('text, e.g. "pedido-1234"')).check(z.trim(), (ctx) => {
+  const problem = orderIdProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+});
 
 /** A split entry (interface §2.1): which client receives part of the amount, and how much. */
 export const splitSchema = z.object({
@@ -142,12 +140,12 @@ export const cashInRequestSchema = builtOnUse(() => z
     productName: text(MAX_NAME, 'Camiseta'),
     productDescription: text(MAX_DESCRIPTION, 'Camiseta azul, tamanho M'),
     value: centsSchema,
-    postbackUrl: urlSchema.optional(),
-    splits: z.array(splitSchema, typed('a list of {clientId, value} objects, e.g. [{"clientId": "123e4567-e12b-12d1-a456-426655440000", "value": 300}]')).optional(),
-    orderId: orderIdSchema.optional(),
+    postbackUrl: z.optional(urlSchema),
+    splits: z.optional(z.array(splitSchema, typed('a list of {clientId, value} objects, e.g. [{"clientId": "123e4567-e12b-12d1-a456-426655440000", "value": 300}]'))),
+    orderId: z.optional(orderIdSchema),
   })
   // Runs even when other fields are wrong (`when`), so that every problem is reported at once.
-  .superRefine(
+  .check(z.superRefine(
     (body, ctx) => {
       const splits = body.splits as unknown[];
       const seen = new Set<string>();
@@ -169,7 +167,7 @@ export const cashInRequestSchema = builtOnUse(() => z
       }
     },
     { when: (payload) => Array.isArray((payload.value as { splits?: unknown } | undefined)?.splits) },
-  ));
+  )));
 export type CashInRequest = z.output<ReturnType<typeof cashInRequestSchema>>;
 export type CashInInput = z.input<ReturnType<typeof cashInRequestSchema>>;
 
@@ -177,53 +175,55 @@ export type CashInInput = z.input<ReturnType<typeof cashInRequestSchema>>;
 export const cashInResponseSchema = builtOnUse(() => z.looseObject({
   transactionId: z.int(),
   externalId: z.guid(),
-  qrCode: z.string().min(1),
-  qrCodeBase64: z.string().min(1),
+  qrCode: z.string().check(z.minLength(1)),
+  qrCodeBase64: z.string().check(z.minLength(1)),
 }));
 export type CashInResponse = z.output<ReturnType<typeof cashInResponseSchema>>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
-export const pixKeyTypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
+export const pixKeyTypeSchema = z.literal([0, 1, 2, 3, 4], {
   error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${pixKeyTypeHelp()}, not ${JSON.stringify(iss.input)}; e.g. email`),
 });
 
 /** Cash-out request body (interface §2.3), normalised; `pixKey` is checked against `pixKeyType`. */
-export const cashOutRequestSchema = z
-  .object({
-    value: centsSchema,
-    pixKeyType: pixKeyTypeSchema,
-    pixKey: z.string(typed('a PIX key, e.g. fulano@example.com')).trim().min(1, { error: 'must not be empty, e.g. fulano@example.com or 123.456.789-09' }),
-    cpfCnpj: cpfCnpjSchema.optional(),
-    person: z.object(
+export const cashOutRequestSchema = z.pipe(
+  z
+    .object({
+      value: centsSchema,
+      pixKeyType: pixKeyTypeSchema,
+      pixKey: z.string(typed('a PIX key, e.g. fulano@example.com')).check(z.trim(), z.minLength(1, { error: 'must not be empty, e.g. fulano@example.com or 123.456.789-09' })),
+      cpfCnpj: z.optional(cpfCnpjSchema),
+      person: z.object(
+        {
+          name: text(MAX_NAME, 'Fulano de Tal'),
+          email: emailSchema,
+          phone: phoneSchema,
+        },
+        typed('an object with name, email and phone, e.g. {"name": "Fulano de Tal", "email": "fulano@example.com", "phone": "11987654321"}'),
+      ),
+      // Beyond the interface (README "Beyond the interface"): the gateway family's cash-out takes both.
+      orderId: z.optional(orderIdSchema),
+      postbackUrl: z.optional(urlSchema),
+    })
+    // The key is checked against its type even when other fields are wrong (`when`), so that every
+    // problem is reported at once; the transform then writes it in DICT form.
+    .check(z.superRefine(
+      (body, ctx) => {
+        const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
+        if (!check.ok) ctx.addIssue({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
+      },
       {
-        name: text(MAX_NAME, 'Fulano de Tal'),
-        email: emailSchema,
-        phone: phoneSchema,
+        when: (payload) => {
+          const v = payload.value as { pixKeyType?: unknown; pixKey?: unknown } | undefined;
+          return typeof v?.pixKeyType === 'number' && v.pixKeyType in PIX_KEY_TYPES && typeof v.pixKey === 'string' && v.pixKey.trim() !== '';
+        },
       },
-      typed('an object with name, email and phone, e.g. {"name": "Fulano de Tal", "email": "fulano@example.com", "phone": "11987654321"}'),
-    ),
-    // Beyond the interface (README "Beyond the interface"): the gateway family's cash-out takes both.
-    orderId: orderIdSchema.optional(),
-    postbackUrl: urlSchema.optional(),
-  })
-  // The key is checked against its type even when other fields are wrong (`when`), so that every
-  // problem is reported at once; the transform then writes it in DICT form.
-  .superRefine(
-    (body, ctx) => {
-      const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
-      if (!check.ok) ctx.addIssue({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
-    },
-    {
-      when: (payload) => {
-        const v = payload.value as { pixKeyType?: unknown; pixKey?: unknown } | undefined;
-        return typeof v?.pixKeyType === 'number' && v.pixKeyType in PIX_KEY_TYPES && typeof v.pixKey === 'string' && v.pixKey.trim() !== '';
-      },
-    },
-  )
-  .transform((body) => {
+    )),
+  z.transform((body) => {
     const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
     return { ...body, pixKey: check.ok ? check.key : body.pixKey };
-  });
+  }),
+);
 export type CashOutRequest = z.output<typeof cashOutRequestSchema>;
 export type CashOutInput = z.input<typeof cashOutRequestSchema>;
 
@@ -233,7 +233,7 @@ export const cashOutStatusSchema = z.enum(['0', '1', '2', '3', '4']);
 export const CASH_OUT_STATUS_NAMES = { '0': 'Pending', '1': 'Paid', '2': 'Failed', '3': 'Canceled', '4': 'Refund' } as const;
 
 /** A string holding an integer number of cents (`tax`, `liquid`, interface §2.4). */
-const centsString = z.string().regex(/^-?[0-9]+$/, { error: 'must be a string holding an integer number of cents' });
+const centsString = z.string().check(z.regex(/^-?[0-9]+$/, { error: 'must be a string holding an integer number of cents' }));
 
 /** Cash-out response body (interface §2.4, HTTP 200). Unknown fields are kept. */
 export const cashOutResponseSchema = z.looseObject({
@@ -258,7 +258,7 @@ export interface FieldProblem {
 }
 
 /** Flattens a zod error into {@link FieldProblem}s, in schema order. */
-export function problemsOf(error: z.ZodError): FieldProblem[] {
+export function problemsOf(error: z.core.$ZodError): FieldProblem[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
 
@@ -274,19 +274,19 @@ export function problemsOf(error: z.ZodError): FieldProblem[] {
  * Built on first use.
  */
 export const transactionLookupSchema = builtOnUse(() => {
-  const nullishText = z.string().nullish();
-  const nullishId = z.union([z.string(), z.number()]).nullish();
+  const nullishText = z.nullish(z.string());
+  const nullishId = z.nullish(z.union([z.string(), z.number()]));
   return z.looseObject({
     transactionId: z.int(),
-    status: z.union([z.string().min(1), z.int()]),
+    status: z.union([z.string().check(z.minLength(1)), z.int()]),
     value: z.int(),
     object: nullishText,
     orderId: nullishText,
     method: nullishText,
     endToEndId: nullishText,
     processedAt: nullishText,
-    payer: z.looseObject({ name: nullishText, documentId: nullishText, bankName: nullishText, bankCode: nullishId, bankIspb: nullishId }).nullish(),
-    destinationBank: z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId }).nullish(),
+    payer: z.nullish(z.looseObject({ name: nullishText, documentId: nullishText, bankName: nullishText, bankCode: nullishId, bankIspb: nullishId })),
+    destinationBank: z.nullish(z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId })),
   });
 });
 export type TransactionLookup = z.output<ReturnType<typeof transactionLookupSchema>>;
@@ -297,8 +297,8 @@ export type TransactionLookup = z.output<ReturnType<typeof transactionLookupSche
  */
 export const balanceSchema = builtOnUse(() => z.looseObject({
   balance: z.int(),
-  retention: z.int().optional(),
-  toAnticipate: z.int().optional(),
-  finalBalance: z.int().optional(),
+  retention: z.optional(z.int()),
+  toAnticipate: z.optional(z.int()),
+  finalBalance: z.optional(z.int()),
 }));
 export type Balance = z.output<ReturnType<typeof balanceSchema>>;

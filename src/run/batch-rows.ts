@@ -14,7 +14,7 @@ import { checkInputIntegers } from '../input.js';
 import { parseStrictJson, StrictJsonError } from '../json-strict.js';
 import { amountProblem, parseReais } from '../money.js';
 import { problemsOf, type FieldProblem } from '../schemas.js';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** What one column of a CSV header stands for. */
 export type ColumnTarget = { field: FieldSpec } | { amount: true };
@@ -132,7 +132,7 @@ export interface ValidRow<T> {
  * Judges a gathered row with the request schema.
  * @returns the normalised body, or the problems named by column
  */
-export function judgeRow<S extends z.ZodType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredRow): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
+export function judgeRow<S extends z.ZodMiniType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredRow): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
   const parsed = schema.safeParse(gathered.body);
   const taken = new Set(gathered.problems.map((p) => p.column));
   const problems = [...gathered.problems];

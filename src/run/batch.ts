@@ -19,7 +19,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../errors.js';
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../fields.js';
 import { callGateway } from '../client.js';
@@ -71,9 +71,9 @@ interface Operation {
   path: string;
   fields: readonly FieldSpec[];
   /** The request body's schema (src/schemas.ts). */
-  schema(): z.ZodType;
+  schema(): z.ZodMiniType;
   /** The answer's schema. */
-  response(): z.ZodType;
+  response(): z.ZodMiniType;
 }
 
 const OPERATIONS: Record<Kind, Operation> = {

@@ -7,7 +7,7 @@
  * Ctrl-C at any prompt makes @inquirer throw `ExitPromptError`, which src/action.ts turns into
  * exit 130 "interrupted: nothing was sent".
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { convertField, deletePath, describeProblem, fieldOf, getPath, missingFields, parseSplit, problemsError, setPath, type FieldSpec, type ValueSources } from '../fields.js';
 import { amountProblem, formatReais, parseReais } from '../money.js';
 import { problemsOf, type FieldProblem } from '../schemas.js';
@@ -49,7 +49,7 @@ const subject = (f: FieldSpec) => (f.kind === 'cents' ? 'Amount' : f.label.repla
  * @throws UsageError when a problem cannot be fixed by prompting (e.g. a field of `--input` outside the table)
  * @throws ExitPromptError (from @inquirer) on Ctrl-C
  */
-export async function promptForFields(fields: readonly FieldSpec[], schema: z.ZodType, body: Record<string, unknown>, problems: FieldProblem[], sources?: ValueSources): Promise<Record<string, unknown>> {
+export async function promptForFields(fields: readonly FieldSpec[], schema: z.ZodMiniType, body: Record<string, unknown>, problems: FieldProblem[], sources?: ValueSources): Promise<Record<string, unknown>> {
   const inquirer = await import('@inquirer/prompts');
   const ctx = promptContext();
   const out = ctx.output!;
@@ -93,7 +93,7 @@ export async function promptForFields(fields: readonly FieldSpec[], schema: z.Zo
 }
 
 /** Asks one field and stores the answer in `body`. */
-async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[], schema: z.ZodType, body: Record<string, unknown>, f: FieldSpec, wasWrong: boolean): Promise<void> {
+async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[], schema: z.ZodMiniType, body: Record<string, unknown>, f: FieldSpec, wasWrong: boolean): Promise<void> {
   const check = (raw: string): string | true => checkField(fields, schema, body, f, convertField(f, raw));
   switch (f.kind) {
     case 'pixKeyType': {
@@ -181,7 +181,7 @@ const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((t) => ({ value: t.value, name: `
  * wrong replaced by its valid example (optional ones removed), so that cross-field checks (the
  * PIX key against its type, splits against the value) run as they will on the whole body.
  */
-function fieldIssues(fields: readonly FieldSpec[], schema: z.ZodType, candidate: Record<string, unknown>, f: FieldSpec): FieldProblem[] {
+function fieldIssues(fields: readonly FieldSpec[], schema: z.ZodMiniType, candidate: Record<string, unknown>, f: FieldSpec): FieldProblem[] {
   const trial = structuredClone(candidate);
   const parsed = schema.safeParse(trial);
   if (parsed.success) return [];
@@ -202,7 +202,7 @@ function fieldIssues(fields: readonly FieldSpec[], schema: z.ZodType, candidate:
 }
 
 /** Checks one answer of field `f` against the schema; `true` or what is wrong with it. */
-function checkField(fields: readonly FieldSpec[], schema: z.ZodType, body: Record<string, unknown>, f: FieldSpec, value: unknown): string | true {
+function checkField(fields: readonly FieldSpec[], schema: z.ZodMiniType, body: Record<string, unknown>, f: FieldSpec, value: unknown): string | true {
   const candidate = structuredClone(body);
   setPath(candidate, f.path, value);
   const issue = fieldIssues(fields, schema, candidate, f)[0];

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { AuthError, UsageError } from '../errors.js';
 import { problemsError, type FieldSpec } from '../fields.js';
 import { mergeProblems, type GatheredBody } from '../input.js';
@@ -26,7 +26,7 @@ export type RequestFlags = GlobalFlags & Record<string, unknown> & { input?: str
  * what is missing or wrong (src/run/prompts.ts) until it validates.
  * @throws UsageError listing every problem (flags by name, `--input` values by JSON path) when it cannot prompt
  */
-export async function validateBody<S extends z.ZodType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredBody, flags: RequestFlags): Promise<z.output<S>> {
+export async function validateBody<S extends z.ZodMiniType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredBody, flags: RequestFlags): Promise<z.output<S>> {
   const { body } = gathered;
   const parsed = schema.safeParse(body);
   if (parsed.success && !gathered.problems.length) return parsed.data;
@@ -145,7 +145,7 @@ export function printDryRun(settings: Settings, path: string, body: unknown, jso
  * Sends the request to the configured gateway, or to an in-process sandbox (with one stderr
  * notice) when the base URL is "sandbox" or unset.
  */
-export async function send<S extends z.ZodType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
+export async function send<S extends z.ZodMiniType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
   if (!isSandbox(settings.endpoint)) {
     return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.endpoint.url, signal, unknownAdvice })), sandbox: false };
   }
