@@ -38,7 +38,7 @@
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  */
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, PaycliError, UsageError, type ErrorDetails } from './errors.js';
@@ -82,7 +82,7 @@ const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
 CREATE TABLE payments (
   id INTEGER PRIMARY KEY,              -- entry number (paycli history, history resolve)
-  uuid TEXT NOT NULL UNIQUE,           -- global id (the journal's id for imported entries)
+  uuid TEXT NOT NULL UNIQUE,           -- global id: a time-first UUID v7 (uuidV7), or the journal's id for imported entries
   time TEXT NOT NULL,                  -- recorded, just before sending
   kind TEXT NOT NULL CHECK (kind IN ('cashout', 'cashin')),
   fingerprint TEXT NOT NULL,           -- sha256 of what makes two payments identical
@@ -411,6 +411,22 @@ interface InsertRow {
   source: string | null;
 }
 
+/**
+ * A UUID version 7 (RFC 9562 §5.7): 48 bits of Unix time in milliseconds, then 74 random bits. An
+ * entry's `uuid` is unique like a version 4 one, but entries recorded one after another get
+ * neighbouring keys, so the `uuid` index grows at its end instead of at random pages: a batch of
+ * thousands of rows writes a fraction of the pages to the write-ahead log (README "Speed").
+ * @param now milliseconds since the Unix epoch (tests pass their own)
+ */
+export function uuidV7(now = Date.now()): string {
+  const b = randomFillSync(Buffer.alloc(16));
+  b.writeUIntBE(now, 0, 6);
+  b[6] = (b[6]! & 0x0f) | 0x70; // version 7
+  b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source)
   VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source)`;
 
@@ -554,7 +570,7 @@ export class Ledger {
     if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
     const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
     const row: InsertRow = {
-      uuid: randomUUID(),
+      uuid: uuidV7(),
       time: '',
       kind: info.kind,
       fingerprint,
