@@ -411,6 +411,9 @@ interface InsertRow {
   source: string | null;
 }
 
+/** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
+const UUID_BYTES = Buffer.alloc(16);
+
 /**
  * A UUID version 7 (RFC 9562 §5.7): 48 bits of Unix time in milliseconds, then 74 random bits. An
  * entry's `uuid` is unique like a version 4 one, but entries recorded one after another get
@@ -419,7 +422,7 @@ interface InsertRow {
  * @param now milliseconds since the Unix epoch (tests pass their own)
  */
 export function uuidV7(now = Date.now()): string {
-  const b = randomFillSync(Buffer.alloc(16));
+  const b = randomFillSync(UUID_BYTES);
   b.writeUIntBE(now, 0, 6);
   b[6] = (b[6]! & 0x0f) | 0x70; // version 7
   b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
