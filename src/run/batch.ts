@@ -34,9 +34,10 @@ import { batchFormat, csvDelimiter, fileSha256, openSource, readRecords, type Ba
 import { openBatchLedger, outcomeOfError, type BatchLedger, type PreviousRow } from './batch-ledger.js';
 import { lookupOrder, type LookupResult } from './batch-lookup.js';
 import { describeFound, whyNoLookup, witnessOrder } from '../lookup.js';
+import { boundBatchMemory } from './batch-memory.js';
 import { startProgress, type BatchCounters } from './batch-progress.js';
 import { resultsPath, ResultsWriter, type RowOutcome, type RowResult } from './batch-results.js';
-import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './batch-rows.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './batch-rows.js';
 import { canPrompt, processContext } from '../terminal.js';
 import { settingsFor, type RequestFlags } from './request.js';
 
@@ -149,13 +150,14 @@ function planFor(prev: PreviousRow | undefined, retryRefused: boolean): Plan {
 }
 
 /** Step 1: reads the whole file once, judging every row. */
-async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions): Promise<Scan> {
+async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions, tick: () => void): Promise<Scan> {
   const map = rowMapper(op, format, sha256);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
-  const identities = new Map<string, number>();
-  const ownIds = new Map<string, number>();
+  const identities = new IdentitySet();
+  const ownIds = new IdentitySet();
   let sawHeader = format === 'jsonl';
   for await (const rec of readRecords(source, format)) {
+    tick();
     if (rec.kind === 'header') {
       sawHeader = true;
       scan.problems.push(...map.header(rec));
@@ -170,15 +172,12 @@ async function scanFile(op: Operation, source: BatchSource, format: BatchFormat,
       continue;
     }
     if (r.ownOrderId) {
-      const first = ownIds.get(r.orderId);
+      const first = ownIds.claim(textIdentity(r.orderId), r.row);
       if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: 'order-id', message: `${r.orderId} is also the reference of row ${first}; each payment needs its own` });
-      else ownIds.set(r.orderId, r.row);
     }
     if (!opts.allowDuplicate) {
-      const id = rowIdentity(op.kind, r.body);
-      const first = identities.get(id);
+      const first = identities.claim(rowIdentity(op.kind, r.body), r.row);
       if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: `is the same ${op.noun} as row ${first} (${op.kind === 'cashout' ? 'amount, key type and PIX key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant` });
-      else identities.set(id, r.row);
     }
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
     const plan = planFor(ledger.previous(r.orderId), Boolean(opts.retryRefused));
@@ -259,6 +258,7 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
   const rate = rateFlag(opts.rate);
   if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError('--qr-dir is for cash-ins; nothing was sent', { field: '--qr-dir' });
   const json = Boolean(opts.json);
+  const tick = boundBatchMemory();
   const source = await openSource(opts.batch);
   let ledger: BatchLedger | undefined;
   try {
@@ -270,7 +270,7 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
     ledger = target !== undefined ? openBatchLedger(target) : undefined;
     const finished = ledger?.finishedBatch(batchId);
     if (finished) return await reportFinished(op, source, format, batchId, finished, opts);
-    const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts);
+    const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts, tick);
     if (scan.problems.length) return reportProblems(source, scan.problems, json);
     if (!settings) {
       const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
@@ -298,7 +298,7 @@ export async function runBatch(kind: Kind, opts: BatchOptions): Promise<void> {
     }
     const writer = await openResults(results, source, format, json);
     try {
-      await sendAll(op, { source, format, sha256, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts });
+      await sendAll(op, { source, format, sha256, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });
     } finally {
       writer.close();
     }
@@ -322,6 +322,8 @@ interface SendContext {
   rate?: number;
   rows: number;
   opts: BatchOptions;
+  /** Called once per row read (src/run/batch-memory.ts). */
+  tick: () => void;
 }
 
 /** Counts per outcome (rows and cents), for the final summary. */
@@ -593,6 +595,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
   try {
     for await (const rec of readRecords(ctx.source, ctx.format)) {
+      ctx.tick();
       if (rec.kind === 'header') {
         map.header(rec);
         continue;

@@ -7,7 +7,7 @@ import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/fields.js';
 import { cashInRequestSchema, cashOutRequestSchema } from '../../src/schemas.js';
 import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/run/batch-read.js';
 import { csvCell, ResultsWriter } from '../../src/run/batch-results.js';
-import { bodyFromCells, bodyFromJsonLine, derivedOrderId, judgeRow, mapHeader, rowIdentity } from '../../src/run/batch-rows.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/run/batch-rows.js';
 import { retryAfterMs } from '../../src/run/batch.js';
 
 function cashOutRow(header: string[], cells: string[]) {
@@ -84,8 +84,24 @@ describe('row references', () => {
     expect(derivedOrderId('ab'.repeat(32), 'cashin', 1)).not.toBe(a);
   });
   it('identical payouts have one identity', () => {
-    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'A' } })).toBe(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'B' } }));
-    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com' })).not.toBe(rowIdentity('cashout', { value: 2, pixKeyType: 2, pixKey: 'a@example.com' }));
+    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'A' } })).toEqual(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'B' } }));
+    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com' })).not.toEqual(rowIdentity('cashout', { value: 2, pixKeyType: 2, pixKey: 'a@example.com' }));
+  });
+  it('an identity set answers the first row of an identity, across its growth', () => {
+    const set = new IdentitySet();
+    for (let row = 1; row <= 5000; row++) expect(set.claim(textIdentity(`order-${row}`), row)).toBeUndefined();
+    for (let row = 1; row <= 5000; row += 499) expect(set.claim(textIdentity(`order-${row}`), 9000 + row)).toBe(row);
+    expect(set.claim(textIdentity('order-5001'), 5001)).toBeUndefined();
+    expect(set.claim(textIdentity('order-5001'), 5002)).toBe(5001);
+    // Identities that share their first word (the slot they start from) are still told apart.
+    const a = Buffer.alloc(32, 1);
+    const b = Buffer.alloc(32, 1);
+    b[11] = 2;
+    const small = new IdentitySet();
+    expect(small.claim(a, 1)).toBeUndefined();
+    expect(small.claim(b, 2)).toBeUndefined();
+    expect(small.claim(b, 3)).toBe(2);
+    expect(small.claim(a, 4)).toBe(1);
   });
 });
 
