@@ -32,13 +32,14 @@ export interface RunModule<O> {
 
 /**
  * Wraps a lazily imported run module as a commander action (its type parameters are inferred from
- * the command the action is given to); errors are reported by src/action.ts.
+ * the command the action is given to); errors are reported by src/action.ts. `load` gets the run
+ * options, so that a command can load a different module for a different job (`cashout --batch`).
  */
-export function lazyAction<A extends unknown[], O, C extends AnyCommand>(load: () => Promise<RunModule<RunOptions<C>>>): (...args: [...A, O, C]) => Promise<void> {
+export function lazyAction<A extends unknown[], O, C extends AnyCommand>(load: (opts: RunOptions<C>) => Promise<RunModule<RunOptions<C>>>): (...args: [...A, O, C]) => Promise<void> {
   return async (...args: [...A, O, C]): Promise<void> => {
     const cmd = args[args.length - 1] as unknown as Command;
     const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');
     const { execute } = await import('./action.js');
-    await execute(cmd, positional, async (opts, ctx) => (await load()).run(opts as RunOptions<C>, ctx));
+    await execute(cmd, positional, async (opts, ctx) => (await load(opts as RunOptions<C>)).run(opts as RunOptions<C>, ctx));
   };
 }

@@ -70,6 +70,9 @@ export const BUSY_TIMEOUT_MS = 10_000;
 export const DEFAULT_WINDOW_MIN = 10;
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 const FORMAT = 'paycli-ledger';
+/** One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status. */
+export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null];
+
 /** `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli). */
 const SCHEMA_VERSION = 1;
 
@@ -654,20 +657,14 @@ export class Ledger {
   }
 
   /**
-   * The outcome of each row of a batch, in one pass over its entries (no full entries built): for
-   * each row number its latest entry's order reference, amount in cents, outcome (`unknown` while
-   * none is recorded), transaction id and status. A re-run of a finished file reads only this.
+   * The entries of a batch sent to one endpoint, as plain tuples (no entries built: a re-run of a
+   * finished file reads only this): `[row number, order reference, amount in cents, outcome or
+   * null while none is recorded, transaction id or null, status or null]`, by row number and,
+   * within a row, oldest first (so a row's last tuple is its latest entry).
    * @param endpoint only entries sent to this gateway (src/ledger-rules.ts `endpointIdentity`)
    */
-  batchOutcomes(batchId: string, endpoint: string): Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }> {
-    return this.guard(() => {
-      const rows = this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').raw(true).all(batchId, endpoint) as Array<[number, string, number, string | null, number | string | null, string | null]>;
-      const latest = new Map<number, { orderId: string; value: number; outcome: Outcome; transactionId?: number | string; status?: string }>();
-      for (const [row, orderId, value, outcome, transactionId, status] of rows) {
-        latest.set(row, { orderId, value, outcome: (outcome ?? 'unknown') as Outcome, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });
-      }
-      return latest;
-    });
+  batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
+    return this.guard(() => this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').raw(true).all(batchId, endpoint) as BatchOutcome[]);
   }
 
   /** The entries of a batch, by row number then entry number (a row sent twice appears twice). */

@@ -5,14 +5,14 @@
  * `src/run/config.ts`) so that the request path does not load `conf`.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from './errors.js';
+import { AuthError, UsageError } from './errors.js';
 import { configFile } from './paths.js';
 import { HEADER_PREFIX } from './config-keys.js';
 import { configTrust } from './config-trust.js';
 import { logger } from './output/logger.js';
-import { shownUrlInput } from './secrets.js';
+import { registerRequestSecrets, shownUrlInput } from './secrets.js';
 import type { OrderIdMode } from './order-id.js';
-import { BUILT_IN_SANDBOX, isSandbox, parseEndpoint, type Endpoint } from './endpoint.js';
+import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from './endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from './contract.js';
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -336,4 +336,37 @@ export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void 
       hint: 'use https://, or pass --allow-insecure-http if you really mean it',
     });
   }
+}
+
+/**
+ * True when a request goes without a credential because none is configured and the base URL is
+ * on loopback (a standalone `paycli sandbox`, a local test gateway): nothing leaves the machine,
+ * so trying the sandbox needs no key (README "The built-in sandbox").
+ */
+export function keylessLoopback(settings: Settings): boolean {
+  if (isSandbox(settings.endpoint) || settings.apiKey) return false;
+  try {
+    return isLoopbackHost(new URL(settings.endpoint.url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
+ * anything is sent; `--dry-run` only warns); the sandbox does not, nor a base URL on loopback
+ * (one notice, sent without a credential). Registers the key for redaction.
+ * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
+ */
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
+  const settings = resolveSettings(flags, op, about);
+  registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
+  if (keylessLoopback(settings)) {
+    logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
+  } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
+    throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
+      hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
+    }, 'no_credential');
+  }
+  return settings;
 }

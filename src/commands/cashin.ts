@@ -56,7 +56,8 @@ ${CASHIN_EXAMPLE}
 
 /** Adds `cashin` to the program. */
 export function registerCashin(program: Program) {
-  return cashinCommand(program).action(lazyAction(() => import('../run/cashin.js')));
+  // A batch run loads only what it needs until it has something to check or send (src/run/batch.ts).
+  return cashinCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../run/batch.js').then((m) => m.batchRunModule('cashin')) : import('../run/cashin.js'))));
 }
 
 /** What src/run/cashin.ts gets: the flags of `cashin` and the global ones (src/lazy.ts). */

@@ -63,7 +63,8 @@ Examples:
 
 /** Adds `cashout` to the program. */
 export function registerCashout(program: Program) {
-  return cashoutCommand(program).action(lazyAction(() => import('../run/cashout.js')));
+  // A batch run loads only what it needs until it has something to check or send (src/run/batch.ts).
+  return cashoutCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../run/batch.js').then((m) => m.batchRunModule('cashout')) : import('../run/cashout.js'))));
 }
 
 /** What src/run/cashout.ts gets: the flags of `cashout` and the global ones (src/lazy.ts). */

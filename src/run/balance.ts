@@ -11,7 +11,7 @@ import { balanceSchema } from '../schemas.js';
 import { isSandbox } from '../endpoint.js';
 import type { GlobalFlags } from '../settings.js';
 import { interruptSignal } from '../terminal.js';
-import { settingsFor } from './request.js';
+import { settingsFor } from '../settings.js';
 
 /** Runs `balance`. @throws the typed errors of src/errors.ts */
 export async function run(opts: GlobalFlags): Promise<void> {

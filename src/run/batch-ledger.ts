@@ -93,14 +93,16 @@ export function openBatchLedger(target: string): BatchLedger {
         return undefined; // an unreadable record: the file is checked row by row, as on a first run
       }
       if (!Number.isSafeInteger(facts?.rows) || !Number.isSafeInteger(facts.firstLine) || facts.rows < 1) return undefined;
-      const latest = ledger.batchOutcomes(batchId, endpoint);
-      if (latest.size !== facts.rows) return undefined;
+      // Entries come by row, oldest first: a row's last one is its latest.
+      const entries = ledger.batchOutcomes(batchId, endpoint);
       const rows: FinishedRow[] = [];
-      for (let row = 1; row <= facts.rows; row++) {
-        const e = latest.get(row);
-        if (!e || e.outcome !== 'ok') return undefined;
-        rows.push({ row, orderId: e.orderId, valueCents: e.value, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}) });
+      for (let i = 0; i < entries.length; i++) {
+        const [row, orderId, value, outcome, transactionId, status] = entries[i]!;
+        if (i + 1 < entries.length && entries[i + 1]![0] === row) continue;
+        if (row !== rows.length + 1 || outcome !== 'ok') return undefined;
+        rows.push({ row, orderId, valueCents: value, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });
       }
+      if (rows.length !== facts.rows) return undefined;
       return { facts, rows };
     },
     begin: (info, opts) => ledger.begin(info, opts).id,

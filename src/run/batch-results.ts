@@ -8,6 +8,9 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { csvDelimiter, type BatchFormat, type BatchSource } from './batch-read.js';
+import { formatReais } from '../money.js';
+import { logger } from '../output/logger.js';
 import { redact, sanitizeText } from '../output/sanitize.js';
 
 /**
@@ -65,6 +68,16 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
   return { path, moved: path !== `${base}.results.csv` };
 }
 
+/**
+ * Opens the run's results file (src/run/batch-results.ts `resultsPath`), saying so when the
+ * default name was taken by an earlier run; CSV results are separated like a CSV input.
+ * @throws UsageError when the file cannot be created (nothing sent)
+ */
+export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean): Promise<ResultsWriter> {
+  if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
+  return new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');
+}
+
 /** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
 const FLUSH_AT = 64 * 1024;
 
@@ -95,30 +108,19 @@ export class ResultsWriter {
 
   /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
   write(r: RowResult): void {
-    this.writeMany([r]);
-  }
-
-  /** Adds the results of many rows at once (a re-run of a finished file gives them all). */
-  writeMany(rows: Iterable<RowResult>): void {
-    let file = '';
-    let out = '';
-    for (const r of rows) {
-      const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
-      const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
-      if (this.jsonl) file += `${json}\n`;
-      else {
-        let line = csvCell(clean[COLUMNS[0]!], this.sep);
-        for (let i = 1; i < COLUMNS.length; i++) line += this.sep + csvCell(clean[COLUMNS[i]!], this.sep);
-        file += `${line}\n`;
-      }
-      if (this.stdoutJson) out += `${json}\n`;
+    const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
+    const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
+    if (this.jsonl) this.pendingFile += `${json}\n`;
+    else {
+      let line = csvCell(clean[COLUMNS[0]!], this.sep);
+      for (let i = 1; i < COLUMNS.length; i++) line += this.sep + csvCell(clean[COLUMNS[i]!], this.sep);
+      this.pendingFile += `${line}\n`;
     }
-    this.pendingFile += file;
-    this.pendingOut += out;
+    if (this.stdoutJson) this.pendingOut += `${json}\n`;
     if (this.pendingFile.length + this.pendingOut.length >= FLUSH_AT) this.flush();
   }
 
-  /** Writes what {@link writeMany} kept (the batch calls it with each group of outcomes recorded). */
+  /** Writes what {@link write} kept (the batch calls it with each group of outcomes recorded). */
   flush(): void {
     if (this.pendingFile) writeSync(this.fd, this.pendingFile);
     if (this.pendingOut) process.stdout.write(this.pendingOut);
@@ -133,4 +135,45 @@ export class ResultsWriter {
       closeSync(this.fd);
     }
   }
+}
+
+/** Counts per outcome (rows and cents), for the final summary. */
+export type Tally = Record<RowOutcome, { rows: number; cents: number }>;
+
+/** A {@link Tally} with every outcome at zero. */
+export function emptyTally(): Tally {
+  return Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+}
+
+/**
+ * The end of a run, on stderr: counts and reais per outcome, and which rows need a look (with
+ * `--json`, one JSON document).
+ * @param plural the payments' name (`cash-outs`)
+ */
+export function printSummary(plural: string, tally: Tally, listed: Record<string, number[]>, notStarted: number, json: boolean, resultsFile: string): void {
+  if (json) {
+    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted, rows: listed, results: resultsFile } })}\n`);
+    return;
+  }
+  const words: Record<RowOutcome, string> = {
+    ok: `${plural} created`,
+    already_ok: 'already paid (earlier run)',
+    already_at_gateway: 'already at the gateway (not sent)',
+    refused: 'refused by the gateway',
+    already_refused: 'refused in an earlier run (not sent)',
+    unknown: 'UNKNOWN outcome',
+    not_sent: 'not sent',
+    needs_attention: 'created, need attention',
+  };
+  const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
+  if (notStarted) lines.push(`  ${String(notStarted).padStart(6)}  not started (interrupted)`);
+  const rowsOf = (name: string, rows: number[]) => (rows.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
+  lines.push(...rowsOf('already at the gateway', listed.already_at_gateway!), ...rowsOf('refused', listed.refused!), ...rowsOf('unknown', listed.unknown!), ...rowsOf('need attention', listed.needs_attention!), ...rowsOf('not sent', listed.not_sent!));
+  process.stderr.write(`\nBatch summary\n${lines.join('\n')}\nResults: ${resultsFile}\n`);
+}
+
+/** Row numbers, sorted, at most 20 shown. */
+function listRows(rows: number[]): string {
+  const sorted = [...rows].sort((a, b) => a - b);
+  return sorted.length > 20 ? `${sorted.slice(0, 20).join(', ')} and ${sorted.length - 20} more (see the results file)` : sorted.join(', ');
 }

@@ -14,9 +14,9 @@ import { formatCashIn } from '../output/format.js';
 import { logger, printResult } from '../output/logger.js';
 import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../schemas.js';
-import type { BatchOptions } from './batch.js';
 import { interruptSignal, processContext, qrColumns, type RunContext } from '../terminal.js';
-import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { settingsFor } from '../settings.js';
+import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, printDryRun, send, validateBody, type RequestFlags } from './request.js';
 
 /** Options of a cash-in run: the command's flags plus the globals. */
 /** The run options of `cashin`, derived from its definition (src/commands/cashin.ts). */
@@ -28,7 +28,6 @@ import type { CashinFlags } from '../commands/cashin.js';
 
 /** Runs a cash-in. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashinOptions, ctx: RunContext = processContext()): Promise<void> {
-  if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashin', opts as BatchOptions);
   refuseBatchOnlyFlags(opts);
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const settings = settingsFor(opts, 'cashin');

@@ -17,11 +17,10 @@ import { endpointHost, endpointTarget, isSandbox } from '../endpoint.js';
 import { openLedger } from '../ledger.js';
 import { witnessCashOut } from '../lookup.js';
 import { withOrderId } from '../order-id.js';
-import type { Settings } from '../settings.js';
+import { settingsFor, type Settings } from '../settings.js';
 import { PIX_KEY_TYPES } from '../validate/pixkey.js';
-import type { BatchOptions } from './batch.js';
 import { canPrompt, interruptSignal } from '../terminal.js';
-import { announceSandbox, refuseBatchOnlyFlags, bodyFromFlags, printDryRun, send, settingsFor, validateBody, type RequestFlags } from './request.js';
+import { announceSandbox, refuseBatchOnlyFlags, bodyFromFlags, printDryRun, send, validateBody, type RequestFlags } from './request.js';
 import { settleFailedSend } from './settle.js';
 import type { CashoutFlags } from '../commands/cashout.js';
 
@@ -44,7 +43,6 @@ export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'e
 
 /** Runs a cash-out. @throws the typed errors of src/errors.ts */
 export async function run(opts: CashoutOptions): Promise<void> {
-  if (opts.batch !== undefined) return (await import('./batch.js')).runBatch('cashout', opts as BatchOptions);
   refuseBatchOnlyFlags(opts);
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const settings = settingsFor(opts, 'cashout');

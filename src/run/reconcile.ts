@@ -18,7 +18,7 @@ import { sanitizeJson, sanitizeText } from '../output/sanitize.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { parseTimeBound } from '../time-bound.js';
 import { interruptSignal } from '../terminal.js';
-import { settingsFor } from './request.js';
+import { settingsFor } from '../settings.js';
 
 /** Options of `reconcile`: its flags plus the globals. */
 export type ReconcileOptions = GlobalFlags & { since?: string };

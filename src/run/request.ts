@@ -5,16 +5,15 @@
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type * as z from 'zod/mini';
-import { AuthError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { problemsError, type FieldSpec } from '../fields.js';
 import { mergeProblems, type GatheredBody } from '../input.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../client.js';
 import { logger, printResult } from '../output/logger.js';
-import { registerRequestSecrets } from '../secrets.js';
 import { problemsOf } from '../schemas.js';
-import { endpointHost, endpointSetting, isSandbox } from '../endpoint.js';
+import { endpointHost, isSandbox } from '../endpoint.js';
 import { canPrompt } from '../terminal.js';
-import { isLoopbackHost, resolveSettings, type GlobalFlags, type Settings, type SettingsOp } from '../settings.js';
+import { keylessLoopback, type GlobalFlags, type Settings } from '../settings.js';
 
 export { bodyFromFlags } from '../input.js';
 
@@ -37,39 +36,6 @@ export async function validateBody<S extends z.ZodMiniType>(fields: readonly Fie
   const again = schema.safeParse(completed);
   if (!again.success) throw problemsError(fields, problemsOf(again.error));
   return again.data;
-}
-
-/**
- * True when a request goes without a credential because none is configured and the base URL is
- * on loopback (a standalone `paycli sandbox`, a local test gateway): nothing leaves the machine,
- * so trying the sandbox needs no key (README "The built-in sandbox").
- */
-export function keylessLoopback(settings: Settings): boolean {
-  if (isSandbox(settings.endpoint) || settings.apiKey) return false;
-  try {
-    return isLoopbackHost(new URL(settings.endpoint.url).hostname);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
- * anything is sent; `--dry-run` only warns); the sandbox does not, nor a base URL on loopback
- * (one notice, sent without a credential). Registers the key for redaction.
- * @param about for a lookup (`op` = `lookup`), the operation it is about (src/settings.ts)
- */
-export function settingsFor(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
-  const settings = resolveSettings(flags, op, about);
-  registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
-  if (keylessLoopback(settings)) {
-    logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
-  } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !(flags as RequestFlags).dryRun) {
-    throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
-      hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
-    }, 'no_credential');
-  }
-  return settings;
 }
 
 /** Flags that only a `--batch` run reads (README "Batch runs"), by option attribute. */

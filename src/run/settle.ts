@@ -19,7 +19,7 @@ import { redact, sanitizeJson } from '../output/sanitize.js';
 import type { TransactionLookup } from '../schemas.js';
 import type { GlobalFlags } from '../settings.js';
 import { interruptSignal } from '../terminal.js';
-import { settingsFor } from './request.js';
+import { settingsFor } from '../settings.js';
 
 /** Writes how a ledger entry ended (the caller's ledger call; a failure there only warns). */
 export type RecordOutcome = (outcome: Outcome, extra: { transactionId?: number; status?: string; httpStatus?: number; message?: string }) => void;

@@ -12,7 +12,7 @@ import { printResult } from '../output/logger.js';
 import { sanitizeJson } from '../output/sanitize.js';
 import type { GlobalFlags } from '../settings.js';
 import { interruptSignal } from '../terminal.js';
-import { settingsFor } from './request.js';
+import { settingsFor } from '../settings.js';
 import type { RunContext } from '../terminal.js';
 
 /** Options of `status`: its flags plus the globals. */

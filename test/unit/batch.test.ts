@@ -8,7 +8,7 @@ import { cashInRequestSchema, cashOutRequestSchema } from '../../src/schemas.js'
 import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/run/batch-read.js';
 import { csvCell, ResultsWriter } from '../../src/run/batch-results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/run/batch-rows.js';
-import { retryAfterMs } from '../../src/run/batch.js';
+import { retryAfterMs } from '../../src/run/batch-send.js';
 
 function cashOutRow(header: string[], cells: string[]) {
   const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);
