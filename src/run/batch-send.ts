@@ -8,7 +8,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToIo, setTimeout as sleep } from 'node:timers/promises';
 import type * as z from 'zod/mini';
 import { AuthError, ExitCode, GatewayError, GatewayRefusedError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../errors.js';
 import { callGateway } from '../client.js';
@@ -287,10 +287,12 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   // Ctrl-C / SIGTERM: stop starting rows and let the ones in flight finish; a second one aborts them.
   let stopping = false;
   const abort = new AbortController();
+  let onStop = (): void => undefined; // wakes the reader waiting for rows to start (set below)
   const onSignal = () => {
     if (!stopping) {
       stopping = true;
       wake();
+      onStop();
       logger.notice(`interrupted: starting no more rows; waiting for the ${inflight.size} in flight (Ctrl-C again to abort them: their outcome may then be unknown)`);
     } else abort.abort();
   };
@@ -451,25 +453,67 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
 
   const inflight = new Set<Promise<void>>();
-  const start = (p: Promise<void>) => {
-    const tracked = p.catch((err) => {
-      fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
-    }).finally(() => inflight.delete(tracked));
-    inflight.add(tracked);
-  };
   const map = rowMapper(op, ctx.format, ctx.sha256);
   let notStarted = 0;
 
   /**
-   * Rows waiting to start, recorded in the ledger together: one transaction (one disk sync) for a
-   * group, instead of one per row. A group is recorded just before its first row is sent, and its
-   * rows are sent as slots free up; rows of a group that Ctrl-C keeps from starting are recorded
+   * Rows are read and checked in small steps, recorded in the ledger a group at a time (one
+   * transaction, one disk sync, for many rows), and started from `ready` whenever a request ends
+   * (`pump`). The next group is recorded while the current one still has rows waiting, so that a
+   * slot that frees up always finds a row: the gateway is never left idle while paycli reads the
+   * file or writes the ledger. Rows of a group that Ctrl-C keeps from starting are recorded
    * `not_sent`.
    */
   let queue: Array<{ row: Extract<Row, { ok: true }>; plan: 'send' | 'resolve'; prev?: PreviousRow }> = [];
+  const ready: Array<{ row: Extract<Row, { ok: true }>; plan: 'send' | 'resolve'; prev?: PreviousRow; id?: string | number; witness: boolean }> = [];
+  let next = 0; // index in `ready` of the next row to start
   // A disk sync costs about as much as several requests to a local gateway: 64 rows a group.
   const groupSize = Math.max(64, ctx.concurrency * 8);
-  const launch = async () => {
+  // The next group is recorded when this few rows are left waiting.
+  const lowWater = ctx.concurrency * 2;
+  /** Rows read between two turns of the event loop (answers are taken in, slots refilled). */
+  const READ_STEP = 8;
+  let changed: (() => void) | undefined;
+  /** Resolves at the next start, end or interruption. */
+  const change = () => new Promise<void>((r) => (changed = r));
+  const poke = () => {
+    const c = changed;
+    changed = undefined;
+    c?.();
+  };
+  let pumpTimer: NodeJS.Timeout | undefined;
+  /** Starts waiting rows while slots are free, `--rate` and a 429 pause allow, and nobody pressed Ctrl-C. */
+  const pump = (): void => {
+    while (!stopping && next < ready.length && inflight.size < ctx.concurrency) {
+      const wait = Math.max(nextStart, pauseUntil) - Date.now();
+      if (wait > 0) {
+        pumpTimer ??= setTimeout(() => {
+          pumpTimer = undefined;
+          pump();
+        }, wait);
+        break;
+      }
+      const g = ready[next++]!;
+      if (ctx.rate) nextStart = Math.max(Date.now(), nextStart) + 1000 / ctx.rate;
+      const tracked: Promise<void> = (g.plan === 'resolve' ? resumeUnknown(g.row, g.prev!) : sendRow(g.row, g.id, g.witness))
+        .catch((err) => {
+          fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
+        })
+        .finally(() => {
+          inflight.delete(tracked);
+          pump();
+        });
+      inflight.add(tracked);
+    }
+    if (next > 1024 && next * 2 > ready.length) {
+      ready.splice(0, next);
+      next = 0;
+    }
+    poke();
+  };
+  onStop = poke;
+  /** Records the rows read so far (one transaction) and makes them ready to start. */
+  const record = (): void => {
     const group = queue;
     queue = [];
     const ids = new Map<number, number | string | Error>();
@@ -491,26 +535,20 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
     for (const g of group) {
       const id = ids.get(g.row.row);
-      if (id instanceof Error) {
-        finish({ row: g.row.row, line: g.row.line, orderId: g.row.orderId, outcome: 'not_sent', valueCents: g.row.body.value, error: id.message });
-        continue;
-      }
-      if (!stopping) {
-        while (inflight.size >= ctx.concurrency) await Promise.race(inflight);
-        await waitUntil(Math.max(nextStart, pauseUntil));
-      }
-      if (stopping) {
-        if (id !== undefined) endLater(id, 'not_sent', { message: 'interrupted before it was sent' });
-        notStarted++;
-        continue;
-      }
-      if (ctx.rate) nextStart = Math.max(Date.now(), nextStart) + 1000 / ctx.rate;
-      start(g.plan === 'resolve' ? resumeUnknown(g.row, g.prev!) : sendRow(g.row, id, witnessed.has(g.row.row)));
+      if (id instanceof Error) finish({ row: g.row.row, line: g.row.line, orderId: g.row.orderId, outcome: 'not_sent', valueCents: g.row.body.value, error: id.message });
+      else ready.push({ ...g, ...(id !== undefined ? { id } : {}), witness: witnessed.has(g.row.row) });
     }
+    pump();
+  };
+  /** Waits until at most `left` rows wait to start (or Ctrl-C was pressed). */
+  const drain = async (left: number) => {
+    while (!stopping && ready.length - next > left) await change();
   };
   try {
+    let step = 0;
     for await (const rec of readRecords(ctx.source, ctx.format)) {
       ctx.tick();
+      if (++step % READ_STEP === 0) await yieldToIo();
       if (rec.kind === 'header') {
         map.header(rec);
         continue;
@@ -532,15 +570,26 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         continue;
       }
       queue.push({ row, plan, prev });
-      if (queue.length >= groupSize) await launch();
+      if (queue.length >= groupSize) {
+        await drain(lowWater);
+        if (!stopping) record();
+      }
     }
-    if (queue.length) await launch();
+    if (queue.length && !stopping) record();
+    await drain(0);
     await Promise.all(inflight);
   } catch (err) {
     stopping = true;
     fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
   } finally {
     await Promise.all(inflight);
+    clearTimeout(pumpTimer);
+    // Rows read but not started (Ctrl-C, or a fatal error): the recorded ones are not_sent.
+    for (const g of ready.slice(next)) {
+      if (g.id !== undefined) endLater(g.id, 'not_sent', { message: 'interrupted before it was sent' });
+      notStarted++;
+    }
+    notStarted += queue.length;
     try {
       flushEnds();
     } catch (err) {
