@@ -2,10 +2,11 @@
  * Reads a batch file as a stream of rows, never whole: CSV through `csv-parse` (a header row; `,`
  * or `;` separated, told apart on the header line; UTF-8 with or without a BOM; quoted cells may
  * hold separators and line breaks) or JSON Lines (one `--input` document a line; blank lines
- * skipped). The file is read once to validate it and once to send it; stdin (`-`) is first copied
- * to a private temporary file so that it can be read twice.
+ * skipped). The file is read once to fingerprint it and once to check it (the send reads the
+ * checked rows back: src/run/batch-spool.ts); stdin (`-`) is first copied to a private temporary
+ * file so that it can be read twice.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,9 +109,11 @@ async function firstLine(path: string): Promise<string> {
 
 /**
  * Streams the records of a batch file, in order.
+ * @param digest when given, every byte read is also fed to it (the check of a file proves that
+ *   what it read is what was fingerprinted)
  * @throws UsageError when the file cannot be read, or the CSV is malformed (an unclosed quote…)
  */
-export async function* readRecords(source: BatchSource, format: BatchFormat): AsyncGenerator<BatchRecord> {
+export async function* readRecords(source: BatchSource, format: BatchFormat, digest?: Hash): AsyncGenerator<BatchRecord> {
   let stream;
   try {
     stream = createReadStream(source.path, { highWaterMark: READ_CHUNK });
@@ -124,6 +127,8 @@ export async function* readRecords(source: BatchSource, format: BatchFormat): As
   if (format === 'jsonl') {
     let line = 0;
     let row = 0;
+    // Fed in the same turn as its consumer is attached: a 'data' listener starts the flow.
+    if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
     const rl = createInterface({ input: stream, crlfDelay: Infinity });
     for await (const text of rl) {
       line++;
@@ -135,6 +140,7 @@ export async function* readRecords(source: BatchSource, format: BatchFormat): As
   }
   const delimiter = detectDelimiter(await firstLine(source.path));
   const { parse } = await import('csv-parse');
+  if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
   const parser = stream.pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true }));
   let row = 0;
   let header = true;

@@ -7,6 +7,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { setImmediate as yieldToIo, setTimeout as sleep } from 'node:timers/promises';
 import type * as z from 'zod/mini';
@@ -19,6 +20,7 @@ import { redact } from '../output/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../schemas.js';
 import { settingsFor, type Settings } from '../settings.js';
 import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './batch-read.js';
+import { RowSpool } from './batch-spool.js';
 import { outcomeOfError, type BatchLedger, type PreviousRow } from './batch-ledger.js';
 import { lookupOrder, type LookupResult } from './batch-lookup.js';
 import { describeFound, whyNoLookup, witnessOrder } from '../lookup.js';
@@ -100,14 +102,20 @@ function planFor(prev: PreviousRow | undefined, retryRefused: boolean): Plan {
   return 'send'; // not_sent: nothing reached the gateway
 }
 
-/** Step 1: reads the whole file once, judging every row. */
-async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions, tick: () => void): Promise<Scan> {
+/**
+ * Step 1: reads the whole file once, judging every row; with a spool, keeps each valid row there
+ * for the send. The bytes read are fingerprinted again: a file that changed since it was first
+ * fingerprinted is refused (nothing sent), so what is checked and confirmed is that file.
+ * @throws UsageError when the file changed, or cannot be read; the spool's write errors
+ */
+async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions, tick: () => void, spool?: RowSpool): Promise<Scan> {
   const map = rowMapper(op, format, sha256);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
   const identities = new IdentitySet();
   const ownIds = new IdentitySet();
   let sawHeader = format === 'jsonl';
-  for await (const rec of readRecords(source, format)) {
+  const digest = createHash('sha256');
+  for await (const rec of readRecords(source, format, digest)) {
     tick();
     if (rec.kind === 'header') {
       sawHeader = true;
@@ -131,6 +139,7 @@ async function scanFile(op: Operation, source: BatchSource, format: BatchFormat,
       if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: `is the same ${op.noun} as row ${first} (${op.kind === 'cashout' ? 'amount, key type and PIX key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant` });
     }
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
+    await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
     const plan = planFor(ledger.previous(r.orderId), Boolean(opts.retryRefused));
     if (plan === 'already_ok') scan.alreadyOk++;
     else if (plan === 'already_refused') scan.alreadyRefused++;
@@ -144,6 +153,8 @@ async function scanFile(op: Operation, source: BatchSource, format: BatchFormat,
   if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
     scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? 'the file has no rows under its header (a CSV batch starts with a header row of column names)' : 'the file has no rows' });
   } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: 'the file has no rows' });
+  if (digest.digest('hex') !== sha256) throw new UsageError(`--batch: ${source.name} changed while it was being checked; nothing was sent: run the command again once the file is complete`, { field: '--batch' });
+  await spool?.finish();
   return scan;
 }
 
@@ -203,11 +214,22 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * reports. Sets `process.exitCode`; throws on 130 and usage errors.
  */
 export async function checkAndSend(prepared: PreparedBatch): Promise<void> {
-  const { opts, source, format, sha256, batchId, settings, target, ledger, concurrency, rate } = prepared;
   const op: Operation = { ...prepared.op, ...SCHEMAS[prepared.op.kind] };
-  const json = Boolean(opts.json);
   const tick = boundBatchMemory();
-  const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts, tick);
+  // The rows checked are the rows sent (src/run/batch-spool.ts); a dry run sends nothing.
+  const spool = prepared.settings ? new RowSpool() : undefined;
+  try {
+    await checkThenSend(op, prepared, tick, spool);
+  } finally {
+    spool?.dispose();
+  }
+}
+
+/** {@link checkAndSend} with its spool (undefined for a dry run). */
+async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () => void, spool: RowSpool | undefined): Promise<void> {
+  const { opts, source, format, sha256, batchId, settings, target, ledger, concurrency, rate } = prepared;
+  const json = Boolean(opts.json);
+  const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts, tick, spool);
   if (scan.problems.length) return reportProblems(source, scan.problems, json);
   if (!settings) {
     const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
@@ -235,7 +257,7 @@ export async function checkAndSend(prepared: PreparedBatch): Promise<void> {
   }
   const writer = await openResults(results, source, format, json);
   try {
-    await sendAll(op, { source, format, sha256, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });
+    await sendAll(op, { source, spool: spool!, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });
   } finally {
     writer.close();
   }
@@ -243,8 +265,8 @@ export async function checkAndSend(prepared: PreparedBatch): Promise<void> {
 
 interface SendContext {
   source: BatchSource;
-  format: BatchFormat;
-  sha256: string;
+  /** The rows the check kept, read back in order. */
+  spool: RowSpool;
   batchId: string;
   settings: Settings;
   /** The full endpoint URL the rows go to, or `sandbox` (recorded with each row). */
@@ -453,7 +475,6 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
 
   const inflight = new Set<Promise<void>>();
-  const map = rowMapper(op, ctx.format, ctx.sha256);
   let notStarted = 0;
 
   /**
@@ -546,15 +567,10 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
   try {
     let step = 0;
-    for await (const rec of readRecords(ctx.source, ctx.format)) {
+    for await (const spooled of ctx.spool.rows()) {
       ctx.tick();
       if (++step % READ_STEP === 0) await yieldToIo();
-      if (rec.kind === 'header') {
-        map.header(rec);
-        continue;
-      }
-      const row = map.row(rec);
-      if (!row.ok) throw new UsageError(`${ctx.source.name} changed while it was being sent (row ${row.row} no longer valid)`, { field: '--batch' });
+      const row: Extract<Row, { ok: true }> = { ...spooled, ok: true };
       if (stopping) {
         notStarted++;
         continue;

@@ -3,8 +3,8 @@
  * can answer 429 or hold answers) and the standalone sandbox. Every test asserts what reached
  * the gateway.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeBrCode } from '../../src/brcode.js';
@@ -205,6 +205,60 @@ describe('sending', () => {
     expect(cashouts()).toHaveLength(10);
     expect(new Set(cashouts().map((c) => (c.json as { orderId: string }).orderId)).size).toBe(10);
     expect(again.stderr).toMatch(/2 +already paid/);
+  });
+});
+
+describe('what was checked is what is sent', () => {
+  it('a file rewritten while its rows are being sent: every row goes out as it was checked and confirmed', async () => {
+    // Far larger than what the reading streams hold at once (a few 64 KiB buffers): most rows are
+    // read after the rewrite.
+    const rows = 3000;
+    const row = (n: number, cents: number) => `${cents},email,fornecedor${n}@example.com,Fornecedor ${n} ${'de Souza '.repeat(9).trim()},fornecedor${n}@example.com,11987654321`;
+    const file = writeCsv('moving.csv', [HEADER, ...Array.from({ length: rows }, (_, i) => row(i + 1, 1001 + i))]);
+    let first: (() => void) | undefined;
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      const answer = () => json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+      if (cashouts().length === 1) first = answer;
+      else answer();
+    });
+    const child = spawn(process.execPath, [PAYCLI, 'cashout', '--batch', file, '--yes', '--concurrency', '1'], { env: childEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    await waitUntil(() => first !== undefined);
+    // Every amount becomes R$ 9.999,99 while the first row is on its way.
+    writeCsv('moving.csv', [HEADER, ...Array.from({ length: rows }, (_, i) => row(i + 1, 999_999))]);
+    first!();
+    expect(await exited).toBe(0);
+    expect(cashouts().map((c) => (c.json as { value: number }).value)).toEqual(Array.from({ length: rows }, (_, i) => 1001 + i));
+  });
+
+  it('a file that changes between its fingerprint and its check is refused, nothing sent', async () => {
+    // A FIFO gives each reader what the writer of that moment writes: the fingerprint (the first
+    // read) sees one file and the check (the second) another.
+    const fifoDir = join(home.dir, 'fifo');
+    mkdirSync(fifoDir);
+    const fifo = join(fifoDir, 'rows.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const doc = (value: number) => JSON.stringify({ value, pixKeyType: 'email', pixKey: 'ana@example.com', person: { name: 'Ana', email: 'ana@example.com', phone: '11987654321' } });
+    const child = spawn(process.execPath, [PAYCLI, 'cashout', '--batch', fifo, '--yes'], { env: childEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    const feed = (async () => {
+      for (const value of [1000, 50_000]) {
+        // One writer per open by paycli: its write waits until paycli opens the FIFO to read.
+        await new Promise<void>((resolve) => {
+          const w = spawn('sh', ['-c', 'cat > "$0"', fifo], { stdio: ['pipe', 'ignore', 'ignore'] });
+          w.on('close', () => resolve());
+          w.stdin.end(`${doc(value)}\n`);
+        });
+      }
+    })();
+    const code = await exited;
+    await feed;
+    expect(code).toBe(2);
+    expect(stderr).toContain('changed while it was being checked; nothing was sent');
+    expect(gw.received).toHaveLength(0);
   });
 });
 
