@@ -43,6 +43,16 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * @returns e.g. `https://api.gateway.example/v1/transaction/cashout`; `sandbox`; `invalid-url`
  */
 export function endpointIdentity(url: string): string {
+  if (url === lastIdentity[0]) return lastIdentity[1];
+  const identity = computeIdentity(url);
+  lastIdentity = [url, identity];
+  return identity;
+}
+
+/** The last URL {@link endpointIdentity} was asked about and its answer: a batch asks about the same one for every row. */
+let lastIdentity: [string, string] = ['', ''];
+
+function computeIdentity(url: string): string {
   if (isSandboxTarget(url)) return BUILT_IN_SANDBOX_TARGET;
   let u: URL;
   try {
@@ -66,6 +76,16 @@ export function endpointIdentity(url: string): string {
  * The duplicate guard compares {@link endpointIdentity}, not this.
  */
 export function displayTarget(url: string): string {
+  if (url === lastDisplay[0]) return lastDisplay[1];
+  const shown = computeDisplay(url);
+  lastDisplay = [url, shown];
+  return shown;
+}
+
+/** The last URL {@link displayTarget} was asked about and its answer. */
+let lastDisplay: [string, string] = ['', ''];
+
+function computeDisplay(url: string): string {
   if (isSandboxTarget(url)) return url;
   try {
     const u = new URL(url);

@@ -58,9 +58,13 @@ export async function post(req: TransportRequest, onSent: () => void): Promise<T
   return req.direct || !proxyConfigured() ? postDirect(req, onSent) : postViaProxy(req, onSent);
 }
 
+/** `node:http` and `node:https`, each loaded on its first request (a batch sends thousands). */
+let httpModule: typeof import('node:http') | undefined;
+let httpsModule: typeof import('node:https') | undefined;
+
 async function postDirect(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
   const https = req.url.startsWith('https:');
-  const { request } = https ? await import('node:https') : await import('node:http');
+  const { request } = https ? (httpsModule ??= await import('node:https')) : (httpModule ??= await import('node:http'));
   return new Promise((resolve, reject) => {
     const r = request(req.url, {
       method: req.method ?? 'POST',
