@@ -43,14 +43,20 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * @returns e.g. `https://api.gateway.example/v1/transaction/cashout`; `sandbox`; `invalid-url`
  */
 export function endpointIdentity(url: string): string {
-  if (url === lastIdentity[0]) return lastIdentity[1];
-  const identity = computeIdentity(url);
-  lastIdentity = [url, identity];
-  return identity;
+  return identityOf(url);
 }
 
-/** The last URL {@link endpointIdentity} was asked about and its answer: a batch asks about the same one for every row. */
-let lastIdentity: [string, string] = ['', ''];
+/**
+ * `fn` remembering its last argument and answer: a batch asks about the same target for every row.
+ * Only for pure functions of the URL.
+ */
+function rememberLast(fn: (url: string) => string): (url: string) => string {
+  let last: [string, string] | undefined;
+  return (url) => (last !== undefined && last[0] === url ? last[1] : (last = [url, fn(url)])[1]);
+}
+
+const identityOf = rememberLast(computeIdentity);
+const displayOf = rememberLast(computeDisplay);
 
 function computeIdentity(url: string): string {
   if (isSandboxTarget(url)) return BUILT_IN_SANDBOX_TARGET;
@@ -76,14 +82,8 @@ function computeIdentity(url: string): string {
  * The duplicate guard compares {@link endpointIdentity}, not this.
  */
 export function displayTarget(url: string): string {
-  if (url === lastDisplay[0]) return lastDisplay[1];
-  const shown = computeDisplay(url);
-  lastDisplay = [url, shown];
-  return shown;
+  return displayOf(url);
 }
-
-/** The last URL {@link displayTarget} was asked about and its answer. */
-let lastDisplay: [string, string] = ['', ''];
 
 function computeDisplay(url: string): string {
   if (isSandboxTarget(url)) return url;
