@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { UsageError } from '../errors.js';
 
 /** A checked row: where it stands in the file, its body (interface field names; `value` in cents), its order reference. */
 export interface SpooledRow {
@@ -31,9 +32,13 @@ export class RowSpool {
   private readonly out: WriteStream;
   private failure: Error | undefined;
 
-  /** @throws the file system's error when the temporary folder cannot be made */
+  /** @throws UsageError (exit 2, nothing sent) when the temporary folder cannot be made */
   constructor() {
-    this.dir = mkdtempSync(join(tmpdir(), 'paycli-rows-'));
+    try {
+      this.dir = mkdtempSync(join(tmpdir(), 'paycli-rows-'));
+    } catch (err) {
+      throw new UsageError(`--batch: cannot make a temporary folder for the checked rows in ${tmpdir()} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--batch', hint: 'set TMPDIR to a folder paycli can write' });
+    }
     this.path = join(this.dir, 'rows.jsonl');
     this.out = createWriteStream(this.path, { mode: 0o600 });
     this.out.on('error', (err) => (this.failure ??= err));

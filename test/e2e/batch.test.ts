@@ -232,6 +232,15 @@ describe('what was checked is what is sent', () => {
     expect(cashouts().map((c) => (c.json as { value: number }).value)).toEqual(Array.from({ length: rows }, (_, i) => 1001 + i));
   });
 
+  it('no temporary folder for the checked rows: exit 2, nothing sent', async () => {
+    const file = writeCsv('tmp.csv', [HEADER, payoutRow(1), payoutRow(2)]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: env({ TMPDIR: join(home.dir, 'no-such-folder') }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot make a temporary folder for the checked rows');
+    expect(r.stderr).toContain('nothing was sent');
+    expect(gw.received).toHaveLength(0);
+  });
+
   it('a file that changes between its fingerprint and its check is refused, nothing sent', async () => {
     // A FIFO gives each reader what the writer of that moment writes: the fingerprint (the first
     // read) sees one file and the check (the second) another.
