@@ -60,6 +60,7 @@ export interface BatchOperation {
   fields: readonly FieldSpec[];
 }
 
+/** The two kinds of batch (interface paths from src/contract.ts, fields from src/fields.ts). */
 export const BATCH_OPERATIONS: Record<BatchKind, BatchOperation> = {
   cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: CASHOUT_PATH, fields: CASHOUT_FIELDS },
   cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: CASHIN_PATH, fields: CASHIN_FIELDS },
