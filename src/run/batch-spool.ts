@@ -44,17 +44,36 @@ export class RowSpool {
     this.out.on('error', (err) => (this.failure ??= err));
   }
 
-  /** Keeps one checked row; waits when the disk is behind. @throws the write's error */
+  /**
+   * Keeps one checked row; waits when the disk is behind.
+   * @throws UsageError (exit 2: the check comes before anything is sent) when the file cannot be written (a full disk…)
+   */
   async add(row: SpooledRow): Promise<void> {
-    if (this.failure) throw this.failure;
-    if (!this.out.write(`${JSON.stringify(row)}\n`)) await once(this.out, 'drain');
+    this.throwIfFailed();
+    if (!this.out.write(`${JSON.stringify(row)}\n`)) await this.settle(once(this.out, 'drain'));
+    this.throwIfFailed();
   }
 
-  /** Ends the writing. @throws the write's error (a full disk…) */
+  /** Ends the writing. @throws UsageError as {@link add} */
   async finish(): Promise<void> {
     this.out.end();
-    if (!this.out.closed) await once(this.out, 'close');
-    if (this.failure) throw this.failure;
+    if (!this.out.closed) await this.settle(once(this.out, 'close'));
+    this.throwIfFailed();
+  }
+
+  /** Waits for a stream event; an 'error' instead is kept as the spool's failure. */
+  private async settle(event: Promise<unknown>): Promise<void> {
+    try {
+      await event;
+    } catch (err) {
+      this.failure ??= err as Error;
+    }
+  }
+
+  private throwIfFailed(): void {
+    if (!this.failure) return;
+    const code = (this.failure as NodeJS.ErrnoException).code ?? this.failure.message;
+    throw new UsageError(`--batch: cannot keep the checked rows in ${this.dir} (${code}); nothing was sent`, { field: '--batch', hint: 'free some space in the temporary folder, or set TMPDIR to another one' });
   }
 
   /** The rows kept, in order. */

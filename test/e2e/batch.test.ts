@@ -241,6 +241,25 @@ describe('what was checked is what is sent', () => {
     expect(gw.received).toHaveLength(0);
   });
 
+  it('a temporary folder that fills up while the rows are kept: exit 2, nothing sent', async () => {
+    // A 64 KiB file system of its own (a private mount namespace), far smaller than the rows checked.
+    const small = join(home.dir, 'small-tmp');
+    mkdirSync(small);
+    const file = writeCsv('big.csv', [HEADER, ...Array.from({ length: 3000 }, (_, i) => payoutRow(i + 1))]);
+    const script = 'mount -t tmpfs -o size=64k none "$TMPDIR" && exec "$0" "$@"';
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn('unshare', ['-rm', 'sh', '-c', script, process.execPath, PAYCLI, 'cashout', '--batch', file, '--yes'], { env: childEnv(env({ TMPDIR: small })), stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(r.stderr).toContain('cannot keep the checked rows in');
+    expect(r.stderr).toContain('(ENOSPC); nothing was sent');
+    expect(r.code).toBe(2);
+    expect(gw.received).toHaveLength(0);
+    expect(existsSync(`${file}.results.csv`)).toBe(false);
+  });
+
   it('a file that changes between its fingerprint and its check is refused, nothing sent', async () => {
     // A FIFO gives each reader what the writer of that moment writes: the fingerprint (the first
     // read) sees one file and the check (the second) another.
