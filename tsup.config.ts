@@ -28,7 +28,7 @@ const lazyChildProcessInCommander: Plugin = {
  * instructions, README "Speed"). tsup does not expose rollup's `dynamicImportInCjs: false`, so this
  * step rewrites them after the build to what that option emits: `require()` wrapped as a module
  * namespace (named exports, plus `default` = `module.exports`, as Node's own import of CommonJS
- * gives). It also makes the chunks runnable by src/compile-cache.ts, whose `vm.Script` has no
+ * gives). It also makes the chunks runnable by src/cli/compile-cache.ts, whose `vm.Script` has no
  * dynamic-import support. The build fails if any `import(` is left.
  */
 function requireDynamicImports(dir: string): void {
@@ -49,12 +49,12 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 // proxy) is a chunk required on use. CommonJS rather than ESM because Node 20's ESM loader adds
 // ~10 ms to every start (README, "Speed"). Identifiers stay unminified: minifying them breaks
 // the helpers tsup's cjs splitting inserts.
-/** Where the man page generator (src/man.ts) is bundled before it runs; not part of the package. */
+/** Where the man page generator (src/cli/man.ts) is bundled before it runs; not part of the package. */
 const MAN_BUILD_DIR = 'node_modules/.cache/paycli-man';
 
 export default defineConfig([{
-  // boot (src/boot.ts) turns on the code cache, then imports cli (src/cli.ts) and the rest.
-  entry: { boot: 'src/boot.ts' },
+  // boot (src/cli/boot.ts) turns on the code cache, then imports cli (src/cli/program.ts) and the rest.
+  entry: { boot: 'src/cli/boot.ts' },
   format: ['cjs'],
   platform: 'node',
   target: 'node20',
@@ -62,7 +62,7 @@ export default defineConfig([{
   bundle: true,
   // Everything is bundled, better-sqlite3's JavaScript too (one chunk instead of 13 files to find,
   // read and compile at every cash-out; README "Speed"). Its compiled addon stays in the installed
-  // package, and src/ledger.ts names it (`nativeBinding`); it is loaded only with the first ledger
+  // package, and src/ledger/ledger.ts names it (`nativeBinding`); it is loaded only with the first ledger
   // opened, never on the path of --help or --version.
   noExternal: [/.*/],
   minify: true,
@@ -79,8 +79,8 @@ export default defineConfig([{
   onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
 }, {
-  // man/paycli.1, generated from the same command tree (src/man.ts), beside the CLI bundle.
-  entry: { man: 'src/man.ts' },
+  // man/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
+  entry: { man: 'src/cli/man.ts' },
   outDir: MAN_BUILD_DIR,
   format: ['cjs'],
   platform: 'node',

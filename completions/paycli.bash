@@ -211,7 +211,7 @@ END {
 ' "$1"
 }
 
-# The static body of paycli's bash completion (src/completion/bash.ts puts the generated data in
+# The static body of paycli's bash completion (src/cli/completion/bash.ts puts the generated data in
 # front of it: __paycli_spec, __paycli_values and __paycli_profile_names). Linted by shellcheck
 # (test/e2e/completion-lint.test.ts).
 
@@ -242,7 +242,7 @@ __paycli_files() {
   __paycli_reply < <(compgen -f -- "$1")
 }
 
-# The path of paycli's config file (as src/paths.ts computes it).
+# The path of paycli's config file (as src/core/paths.ts computes it).
 __paycli_config_file() {
   if [[ -n ${PAYCLI_CONFIG_DIR-} ]]; then printf '%s\n' "$PAYCLI_CONFIG_DIR/config.json"
   elif [[ ${OSTYPE-} == darwin* ]]; then printf '%s\n' "$HOME/Library/Preferences/paycli/config.json"

@@ -155,7 +155,7 @@ END {
 ' $argv[1]
 end
 
-# The static body of paycli's fish completion (src/completion/fish.ts puts the generated data
+# The static body of paycli's fish completion (src/cli/completion/fish.ts puts the generated data
 # around it: __paycli_spec and __paycli_profile_names before, the `complete` lines after).
 # shellcheck does not read fish; the syntax is checked with `fish --no-execute`
 # (test/e2e/completion-lint.test.ts).
@@ -204,7 +204,7 @@ function __paycli_at
     test $__paycli_npos = $argv[2]
 end
 
-# The path of paycli's config file (as src/paths.ts computes it).
+# The path of paycli's config file (as src/core/paths.ts computes it).
 function __paycli_config_file
     if test -n "$PAYCLI_CONFIG_DIR"
         echo "$PAYCLI_CONFIG_DIR/config.json"

@@ -19,7 +19,7 @@ bench_require_tools
 RUNS=${BENCH_RUNS:-15}     # runs per command per round
 ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
-# PAYCLI_CACHE_DIR (set by bench_start): paycli's V8 code cache (src/compile-cache.ts), filled by
+# PAYCLI_CACHE_DIR (set by bench_start): paycli's V8 code cache (src/cli/compile-cache.ts), filled by
 # the warm-up runs as by any first run after an install; a row shows the cash-in without it.
 bench_start "$work"
 export PAYCLI_DATA_DIR="$work/data"

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from '../paths.js';
+import { dataDir } from '../core/paths.js';
 
 const STALE_LOCK_MS = 10_000;
 

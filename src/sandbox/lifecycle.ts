@@ -20,9 +20,9 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { errorCodeOf } from '../error-cause.js';
-import { SIGNATURE_HEADER, signPostback, type PostbackBody, type PostbackDestination, type PostbackStatus } from '../postback.js';
-import { VERSION } from '../version.js';
+import { errorCodeOf } from '../core/error-cause.js';
+import { SIGNATURE_HEADER, signPostback, type PostbackBody, type PostbackDestination, type PostbackStatus } from '../gateway/postback.js';
+import { VERSION } from '../core/version.js';
 import { kindWord, objectOf, type SandboxTransaction } from './store.js';
 
 /** A state a sandbox transaction can be in: the postback status words. */

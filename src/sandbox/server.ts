@@ -35,15 +35,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import QRCode from 'qrcode';
-import { buildBrCode } from '../brcode.js';
-import { CASHIN_PATH, CASHOUT_PATH, DEFAULT_LOOKUP_PATHS, templatePrefix } from '../contract.js';
-import { readCappedBody, sendJson } from '../http-server.js';
-import { PING_BODY } from '../postback.js';
+import { buildBrCode } from '../pix/brcode.js';
+import { CASHIN_PATH, CASHOUT_PATH, DEFAULT_LOOKUP_PATHS, templatePrefix } from '../gateway/contract.js';
+import { readCappedBody, sendJson } from '../core/http-server.js';
+import { PING_BODY } from '../gateway/postback.js';
 import { nextTransactionId } from './counter.js';
 import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, shownUrl, type SandboxAction } from './lifecycle.js';
 import { kindWord, TransactionStore, type SandboxTransaction } from './store.js';
 import { validationProblem } from './validate.js';
-import { isHttpUrl } from '../validate/net.js';
+import { isHttpUrl } from '../gateway/net.js';
 
 export type { SandboxTransaction } from './store.js';
 
@@ -67,7 +67,7 @@ export const NOT_FOUND_MESSAGE = 'Transaction not found';
 
 /**
  * The gateway paths the sandbox serves (interface §4, and the documented lookups), from
- * src/contract.ts; a lookup by id or orderId is its template's prefix followed by the value.
+ * src/gateway/contract.ts; a lookup by id or orderId is its template's prefix followed by the value.
  */
 export const SERVED_PATHS = {
   cashin: CASHIN_PATH,
@@ -97,7 +97,7 @@ export interface SandboxOptions {
   sendPostbacks?: boolean;
   /** Also send every postback of every transaction here (the account-wide webhook). */
   webhookUrl?: string;
-  /** Sign every postback with this secret (src/postback.ts); unsigned when absent. */
+  /** Sign every postback with this secret (src/gateway/postback.ts); unsigned when absent. */
   postbackSecret?: string;
   /** Pay every cash-in this many milliseconds after it was created. */
   autoPayMs?: number;

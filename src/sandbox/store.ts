@@ -6,14 +6,14 @@
  *
  * - a transaction is found by its id or by its `orderId` (the first one created with that
  *   reference, when several share it);
- * - its document is the postback body of its current state (src/postback.ts `PostbackBody`);
+ * - its document is the postback body of its current state (src/gateway/postback.ts `PostbackBody`);
  * - the balance, integer cents: `balance` = paid cash-ins (including those under an infraction)
  *   − cash-outs not failed, canceled or refunded (their `value`, fee included, is debited when they
  *   are created); `retention` = cash-ins under an infraction; `toAnticipate` = 0;
  *   `finalBalance` = balance − retention − toAnticipate. It starts at 0 and may go below it: the
  *   sandbox refuses no cash-out for lack of funds.
  */
-import type { PostbackObject, PostbackStatus } from '../postback.js';
+import type { PostbackObject, PostbackStatus } from '../gateway/postback.js';
 
 /** A transaction the sandbox created. */
 export interface SandboxTransaction {

@@ -5,7 +5,7 @@
  *
  * - Default: what the gateway documents. Every required field is present, not `null`, and of its
  *   JSON type (string, integer, object, array); `value` is 1 to 10 000 000 000 cents (paycli's
- *   own bound, src/money.ts `MAX_CENTS`); `pixKeyType` is one of
+ *   own bound, src/pix/money.ts `MAX_CENTS`); `pixKeyType` is one of
  *   the interface's 0-4; `pixKey` is not empty. Optional fields may be absent, `null` or (strings)
  *   empty. Required strings may be empty (public clients send `person.phone: ""`). Unknown fields
  *   are ignored.
@@ -20,11 +20,11 @@
  * `Validation Failed - <field> <what is wrong>`; `<field>` is the JSON path (`person.phone`,
  * `splits.0.value`).
  */
-import { MAX_CENTS } from '../money.js';
-import { MAX_DESCRIPTION, MAX_NAME, MAX_URL } from '../schemas.js';
-import { documentProblem, emailProblem, phoneProblem, textProblem } from '../validate/index.js';
-import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../validate/pixkey.js';
-import { isHttpUrl } from '../validate/net.js';
+import { MAX_CENTS } from '../pix/money.js';
+import { MAX_DESCRIPTION, MAX_NAME, MAX_URL } from '../gateway/schemas.js';
+import { documentProblem, emailProblem, phoneProblem, textProblem } from '../pix/validators.js';
+import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pixkey.js';
+import { isHttpUrl } from '../gateway/net.js';
 
 /** The JSON type a field must have. */
 type JsonType = 'string' | 'integer' | 'object' | 'array';

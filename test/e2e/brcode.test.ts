@@ -9,7 +9,7 @@ import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pi
 import { PNG } from 'pngjs';
 import { encodeQR } from 'qr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { crc16 } from '../../src/brcode.js';
+import { crc16 } from '../../src/pix/brcode.js';
 import { CASHIN_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, json, useGatewayFixture } from '../helpers/gateway.js';
 import { startTty, type TtySession } from '../helpers/tty.js';

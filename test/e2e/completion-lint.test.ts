@@ -1,6 +1,6 @@
 /**
  * The completion scripts' static bodies live in files the shells' own tools read
- * (src/completion/paycli.bash, paycli.zsh, paycli.fish, profiles.awk). shellcheck (installed by
+ * (src/cli/completion/paycli.bash, paycli.zsh, paycli.fish, profiles.awk). shellcheck (installed by
  * `npm test` from scripts/test-deps.txt) lints the bash body and the whole generated bash script;
  * shellcheck does not read zsh or fish, so their syntax is checked by `zsh -n` and
  * `fish --no-execute`, and the awk program by awk itself.

@@ -1,5 +1,5 @@
 /**
- * The payment ledger (src/ledger.ts) and the duplicate-payout guard, against the built CLI and a
+ * The payment ledger (src/ledger/ledger.ts) and the duplicate-payout guard, against the built CLI and a
  * test gateway on 127.0.0.1; every test counts the requests that reached the gateway. Covers a
  * lock holder stopped with SIGSTOP, a damaged, read-only, linked, foreign or full ledger, an
  * unknown outcome under a clock moved on and back (faketime), 20 concurrent processes, spellings

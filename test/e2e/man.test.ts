@@ -1,5 +1,5 @@
 /**
- * The manual page man/paycli.1, generated from the command tree by the build (src/man.ts): it is
+ * The manual page man/paycli.1, generated from the command tree by the build (src/cli/man.ts): it is
  * listed in package.json `man`, renders with `man -l` without a single groff warning, and holds
  * every command and every flag that `--help` shows, with the examples and exit codes.
  */

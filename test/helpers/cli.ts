@@ -36,7 +36,7 @@ export function makeHome(): Home {
 }
 
 /**
- * The code cache (src/compile-cache.ts) the test runs share unless a test gives its own
+ * The code cache (src/cli/compile-cache.ts) the test runs share unless a test gives its own
  * `PAYCLI_CACHE_DIR`: warm after the first runs, as on a user's machine, and never the user's own.
  */
 export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid?.() ?? 'user'}`);

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
-import { buildStaticBrCode } from '../../src/brcode.js';
+import { buildStaticBrCode } from '../../src/pix/brcode.js';
 import { makeHome, type Home } from './cli.js';
 
 /** A request the gateway received. */

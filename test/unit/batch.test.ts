@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/fields.js';
-import { cashInRequestSchema, cashOutRequestSchema } from '../../src/schemas.js';
-import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/run/batch-read.js';
-import { csvCell, ResultsWriter } from '../../src/run/batch-results.js';
-import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/run/batch-rows.js';
-import { retryAfterMs } from '../../src/run/batch-send.js';
+import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
+import { cashInRequestSchema, cashOutRequestSchema } from '../../src/gateway/schemas.js';
+import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/cli/batch/read.js';
+import { csvCell, ResultsWriter } from '../../src/cli/batch/results.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/cli/batch/rows.js';
+import { retryAfterMs } from '../../src/cli/batch/send.js';
 
 function cashOutRow(header: string[], cells: string[]) {
   const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);

@@ -1,7 +1,7 @@
 /**
- * The BR Code decoder and its rules (src/brcode.ts, README "BR Codes"): a corpus of codes with
+ * The BR Code decoder and its rules (src/pix/brcode.ts, README "BR Codes"): a corpus of codes with
  * their expected verdicts (test/fixtures/brcodes.json), a synthetic code for every rule, the
- * cash-in verdicts (src/run/brcode-check.ts), the static builder against the Banco Central
+ * cash-in verdicts (src/pix/brcode-check.ts), the static builder against the Banco Central
  * example and @brazilian-utils, and the terminal drawing's quiet zone and width check.
  */
 import { readFileSync } from 'node:fs';
@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pix-payload';
 import { isValidPixPayload } from '@brazilian-utils/brazilian-utils/is-valid-pix-payload';
 import { describe, expect, it } from 'vitest';
-import { buildBrCode, buildStaticBrCode, crc16, decodeBrCode, RULES, type BrCodeRuleId } from '../../src/brcode.js';
-import { checkCashInBrCode } from '../../src/run/brcode-check.js';
-import { drawQr, QUIET_ZONE, qrColumns } from '../../src/output/qr-terminal.js';
+import { buildBrCode, buildStaticBrCode, crc16, decodeBrCode, RULES, type BrCodeRuleId } from '../../src/pix/brcode.js';
+import { checkCashInBrCode } from '../../src/pix/brcode-check.js';
+import { drawQr, QUIET_ZONE, qrColumns } from '../../src/cli/output/qr-terminal.js';
 
 const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 const KEY = '123e4567-e12b-12d1-a456-426655440000';

@@ -1,11 +1,11 @@
 /**
- * src/cli.ts builds only the command a command line runs (`buildProgram(args)`): which command
+ * src/cli/program.ts builds only the command a command line runs (`buildProgram(args)`): which command
  * that is (`commandToRun`), and that the one-command tree parses and documents that command
  * exactly as the whole tree does.
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandToRun, rootProgram } from '../../src/cli.js';
+import { buildProgram, commandToRun, rootProgram } from '../../src/cli/program.js';
 
 const root = rootProgram() as unknown as Command;
 const names = (program: Command) => program.commands.map((c) => c.name());

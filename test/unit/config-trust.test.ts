@@ -1,7 +1,7 @@
-/** The config trust rule (src/config-trust.ts) on lstat results, without touching the disk. */
+/** The config trust rule (src/config/trust.ts) on lstat results, without touching the disk. */
 import { describe, expect, it } from 'vitest';
-import { judgeConfigFile } from '../../src/config-trust.js';
-import { PaycliError } from '../../src/errors.js';
+import { judgeConfigFile } from '../../src/config/trust.js';
+import { PaycliError } from '../../src/core/errors.js';
 
 const st = (mode: number, uid = 1000, link = false) => ({ mode: 0o100000 | mode, uid, isSymbolicLink: () => link });
 const refusal = (f: () => unknown): PaycliError => {

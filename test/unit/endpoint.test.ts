@@ -1,7 +1,7 @@
-/** The endpoint value (src/endpoint.ts): parsed once from a base-URL setting; the ledger's target strings stay as they were. */
+/** The endpoint value (src/gateway/endpoint.ts): parsed once from a base-URL setting; the ledger's target strings stay as they were. */
 import { describe, expect, it } from 'vitest';
-import { endpointHost, endpointSetting, endpointTarget, isSandbox, parseEndpoint } from '../../src/endpoint.js';
-import { endpointIdentity } from '../../src/ledger-rules.js';
+import { endpointHost, endpointSetting, endpointTarget, isSandbox, parseEndpoint } from '../../src/gateway/endpoint.js';
+import { endpointIdentity } from '../../src/ledger/rules.js';
 
 describe('endpoint', () => {
   it('parses `sandbox` as the built-in sandbox, anything else as a gateway URL', () => {

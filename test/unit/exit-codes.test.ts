@@ -1,12 +1,12 @@
 /**
  * The exit-code text people read (`paycli --help`, README "Exit codes") names exactly the codes
- * paycli exits with (ExitCode in src/errors.ts), each once, in order.
+ * paycli exits with (ExitCode in src/core/errors.ts), each once, in order.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES_HELP, buildProgram } from '../../src/cli.js';
-import { EXIT_CODE_SUMMARY, ExitCode } from '../../src/errors.js';
+import { EXIT_CODES_HELP, buildProgram } from '../../src/cli/program.js';
+import { EXIT_CODE_SUMMARY, ExitCode } from '../../src/core/errors.js';
 
 const codes = Object.values(ExitCode).sort((a, b) => a - b);
 

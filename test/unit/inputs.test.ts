@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldOf, CASHOUT_FIELDS, CASHIN_FIELDS } from '../../src/fields.js';
-import { checkInputIntegers } from '../../src/input.js';
-import { MAX_DEPTH, parseStrictJson, StrictJsonError } from '../../src/json-strict.js';
-import { parsePixKeyType, PIX_KEY_TYPES } from '../../src/pix-key-types.js';
-import { areaCodeList, dictEmailProblem, emailProblem, isAreaCode, normaliseEmailKey, normalisePhone, phoneProblem, textProblem } from '../../src/validate/contact.js';
-import { checkPixKey } from '../../src/validate/pixkey.js';
+import { fieldOf, CASHOUT_FIELDS, CASHIN_FIELDS } from '../../src/gateway/fields.js';
+import { checkInputIntegers } from '../../src/payment/input.js';
+import { MAX_DEPTH, parseStrictJson, StrictJsonError } from '../../src/core/json-strict.js';
+import { parsePixKeyType, PIX_KEY_TYPES } from '../../src/pix/pix-key-types.js';
+import { areaCodeList, dictEmailProblem, emailProblem, isAreaCode, normaliseEmailKey, normalisePhone, phoneProblem, textProblem } from '../../src/pix/contact.js';
+import { checkPixKey } from '../../src/pix/pixkey.js';
 
 describe('e-mail PIX keys: the DICT rule', () => {
   it('accepts ASCII keys in the DICT characters and lowers ASCII capitals', () => {

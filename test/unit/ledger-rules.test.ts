@@ -1,10 +1,10 @@
 /** The ledger's pure rules: endpoint identity, fingerprint, the blocking rule, time bounds, CSV cells, history flags. */
 import { describe, expect, it } from 'vitest';
-import { ExitCode, PaycliError } from '../../src/errors.js';
-import { blocks, cashOutFingerprint, endpointIdentity, outcomeOfError } from '../../src/ledger-rules.js';
-import { amountBrl, csvCell, formatHistory, historyQuery } from '../../src/run/history.js';
-import { parseTimeBound } from '../../src/time-bound.js';
-import type { LedgerEntry } from '../../src/ledger.js';
+import { ExitCode, PaycliError } from '../../src/core/errors.js';
+import { blocks, cashOutFingerprint, endpointIdentity, outcomeOfError } from '../../src/ledger/rules.js';
+import { amountBrl, csvCell, formatHistory, historyQuery } from '../../src/cli/run/history.js';
+import { parseTimeBound } from '../../src/cli/time-bound.js';
+import type { LedgerEntry } from '../../src/ledger/ledger.js';
 
 describe('endpointIdentity', () => {
   const base = 'https://gw.example/s/ok/transaction/cashout';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { uuidV7 } from '../../src/ledger.js';
+import { uuidV7 } from '../../src/ledger/ledger.js';
 
-// The ledger's entry ids (src/ledger.ts `uuidV7`): RFC 9562 version 7, time first, so that entries
+// The ledger's entry ids (src/ledger/ledger.ts `uuidV7`): RFC 9562 version 7, time first, so that entries
 // recorded one after another have neighbouring keys in the `uuid` index.
 describe('uuidV7', () => {
   it('is a version 7, variant 10 UUID whose first 48 bits are the time in milliseconds', () => {

@@ -1,11 +1,11 @@
 /** Pure logic of order references and lookups: the generator, reference rules, --since, status keys. */
 import { describe, expect, it } from 'vitest';
-import { MAX_ORDER_ID, newOrderId, orderIdProblem, withOrderId } from '../../src/order-id.js';
-import { parseSince } from '../../src/run/reconcile.js';
-import { statusKey } from '../../src/run/status.js';
-import { lookupPath } from '../../src/lookup.js';
-import { DEFAULT_LOOKUP_PATHS } from '../../src/contract.js';
-import type { Settings } from '../../src/settings.js';
+import { MAX_ORDER_ID, newOrderId, orderIdProblem, withOrderId } from '../../src/gateway/order-id.js';
+import { parseSince } from '../../src/cli/run/reconcile.js';
+import { statusKey } from '../../src/cli/run/status.js';
+import { lookupPath } from '../../src/gateway/lookup.js';
+import { DEFAULT_LOOKUP_PATHS } from '../../src/gateway/contract.js';
+import type { Settings } from '../../src/config/settings.js';
 
 describe('newOrderId', () => {
   it('is paycli- and a ULID (26 Crockford base32 characters), unique, sorting by time', () => {

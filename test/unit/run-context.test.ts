@@ -4,10 +4,10 @@
  * tests check the same rules through the built CLI.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { report, toPaycliError } from '../../src/action.js';
-import { ExitCode, InternalError, UsageError } from '../../src/errors.js';
-import { settingsFrom, type ConfigFile } from '../../src/settings.js';
-import { canPrompt, wantsColor } from '../../src/terminal.js';
+import { report, toPaycliError } from '../../src/cli/action.js';
+import { ExitCode, InternalError, UsageError } from '../../src/core/errors.js';
+import { settingsFrom, type ConfigFile } from '../../src/config/settings.js';
+import { canPrompt, wantsColor } from '../../src/core/terminal.js';
 
 const tty = (stdin: boolean, stdout: boolean, stderr = stdout) => ({ stdin, stdout, stderr });
 

@@ -1,10 +1,10 @@
 /**
  * The sandbox's pure rules: gateway-like validation (src/sandbox/validate.ts), the Authorization
  * check, transitions and postback bodies (src/sandbox/lifecycle.ts), the balance
- * (src/sandbox/store.ts), and `paycli listen`'s human line (src/run/listen.ts).
+ * (src/sandbox/store.ts), and `paycli listen`'s human line (src/cli/run/listen.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { humanLine, isPing } from '../../src/run/listen.js';
+import { humanLine, isPing } from '../../src/cli/run/listen.js';
 import { applyTransition, postbackBody } from '../../src/sandbox/lifecycle.js';
 import { authorizationCarries } from '../../src/sandbox/server.js';
 import { TransactionStore, type SandboxTransaction } from '../../src/sandbox/store.js';

@@ -1,8 +1,8 @@
-/** The one secret rule (src/secrets.ts), the header-name check and port parser (src/validate/net.ts), the cause walker. */
+/** The one secret rule (src/core/secrets.ts), the header-name check and port parser (src/gateway/net.ts), the cause walker. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorCodeOf } from '../../src/error-cause.js';
-import { clearSecrets, isSecretKey, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/secrets.js';
-import { isHeaderName, isHttpUrl, parsePort } from '../../src/validate/net.js';
+import { errorCodeOf } from '../../src/core/error-cause.js';
+import { clearSecrets, isSecretKey, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/core/secrets.js';
+import { isHeaderName, isHttpUrl, parsePort } from '../../src/gateway/net.js';
 
 afterEach(clearSecrets);
 

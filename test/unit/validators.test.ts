@@ -16,11 +16,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crc16, decodeBrCode } from '../../src/brcode.js';
-import { formatReais, MAX_CENTS, parseReais } from '../../src/money.js';
-import { documentProblem, isCnpj, isCpf, normaliseCpfCnpj } from '../../src/validate/documents.js';
-import { normalisePhone } from '../../src/validate/contact.js';
-import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../../src/validate/pixkey.js';
+import { crc16, decodeBrCode } from '../../src/pix/brcode.js';
+import { formatReais, MAX_CENTS, parseReais } from '../../src/pix/money.js';
+import { documentProblem, isCnpj, isCpf, normaliseCpfCnpj } from '../../src/pix/documents.js';
+import { normalisePhone } from '../../src/pix/contact.js';
+import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../../src/pix/pixkey.js';
 
 // ---------- independent oracle ----------
 const DIGITS = '0123456789';

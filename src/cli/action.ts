@@ -1,0 +1,69 @@
+/**
+ * The one wrapper every command runs through: sets up colour and logging from the global
+ * flags, runs the command, and maps typed errors (src/core/errors.ts) to a message on stderr (or one
+ * JSON document `{"error": {code, message, status?, field?}}` with `--json`) and the exit code.
+ * A stack trace is printed only with `--verbose`.
+ */
+import type { Command } from 'commander';
+import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliError } from '../core/errors.js';
+import { setupColor } from '../core/highlighter.js';
+import { logger, setupLogger } from '../core/logger.js';
+import { redact, sanitizeText } from '../core/sanitize.js';
+import { processContext, type RunContext } from '../core/terminal.js';
+
+/**
+ * Runs `body` with the command's options merged with the global ones and the run context of
+ * this process (src/core/terminal.ts); never throws: an error becomes a message and an exit code.
+ */
+export async function execute(cmd: Command, args: string[], body: (opts: Record<string, unknown>, ctx: RunContext) => Promise<void>): Promise<void> {
+  // The global --no-input and the command's --input <file> share commander's attribute name.
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const local = cmd.opts() as Record<string, unknown>;
+  const opts: Record<string, unknown> = { ...(cmd.optsWithGlobals() as Record<string, unknown>), input: local.input, noInput: root.opts().input === false };
+  await setupColor(opts.color === false);
+  setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
+  try {
+    await body(opts, processContext(args, cmd));
+  } catch (err) {
+    process.exitCode = report(err, Boolean(opts.json), Boolean(opts.verbose));
+    // Ctrl-C means "stop now": a connection still being torn down (e.g. a CONNECT to a proxy
+    // that never answers) must not keep the process alive. Everything was written synchronously.
+    if (process.exitCode === ExitCode.INTERRUPTED) process.exit(ExitCode.INTERRUPTED);
+  }
+}
+
+/** Prints an error as the user should see it and returns the exit code. */
+export function report(err: unknown, json: boolean, verbose: boolean): number {
+  const e = toPaycliError(err);
+  if (json) {
+    const doc: Record<string, unknown> = { code: e.code, message: e.message };
+    if (e.details.status !== undefined) doc.status = e.details.status;
+    if (e.details.field !== undefined) doc.field = e.details.field;
+    if (e.details.maybeSent !== undefined) doc.maybeSent = e.details.maybeSent;
+    if (e.details.hint !== undefined) doc.hint = e.details.hint;
+    if (e instanceof NeedsAttentionError) doc.problems = e.problems;
+    process.stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
+  } else {
+    if (e instanceof NeedsAttentionError) logger.error(`created, but needs attention:\n${e.problems.map((p) => `  - ${p}`).join('\n')}`);
+    else logger.error(e.message);
+    if (e.details.hint) logger.hint(e.details.hint);
+  }
+  if (verbose) {
+    const cause = e.details.cause ?? (e === err ? undefined : err);
+    process.stderr.write(`${redact(sanitizeText(String((cause as Error)?.stack ?? e.stack ?? '')))}\n`);
+  }
+  return e.exitCode;
+}
+
+/**
+ * The error paycli reports for anything a run throws: a typed error as it is; a closed prompt
+ * (Ctrl-C at a question) as "interrupted: nothing was sent" (exit 130); anything else is a bug in
+ * paycli, `internal_error` with exit 70 (sysexits EX_SOFTWARE), never a gateway failure.
+ */
+export function toPaycliError(err: unknown): PaycliError {
+  if (err instanceof PaycliError) return err;
+  if (err && typeof err === 'object' && (err as Error).name === 'ExitPromptError') return new InterruptedError('interrupted: nothing was sent');
+  const message = err instanceof Error ? err.message : String(err);
+  return new InternalError(`internal error: ${sanitizeText(message, true)} (a bug in paycli; run with --verbose for details)`, { cause: err });
+}

@@ -1,0 +1,114 @@
+/**
+ * What a batch run needs from the payment ledger (src/ledger/ledger.ts), in one place: what happened
+ * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
+ * its outcome after, and the settling of an unknown outcome.
+ */
+import { openLedger, type BeginInfo } from '../../ledger/ledger.js';
+import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
+
+export { outcomeOfError, type Outcome };
+
+/** The latest ledger entry of a row's `orderId` at the run's gateway. */
+export interface PreviousRow {
+  id: string | number;
+  outcome: Outcome;
+  /** False when no outcome was recorded (paycli killed after recording it). */
+  completed: boolean;
+  transactionId?: number | string;
+  status?: string;
+  message?: string;
+}
+
+/** What is recorded before a row is sent: the ledger's {@link BeginInfo}, with the order reference and batch position required. */
+export type RowBegin = BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>>;
+
+/** A row that an earlier run of the same file finished `ok`, as the results report it. */
+export interface FinishedRow {
+  row: number;
+  orderId: string;
+  /** Amount, in cents. */
+  valueCents: number;
+  transactionId?: number | string;
+  status?: string;
+}
+
+/** What a batch run records of a file it checked and started: its rows, and the line of row 1 (each row then on its own line). */
+export interface BatchFacts {
+  rows: number;
+  firstLine: number;
+}
+
+/**
+ * The ledger as a batch run uses it, for the one gateway endpoint the run sends to: what the
+ * ledger knows of a row is what that gateway got. A file rehearsed on the sandbox, or paid at
+ * another gateway, is nothing to this one.
+ */
+export interface BatchLedger {
+  /** The latest entry with this `orderId` sent to this run's gateway, if any. */
+  previous(orderId: string): PreviousRow | undefined;
+  /**
+   * Records a row before it is sent (a cash-out is checked against identical earlier ones).
+   * @throws UsageError `duplicate_cashout`; the ledger's errors when it cannot write
+   */
+  begin(info: RowBegin, opts: { windowMin: number; allowDuplicate: boolean }): string | number;
+  end(id: string | number, outcome: Outcome, extra?: { transactionId?: number; status?: string; httpStatus?: number; message?: string }): void;
+  /** Runs `fn` in one transaction: the begins and ends inside it reach the disk together. */
+  group<T>(fn: () => T): T;
+  /** Records what a run learnt of the file of batch `batchId` (after every row was checked). */
+  recordBatch(batchId: string, facts: BatchFacts): void;
+  /**
+   * Every row of batch `batchId`, when an earlier run of the same file recorded it
+   * ({@link recordBatch}) and each row's latest entry at this run's gateway is `ok`; otherwise undefined (the run
+   * then checks the file row by row). Lets a re-run of a finished file skip the check.
+   */
+  finishedBatch(batchId: string): { facts: BatchFacts; rows: FinishedRow[] } | undefined;
+  /** Settles an unknown outcome (after asking the gateway). */
+  resolve(id: string | number, outcome: 'ok' | 'not_sent' | 'refused', extra: { note: string; transactionId?: number; status?: string }): void;
+  close(): void;
+}
+
+/**
+ * Opens the ledger for a batch run that sends to `target`.
+ * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
+ */
+export function openBatchLedger(target: string): BatchLedger {
+  const ledger = openLedger();
+  const endpoint = endpointIdentity(target);
+  return {
+    previous(orderId) {
+      const e = ledger.findByOrderId(orderId).find((entry) => entry.endpoint === endpoint);
+      if (!e) return undefined;
+      return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
+    },
+    group: (fn) => ledger.group(fn),
+    recordBatch: (batchId, facts) => ledger.setMeta(`batch:${batchId}`, JSON.stringify(facts)),
+    finishedBatch(batchId) {
+      const text = ledger.meta(`batch:${batchId}`);
+      if (text === undefined) return undefined;
+      let facts: BatchFacts;
+      try {
+        facts = JSON.parse(text) as BatchFacts;
+      } catch {
+        return undefined; // an unreadable record: the file is checked row by row, as on a first run
+      }
+      if (!Number.isSafeInteger(facts?.rows) || !Number.isSafeInteger(facts.firstLine) || facts.rows < 1) return undefined;
+      // Entries come by row, oldest first: a row's last one is its latest.
+      const entries = ledger.batchOutcomes(batchId, endpoint);
+      const rows: FinishedRow[] = [];
+      for (let i = 0; i < entries.length; i++) {
+        const [row, orderId, value, outcome, transactionId, status] = entries[i]!;
+        if (i + 1 < entries.length && entries[i + 1]![0] === row) continue;
+        if (row !== rows.length + 1 || outcome !== 'ok') return undefined;
+        rows.push({ row, orderId, valueCents: value, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });
+      }
+      if (rows.length !== facts.rows) return undefined;
+      return { facts, rows };
+    },
+    begin: (info, opts) => ledger.begin(info, opts).id,
+    end: (id, outcome, extra) => ledger.end(Number(id), outcome, extra),
+    resolve: (id, outcome, extra) =>
+      void ledger.resolve(Number(id), outcome, { by: 'gateway', note: extra.note, ...(extra.transactionId !== undefined ? { transactionId: extra.transactionId } : {}), ...(extra.status !== undefined ? { status: extra.status } : {}) }),
+    close: () => ledger.close(),
+  };
+}

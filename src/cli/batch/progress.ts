@@ -1,0 +1,73 @@
+/**
+ * Progress of a batch run, on stderr: a live bar (`cli-progress`) when stderr is a terminal; a
+ * plain line every few seconds otherwise; JSON Lines `{"progress": {...}}` with `--json`.
+ */
+import { formatReais } from '../../pix/money.js';
+
+/** Counters of a batch run. */
+export interface BatchCounters {
+  /** Rows in the file. */
+  total: number;
+  /** Rows finished (sent, skipped or left). */
+  done: number;
+  ok: number;
+  refused: number;
+  unknown: number;
+  /** Cents of the rows created in this run. */
+  sentCents: number;
+}
+
+/** Seconds between two plain or JSON progress lines. */
+export const PROGRESS_EVERY_MS = 3000;
+
+/** A progress display: `update()` after each row, `stop()` at the end. */
+export interface Progress {
+  update(): void;
+  stop(): void;
+}
+
+function eta(c: BatchCounters, startedAt: number): { rate: number; left: number } {
+  const elapsed = (Date.now() - startedAt) / 1000;
+  const rate = elapsed > 0 ? c.done / elapsed : 0;
+  return { rate, left: rate > 0 ? Math.ceil((c.total - c.done) / rate) : 0 };
+}
+
+/** Starts the progress display fitting the output. */
+export async function startProgress(c: BatchCounters, mode: { json: boolean; tty: boolean }): Promise<Progress> {
+  const startedAt = Date.now();
+  if (mode.tty && !mode.json) {
+    const { SingleBar, Presets } = await import('cli-progress');
+    const bar = new SingleBar(
+      {
+        stream: process.stderr,
+        format: ' {bar} {value}/{total} | ok {ok} · refused {refused} · unknown {unknown} | {reais} | {rate}/s | {eta_formatted} left',
+        hideCursor: true,
+        clearOnComplete: false,
+        etaBuffer: 200,
+        fps: 8,
+      },
+      Presets.shades_classic,
+    );
+    const payload = () => ({ ok: c.ok, refused: c.refused, unknown: c.unknown, reais: formatReais(c.sentCents), rate: eta(c, startedAt).rate.toFixed(1) });
+    bar.start(c.total, c.done, payload());
+    return { update: () => bar.update(c.done, payload()), stop: () => bar.stop() };
+  }
+  let last = Date.now();
+  const emit = () => {
+    const { rate, left } = eta(c, startedAt);
+    if (mode.json) {
+      process.stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
+    } else {
+      process.stderr.write(`batch: ${c.done}/${c.total} rows (ok ${c.ok}, refused ${c.refused}, unknown ${c.unknown}), ${formatReais(c.sentCents)} sent, ${rate.toFixed(1)}/s, about ${left} s left\n`);
+    }
+  };
+  return {
+    update() {
+      if (Date.now() - last >= PROGRESS_EVERY_MS) {
+        last = Date.now();
+        emit();
+      }
+    },
+    stop: emit,
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Reads a batch file as a stream of rows, never whole: CSV through `csv-parse` (a header row; `,`
+ * or `;` separated, told apart on the header line; UTF-8 with or without a BOM; quoted cells may
+ * hold separators and line breaks) or JSON Lines (one `--input` document a line; blank lines
+ * skipped). The file is read once to fingerprint it and once to check it (the send reads the
+ * checked rows back: src/cli/batch/spool.ts); stdin (`-`) is first copied to a private temporary
+ * file so that it can be read twice.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../../core/errors.js';
+
+/**
+ * Bytes read at a time: a chunk's records wait in the parser's buffer until their turn, so a small
+ * chunk keeps few of them alive while rows are checked and sent (fewer survive into V8's old
+ * generation: README "Speed", batch memory).
+ */
+const READ_CHUNK = 8 * 1024;
+
+/** Formats of a batch file. */
+export type BatchFormat = 'csv' | 'jsonl';
+
+/** One record of the file. */
+export type BatchRecord =
+  | { kind: 'header'; line: number; cells: string[] }
+  | { kind: 'cells'; line: number; row: number; cells: string[] }
+  | { kind: 'json'; line: number; row: number; text: string };
+
+/**
+ * The format of a batch file: `--batch-format`, else the extension (`.csv`, `.jsonl`, `.ndjson`).
+ * @throws UsageError when neither says (stdin needs `--batch-format`)
+ */
+export function batchFormat(file: string, flag?: string): BatchFormat {
+  const f = (flag ?? '').toLowerCase();
+  if (f === 'csv') return 'csv';
+  if (f === 'jsonl' || f === 'ndjson' || f === 'json-lines') return 'jsonl';
+  if (flag !== undefined) throw new UsageError(`--batch-format: use csv or jsonl, not ${JSON.stringify(flag)}; nothing was sent`, { field: '--batch-format' });
+  if (/\.(csv|txt)$/i.test(file)) return 'csv';
+  if (/\.(jsonl|ndjson)$/i.test(file)) return 'jsonl';
+  throw new UsageError(`--batch: cannot tell the format of ${file === '-' ? 'stdin' : file} from its name (pass --batch-format csv or jsonl); nothing was sent`, { field: '--batch-format', hint: 'name it .csv or .jsonl, or pass --batch-format csv|jsonl' });
+}
+
+/** A batch file ready to be read (twice): its path and, for stdin, the copy to remove. */
+export interface BatchSource {
+  /** File to read (a private copy for stdin). */
+  path: string;
+  /** How messages name it: the path given, or `stdin`. */
+  name: string;
+  /** Removes the stdin copy (no-op for a file). */
+  dispose(): void;
+}
+
+/**
+ * Opens `--batch <file|->`: a file as it is; stdin copied to a 0600 file in a private temporary folder.
+ * @throws UsageError when stdin cannot be read
+ */
+export async function openSource(file: string): Promise<BatchSource> {
+  if (file !== '-') return { path: file, name: file, dispose: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'paycli-batch-'));
+  const path = join(dir, 'stdin');
+  try {
+    await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new UsageError(`--batch: cannot read stdin (${(err as Error).message}); nothing was sent`, { field: '--batch' });
+  }
+  return { path, name: 'stdin', dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function openFailure(source: BatchSource, err: unknown): UsageError {
+  return new UsageError(`--batch: cannot read ${source.name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--batch' });
+}
+
+/**
+ * The separator of a CSV file, from its header line: the one of `;` and `,` found more often
+ * outside quotes (`;` on a tie: Brazilian spreadsheets use it because `,` is their decimal mark).
+ */
+export function detectDelimiter(headerLine: string): ';' | ',' {
+  let semi = 0;
+  let comma = 0;
+  let quoted = false;
+  for (const ch of headerLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === ';') semi++;
+    else if (!quoted && ch === ',') comma++;
+  }
+  return comma > semi ? ',' : ';';
+}
+
+/** Reads the first line of a file (at most 64 KiB), without its BOM. */
+async function firstLine(path: string): Promise<string> {
+  const stream = createReadStream(path, { encoding: 'utf8', end: 65_535 });
+  let text = '';
+  for await (const chunk of stream) {
+    text += chunk as string;
+    const nl = text.search(/\r?\n/);
+    if (nl >= 0) {
+      stream.destroy();
+      return text.slice(0, nl).replace(/^\uFEFF/, '');
+    }
+  }
+  return text.replace(/^\uFEFF/, '');
+}
+
+/**
+ * Streams the records of a batch file, in order.
+ * @param digest when given, every byte read is also fed to it (the check of a file proves that
+ *   what it read is what was fingerprinted)
+ * @throws UsageError when the file cannot be read, or the CSV is malformed (an unclosed quote…)
+ */
+export async function* readRecords(source: BatchSource, format: BatchFormat, digest?: Hash): AsyncGenerator<BatchRecord> {
+  let stream;
+  try {
+    stream = createReadStream(source.path, { highWaterMark: READ_CHUNK });
+    await new Promise<void>((resolve, reject) => {
+      stream!.once('open', () => resolve());
+      stream!.once('error', reject);
+    });
+  } catch (err) {
+    throw openFailure(source, err);
+  }
+  if (format === 'jsonl') {
+    let line = 0;
+    let row = 0;
+    // Fed in the same turn as its consumer is attached: a 'data' listener starts the flow.
+    if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
+    const rl = createInterface({ input: stream, crlfDelay: Infinity });
+    for await (const text of rl) {
+      line++;
+      const t = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+      if (t.trim() === '') continue;
+      yield { kind: 'json', line, row: ++row, text: t };
+    }
+    return;
+  }
+  const delimiter = detectDelimiter(await firstLine(source.path));
+  const { parse } = await import('csv-parse');
+  if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
+  const parser = stream.pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true }));
+  let row = 0;
+  let header = true;
+  try {
+    for await (const r of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const breaks = r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+      const line = r.info.lines - breaks;
+      if (header) {
+        header = false;
+        yield { kind: 'header', line, cells: r.record };
+      } else yield { kind: 'cells', line, row: ++row, cells: r.record };
+    }
+  } catch (err) {
+    const e = err as { code?: string; lines?: number; message?: string };
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
+      throw new UsageError(`--batch: ${source.name} is not a valid CSV file${e.lines ? ` (line ${e.lines})` : ''}: ${e.message}; nothing was sent`, { field: '--batch' }, 'validation');
+    }
+    throw err;
+  }
+}
+
+/**
+ * Turns CRLF line ends into LF before the CSV parser (which counts the CR of a CRLF inside a
+ * quoted cell as a line of its own, and would give wrong line numbers). A CR at the end of a
+ * chunk waits for the next one. Bytes pass through as latin1, so UTF-8 is kept as it is.
+ */
+function crlfToLf(): Transform {
+  let pending = false;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      let text = (pending ? '\r' : '') + chunk.toString('latin1');
+      pending = text.endsWith('\r');
+      if (pending) text = text.slice(0, -1);
+      done(null, Buffer.from(text.replace(/\r\n/g, '\n'), 'latin1'));
+    },
+    flush(done) {
+      done(null, pending ? Buffer.from('\r', 'latin1') : null);
+    },
+  });
+}
+
+/**
+ * The file's fingerprint: sha256 of its bytes, hex.
+ * @throws UsageError when it cannot be read
+ */
+export async function fileSha256(source: BatchSource): Promise<string> {
+  const h = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(source.path)) h.update(chunk as Buffer);
+  } catch (err) {
+    throw openFailure(source, err);
+  }
+  return h.digest('hex');
+}
+
+/** The separator of a CSV batch file ({@link detectDelimiter} on its first line). */
+export async function csvDelimiter(source: BatchSource): Promise<';' | ','> {
+  return detectDelimiter(await firstLine(source.path));
+}

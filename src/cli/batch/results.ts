@@ -1,0 +1,179 @@
+/**
+ * The results of a batch run, one line per input row, streamed as rows finish, a chunk at a time (README "Batch
+ * runs"): a CSV (header row) or JSON Lines file chosen by extension, and with `--json` the same
+ * JSON Lines on stdout. A results file is never overwritten: an explicit `--results` that exists
+ * stops the run before anything is sent; the default name (`<input>.results.csv`) moves on to
+ * `<input>.results-2.csv`, `-3`… and says so.
+ */
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
+import { formatReais } from '../../pix/money.js';
+import { logger } from '../../core/logger.js';
+import { redact, sanitizeText } from '../../core/sanitize.js';
+
+/**
+ * How a row ended. `already_ok`, `already_refused`: done by an earlier run of the same file, not
+ * sent again. `already_at_gateway`: a cash-out whose own `order-id` the gateway already holds
+ * though this ledger has no payment of it (another machine or home sent it): not sent, so that it
+ * is not paid twice (README "Batch runs").
+ */
+export type RowOutcome = 'ok' | 'already_ok' | 'already_at_gateway' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention';
+
+/** One line of the results. Amounts in integer cents. */
+export interface RowResult {
+  row: number;
+  line: number;
+  orderId: string;
+  outcome: RowOutcome;
+  /** Amount of the row, in cents. */
+  valueCents: number;
+  transactionId?: number | string;
+  /** Cash-out status digit (interface §3). */
+  status?: string;
+  /** Cash-out fee and net, in cents (interface §2.4 `tax`, `liquid`). */
+  feeCents?: number;
+  netCents?: number;
+  /** Cash-in BR Code and the PNG written under `--qr-dir`. */
+  brCode?: string;
+  png?: string;
+  error?: string;
+}
+
+const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error'];
+
+/** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */
+export function csvCell(v: unknown, sep: string): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number') return String(v); // digits, a sign, a dot: nothing to quote
+  let s = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * Picks the results file: `--results`, or `<input>.results.csv` beside the input
+ * (`paycli-batch-<id>.results.csv` in the current folder for stdin).
+ * @throws UsageError when an explicit `--results` already exists (nothing sent)
+ */
+export function resultsPath(input: string, explicit: string | undefined, batchId: string): { path: string; moved: boolean } {
+  if (explicit !== undefined) {
+    if (existsSync(explicit)) throw new UsageError(`--results: ${explicit} already exists; paycli never overwrites results; nothing was sent`, { field: '--results', hint: 'give another file name, or move the old one away' });
+    return { path: explicit, moved: false };
+  }
+  const base = input === '-' ? `paycli-batch-${batchId}` : join(dirname(input), basename(input));
+  let path = `${base}.results.csv`;
+  for (let n = 2; existsSync(path); n++) path = `${base}.results-${n}.csv`;
+  return { path, moved: path !== `${base}.results.csv` };
+}
+
+/**
+ * Opens the run's results file (src/cli/batch/results.ts `resultsPath`), saying so when the
+ * default name was taken by an earlier run; CSV results are separated like a CSV input.
+ * @throws UsageError when the file cannot be created (nothing sent)
+ */
+export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean): Promise<ResultsWriter> {
+  if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
+  return new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');
+}
+
+/** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
+const FLUSH_AT = 64 * 1024;
+
+/**
+ * Writes results as rows finish; `--json` also to stdout. Lines are kept until {@link flush}
+ * (called as each group of outcomes reaches the ledger), {@link close}, or 64 KiB.
+ */
+export class ResultsWriter {
+  private readonly fd: number;
+  private pendingFile = '';
+  private pendingOut = '';
+  private readonly jsonl: boolean;
+  private readonly sep: string;
+  constructor(
+    readonly path: string,
+    private readonly stdoutJson: boolean,
+    sep = ',',
+  ) {
+    this.jsonl = /\.(jsonl|ndjson)$/i.test(path);
+    this.sep = sep;
+    try {
+      this.fd = openSync(path, 'wx', 0o600);
+    } catch (err) {
+      throw new UsageError(`--results: cannot create ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--results' });
+    }
+    if (!this.jsonl) writeSync(this.fd, `${COLUMNS.join(this.sep)}\n`);
+  }
+
+  /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
+  write(r: RowResult): void {
+    const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
+    const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
+    if (this.jsonl) this.pendingFile += `${json}\n`;
+    else {
+      let line = csvCell(clean[COLUMNS[0]!], this.sep);
+      for (let i = 1; i < COLUMNS.length; i++) line += this.sep + csvCell(clean[COLUMNS[i]!], this.sep);
+      this.pendingFile += `${line}\n`;
+    }
+    if (this.stdoutJson) this.pendingOut += `${json}\n`;
+    if (this.pendingFile.length + this.pendingOut.length >= FLUSH_AT) this.flush();
+  }
+
+  /** Writes what {@link write} kept (the batch calls it with each group of outcomes recorded). */
+  flush(): void {
+    if (this.pendingFile) writeSync(this.fd, this.pendingFile);
+    if (this.pendingOut) process.stdout.write(this.pendingOut);
+    this.pendingFile = '';
+    this.pendingOut = '';
+  }
+
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+}
+
+/** Counts per outcome (rows and cents), for the final summary. */
+export type Tally = Record<RowOutcome, { rows: number; cents: number }>;
+
+/** A {@link Tally} with every outcome at zero. */
+export function emptyTally(): Tally {
+  return Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+}
+
+/**
+ * The end of a run, on stderr: counts and reais per outcome, and which rows need a look (with
+ * `--json`, one JSON document).
+ * @param plural the payments' name (`cash-outs`)
+ */
+export function printSummary(plural: string, tally: Tally, listed: Record<string, number[]>, notStarted: number, json: boolean, resultsFile: string): void {
+  if (json) {
+    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted, rows: listed, results: resultsFile } })}\n`);
+    return;
+  }
+  const words: Record<RowOutcome, string> = {
+    ok: `${plural} created`,
+    already_ok: 'already paid (earlier run)',
+    already_at_gateway: 'already at the gateway (not sent)',
+    refused: 'refused by the gateway',
+    already_refused: 'refused in an earlier run (not sent)',
+    unknown: 'UNKNOWN outcome',
+    not_sent: 'not sent',
+    needs_attention: 'created, need attention',
+  };
+  const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
+  if (notStarted) lines.push(`  ${String(notStarted).padStart(6)}  not started (interrupted)`);
+  const rowsOf = (name: string, rows: number[]) => (rows.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
+  lines.push(...rowsOf('already at the gateway', listed.already_at_gateway!), ...rowsOf('refused', listed.refused!), ...rowsOf('unknown', listed.unknown!), ...rowsOf('need attention', listed.needs_attention!), ...rowsOf('not sent', listed.not_sent!));
+  process.stderr.write(`\nBatch summary\n${lines.join('\n')}\nResults: ${resultsFile}\n`);
+}
+
+/** Row numbers, sorted, at most 20 shown. */
+function listRows(rows: number[]): string {
+  const sorted = [...rows].sort((a, b) => a - b);
+  return sorted.length > 20 ? `${sorted.slice(0, 20).join(', ')} and ${sorted.length - 20} more (see the results file)` : sorted.join(', ');
+}

@@ -1,0 +1,173 @@
+/**
+ * `paycli cashout --batch <file>` and `paycli cashin --batch <file>` (README "Batch runs"): many
+ * payments from a CSV or JSON Lines file, in four steps.
+ * 1. Check: every row goes through the same mapping and schema as a single payment; any bad row
+ *    (or two identical payments, unless `--allow-duplicate`) stops the run with exit 2, every
+ *    problem listed by line and column, nothing sent.
+ * 2. Confirm once: count, total, largest, profile, gateway, the file's fingerprint.
+ * 3. Send: `--concurrency` requests in flight over kept-alive connections, `--rate` per second;
+ *    each row recorded in the ledger (batch id, row number, `orderId`) before it is sent; a 429
+ *    (not processed) waits for `Retry-After` and sends that row again; nothing else is retried.
+ * 4. Report: a results line per row (file, and stdout with `--json`), a summary, the exit code.
+ * Re-running the same file resumes it: each row's `orderId` (its column, or derived from the file
+ * and the row) finds what an earlier run did with it. A cash-out row with its own `order-id` that
+ * this ledger has not paid is first asked about at the gateway, as a single `--order-id` cash-out
+ * is (src/gateway/lookup.ts `witnessOrder`): one the gateway already holds is not sent.
+ *
+ * This module is the run's entry: it checks the flags, fingerprints the file and opens the ledger.
+ * A file every row of which an earlier run paid at the same gateway is reported from the ledger
+ * here, without loading the schemas or the HTTP client; steps 1 to 4 are src/cli/batch/send.ts,
+ * loaded only when there is something to check or send (README "Speed").
+ */
+import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../../gateway/fields.js';
+import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
+import { endpointTarget } from '../../gateway/endpoint.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import { logger } from '../../core/logger.js';
+import { settingsFor, type Settings } from '../../config/settings.js';
+import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from './read.js';
+import { openBatchLedger, type BatchLedger } from './ledger.js';
+import { emptyTally, openResults, printSummary, resultsPath } from './results.js';
+import type { RunModule } from '../lazy.js';
+import type { RequestFlags } from '../../payment/request.js';
+
+/** Default and largest `--concurrency`. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 32;
+
+/** Flags of a batch run (on top of the single payment's). */
+export type BatchOptions = RequestFlags & {
+  batch: string;
+  batchFormat?: string;
+  concurrency?: string;
+  rate?: string;
+  results?: string;
+  retryRefused?: boolean;
+  allowDuplicate?: boolean;
+  yes?: boolean;
+  qrDir?: string;
+};
+
+/** What a batch pays: cash-outs or cash-ins. */
+export type BatchKind = 'cashin' | 'cashout';
+
+/** A kind of batch as its messages name it, its interface path and its fields (src/gateway/fields.ts). */
+export interface BatchOperation {
+  kind: BatchKind;
+  noun: string;
+  plural: string;
+  path: string;
+  fields: readonly FieldSpec[];
+}
+
+/** The two kinds of batch (interface paths from src/gateway/contract.ts, fields from src/gateway/fields.ts). */
+export const BATCH_OPERATIONS: Record<BatchKind, BatchOperation> = {
+  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: CASHOUT_PATH, fields: CASHOUT_FIELDS },
+  cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: CASHIN_PATH, fields: CASHIN_FIELDS },
+};
+
+/** A batch run after its flags were checked, its file fingerprinted and its ledger opened. */
+export interface PreparedBatch {
+  op: BatchOperation;
+  opts: BatchOptions;
+  source: BatchSource;
+  format: BatchFormat;
+  /** SHA-256 of the file's bytes, hex. */
+  sha256: string;
+  /** `<kind>-<first 16 hex digits of the SHA-256>`: the file's rows in the ledger. */
+  batchId: string;
+  concurrency: number;
+  /** `--rate`, requests started per second. */
+  rate?: number;
+  /** Undefined with `--dry-run` (nothing is resolved that is not needed to check the file). */
+  settings?: Settings;
+  /** The full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`); with settings. */
+  target?: string;
+  /** The ledger for that endpoint; with settings. */
+  ledger?: BatchLedger;
+}
+
+/** Parses a positive integer flag within bounds. @throws UsageError */
+function intFlag(name: string, raw: string | undefined, def: number, max: number): number {
+  if (raw === undefined) return def;
+  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name}: use a whole number from 1 to ${max}, not ${JSON.stringify(raw)}; nothing was sent`, { field: name });
+  return Number(raw);
+}
+
+/** `--rate`: requests started per second (a positive number, fractions allowed). @throws UsageError */
+function rateFlag(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) || !(n > 0) || n > 10_000) throw new UsageError(`--rate: use requests per second, e.g. 5 or 0.5 (at most 10000), not ${JSON.stringify(raw)}; nothing was sent`, { field: '--rate' });
+  return n;
+}
+
+/**
+ * Runs a batch. Sets `process.exitCode` (0, 1, 4, 5, 6; 2 for a bad file); throws on 130 and usage errors.
+ * @throws UsageError (exit 2, nothing sent) for a flag of single payments, a bad `--concurrency`,
+ *   `--rate` or format, a file that cannot be read; the ledger's errors when it cannot be opened
+ */
+export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<void> {
+  const op = BATCH_OPERATIONS[kind];
+  const single = [...op.fields.map((f) => [f.attr, f.flag] as const), ['input', '--input'], ['amount', '--amount'], ['qrFile', '--qr-file'], ['qr', '--qr']] as const;
+  for (const [attr, flag] of single) {
+    if (opts[attr] !== undefined) throw new UsageError(`${flag} is for a single payment; with --batch every value comes from the file; nothing was sent`, { field: flag });
+  }
+  const format = batchFormat(opts.batch, opts.batchFormat);
+  const concurrency = intFlag('--concurrency', opts.concurrency, DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
+  const rate = rateFlag(opts.rate);
+  if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError('--qr-dir is for cash-ins; nothing was sent', { field: '--qr-dir' });
+  const source = await openSource(opts.batch);
+  let ledger: BatchLedger | undefined;
+  try {
+    const sha256 = await fileSha256(source);
+    const batchId = `${kind}-${sha256.slice(0, 16)}`;
+    const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
+    // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
+    const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
+    ledger = target !== undefined ? openBatchLedger(target) : undefined;
+    if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
+    const { checkAndSend } = await import('./send.js');
+    await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
+  } finally {
+    ledger?.close();
+    source.dispose();
+  }
+}
+
+/**
+ * The run module of `cashout --batch` / `cashin --batch` (src/cli/lazy.ts): {@link runBatch} of that
+ * kind, for the options of either command.
+ */
+export function batchRunModule<O>(kind: BatchKind): RunModule<O> {
+  return { run: (opts) => runBatch(kind, opts as unknown as BatchOptions) };
+}
+
+/**
+ * A re-run of a file every row of which an earlier run finished `ok` at the same gateway (the
+ * ledger knows the file by its SHA-256 and its rows by their batch position): nothing to send, so
+ * the rows are not checked again; each is reported `already_ok` from the ledger, with the summary,
+ * exit 0.
+ * @returns false when the ledger does not know the file as finished (the run then checks it row by row)
+ */
+async function reportFinished(op: BatchOperation, source: BatchSource, format: BatchFormat, batchId: string, ledger: BatchLedger, opts: BatchOptions): Promise<boolean> {
+  const finished = ledger.finishedBatch(batchId);
+  if (!finished) return false;
+  const results = resultsPath(opts.batch, opts.results, batchId);
+  const writer = await openResults(results, source, format, Boolean(opts.json));
+  const tally = emptyTally();
+  try {
+    const { firstLine } = finished.facts;
+    for (const r of finished.rows) {
+      tally.already_ok.rows++;
+      tally.already_ok.cents += r.valueCents;
+      writer.write({ row: r.row, line: firstLine + r.row - 1, orderId: r.orderId, outcome: 'already_ok', valueCents: r.valueCents, transactionId: r.transactionId, status: r.status });
+    }
+  } finally {
+    writer.close();
+  }
+  logger.notice(`every row of ${source.name} was paid at this gateway by an earlier run (the same file, by its SHA-256): nothing to send`);
+  printSummary(op.plural, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] }, 0, Boolean(opts.json), results.path);
+  process.exitCode = ExitCode.OK;
+  return true;
+}

@@ -1,0 +1,109 @@
+/**
+ * The manual page `man/paycli.1`, generated from the command tree at build time (tsup.config.ts
+ * bundles this file apart from the CLI and runs {@link writeManPage}); nothing in paycli itself
+ * loads it. One page holds every command, so `man paycli` is the whole reference: the root
+ * description, global options, each command (usage, description, arguments, options, and the
+ * text its `--help` prints after the options: details and examples), then the root's own
+ * sections (examples, exit codes, environment). Same source as `--help`, so it cannot drift.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { buildProgram } from './program.js';
+import { allCommands } from './help.js';
+import { VERSION } from '../core/version.js';
+
+/** Escapes text for roff: backslashes, hyphens (so they stay hyphens), and control characters at a line start. */
+export function roffEscape(text: string): string {
+  return text
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .split('\n')
+    .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
+    .join('\n');
+}
+
+/** The text a command's `--help` prints after its options (addHelpText 'after'), without colour. */
+export function helpTextAfter(cmd: Command): string {
+  let out = '';
+  (cmd as unknown as NodeJS.EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (s: string) => void (out += s) });
+  return out.replace(/\x1b\[[0-9;]*m/g, '');
+}
+
+/**
+ * Splits help text into sections at lines like `Examples:` (a heading at column 0 ending with a
+ * colon); text before the first heading has an empty heading.
+ */
+export function sections(text: string): Array<{ heading: string; body: string }> {
+  const out: Array<{ heading: string; body: string[] }> = [{ heading: '', body: [] }];
+  for (const line of text.replace(/^\n+|\n+$/g, '').split('\n')) {
+    const m = /^([A-Z][A-Za-z ,/-]*):$/.exec(line);
+    if (m) out.push({ heading: m[1]!, body: [] });
+    else out[out.length - 1]!.body.push(line);
+  }
+  return out.map((s) => ({ heading: s.heading, body: s.body.join('\n').replace(/^\n+|\n+$/g, '') })).filter((s) => s.heading || s.body);
+}
+
+/** A block of text kept as written (examples, tables), indented. */
+function preformatted(body: string): string {
+  const lines = body.split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return `.RS 4\n.nf\n${roffEscape(lines.map((l) => l.slice(indent)).join('\n'))}\n.fi\n.RE`;
+}
+
+/** `.TP` items: a term in bold, its description below. */
+function items(list: Array<{ term: string; description: string }>): string {
+  return list.map((i) => `.TP\n.B ${roffEscape(i.term)}\n${roffEscape(i.description || ' ')}`).join('\n');
+}
+
+/** One command: usage, description, arguments, options and its after-help text. */
+function commandSection(cmd: Command): string {
+  const h = cmd.createHelp();
+  const parts = [`.SS ${roffEscape(h.commandUsage(cmd))}`];
+  parts.push(roffEscape(h.commandDescription(cmd)));
+  const args = h.visibleArguments(cmd).map((a) => ({ term: h.argumentTerm(a), description: h.argumentDescription(a) }));
+  if (args.length) parts.push(`.PP\nArguments:\n${items(args)}`);
+  const opts = h.visibleOptions(cmd).map((o) => ({ term: h.optionTerm(o), description: h.optionDescription(o) }));
+  if (opts.length) parts.push(`.PP\nOptions:\n${items(opts)}`);
+  if (cmd.parent) parts.push('.PP\nand the global options (GLOBAL OPTIONS).');
+  for (const s of sections(helpTextAfter(cmd))) {
+    parts.push(s.heading ? `.PP\n${roffEscape(s.heading)}:\n${preformatted(s.body)}` : `.PP\n${preformatted(s.body)}`);
+  }
+  return parts.join('\n');
+}
+
+/** The whole page `paycli(1)`. */
+export function manPage(program: Command = buildProgram()): string {
+  const h = program.createHelp();
+  const [summary, ...rest] = h.commandDescription(program).split('\n');
+  const commands = allCommands(program).filter((c) => c.name() !== 'help');
+  const out = [
+    `.\\" Generated from paycli's command tree by src/cli/man.ts at build time; do not edit.`,
+    `.TH PAYCLI 1 "" "paycli ${roffEscape(VERSION)}" "User Commands"`,
+    '.SH NAME',
+    `paycli \\- ${roffEscape(summary ?? '')}`,
+    '.SH SYNOPSIS',
+    '.B paycli\n[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR]',
+    '.br\n.B paycli help\n[\\fIcommand\\fR [\\fIsubcommand\\fR]]',
+    '.SH DESCRIPTION',
+    roffEscape([summary, ...rest].join('\n')),
+    '.PP\nEvery command prints its help with \\fB\\-\\-help\\fR, or \\fBpaycli help\\fR \\fIcommand\\fR; this page holds all of them.',
+    '.SH GLOBAL OPTIONS',
+    'Accepted before or after the command name.',
+    items(h.visibleOptions(program).map((o) => ({ term: h.optionTerm(o), description: h.optionDescription(o) }))),
+    '.SH COMMANDS',
+    ...commands.map(commandSection),
+  ];
+  for (const s of sections(helpTextAfter(program))) {
+    const heading = s.heading.toUpperCase() === 'EXIT CODES' ? 'EXIT STATUS' : s.heading.toUpperCase();
+    out.push(`.SH ${roffEscape(heading || 'NOTES')}`, preformatted(s.body));
+  }
+  out.push('.SH SEE ALSO', 'The README of paycli: set-up, every command explained, the gateway interface (docs/).');
+  return `${out.join('\n')}\n`;
+}
+
+/** Writes `<dir>/paycli.1` (the build calls it with `man`). */
+export function writeManPage(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'paycli.1'), manPage());
+}

@@ -1,0 +1,140 @@
+/**
+ * `paycli config set|get|unset|list|path`, on `conf`. The file is `{"profiles": {name: {key:
+ * value}}}`, mode 0600 in a folder of mode 0700. Secrets (src/core/secrets.ts: `api-key` and every
+ * `header.<Name>`) are shown masked. Without a value on the command line they are read from a hidden
+ * prompt in a terminal, else from stdin; `api-key` is never taken from an argument, which would
+ * land in shell history (a `header.<Name>` value may be, with a warning saying so).
+ */
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import type Conf from 'conf';
+import { CONFIG_KEYS, isValidKey } from '../../config/keys.js';
+import { UsageError } from '../../core/errors.js';
+import { logger, printResult } from '../../core/logger.js';
+import { configDir, configFile } from '../../core/paths.js';
+import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
+import { isHeaderName } from '../../gateway/net.js';
+import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, type GlobalFlags } from '../../config/settings.js';
+import { isSandbox, parseEndpoint } from '../../gateway/endpoint.js';
+import { canPrompt, processContext, type RunContext } from '../../core/terminal.js';
+
+type Profiles = Record<string, Record<string, string>>;
+
+/**
+ * Opens the config store, creating its folder with mode 0700. `conf` (with its JSON-schema
+ * validator) is loaded here, not with the command, so `config path` stays light.
+ */
+export async function openStore(): Promise<Conf<{ profiles: Profiles }>> {
+  const { default: Store } = await import('conf');
+  const dir = configDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  readConfigFile(); // trusted, JSON, right shape (exit 2 naming file and key) before conf reads it
+  return new Store<{ profiles: Profiles }>({
+    projectName: 'paycli',
+    projectSuffix: '',
+    cwd: dir,
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    defaults: { profiles: {} },
+  });
+}
+
+function checkKey(key: string): void {
+  if (!isValidKey(key)) {
+    throw new UsageError(`unknown config key "${key}"; valid keys: ${CONFIG_KEYS.map((k) => k.name).join(', ')}, header.<Name>`, { field: 'key' });
+  }
+}
+
+function checkValue(key: string, value: string, flags: GlobalFlags): void {
+  if (key === 'timeout') {
+    if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(`${key} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`, { field: key });
+  }
+  if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
+  if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
+  if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+  checkLookupSetting(key, value);
+}
+
+async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
+  if (processContext().isTTY.stdin) {
+    if (!canPrompt(flags)) throw new UsageError(`pipe the value of ${key} on stdin, or run in a terminal to be asked for it`, { field: key });
+    const { password } = await import('@inquirer/prompts');
+    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : 'must not be empty') }, { output: process.stderr });
+  }
+  return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+}
+
+/** Runs a `config` subcommand (the subcommand's name selects which). */
+export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, command }: RunContext): Promise<void> {
+  const profile = profileName(opts);
+  const [key, value] = args;
+  switch (command?.name()) {
+    case 'path':
+      return printResult(opts.json ? { json: { path: configFile() } } : configFile());
+    case 'profiles': {
+      // Each profile with where it sends (README "Configuration and profiles"); no secret is shown.
+      const profiles = (await openStore()).get('profiles');
+      const active = profileName(opts);
+      const rows = Object.entries(profiles).map(([name, keys]) => ({
+        name,
+        active: name === active,
+        baseUrl: keys['base-url'] === undefined ? null : redactUrl(keys['base-url']),
+        cashinBaseUrl: keys['cashin-base-url'] === undefined ? null : redactUrl(keys['cashin-base-url']),
+        cashoutBaseUrl: keys['cashout-base-url'] === undefined ? null : redactUrl(keys['cashout-base-url']),
+        apiKey: keys['api-key'] !== undefined,
+      }));
+      if (opts.json) return printResult({ json: { profiles: rows } });
+      if (!rows.length) return logger.notice('no profile is configured: commands use the built-in sandbox (set one up with `paycli config set base-url <url>`)');
+      const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || 'no base URL';
+      return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ' (no API key)'}`).join('\n'));
+    }
+    case 'list': {
+      const entries = (await openStore()).get('profiles')[profile] ?? {};
+      registerProfileSecrets(entries);
+      const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, shownSetting(k, v)]));
+      if (opts.json) return printResult({ json: { profile, values: shown } });
+      const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}`);
+      if (!lines.length) return logger.notice(`profile "${profile}" has no settings (so it uses the built-in sandbox)`);
+      return printResult(lines.join('\n'));
+    }
+    case 'get': {
+      checkKey(key!);
+      const entries = (await openStore()).get('profiles')[profile];
+      registerProfileSecrets(entries);
+      const v = entries?.[key!];
+      if (v === undefined) throw new UsageError(`${key} is not set in profile "${profile}"`, { field: key });
+      const shown = shownSetting(key!, v);
+      return printResult(opts.json ? { json: { profile, key, value: shown } } : shown);
+    }
+    case 'unset': {
+      checkKey(key!);
+      const store = await openStore();
+      const profiles = store.get('profiles');
+      if (profiles[profile]) delete profiles[profile][key!];
+      store.set('profiles', profiles);
+      logger.notice(`${key} removed from profile "${profile}"`);
+      return;
+    }
+    case 'set': {
+      checkKey(key!);
+      let v = value;
+      if (isSecretKey(key!)) {
+        if (v !== undefined && key === 'api-key') throw new UsageError(`do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`, { field: key });
+        if (v !== undefined) logger.warn(`${key} is a secret and is now in your shell history; next time run \`paycli config set ${key}\` and type it (hidden), or pipe it on stdin`);
+        else v = await readSecret(key!, opts);
+      }
+      if (v === undefined) throw new UsageError(`missing value: paycli config set ${key} <value>`, { field: key });
+      v = v.trim();
+      if (!v) throw new UsageError(`the value of ${key} must not be empty`, { field: key });
+      checkValue(key!, v, opts);
+      const store = await openStore();
+      const profiles = store.get('profiles');
+      profiles[profile] = { ...(profiles[profile] ?? {}), [key!]: v };
+      store.set('profiles', profiles);
+      chmodSync(store.path, 0o600);
+      logger.notice(`${key} set in profile "${profile}"${isSecretKey(key!) ? ` (${maskSecret(v)})` : ''}`);
+      return;
+    }
+  }
+}

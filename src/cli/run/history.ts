@@ -1,0 +1,247 @@
+/**
+ * `paycli history`: what this machine sent, from the payment ledger (src/ledger/ledger.ts), newest first,
+ * filtered in the database so that only the rows shown are read (README "History").
+ * `paycli history resolve <entry> --outcome ok|not_sent|refused [--note TEXT]` settles an entry
+ * whose outcome is unknown, after checking it at the gateway.
+ */
+import { UsageError } from '../../core/errors.js';
+import { Ledger, ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
+import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
+import { formatReais } from '../../pix/money.js';
+import { logger, printResult, printStream } from '../../core/logger.js';
+import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
+import { registerConfigSecrets } from '../../core/secrets.js';
+import { readConfigFile, type GlobalFlags } from '../../config/settings.js';
+import { outputWidth } from '../../core/terminal.js';
+import { parseTimeBound } from '../time-bound.js';
+import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
+import type { RunContext } from '../../core/terminal.js';
+
+/** Output formats of `history`. */
+export const HISTORY_FORMATS = ['table', 'json', 'csv'] as const;
+export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
+
+/** Options of `history`: its flags plus the globals (`--profile` filters by profile when given). */
+export type HistoryOptions = GlobalFlags & {
+  limit?: string;
+  since?: string;
+  until?: string;
+  kind?: string;
+  outcome?: string;
+  orderId?: string;
+  format?: string;
+};
+
+/** Options of `history resolve`. */
+export type ResolveOptions = GlobalFlags & { outcome?: string; note?: string };
+
+/** Reads `--kind`: `cashin`/`cashout` (also `cash-in`, `cash-out`). */
+function parseKind(text: string | undefined): PaymentKind | undefined {
+  if (text === undefined) return undefined;
+  const k = text.trim().toLowerCase().replace('-', '');
+  if (k === 'cashin' || k === 'cashout') return k;
+  throw new UsageError(`--kind: use cashin or cashout, got "${text}"`, { field: '--kind' });
+}
+
+/** Reads an outcome flag (`not-sent` is accepted for `not_sent`). */
+function parseOutcome(text: string | undefined, allowed: readonly Outcome[], flag: string): Outcome | undefined {
+  if (text === undefined) return undefined;
+  const o = text.trim().toLowerCase().replace('-', '_') as Outcome;
+  if (allowed.includes(o)) return o;
+  throw new UsageError(`${flag}: use one of ${allowed.join(', ')}, got "${text}"`, { field: flag });
+}
+
+/**
+ * The query and format of a `history` run, from its flags.
+ * @throws UsageError (exit 2) on a bad flag
+ */
+export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: LedgerQuery; format: HistoryFormat } {
+  const limitText = String(opts.limit ?? '20').trim();
+  let limit: number;
+  if (limitText === 'all') limit = -1; // SQLite: no limit
+  else if (/^[0-9]+$/.test(limitText) && Number(limitText) >= 1) limit = Number(limitText);
+  else throw new UsageError(`--limit: must be a positive whole number or all, got "${opts.limit}"`, { field: '--limit' });
+  const formatText = opts.format?.trim().toLowerCase();
+  if (formatText !== undefined && !(HISTORY_FORMATS as readonly string[]).includes(formatText)) throw new UsageError(`--format: use table, json or csv, got "${opts.format}"`, { field: '--format' });
+  if (opts.json && formatText !== undefined && formatText !== 'json') throw new UsageError(`--json and --format ${formatText} ask for two formats: --json is --format json`, { field: '--format' });
+  const format = (opts.json ? 'json' : (formatText ?? 'table')) as HistoryFormat;
+  const since = opts.since !== undefined ? parseTimeBound(opts.since, '--since', { now }) : undefined;
+  const until = opts.until !== undefined ? parseTimeBound(opts.until, '--until', { now, endOfDay: true }) : undefined;
+  if (since !== undefined && until !== undefined && until <= since) throw new UsageError('--until is not after --since: nothing could match', { field: '--until' });
+  const query: LedgerQuery = { limit };
+  if (since !== undefined) query.since = new Date(since).toISOString();
+  if (until !== undefined) query.until = new Date(until).toISOString();
+  const kind = parseKind(opts.kind);
+  if (kind) query.kind = kind;
+  const outcome = parseOutcome(opts.outcome, OUTCOMES, '--outcome');
+  if (outcome) query.outcome = outcome;
+  if (opts.profile) query.profile = opts.profile;
+  if (opts.orderId !== undefined) query.orderId = opts.orderId;
+  return { query, format };
+}
+
+/** One entry as a `--format json` element: everything recorded but the internal fingerprint. */
+export function entryJson(e: LedgerEntry): Record<string, unknown> {
+  const { fingerprint: _f, ...rest } = e;
+  return sanitizeJson(JSON.parse(JSON.stringify(rest))) as Record<string, unknown>;
+}
+
+function keyType(e: LedgerEntry): string | undefined {
+  return e.pixKeyType !== undefined ? (PIX_KEY_TYPES as readonly { name: string }[])[e.pixKeyType]?.name : undefined;
+}
+
+/** The PIX key of a cash-out (its type is in JSON and CSV), or the payer of a cash-in. */
+function counterpart(e: LedgerEntry): string {
+  return (e.kind === 'cashout' ? e.pixKey : e.payer) ?? '?';
+}
+
+const cut = (s: string, width: number): string => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
+
+/**
+ * The human table, at most `width` columns wide (80 when stdout is not a terminal): entry number,
+ * time (UTC, to the minute), kind (`*` = sandbox), amount, outcome, then the PIX key (cash-out) or
+ * payer (cash-in), shortened to fit. `--format json|csv` have every field.
+ */
+export function formatHistory(entries: readonly LedgerEntry[], width = 80): string {
+  const rows = entries.map((e) => [
+    String(e.id),
+    e.time.slice(0, 16).replace('T', ' '),
+    `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'}${e.sandbox ? '*' : ''}`,
+    formatReais(e.value),
+    e.outcome,
+    sanitizeText(counterpart(e), true),
+  ]);
+  const head = ['ENTRY', 'TIME (UTC)', 'KIND', 'AMOUNT', 'OUTCOME', 'TO / FROM'];
+  const right = [true, false, false, true, false, false];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
+  widths[widths.length - 1] = Math.max(8, Math.min(widths[widths.length - 1]!, width - fixed));
+  return [head, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => {
+          const w = widths[i]!;
+          if (i === r.length - 1) return cut(c, w);
+          return right[i] ? c.padStart(w) : c.padEnd(w);
+        })
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** CSV columns: header name and value of an entry. */
+const CSV_COLUMNS: [string, (e: LedgerEntry) => string | number | boolean | undefined][] = [
+  ['entry', (e) => e.id],
+  ['time_utc', (e) => e.time],
+  ['kind', (e) => e.kind],
+  ['sandbox', (e) => e.sandbox],
+  ['profile', (e) => e.profile],
+  ['value_cents', (e) => e.value],
+  ['amount_brl', (e) => amountBrl(e.value)],
+  ['outcome', (e) => e.outcome],
+  ['outcome_recorded', (e) => e.completed],
+  ['pix_key_type', (e) => keyType(e)],
+  ['pix_key', (e) => e.pixKey],
+  ['recipient', (e) => e.recipient],
+  ['payer', (e) => e.payer],
+  ['product', (e) => e.product],
+  ['order_id', (e) => e.orderId],
+  ['batch_id', (e) => e.batchId],
+  ['batch_row', (e) => e.batchRow],
+  ['transaction_id', (e) => e.transactionId],
+  ['status', (e) => e.status],
+  ['http_status', (e) => e.httpStatus],
+  ['message', (e) => e.message],
+  ['allow_duplicate', (e) => e.allowDuplicate],
+  ['resolved_by', (e) => e.resolvedBy],
+  ['resolved_time_utc', (e) => e.resolvedTime],
+  ['note', (e) => e.note],
+  ['gateway', (e) => e.target],
+];
+
+/** Cents as a spreadsheet reads a Brazilian amount: `123456` → `1234,56` (no thousands separator). */
+export function amountBrl(cents: number): string {
+  const abs = String(Math.abs(cents)).padStart(3, '0');
+  return `${cents < 0 ? '-' : ''}${abs.slice(0, -2)},${abs.slice(-2)}`;
+}
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote, line break or edge space; a text
+ * that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab) is prefixed
+ * with `'` (OWASP "CSV injection"). Numbers and booleans are written as they are.
+ */
+export function csvCell(v: string | number | boolean | undefined): string {
+  if (v === undefined) return '';
+  if (typeof v !== 'string') return String(v);
+  let s = sanitizeText(v, true);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The CSV document, in pieces: a header row, then one payment a line (CRLF, RFC 4180). */
+export function* csvChunks(entries: Iterable<LedgerEntry>): Generator<string> {
+  yield `${CSV_COLUMNS.map(([h]) => h).join(',')}\r\n`;
+  for (const e of entries) yield `${CSV_COLUMNS.map(([, f]) => csvCell(f(e))).join(',')}\r\n`;
+}
+
+/** The JSON array of {@link entryJson}, in pieces; the same text as `JSON.stringify(array, null, 2)`. */
+export function* jsonChunks(entries: Iterable<LedgerEntry>): Generator<string> {
+  let held: string | undefined; // each element is written once the next one (or the end) is known
+  for (const e of entries) {
+    yield held === undefined ? '[\n' : `${held},\n`;
+    held = `  ${JSON.stringify(entryJson(e), null, 2).replace(/\n/g, '\n  ')}`;
+  }
+  yield held === undefined ? '[]\n' : `${held}\n]\n`;
+}
+
+/** Runs `history` (or `history resolve`). @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger */
+export async function run(opts: HistoryOptions & ResolveOptions, { args, command }: RunContext): Promise<void> {
+  if (command?.name() === 'resolve') return resolve(opts, args[0]);
+  const { query, format } = historyQuery(opts);
+  registerSecretsOfConfig();
+  const ledger = Ledger.open({ create: false });
+  // json and csv are streamed (an export of a million payments stays small in memory)
+  if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : []));
+  if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : []));
+  const shown = ledger ? ledger.query(query) : [];
+  if (!shown.length) {
+    const filtered = Object.keys(query).length > 1;
+    return logger.notice(filtered ? 'no payment in the ledger matches' : `nothing sent from this machine yet (ledger: ${ledgerPath()})`);
+  }
+  printResult(formatHistory(shown, outputWidth()));
+  if (shown.some((e) => e.sandbox)) logger.notice('* sent to the built-in sandbox: no money moved');
+}
+
+/** `history resolve <entry>`: records the outcome found at the gateway for an unknown entry. */
+async function resolve(opts: ResolveOptions, entryText: string | undefined): Promise<void> {
+  const text = (entryText ?? '').trim().replace(/^#/, '');
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1) throw new UsageError(`entry: the entry number as \`paycli history\` shows it, got "${entryText ?? ''}"`, { field: 'entry' });
+  const outcome = parseOutcome(opts.outcome, ['ok', 'not_sent', 'refused'], '--outcome');
+  if (!outcome) throw new UsageError('--outcome is required: ok (the gateway has it: it was paid), not_sent (the gateway never received it) or refused', { field: '--outcome' });
+  registerSecretsOfConfig();
+  const ledger = Ledger.open({ create: false });
+  if (!ledger) throw new UsageError(`there is no ledger entry ${text}: nothing was recorded on this machine yet (${ledgerPath()})`, { field: 'entry' });
+  const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
+  if (opts.json) return printResult({ json: entryJson(e) });
+  const what = `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'} ${formatReais(e.value)} ${e.kind === 'cashout' ? 'to' : 'from'} ${sanitizeText(counterpart(e), true)} at ${e.time}`;
+  const effect =
+    e.kind !== 'cashout'
+      ? ''
+      : outcome === 'ok'
+        ? '; an identical cash-out is now refused within the duplicate window of when it was sent'
+        : '; it no longer blocks an identical cash-out';
+  printResult(`entry ${e.id} (${what}) resolved: ${outcome}${effect}`);
+}
+
+/**
+ * Defence in depth: what the ledger holds was redacted when written, but an entry written by an
+ * older paycli may not be; the configured secrets are registered so that output hides them.
+ */
+function registerSecretsOfConfig(): void {
+  try {
+    registerConfigSecrets(readConfigFile());
+  } catch {
+    /* an unreadable config has no secrets to hide; history does not depend on it */
+  }
+}

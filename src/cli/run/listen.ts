@@ -1,0 +1,271 @@
+/**
+ * `paycli listen`: a small HTTP server that receives postbacks (interface §6), prints each one and
+ * optionally forwards it to the user's app, like `stripe listen` does for Stripe events.
+ *
+ * - stdout: one line per accepted notification: `<received at ISO>  <cash-in|cash-out>
+ *   <transactionId>  <status>  <amount in reais>[  order <orderId>][  to <recipient>]`, or
+ *   `<received at ISO>  ping (test postback)` for the `{"test": true}` ping; with `--json`, the
+ *   body as received, one JSON document per line (JSON Lines). Everything else (banner, warnings,
+ *   forward results) goes to stderr; with `--json` every stderr line is a JSON document too
+ *   (`{"listening": url}`, `{"notice": …}`, `{"warning": …}`, `{"forwarded": {…}}`,
+ *   `{"debug": …}`).
+ * - answers: 200 `{"received":true}`; 405 for a method other than POST; 413 for a body above
+ *   {@link LISTEN_MAX_BODY}; 401 when `--secret` is given and the signature (src/gateway/postback.ts) is
+ *   missing, stale or wrong; 400 for a body that is not a JSON object. Only 200s are printed and
+ *   forwarded.
+ * - `--forward-to`: the same raw body and the received headers (but hop-by-hop ones and `host`)
+ *   are POSTed there, one at a time in arrival order; "→ forwarded: HTTP <status>" on stderr.
+ *   What waits to be forwarded is bounded ({@link FORWARD_QUEUE_MAX} notifications and
+ *   {@link FORWARD_QUEUE_MAX_BYTES} bytes): a notification that does not fit is still answered
+ *   200 and printed, but not forwarded; a warning says so (the first time, then at most once a
+ *   second, with the running count), and the count is in the final line.
+ * - Text from the wire is sanitised before it reaches the terminal (src/core/sanitize.ts).
+ * - SIGINT/SIGTERM: stops listening, abandons forwards in flight, exits 0.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request as undiciRequest } from 'undici';
+import { UsageError } from '../../core/errors.js';
+import { isHttpUrl, portFlag } from '../../gateway/net.js';
+import { errorCodeOf } from '../../core/error-cause.js';
+import { isCredentialHeader, REDACTED } from '../../core/secrets.js';
+import { readCappedBody, sendJson } from '../../core/http-server.js';
+import { formatReais } from '../../pix/money.js';
+import { logger, printResult } from '../../core/logger.js';
+import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
+import { SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
+
+/** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
+export const LISTEN_MAX_BODY = 1024 * 1024;
+/** Timeout of one forward to `--forward-to`, in ms. */
+export const FORWARD_TIMEOUT_MS = 10_000;
+/** Most notifications waiting to be forwarded (the one in flight included). */
+export const FORWARD_QUEUE_MAX = 100;
+/** Most bytes of bodies waiting to be forwarded (the one in flight included): 8 MiB. */
+export const FORWARD_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
+/** Least time between two "dropped" warnings, in ms. */
+const DROP_WARNING_INTERVAL_MS = 1000;
+
+/** Options of `paycli listen` (plus the globals). */
+export interface ListenOptions {
+  port: string;
+  host: string;
+  forwardTo?: string;
+  /** `--secret`, else env PAYCLI_POSTBACK_SECRET. */
+  secret?: string;
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/** Headers not passed on to `--forward-to` (hop-by-hop, or set anew by the forwarding request). */
+const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'content-length', 'expect']);
+
+/** Raw characters that are valid inside JSON strings but unsafe on a terminal or in a JSON line. */
+const UNSAFE_IN_LINE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A valid JSON text as one terminal-safe line with the same meaning: line breaks (which valid JSON
+ * can only hold between tokens) become spaces, and DEL, C1 controls, line separators and bidi
+ * controls (which can only be inside strings) become `\uXXXX` escapes. A body without any of these,
+ * as the sandbox sends, is printed byte for byte.
+ */
+export function jsonLine(text: string): string {
+  return text
+    .trim()
+    .replace(/[\r\n]+/g, ' ')
+    .replace(UNSAFE_IN_LINE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function field(v: unknown, max: number): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string' && v.trim() !== '') return sanitizeText(v, true).trim().slice(0, max) || '?';
+  return '?';
+}
+
+/** True for the connectivity test a gateway sends to a new webhook URL: `{"test": true}`. */
+export function isPing(body: Record<string, unknown>): boolean {
+  return body.test === true && body.transactionId === undefined;
+}
+
+/** `cashin` → `cash-in`, `transfer` → `cash-out`; another word as it came. */
+function objectWord(object: unknown): string {
+  if (object === 'cashin') return 'cash-in';
+  if (object === 'transfer') return 'cash-out';
+  return typeof object === 'string' ? field(object, 16) : 'postback';
+}
+
+/** The recipient of a transfer, from `destinationBank`: name, PIX key, bank. */
+function destination(body: Record<string, unknown>): string | undefined {
+  const d = body.destinationBank;
+  if (!d || typeof d !== 'object') return undefined;
+  const { name, pixKey, bank } = d as Record<string, unknown>;
+  const parts = [name, pixKey, bank].filter((p) => typeof p === 'string' && p.trim() !== '').map((p) => field(p, 60));
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0] : `${parts[0]} (${parts.slice(1).join(', ')})`;
+}
+
+/**
+ * The human line of one notification: time received, kind and transaction id, status, amount,
+ * then the order reference and, for a transfer, its recipient when the body has them.
+ */
+export function humanLine(body: Record<string, unknown>, receivedAt: Date): string {
+  if (isPing(body)) return `${receivedAt.toISOString()}  ping (test postback)`;
+  const amount = typeof body.value === 'number' && Number.isSafeInteger(body.value) ? formatReais(body.value) : 'amount ?';
+  const order = typeof body.orderId === 'string' && body.orderId.trim() !== '' ? `  order ${field(body.orderId, 80)}` : '';
+  const to = body.object === 'transfer' ? destination(body) : undefined;
+  return `${receivedAt.toISOString()}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  to ${to}` : ''}`;
+}
+
+function shownHeaders(headers: IncomingHttpHeaders): string[] {
+  return Object.entries(headers).map(([k, v]) => {
+    const value = isCredentialHeader(k) ? REDACTED : Array.isArray(v) ? v.join(', ') : (v ?? '');
+    return sanitizeText(`< ${k}: ${value}`, true);
+  });
+}
+
+function checkUrl(text: string): URL {
+  if (isHttpUrl(text)) return new URL(text.trim());
+  throw new UsageError(`--forward-to must be an absolute http(s) URL, e.g. http://localhost:3000/pix/postback, got "${sanitizeText(text, true)}"`, { field: '--forward-to' });
+}
+
+/** Runs the listener; resolves when stopped by SIGINT/SIGTERM. @throws UsageError (bad flags, port taken) */
+export async function run(opts: ListenOptions): Promise<void> {
+  const port = portFlag(opts.port);
+  const forwardTo = opts.forwardTo === undefined ? undefined : checkUrl(opts.forwardTo);
+  const secret = opts.secret ?? (process.env.PAYCLI_POSTBACK_SECRET || undefined);
+  if (secret === '') throw new UsageError('--secret must not be empty', { field: '--secret' });
+  registerSecret(secret);
+  const json = Boolean(opts.json);
+  /** One stderr line: text, or with `--json` the JSON document `{[kind]: value}`. */
+  const say = (kind: string, value: unknown, text: string) => process.stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
+
+  const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS }) : undefined;
+  const stopping = new AbortController();
+  let forwards: Promise<void> = Promise.resolve();
+  let received = 0;
+  /** What waits to be forwarded, the one in flight included. */
+  const queue = { count: 0, bytes: 0 };
+  let dropped = 0;
+  let lastDropWarning = 0;
+
+  async function forward(raw: Buffer, headers: IncomingHttpHeaders): Promise<void> {
+    if (!forwardTo || !agent || stopping.signal.aborted) return;
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined && !NOT_FORWARDED.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+    const timeout = AbortSignal.timeout(FORWARD_TIMEOUT_MS);
+    try {
+      const res = await undiciRequest(forwardTo.href, { method: 'POST', headers: out, body: raw, dispatcher: agent, signal: AbortSignal.any([stopping.signal, timeout]) });
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      say('forwarded', { status: res.statusCode }, `→ forwarded: HTTP ${res.statusCode}`);
+    } catch (err) {
+      if (stopping.signal.aborted) return;
+      const code = errorCodeOf(err);
+      logger.warn(`→ forward to ${forwardTo.host} failed: ${timeout.aborted ? `no answer within ${FORWARD_TIMEOUT_MS} ms` : sanitizeText(code ?? (err as Error).message, true)}`);
+    }
+  }
+
+  /** Queues a forward when it fits ({@link FORWARD_QUEUE_MAX}, {@link FORWARD_QUEUE_MAX_BYTES}); else drops and counts it. */
+  function enqueueForward(raw: Buffer, headers: IncomingHttpHeaders, what: string): void {
+    if (queue.count + 1 > FORWARD_QUEUE_MAX || queue.bytes + raw.length > FORWARD_QUEUE_MAX_BYTES) {
+      dropped++;
+      const now = Date.now();
+      if (dropped === 1 || now - lastDropWarning >= DROP_WARNING_INTERVAL_MS) {
+        lastDropWarning = now;
+        logger.warn(`forward queue full (${queue.count} notifications, ${queue.bytes} bytes waiting for ${forwardTo!.host}): ${what} not forwarded; ${dropped} dropped so far`);
+      }
+      return;
+    }
+    queue.count++;
+    queue.bytes += raw.length;
+    forwards = forwards.then(() =>
+      forward(raw, headers).finally(() => {
+        queue.count--;
+        queue.bytes -= raw.length;
+      }),
+    );
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const from = req.socket.remoteAddress ?? '?';
+    if (req.method !== 'POST') {
+      req.resume();
+      return sendJson(res, 405, { message: 'send postbacks with POST' }, { allow: 'POST' });
+    }
+    const declared = Number(req.headers['content-length']);
+    const raw = Number.isFinite(declared) && declared > LISTEN_MAX_BODY ? null : await readCappedBody(req, LISTEN_MAX_BODY);
+    if (raw === null) {
+      logger.warn(`refused a postback from ${from}: body larger than ${LISTEN_MAX_BODY} bytes (413)`);
+      sendJson(res, 413, { message: `body larger than ${LISTEN_MAX_BODY} bytes` }, { connection: 'close' });
+      res.on('finish', () => req.destroy());
+      return;
+    }
+    const receivedAt = new Date();
+    if (opts.verbose) {
+      for (const line of shownHeaders(req.headers)) {
+        if (json) say('debug', line, line);
+        else logger.debug(line);
+      }
+    }
+    if (secret !== undefined) {
+      const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
+      if (!check.ok) {
+        logger.warn(`rejected a postback from ${from}: ${check.reason} (401)`);
+        return sendJson(res, 401, { message: 'invalid signature' });
+      }
+    }
+    const text = raw.toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      logger.warn(`refused a postback from ${from}: the body is not a JSON object (400)`);
+      return sendJson(res, 400, { message: 'the body must be a JSON object' });
+    }
+    sendJson(res, 200, { received: true });
+    received++;
+    const doc = body as Record<string, unknown>;
+    printResult(json ? jsonLine(text) : humanLine(doc, receivedAt));
+    if (forwardTo) enqueueForward(raw, req.headers, isPing(doc) ? 'a ping' : `transaction ${field(doc.transactionId, 40)} ${field(doc.status, 24)}`);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      logger.warn(`error while handling a postback: ${sanitizeText((err as Error).message ?? String(err), true)}`);
+      if (!res.headersSent) sendJson(res, 500, { message: 'listener error' });
+      else res.destroy();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, opts.host, () => resolve());
+    });
+  } catch (err) {
+    await agent?.destroy().catch(() => undefined);
+    throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--port' });
+  }
+  // Handlers first, then the "listening on" line: a signal sent as soon as it is read must not
+  // find the default disposition (death by signal). They stay on until exit, so a second Ctrl-C
+  // during the (bounded) shutdown changes nothing.
+  const stopped = new Promise<void>((resolve) => {
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const notes = [secret !== undefined ? `verifying ${SIGNATURE_HEADER}` : 'signatures not checked (no --secret)', forwardTo ? `forwarding to ${forwardTo.origin}${forwardTo.pathname}` : ''].filter(Boolean);
+  logger.notice(`ready: postbacks to ${url} are printed here (${notes.join('; ')}); Ctrl-C to stop`);
+  say('listening', url, `listening on ${url}`);
+
+  await stopped;
+  stopping.abort();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await forwards;
+  await agent?.destroy().catch(() => undefined);
+  const droppedNote = dropped > 0 ? `; ${dropped} not forwarded (forward queue full)` : '';
+  logger.notice(`stopped; ${received} notification${received === 1 ? '' : 's'} received${droppedNote}`);
+}

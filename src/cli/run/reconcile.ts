@@ -1,0 +1,143 @@
+/**
+ * `paycli reconcile [--since 7d]`: settles every payment of the ledger whose outcome is unknown by
+ * asking the gateway for its order reference (src/gateway/lookup.ts), with the settings of the profile that
+ * sent it. Found: recorded `ok` with the gateway's transaction id; "Transaction not found":
+ * recorded `not_sent`; otherwise it stays unknown and the table says why. Exit 0 when nothing is
+ * left unknown, 4 otherwise (6 when all are settled but one needs a person: an amount or kind
+ * that differs from what was sent).
+ */
+import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
+import { endpointTarget } from '../../gateway/endpoint.js';
+import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../../core/errors.js';
+import { Ledger, type LedgerEntry } from '../../ledger/ledger.js';
+import { endpointIdentity, type Outcome } from '../../ledger/rules.js';
+import { describeFound, resolveByOrder } from '../../gateway/lookup.js';
+import { formatReais } from '../../pix/money.js';
+import { logger, printResult } from '../../core/logger.js';
+import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
+import type { GlobalFlags, Settings } from '../../config/settings.js';
+import { parseTimeBound } from '../time-bound.js';
+import { interruptSignal } from '../../core/terminal.js';
+import { settingsFor } from '../../config/settings.js';
+
+/** Options of `reconcile`: its flags plus the globals. */
+export type ReconcileOptions = GlobalFlags & { since?: string };
+
+/** What became of one unknown payment. */
+export interface ReconcileRow {
+  /** Ledger entry number (`paycli history resolve <entry>`). */
+  id: number;
+  time: string;
+  kind: 'cashin' | 'cashout';
+  /** Amount in cents. */
+  value: number;
+  profile: string;
+  orderId?: string;
+  /** `ok` (the gateway holds it), `not_sent` (it does not), `unknown` (could not be settled). */
+  result: 'ok' | 'not_sent' | 'unknown';
+  transactionId?: number;
+  /** The gateway's status word, when found. */
+  status?: string;
+  /** Why it stays unknown, or what needs attention. */
+  reason?: string;
+}
+
+/**
+ * Parses `--since` (src/cli/time-bound.ts: `7d`, `24h`, `30m`, `2w`, a UTC date or an ISO time).
+ * @returns epoch milliseconds
+ * @throws UsageError
+ */
+export function parseSince(text: string, now = Date.now()): number {
+  return parseTimeBound(text, '--since', { now });
+}
+
+// The ledger (src/ledger/ledger.ts).
+
+/** Ledger entries whose outcome is unknown, recorded at or after `since`, oldest first. */
+function unknownEntries(ledger: Ledger | undefined, since: number | undefined): LedgerEntry[] {
+  return ledger ? ledger.listUnknown(since === undefined ? {} : { since: new Date(since).toISOString() }) : [];
+}
+
+/** Records how the gateway settled an unknown entry, with a note (src/ledger/ledger.ts `resolve`, by `gateway`). */
+function resolveEntry(ledger: Ledger, id: number, outcome: Exclude<Outcome, 'unknown'>, extra: { transactionId?: number; status?: string; message: string }): void {
+  ledger.resolve(id, outcome, { by: 'gateway', note: extra.message, ...(extra.transactionId !== undefined ? { transactionId: extra.transactionId } : {}), ...(extra.status !== undefined ? { status: extra.status } : {}) });
+}
+
+/**
+ * Where a payment of `kind` goes with `settings`, as the ledger records it (src/cli/run/cashin.ts,
+ * cashout.ts; the paths from src/gateway/contract.ts).
+ */
+function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): string {
+  return endpointTarget(settings.endpoint, kind === 'cashout' ? CASHOUT_PATH : CASHIN_PATH);
+}
+
+/** Settles one entry. Never throws (except an interruption, which stops the run). */
+async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
+  const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
+  const unknown = (reason: string) => ({ ...row, reason });
+  if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
+  if (!e.orderId) return unknown('no order reference was sent, so the gateway cannot be asked: check it at the gateway');
+  const flags = { ...opts, profile: e.profile };
+  let lookupSettings: Settings;
+  try {
+    const sendSettings = settingsFor(flags, e.kind);
+    const now = targetOf(sendSettings, e.kind);
+    if (endpointIdentity(now) !== e.endpoint) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
+    lookupSettings = settingsFor(flags, 'lookup', e.kind);
+    if (!e.completed && Date.now() - Date.parse(e.time) < 2 * sendSettings.timeoutMs) return unknown('it was recorded moments ago and may still be in flight: run reconcile again in a minute');
+  } catch (err) {
+    return unknown((err as Error).message);
+  }
+  const r = await resolveByOrder(lookupSettings, e.orderId, { signal });
+  if (signal.aborted) throw new InterruptedError('interrupted: reconcile stopped (what it settled so far is recorded)');
+  if (r.kind === 'unresolved') return unknown(r.why);
+  if (r.kind === 'not_found') {
+    resolveEntry(ledger, e.id, 'not_sent', { message: `reconcile: the gateway has no order ${e.orderId}: not created` });
+    return { ...row, result: 'not_sent' };
+  }
+  const problems: string[] = [];
+  const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
+  if (r.data.object && r.data.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.data.object, true)}, not a ${expected}`);
+  if (r.data.value !== e.value) problems.push(`the gateway holds ${formatReais(r.data.value)}, not the ${formatReais(e.value)} sent`);
+  resolveEntry(ledger, e.id, 'ok', { transactionId: r.data.transactionId, status: String(r.data.status), message: `reconcile: found by order reference: ${describeFound(r.data)}` });
+  return { ...row, result: 'ok', transactionId: r.data.transactionId, status: String(r.data.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
+}
+
+const RESULT_WORDS = { ok: 'created', not_sent: 'not sent', unknown: 'unknown' } as const;
+
+/** The human table: one line per payment; the last column says what was found or why not. */
+export function formatReconcile(rows: readonly ReconcileRow[]): string {
+  const cells = rows.map((r) => [
+    r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    r.kind === 'cashout' ? 'cash-out' : 'cash-in',
+    formatReais(r.value),
+    sanitizeText(r.orderId ?? '-', true),
+    RESULT_WORDS[r.result],
+    sanitizeText([r.transactionId !== undefined ? `transaction ${r.transactionId}${r.status ? ` (${r.status})` : ''}` : '', r.reason ?? ''].filter(Boolean).join('; ') || '-', true),
+  ]);
+  const head = ['TIME (UTC)', 'KIND', 'AMOUNT', 'ORDER ID', 'RESULT', 'DETAIL'];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  return [head, ...cells].map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+/** Runs `reconcile`. @throws NetworkError `unresolved` (exit 4) when some stay unknown */
+export async function run(opts: ReconcileOptions): Promise<void> {
+  const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
+  const ledger = Ledger.open({ create: false });
+  const entries = unknownEntries(ledger, since);
+  const rows: ReconcileRow[] = [];
+  const interrupt = interruptSignal();
+  try {
+    for (const e of entries) rows.push(await settle(ledger!, e, opts, interrupt.signal));
+  } finally {
+    interrupt.dispose();
+  }
+  const left = rows.filter((r) => r.result === 'unknown').length;
+  const attention = rows.filter((r) => r.result === 'ok' && r.reason).length;
+  if (opts.json) printResult({ json: sanitizeJson({ entries: rows, settled: rows.length - left, unknown: left }) });
+  else if (rows.length) printResult(formatReconcile(rows));
+  if (!rows.length) logger.notice(`no payment with an unknown outcome${opts.since !== undefined ? ` since ${opts.since}` : ''}: nothing to reconcile`);
+  else logger.notice(`${rows.length - left} of ${rows.length} settled${left ? `; ${left} still unknown` : ''}`);
+  if (left) throw new NetworkError(`${left} payment${left > 1 ? 's' : ''} still with an unknown outcome (see the DETAIL column${opts.json ? ' / reason' : ''})`, { hint: 'once checked at the gateway by hand, record the outcome with `paycli history resolve`' }, 'unresolved');
+  if (attention) throw new NeedsAttentionError(rows.filter((r) => r.reason).map((r) => `${r.orderId}: ${r.reason}`));
+}

@@ -1,0 +1,125 @@
+/**
+ * `paycli sandbox pay|fail|cancel|refund|infraction <transactionId>`: asks a running standalone
+ * sandbox to change a transaction's state, through its control endpoint
+ * `POST <sandbox-url>/_sandbox/transactions/<id>/<action>` (src/sandbox/server.ts; outside the
+ * gateway interface). Exit codes: 0 done, 1 refused (404 unknown id, 409 transition not allowed),
+ * 2 usage, 3 API key refused, 4 no sandbox answers, 5 an answer that is not the sandbox's.
+ *
+ * `paycli sandbox ping [url]`: asks it to send the `{"test": true}` ping (`POST /_sandbox/ping`);
+ * exit 0 when the receiver answered 2xx, 1 when it did not, the rest as above.
+ */
+import { Agent, request } from 'undici';
+import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../../core/errors.js';
+import { isHttpUrl } from '../../gateway/net.js';
+import { errorCodeOf } from '../../core/error-cause.js';
+import { printResult } from '../../core/logger.js';
+import { registerSecret, sanitizeText } from '../../core/sanitize.js';
+import { VERSION } from '../../core/version.js';
+import type { RunContext } from '../../core/terminal.js';
+
+/** Options of the control subcommands (plus the parent's `--api-key` and the globals). */
+export interface SandboxControlOptions {
+  sandboxUrl: string;
+  apiKey?: string;
+  json?: boolean;
+}
+
+/** Timeout of the control request, in ms. */
+const CONTROL_TIMEOUT_MS = 10_000;
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Runs one control subcommand; the action is the subcommand's name. */
+export async function run(opts: SandboxControlOptions, { args, command }: RunContext): Promise<void> {
+  const action = command?.name();
+  if (action === 'ping') return ping(opts, args[0]);
+  const id = args[0] ?? '';
+  if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(`<transactionId> must be a transaction id (digits), got "${sanitizeText(id, true)}"`, { field: 'transactionId' });
+  const { status, json, message, host } = await callSandbox(opts, `_sandbox/transactions/${id}/${action}`);
+  if (status >= 400 && status < 500) throw new GatewayRefusedError(message ?? `HTTP ${status}`, { status });
+  const doc = json as { transactionId?: unknown; kind?: unknown; status?: unknown; previousStatus?: unknown; postback?: unknown };
+  if (status !== 200 || typeof doc.status !== 'string' || typeof doc.previousStatus !== 'string') {
+    throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+  }
+  if (opts.json) return printResult({ json });
+  const kind = doc.kind === 'cashout' ? 'cash-out' : 'cash-in';
+  const postback = doc.postback === 'queued' ? ' (postback queued)' : '';
+  printResult(sanitizeText(`${kind} ${id}: ${doc.previousStatus} → ${doc.status}${postback}`, true));
+}
+
+/** `sandbox ping [url]`. */
+async function ping(opts: SandboxControlOptions, target: string | undefined): Promise<void> {
+  if (target !== undefined && !isHttpUrl(target)) {
+    throw new UsageError(`[url] must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(target, true)}"`, { field: 'url' });
+  }
+  const { status, json, message, host } = await callSandbox(opts, '_sandbox/ping', target === undefined ? {} : { url: target });
+  if (status >= 400 && status < 500) throw new UsageError(message ?? `HTTP ${status}`, { status });
+  const doc = json as { url?: unknown; delivered?: unknown; outcome?: unknown };
+  if (status !== 200 || typeof doc.delivered !== 'boolean' || typeof doc.outcome !== 'string') {
+    throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+  }
+  const line = sanitizeText(`ping → ${String(doc.url)}: ${doc.outcome}`, true);
+  if (!doc.delivered) throw new GatewayRefusedError(`${line}; not delivered`);
+  if (opts.json) return printResult({ json });
+  printResult(`${line}, delivered`);
+}
+
+/** What the sandbox answered a control request. */
+interface ControlAnswer {
+  status: number;
+  json: unknown;
+  message?: string;
+  host: string;
+}
+
+/**
+ * POSTs to the running sandbox's control endpoint `path` (relative to `--sandbox-url`).
+ * @throws UsageError (bad --sandbox-url), NetworkError (no answer), AuthError (401/403),
+ *   GatewayError (an answer that is not JSON or too large)
+ */
+async function callSandbox(opts: SandboxControlOptions, path: string, body?: unknown): Promise<ControlAnswer> {
+  let base: URL;
+  try {
+    base = new URL(opts.sandboxUrl);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new UsageError(`--sandbox-url must be an http(s) URL, e.g. http://127.0.0.1:4010, got "${sanitizeText(opts.sandboxUrl, true)}"`, { field: '--sandbox-url' });
+  }
+  registerSecret(opts.apiKey);
+  const url = new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`).toString();
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `paycli/${VERSION}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  const dispatcher = new Agent({ connectTimeout: CONTROL_TIMEOUT_MS, headersTimeout: CONTROL_TIMEOUT_MS, bodyTimeout: CONTROL_TIMEOUT_MS });
+  let status: number;
+  let text: string;
+  try {
+    const res = await request(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+    status = res.statusCode;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of res.body) {
+      size += (c as Buffer).length;
+      if (size > MAX_ANSWER_BYTES) {
+        res.body.destroy();
+        throw new GatewayError(`the answer from ${base.host} is larger than ${MAX_ANSWER_BYTES} bytes: not a paycli sandbox?`);
+      }
+      chunks.push(c as Buffer);
+    }
+    text = Buffer.concat(chunks).toString('utf8');
+  } catch (err) {
+    if (err instanceof GatewayError) throw err;
+    const code = errorCodeOf(err) ?? (err as Error).name;
+    throw new NetworkError(`no sandbox answers at ${base.host} (${code})`, { cause: err, hint: 'start one with `paycli sandbox` (default port 4010), or pass --sandbox-url' });
+  } finally {
+    void dispatcher.close().catch(() => undefined);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new GatewayError(`${base.host} answered HTTP ${status} with a body that is not JSON: not a paycli sandbox?`, { status });
+  }
+  const message = json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string' ? sanitizeText((json as { message: string }).message, true) : undefined;
+  if (status === 401 || status === 403) throw new AuthError(`the sandbox refused the request (HTTP ${status}${message ? `: ${message}` : ''})`, { status, hint: 'this sandbox runs with --api-key: pass the same --api-key' });
+  return { status, json, message, host: base.host };
+}

@@ -1,0 +1,57 @@
+/**
+ * `paycli status <transactionId>` / `paycli status --order-id <ref>`: one lookup at the gateway
+ * (src/gateway/lookup.ts), shown as text (src/cli/output/format.ts) or, with `--json`, the gateway's document
+ * as received. "Transaction not found" is exit 1 with the gateway's message; the other failures
+ * map to exit codes as for the POSTs (src/gateway/client.ts).
+ */
+import { GatewayRefusedError, UsageError } from '../../core/errors.js';
+import { describeKey, findTransaction, rememberUnsupported, type LookupKey } from '../../gateway/lookup.js';
+import { orderIdProblem } from '../../gateway/order-id.js';
+import { formatLookup } from '../../payment/format.js';
+import { printResult } from '../../core/logger.js';
+import { sanitizeJson } from '../../core/sanitize.js';
+import type { GlobalFlags } from '../../config/settings.js';
+import { interruptSignal } from '../../core/terminal.js';
+import { settingsFor } from '../../config/settings.js';
+import type { RunContext } from '../../core/terminal.js';
+
+/** Options of `status`: its flags plus the globals. */
+export type StatusOptions = GlobalFlags & { orderId?: string };
+
+/**
+ * The lookup key from the argument or `--order-id` (exactly one).
+ * @throws UsageError (exit 2) when both or neither are given, or one is malformed
+ */
+export function statusKey(transactionId: string | undefined, orderId: string | undefined): LookupKey {
+  if (transactionId !== undefined && orderId !== undefined) throw new UsageError('give either a transaction id or --order-id, not both; nothing was asked', { field: '--order-id' });
+  if (orderId !== undefined) {
+    const ref = orderId.trim();
+    const problem = orderIdProblem(ref);
+    if (problem) throw new UsageError(`--order-id: ${problem}`, { field: '--order-id' });
+    return { orderId: ref };
+  }
+  if (transactionId === undefined) throw new UsageError('give the transaction id (e.g. paycli status 9029) or --order-id <ref>', { field: 'transactionId', hint: '`paycli history` lists the ids of what this machine sent' });
+  const t = transactionId.trim();
+  if (!/^[0-9]{1,15}$/.test(t)) throw new UsageError(`the transaction id must be a whole number (the gateway's transactionId), got "${transactionId}"`, { field: 'transactionId' });
+  return { transactionId: Number(t) };
+}
+
+/** Runs `status`. @throws the typed errors of src/core/errors.ts */
+export async function run(opts: StatusOptions, { args }: RunContext): Promise<void> {
+  const key = statusKey(args[0], opts.orderId);
+  const settings = settingsFor(opts, 'lookup');
+  const interrupt = interruptSignal();
+  let result;
+  try {
+    result = await findTransaction(settings, key, { signal: interrupt.signal });
+  } finally {
+    interrupt.dispose();
+  }
+  if (result.kind === 'unsupported') {
+    throw new GatewayRefusedError(`the gateway has no such lookup (${result.answer})`, { hint: 'check the base URL and the config keys status-path / status-by-order-path (`paycli config list`)' });
+  }
+  // The gateway answers lookups: forget an earlier "no lookup path" for this profile.
+  rememberUnsupported(settings, false);
+  if (result.kind === 'not_found') throw new GatewayRefusedError(`${result.message} (${describeKey(key)})`, { status: 404 }, 'not_found');
+  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatLookup(result.data));
+}

@@ -1,0 +1,41 @@
+/**
+ * The keys `paycli config` accepts, with what each means. Shared by the config command, the
+ * settings resolution and shell completion. Which values are secrets is decided in
+ * src/core/secrets.ts (the one rule): `api-key` and every `header.<Name>`.
+ */
+import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
+import { HEADER_PREFIX, isSecretKey, maskSecret } from '../core/secrets.js';
+import { isHeaderName } from '../gateway/net.js';
+
+export { HEADER_PREFIX, isSecretKey, maskSecret };
+
+/** A config key and its help text. `secret` keys are masked wherever they are shown. */
+export interface ConfigKey {
+  name: string;
+  description: string;
+  secret?: boolean;
+}
+
+/** Every fixed key; `header.<Name>` keys are accepted as well (see {@link isValidKey}). */
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  { name: 'base-url', description: 'gateway base URL for both operations, or "sandbox" (default: sandbox)' },
+  { name: 'cashin-base-url', description: 'base URL for cash-ins only (gateways that serve them from another host)' },
+  { name: 'cashout-base-url', description: 'base URL for cash-outs only' },
+  { name: 'api-key', description: 'the gateway API key, sent as "Authorization: Bearer <key>"', secret: true },
+  { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
+  { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
+  { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)' },
+  // Beyond the interface: the gateway family's order references and lookups (README "Beyond the interface").
+  { name: 'order-id', description: 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given' },
+  { name: 'lookup', description: 'auto (default): ask the gateway by orderId before a cash-out and after an unknown outcome; off: never' },
+  { name: 'lookup-base-url', description: 'base URL for status, balance and lookups (default: base-url)' },
+  { name: 'status-path', description: `lookup path by transaction id (default ${DEFAULT_LOOKUP_PATHS.statusPath})` },
+  { name: 'status-by-order-path', description: `lookup path by order reference (default ${DEFAULT_LOOKUP_PATHS.statusByOrderPath})` },
+  { name: 'balance-path', description: `balance path (default ${DEFAULT_LOOKUP_PATHS.balancePath})` },
+];
+
+/** True for a fixed key or a `header.<Name>` key with a valid HTTP header name. */
+export function isValidKey(key: string): boolean {
+  if (CONFIG_KEYS.some((k) => k.name === key)) return true;
+  return key.startsWith(HEADER_PREFIX) && isHeaderName(key.slice(HEADER_PREFIX.length));
+}

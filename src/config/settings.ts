@@ -1,0 +1,344 @@
+/**
+ * Resolves the settings a request is sent with, from (highest first) flags, environment
+ * variables (`PAYCLI_PROFILE`, `PAYCLI_BASE_URL`, `PAYCLI_API_KEY`) and the profile in the
+ * config file. Reads the config file directly (a JSON object written by `conf` in
+ * `src/cli/run/config.ts`) so that the request path does not load `conf`.
+ */
+import { readFileSync } from 'node:fs';
+import { AuthError, UsageError } from '../core/errors.js';
+import { configFile } from '../core/paths.js';
+import { HEADER_PREFIX } from './keys.js';
+import { configTrust } from './trust.js';
+import { logger } from '../core/logger.js';
+import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
+import type { OrderIdMode } from '../gateway/order-id.js';
+import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
+import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
+/** Default request timeout, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default duplicate-cash-out window, in minutes. */
+export const DEFAULT_DUPLICATE_WINDOW_MIN = 10;
+
+/** The stored config file: profiles by name, each a map of config key → string value. */
+export interface ConfigFile {
+  profiles?: Record<string, Record<string, string>>;
+}
+
+let trustWarned = false;
+
+/**
+ * Refuses a config file paycli must not trust and warns (once per process) about one others can
+ * read (src/config/trust.ts). Call before reading the file by any means (`conf` included).
+ * @throws UsageError `config_untrusted`
+ */
+export function trustConfigFile(): void {
+  const { warning } = configTrust(configFile());
+  if (warning && !trustWarned) {
+    trustWarned = true;
+    logger.warn(warning);
+  }
+}
+
+/**
+ * Reads the config file; a missing file is an empty config.
+ * @throws UsageError when it is not JSON, `config_untrusted` when it must not be trusted
+ */
+export function readConfigFile(): ConfigFile {
+  trustConfigFile();
+  let text: string;
+  try {
+    text = readFileSync(configFile(), 'utf8');
+  } catch {
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`the config file ${configFile()} is not valid JSON; fix or delete it`);
+  }
+  return checkConfigShape(parsed, configFile());
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the shape of a parsed config file: `{ "profiles": { <name>: { <key>: <string> } } }`.
+ * @throws UsageError naming the file and the JSON path of the first wrong value (e.g. `profiles.prod.timeout`)
+ */
+export function checkConfigShape(parsed: unknown, file: string): ConfigFile {
+  const wrong = (path: string, want: string, got: unknown): never => {
+    const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got === 'object' ? 'an object' : `a ${typeof got}`;
+    throw new UsageError(`the config file ${file}: ${path} must be ${want}, not ${kind}; fix it (or set it again with paycli config set)`, { field: path });
+  };
+  if (!isObject(parsed)) return wrong('the top level', 'an object', parsed);
+  if (parsed.profiles === undefined) return {};
+  if (!isObject(parsed.profiles)) return wrong('profiles', 'an object', parsed.profiles);
+  for (const [name, keys] of Object.entries(parsed.profiles)) {
+    if (!isObject(keys)) return wrong(`profiles.${name}`, 'an object', keys);
+    for (const [key, value] of Object.entries(keys)) if (typeof value !== 'string') wrong(`profiles.${name}.${key}`, 'a string', value);
+  }
+  return parsed as ConfigFile;
+}
+
+/** Global flags that affect settings (commander's global options). */
+export interface GlobalFlags {
+  profile?: string;
+  baseUrl?: string;
+  timeout?: string;
+  json?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+  allowInsecureHttp?: boolean;
+}
+
+export type { Settings } from '../gateway/connection.js';
+import type { Settings } from '../gateway/connection.js';
+
+/** Which request the settings are for: an operation, or a lookup (`status`, `balance`, `reconcile`). */
+export type SettingsOp = 'cashin' | 'cashout' | 'lookup';
+
+/** A config value that must be one of `choices` (the first is the default). @throws UsageError */
+function choice<T extends string>(value: string | undefined, choices: readonly T[], key: string, profile?: string): T {
+  if (value === undefined || value === '') return choices[0]!;
+  const v = value.trim().toLowerCase();
+  if ((choices as readonly string[]).includes(v)) return v as T;
+  throw new UsageError(`${profile ? `config key ${key} (profile ${profile})` : key} must be one of ${choices.join(', ')}, got "${value}"`, { field: key });
+}
+
+/** The profile name: `--profile`, else `PAYCLI_PROFILE`, else `default`. */
+export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): string {
+  return flags.profile || env.PAYCLI_PROFILE || 'default';
+}
+
+/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The configured profile nearest to `name` (same letters in another case, or at most 2 edits), if any. */
+export function nearestProfile(name: string, names: readonly string[]): string | undefined {
+  const ranked = names.map((n) => ({ n, d: n.toLowerCase() === name.toLowerCase() ? 0 : distance(name.toLowerCase(), n.toLowerCase()) })).sort((a, b) => a.d - b.d);
+  return ranked[0] && ranked[0].d <= 2 ? ranked[0].n : undefined;
+}
+
+/**
+ * The profile a request uses, from the config file (README "Configuration and profiles"). Fail
+ * closed: a profile named by `--profile` or `PAYCLI_PROFILE` that does not exist is an error
+ * (exit 2, `unknown_profile`), never the built-in sandbox.
+ * @returns the profile's keys, and whether any configuration exists at all
+ * @throws UsageError `unknown_profile`
+ */
+export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile()): { name: string; keys: Record<string, string>; configured: boolean } {
+  const name = profileName(flags, env);
+  const profiles = config.profiles ?? {};
+  const names = Object.keys(profiles);
+  const named = Boolean(flags.profile || env.PAYCLI_PROFILE);
+  if (named && !Object.hasOwn(profiles, name)) {
+    const near = nearestProfile(name, names);
+    const source = flags.profile ? '--profile' : 'PAYCLI_PROFILE';
+    throw new UsageError(`unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; nothing was sent`, {
+      field: source,
+      hint: names.length ? `configured profiles: ${names.join(', ')} (paycli config profiles)` : 'no profile is configured: create one with `paycli config set base-url <url> --profile <name>`',
+    }, 'unknown_profile');
+  }
+  return { name, keys: profiles[name] ?? {}, configured: names.length > 0 };
+}
+
+/** The longest request timeout paycli takes: one hour, in milliseconds (README "Configuration and profiles"). */
+export const MAX_TIMEOUT_MS = 3_600_000;
+
+function positiveInt(text: string, what: string, source: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0 || Number(text) > max) {
+    throw new UsageError(`${source}: ${what} must be a whole number from 1 to ${max}, got "${text}"`, { field: source });
+  }
+  return Number(text);
+}
+
+/** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
+function windowMinutes(text: string, source: string): number {
+  if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(`${source}: the window in minutes must be a whole number (0 turns it off), got "${text}"`, { field: source });
+  return Number(text);
+}
+
+/**
+ * The base URL of a request: `--base-url`, `PAYCLI_BASE_URL`, then the profile. A lookup uses
+ * `lookup-base-url`, else `base-url`, else the host of the operation it is about (`about`; for
+ * `status` and `balance`, `cashout-base-url` then `cashin-base-url`).
+ */
+function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, configuredProfile: string | undefined): string {
+  const fromProfile =
+    op === 'lookup'
+      ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
+      : profile[`${op}-base-url`] || profile['base-url'];
+  const chosen = (flags.baseUrl || env.PAYCLI_BASE_URL || fromProfile || '').trim();
+  if (chosen) return chosen;
+  // The built-in sandbox only when asked for by name, or when nothing is configured at all: a
+  // configured machine whose profile lacks a base URL must not silently "succeed" in the sandbox.
+  if (configuredProfile !== undefined) {
+    throw new UsageError(`profile "${configuredProfile}" has no base URL${op === 'lookup' ? '' : ` for ${op === 'cashin' ? 'cash-ins' : 'cash-outs'}`}; nothing was sent`, {
+      field: '--base-url',
+      hint: `set one with \`paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}\`, choose another profile (paycli config profiles), or pass --base-url sandbox`,
+    }, 'usage');
+  }
+  return BUILT_IN_SANDBOX;
+}
+
+/** A lookup path template; it must be an absolute path holding `placeholder` (when given). @throws UsageError */
+function pathTemplate(value: string | undefined, fallback: string, key: string, profile: string | undefined, placeholder?: string): string {
+  if (value === undefined || value === '') return fallback;
+  const v = value.trim();
+  if (!v.startsWith('/') || (placeholder && !v.includes(placeholder))) {
+    throw new UsageError(`${profile ? `config key ${key} (profile ${profile})` : key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${fallback}; got "${value}"`, { field: key });
+  }
+  return v;
+}
+
+/**
+ * Checks a value for the keys of order references and lookups (`order-id`, `lookup`,
+ * `status-path`, `status-by-order-path`, `balance-path`) as `paycli config set` stores it.
+ * @throws UsageError
+ */
+export function checkLookupSetting(key: string, value: string): void {
+  if (key === 'order-id') choice(value, ['auto', 'off'] as const, key, undefined);
+  if (key === 'lookup') choice(value, ['auto', 'off'] as const, key, undefined);
+  if (key === 'status-path') pathTemplate(value, DEFAULT_LOOKUP_PATHS.statusPath, key, undefined, '{transactionId}');
+  if (key === 'status-by-order-path') pathTemplate(value, DEFAULT_LOOKUP_PATHS.statusByOrderPath, key, undefined, '{orderId}');
+  if (key === 'balance-path') pathTemplate(value, DEFAULT_LOOKUP_PATHS.balancePath, key, undefined);
+}
+
+/**
+ * Resolves the settings of one operation or lookup from the config file and the environment of
+ * this process (README "Configuration and profiles"): see {@link settingsFrom}.
+ * @throws UsageError as {@link settingsFrom}; a config file that cannot be trusted or read
+ */
+export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout', env: NodeJS.ProcessEnv = process.env): Settings {
+  return settingsFrom({ flags, env, config: readConfigFile(), op, about });
+}
+
+/**
+ * The settings of one operation or lookup; the one precedence rule, without side effects:
+ * flags, then the environment (`PAYCLI_PROFILE`, `PAYCLI_BASE_URL`, `PAYCLI_API_KEY`), then the
+ * profile's keys, then the defaults; the built-in sandbox only when named or when no profile is
+ * configured at all.
+ * @param op which request: `cashin` / `cashout` (for `cashin-base-url` / `cashout-base-url`), or `lookup`
+ * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
+ * @throws UsageError `unknown_profile`; a profile without base URL; a malformed timeout, base URL, lookup path or mode
+ */
+export function settingsFrom(input: { flags: GlobalFlags; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
+  const { flags, env, op, about } = input;
+  const { name, keys: profile, configured } = selectProfile(flags, env, input.config);
+  const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, configured ? name : undefined));
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
+  const timeoutMs = flags.timeout
+    ? positiveInt(flags.timeout, 'the timeout in milliseconds', '--timeout', MAX_TIMEOUT_MS)
+    : profile.timeout
+      ? positiveInt(profile.timeout, 'the timeout in milliseconds', `config key timeout (profile ${name})`, MAX_TIMEOUT_MS)
+      : DEFAULT_TIMEOUT_MS;
+  const windowText = profile['duplicate-window'];
+  const settings: Settings = {
+    profile: name,
+    endpoint,
+    apiKey: env.PAYCLI_API_KEY || profile['api-key'] || undefined,
+    authHeader: profile['auth-header'] || undefined,
+    headers,
+    timeoutMs,
+    duplicateWindowMin: windowText ? windowMinutes(windowText, `config key duplicate-window (profile ${name})`) : DEFAULT_DUPLICATE_WINDOW_MIN,
+    allowInsecureHttp: Boolean(flags.allowInsecureHttp),
+    orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
+    lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
+    statusPath: pathTemplate(profile['status-path'], DEFAULT_LOOKUP_PATHS.statusPath, 'status-path', name, '{transactionId}'),
+    statusByOrderPath: pathTemplate(profile['status-by-order-path'], DEFAULT_LOOKUP_PATHS.statusByOrderPath, 'status-by-order-path', name, '{orderId}'),
+    balancePath: pathTemplate(profile['balance-path'], DEFAULT_LOOKUP_PATHS.balancePath, 'balance-path', name),
+  };
+  if (!isSandbox(endpoint)) checkBaseUrl(endpoint.url, settings.allowInsecureHttp);
+  return settings;
+}
+
+/** True for loopback hosts, where plain http cannot leak a key over a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\./.test(h);
+}
+
+/**
+ * Checks a base URL: absolute http(s); plain http only to loopback unless `--allow-insecure-http`
+ * (an API key must not travel in clear).
+ * @throws UsageError
+ */
+export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void {
+  const shownInput = shownUrlInput(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`base URL "${shownInput}" is not an absolute URL; example: https://api.gateway.example`, { field: '--base-url' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`base URL "${shownInput}" must start with https://`, { field: '--base-url' });
+  }
+  // A path is kept (`https://gw.example/api/v2` + `/transaction/cashout`, see src/gateway/client.ts); a
+  // query or fragment has no place to go once the interface path is appended, so it is refused
+  // rather than silently dropped or glued into the path.
+  if (baseUrl.includes('?') || baseUrl.includes('#')) {
+    const q = baseUrl.indexOf('?');
+    const h = baseUrl.indexOf('#');
+    const isQuery = q >= 0 && (h < 0 || q < h);
+    // The query itself is not shown: it may carry a token.
+    const shown = `${url.origin}${url.pathname}${isQuery ? '?…' : '#…'}`;
+    throw new UsageError(`base URL "${shown}" has a ${isQuery ? 'query' : 'fragment'}: a base URL is a scheme, a host and optionally a path`, {
+      field: '--base-url',
+      hint: 'example: https://api.gateway.example/api/v2',
+    });
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    throw new UsageError(`base URL "${shownInput}" uses plain http: the API key would travel in clear`, {
+      field: '--base-url',
+      hint: 'use https://, or pass --allow-insecure-http if you really mean it',
+    });
+  }
+}
+
+/**
+ * True when a request goes without a credential because none is configured and the base URL is
+ * on loopback (a standalone `paycli sandbox`, a local test gateway): nothing leaves the machine,
+ * so trying the sandbox needs no key (README "The built-in sandbox").
+ */
+export function keylessLoopback(settings: Settings): boolean {
+  if (isSandbox(settings.endpoint) || settings.apiKey) return false;
+  try {
+    return isLoopbackHost(new URL(settings.endpoint.url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
+ * anything is sent; `--dry-run` only warns); the sandbox does not, nor a base URL on loopback
+ * (one notice, sent without a credential). Registers the key for redaction.
+ * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
+ */
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
+  const settings = resolveSettings(flags, op, about);
+  registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
+  if (keylessLoopback(settings)) {
+    logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
+  } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
+    throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
+      hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
+    }, 'no_credential');
+  }
+  return settings;
+}

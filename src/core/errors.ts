@@ -1,0 +1,170 @@
+/**
+ * Typed errors and the exit codes they map to. Every failure paycli reports is one of these;
+ * `src/cli/action.ts` turns them into a message on stderr (or a JSON document with `--json`) and
+ * the process exit code. The table is documented in README.md and in `paycli --help`.
+ */
+
+/** Exit codes, as documented in README.md ("Exit codes") and `paycli --help`. */
+export const ExitCode = {
+  /** The command did what was asked. */
+  OK: 0,
+  /** The gateway refused the request (4xx other than 401/403); its `message` is shown verbatim. */
+  REFUSED: 1,
+  /** Usage or validation error; nothing was sent. */
+  USAGE: 2,
+  /** Authentication failed (401/403) or no credential is configured. */
+  AUTH: 3,
+  /** Network failure or timeout; the outcome is unknown if the request may have been sent. */
+  NETWORK: 4,
+  /** The gateway failed or answered outside the interface (5xx, not JSON, wrong shape). */
+  GATEWAY: 5,
+  /**
+   * The gateway created the transaction (the result is on stdout and in the ledger), but something
+   * needs a person: the answer is wrong about money, the BR Code is unusable, or the result could
+   * not be written out. stderr lists every problem.
+   */
+  NEEDS_ATTENTION: 6,
+  /** A bug in paycli itself (sysexits' EX_SOFTWARE); never used for a gateway failure. */
+  INTERNAL: 70,
+  /** Interrupted by Ctrl-C (SIGINT) or SIGTERM. */
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * One line per exit code, for `paycli --help` ("Exit codes:", built from this table in src/cli/program.ts)
+ * and checked against README "Exit codes" by test/unit/exit-codes.test.ts: a code added to
+ * {@link ExitCode} without a line here does not compile.
+ */
+export const EXIT_CODE_SUMMARY: Readonly<Record<ExitCodeValue, string>> = {
+  0: 'success (a batch: every row ok, or already ok)',
+  1: 'the gateway refused the request (4xx other than 401/403); its message is shown (a batch: some rows refused)',
+  2: 'usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out, ledger unusable or busy; a batch file with bad rows)',
+  3: 'authentication failed (401/403) or no API key configured',
+  4: 'network failure or timeout (outcome unknown if the request may have been sent; a batch: some rows unknown)',
+  5: 'the gateway failed or answered outside the interface (5xx, not JSON, wrong shape; a batch: some rows unknown)',
+  6: 'created, but needs attention (wrong amounts or BR Code in the answer; result not written; a batch: some rows need a person)',
+  70: 'internal error (a bug in paycli)',
+  130: 'interrupted (Ctrl-C, or SIGTERM during a request; a batch: rows in flight recorded, run it again to resume)',
+};
+
+/** Machine-readable error codes, the `error.code` of the `--json` error document. */
+export type ErrorCode =
+  | 'usage'
+  | 'validation'
+  | 'missing_fields'
+  | 'confirmation_required'
+  | 'duplicate_cashout'
+  | 'journal_unavailable'
+  | 'gateway_refused'
+  | 'no_active_acquirer'
+  | 'unauthorized'
+  | 'no_credential'
+  | 'network'
+  | 'timeout'
+  | 'gateway_error'
+  | 'bad_response'
+  | 'interrupted'
+  | 'needs_attention'
+  | 'internal_error'
+  | 'unknown_profile'
+  | 'ledger_busy'
+  | 'not_found'
+  | 'unresolved'
+  | 'invalid_brcode'
+  | 'config_untrusted'
+  | 'proxy_auth_required';
+
+/** Extra facts an error may carry; all are optional and go into the `--json` error document. */
+export interface ErrorDetails {
+  /** HTTP status the gateway answered with, when there was an answer. */
+  status?: number;
+  /** The flag (or interface field) at fault, e.g. `--payer-document`. */
+  field?: string;
+  /** A line telling the user what to do next; printed after the message, never in JSON `message`. */
+  hint?: string;
+  /** Whether the request may have reached the gateway (true: outcome unknown). */
+  maybeSent?: boolean;
+  /** The underlying error, shown only with `--verbose`. */
+  cause?: unknown;
+  /** `Retry-After` of a 429 answer, as received (seconds or an HTTP date); batch runs wait for it. */
+  retryAfter?: string;
+}
+
+/**
+ * Base class of every error paycli reports on purpose. `exitCode` is one of {@link ExitCode};
+ * `code` is the stable machine-readable name used in `--json` output.
+ */
+export class PaycliError extends Error {
+  readonly code: ErrorCode;
+  readonly exitCode: ExitCodeValue;
+  readonly details: ErrorDetails;
+  constructor(code: ErrorCode, exitCode: ExitCodeValue, message: string, details: ErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'PaycliError';
+    this.code = code;
+    this.exitCode = exitCode;
+    this.details = details;
+  }
+}
+
+/** Bad flags, bad input file or a value that fails validation: exit 2, nothing was sent. */
+export class UsageError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'usage') {
+    super(code, ExitCode.USAGE, message, details);
+  }
+}
+
+/** The gateway answered 4xx (not 401/403) with an error body: exit 1. */
+export class GatewayRefusedError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'gateway_refused') {
+    super(code, ExitCode.REFUSED, message, details);
+  }
+}
+
+/** 401/403 from the gateway, or no API key configured for a gateway: exit 3. */
+export class AuthError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'unauthorized') {
+    super(code, ExitCode.AUTH, message, details);
+  }
+}
+
+/** Connection failure, reset or timeout: exit 4. `details.maybeSent` says if the outcome is unknown. */
+export class NetworkError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'network') {
+    super(code, ExitCode.NETWORK, message, details);
+  }
+}
+
+/** 5xx, a body that is not JSON, too large, or of the wrong shape: exit 5. */
+export class GatewayError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'gateway_error') {
+    super(code, ExitCode.GATEWAY, message, details);
+  }
+}
+
+/** Ctrl-C: exit 130. */
+export class InterruptedError extends PaycliError {
+  constructor(message = 'interrupted', details: ErrorDetails = {}) {
+    super('interrupted', ExitCode.INTERRUPTED, message, details);
+  }
+}
+
+/**
+ * The gateway created the transaction, but a person must look at it: exit 6. Thrown only after the
+ * result was printed on stdout and recorded; `problems` lists every reason (one line each).
+ */
+export class NeedsAttentionError extends PaycliError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[], details: ErrorDetails = {}) {
+    super('needs_attention', ExitCode.NEEDS_ATTENTION, `created, but needs attention: ${problems.join('; ')}`, details);
+    this.problems = problems;
+  }
+}
+
+/** A bug in paycli: exit 70, never reported as a gateway failure. */
+export class InternalError extends PaycliError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('internal_error', ExitCode.INTERNAL, message, details);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Text from a gateway (messages, BR Codes, unknown fields) is untrusted: an ANSI or OSC escape
+ * sequence in it could rewrite the terminal, set its title or plant a hyperlink. Everything a
+ * gateway sends passes through here before it reaches stdout or stderr, in every output mode.
+ */
+
+// CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/PM/APC/SOS (ESC P|^|_|X ... ST), other ESC x,
+// and the 8-bit C1 forms of the same.
+const ESCAPES =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|(?:\u001b[P^_X]|[\u0090\u009e\u009f\u0098])[^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[@-Z\\-_]?/g;
+// C0 controls but tab and newline, DEL, C1 controls, and bidi overrides that can reorder text.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Removes terminal escape sequences and control characters (but tab and newline) from text.
+ * @param text any string from outside
+ * @param singleLine also replace newlines and tabs with spaces (for one-line messages)
+ */
+export function sanitizeText(text: string, singleLine = false): string {
+  const out = text.replace(ESCAPES, '').replace(CONTROLS, '');
+  return singleLine ? out.replace(/[\t\r\n]+/g, ' ') : out;
+}
+
+/**
+ * Returns a deep copy of a JSON value with every string (keys too) passed through
+ * {@link sanitizeText}. Used before a gateway's document is printed with `--json`.
+ */
+export function sanitizeJson(value: unknown): unknown {
+  if (typeof value === 'string') return sanitizeText(value);
+  if (Array.isArray(value)) return value.map(sanitizeJson);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[sanitizeText(k)] = sanitizeJson(v);
+    return out;
+  }
+  return value;
+}
+
+/** Redaction of secrets lives in src/core/secrets.ts (the one rule); re-exported for the output modules. */
+export { redact, redactJson, registerSecret } from './secrets.js';

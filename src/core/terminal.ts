@@ -1,0 +1,121 @@
+/**
+ * Terminal policy, in one place: what a run may touch of the process (its {@link RunContext}),
+ * whether paycli may prompt, whether it colours stderr, where prompts and progress are drawn, and
+ * how Ctrl-C / SIGTERM reach a request in flight. No heavy imports: `config path` loads it too.
+ * README "Interactive mode" and "Output for scripts" describe the rules from a user's side.
+ */
+import type { Command } from 'commander';
+import { isatty } from 'node:tty';
+
+/** Which standard streams are terminals. */
+export interface Terminals {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+}
+
+/**
+ * What a command's run function may use of the process, made once per run by src/cli/action.ts
+ * (`execute`) and passed to `run(opts, ctx)`, so the logic takes it as an argument and unit
+ * tests can give their own (streams, environment, terminals, clock).
+ */
+export interface RunContext {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** The environment the settings are read from (PAYCLI_*, NO_COLOR, proxies). */
+  env: NodeJS.ProcessEnv;
+  isTTY: Terminals;
+  /** The clock (ledger times, `--since 7d`). */
+  now(): Date;
+  /** The positional arguments of the command (`status <id>`, `config set <key> [value]`). */
+  args: string[];
+  /** The command that runs (its name tells `config set` from `config get`). */
+  command?: Command;
+}
+
+/** The context of this process: its real streams, environment and clock. */
+export function processContext(args: string[] = [], command?: Command): RunContext {
+  return {
+    // Getters: Node builds process.stdin on first touch (a stream module load, ~2 ms), and most
+    // commands never read it. Whether a stream is a terminal is asked of its file descriptor.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    env: process.env,
+    isTTY: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
+    now: () => new Date(),
+    args,
+    command,
+  };
+}
+
+/** True for the values of a boolean environment variable that mean "on" (`1`, `true`). */
+const envOn = (v: string | undefined): boolean => v === '1' || v === 'true';
+
+/**
+ * True when paycli may prompt: stdin and stdout are terminals (as `gh` decides), and neither
+ * `--no-input` nor `PAYCLI_NO_INPUT=1|true` says otherwise. Every prompt of paycli asks this.
+ */
+export function canPrompt(flags: { noInput?: boolean }, ctx: Pick<RunContext, 'isTTY' | 'env'> = processContext()): boolean {
+  return ctx.isTTY.stdin && ctx.isTTY.stdout && !flags.noInput && !envOn(ctx.env.PAYCLI_NO_INPUT);
+}
+
+/**
+ * True when stderr gets colour: not `--no-color`, no `NO_COLOR` (any non-empty value,
+ * https://no-color.org), not `TERM=dumb`, and stderr is a terminal. stdout is never coloured.
+ */
+export function wantsColor(noColorFlag: boolean, ctx: Pick<RunContext, 'isTTY' | 'env'> = processContext()): boolean {
+  return !noColorFlag && (ctx.env.NO_COLOR ?? '') === '' && ctx.env.TERM !== 'dumb' && ctx.isTTY.stderr;
+}
+
+/**
+ * Width a table for people may use: the terminal's columns when stdout is one (at least 60),
+ * else 80 (a file or a pipe gets the width README examples are written for).
+ */
+export function outputWidth(ctx: Pick<RunContext, 'isTTY'> = processContext()): number {
+  return ctx.isTTY.stdout && process.stdout.columns ? Math.max(60, process.stdout.columns) : 80;
+}
+
+/** `--json` is pretty-printed on a terminal and compact otherwise (a pipe, a file), as `gh` does. */
+export function prettyJson(ctx: Pick<RunContext, 'isTTY'> = processContext()): boolean {
+  return ctx.isTTY.stdout;
+}
+
+/**
+ * Columns to draw a QR code in: the terminal's width when stdout is one, else undefined (a file
+ * or a pipe gets the code drawn at its natural size, when asked to draw at all).
+ */
+export function qrColumns(ctx: Pick<RunContext, 'isTTY'> = processContext()): number | undefined {
+  return ctx.isTTY.stdout ? process.stdout.columns : undefined;
+}
+
+/** Where prompts are drawn: stderr when it is a terminal, so that stdout carries only the result. */
+export function promptOutput(ctx: Pick<RunContext, 'isTTY'> = processContext()): NodeJS.WriteStream {
+  return ctx.isTTY.stderr ? process.stderr : process.stdout;
+}
+
+/**
+ * An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM while a request is in flight. SIGTERM is how
+ * CI cancels a job: treated as Ctrl-C, so paycli says whether the request had gone out and
+ * records the outcome in the ledger before it exits. Call `dispose()` once the request is over.
+ */
+export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController();
+  const onSignal = () => ac.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The one check of an HTTP header name and the one parser of a TCP port, shared by `config`
+ * (`header.<Name>`, `auth-header`), `sandbox --port` and `listen --port`. Light (src/core/errors.ts
+ * only): the command definitions may load it.
+ */
+import { UsageError } from '../core/errors.js';
+
+/** An HTTP field name: a `token` of RFC 9110 §5.1 (letters, digits and ``!#$%&'*+-.^_`|~``). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** True when `name` is a valid HTTP header name (RFC 9110 §5.1), e.g. `X-Client-Id`. */
+export function isHeaderName(name: string): boolean {
+  return HEADER_NAME.test(name);
+}
+
+/**
+ * Reads a TCP port number written in decimal: `0` (any free port) to `65535`, surrounding spaces
+ * allowed, nothing else (no sign, no `0x`, no exponent, no fraction).
+ * @returns the port, or `null` when `text` is not one
+ */
+export function parsePort(text: string): number | null {
+  const t = text.trim();
+  if (!/^[0-9]{1,5}$/.test(t)) return null;
+  const port = Number(t);
+  return port <= 65535 ? port : null;
+}
+
+/**
+ * {@link parsePort} for a flag: the port, or a usage error naming the flag (exit 2).
+ * @throws UsageError when `text` is not a port number 0-65535
+ */
+export function portFlag(text: string, flag = '--port'): number {
+  const port = parsePort(text);
+  if (port === null) throw new UsageError(`${flag} must be a port number 0-65535, got "${text}"`, { field: flag });
+  return port;
+}
+
+/**
+ * True when `text` (surrounding spaces allowed) is an absolute `http://` or `https://` URL with a
+ * host and no whitespace inside: the one rule for every URL paycli sends to or accepts
+ * (`postbackUrl`, `--webhook-url`, `--forward-to`, `sandbox ping [url]`).
+ */
+export function isHttpUrl(text: string): boolean {
+  const t = text.trim();
+  return /^https?:\/\/\S+$/i.test(t) && URL.canParse(t) && new URL(t).hostname !== '';
+}

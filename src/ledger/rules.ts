@@ -1,0 +1,203 @@
+/**
+ * The rules of the payment ledger that need no database (README "Payment ledger" and
+ * "Duplicate cash-outs"): what a payment's outcome is, what makes two cash-outs identical
+ * (the gateway endpoint's identity, the fingerprint), which earlier entry blocks a new cash-out,
+ * and the words of the refusal. The store itself is src/ledger/ledger.ts; these rules are kept apart so
+ * that code which only needs them (a batch checking its own rows, the outcome of an error) does
+ * not load SQLite.
+ */
+import { createHash } from 'node:crypto';
+import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from '../gateway/endpoint.js';
+import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
+import { formatReais } from '../pix/money.js';
+import { sanitizeText } from '../core/sanitize.js';
+
+/** What a ledger entry is about. */
+export type PaymentKind = 'cashout' | 'cashin';
+
+/**
+ * How a payment ended: `ok` the gateway created it; `refused` the gateway said no (4xx,
+ * 401/403); `not_sent` nothing reached the gateway; `unknown` it may have reached the gateway
+ * but no valid answer came back (timeout, reset, 5xx, wrong shape, Ctrl-C after sending), or
+ * paycli stopped before recording the answer.
+ */
+export type Outcome = 'ok' | 'refused' | 'unknown' | 'not_sent';
+
+/** Every {@link Outcome}, in the order `history` documents them. */
+export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'unknown', 'not_sent'];
+
+/** Characters RFC 3986 §2.3 calls unreserved: percent-encoding them changes nothing. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * The one identity of a gateway endpoint, so that other spellings of the same URL are the same
+ * gateway to the duplicate guard (RFC 3986 §6.2.2 syntax-based normalisation, plus two rules of
+ * our own):
+ * - scheme and host lower-cased, the default port dropped, user-info, query and fragment dropped;
+ * - percent-encoding of unreserved characters decoded (`%6F` → `o`), other escapes upper-cased;
+ * - repeated slashes collapsed (`//s/ok` → `/s/ok`), then dot segments resolved (`/a/./b/../c` → `/a/c`);
+ * - the path compared without letter case (`/s/OK` = `/s/ok`): no gateway of this interface
+ *   tells two paths apart by case, and treating them as one can only refuse more, never pay twice.
+ *
+ * @param url an absolute URL, or `sandbox` (src/gateway/endpoint.ts `BUILT_IN_SANDBOX_TARGET`, a recorded target)
+ * @returns e.g. `https://api.gateway.example/v1/transaction/cashout`; `sandbox`; `invalid-url`
+ */
+export function endpointIdentity(url: string): string {
+  return identityOf(url);
+}
+
+/**
+ * `fn` remembering its last argument and answer: a batch asks about the same target for every row.
+ * Only for pure functions of the URL.
+ */
+function rememberLast(fn: (url: string) => string): (url: string) => string {
+  let last: [string, string] | undefined;
+  return (url) => (last !== undefined && last[0] === url ? last[1] : (last = [url, fn(url)])[1]);
+}
+
+const identityOf = rememberLast(computeIdentity);
+const displayOf = rememberLast(computeDisplay);
+
+function computeIdentity(url: string): string {
+  if (isSandboxTarget(url)) return BUILT_IN_SANDBOX_TARGET;
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return 'invalid-url';
+  }
+  const decoded = u.pathname.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => {
+    const c = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(c) ? c : `%${hex.toUpperCase()}`;
+  });
+  // Setting the path again makes the URL parser resolve the dot segments the decoding revealed.
+  u.pathname = decoded.replace(/\/{2,}/g, '/');
+  const path = u.pathname.replace(/\/{2,}/g, '/').toLowerCase();
+  return `${u.protocol}//${u.host}${path}`;
+}
+
+/**
+ * The endpoint URL as recorded for people to read (`history`): the URL as configured, without
+ * user-info, query or fragment (which may hold credentials); `sandbox` for the built-in one.
+ * The duplicate guard compares {@link endpointIdentity}, not this.
+ */
+export function displayTarget(url: string): string {
+  return displayOf(url);
+}
+
+function computeDisplay(url: string): string {
+  if (isSandboxTarget(url)) return url;
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    const s = u.toString();
+    return s.length > 300 ? `${s.slice(0, 299)}…` : s;
+  } catch {
+    return 'invalid-url';
+  }
+}
+
+/**
+ * What makes two cash-outs identical (README "Duplicate cash-outs"): the same endpoint (by its
+ * {@link endpointIdentity}), the same amount in cents, the same key type and the same PIX key as
+ * sent (after normalisation: DICT form, so `Fulano@Example.com` and `fulano@example.com` are one
+ * key). The recipient's name, e-mail, phone and CPF/CNPJ are deliberately left out: the money
+ * goes to the key, and a retry with a corrected phone number is still the same payout. The order
+ * reference is left out too: an automatic one differs on every run.
+ * @param endpoint a URL or `sandbox`; normalised here
+ * @returns sha256 hex
+ */
+export function cashOutFingerprint(endpoint: string, body: { value: number; pixKeyType: number; pixKey: string }): string {
+  return createHash('sha256').update(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey])).digest('hex');
+}
+
+/** The fingerprint of a cash-in (recorded, never used to refuse one): endpoint, cents, payer. */
+export function cashInFingerprint(endpoint: string, body: { value: number; payer?: string }): string {
+  return createHash('sha256').update(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? ''])).digest('hex');
+}
+
+/**
+ * The outcome of a failed send, from its typed error (src/core/errors.ts): a 4xx refusal or 401/403
+ * is `refused`; an error that proves nothing was sent is `not_sent`; everything else
+ * (timeouts and resets after sending, 5xx, a wrong or oversized answer, a redirect, Ctrl-C
+ * after sending, an unexpected error) is `unknown`.
+ */
+export function outcomeOfError(err: unknown): Outcome {
+  if (err instanceof PaycliError) {
+    if (err.exitCode === ExitCode.REFUSED || (err.exitCode === ExitCode.AUTH && err.details.status !== undefined)) return 'refused';
+    if ((err.exitCode === ExitCode.NETWORK || err.exitCode === ExitCode.INTERRUPTED) && err.details.maybeSent === false) return 'not_sent';
+    if (err.exitCode === ExitCode.AUTH || err.exitCode === ExitCode.USAGE) return 'not_sent';
+  }
+  return 'unknown';
+}
+
+/** What the duplicate rule needs to know about an earlier cash-out. */
+export interface EarlierPayment {
+  /** Ledger entry number. */
+  id: number;
+  /** ISO 8601 UTC time it was recorded, just before sending. */
+  time: string;
+  /** Amount in cents. */
+  value: number;
+  pixKey?: string;
+  sandbox: boolean;
+  /** Its outcome; `unknown` also while no outcome is recorded. */
+  outcome: Outcome;
+  /** False when no outcome was recorded at all (paycli killed, or still sending). */
+  completed: boolean;
+  transactionId?: number | string;
+}
+
+/**
+ * Whether an earlier identical cash-out blocks a new one (README "Duplicate cash-outs"):
+ * - outcome unknown (or none recorded): blocks, with no time limit, until it is resolved
+ *   (`paycli history resolve`, or a lookup at the gateway): the clock plays no part, so a clock
+ *   moved forwards or backwards cannot let the same payout through;
+ * - outcome `ok`: blocks within `windowMin` minutes of when it was recorded; an entry recorded
+ *   "in the future" (the clock moved back since) is inside the window; `windowMin` 0 turns
+ *   this part off;
+ * - `refused` and `not_sent` never block.
+ * This is the rule the ledger's SQL query implements (src/ledger/ledger.ts `blockingCashOut`).
+ */
+export function blocks(e: Pick<EarlierPayment, 'time' | 'outcome'>, windowMin: number, now = Date.now()): boolean {
+  if (e.outcome === 'unknown') return true;
+  if (e.outcome !== 'ok' || windowMin <= 0) return false;
+  return Date.parse(e.time) >= now - windowMin * 60_000;
+}
+
+function ago(time: string, now: number): string {
+  const s = Math.round((now - Date.parse(time)) / 1000);
+  if (s < 0) return `${Math.round(-s / 60)} min ahead of this machine's clock`;
+  return s < 90 ? `${s} s ago` : s < 5400 ? `${Math.round(s / 60)} min ago` : s < 172_800 ? `${Math.round(s / 3600)} h ago` : `${Math.round(s / 86_400)} days ago`;
+}
+
+/** The window's words for messages: `within 10 min, config key duplicate-window`. */
+function windowWords(windowMin: number): string {
+  return windowMin > 0 ? `same gateway, PIX key and amount within ${windowMin} min, config key duplicate-window` : 'same gateway, PIX key and amount; config key duplicate-window is 0, so only an unknown outcome blocks';
+}
+
+/** The refusal of a duplicate cash-out (exit 2, `duplicate_cashout`), describing the earlier one. */
+export function duplicateError(earlier: EarlierPayment, windowMin: number, now = Date.now()): UsageError {
+  const what = `${formatReais(earlier.value)} to PIX key ${sanitizeText(earlier.pixKey ?? '?', true)}${earlier.sandbox ? ' (sandbox)' : ''}, at ${earlier.time} (${ago(earlier.time, now)}), entry ${earlier.id}`;
+  if (earlier.outcome === 'ok') {
+    return new UsageError(
+      `an identical cash-out was already sent: ${what}, transaction ${earlier.transactionId ?? '?'}, outcome ok; refused so that it is not paid twice; nothing was sent`,
+      { field: '--allow-duplicate', hint: `if you really mean to pay it again, add --allow-duplicate (identical: ${windowWords(windowMin)}; see \`paycli history\`)` },
+      'duplicate_cashout',
+    );
+  }
+  const why = earlier.completed
+    ? 'its outcome is unknown (no valid answer came back: timeout, reset, gateway error or Ctrl-C after sending)'
+    : 'its outcome is unknown (paycli was killed before the answer, or it is still being sent)';
+  return new UsageError(
+    `an identical cash-out may already have been paid: ${what}; ${why}; refused until that outcome is resolved, so that it is not paid twice; nothing was sent`,
+    {
+      field: '--allow-duplicate',
+      hint: `check that cash-out at the gateway first, then record what happened: \`paycli history resolve ${earlier.id} --outcome ok\` (it was paid) or \`--outcome not_sent\` (it was not); or add --allow-duplicate to send it anyway`,
+    },
+    'duplicate_cashout',
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * Gathers a request body from `--input <file|->` (a JSON object with the interface's field names)
+ * and the flags over it, before the schema judges it (README "Scripts and CI").
+ * `--input` is read strictly (src/core/json-strict.ts): a key given twice is refused, and the
+ * interface's integer fields (`value`, `splits[].value`, `pixKeyType`) must be JSON integers as
+ * written, not strings (`"1500"`) nor numbers with a fraction or an exponent (`1.0`, `15e2`,
+ * `1000.000000000000001`). `pixKeyType` may also be a name of the key-type table (`"EVP"`,
+ * `"TELEFONE"`, `"email"`; src/pix/pix-key-types.ts). Problems name the JSON path (`person.phone`).
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../core/errors.js';
+import { convertField, deletePath, getPath, setPath, unknownFields, type FieldSpec, type ValueSources } from '../gateway/fields.js';
+import { JSON_INTEGER, parseStrictJson, StrictJsonError } from '../core/json-strict.js';
+import { amountProblem, parseReais } from '../pix/money.js';
+import { logger } from '../core/logger.js';
+import { parsePixKeyType } from '../pix/pix-key-types.js';
+import type { FieldProblem } from '../gateway/schemas.js';
+
+/** Flags that shape the body: the command's field flags (by commander attribute), `--input`, `--amount`. */
+export type BodyFlags = Record<string, unknown> & { input?: string; amount?: string; value?: string };
+
+/** A body gathered from `--input` and the flags, with where each value came from. */
+export interface GatheredBody extends ValueSources {
+  /** The body to validate (interface field names). */
+  body: Record<string, unknown>;
+  /**
+   * Problems found while reading `--input` (a non-integer where the interface wants an integer);
+   * the offending value is removed from `body`, so that the schema and the prompts ask for it.
+   */
+  problems: FieldProblem[];
+}
+
+/** A JSON document read from `--input`: the object and the source text of its numbers, by path. */
+export interface InputDocument {
+  body: Record<string, unknown>;
+  numbers: ReadonlyMap<string, string>;
+}
+
+/**
+ * Reads `--input <file|->` strictly.
+ * @throws UsageError (exit 2, field = the JSON path when there is one) when it cannot be read,
+ *   is not strict JSON (syntax, a key given twice) or is not an object
+ */
+export function readInput(source: string): InputDocument {
+  const name = source === '-' ? 'stdin' : source;
+  let text: string;
+  try {
+    text = readFileSync(source === '-' ? 0 : source, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--input: cannot read ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--input' });
+  }
+  let doc;
+  try {
+    doc = parseStrictJson(text);
+  } catch (err) {
+    if (!(err instanceof StrictJsonError)) throw err;
+    throw new UsageError(`--input: ${name} is not valid JSON: ${err.message}; nothing was sent`, { field: err.path || '--input' });
+  }
+  const json = doc.value;
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError(`--input: the JSON must be an object with the interface field names, e.g. {"value": 1000, ...} (${name} is not); nothing was sent`, { field: '--input' });
+  return { body: json as Record<string, unknown>, numbers: doc.numbers };
+}
+
+/** Paths of the integer fields present in `body`: `value`, `pixKeyType`, `splits.N.value`. */
+function integerPaths(fields: readonly FieldSpec[], body: Record<string, unknown>): Array<{ path: string; field: FieldSpec }> {
+  const out: Array<{ path: string; field: FieldSpec }> = [];
+  for (const f of fields) {
+    if (f.kind === 'cents' || f.kind === 'pixKeyType') out.push({ path: f.path, field: f });
+    if (f.kind === 'splits') {
+      const list = getPath(body, f.path);
+      if (Array.isArray(list)) list.forEach((_, i) => out.push({ path: `${f.path}.${i}.value`, field: f }));
+    }
+  }
+  return out.filter((p) => getPath(body, p.path) !== undefined);
+}
+
+/**
+ * Checks the integer fields of an `--input` document as written, and reads a key-type name.
+ * Offending values are removed from `doc.body` (returned problems say why).
+ */
+export function checkInputIntegers(fields: readonly FieldSpec[], doc: InputDocument): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const { path, field } of integerPaths(fields, doc.body)) {
+    const v = getPath(doc.body, path);
+    const cents = field.kind !== 'pixKeyType';
+    const example = cents ? '1500' : '2';
+    const what = cents ? 'a JSON integer number of cents' : `a JSON integer 0-4 or a key type name`;
+    if (typeof v === 'number') {
+      const src = doc.numbers.get(path) ?? String(v);
+      if (!JSON_INTEGER.test(src)) {
+        problems.push({ path, message: `must be ${what}, e.g. ${example}, not ${src}${cents ? ' (cents have no fraction or exponent)' : ''}` });
+        deletePath(doc.body, path);
+      }
+    } else if (typeof v === 'string') {
+      if (!cents) {
+        const t = parsePixKeyType(v, { numbers: false });
+        if (t !== null) setPath(doc.body, path, t);
+        else if (/^\s*[0-9]+\s*$/.test(v)) {
+          problems.push({ path, message: `must be ${what}, e.g. ${example} or "email", not the string ${JSON.stringify(v)}` });
+          deletePath(doc.body, path);
+        }
+        // any other string: the schema names the accepted names
+      } else {
+        problems.push({ path, message: `must be ${what}, e.g. ${example}, not the string ${JSON.stringify(v)}` });
+        deletePath(doc.body, path);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Builds the request body from `--input` (if any), then the flags over it, then `--amount`.
+ * Values typed as flags are converted (`--value 1000` → 1000, `--pix-key-type evp` → 4); values
+ * from `--input` are taken as JSON gives them, after {@link checkInputIntegers}.
+ * @throws UsageError on an unreadable or invalid input file, `--value` with `--amount`, a bad `--amount`
+ */
+export function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags): GatheredBody {
+  let body: Record<string, unknown> = {};
+  let problems: FieldProblem[] = [];
+  const fromInput = new Set<string>();
+  if (flags.input) {
+    const doc = readInput(flags.input);
+    const unknown = unknownFields(fields, doc.body);
+    if (unknown.length) logger.warn(`--input: ignoring field${unknown.length > 1 ? 's' : ''} the interface does not define: ${unknown.join(', ')}`);
+    problems = checkInputIntegers(fields, doc);
+    body = doc.body;
+    for (const f of fields) if (getPath(body, f.path) !== undefined || problems.some((p) => p.path === f.path || p.path.startsWith(`${f.path}.`))) fromInput.add(f.path);
+  }
+  for (const f of fields) {
+    const raw = flags[f.attr];
+    if (raw === undefined) continue;
+    setPath(body, f.path, convertField(f, raw));
+    fromInput.delete(f.path);
+    problems = problems.filter((p) => p.path !== f.path && !p.path.startsWith(`${f.path}.`));
+  }
+  if (flags.amount !== undefined) {
+    if (flags.value !== undefined) throw new UsageError('give either --value (cents) or --amount (reais), not both; nothing was sent', { field: '--amount' });
+    const problem = amountProblem(flags.amount);
+    if (problem) throw new UsageError(`--amount: ${problem}; nothing was sent`, { field: '--amount' });
+    body.value = parseReais(flags.amount);
+    fromInput.delete('value');
+    problems = problems.filter((p) => p.path !== 'value');
+  }
+  return { body, problems, input: flags.input, fromInput };
+}
+
+/**
+ * The problems of a gathered body: those found reading `--input` first, then the schema's, one per
+ * path (a value removed for an `--input` problem is not reported again as missing).
+ */
+export function mergeProblems(gathered: Pick<GatheredBody, 'problems'>, schemaProblems: FieldProblem[]): FieldProblem[] {
+  const taken = new Set(gathered.problems.map((p) => p.path));
+  return [...gathered.problems, ...schemaProblems.filter((p) => !taken.has(p.path))];
+}

@@ -1,0 +1,126 @@
+/**
+ * The pipeline shared by `cashin` and `cashout`: flags / `--input` file / prompts → schema →
+ * settings → (dry run | sandbox or gateway) → validated response. Data flows one way.
+ */
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import type * as z from 'zod/mini';
+import { UsageError } from '../core/errors.js';
+import { problemsError, type FieldSpec } from '../gateway/fields.js';
+import { mergeProblems, type GatheredBody } from './input.js';
+import { callGateway, prepareRequest, type GatewayResult } from '../gateway/client.js';
+import { logger, printResult } from '../core/logger.js';
+import { problemsOf } from '../gateway/schemas.js';
+import { endpointHost, isSandbox } from '../gateway/endpoint.js';
+import { canPrompt } from '../core/terminal.js';
+import { keylessLoopback, type GlobalFlags, type Settings } from '../config/settings.js';
+
+export { bodyFromFlags } from './input.js';
+
+/** Flags of `cashin`/`cashout` as commander gives them, plus the globals. */
+export type RequestFlags = GlobalFlags & Record<string, unknown> & { input?: string; noInput?: boolean; dryRun?: boolean; amount?: string; value?: string };
+
+/**
+ * Validates the gathered body (src/payment/input.ts) with the request schema; in a terminal, prompts for
+ * what is missing or wrong (src/cli/run/prompts.ts) until it validates.
+ * @throws UsageError listing every problem (flags by name, `--input` values by JSON path) when it cannot prompt
+ */
+export async function validateBody<S extends z.ZodMiniType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredBody, flags: RequestFlags): Promise<z.output<S>> {
+  const { body } = gathered;
+  const parsed = schema.safeParse(body);
+  if (parsed.success && !gathered.problems.length) return parsed.data;
+  const problems = mergeProblems(gathered, parsed.success ? [] : problemsOf(parsed.error));
+  if (!canPrompt(flags)) throw problemsError(fields, problems, gathered);
+  const { promptForFields } = await import('./prompts.js');
+  const completed = await promptForFields(fields, schema, body, problems, gathered);
+  const again = schema.safeParse(completed);
+  if (!again.success) throw problemsError(fields, problemsOf(again.error));
+  return again.data;
+}
+
+/** Flags that only a `--batch` run reads (README "Batch runs"), by option attribute. */
+const BATCH_ONLY: ReadonlyArray<readonly [string, string]> = [
+  ['batchFormat', '--batch-format'],
+  ['concurrency', '--concurrency'],
+  ['rate', '--rate'],
+  ['results', '--results'],
+  ['retryRefused', '--retry-refused'],
+  ['qrDir', '--qr-dir'],
+];
+
+/**
+ * Refuses a flag of batch runs given to a single payment, rather than ignore it.
+ * @throws UsageError (exit 2, nothing sent) naming the flag
+ */
+export function refuseBatchOnlyFlags(flags: Record<string, unknown>): void {
+  for (const [attr, flag] of BATCH_ONLY) {
+    if (flags[attr] !== undefined) throw new UsageError(`${flag} is for batch runs (with --batch <file>); nothing was sent`, { field: flag });
+  }
+}
+
+/** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */
+export function announceSandbox(settings: Settings): void {
+  if (isSandbox(settings.endpoint)) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
+}
+
+/**
+ * Checks, before anything is sent, that `file` can be written (its folder exists and is writable;
+ * an existing file is a writable regular file), so a created payment never ends on "cannot write".
+ * @throws UsageError (exit 2, nothing sent)
+ */
+export function checkWritable(file: string, flag: string): void {
+  const problem = (() => {
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) return 'is not a regular file';
+      accessSync(file, fsConstants.W_OK);
+      return null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot be written (${(err as NodeJS.ErrnoException).code})`;
+    }
+    try {
+      accessSync(dirname(resolvePath(file)), fsConstants.W_OK);
+      return null;
+    } catch (err) {
+      return `cannot be created (${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as NodeJS.ErrnoException).code})`;
+    }
+  })();
+  if (problem) throw new UsageError(`${flag}: ${file} ${problem}; nothing was sent`, { field: flag });
+}
+
+/**
+ * `--dry-run`: prints the request that would be sent (method, URL, headers with the credential
+ * redacted, body) on stdout — one JSON document `{dryRun, method, url, headers, body}` with
+ * `--json` — and returns without sending. Against the built-in sandbox the URL shows
+ * `<sandbox port>` (a port is chosen when a real run starts it).
+ */
+export function printDryRun(settings: Settings, path: string, body: unknown, json: boolean): void {
+  const sandbox = isSandbox(settings.endpoint);
+  const req = prepareRequest(settings, isSandbox(settings.endpoint) ? 'http://127.0.0.1' : settings.endpoint.url, path, body, true);
+  if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
+  if (!sandbox && !settings.apiKey && !keylessLoopback(settings)) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
+  if (json) printResult({ json: { dryRun: true, ...req } });
+  else {
+    const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+    printResult(`${req.method} ${req.url}\n${headers}\n\n${JSON.stringify(body, null, 2)}`);
+  }
+  logger.notice(`dry run: nothing was sent${sandbox ? ' (the request would go to the built-in sandbox)' : ''}`);
+}
+
+/**
+ * Sends the request to the configured gateway, or to an in-process sandbox (with one stderr
+ * notice) when the base URL is "sandbox" or unset.
+ */
+export async function send<S extends z.ZodMiniType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
+  if (!isSandbox(settings.endpoint)) {
+    return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.endpoint.url, signal, unknownAdvice })), sandbox: false };
+  }
+  const { startSandbox } = await import('../sandbox/server.js');
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+  try {
+    return { ...(await callGateway({ path, body, schema, settings, baseUrl: sandbox.url, signal, direct: true, unknownAdvice })), sandbox: true };
+  } finally {
+    await sandbox.close();
+  }
+}
+
