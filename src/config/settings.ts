@@ -94,6 +94,7 @@ export interface GlobalFlags {
 
 export type { Settings } from '../gateway/connection.js';
 import type { Settings } from '../gateway/connection.js';
+import { DEFAULT_SETTLE_AFTER_MS } from '../gateway/connection.js';
 
 /** Which request the settings are for: an operation, or a lookup (`status`, `balance`, `reconcile`). */
 export type SettingsOp = 'cashin' | 'cashout' | 'lookup';
@@ -163,6 +164,23 @@ function positiveInt(text: string, what: string, source: string, max = Number.MA
     throw new UsageError(`${source}: ${what} must be a whole number from 1 to ${max}, got "${text}"`, { field: source });
   }
   return Number(text);
+}
+
+/** The longest `settle-after`: one day, in milliseconds. */
+export const MAX_SETTLE_AFTER_MS = 86_400_000;
+
+/**
+ * `settle-after` (config key, or `PAYCLI_SETTLE_AFTER`): how long past a payment's deadline a
+ * gateway's "not found" still proves nothing (docs/ledger-and-safety.md, "In flight"): a whole
+ * number of seconds, or with a unit, `90s`, `2m`, `1h`, `500ms`; `0` for none.
+ * @returns milliseconds
+ * @throws UsageError naming the source
+ */
+export function settleAfterMs(text: string, source: string): number {
+  const m = /^\s*([0-9]{1,9})\s*(ms|s|m|h)?\s*$/.exec(text);
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  if (!(ms >= 0 && ms <= MAX_SETTLE_AFTER_MS)) throw new UsageError(`${source}: the grace period must be a duration from 0 to 24h, e.g. 120, 90s, 2m; got "${text}"`, { field: source });
+  return ms;
 }
 
 /** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
@@ -255,6 +273,11 @@ export function settingsFrom(input: { flags: GlobalFlags; env: NodeJS.ProcessEnv
     headers,
     timeoutMs,
     duplicateWindowMin: windowText ? windowMinutes(windowText, `config key duplicate-window (profile ${name})`) : DEFAULT_DUPLICATE_WINDOW_MIN,
+    settleAfterMs: env.PAYCLI_SETTLE_AFTER
+      ? settleAfterMs(env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER')
+      : profile['settle-after']
+        ? settleAfterMs(profile['settle-after'], `config key settle-after (profile ${name})`)
+        : DEFAULT_SETTLE_AFTER_MS,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp),
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
     lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
@@ -330,10 +353,11 @@ export function keylessLoopback(settings: Settings): boolean {
  * (one notice, sent without a credential). Registers the key for redaction.
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
-export function settingsFor(flags: GlobalFlags & { dryRun?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout'): Settings {
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
   const settings = resolveSettings(flags, op, about);
   registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
   if (keylessLoopback(settings)) {
+    if (opts.quiet) return settings; // said once, for the operation the lookups are about
     logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
   } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {

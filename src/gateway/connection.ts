@@ -7,6 +7,9 @@
 import type { Endpoint } from './endpoint.js';
 import type { OrderIdMode } from './order-id.js';
 
+/** Default `settle-after`: 2 minutes past a payment's deadline, in milliseconds. */
+export const DEFAULT_SETTLE_AFTER_MS = 120_000;
+
 /** Everything the HTTP client needs for one operation. */
 export interface Settings {
   /** Name of the profile in use. */
@@ -23,6 +26,11 @@ export interface Settings {
   timeoutMs: number;
   /** Duplicate cash-out window, in minutes; 0 = off (an unknown outcome blocks regardless). */
   duplicateWindowMin: number;
+  /**
+   * `settle-after`, in milliseconds: how long past a payment's deadline a "Transaction not found"
+   * still proves nothing (docs/ledger-and-safety.md, "In flight"); default {@link DEFAULT_SETTLE_AFTER_MS}.
+   */
+  settleAfterMs: number;
   /** `--allow-insecure-http`. */
   allowInsecureHttp: boolean;
   /** Config key `order-id`: `auto` gives every payment without one a fresh `orderId` (src/gateway/order-id.ts). */

@@ -40,9 +40,13 @@
 import type Database from 'better-sqlite3';
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ExitCode, PaycliError, UsageError, type ErrorDetails } from '../core/errors.js';
-import { blocks, cashInFingerprint, cashOutFingerprint, displayTarget, duplicateError, endpointIdentity, type Outcome, type PaymentKind } from './rules.js';
+import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
+import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } from './runs.js';
+import type { InFlightFacts, OwnerState } from './settle-rule.js';
+import { MAX_TIMEOUT_MS } from '../config/settings.js';
+import { VERSION } from '../core/version.js';
 import { logger } from '../core/logger.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { dataDir } from '../core/paths.js';
@@ -73,13 +77,35 @@ const FORMAT = 'paycli-ledger';
 /** One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status. */
 export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null];
 
-/** `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli). */
-const SCHEMA_VERSION = 1;
+/**
+ * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
+ * an older one is brought up to date when opened ({@link MIGRATIONS}).
+ */
+const SCHEMA_VERSION = 2;
+
+/** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
+const RUNS_TABLE = `CREATE TABLE runs (
+  id TEXT PRIMARY KEY NOT NULL,        -- random UUID of the run
+  pid INTEGER NOT NULL,
+  proc_start INTEGER,                  -- the process's start time as the kernel counts it (Linux), to tell a reused pid
+  host TEXT NOT NULL,
+  boot_id TEXT,
+  user TEXT,
+  version TEXT,
+  started_ms INTEGER NOT NULL,
+  batch_id TEXT,                       -- a batch run: the file (batch id) and gateway (endpoint identity) it owns
+  endpoint TEXT,
+  ended_ms INTEGER,                    -- it ended and let the file go
+  gone_ms INTEGER                      -- the first time another process found it gone
+);
+CREATE INDEX runs_by_batch ON runs (batch_id, endpoint) WHERE batch_id IS NOT NULL;`;
 
 /**
  * One row per payment. `outcome` NULL means no outcome was recorded: paycli is still sending, or
- * stopped after recording it (the outcome is unknown). Times are ISO 8601 UTC text (they sort as
- * time), amounts integer cents.
+ * stopped after recording it (the outcome is unknown). Times are compared as integer epoch
+ * milliseconds (`time_ms`, `deadline_ms`); the ISO 8601 UTC text beside them is for people.
+ * Amounts are integer cents. `runs` holds the paycli processes that recorded payments
+ * (src/ledger/runs.ts): who owns an entry, and which run owns a batch file.
  */
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -114,16 +140,37 @@ CREATE TABLE payments (
   message TEXT,
   resolved_by TEXT CHECK (resolved_by IN ('hand', 'gateway')),
   resolved_time TEXT,
-  note TEXT
+  note TEXT,
+  time_ms INTEGER,                     -- recorded, epoch milliseconds (what is compared)
+  deadline_ms INTEGER,                 -- the latest its request may have left, plus its timeout (epoch ms)
+  run_id TEXT                          -- the run (table runs) that recorded and sends it
 );
 CREATE INDEX payments_by_fingerprint ON payments (fingerprint);
 CREATE INDEX payments_by_time ON payments (time);
+CREATE INDEX payments_by_time_ms ON payments (time_ms);
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
 INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
+${RUNS_TABLE}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
+
+/**
+ * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is
+ * opened (index 0: from version 1 to 2). Version 2 adds the times as numbers, the deadlines and
+ * the runs; entries of version 1 get `time_ms` from their ISO text (NULL where it cannot be read,
+ * which then counts as recent: it blocks, never lets through) and no deadline (taken as their time
+ * plus the longest timeout, src/ledger/ledger.ts `inFlight`).
+ */
+const MIGRATIONS: readonly string[] = [
+  `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
+   ALTER TABLE payments ADD COLUMN deadline_ms INTEGER;
+   ALTER TABLE payments ADD COLUMN run_id TEXT;
+   UPDATE payments SET time_ms = CAST(round((julianday(time) - 2440587.5) * 86400000) AS INTEGER) WHERE time GLOB '[0-9][0-9][0-9][0-9]-*';
+   CREATE INDEX payments_by_time_ms ON payments (time_ms);
+   ${RUNS_TABLE}`,
+];
 
 /** What the caller knows about a payment before sending it. */
 export interface BeginInfo {
@@ -148,6 +195,14 @@ export interface BeginInfo {
   /** Batch id and row number (from 1) for a payment of a batch run. */
   batchId?: string;
   batchRow?: number;
+  /** The request's timeout, in milliseconds (its deadline is when it may last leave, plus this). */
+  timeoutMs: number;
+  /**
+   * How long after it is recorded the request may still be started, in milliseconds (default 0: at
+   * once, as a single payment is). A batch records rows in groups ahead of sending them; a row not
+   * started by then has its deadline moved on first ({@link Ledger.extendDeadlines}).
+   */
+  startWithinMs?: number;
 }
 
 /** Who settled an unknown outcome: a person (`history resolve`) or the gateway's lookup. */
@@ -198,6 +253,14 @@ export interface LedgerEntry {
   note?: string;
   /** sha256 hex (src/ledger/rules.ts); internal, not shown by history. */
   fingerprint: string;
+  /** When it was recorded, epoch milliseconds (undefined for an old entry whose time cannot be read). */
+  timeMs?: number;
+  /** The latest its request may have left plus its timeout, epoch milliseconds (src/ledger/settle-rule.ts). */
+  deadlineMs?: number;
+  /** The run that recorded it (src/ledger/runs.ts). */
+  runId?: string;
+  /** Its process id. */
+  pid?: number;
   /** `journal.jsonl` for an entry imported from the old journal. */
   source?: string;
 }
@@ -348,6 +411,22 @@ function fsyncDir(dir: string): void {
 type Row = Record<string, unknown>;
 const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
 
+/** A row of `runs` as a {@link RunRecord} (with the time it was first found gone, if it was). */
+function toRun(r: Row): RunRecord & { goneMs?: number; batchId?: string } {
+  return {
+    id: r.id as string,
+    pid: r.pid as number,
+    procStart: opt<number>(r.proc_start) ?? null,
+    host: r.host as string,
+    bootId: opt<string>(r.boot_id) ?? null,
+    startedMs: r.started_ms as number,
+    user: opt<string>(r.user) ?? 'unknown',
+    version: opt<string>(r.version) ?? '?',
+    ...(r.gone_ms !== null && r.gone_ms !== undefined ? { goneMs: r.gone_ms as number } : {}),
+    ...(r.batch_id !== null && r.batch_id !== undefined ? { batchId: r.batch_id as string } : {}),
+  };
+}
+
 function toEntry(r: Row): LedgerEntry {
   const outcome = opt<Outcome>(r.outcome);
   const e: LedgerEntry = {
@@ -384,6 +463,10 @@ function toEntry(r: Row): LedgerEntry {
     ['resolvedTime', r.resolved_time],
     ['note', r.note],
     ['source', r.source],
+    ['timeMs', r.time_ms],
+    ['deadlineMs', r.deadline_ms],
+    ['runId', r.run_id],
+    ['pid', r.pid],
   ];
   for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
   return e;
@@ -412,6 +495,9 @@ interface InsertRow {
   overrides: number | null;
   pid: number | null;
   source: string | null;
+  time_ms: number | null;
+  deadline_ms: number | null;
+  run_id: string | null;
 }
 
 /** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
@@ -433,13 +519,19 @@ export function uuidV7(now = Date.now()): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source)
-  VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source)`;
+const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source, time_ms, deadline_ms, run_id)
+  VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source, @time_ms, @deadline_ms, @run_id)`;
 
-/** The SQL form of the rule of src/ledger/rules.ts `blocks` (unknown: always; ok: within the window). */
+/**
+ * The SQL form of the rule of src/ledger/rules.ts `blocks` (unknown: always; ok: within the
+ * window, compared as epoch milliseconds; an ok entry whose time cannot be read counts as recent).
+ */
 const BLOCKING = `SELECT * FROM payments WHERE fingerprint = @fingerprint AND kind = 'cashout'
-  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND @windowOn = 1 AND time >= @since))
+  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND @windowOn = 1 AND (time_ms IS NULL OR time_ms >= @since)))
   ORDER BY id DESC LIMIT 1`;
+
+/** The latest entry with an order reference at a gateway that is still open (no outcome, or unknown) or created (`ok`). */
+const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1`;
 
 /** What {@link Ledger.end} and {@link Ledger.resolve} may record besides the outcome. */
 export interface EndDetails {
@@ -457,6 +549,8 @@ export class Ledger {
   private readonly db: Database.Database;
   private readonly note: string;
   private readonly statements = new Map<string, Database.Statement>();
+  /** The run id this connection has registered in `runs` (once per process and ledger). */
+  private registered: string | undefined;
 
   private constructor(file: string, db: Database.Database, note: string) {
     this.file = file;
@@ -504,6 +598,7 @@ export class Ledger {
       if (format !== FORMAT) throw new LedgerUnavailableError(`the payment ledger ${file} is not a paycli ledger${note}`, { hint: UNUSABLE_HINT(file) });
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version > SCHEMA_VERSION) throw new LedgerUnavailableError(`the payment ledger ${file} was written by a newer paycli (schema ${version}); update paycli${note}`);
+      if (version < SCHEMA_VERSION) migrate(db);
       return new Ledger(file, db, note);
     } catch (err) {
       try {
@@ -548,7 +643,7 @@ export class Ledger {
    */
   blockingCashOut(fingerprint: string, windowMin: number, now = Date.now()): LedgerEntry | undefined {
     return this.guard(() => {
-      const row = this.stmt(BLOCKING).get({ fingerprint, windowOn: windowMin > 0 ? 1 : 0, since: new Date(now - Math.max(0, windowMin) * 60_000).toISOString() }) as Row | undefined;
+      const row = this.stmt(BLOCKING).get({ fingerprint, windowOn: windowMin > 0 ? 1 : 0, since: now - Math.max(0, windowMin) * 60_000 }) as Row | undefined;
       const e = row ? toEntry(row) : undefined;
       return e && blocks(e, windowMin, now) ? e : undefined;
     });
@@ -580,7 +675,7 @@ export class Ledger {
     if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
     const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
     const row: InsertRow = {
-      uuid: uuidV7(),
+      uuid: '',
       time: '',
       kind: info.kind,
       fingerprint,
@@ -601,12 +696,26 @@ export class Ledger {
       overrides: null,
       pid: process.pid,
       source: null,
+      time_ms: null,
+      deadline_ms: null,
+      run_id: null,
     };
     const record = () => {
       const now = Date.now();
+      checkClock(now, this.note);
       const earlier = info.kind === 'cashout' ? this.blockingCashOut(fingerprint, windowMin, now) : undefined;
       if (earlier && !opts.allowDuplicate) throw duplicateError(earlier, windowMin, now);
+      // One order reference, one payment at a gateway: a second one with the same reference waits
+      // for the first to be settled (docs/order-references.md).
+      if (row.order_id !== null) {
+        const taken = this.stmt(ORDER_TAKEN).get({ order_id: row.order_id, endpoint: row.endpoint }) as Row | undefined;
+        if (taken) throw orderTakenError(toEntry(taken), this.note);
+      }
+      row.run_id = this.registerRun(now).id;
+      row.uuid = uuidV7(now);
       row.time = new Date(now).toISOString();
+      row.time_ms = now;
+      row.deadline_ms = now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs;
       row.overrides = earlier?.id ?? null;
       const id = Number(this.stmt(INSERT).run(row).lastInsertRowid);
       return { id, uuid: row.uuid, ...(earlier ? { earlier } : {}) };
@@ -614,6 +723,115 @@ export class Ledger {
     // Inside a {@link group} the write lock is already held: the check and the insert run in its
     // transaction directly (a refusal writes nothing, so no savepoint is needed).
     return this.guard(() => (this.db.inTransaction ? record() : this.db.transaction(record).immediate()));
+  }
+
+  /**
+   * This process's run, registered in `runs` on first use (inside the caller's transaction) with
+   * its kernel lock taken (src/ledger/runs.ts).
+   */
+  private registerRun(now: number): RunRecord {
+    const run = currentRun(dirname(this.file), VERSION, now);
+    if (this.registered !== run.id) {
+      this.stmt(`INSERT OR IGNORE INTO runs (id, pid, proc_start, host, boot_id, user, version, started_ms) VALUES (@id, @pid, @proc_start, @host, @boot_id, @user, @version, @started_ms)`).run({
+        id: run.id,
+        pid: run.pid,
+        proc_start: run.procStart,
+        host: clip(run.host, 200),
+        boot_id: run.bootId,
+        user: clip(run.user, 100),
+        version: run.version,
+        started_ms: run.startedMs,
+      });
+      this.registered = run.id;
+    }
+    return run;
+  }
+
+  /**
+   * Moves the deadline of entries of this run that have no outcome yet to `deadlineMs` (a batch
+   * about to start rows later than it planned when it recorded them: their requests may leave
+   * later, so a lookup must wait longer before "not found" counts).
+   */
+  extendDeadlines(ids: readonly number[], deadlineMs: number): void {
+    if (!ids.length) return;
+    this.guard(() =>
+      this.db.transaction(() => {
+        const st = this.stmt('UPDATE payments SET deadline_ms = max(coalesce(deadline_ms, 0), @deadline) WHERE id = @id AND outcome IS NULL');
+        for (const id of ids) st.run({ id, deadline: deadlineMs });
+      }).immediate(),
+    );
+  }
+
+  /**
+   * What the in-flight rule (src/ledger/settle-rule.ts) needs of an entry: its deadline and the
+   * state of the run that recorded it. An entry of a paycli before runs were recorded has no
+   * deadline (its time plus the longest timeout is taken) and is judged by its process id alone.
+   * A run found gone is marked so, with the time it was first found gone.
+   */
+  inFlight(e: LedgerEntry): InFlightFacts & { run?: RunRecord } {
+    const deadlineMs = e.deadlineMs ?? (e.timeMs ?? Date.now()) + MAX_TIMEOUT_MS;
+    if (!e.runId) {
+      if (e.pid === undefined || e.pid === process.pid) return { deadlineMs, owner: e.pid === process.pid ? 'alive' : 'gone' };
+      try {
+        process.kill(e.pid, 0);
+        return { deadlineMs, owner: 'alive' };
+      } catch (err) {
+        return { deadlineMs, owner: (err as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'gone' };
+      }
+    }
+    const run = this.run(e.runId);
+    if (!run) return { deadlineMs, owner: 'unknown' };
+    return { deadlineMs, owner: this.stateOf(run), run };
+  }
+
+  /** A run by id, as recorded. */
+  run(id: string): RunRecord | undefined {
+    return this.guard(() => {
+      const r = this.stmt('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
+      return r ? toRun(r) : undefined;
+    });
+  }
+
+  /** Whether a run is alive (src/ledger/runs.ts `runState`); one found gone is recorded so, and its lock file removed. */
+  private stateOf(run: RunRecord & { goneMs?: number }): OwnerState {
+    if (run.goneMs !== undefined) return 'gone';
+    const state = runState(run, dirname(this.file));
+    if (state === 'gone') {
+      this.guard(() => void this.stmt('UPDATE runs SET gone_ms = coalesce(gone_ms, ?) WHERE id = ?').run(Date.now(), run.id));
+      forgetRunLock(dirname(this.file), run.id);
+    }
+    return state;
+  }
+
+  /**
+   * Makes this process the one run of a batch file at a gateway (docs/batch-runs.md, "One run at a
+   * time"): in one `BEGIN IMMEDIATE`, the other runs that claimed the same file and gateway are
+   * checked; one that is alive (running or stopped) keeps it.
+   * @returns undefined when this run now owns the file; the live run that owns it otherwise
+   */
+  claimBatch(batchId: string, endpoint: string): RunRecord | undefined {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const now = Date.now();
+          const me = this.registerRun(now);
+          const others = (this.stmt(`SELECT * FROM runs WHERE batch_id = ? AND endpoint = ? AND id <> ? AND ended_ms IS NULL AND gone_ms IS NULL`).all(batchId, endpoint, me.id) as Row[]).map(toRun);
+          for (const other of others) {
+            const state = this.stateOf(other);
+            if (state !== 'gone') return other;
+          }
+          this.stmt('UPDATE runs SET batch_id = ?, endpoint = ? WHERE id = ?').run(batchId, endpoint, me.id);
+          return undefined;
+        })
+        .immediate(),
+    );
+  }
+
+  /** Lets the batch file this run owns go (at the end of a batch run). */
+  releaseBatch(): void {
+    const id = currentRunId();
+    if (id === undefined) return;
+    this.guard(() => void this.stmt('UPDATE runs SET ended_ms = ? WHERE id = ? AND batch_id IS NOT NULL').run(Date.now(), id));
   }
 
   /**
@@ -641,6 +859,23 @@ export class Ledger {
    */
   group<T>(fn: () => T): T {
     return this.guard(() => this.db.transaction(fn).immediate());
+  }
+
+  /**
+   * The order reference of the latest identical payment (same fingerprint) recorded since
+   * `sinceMs` that the gateway was found not to have (settled `not_sent` by a lookup), and that no
+   * later entry has used: a payment tried again is sent under it, so the gateway sees one order.
+   */
+  reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
+    return this.guard(
+      () =>
+        this.stmt(
+          `SELECT order_id FROM payments AS p WHERE fingerprint = ? AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= ?
+             AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`,
+        )
+          .pluck()
+          .get(fingerprint, sinceMs) as string | undefined,
+    );
   }
 
   /** One entry by number, or undefined. */
@@ -679,8 +914,8 @@ export class Ledger {
   listUnknown(opts: { since?: string; kind?: PaymentKind } = {}): LedgerEntry[] {
     return this.guard(() =>
       (
-        this.stmt(`SELECT * FROM payments WHERE (outcome IS NULL OR outcome = 'unknown') AND (@since IS NULL OR time >= @since) AND (@kind IS NULL OR kind = @kind) ORDER BY id`).all({
-          since: opts.since ?? null,
+        this.stmt(`SELECT * FROM payments WHERE (outcome IS NULL OR outcome = 'unknown') AND (@since IS NULL OR time_ms IS NULL OR time_ms >= @since) AND (@kind IS NULL OR kind = @kind) ORDER BY id`).all({
+          since: opts.since === undefined ? null : Date.parse(opts.since),
           kind: opts.kind ?? null,
         }) as Row[]
       ).map(toEntry),
@@ -730,8 +965,8 @@ export class Ledger {
       where.push(sql);
       params[name] = value;
     };
-    add('time >= @since', 'since', q.since);
-    add('time < @until', 'until', q.until);
+    add('time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
+    add('time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
     add('kind = @kind', 'kind', q.kind);
     if (q.outcome === 'unknown') where.push(`(outcome IS NULL OR outcome = 'unknown')`);
     else add('outcome = @outcome', 'outcome', q.outcome);
@@ -756,6 +991,18 @@ export class Ledger {
   setMeta(key: string, value: string): void {
     this.guard(() => void this.stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value));
   }
+}
+
+/**
+ * Brings an older ledger up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` (the version is read
+ * again inside it: two paycli opening an old ledger at once migrate it once).
+ */
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const from = db.pragma('user_version', { simple: true }) as number;
+    for (let v = Math.max(1, from); v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
+    if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
 }
 
 /** The SQLite error (or file error) `err` as a paycli error naming `file`. */
@@ -919,6 +1166,9 @@ function importJournal(db: Database.Database, path: string, note: string): Impor
       overrides: null,
       pid: Number.isSafeInteger(ev.pid) ? (ev.pid as number) : null,
       source: JOURNAL_NAME,
+      time_ms: Date.parse(time),
+      deadline_ms: null,
+      run_id: null,
     } satisfies InsertRow);
     entries++;
     return true;
@@ -971,3 +1221,4 @@ export function openLedger(): Ledger {
   shared ??= Ledger.open({ create: true, beforeSend: true })!;
   return shared;
 }
+

@@ -140,6 +140,8 @@ export interface EarlierPayment {
   id: number;
   /** ISO 8601 UTC time it was recorded, just before sending. */
   time: string;
+  /** The same as epoch milliseconds, when known (what is compared). */
+  timeMs?: number;
   /** Amount in cents. */
   value: number;
   pixKey?: string;
@@ -162,10 +164,44 @@ export interface EarlierPayment {
  * - `refused` and `not_sent` never block.
  * This is the rule the ledger's SQL query implements (src/ledger/ledger.ts `blockingCashOut`).
  */
-export function blocks(e: Pick<EarlierPayment, 'time' | 'outcome'>, windowMin: number, now = Date.now()): boolean {
+export function blocks(e: Pick<EarlierPayment, 'time' | 'timeMs' | 'outcome'>, windowMin: number, now = Date.now()): boolean {
   if (e.outcome === 'unknown') return true;
   if (e.outcome !== 'ok' || windowMin <= 0) return false;
-  return Date.parse(e.time) >= now - windowMin * 60_000;
+  const t = e.timeMs ?? Date.parse(e.time);
+  return !Number.isFinite(t) || t >= now - windowMin * 60_000; // a time that cannot be read counts as recent
+}
+
+/** The first and the last moment (epoch ms) a clock may show for paycli to record payments: years 2000 to 9999. */
+export const CLOCK_RANGE = { from: Date.UTC(2000, 0, 1), to: Date.UTC(10000, 0, 1) - 1 } as const;
+
+/**
+ * Refuses a clock outside years 2000-9999 (docs/ledger-and-safety.md): payment times are recorded
+ * and compared by it (the duplicate window, deadlines), so a clock that far off cannot be trusted
+ * to keep two identical cash-outs apart.
+ * @param note appended to the message (the ledger's "; nothing was sent")
+ * @throws UsageError `clock_invalid` (exit 2)
+ */
+export function checkClock(now: number, note = '; nothing was sent'): void {
+  if (Number.isFinite(now) && now >= CLOCK_RANGE.from && now <= CLOCK_RANGE.to) return;
+  const shown = Number.isFinite(now) && Math.abs(now) <= 8.64e15 ? new Date(now).toISOString() : String(now);
+  throw new UsageError(`this machine's clock says ${shown}, outside the years 2000 to 9999; paycli records and compares payment times by it${note}`, { hint: 'set the system clock right (or the TZ/faketime that moved it), then run again' }, 'clock_invalid');
+}
+
+/**
+ * The refusal of a payment whose order reference the ledger already holds at the same gateway,
+ * still open (no outcome, or unknown) or created (exit 2, `duplicate_order`): one reference is
+ * one payment (docs/order-references.md).
+ */
+export function orderTakenError(earlier: EarlierPayment & { orderId?: string }, note = '; nothing was sent'): UsageError {
+  const ref = sanitizeText(earlier.orderId ?? '?', true);
+  if (earlier.outcome === 'ok') {
+    return new UsageError(`order reference ${ref} was already created at this gateway (entry ${earlier.id}, transaction ${earlier.transactionId ?? '?'}, ${formatReais(earlier.value)}, ${earlier.time}); refused so that it is not paid twice${note}`, { field: '--order-id', hint: 'a new payment needs a new order reference' }, 'duplicate_order');
+  }
+  return new UsageError(
+    `order reference ${ref} is already in the ledger with an outcome not known yet (entry ${earlier.id}, ${formatReais(earlier.value)}, ${earlier.time}): it may be in flight; refused until it is settled${note}`,
+    { field: '--order-id', hint: `\`paycli reconcile\` settles it by asking the gateway (once its deadline has passed and the run that sent it has ended)` },
+    'duplicate_order',
+  );
 }
 
 function ago(time: string, now: number): string {

@@ -1,107 +1,70 @@
 /**
- * What `cashin` and `cashout` do when sending failed: record the outcome in the ledger, and when
- * that outcome is unknown (timeout, reset, 5xx, a wrong answer, Ctrl-C after sending), first ask
- * the gateway once by the payment's `orderId` (src/gateway/lookup.ts; README "Order references and
- * lookups"):
- * - the gateway holds it: the payment was created; it is recorded `ok` with the gateway's
- *   transaction id and reported like a success (exit 0), or exit 6 when something needs a person
- *   (a cash-in's BR Code is lost with the answer; an amount or kind that differs);
- * - "Transaction not found": nothing was created; recorded `not_sent`, and the error says so;
- * - anything else: it stays unknown (exit 4/5/130 as the error says); `paycli reconcile` asks later.
+ * The settle step of a payment (docs/order-references.md, "Settling an unknown outcome"): the one
+ * place where a ledger entry whose outcome is unknown is settled by asking the gateway for its
+ * order reference. A single payment's own failed send, an identical payment about to be sent
+ * again, a batch row left unknown by an earlier run, and `paycli reconcile` all come here.
+ * - The gateway holds it: recorded `ok` (found), whenever it is asked.
+ * - "Transaction not found": recorded `not_sent` only when the in-flight rule allows it
+ *   (src/ledger/settle-rule.ts: the run that sent it is gone, and its deadline plus
+ *   `settle-after` has passed); before that it proves nothing and the entry stays unknown.
+ * - Anything else (no reference, lookups off, the lookup failed): it stays unknown.
+ * An entry whose run is alive (running or stopped) is not asked about at all: that run settles it.
  */
-import { ExitCode, NeedsAttentionError, PaycliError } from '../core/errors.js';
-import { outcomeOfError, type Outcome } from '../ledger/rules.js';
-import { describeFound, resolveByOrder, whyNoLookup, type Resolution } from '../gateway/lookup.js';
-import { formatReais } from '../pix/money.js';
-import { formatLookup } from './format.js';
-import { logger, printResult } from '../core/logger.js';
-import { redact, sanitizeJson } from '../core/sanitize.js';
+import type { LedgerEntry, ResolvedBy, EndDetails } from '../ledger/ledger.js';
+import type { Outcome } from '../ledger/rules.js';
+import { notFoundSettles, verdictWords, type InFlightFacts } from '../ledger/settle-rule.js';
+import { describeFound, resolveByOrder, type Resolution } from '../gateway/lookup.js';
+import type { Settings } from '../gateway/connection.js';
 import type { TransactionLookup } from '../gateway/schemas.js';
-import type { GlobalFlags } from '../config/settings.js';
-import { interruptSignal } from '../core/terminal.js';
-import { settingsFor } from '../config/settings.js';
 
-/** Writes how a ledger entry ended (the caller's ledger call; a failure there only warns). */
-export type RecordOutcome = (outcome: Outcome, extra: { transactionId?: number; status?: string; httpStatus?: number; message?: string }) => void;
-
-/** A failed send, and what is needed to settle it. */
-export interface FailedSend {
-  kind: 'cashin' | 'cashout';
-  /** The error the send ended with. */
-  err: unknown;
-  /** The `orderId` that was sent, if any. */
-  orderId?: string;
-  /** Amount sent, in cents. */
-  value: number;
-  flags: GlobalFlags;
-  /** Records the outcome in the ledger entry of this payment. */
-  record: RecordOutcome;
+/** What the settle step needs of the ledger (src/ledger/ledger.ts `Ledger`; tests pass one in memory). */
+export interface SettleLedger {
+  inFlight(e: LedgerEntry): InFlightFacts;
+  resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): LedgerEntry;
 }
 
-const KIND_WORD = { cashin: 'cash-in', cashout: 'cash-out' } as const;
+/** How asking about an entry ended. */
+export type Settled =
+  /** The gateway holds it: recorded `ok`. */
+  | { state: 'ok'; found: TransactionLookup; raw: unknown }
+  /** The gateway has not got it, and can no longer get it: recorded `not_sent`. */
+  | { state: 'not_sent' }
+  /** Still unknown: `why` in words; `decidableAt` (epoch ms) when only time is missing. */
+  | { state: 'unknown'; why: string; decidableAt?: number; ownerAlive?: boolean };
+
+/** How the gateway is asked (src/gateway/lookup.ts `resolveByOrder`; tests pass a fake gateway). */
+export type AskByOrder = (settings: Settings, orderId: string, opts: { signal?: AbortSignal; after?: 'timeout' | 'interrupt' }) => Promise<Resolution>;
 
 /**
- * Settles a failed send. Returns only when the gateway turned out to hold the payment (after
- * printing it on stdout and recording it `ok`); otherwise throws.
- * @throws the original error (outcome known, or still unknown); a reworded one with the same exit
- *   code when the gateway has no such order (recorded `not_sent`); NeedsAttentionError (exit 6)
- *   when it was created but a person must look at it
+ * Settles one entry whose outcome is unknown, and records what was learnt.
+ * @param lookup the lookup settings of the entry's profile, or why there are none
+ * @param opts.selfOpen for an entry of this very process: true while its request may still be answered
+ * @param opts.note prefix of the ledger note (`reconcile`, `batch <id>`, ...)
+ * @param now epoch milliseconds (tests pass a fake clock)
+ * @returns never throws for a lookup that fails (it stays unknown); the ledger's errors propagate
  */
-export async function settleFailedSend(f: FailedSend): Promise<void> {
-  const outcome = outcomeOfError(f.err);
-  const fields = { httpStatus: f.err instanceof PaycliError ? f.err.details.status : undefined, message: redact(f.err instanceof Error ? f.err.message : String(f.err)) };
-  if (outcome !== 'unknown') {
-    f.record(outcome, fields);
-    throw f.err;
+export async function settleEntry(
+  ledger: SettleLedger,
+  e: LedgerEntry,
+  lookup: Settings | { problem: string },
+  opts: { signal?: AbortSignal; after?: 'timeout' | 'interrupt'; selfOpen?: boolean; note: string; ask?: AskByOrder; now?: () => number },
+): Promise<Settled> {
+  const now = opts.now ?? Date.now;
+  const facts = { ...ledger.inFlight(e), ...(opts.selfOpen !== undefined ? { selfOpen: opts.selfOpen } : {}) };
+  if (facts.owner === 'alive' || facts.owner === 'unknown') {
+    return { state: 'unknown', why: verdictWords({ settle: false, why: 'owner_alive' }), ownerAlive: true };
   }
-  const resolution = await ask(f);
-  if (resolution.kind === 'unresolved') {
-    f.record('unknown', fields);
-    if (f.orderId !== undefined) logger.warn(`the ${KIND_WORD[f.kind]} could not be settled by asking the gateway (${resolution.why}); \`paycli reconcile\` asks again later`);
-    throw f.err;
+  if (!e.orderId) return { state: 'unknown', why: 'no order reference was sent, so the gateway cannot be asked: check it at the gateway' };
+  if ('problem' in lookup) return { state: 'unknown', why: lookup.problem };
+  const ask = opts.ask ?? ((s, o, a) => resolveByOrder(s, o, a));
+  const r = await ask(lookup, e.orderId, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.after ? { after: opts.after } : {}) });
+  if (r.kind === 'unresolved') return { state: 'unknown', why: r.why };
+  if (r.kind === 'found') {
+    ledger.resolve(e.id, 'ok', { by: 'gateway', note: `${opts.note}: found by order reference: ${describeFound(r.data)}`, transactionId: r.data.transactionId, status: String(r.data.status) });
+    return { state: 'ok', found: r.data, raw: r.raw };
   }
-  if (resolution.kind === 'not_found') {
-    f.record('not_sent', { ...fields, message: `${fields.message} — then the gateway had no order ${f.orderId} (lookup): not created` });
-    const e = f.err as PaycliError;
-    throw new PaycliError(
-      e.code,
-      e.exitCode,
-      `the ${KIND_WORD[f.kind]} failed (${e.message}); asked by its order reference ${f.orderId}, the gateway has no such transaction: nothing was created, recorded as not sent`,
-      { ...e.details, maybeSent: false, hint: `to try again safely, send it with --order-id ${f.orderId}: the gateway is asked first, so a late creation is not paid twice` },
-    );
-  }
-  reportFound(f, resolution.data, resolution.raw);
-}
-
-async function ask(f: FailedSend): Promise<Resolution> {
-  let settings;
-  try {
-    settings = settingsFor(f.flags, 'lookup', f.kind);
-  } catch (err) {
-    return { kind: 'unresolved', why: (err as Error).message };
-  }
-  const after = f.err instanceof PaycliError ? (f.err.exitCode === ExitCode.INTERRUPTED ? 'interrupt' : f.err.code === 'timeout' ? 'timeout' : undefined) : undefined;
-  if (f.orderId === undefined) return { kind: 'unresolved', why: 'it has no order reference to ask the gateway about' };
-  const why = whyNoLookup(settings);
-  if (why) return { kind: 'unresolved', why };
-  logger.notice(`the outcome is unknown: asking the gateway for order ${f.orderId}${after === 'interrupt' ? ' (Ctrl-C again to stop)' : ''}`);
-  const interrupt = interruptSignal();
-  try {
-    return await resolveByOrder(settings, f.orderId, { signal: interrupt.signal, after });
-  } finally {
-    interrupt.dispose();
-  }
-}
-
-/** Records and prints a payment found at the gateway; throws NeedsAttentionError when a person must look. */
-function reportFound(f: FailedSend, doc: TransactionLookup, raw: unknown): void {
-  const problems: string[] = [];
-  const expectedObject = f.kind === 'cashout' ? 'transfer' : 'cashin';
-  if (doc.object && doc.object !== expectedObject) problems.push(`the gateway says order ${f.orderId} is a ${doc.object}, not a ${expectedObject}`);
-  if (doc.value !== f.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(f.value)} sent`);
-  if (f.kind === 'cashin') problems.push(`its BR Code was lost with the answer (a lookup does not return it): create a new cash-in for the payer`);
-  f.record('ok', { transactionId: doc.transactionId, status: String(doc.status), message: `answer lost; found by order reference ${f.orderId}: ${describeFound(doc)}` });
-  logger.notice(`the gateway holds it: ${describeFound(doc)}; recorded as created`);
-  printResult(f.flags.json ? { json: sanitizeJson(raw) } : formatLookup(doc, `${f.kind === 'cashout' ? 'Cash-out' : 'Cash-in'} created (the answer was lost; found at the gateway by its order reference)`));
-  if (problems.length) throw new NeedsAttentionError(problems);
+  const verdict = notFoundSettles(facts, lookup.settleAfterMs, now());
+  if (!verdict.settle) return { state: 'unknown', why: `the gateway has no order ${e.orderId} yet, which proves nothing: ${verdictWords(verdict)}`, ...(verdict.decidableAt !== undefined ? { decidableAt: verdict.decidableAt } : {}) };
+  ledger.resolve(e.id, 'not_sent', { by: 'gateway', note: `${opts.note}: the gateway has no order ${e.orderId}, asked after its deadline: not created` });
+  return { state: 'not_sent' };
 }

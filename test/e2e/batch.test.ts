@@ -330,32 +330,41 @@ async function waitUntil(cond: () => boolean, timeoutMs = 15_000): Promise<void>
 }
 
 describe('resume', () => {
-  it('SIGKILL in the middle, then the same command: exactly one request per row in total', async () => {
+  it('SIGKILL in the middle, then the same command until done: exactly one request per row in total (rows the killed run may have in flight wait for their deadline)', async () => {
     const sb = await startSandboxProcess(['--json'], home.env);
     sandboxes.push(sb);
     const rows = Array.from({ length: 300 }, (_, i) => payoutRow(i + 1));
     const file = writeCsv('kill.csv', [HEADER, ...rows]);
-    const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--base-url', sb.url];
+    // A short timeout and no settle-after: the killed run's rows become decidable within the test.
+    const env = { ...home.env, PAYCLI_SETTLE_AFTER: '0' };
+    const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--base-url', sb.url, '--timeout', '1000'];
     const posts = () => sb.log().split('\n').filter((l) => l.includes('POST /transaction/cashout')).length;
-    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(home.env), stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(env), stdio: ['ignore', 'ignore', 'ignore'] });
     const exited = new Promise<void>((r) => child.on('close', () => r()));
     await waitUntil(() => posts() >= 60, 30_000);
     child.kill('SIGKILL');
     await exited;
     const first = posts();
     expect(first).toBeLessThan(300);
-    const again = await runPaycli(args, { env: home.env, timeoutMs: 60_000 });
-    expect(again.code).toBe(0);
+    // At once: the rows the killed run recorded may still be in flight: left unknown (exit 4), the others sent.
+    const again = await runPaycli(args, { env, timeoutMs: 60_000 });
+    expect(again.code).toBe(4);
+    expect(again.stderr).toContain('run the same command again after');
+    // Once their deadline has passed, the same command settles them by lookup and sends what never arrived.
+    const latest = Math.max(...(JSON.parse((await runPaycli(['history', '--json', '--limit', '1000'], { env })).stdout) as Array<{ deadlineMs?: number }>).map((e) => e.deadlineMs ?? 0));
+    while (Date.now() <= latest + 50) await new Promise((r) => setTimeout(r, 100));
+    const done = await runPaycli(args, { env, timeoutMs: 60_000 });
+    expect(done.code, done.stderr).toBe(0);
     expect(posts()).toBe(300);
-    const lines = results(`${file}.results-2.csv`).slice(1);
+    const lines = results(`${file}.results-3.csv`).slice(1);
     expect(lines).toHaveLength(300);
     const already = lines.filter((l) => l.includes(',already_ok,')).length;
     expect(already).toBeGreaterThanOrEqual(first - 4); // those whose answer came back before the kill, and the ones found by lookup
     expect(lines.filter((l) => l.includes(',ok,')).length + already).toBe(300);
-    // a third run sends nothing
-    const third = await runPaycli(args, { env: home.env, timeoutMs: 60_000 });
-    expect(third.code).toBe(0);
-    expect(third.stderr).toMatch(/300 +already paid/);
+    // a fourth run sends nothing
+    const fourth = await runPaycli(args, { env, timeoutMs: 60_000 });
+    expect(fourth.code).toBe(0);
+    expect(fourth.stderr).toMatch(/300 +already paid/);
     expect(posts()).toBe(300);
   }, 120_000);
 });

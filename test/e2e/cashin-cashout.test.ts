@@ -335,7 +335,7 @@ describe('against a gateway', () => {
     expect(r.stderr).toMatch(/does not match the interface: status/);
   });
 
-  it('exit 130: Ctrl-C during the request says whether it was sent', async () => {
+  it('exit 130: Ctrl-C once keeps waiting for the answer, twice stops, saying the request was sent and how to settle it', async () => {
     const { spawn } = await import('node:child_process');
     const { PAYCLI } = await import('../helpers/cli.js');
     gw.respond(() => undefined);
@@ -343,9 +343,14 @@ describe('against a gateway', () => {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     while (gw.received.length === 0) await new Promise((r) => setTimeout(r, 20));
+    // The first Ctrl-C only stops nothing: the request is out, and its answer is the only way to learn the outcome.
+    child.kill('SIGINT');
+    while (!stderr.includes("waiting for the gateway's answer")) await new Promise((r) => setTimeout(r, 20));
+    expect(stderr).toContain('Ctrl-C again to stop waiting');
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));
     expect(code).toBe(130);
+    expect(stderr).toContain('paycli reconcile');
     expect(stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
     expect(stderr).not.toMatch(/at .*\.js/); // no stack trace
   });

@@ -20,6 +20,11 @@ const gets = () => t.gw.received.filter((r) => r.method === 'GET');
 const history = async (env = t.env()) => JSON.parse((await runPaycli(['history', '--json'], { env })).stdout) as Record<string, unknown>[];
 const withValue = (args: string[], cents: number) => args.map((a, i) => (args[i - 1] === '--value' ? String(cents) : a));
 const config = (args: string[], env = t.env()) => runPaycli(['config', 'set', ...args], { env });
+/** Waits until every entry's deadline (the ledger's `deadlineMs`) has passed: a clock, not the machine's speed. */
+async function pastDeadlines(): Promise<void> {
+  const latest = Math.max(...(await history()).map((e) => Number(e.deadlineMs ?? 0)));
+  while (Date.now() <= latest + 50) await new Promise((r) => setTimeout(r, Math.min(200, latest + 60 - Date.now())));
+}
 
 describe('order references', () => {
   it('--order-id reaches the gateway as orderId on a cash-out (asked about first) and on a cash-in; shown and recorded', async () => {
@@ -248,24 +253,40 @@ describe('unknown outcomes settled by asking', () => {
     expect(posts()).toHaveLength(1);
   });
 
-  it('one the gateway never received is recorded not_sent (exit 4), and may be sent again', async () => {
+  it('one the gateway never received stays unknown while it may be in flight (exit 4; the same command refused); after its deadline and settle-after, sent again under the same order reference', async () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);
     l.next.push('drop-before-create');
-    const r = await runPaycli([...CASHOUT_ARGS, '--yes', '--json'], { env: t.env() });
+    const env = t.env({ PAYCLI_SETTLE_AFTER: '0' });
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes', '--json', '--timeout', '1000'], { env });
     expect(r.code).toBe(4);
     const err = JSON.parse(r.stderr.trim().split('\n').pop()!).error;
-    expect(err.maybeSent).toBe(false);
-    expect(err.message).toContain('recorded as not sent');
-    expect((await history())[0]).toMatchObject({ outcome: 'not_sent' });
-    const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
-    expect(again.code, again.stderr).toBe(0);
+    expect(err.maybeSent).not.toBe(false);
+    expect(err.message).toContain('its outcome is unknown');
+    expect(err.message).not.toContain('not sent');
+    expect((await history())[0]).toMatchObject({ outcome: 'unknown' });
+    const orderId = (posts()[0]!.json as { orderId: string }).orderId;
+    const soon = await runPaycli([...CASHOUT_ARGS, '--yes'], { env });
+    if (soon.code !== 0) {
+      // still before its deadline: refused, nothing sent (a "not found" proves nothing yet)
+      expect(soon.code).toBe(2);
+      expect(soon.stderr).toContain('proves nothing');
+      expect(posts()).toHaveLength(1);
+      await pastDeadlines();
+      const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env });
+      expect(again.code, again.stderr).toBe(0);
+    }
     expect(posts()).toHaveLength(2);
+    expect((posts()[1]!.json as { orderId: string }).orderId).toBe(orderId);
+    expect((await history()).map((e) => e.outcome)).toEqual(['ok', 'not_sent']);
   });
 
-  /** Starts a cash-out, sends SIGINT once its POST reached the gateway; the run's exit code, stdout and stderr. */
-  async function ctrlCAfterSending(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(t.env()) });
+  /**
+   * Starts a cash-out and presses Ctrl-C twice once its POST reached the gateway (the first only
+   * says it keeps waiting for the answer); the run's exit code, stdout and stderr.
+   */
+  async function ctrlCAfterSending(args: string[], env = t.env()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -274,42 +295,50 @@ describe('unknown outcomes settled by asking', () => {
     for (let i = 0; i < 500 && posts().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(posts()).toHaveLength(1);
     child.kill('SIGINT');
+    for (let i = 0; i < 1500 && !stderr.includes('waiting for the gateway'); i++) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
     return { code: await closed, stdout, stderr };
   }
 
-  it('Ctrl-C after the gateway created it: asked by order reference, reported as created (exit 0), recorded ok; a retry sends nothing', async () => {
+  it('Ctrl-C twice after the gateway created it: exit 130, unknown, naming reconcile; the same command asks by order reference, records it ok and sends nothing', async () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);
     l.next.push('hang-after-create');
     const r = await ctrlCAfterSending([...CASHOUT_ARGS, '--yes']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('paycli reconcile');
+    expect(r.stdout).toBe('');
     const orderId = l.held[0]!.orderId!;
     expect(orderId).toMatch(ULID_REF);
-    expect(r.stderr).toContain(`asking the gateway for order ${orderId}`);
-    expect(r.stdout).toContain('Cash-out created');
-    expect(r.stdout).toContain(`Transaction ID  ${l.held[0]!.transactionId}`);
-    expect(gets().map((g) => g.path)).toEqual([`/transaction/get/by/orderId/${orderId}`]);
-    expect((await history())[0]).toMatchObject({ outcome: 'ok', transactionId: l.held[0]!.transactionId, orderId });
+    expect((await history())[0]).toMatchObject({ outcome: 'unknown', orderId });
     const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`asking the gateway for order ${orderId}`);
+    expect(again.stderr).toContain('already sent');
+    expect(gets().map((g) => g.path)).toEqual([`/transaction/get/by/orderId/${orderId}`]);
+    expect((await history())[0]).toMatchObject({ outcome: 'ok', transactionId: l.held[0]!.transactionId, orderId });
     expect(posts()).toHaveLength(1);
   });
 
-  it('Ctrl-C after sending, and the gateway has no such order: recorded not_sent, exit 130; a retry is sent', async () => {
+  it('Ctrl-C twice after sending, and the gateway has no such order: exit 130, unknown (never "not created"); sent again only after its deadline and settle-after, under the same order reference', async () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);
     l.next.push('hang-before-create');
-    const r = await ctrlCAfterSending([...CASHOUT_ARGS, '--yes', '--json']);
+    const env = t.env({ PAYCLI_SETTLE_AFTER: '0' });
+    const r = await ctrlCAfterSending([...CASHOUT_ARGS, '--yes', '--json', '--timeout', '2000'], env);
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('');
     const err = JSON.parse(r.stderr.trim().split('\n').pop()!).error as { maybeSent: boolean; message: string };
-    expect(err.maybeSent).toBe(false);
-    expect(err.message).toContain('recorded as not sent');
-    expect(gets()).toHaveLength(1);
-    expect((await history())[0]).toMatchObject({ outcome: 'not_sent' });
-    const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(err.maybeSent).not.toBe(false);
+    expect(err.message).toContain('its outcome is unknown');
+    expect(r.stderr).not.toContain('not created');
+    expect(gets()).toHaveLength(0); // stopped waiting: no lookup
+    expect((await history())[0]).toMatchObject({ outcome: 'unknown' });
+    await pastDeadlines();
+    const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(posts()).toHaveLength(2);
+    expect(new Set(posts().map((p) => (p.json as { orderId: string }).orderId)).size).toBe(1);
   });
 
   it('a cash-in created behind a 500 is found: recorded ok, exit 6 (its BR Code was lost)', async () => {
@@ -327,6 +356,9 @@ describe('unknown outcomes settled by asking', () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);
     expect((await config(['lookup', 'off'])).code).toBe(0);
+    // a short deadline and no grace, so that "not found" can count within the test
+    expect((await config(['timeout', '1000'])).code).toBe(0);
+    expect((await config(['settle-after', '0'])).code).toBe(0);
     l.next.push('500-after-create', 'drop-before-create', '500-after-create');
     const a = await runPaycli(withValue([...CASHOUT_ARGS, '--yes'], 1001), { env: t.env() }); // created
     const b = await runPaycli(withValue([...CASHOUT_ARGS, '--yes'], 1002), { env: t.env() }); // never arrived
@@ -336,6 +368,7 @@ describe('unknown outcomes settled by asking', () => {
     expect(gets()).toHaveLength(0);
     expect((await history()).map((e) => e.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
     expect((await config(['lookup', 'auto'])).code).toBe(0);
+    await pastDeadlines();
     const r = await runPaycli(['reconcile', '--json'], { env: t.env() });
     expect(r.code).toBe(4);
     const doc = JSON.parse(r.stdout) as { entries: Record<string, unknown>[]; settled: number; unknown: number };

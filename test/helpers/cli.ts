@@ -93,3 +93,46 @@ export const CASHOUT_ARGS = [
   'cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'Fulano@Example.com',
   '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321',
 ];
+
+/** A paycli started in the background: signal it, wait for text on its stderr, wait for its end. */
+export interface RunningPaycli {
+  child: ReturnType<typeof spawn>;
+  /** stderr so far. */
+  stderr(): string;
+  /** Resolves once stderr holds `text` (rejects when the process ends first). */
+  waitForStderr(text: string | RegExp): Promise<void>;
+  done: Promise<RunResult>;
+}
+
+/** Starts `node paycli ...args` without waiting for it (see {@link runPaycli} for the options). */
+export function spawnPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): RunningPaycli {
+  const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<{ test: (s: string) => boolean; resolve: () => void; reject: (e: Error) => void }> = [];
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    for (const w of [...waiters]) if (w.test(stderr)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  const done = new Promise<RunResult>((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const w of waiters.splice(0)) w.reject(new Error(`paycli ended (code ${code}, signal ${signal}) before stderr held the text; stderr:\n${stderr}`));
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+  });
+  child.stdin!.end(opts.input ?? '');
+  return {
+    child,
+    stderr: () => stderr,
+    waitForStderr: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const test = (s: string) => (typeof text === 'string' ? s.includes(text) : text.test(s));
+        if (test(stderr)) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`paycli already ended; stderr:\n${stderr}`));
+        waiters.push({ test, resolve, reject });
+      }),
+    done,
+  };
+}

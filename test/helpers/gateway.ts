@@ -151,6 +151,11 @@ export interface LookupGateway {
   next: ('ok' | 'drop-after-create' | 'drop-before-create' | '500-after-create' | 'hang-after-create' | 'hang-before-create')[];
   /** What GETs do before answering, consumed one per GET; empty = answer. */
   nextGet: ('reset' | '503' | 'html404')[];
+  /**
+   * How long a POST takes, in milliseconds (default 0): the gateway creates the transaction when it
+   * answers, as a loaded gateway behind a queue does, even when the client has gone meanwhile.
+   */
+  delayMs: number;
   responder: Responder;
 }
 
@@ -161,7 +166,8 @@ export function lookupGateway(firstId = 500): LookupGateway {
     held: [],
     next: [],
     nextGet: [],
-    responder: (req, res) => {
+    delayMs: 0,
+    responder: async (req, res) => {
       const path = req.path.split('?')[0]!;
       if (req.method === 'GET') {
         const what = l.nextGet.shift();
@@ -180,6 +186,7 @@ export function lookupGateway(firstId = 500): LookupGateway {
       }
       const body = (req.json ?? {}) as Record<string, unknown>;
       const what = l.next.shift() ?? 'ok';
+      if (l.delayMs > 0) await new Promise((r) => setTimeout(r, l.delayMs));
       if (what === 'drop-before-create') return void res.socket?.destroy();
       if (what === 'hang-before-create') return;
       const cashout = path.endsWith('/cashout');

@@ -30,5 +30,6 @@ export function ledgerRun(dataDir: string, sql: string, ...params: unknown[]): v
 
 /** Moves the recording time of every entry `minutes` into the past. */
 export function ageEntries(dataDir: string, minutes: number): void {
-  ledgerRun(dataDir, 'UPDATE payments SET time = ?', new Date(Date.now() - minutes * 60_000).toISOString());
+  const t = Date.now() - minutes * 60_000;
+  ledgerRun(dataDir, 'UPDATE payments SET time = ?, time_ms = ?, deadline_ms = ? + 30000', new Date(t).toISOString(), t, t);
 }

@@ -5,6 +5,9 @@
  */
 import { openLedger, type BeginInfo } from '../../ledger/ledger.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
+import type { RunRecord } from '../../ledger/runs.js';
+import type { Settings } from '../../config/settings.js';
+import { settleEntry, type Settled } from '../../payment/settle.js';
 
 export { outcomeOfError, type Outcome };
 
@@ -62,8 +65,21 @@ export interface BatchLedger {
    * then checks the file row by row). Lets a re-run of a finished file skip the check.
    */
   finishedBatch(batchId: string): { facts: BatchFacts; rows: FinishedRow[] } | undefined;
-  /** Settles an unknown outcome (after asking the gateway). */
-  resolve(id: string | number, outcome: 'ok' | 'not_sent' | 'refused', extra: { note: string; transactionId?: number; status?: string }): void;
+  /**
+   * Settles a row an earlier run left unknown: the settle step of every payment
+   * (src/payment/settle.ts: asks the gateway by order reference; "not found" counts only once the
+   * run that sent it is gone and its deadline plus `settle-after` has passed).
+   */
+  settle(id: string | number, lookup: Settings | { problem: string }, opts: { signal: AbortSignal; note: string }): Promise<Settled>;
+  /**
+   * Makes this run the one run of the file at this gateway (docs/batch-runs.md, "One run at a time").
+   * @returns undefined when it is ours; the live run that has it otherwise
+   */
+  claim(batchId: string): RunRecord | undefined;
+  /** Lets the file go (the run ends). */
+  release(): void;
+  /** Moves on the deadlines of rows recorded but not started yet (src/ledger/ledger.ts `extendDeadlines`). */
+  extendDeadlines(ids: ReadonlyArray<string | number>, deadlineMs: number): void;
   close(): void;
 }
 
@@ -107,8 +123,14 @@ export function openBatchLedger(target: string): BatchLedger {
     },
     begin: (info, opts) => ledger.begin(info, opts).id,
     end: (id, outcome, extra) => ledger.end(Number(id), outcome, extra),
-    resolve: (id, outcome, extra) =>
-      void ledger.resolve(Number(id), outcome, { by: 'gateway', note: extra.note, ...(extra.transactionId !== undefined ? { transactionId: extra.transactionId } : {}), ...(extra.status !== undefined ? { status: extra.status } : {}) }),
+    async settle(id, lookup, opts) {
+      const e = ledger.get(Number(id));
+      if (!e) return { state: 'unknown', why: `ledger entry ${id} is gone` };
+      return settleEntry(ledger, e, lookup, opts);
+    },
+    claim: (batchId) => ledger.claimBatch(batchId, endpoint),
+    release: () => ledger.releaseBatch(),
+    extendDeadlines: (ids, deadlineMs) => ledger.extendDeadlines(ids.map(Number), deadlineMs),
     close: () => ledger.close(),
   };
 }

@@ -22,7 +22,9 @@
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../../gateway/fields.js';
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
+import { interruptSignal } from '../../core/terminal.js';
+import { describeRun } from '../../ledger/runs.js';
 import { logger } from '../../core/logger.js';
 import { settingsFor, type Settings } from '../../config/settings.js';
 import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from './read.js';
@@ -43,6 +45,8 @@ export type BatchOptions = RequestFlags & {
   rate?: string;
   results?: string;
   retryRefused?: boolean;
+  /** `--wait`: wait for another live run of the same file to end, instead of exit 2 `batch_running`. */
+  wait?: boolean;
   allowDuplicate?: boolean;
   yes?: boolean;
   qrDir?: string;
@@ -126,13 +130,52 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
     const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
     ledger = target !== undefined ? openBatchLedger(target) : undefined;
+    if (ledger) await claimFile(ledger, batchId, source.name, Boolean(opts.wait));
     if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
     const { checkAndSend } = await import('./send.js');
     await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
   } finally {
+    try {
+      ledger?.release();
+    } catch {
+      /* the claim ends with this process anyway (its lock is released by the kernel) */
+    }
     ledger?.close();
     source.dispose();
   }
+}
+
+/** How often `--wait` looks whether the other run of the file has ended, in milliseconds. */
+const WAIT_POLL_MS = 250;
+
+/**
+ * One batch file, one run at a time (docs/batch-runs.md, "One run at a time"): makes this run the
+ * owner of the file at its gateway. Another run of it that is alive (running, or stopped by Ctrl-Z
+ * or SIGSTOP) keeps it: exit 2 `batch_running`, nothing sent, naming that run; with `--wait`,
+ * waits for it to end (Ctrl-C stops waiting, nothing sent) and continues.
+ * @throws UsageError `batch_running`; InterruptedError when Ctrl-C ends the wait; the ledger's errors
+ */
+async function claimFile(ledger: BatchLedger, batchId: string, file: string, wait: boolean): Promise<void> {
+  let other = ledger.claim(batchId);
+  if (!other) return;
+  if (!wait) {
+    throw new UsageError(`another run of ${file} at this gateway is still going (${describeRun(other)}); nothing was sent`, { field: '--batch', hint: 'wait for it to end (add --wait to wait here), or stop it first; a stopped run (Ctrl-Z, kill -STOP) counts as running until it ends' }, 'batch_running');
+  }
+  logger.notice(`waiting for the other run of ${file} (${describeRun(other)}) to end; Ctrl-C to stop waiting (nothing is sent meanwhile)`);
+  const interrupt = interruptSignal();
+  try {
+    while (other) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, WAIT_POLL_MS);
+        interrupt.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      });
+      if (interrupt.signal.aborted) throw new InterruptedError(`interrupted while waiting for the other run of ${file}; nothing was sent`);
+      other = ledger.claim(batchId);
+    }
+  } finally {
+    interrupt.dispose();
+  }
+  logger.notice(`the other run of ${file} has ended: continuing`);
 }
 
 /**

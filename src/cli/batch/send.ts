@@ -22,7 +22,8 @@ import { settingsFor, type Settings } from '../../config/settings.js';
 import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './read.js';
 import { RowSpool } from './spool.js';
 import { outcomeOfError, type BatchLedger, type PreviousRow } from './ledger.js';
-import { lookupOrder, type LookupResult } from './lookup.js';
+import type { Settled } from '../../payment/settle.js';
+import { whenText } from '../../ledger/settle-rule.js';
 import { describeFound, whyNoLookup, witnessOrder } from '../../gateway/lookup.js';
 import { boundBatchMemory } from './memory.js';
 import { startProgress, type BatchCounters } from './progress.js';
@@ -378,7 +379,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   };
 
   let lookupSettings: Settings | undefined;
-  const lookupProfile = () => (lookupSettings ??= settingsFor(opts, 'lookup', op.kind));
+  const lookupProfile = () => (lookupSettings ??= settingsFor(opts, 'lookup', op.kind, { quiet: true }));
   /**
    * Whether a row is asked about at the gateway before it is sent (the second witness): a
    * cash-out whose `orderId` is its own (a derived one is new to every gateway), when lookups are on.
@@ -415,18 +416,31 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     // kept in the ledger only; a row's own is always sent.
     const body = !row.ownOrderId && settings.orderId === 'off' ? row.body : { ...row.body, orderId: row.orderId };
     let id: string | number;
+    const from = Date.now();
     try {
       id = ledgerId ?? ledger.group(() => ledger.begin(beginInfo(op, row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
     } catch (err) {
-      if (err instanceof UsageError && err.code === 'duplicate_cashout') return finish({ ...base, outcome: 'not_sent', error: err.message });
+      if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) return finish({ ...base, outcome: 'not_sent', error: err.message });
       fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
       stopping = true;
       return finish({ ...base, outcome: 'not_sent', error: (err as Error).message });
     }
+    if (ledgerId === undefined) startBy.set(id, from + START_WITHIN_MS);
     for (let attempt = 0; ; attempt++) {
+      try {
+        ensureStartable(id);
+      } catch (err) {
+        // The row's deadline could not be moved on: it is not sent (a lookup could take it for not sent too early).
+        startBy.delete(id);
+        fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
+        stopping = true;
+        endLater(id, 'not_sent', { message: `not sent: ${(err as Error).message}` });
+        return finish({ ...base, outcome: 'not_sent', error: (err as Error).message });
+      }
       try {
         sentAny = true;
         const res = await callGateway({ path: op.path, body, schema: op.response(), settings, baseUrl, signal: abort.signal, direct: sandbox, agent, unknownAdvice: `look order ${row.orderId} up at the gateway before sending it again` });
+        startBy.delete(id);
         const data = res.data as Record<string, unknown>;
         const result = await onCreated(op, row, data, base, opts.qrDir);
         endLater(id, 'ok', { transactionId: data.transactionId as number, status: data.status as string | undefined });
@@ -438,6 +452,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
           await waitUntil(pauseUntil);
           if (!stopping) continue;
         }
+        startBy.delete(id);
         const outcome = err instanceof GatewayRefusedError && err.details.status === 429 ? 'not_sent' : outcomeOfError(err);
         const message = redact(err instanceof Error ? err.message : String(err));
         endLater(id, outcome, { httpStatus: err instanceof PaycliError ? err.details.status : undefined, message });
@@ -452,27 +467,49 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
-  /** A row an earlier run left unknown: asks the gateway by `orderId`; sends it only if the gateway never got it. */
+  /**
+   * A row an earlier run left unknown: settled first (src/payment/settle.ts, the settle step of every
+   * payment): found at the gateway → `already_ok`; the gateway never got it (asked after the row's
+   * deadline, once that run has ended) → sent now, under the same order reference; otherwise it
+   * stays unknown and is not sent (the summary says when a lookup can decide).
+   */
   const resumeUnknown = async (row: Extract<Row, { ok: true }>, prev: PreviousRow): Promise<void> => {
     const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'unknown', valueCents: row.body.value };
-    let found: LookupResult;
-    try {
-      if (!row.ownOrderId && settings.orderId === 'off') found = { state: 'unavailable', reason: 'its derived reference was not sent (order-id off for this profile)' };
-      else found = await lookupOrder(lookupProfile(), row.orderId, abort.signal);
-    } catch (err) {
-      found = { state: 'unavailable', reason: (err as Error).message };
+    let settled: Settled;
+    if (!row.ownOrderId && settings.orderId === 'off') settled = { state: 'unknown', why: 'its derived reference was not sent (order-id off for this profile), so the gateway cannot be asked' };
+    else {
+      let lookup: Settings | { problem: string };
+      try {
+        lookup = lookupProfile();
+      } catch (err) {
+        lookup = { problem: (err as Error).message };
+      }
+      settled = await ledger.settle(prev.id, lookup, { signal: abort.signal, note: `batch ${ctx.batchId}` });
     }
-    if (found.state === 'found') {
-      ledger.resolve(prev.id, 'ok', { note: `batch ${ctx.batchId}: found at the gateway by orderId`, transactionId: found.transactionId, status: found.status });
-      return finish({ ...base, outcome: 'already_ok', transactionId: found.transactionId, status: found.status });
-    }
-    if (found.state === 'not_found') {
-      ledger.resolve(prev.id, 'not_sent', { note: `batch ${ctx.batchId}: the gateway has no such orderId` });
-      return sendRow(row);
-    }
+    if (settled.state === 'ok') return finish({ ...base, outcome: 'already_ok', transactionId: typeof settled.found.transactionId === 'number' ? settled.found.transactionId : undefined, status: String(settled.found.status) });
+    if (settled.state === 'not_sent') return sendRow(row);
     unknownExit = ExitCode.NETWORK;
-    return finish({ ...base, error: `an earlier run may have sent it and the gateway could not be asked (${found.reason}); not sent again: check order ${row.orderId} at the gateway, then \`paycli history resolve\`` });
+    if (settled.decidableAt !== undefined) decidableAt = Math.max(decidableAt ?? 0, settled.decidableAt);
+    return finish({ ...base, error: `an earlier run may have sent it; not sent again: ${settled.why}` });
   };
+
+  /** Rows recorded (ledger id) and the latest moment each may start without its deadline being moved on. */
+  const startBy = new Map<string | number, number>();
+  /**
+   * Before a recorded row's request starts: when it is past its start-by, the deadlines of every
+   * row still waiting are moved on in the ledger first (one transaction).
+   * @throws the ledger's errors (the row is then not sent)
+   */
+  const ensureStartable = (id: string | number): void => {
+    const by = startBy.get(id);
+    const now = Date.now();
+    if (by === undefined || now < by - 1000) return;
+    const late = [...startBy].filter(([, b]) => b < now + START_WITHIN_MS / 2).map(([i]) => i);
+    ledger.extendDeadlines(late, now + START_WITHIN_MS + settings.timeoutMs);
+    for (const i of late) startBy.set(i, now + START_WITHIN_MS);
+  };
+  /** The latest moment (epoch ms) from which a lookup can decide the rows left unknown, if known. */
+  let decidableAt: number | undefined;
 
   const inflight = new Set<Promise<void>>();
   let notStarted = 0;
@@ -541,6 +578,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     // A row asked about at the gateway first is recorded after the answer, by sendRow.
     const witnessed = new Set(group.filter((g) => g.plan === 'send' && needsWitness(g.row)).map((g) => g.row.row));
     const toBegin = group.filter((g) => g.plan === 'send' && !witnessed.has(g.row.row));
+    const recordedFrom = Date.now(); // the ledger's clock reads this or later: a safe start-by
     if (toBegin.length) {
       ledger.group(() => {
         flushEnds();
@@ -548,7 +586,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
           try {
             ids.set(g.row.row, ledger.begin(beginInfo(op, g.row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
           } catch (err) {
-            if (err instanceof UsageError && err.code === 'duplicate_cashout') ids.set(g.row.row, err);
+            if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) ids.set(g.row.row, err);
             else throw err;
           }
         }
@@ -556,6 +594,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
     for (const g of group) {
       const id = ids.get(g.row.row);
+      if (id !== undefined && !(id instanceof Error)) startBy.set(id, recordedFrom + START_WITHIN_MS);
       if (id instanceof Error) finish({ row: g.row.row, line: g.row.line, orderId: g.row.orderId, outcome: 'not_sent', valueCents: g.row.body.value, error: id.message });
       else ready.push({ ...g, ...(id !== undefined ? { id } : {}), witness: witnessed.has(g.row.row) });
     }
@@ -627,6 +666,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     throw fatal;
   }
   if (stopping) throw new InterruptedError(`interrupted: ${notStarted} row${notStarted === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
+  if (tally.unknown.rows && decidableAt !== undefined) logger.notice(`rows an earlier run may still have in flight are left unknown and not sent; run the same command again after ${whenText(decidableAt)}, when the gateway can decide`);
   process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows || tally.already_refused.rows ? ExitCode.REFUSED : ExitCode.OK;
 }
 
@@ -643,8 +683,18 @@ function beginInfo(op: Operation, row: Extract<Row, { ok: true }>, target: strin
     orderId: row.orderId,
     batchId,
     batchRow: row.row,
+    timeoutMs: settings.timeoutMs,
+    startWithinMs: START_WITHIN_MS,
   };
 }
+
+/**
+ * How long after a row is recorded it may still be started, in milliseconds: rows are recorded in
+ * groups ahead of being sent, and each one's deadline (src/ledger/settle-rule.ts) counts from
+ * this. A row about to start later moves the deadlines of the rows still waiting on first
+ * (`ensureStartable`), so a lookup after a crash never takes a row that may still leave for not sent.
+ */
+const START_WITHIN_MS = 10_000;
 
 /** The result of a created payment; checks what a single payment checks (amounts, BR Code), writes the PNG. */
 async function onCreated(op: Operation, row: Extract<Row, { ok: true }>, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<RowResult> {

@@ -44,6 +44,7 @@ export function cashoutCommand(program: Program) {
     .option('--rate <per-second>', 'with --batch: start at most this many requests per second')
     .option('--results <file>', 'with --batch: write the results here, .csv or .jsonl (default <file>.results.csv; never overwritten)')
     .option('--retry-refused', 'with --batch: send again the rows an earlier run of the same file saw refused')
+    .option('--wait', 'with --batch: when another run of the same file at the same gateway is still running (or stopped), wait for it to end, then continue (default: exit 2, batch_running)')
     .addHelpText(
       'after',
       `

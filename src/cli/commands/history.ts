@@ -55,6 +55,7 @@ Examples:
     .argument('<entry>', 'the entry number, as `paycli history` shows it')
     .addOption(outcomeOption('required: what the gateway says: ok (it was paid), not_sent (it never got it), refused', ['ok', 'not_sent', 'refused']))
     .option('--note <text>', 'why, for the record (e.g. "not in the gateway\'s dashboard")')
+    .option('--force', 'resolve it even though the paycli run that sent it is still going (running or stopped)')
     .addHelpText(
       'after',
       `

@@ -6,17 +6,15 @@
 import { writeFileSync } from 'node:fs';
 import { GatewayError, NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { CASHIN_PATH } from '../../gateway/contract.js';
-import { endpointTarget, isSandbox } from '../../gateway/endpoint.js';
-import { openLedger } from '../../ledger/ledger.js';
-import { withOrderId } from '../../gateway/order-id.js';
 import { CASHIN_FIELDS } from '../../gateway/fields.js';
-import { formatCashIn } from '../../payment/format.js';
+import { formatCashIn, formatLookup } from '../../payment/format.js';
+import { formatReais } from '../../pix/money.js';
+import { runPayment, type PaymentSpec } from '../../payment/pipeline.js';
 import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../../gateway/schemas.js';
-import { interruptSignal, processContext, qrColumns, type RunContext } from '../../core/terminal.js';
-import { settingsFor } from '../../config/settings.js';
-import { announceSandbox, refuseBatchOnlyFlags, checkWritable, bodyFromFlags, printDryRun, send, validateBody, type RequestFlags } from '../../payment/request.js';
+import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
+import { checkWritable } from '../../payment/request.js';
 
 /** Options of a cash-in run: the command's flags plus the globals. */
 /** The run options of `cashin`, derived from its definition (src/cli/commands/cashin.ts). */
@@ -26,37 +24,36 @@ export { decodeQrImage } from '../../pix/qr-image.js';
 import { decodeQrImage } from '../../pix/qr-image.js';
 import type { CashinFlags } from '../commands/cashin.js';
 
+/** A cash-in as the payment pipeline runs it (src/payment/pipeline.ts): recorded, never refused as a duplicate. */
+export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
+  kind: 'cashin',
+  noun: 'cash-in',
+  path: CASHIN_PATH,
+  fields: CASHIN_FIELDS,
+  requestSchema: () => cashInRequestSchema(),
+  responseSchema: () => cashInResponseSchema(),
+  ledgerFacts: (body) => ({ payer: body.payerName, product: body.productName }),
+  guarded: false,
+  unknownAdvice: 'look the cash-in up at the gateway before creating another',
+  precheck(opts) {
+    if ((opts as CashinOptions).qrFile) checkWritable((opts as CashinOptions).qrFile!, '--qr-file');
+  },
+  print: ({ body, data, raw, sandbox }, opts) => printCashIn(data, raw, body, opts as CashinOptions, sandbox, processContext()),
+  printFound({ body, settled }, opts) {
+    const doc = settled.found;
+    const problems: string[] = [];
+    if (doc.object && doc.object !== 'cashin') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a cashin`);
+    if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
+    problems.push('its BR Code was lost with the answer (a lookup does not return it): create a new cash-in for the payer');
+    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, 'Cash-in created (the answer was lost; found at the gateway by its order reference)'), { created: `cash-in ${doc.transactionId}` });
+    throw new NeedsAttentionError(problems);
+  },
+};
+
 /** Runs a cash-in. @throws the typed errors of src/core/errors.ts */
 export async function run(opts: CashinOptions, ctx: RunContext = processContext()): Promise<void> {
-  refuseBatchOnlyFlags(opts);
-  // Settings and credential first: no question is asked of someone who cannot send anyway.
-  const settings = settingsFor(opts, 'cashin');
-  if (!opts.dryRun) announceSandbox(settings);
-  if (opts.qrFile) checkWritable(opts.qrFile, '--qr-file');
-  const input = bodyFromFlags(CASHIN_FIELDS, opts);
-  const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema(), input, opts);
-  // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
-  const { body } = withOrderId(validated, settings.orderId);
-  if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
-
-  // Recorded in the ledger before it is sent (cash-ins are never refused as duplicates); a ledger
-  // that cannot record it stops it: nothing is sent that the ledger does not know of.
-  const ledger = openLedger();
-  const entry = ledger.begin({ kind: 'cashin', value: body.value, target: endpointTarget(settings.endpoint, CASHIN_PATH), sandbox: isSandbox(settings.endpoint), profile: settings.profile, payer: body.payerName, product: body.productName, orderId: body.orderId }).id;
-  const interrupt = interruptSignal();
-  let result;
-  try {
-    result = await send(settings, CASHIN_PATH, body, cashInResponseSchema(), 'look the cash-in up at the gateway before creating another', interrupt.signal);
-  } catch (err) {
-    interrupt.dispose();
-    // Unknown outcome: ask the gateway by orderId once; returns when it holds it (exit 6: the BR Code is lost).
-    const { settleFailedSend } = await import('../../payment/settle.js');
-    return settleFailedSend({ kind: 'cashin', err, orderId: body.orderId, value: body.value, flags: opts, record: (outcome, extra) => recordEnd(entry, () => ledger.end(entry, outcome, extra)) });
-  } finally {
-    interrupt.dispose();
-  }
-  recordEnd(entry, () => ledger.end(entry, 'ok', { transactionId: result.data.transactionId }));
-  await printCashIn(result.data, result.raw, body, opts, result.sandbox, ctx);
+  const spec: PaymentSpec<CashInRequest, CashInResponse> = { ...CASHIN, print: ({ body, data, raw, sandbox }, o) => printCashIn(data, raw, body, o as CashinOptions, sandbox, ctx) };
+  return runPayment(spec, opts);
 }
 
 async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean, ctx: RunContext): Promise<void> {
@@ -87,13 +84,4 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
     logger.notice(`QR code image written to ${opts.qrFile}`);
   }
   if (check.attention.length) throw new NeedsAttentionError(check.attention, { hint: `the cash-in exists at the gateway (transaction ${res.transactionId}); do not hand its BR Code to a payer until it is checked` });
-}
-
-/** Records the outcome of a cash-in that was sent; a failure only warns (the entry stays unknown). */
-function recordEnd(id: number, write: () => void): void {
-  try {
-    write();
-  } catch (err) {
-    logger.warn(`${(err as Error).message}: the ledger keeps cash-in entry ${id} with an unknown outcome`);
-  }
 }

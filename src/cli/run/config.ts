@@ -13,7 +13,7 @@ import { logger, printResult } from '../../core/logger.js';
 import { configDir, configFile } from '../../core/paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
 import { isHeaderName } from '../../gateway/net.js';
-import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, type GlobalFlags } from '../../config/settings.js';
+import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, settleAfterMs, type GlobalFlags } from '../../config/settings.js';
 import { isSandbox, parseEndpoint } from '../../gateway/endpoint.js';
 import { canPrompt, processContext, type RunContext } from '../../core/terminal.js';
 
@@ -50,6 +50,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
   if (key === 'timeout') {
     if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(`${key} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`, { field: key });
   }
+  if (key === 'settle-after') settleAfterMs(value, key);
   if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
   if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });

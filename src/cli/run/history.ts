@@ -5,6 +5,7 @@
  * whose outcome is unknown, after checking it at the gateway.
  */
 import { UsageError } from '../../core/errors.js';
+import { describeRun } from '../../ledger/runs.js';
 import { Ledger, ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
@@ -33,7 +34,7 @@ export type HistoryOptions = GlobalFlags & {
 };
 
 /** Options of `history resolve`. */
-export type ResolveOptions = GlobalFlags & { outcome?: string; note?: string };
+export type ResolveOptions = GlobalFlags & { outcome?: string; note?: string; force?: boolean };
 
 /** Reads `--kind`: `cashin`/`cashout` (also `cash-in`, `cash-out`). */
 function parseKind(text: string | undefined): PaymentKind | undefined {
@@ -222,6 +223,17 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined): Pro
   registerSecretsOfConfig();
   const ledger = Ledger.open({ create: false });
   if (!ledger) throw new UsageError(`there is no ledger entry ${text}: nothing was recorded on this machine yet (${ledgerPath()})`, { field: 'entry' });
+  // An entry whose run is still alive (running, or stopped) may still be sent or answered: that run settles it (docs/ledger-and-safety.md, "In flight").
+  const before = ledger.get(Number(text));
+  if (before && !before.completed && !opts.force) {
+    const { owner, run } = ledger.inFlight(before);
+    if (owner === 'alive' || owner === 'unknown') {
+      throw new UsageError(`ledger entry ${before.id} belongs to a paycli run that is still going${run ? ` (${describeRun(run)})` : ''}: it may still be sent, or its answer still come; nothing was changed`, {
+        field: '--force',
+        hint: `let that run end (or stop it), then resolve it; --force records the outcome anyway${owner === 'unknown' ? ' (the run is on another host, so whether it is alive cannot be told from here)' : ''}`,
+      });
+    }
+  }
   const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
   if (opts.json) return printResult({ json: entryJson(e) });
   const what = `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'} ${formatReais(e.value)} ${e.kind === 'cashout' ? 'to' : 'from'} ${sanitizeText(counterpart(e), true)} at ${e.time}`;

@@ -1,8 +1,9 @@
 /**
  * `paycli reconcile [--since 7d]`: settles every payment of the ledger whose outcome is unknown by
- * asking the gateway for its order reference (src/gateway/lookup.ts), with the settings of the profile that
+ * asking the gateway for its order reference (src/payment/settle.ts), with the settings of the profile that
  * sent it. Found: recorded `ok` with the gateway's transaction id; "Transaction not found":
- * recorded `not_sent`; otherwise it stays unknown and the table says why. Exit 0 when nothing is
+ * recorded `not_sent` once the run that sent it has ended and its deadline plus `settle-after`
+ * has passed (before that it proves nothing); otherwise it stays unknown and the table says why. Exit 0 when nothing is
  * left unknown, 4 otherwise (6 when all are settled but one needs a person: an amount or kind
  * that differs from what was sent).
  */
@@ -10,8 +11,8 @@ import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
 import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../../core/errors.js';
 import { Ledger, type LedgerEntry } from '../../ledger/ledger.js';
-import { endpointIdentity, type Outcome } from '../../ledger/rules.js';
-import { describeFound, resolveByOrder } from '../../gateway/lookup.js';
+import { endpointIdentity } from '../../ledger/rules.js';
+import { settleEntry } from '../../payment/settle.js';
 import { formatReais } from '../../pix/money.js';
 import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
@@ -58,10 +59,6 @@ function unknownEntries(ledger: Ledger | undefined, since: number | undefined): 
   return ledger ? ledger.listUnknown(since === undefined ? {} : { since: new Date(since).toISOString() }) : [];
 }
 
-/** Records how the gateway settled an unknown entry, with a note (src/ledger/ledger.ts `resolve`, by `gateway`). */
-function resolveEntry(ledger: Ledger, id: number, outcome: Exclude<Outcome, 'unknown'>, extra: { transactionId?: number; status?: string; message: string }): void {
-  ledger.resolve(id, outcome, { by: 'gateway', note: extra.message, ...(extra.transactionId !== undefined ? { transactionId: extra.transactionId } : {}), ...(extra.status !== undefined ? { status: extra.status } : {}) });
-}
 
 /**
  * Where a payment of `kind` goes with `settings`, as the ledger records it (src/cli/run/cashin.ts,
@@ -71,36 +68,35 @@ function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): string {
   return endpointTarget(settings.endpoint, kind === 'cashout' ? CASHOUT_PATH : CASHIN_PATH);
 }
 
-/** Settles one entry. Never throws (except an interruption, which stops the run). */
+/**
+ * Settles one entry through the settle step of every payment (src/payment/settle.ts): an entry
+ * whose run is still alive, or whose deadline plus `settle-after` has not passed, is not taken for
+ * "not sent" on a "not found". Never throws (except an interruption, which stops the run).
+ */
 async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
   const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
   const unknown = (reason: string) => ({ ...row, reason });
   if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
   if (!e.orderId) return unknown('no order reference was sent, so the gateway cannot be asked: check it at the gateway');
   const flags = { ...opts, profile: e.profile };
-  let lookupSettings: Settings;
+  let lookup: Settings | { problem: string };
   try {
     const sendSettings = settingsFor(flags, e.kind);
     const now = targetOf(sendSettings, e.kind);
     if (endpointIdentity(now) !== e.endpoint) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
-    lookupSettings = settingsFor(flags, 'lookup', e.kind);
-    if (!e.completed && Date.now() - Date.parse(e.time) < 2 * sendSettings.timeoutMs) return unknown('it was recorded moments ago and may still be in flight: run reconcile again in a minute');
+    lookup = settingsFor(flags, 'lookup', e.kind);
   } catch (err) {
     return unknown((err as Error).message);
   }
-  const r = await resolveByOrder(lookupSettings, e.orderId, { signal });
+  const r = await settleEntry(ledger, e, lookup, { signal, note: 'reconcile' });
   if (signal.aborted) throw new InterruptedError('interrupted: reconcile stopped (what it settled so far is recorded)');
-  if (r.kind === 'unresolved') return unknown(r.why);
-  if (r.kind === 'not_found') {
-    resolveEntry(ledger, e.id, 'not_sent', { message: `reconcile: the gateway has no order ${e.orderId}: not created` });
-    return { ...row, result: 'not_sent' };
-  }
+  if (r.state === 'unknown') return unknown(r.why);
+  if (r.state === 'not_sent') return { ...row, result: 'not_sent' };
   const problems: string[] = [];
   const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
-  if (r.data.object && r.data.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.data.object, true)}, not a ${expected}`);
-  if (r.data.value !== e.value) problems.push(`the gateway holds ${formatReais(r.data.value)}, not the ${formatReais(e.value)} sent`);
-  resolveEntry(ledger, e.id, 'ok', { transactionId: r.data.transactionId, status: String(r.data.status), message: `reconcile: found by order reference: ${describeFound(r.data)}` });
-  return { ...row, result: 'ok', transactionId: r.data.transactionId, status: String(r.data.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
+  if (r.found.object && r.found.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.found.object, true)}, not a ${expected}`);
+  if (r.found.value !== e.value) problems.push(`the gateway holds ${formatReais(r.found.value)}, not the ${formatReais(e.value)} sent`);
+  return { ...row, result: 'ok', transactionId: r.found.transactionId, status: String(r.found.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
 }
 
 const RESULT_WORDS = { ok: 'created', not_sent: 'not sent', unknown: 'unknown' } as const;

@@ -1,0 +1,47 @@
+/**
+ * A kernel lock on a file, taken without waiting: an exclusive SQLite lock (POSIX fcntl), held by
+ * its process while it runs or is stopped, released by the kernel when it dies. The ledger's runs
+ * use it to tell whether their owner is alive (src/ledger/runs.ts). SQLite does the locking, so the
+ * rules are those of the ledger itself (docs/ledger-and-safety.md).
+ */
+import { existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+
+/** A connection to a lock file that never waits for a lock: `SQLITE_BUSY` at once when another process holds it. */
+function openLockConnection(file: string): { exec(sql: string): void; close(): void } {
+  const Sqlite = require('better-sqlite3') as typeof Database;
+  const db = new Sqlite(file, { fileMustExist: true, timeout: 0, nativeBinding: require.resolve('better-sqlite3/build/Release/better_sqlite3.node') });
+  return { exec: (sql) => void db.exec(sql), close: () => db.close() };
+}
+
+/** A lock this process holds. */
+export interface FileLock {
+  release(): void;
+}
+
+/**
+ * Takes the exclusive lock of `file` if nobody holds it.
+ * @param opts.create false: a missing file counts as free (a released lock, nothing held)
+ * @returns the lock (release it when done), or null when another process holds it
+ * @throws Error when the file cannot be opened for another reason
+ */
+export function tryLockFile(file: string, opts: { create?: boolean } = {}): FileLock | null {
+  if (opts.create === false && !existsSync(file)) return { release() {} };
+  const db = openLockConnection(file);
+  try {
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (err) {
+    db.close();
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY') || String((err as { code?: unknown }).code).startsWith('SQLITE_LOCKED')) return null;
+    throw err;
+  }
+  return {
+    release() {
+      try {
+        db.exec('ROLLBACK');
+      } finally {
+        db.close();
+      }
+    },
+  };
+}

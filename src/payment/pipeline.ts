@@ -1,0 +1,294 @@
+/**
+ * One payment, step by step (docs/architecture.md, "The payment pipeline"): the sequence a
+ * cash-in and a cash-out go through, with their differences as data ({@link PaymentSpec}).
+ *
+ *   settings → gather → validate → order reference → guard → confirm → record → send → settle → print
+ *
+ * - settings: resolved once for the whole run ({@link RunSettings}: sending, lookups, settling);
+ * - gather / validate: flags, `--input`, prompts, then the request schema (src/payment/request.ts);
+ * - order reference: the caller's, else the one of an identical earlier attempt that never reached
+ *   the gateway (so a retry is the same order to the gateway), else a fresh one;
+ * - guard (cash-outs): an identical earlier cash-out blocks (src/ledger/rules.ts `blocks`); one whose
+ *   outcome is unknown is first settled by asking the gateway (src/payment/settle.ts), and a
+ *   caller's reference is asked about at the gateway (the second witness);
+ * - confirm (cash-outs): `--yes`, or a prompt in a terminal;
+ * - record: in the ledger, with its deadline and run, before anything leaves;
+ * - send: Ctrl-C once keeps waiting for the answer, twice stops waiting (src/core/terminal.ts
+ *   `patientInterrupt`);
+ * - settle: a failed send's outcome; an unknown one is asked about once by order reference;
+ * - print: the spec's own output on stdout.
+ * Every step's dependency (clock, ledger, gateway, prompt) comes in {@link PipelineDeps}, so tests
+ * drive the whole sequence in-process.
+ */
+import type * as z from 'zod/mini';
+import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
+import { logger } from '../core/logger.js';
+import { redact } from '../core/secrets.js';
+import { canPrompt, patientInterrupt } from '../core/terminal.js';
+import type { Settings } from '../gateway/connection.js';
+import { endpointTarget, isSandbox } from '../gateway/endpoint.js';
+import type { FieldSpec } from '../gateway/fields.js';
+import { witnessCashOut } from '../gateway/lookup.js';
+import { withOrderId } from '../gateway/order-id.js';
+import type { GatewayResult } from '../gateway/client.js';
+import { formatReais } from '../pix/money.js';
+import { settingsFor, type GlobalFlags } from '../config/settings.js';
+import type { BeginInfo, EndDetails, LedgerEntry } from '../ledger/ledger.js';
+import { cashInFingerprint, cashOutFingerprint, checkClock, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
+import { whenText } from '../ledger/settle-rule.js';
+import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
+import { settleEntry, type AskByOrder, type Settled, type SettleLedger } from './settle.js';
+
+/** The settings of one payment run, resolved once: where and how to send, and how to look up and settle. */
+export interface RunSettings {
+  /** The operation's settings (base URL, key, timeout, duplicate window, `settle-after`...). */
+  send: Settings;
+  /** The lookup settings of the same profile, or why there are none. */
+  lookup: Settings | { problem: string };
+}
+
+/**
+ * Resolves a run's settings, once (src/config/settings.ts `settingsFor`, for the operation and for
+ * its lookups).
+ * @throws UsageError as `settingsFor` for the operation (a lookup problem is kept, not thrown)
+ */
+export function resolveRunSettings(flags: GlobalFlags & { dryRun?: boolean }, kind: PaymentKind): RunSettings {
+  const sendSettings = settingsFor(flags, kind);
+  let lookup: RunSettings['lookup'];
+  try {
+    lookup = settingsFor(flags, 'lookup', kind, { quiet: true });
+  } catch (err) {
+    lookup = { problem: (err as Error).message };
+  }
+  return { send: sendSettings, lookup };
+}
+
+/** A request body as the pipeline handles it: an amount in cents and an optional order reference. */
+export interface PaymentBody {
+  /** Amount in cents. */
+  value: number;
+  orderId?: string;
+}
+
+/** What the gateway answered to a payment that was created. */
+export interface Created<B, R> {
+  body: B;
+  data: R;
+  /** The JSON as received (for `--json`). */
+  raw: unknown;
+  sandbox: boolean;
+  /** The ledger entry. */
+  entry: number;
+  settings: Settings;
+}
+
+/** What the gateway holds for a payment whose answer was lost (found by its order reference). */
+export interface FoundLater<B> {
+  body: B;
+  settled: Extract<Settled, { state: 'ok' }>;
+  entry: number;
+}
+
+/** What differs between a cash-in and a cash-out: data and small functions, not separate code paths. */
+export interface PaymentSpec<B extends PaymentBody, R> {
+  kind: PaymentKind;
+  /** `cash-in` / `cash-out`, for messages. */
+  noun: string;
+  /** The interface path (src/gateway/contract.ts). */
+  path: string;
+  fields: readonly FieldSpec[];
+  requestSchema(): z.ZodMiniType;
+  responseSchema(): z.ZodMiniType;
+  /** What the ledger keeps of the body besides the amount and order reference. */
+  ledgerFacts(body: B): Pick<BeginInfo, 'pixKeyType' | 'pixKey' | 'recipient' | 'payer' | 'product'>;
+  /** Cash-outs: identical earlier ones block it, and it must be confirmed (`--yes` or a prompt). */
+  guarded: boolean;
+  /** The summary shown before a prompt confirms it. */
+  summary?(body: B, settings: Settings): string;
+  /** Advice for an unknown outcome (src/gateway/client.ts `unknownAdvice`). */
+  unknownAdvice: string;
+  /** Checks before anything is asked or sent (e.g. that `--qr-file` can be written). @throws UsageError */
+  precheck?(opts: RequestFlags): void;
+  /** Prints a created payment on stdout; throws NeedsAttentionError (exit 6) when a person must look. */
+  print(created: Created<B, R>, opts: RequestFlags): Promise<void>;
+  /** Prints a payment found at the gateway after its answer was lost; may throw NeedsAttentionError. */
+  printFound(found: FoundLater<B>, opts: RequestFlags): void;
+}
+
+/** What the pipeline needs of the ledger (src/ledger/ledger.ts `Ledger`; tests pass one in memory). */
+export interface PaymentLedger extends SettleLedger {
+  blockingCashOut(fingerprint: string, windowMin: number, now?: number): LedgerEntry | undefined;
+  /** The order reference of the latest identical payment that the gateway was found not to have, within `sinceMs`. */
+  reusableOrderId(fingerprint: string, sinceMs: number): string | undefined;
+  begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }): { id: number; earlier?: LedgerEntry };
+  end(id: number, outcome: Outcome, extra?: EndDetails): void;
+  get(id: number): LedgerEntry | undefined;
+}
+
+/** Everything outside the pipeline, injectable: the clock, settings, ledger, gateway and prompt. */
+export interface PipelineDeps {
+  now(): number;
+  settings(flags: RequestFlags, kind: PaymentKind): RunSettings;
+  ledger(): PaymentLedger;
+  send(settings: Settings, path: string, body: unknown, schema: z.ZodMiniType, advice: string, signal: AbortSignal): Promise<GatewayResult<unknown> & { sandbox: boolean }>;
+  ask: AskByOrder;
+  /** The confirmation prompt of a guarded payment; resolves true when confirmed. */
+  confirm(summary: string): Promise<boolean>;
+  /** The second witness for a caller's order reference (src/gateway/lookup.ts `witnessCashOut`). */
+  witness(settings: Settings, orderId: string): Promise<void>;
+}
+
+/** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
+export async function realDeps(): Promise<PipelineDeps> {
+  const { openLedger } = await import('../ledger/ledger.js');
+  const { resolveByOrder } = await import('../gateway/lookup.js');
+  return {
+    now: Date.now,
+    settings: resolveRunSettings,
+    ledger: openLedger,
+    send: sendRequest,
+    ask: (s, o, a) => resolveByOrder(s, o, a),
+    confirm: async (summary) => (await import('./prompts.js')).confirmCashOut(summary),
+    witness: witnessCashOut,
+  };
+}
+
+/** Minutes of the duplicate window (at least the default 10) within which an earlier order reference is reused. */
+const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 60_000;
+
+/**
+ * Runs one payment through every step.
+ * @returns when it was created (printed) or found at the gateway after its answer was lost
+ * @throws the typed errors of src/core/errors.ts, with the exit code that tells what happened
+ */
+export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean }, deps?: PipelineDeps): Promise<void> {
+  const d = deps ?? (await realDeps());
+  refuseBatchOnlyFlags(opts);
+  // Settings and credential first: no question is asked of someone who cannot send anyway.
+  const run = d.settings(opts, spec.kind);
+  const settings = run.send;
+  if (!opts.dryRun) announceSandbox(settings);
+  spec.precheck?.(opts);
+  checkClock(d.now()); // order references and the ledger's times come from this clock
+
+  // gather, validate
+  const validated = (await validateBody(spec.fields, spec.requestSchema(), bodyFromFlags(spec.fields, opts), opts)) as B;
+  const callerOrderId = validated.orderId;
+  const target = endpointTarget(settings.endpoint, spec.path);
+  const sandbox = isSandbox(settings.endpoint);
+  if (opts.dryRun) return printDryRun(settings, spec.path, withOrderId(validated, settings.orderId).body, Boolean(opts.json));
+
+  // guard: the ledger must be usable (else nothing is sent); an identical earlier payment blocks,
+  // after its unknown outcome, if any, was settled by asking the gateway.
+  const ledger = d.ledger();
+  const facts = spec.ledgerFacts(validated);
+  const fingerprint = spec.kind === 'cashout' ? cashOutFingerprint(target, { value: validated.value, pixKeyType: facts.pixKeyType!, pixKey: facts.pixKey! }) : cashInFingerprint(target, { value: validated.value, payer: facts.payer });
+  let reuse: string | undefined;
+  if (spec.guarded && !opts.allowDuplicate) reuse = await guardIdentical(spec, ledger, run, fingerprint, d);
+  reuse ??= callerOrderId === undefined ? ledger.reusableOrderId(fingerprint, d.now() - reuseWindowMs(settings.duplicateWindowMin)) : undefined;
+  const body = (callerOrderId === undefined && reuse !== undefined ? { ...validated, orderId: reuse } : withOrderId(validated, settings.orderId).body) as B;
+  if (reuse !== undefined && callerOrderId === undefined) logger.notice(`sent with order reference ${reuse}, the one of an identical earlier ${spec.noun} that the gateway never got: the gateway sees one order, however often it is tried`);
+  // The second witness: a reference the caller chose may already be at the gateway (another machine, another HOME).
+  if (spec.guarded && callerOrderId !== undefined && !sandbox && !('problem' in run.lookup)) await d.witness(run.lookup, callerOrderId);
+
+  // confirm
+  if (spec.guarded && !opts.yes) {
+    if (!canPrompt(opts)) {
+      throw new UsageError(`a ${spec.noun} moves money: pass --yes to confirm it when not running interactively; nothing was sent`, { field: '--yes', hint: 'add --yes (or check the request first with --dry-run)' }, 'confirmation_required');
+    }
+    if (!(await d.confirm(spec.summary!(body, settings)))) throw new UsageError(`${spec.noun} not confirmed; nothing was sent`, {}, 'confirmation_required');
+  }
+
+  // record: checked again and recorded in one transaction, on disk before anything is sent
+  const begun = ledger.begin(
+    { kind: spec.kind, value: body.value, target, sandbox, profile: settings.profile, ...facts, ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), timeoutMs: settings.timeoutMs },
+    { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
+  );
+  const entry = begun.id;
+  if (begun.earlier) logger.warn(`--allow-duplicate: sending although an identical ${spec.noun} (entry ${begun.earlier.id}, ${formatReais(begun.earlier.value)}, ${begun.earlier.time}, outcome ${begun.earlier.outcome}) is in the ledger; recorded as entry ${entry}`);
+
+  // send
+  const interrupt = patientInterrupt(() =>
+    logger.notice(`the ${spec.noun} was sent: waiting for the gateway's answer (up to ${Math.round(settings.timeoutMs / 1000)} s), the only way to learn whether it was created. Ctrl-C again to stop waiting; its outcome then stays unknown and \`paycli reconcile\` settles it later`),
+  );
+  let result: GatewayResult<unknown> & { sandbox: boolean };
+  try {
+    result = await d.send(settings, spec.path, body, spec.responseSchema(), spec.unknownAdvice, interrupt.signal);
+  } catch (err) {
+    return settleOwn(spec, ledger, run, body, entry, err, d, opts);
+  } finally {
+    interrupt.dispose();
+  }
+
+  // record the answer, print
+  const data = result.data as R & { transactionId?: number | string; status?: unknown };
+  recordEnd(spec, entry, () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
+  await spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
+}
+
+/**
+ * The guard against an identical earlier cash-out. One created within the window refuses this one;
+ * one whose outcome is unknown is first settled by asking the gateway: created → refused;
+ * never got it (after its deadline) → this one is sent, with that attempt's order reference;
+ * still unknown → refused, saying when a lookup can decide.
+ * @returns the order reference to reuse, if any
+ * @throws UsageError `duplicate_cashout` (exit 2, nothing sent)
+ */
+async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, fingerprint: string, d: PipelineDeps): Promise<string | undefined> {
+  const windowMin = run.send.duplicateWindowMin;
+  const earlier = ledger.blockingCashOut(fingerprint, windowMin, d.now());
+  if (!earlier) return undefined;
+  if (earlier.outcome !== 'unknown') throw duplicateError(earlier, windowMin, d.now());
+  if (earlier.sandbox) throw duplicateError(earlier, windowMin, d.now()); // the sandbox keeps nothing to ask
+  logger.notice(`an identical ${spec.noun} (entry ${earlier.id}) has an unknown outcome: asking the gateway for order ${earlier.orderId ?? '(none)'} first`);
+  const settled = await settleEntry(ledger, earlier, run.lookup, { note: `${spec.noun} sent again`, ask: d.ask, now: d.now });
+  if (settled.state === 'not_sent') {
+    logger.notice(`the gateway never got entry ${earlier.id} (asked after its deadline): recorded as not sent`);
+    return earlier.orderId;
+  }
+  const now = d.now();
+  const after = ledger.get(earlier.id) ?? earlier;
+  const err = duplicateError(after, windowMin, now);
+  if (settled.state === 'ok') throw err;
+  throw new UsageError(`${err.message.replace(/; nothing was sent$/, '')}. Asked now: ${settled.why}; nothing was sent`, { ...err.details, hint: settled.decidableAt !== undefined ? `run the same command, or \`paycli reconcile\`, after ${whenText(settled.decidableAt)}` : err.details.hint }, 'duplicate_cashout');
+}
+
+/**
+ * The settle step of this run's own failed send: a known outcome is recorded and its error
+ * thrown; an unknown one is recorded, then asked about once by order reference (unless Ctrl-C or
+ * SIGTERM stopped the wait): found → printed as created; otherwise it stays unknown and the error
+ * says when a lookup can decide.
+ */
+async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, err: unknown, d: PipelineDeps, opts: RequestFlags): Promise<void> {
+  const outcome = outcomeOfError(err);
+  const fields: EndDetails = { ...(err instanceof PaycliError && err.details.status !== undefined ? { httpStatus: err.details.status } : {}), message: redact(err instanceof Error ? err.message : String(err)) };
+  recordEnd(spec, entry, () => ledger.end(entry, outcome, fields));
+  if (outcome !== 'unknown') throw err;
+  const interrupted = err instanceof PaycliError && err.exitCode === ExitCode.INTERRUPTED;
+  const e = ledger.get(entry);
+  let settled: Settled = { state: 'unknown', why: 'the wait was stopped (Ctrl-C twice, or SIGTERM)' };
+  if (e && !interrupted && body.orderId !== undefined) {
+    logger.notice(`the outcome is unknown: asking the gateway for order ${body.orderId}`);
+    settled = await settleEntry(ledger, e, run.lookup, { note: 'own lookup', selfOpen: false, after: err instanceof PaycliError && err.code === 'timeout' ? 'timeout' : undefined, ask: d.ask, now: d.now });
+  }
+  if (settled.state === 'ok') {
+    logger.notice(`the gateway holds it: recorded as created (entry ${entry})`);
+    return spec.printFound({ body, settled, entry }, opts);
+  }
+  const deadline = e?.deadlineMs;
+  const when = settled.state === 'unknown' && settled.decidableAt !== undefined ? settled.decidableAt : deadline !== undefined ? deadline + run.send.settleAfterMs : undefined;
+  const later = `its outcome is unknown and recorded so (entry ${entry}; an identical ${spec.noun} is refused until it is settled)${when !== undefined ? `; the gateway can be asked from ${whenText(when)}: \`paycli reconcile\`` : ''}`;
+  if (err instanceof PaycliError) {
+    throw new PaycliError(err.code, err.exitCode, `${err.message}; ${later}`, { ...err.details, hint: `run \`paycli reconcile\`${when !== undefined ? ` after ${whenText(when)}` : ''}: it asks the gateway by order reference ${body.orderId ?? '(none)'} and records what it finds` });
+  }
+  throw err;
+}
+
+/** Records an outcome; a failure there only warns: the entry stays unknown and blocks a retry. */
+function recordEnd<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, id: number, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    logger.warn(`the ${spec.noun} was sent, but its outcome could not be recorded (${(err as Error).message}): the ledger keeps entry ${id} with an unknown outcome, which blocks an identical ${spec.noun} until \`paycli reconcile\` or \`paycli history resolve\` settles it`);
+  }
+}
