@@ -1,8 +1,7 @@
 /**
  * What `cashin` and `cashout` do when sending failed: record the outcome in the ledger, and when
  * that outcome is unknown (timeout, reset, 5xx, a wrong answer, Ctrl-C after sending), first ask
- * the gateway once by the payment's `orderId` (src/gateway/lookup.ts; README "Order references and
- * lookups"):
+ * the gateway once by the payment's `orderId` (src/gateway/lookup.ts; docs/order-references.md):
  * - the gateway holds it: the payment was created; it is recorded `ok` with the gateway's
  *   transaction id and reported like a success (exit 0), or exit 6 when something needs a person
  *   (a cash-in's BR Code is lost with the answer; an amount or kind that differs);

@@ -35,7 +35,7 @@ export async function run(opts: CashinOptions, ctx: RunContext = processContext(
   if (opts.qrFile) checkWritable(opts.qrFile, '--qr-file');
   const input = bodyFromFlags(CASHIN_FIELDS, opts);
   const validated: CashInRequest = await validateBody(CASHIN_FIELDS, cashInRequestSchema(), input, opts);
-  // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
+  // Order reference (docs/order-references.md): the caller's, else a fresh one (order-id auto).
   const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHIN_PATH, body, Boolean(opts.json));
 

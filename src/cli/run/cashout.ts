@@ -49,12 +49,12 @@ export async function run(opts: CashoutOptions): Promise<void> {
   if (!opts.dryRun) announceSandbox(settings);
   const input = bodyFromFlags(CASHOUT_FIELDS, opts);
   const validated: CashOutRequest = await validateBody(CASHOUT_FIELDS, cashOutRequestSchema, input, opts);
-  // Order reference (README "Order references and lookups"): the caller's, else a fresh one (order-id auto).
+  // Order reference (docs/order-references.md): the caller's, else a fresh one (order-id auto).
   const callerOrderId = validated.orderId;
   const { body } = withOrderId(validated, settings.orderId);
   if (opts.dryRun) return printDryRun(settings, CASHOUT_PATH, body, Boolean(opts.json));
 
-  // Duplicate guard (README "Duplicate cash-outs"): the ledger must be usable (else nothing is
+  // Duplicate guard (docs/ledger-and-safety.md "Duplicate cash-outs"): the ledger must be usable (else nothing is
   // sent), and an identical cash-out is refused early, before asking.
   const target = endpointTarget(settings.endpoint, CASHOUT_PATH);
   const ledger = openLedger();
