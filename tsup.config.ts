@@ -25,7 +25,7 @@ const lazyChildProcessInCommander: Plugin = {
  * Rollup writes the bundle's dynamic imports (`import('./cashin-54ZCGLEJ.cjs')`, `import('node:http')`)
  * as `import()` even in CommonJS, and on Node 20 every such call goes through the ESM loader,
  * which parses the CommonJS file again to find its exports (about 5% of a cash-in's
- * instructions, README "Speed"). tsup does not expose rollup's `dynamicImportInCjs: false`, so this
+ * instructions, docs/speed.md). tsup does not expose rollup's `dynamicImportInCjs: false`, so this
  * step rewrites them after the build to what that option emits: `require()` wrapped as a module
  * namespace (named exports, plus `default` = `module.exports`, as Node's own import of CommonJS
  * gives). It also makes the chunks runnable by src/cli/compile-cache.ts, whose `vm.Script` has no
@@ -47,7 +47,7 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 // One CommonJS bundle with code splitting (tsup's splitting for cjs): the command tree loads
 // alone, and each command's implementation (zod, prompts, qrcode, the sandbox, undici behind a
 // proxy) is a chunk required on use. CommonJS rather than ESM because Node 20's ESM loader adds
-// ~10 ms to every start (README, "Speed"). Identifiers stay unminified: minifying them breaks
+// ~10 ms to every start (docs/speed.md). Identifiers stay unminified: minifying them breaks
 // the helpers tsup's cjs splitting inserts.
 /** Where the man page generator (src/cli/man.ts) is bundled before it runs; not part of the package. */
 const MAN_BUILD_DIR = 'node_modules/.cache/paycli-man';
@@ -61,7 +61,7 @@ export default defineConfig([{
   splitting: true,
   bundle: true,
   // Everything is bundled, better-sqlite3's JavaScript too (one chunk instead of 13 files to find,
-  // read and compile at every cash-out; README "Speed"). Its compiled addon stays in the installed
+  // read and compile at every cash-out; docs/speed.md). Its compiled addon stays in the installed
   // package, and src/ledger/ledger.ts names it (`nativeBinding`); it is loaded only with the first ledger
   // opened, never on the path of --help or --version.
   noExternal: [/.*/],

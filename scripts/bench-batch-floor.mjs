@@ -1,4 +1,4 @@
-// The floor of a batch run (README "Speed"): POSTs every JSON body of a file to $BENCH_URL's
+// The floor of a batch run (docs/speed.md): POSTs every JSON body of a file to $BENCH_URL's
 // cash-out path with node:http, N in flight over kept-alive connections, reading each answer.
 // node scripts/bench-batch-floor.mjs <bodies.jsonl> <concurrency>
 import { Agent, request } from 'node:http';

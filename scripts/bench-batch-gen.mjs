@@ -1,4 +1,4 @@
-// Writes a batch CSV of N valid, distinct cash-outs (README "Batch runs"), and the JSON bodies
+// Writes a batch CSV of N valid, distinct cash-outs (docs/batch-runs.md), and the JSON bodies
 // paycli sends for them (for the floor script): node scripts/bench-batch-gen.mjs <rows> <csv> [<bodies.jsonl>]
 import { createWriteStream } from 'node:fs';
 

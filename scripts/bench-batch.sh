@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run bench, batch part (called by scripts/bench.sh; BENCH_BATCH=0 skips it; README "Speed").
+# npm run bench, batch part (called by scripts/bench.sh; BENCH_BATCH=0 skips it; docs/speed.md).
 # Against a standalone sandbox on 127.0.0.1, in one run:
 # - 10,000 cash-outs with `paycli cashout --batch` at concurrency 8, against the floor: a minimal
 #   node:http script POSTing the same 10,000 bodies at concurrency 8 over kept-alive connections

@@ -1,6 +1,6 @@
 // Fills a paycli ledger (created by a real paycli run, so the schema is paycli's own) with N
 // generated payments, written straight into the database: `npm run bench` measures a cash-out and
-// `paycli history` against a ledger that holds 1,000,000 payments (README "Speed").
+// `paycli history` against a ledger that holds 1,000,000 payments (docs/speed.md).
 // Usage: node scripts/bench-ledger-fill.mjs <ledger.db> <count>
 // The payments span the last year, oldest first; 90% cash-outs to 50,000 different keys on two
 // gateways, 10% cash-ins; outcomes mostly ok, some refused and not_sent, one in 10,000 unknown.

@@ -24,7 +24,7 @@ work=$(mktemp -d)
 bench_start "$work"
 export PAYCLI_DATA_DIR="$work/data"
 
-# The ledger (README "Payment ledger"): duplicate-window 0 lets the same cash-out be sent on every
+# The ledger (docs/ledger-and-safety.md "Payment ledger"): duplicate-window 0 lets the same cash-out be sent on every
 # run (an ok one no longer blocks; the ledger is checked and written exactly as for any cash-out).
 # The big ledger is made by a real paycli run (paycli's own schema), then filled.
 node bin/paycli.cjs config set duplicate-window 0 >/dev/null

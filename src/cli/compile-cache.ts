@@ -1,5 +1,5 @@
 /**
- * On-disk V8 code cache for paycli's own bundle (README "Speed").
+ * On-disk V8 code cache for paycli's own bundle (docs/speed.md).
  *
  * Parsing and compiling the bundle (commander, zod, paycli) is a large part of every start. V8 can
  * serialise the bytecode of a script after it ran and take it back on the next start, skipping

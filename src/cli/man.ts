@@ -98,7 +98,7 @@ export function manPage(program: Command = buildProgram()): string {
     const heading = s.heading.toUpperCase() === 'EXIT CODES' ? 'EXIT STATUS' : s.heading.toUpperCase();
     out.push(`.SH ${roffEscape(heading || 'NOTES')}`, preformatted(s.body));
   }
-  out.push('.SH SEE ALSO', 'The README of paycli: set-up, every command explained, the gateway interface (docs/).');
+  out.push('.SH SEE ALSO', 'README.md of paycli: set-up and everyday examples; docs/ in its repository: every command explained, the gateway contract, the architecture.');
   return `${out.join('\n')}\n`;
 }
 

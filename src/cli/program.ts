@@ -114,7 +114,7 @@ export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readon
 /**
  * Builds the command tree (no side effects). Without `args`, every command. With the command
  * line's `args`, only the command it runs ({@link commandToRun}), which is all a run of it needs
- * and about 2 ms less at every start (README "Speed"); every command when it names none (the
+ * and about 2 ms less at every start (docs/speed.md); every command when it names none (the
  * root's help, `help`, `completion` and typo suggestions need the whole tree).
  */
 export function buildProgram(args?: readonly string[]): UntypedCommand {
@@ -131,7 +131,7 @@ export function buildProgram(args?: readonly string[]): UntypedCommand {
 export async function main(argv: string[] = process.argv): Promise<void> {
   // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do. But a result
   // about something the gateway created that cannot be written out (a full disk, a closed pipe)
-  // ends with exit 6, so a script never takes it for "nothing happened" (README "Exit codes").
+  // ends with exit 6, so a script never takes it for "nothing happened" (docs/output-for-scripts.md "Exit codes").
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       const created = stream === process.stdout ? createdInThisRun() : undefined;

@@ -26,7 +26,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
   { name: 'settle-after', description: 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)' },
   { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)' },
-  // Beyond the interface: the gateway family's order references and lookups (README "Beyond the interface").
+  // Beyond the interface: the gateway family's order references and lookups (docs/order-references.md "Beyond the interface").
   { name: 'order-id', description: 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given' },
   { name: 'lookup', description: 'auto (default): ask the gateway by orderId before a cash-out and after an unknown outcome; off: never' },
   { name: 'lookup-base-url', description: 'base URL for status, balance and lookups (default: base-url)' },

@@ -134,7 +134,7 @@ export function nearestProfile(name: string, names: readonly string[]): string |
 }
 
 /**
- * The profile a request uses, from the config file (README "Configuration and profiles"). Fail
+ * The profile a request uses, from the config file (docs/configuration.md). Fail
  * closed: a profile named by `--profile` or `PAYCLI_PROFILE` that does not exist is an error
  * (exit 2, `unknown_profile`), never the built-in sandbox.
  * @returns the profile's keys, and whether any configuration exists at all
@@ -156,7 +156,7 @@ export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proce
   return { name, keys: profiles[name] ?? {}, configured: names.length > 0 };
 }
 
-/** The longest request timeout paycli takes: one hour, in milliseconds (README "Configuration and profiles"). */
+/** The longest request timeout paycli takes: one hour, in milliseconds (docs/configuration.md). */
 export const MAX_TIMEOUT_MS = 3_600_000;
 
 function positiveInt(text: string, what: string, source: string, max = Number.MAX_SAFE_INTEGER): number {
@@ -237,7 +237,7 @@ export function checkLookupSetting(key: string, value: string): void {
 
 /**
  * Resolves the settings of one operation or lookup from the config file and the environment of
- * this process (README "Configuration and profiles"): see {@link settingsFrom}.
+ * this process (docs/configuration.md): see {@link settingsFrom}.
  * @throws UsageError as {@link settingsFrom}; a config file that cannot be trusted or read
  */
 export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout', env: NodeJS.ProcessEnv = process.env): Settings {
@@ -336,7 +336,7 @@ export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void 
 /**
  * True when a request goes without a credential because none is configured and the base URL is
  * on loopback (a standalone `paycli sandbox`, a local test gateway): nothing leaves the machine,
- * so trying the sandbox needs no key (README "The built-in sandbox").
+ * so trying the sandbox needs no key (docs/sandbox-and-postbacks.md "The built-in sandbox").
  */
 export function keylessLoopback(settings: Settings): boolean {
   if (isSandbox(settings.endpoint) || settings.apiKey) return false;

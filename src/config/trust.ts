@@ -1,5 +1,5 @@
 /**
- * Whether paycli may trust its config file (README "Configuration and profiles"). The config file
+ * Whether paycli may trust its config file (docs/configuration.md). The config file
  * says where money goes (`base-url`) and holds the API key, so, like ssh with its keys:
  * - a symbolic link is refused: whoever controls the link's target controls the payouts;
  * - a file owned by another user is refused: that user decides where the money goes;

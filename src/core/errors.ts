@@ -1,10 +1,10 @@
 /**
  * Typed errors and the exit codes they map to. Every failure paycli reports is one of these;
  * `src/cli/action.ts` turns them into a message on stderr (or a JSON document with `--json`) and
- * the process exit code. The table is documented in README.md and in `paycli --help`.
+ * the process exit code. The table is documented in README.md, docs/output-for-scripts.md and `paycli --help`.
  */
 
-/** Exit codes, as documented in README.md ("Exit codes") and `paycli --help`. */
+/** Exit codes, as documented in README "Exit codes", docs/output-for-scripts.md "Exit codes" and `paycli --help`. */
 export const ExitCode = {
   /** The command did what was asked. */
   OK: 0,
@@ -33,7 +33,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**
  * One line per exit code, for `paycli --help` ("Exit codes:", built from this table in src/cli/program.ts)
- * and checked against README "Exit codes" by test/unit/exit-codes.test.ts: a code added to
+ * and checked against README "Exit codes" and docs/output-for-scripts.md "Exit codes" by test/unit/exit-codes.test.ts: a code added to
  * {@link ExitCode} without a line here does not compile.
  */
 export const EXIT_CODE_SUMMARY: Readonly<Record<ExitCodeValue, string>> = {

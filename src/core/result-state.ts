@@ -1,7 +1,7 @@
 /**
  * What the result being written to stdout is about, so that a write that fails later (stdout is
  * a full disk: the error arrives as an event, after `printResult` returned) ends with the truth:
- * exit 6 when the gateway created something (README "Exit codes"). Kept apart from the logger so
+ * exit 6 when the gateway created something (docs/output-for-scripts.md "Exit codes"). Kept apart from the logger so
  * that src/cli/program.ts can read it without loading the output code.
  */
 let created: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * The one rule for secrets (README "Secrets"). A secret is:
+ * The one rule for secrets (docs/configuration.md "Secrets"). A secret is:
  * - the API key (config key `api-key`, `PAYCLI_API_KEY`, `--api-key` of the sandbox tools);
  * - the value of every `header.<Name>` config key (gateways put client secrets there, e.g. `header.cs`);
  * - the user-info (`user:password@`) of any URL;

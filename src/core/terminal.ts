@@ -2,7 +2,8 @@
  * Terminal policy, in one place: what a run may touch of the process (its {@link RunContext}),
  * whether paycli may prompt, whether it colours stderr, where prompts and progress are drawn, and
  * how Ctrl-C / SIGTERM reach a request in flight. No heavy imports: `config path` loads it too.
- * README "Interactive mode" and "Output for scripts" describe the rules from a user's side.
+ * docs/cash-in-and-cash-out.md "Interactive mode" and docs/output-for-scripts.md describe the rules
+ * from a user's side.
  */
 import type { Command } from 'commander';
 import { isatty } from 'node:tty';

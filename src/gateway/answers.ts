@@ -1,5 +1,5 @@
 /**
- * Classification of a gateway's answer about money (README "Exit codes", exit 6): what in a
+ * Classification of a gateway's answer about money (docs/output-for-scripts.md "Exit codes", exit 6): what in a
  * well-formed 200 answer tells a person to look before trusting it. Pure functions; amounts are
  * integer cents, compared as BigInt so no answer can lose precision.
  */

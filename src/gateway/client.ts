@@ -187,7 +187,7 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
 /**
  * The proxy (HTTPS_PROXY / HTTP_PROXY) refused to open the tunnel (undici: "Proxy response (407)
  * !== 200 when HTTP Tunneling"): the request never left for the gateway, so exit 4 with
- * `maybeSent: false`; a 407 says the proxy wants credentials (README "Exit codes").
+ * `maybeSent: false`; a 407 says the proxy wants credentials (docs/output-for-scripts.md "Exit codes").
  */
 function proxyRefusal(err: unknown): NetworkError | undefined {
   for (const e of causeChain(err)) {
@@ -240,7 +240,7 @@ async function readCapped(body: TransportResponse['body'], contentLength: string
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Maps an HTTP answer to a result or a typed error (exit codes: README "Exit codes"). */
+/** Maps an HTTP answer to a result or a typed error (exit codes: docs/output-for-scripts.md "Exit codes"). */
 function interpret<T extends z.ZodMiniType>(status: number, headers: TransportResponse['headers'], text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
   let json: unknown;
   let isJson = true;

@@ -1,6 +1,6 @@
 /**
- * Where a request goes: the built-in sandbox, or a gateway at a base URL (README "The built-in
- * sandbox", "Configuration and profiles"). Resolved once with the settings (src/config/settings.ts
+ * Where a request goes: the built-in sandbox, or a gateway at a base URL (docs/sandbox-and-postbacks.md
+ * "The built-in sandbox", docs/configuration.md). Resolved once with the settings (src/config/settings.ts
  * `Settings.endpoint`); code asks these helpers rather than comparing strings. No imports: the
  * ledger's rules (src/ledger/rules.ts) use it without loading anything else.
  */

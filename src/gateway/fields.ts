@@ -39,7 +39,7 @@ function field(path: string, label: string, example: string, required = true, ki
 }
 
 /**
- * `orderId`, the caller's order reference: beyond the interface (README "Beyond the interface"),
+ * `orderId`, the caller's order reference: beyond the interface (docs/order-references.md "Beyond the interface"),
  * never prompted for (with the profile's `order-id` = `auto`, paycli makes one).
  */
 const orderIdField = () => field('orderId', 'Order reference (optional)', 'pedido-1234', false, 'text', '--order-id', false);

@@ -1,10 +1,10 @@
 /**
  * Asking the gateway about a transaction: the lookups the gateway family documents beyond the
- * interface (README "Beyond the interface"), `GET /transaction/get/by/id/{transactionId}` and
+ * interface (docs/order-references.md "Beyond the interface"), `GET /transaction/get/by/id/{transactionId}` and
  * `GET /transaction/get/by/orderId/{orderId}` (paths per profile: `status-path`,
  * `status-by-order-path`), with a miss answered 404 `{"message":"Transaction not found"}`.
  *
- * Three uses (README "Order references and lookups"):
+ * Three uses (docs/order-references.md):
  * - `paycli status` shows what the gateway holds ({@link findTransaction});
  * - before a cash-out whose `orderId` the caller chose, the gateway is the duplicate guard's
  *   second witness ({@link witnessCashOut}): a retry from another machine sends nothing;
@@ -158,7 +158,7 @@ export function describeFound(doc: TransactionLookup): string {
 
 /**
  * Asks the gateway, as the duplicate guard's second witness, whether it already holds the order
- * reference `orderId` (README "Order references and lookups"). Skipped when {@link whyNoLookup}
+ * reference `orderId` (docs/order-references.md). Skipped when {@link whyNoLookup}
  * says so; a gateway found to have no lookup path is remembered (and said once) and not asked again.
  * @returns `held` with the gateway's document when it holds the order; `absent` when it does not
  *   (or was not asked: `skipped` says why)

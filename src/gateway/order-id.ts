@@ -1,7 +1,7 @@
 /**
  * Order references: the caller's own reference for a payment, sent as the body field `orderId`
  * on cash-ins and cash-outs. It is not in the interface; the gateway family documents it
- * (README "Beyond the interface"): optional on cash-in, required on cash-out, echoed in both
+ * (docs/order-references.md "Beyond the interface"): optional on cash-in, required on cash-out, echoed in both
  * answers, and the key of the lookup `GET /transaction/get/by/orderId/{orderId}`.
  *
  * With the profile setting `order-id` = `auto` (the default) paycli gives every payment that has
@@ -37,7 +37,7 @@ export function newOrderId(): string {
 /**
  * ulid's source of randomness, from node:crypto: one byte per character, as ulid's own default,
  * which reaches node:crypto through Web Crypto and costs a further module load on every start
- * (README "Speed"). Each call gives a number in [0, 1) in steps of 1/256; 16 bytes cover the 16
+ * (docs/speed.md). Each call gives a number in [0, 1) in steps of 1/256; 16 bytes cover the 16
  * random characters of one ULID.
  */
 function randomSource(): () => number {

@@ -3,7 +3,7 @@
  * and `paycli listen` checks. Signing and checking live here only, for both sides.
  *
  * The interface gives no payload, headers or signing for the postback (§6: "not shown"). The body
- * is the one the gateway family documents (README "Postbacks", docs/). The signature is a sandbox
+ * is the one the gateway family documents (docs/sandbox-and-postbacks.md "Postbacks", docs/). The signature is a sandbox
  * feature, modelled on Mercado Pago's `x-signature: ts=…,v1=…`, and a real gateway may not send
  * one:
  *
@@ -20,7 +20,7 @@ export const SIGNATURE_HEADER = 'x-paycli-signature';
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
- * A postback `status` (README "Postbacks"): a word, unlike the digit string of the cash-out
+ * A postback `status` (docs/sandbox-and-postbacks.md "Postbacks"): a word, unlike the digit string of the cash-out
  * response. `created` when the transaction is created, then `paid`, `failed`, `canceled`;
  * `refund` and `infraction` (a PIX infraction report, MED) after `paid`.
  */
@@ -55,7 +55,7 @@ export interface PostbackDestination {
 }
 
 /**
- * The JSON body of a postback, as the sandbox sends it (README "Postbacks"), and the document its
+ * The JSON body of a postback, as the sandbox sends it (docs/sandbox-and-postbacks.md "Postbacks"), and the document its
  * lookups answer. `value` is integer cents; `processedAt` is ISO 8601 UTC; `orderId` is the
  * caller's reference (null when none was sent); `observation` a free text or null.
  * `endToEndId` (a 32-character PIX end-to-end id: "E" + 8-digit ISPB + yyyyMMddHHmm + 11

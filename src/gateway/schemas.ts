@@ -9,7 +9,7 @@
  * gateways, docs/gateway-contract.md §4) are kept and passed through, known fields must have the interface's type.
  *
  * Where the interface says "not shown" (§2.6, §8) the bounds chosen here are documented in
- * README ("Validation rules"): amounts 1..{@link MAX_CENTS} cents; names ≤ {@link MAX_NAME}
+ * docs/cash-in-and-cash-out.md ("Validation rules"): amounts 1..{@link MAX_CENTS} cents; names ≤ {@link MAX_NAME}
  * characters; descriptions ≤ {@link MAX_DESCRIPTION}; URLs absolute http(s) ≤ 2048.
  */
 import * as z from 'zod/mini';
@@ -25,7 +25,7 @@ import { isHttpUrl } from './net.js';
 // zod compiles a parser for each object schema with `new Function` on its first use, which pays
 // off over many parses; a single payment parses a body or two, the compiled code is not in the
 // code cache, and it cost ~3 ms of a cash-out. A batch of 10,000 rows runs as fast either way
-// (README "Speed").
+// (docs/speed.md).
 // zod/mini (not the classic API): a schema is built without the ~40 methods classic zod attaches
 // to every object, and the bundle carries only the schema kinds used here. Its messages are the
 // English ones classic zod gives (the default locale is not loaded by zod/mini by itself).
@@ -40,7 +40,7 @@ export const MAX_URL = 2048;
 
 /**
  * A schema built on its first use, then kept: zod builds a schema object by object, and every
- * command would otherwise pay at start-up for the schemas of the others (README "Speed").
+ * command would otherwise pay at start-up for the schemas of the others (docs/speed.md).
  * @returns a function giving the one schema `build` makes
  */
 const builtOnUse = <T>(build: () => T): (() => T) => {
@@ -113,7 +113,7 @@ const urlSchema = z.string(typed('a URL, e.g. https://example.com/pix/postback')
 );
 
 /**
- * `orderId`, the caller's order reference (beyond the interface: README "Beyond the interface"),
+ * `orderId`, the caller's order reference (beyond the interface: docs/order-references.md "Beyond the interface"),
  * trimmed; rules in src/gateway/order-id.ts.
  */
 export const orderIdSchema = z.string(typed('text, e.g. "pedido-1234"')).check(z.trim(), (ctx) => {
@@ -201,7 +201,7 @@ export const cashOutRequestSchema = z.pipe(
         },
         typed('an object with name, email and phone, e.g. {"name": "Fulano de Tal", "email": "fulano@example.com", "phone": "11987654321"}'),
       ),
-      // Beyond the interface (README "Beyond the interface"): the gateway family's cash-out takes both.
+      // Beyond the interface (docs/order-references.md "Beyond the interface"): the gateway family's cash-out takes both.
       orderId: z.optional(orderIdSchema),
       postbackUrl: z.optional(urlSchema),
     })
@@ -262,7 +262,7 @@ export function problemsOf(error: z.core.$ZodError): FieldProblem[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
 
-// ── Beyond the interface: the gateway family's lookups (README "Beyond the interface") ──
+// ── Beyond the interface: the gateway family's lookups (docs/order-references.md "Beyond the interface") ──
 
 
 /**

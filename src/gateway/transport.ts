@@ -2,7 +2,7 @@
  * How the bytes of one request (a POST, or a lookup's GET) travel. Two transports, one contract:
  * - direct (the usual case): Node's built-in `node:http`/`node:https`, which start in a few
  *   milliseconds; undici's import plus its WebAssembly HTTP parser cost several times Node's
- *   whole start-up on this project's machines (`npm run bench`, README "Speed");
+ *   whole start-up on this project's machines (`npm run bench`, docs/speed.md);
  * - through a proxy, when `HTTPS_PROXY`/`HTTP_PROXY` (or the lower-case forms) are set: undici's
  *   `EnvHttpProxyAgent`, loaded only then, which also applies `NO_PROXY` (undici
  *   does not read these variables by itself; its `EnvHttpProxyAgent` does).

@@ -1,5 +1,5 @@
 /**
- * The payment ledger (README "Payment ledger"): every cash-out and cash-in this machine sends is
+ * The payment ledger (docs/ledger-and-safety.md "Payment ledger"): every cash-out and cash-in this machine sends is
  * recorded in `<data dir>/ledger.db` *before* it is sent, and completed with its outcome
  * afterwards. It is what stops a retried CI job from paying the same payout twice, and what
  * `paycli history` lists.
@@ -55,7 +55,7 @@ import { redact } from '../core/secrets.js';
 let sqlite: typeof Database | undefined;
 /**
  * better-sqlite3, loaded on the first ledger opened: its addon costs several milliseconds, which
- * `--dry-run`, a validation error or `--help` never pay (README "Speed"). Its JavaScript is
+ * `--dry-run`, a validation error or `--help` never pay (docs/speed.md). Its JavaScript is
  * bundled with the ledger's chunk; the addon is found by {@link nativeBinding}.
  */
 function sqliteDatabase(): typeof Database {
@@ -66,7 +66,7 @@ export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, typ
 
 /** Name of the ledger inside {@link dataDir}. */
 export const LEDGER_NAME = 'ledger.db';
-/** Name of the journal of paycli before the ledger, imported once (README "Payment ledger"). */
+/** Name of the journal of paycli before the ledger, imported once (docs/ledger-and-safety.md "Payment ledger"). */
 export const JOURNAL_NAME = 'journal.jsonl';
 /** How long a paycli waits for another one's write lock before giving up with `ledger_busy` (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -507,7 +507,7 @@ const UUID_BYTES = Buffer.alloc(16);
  * A UUID version 7 (RFC 9562 §5.7): 48 bits of Unix time in milliseconds, then 74 random bits. An
  * entry's `uuid` is unique like a version 4 one, but entries recorded one after another get
  * neighbouring keys, so the `uuid` index grows at its end instead of at random pages: a batch of
- * thousands of rows writes a fraction of the pages to the write-ahead log (README "Speed").
+ * thousands of rows writes a fraction of the pages to the write-ahead log (docs/speed.md).
  * @param now milliseconds since the Unix epoch (tests pass their own)
  */
 export function uuidV7(now = Date.now()): string {
@@ -592,7 +592,7 @@ export class Ledger {
       db.pragma('journal_size_limit = 4194304');
       // SQLite's own default page cache (2 MiB) instead of better-sqlite3's 16 MiB: every query of
       // the ledger goes through an index, and a batch of 100,000 rows would otherwise fill 16 MiB of
-      // memory with pages it does not read again (README "Speed", batch memory).
+      // memory with pages it does not read again (docs/speed.md, batch memory).
       db.pragma('cache_size = -2000');
       const format = db.prepare(`SELECT value FROM meta WHERE key = 'format'`).pluck().get();
       if (format !== FORMAT) throw new LedgerUnavailableError(`the payment ledger ${file} is not a paycli ledger${note}`, { hint: UNUSABLE_HINT(file) });

@@ -1,5 +1,5 @@
 /**
- * The rules of the payment ledger that need no database (README "Payment ledger" and
+ * The rules of the payment ledger that need no database (docs/ledger-and-safety.md "Payment ledger" and
  * "Duplicate cash-outs"): what a payment's outcome is, what makes two cash-outs identical
  * (the gateway endpoint's identity, the fingerprint), which earlier entry blocks a new cash-out,
  * and the words of the refusal. The store itself is src/ledger/ledger.ts; these rules are kept apart so
@@ -101,7 +101,7 @@ function computeDisplay(url: string): string {
 }
 
 /**
- * What makes two cash-outs identical (README "Duplicate cash-outs"): the same endpoint (by its
+ * What makes two cash-outs identical (docs/ledger-and-safety.md "Duplicate cash-outs"): the same endpoint (by its
  * {@link endpointIdentity}), the same amount in cents, the same key type and the same PIX key as
  * sent (after normalisation: DICT form, so `Fulano@Example.com` and `fulano@example.com` are one
  * key). The recipient's name, e-mail, phone and CPF/CNPJ are deliberately left out: the money
@@ -154,7 +154,7 @@ export interface EarlierPayment {
 }
 
 /**
- * Whether an earlier identical cash-out blocks a new one (README "Duplicate cash-outs"):
+ * Whether an earlier identical cash-out blocks a new one (docs/ledger-and-safety.md "Duplicate cash-outs"):
  * - outcome unknown (or none recorded): blocks, with no time limit, until it is resolved
  *   (`paycli history resolve`, or a lookup at the gateway): the clock plays no part, so a clock
  *   moved forwards or backwards cannot let the same payout through;

@@ -1,6 +1,6 @@
 /**
  * Gathers a request body from `--input <file|->` (a JSON object with the interface's field names)
- * and the flags over it, before the schema judges it (README "Scripts and CI").
+ * and the flags over it, before the schema judges it (docs/output-for-scripts.md "Scripts and CI").
  * `--input` is read strictly (src/core/json-strict.ts): a key given twice is refused, and the
  * interface's integer fields (`value`, `splits[].value`, `pixKeyType`) must be JSON integers as
  * written, not strings (`"1500"`) nor numbers with a fraction or an exponent (`1.0`, `15e2`,

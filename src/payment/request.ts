@@ -38,7 +38,7 @@ export async function validateBody<S extends z.ZodMiniType>(fields: readonly Fie
   return again.data;
 }
 
-/** Flags that only a `--batch` run reads (README "Batch runs"), by option attribute. */
+/** Flags that only a `--batch` run reads (docs/batch-runs.md), by option attribute. */
 const BATCH_ONLY: ReadonlyArray<readonly [string, string]> = [
   ['batchFormat', '--batch-format'],
   ['concurrency', '--concurrency'],

@@ -1,5 +1,5 @@
 /**
- * Checks the BR Code a gateway returned for a cash-in (README "BR Codes", docs/gateway-contract.md),
+ * Checks the BR Code a gateway returned for a cash-in (docs/brcodes.md, docs/gateway-contract.md),
  * with the one decoder of src/pix/brcode.ts. The transaction exists either way, so the result is
  * always printed; what a payer's bank would get wrong makes the run end with exit 6.
  */

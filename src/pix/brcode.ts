@@ -122,7 +122,7 @@ export const SOURCES = {
 } as const;
 
 /**
- * Every rule the decoder checks (README "BR Codes"). `error`: payers' banks refuse such a code
+ * Every rule the decoder checks (docs/brcodes.md). `error`: payers' banks refuse such a code
  * or would read it wrongly (the code is invalid); `warning`: valid to the decoder, but some
  * banks refuse it.
  */

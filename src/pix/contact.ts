@@ -1,7 +1,7 @@
 /**
  * Checks for the contact fields and the characters of free text, where the interface leaves the
- * format open (§2.6 "Formats and length bounds ... not shown"). The choices, documented in README
- * ("Validation rules"):
+ * format open (§2.6 "Formats and length bounds ... not shown"). The choices, documented in
+ * docs/cash-in-and-cash-out.md ("Validation rules"):
  * - e-mail (payer, recipient): a plain ASCII `local@domain.tld` address, at most 254 characters
  *   (RFC 5321), the local part in RFC 5322's dot-atom characters. No letters outside ASCII, no
  *   invisible or look-alike characters: `josé@…`, a Cyrillic `а`, a zero-width space are refused.

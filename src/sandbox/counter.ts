@@ -1,5 +1,5 @@
 /**
- * The sandbox's transaction ids keep increasing across runs and across processes (README "The built-in sandbox"):
+ * The sandbox's transaction ids keep increasing across runs and across processes (docs/sandbox-and-postbacks.md "The built-in sandbox"):
  * the last id lives in `<data dir>/sandbox-counter`, updated under a lock (an exclusive `mkdir`,
  * atomic on every local file system) so that concurrent in-process sandboxes never hand out the
  * same id.

@@ -3,8 +3,8 @@
  * control endpoint (`POST /_sandbox/transactions/<id>/<action>`, outside the gateway interface)
  * or by `--auto-pay`, and the postbacks every state change sends. The interface says nothing of
  * transitions (§3 "Transitions: not shown") nor of postback payload, signing or retries (§6); the
- * rules here follow what the gateway family documents and are written down in README
- * ("Postbacks"):
+ * rules here follow what the gateway family documents and are written down in
+ * docs/sandbox-and-postbacks.md ("Postbacks"):
  *
  * - states are the postback words; transitions, the same for cash-ins and cash-outs:
  *   created → paid | failed | canceled, paid → refund | infraction, infraction → refund;
@@ -37,7 +37,7 @@ export const SANDBOX_ACTIONS: readonly SandboxAction[] = ['pay', 'fail', 'cancel
 /** State each action leads to. */
 export const ACTION_TARGET: Record<SandboxAction, PostbackStatus> = { pay: 'paid', fail: 'failed', cancel: 'canceled', refund: 'refund', infraction: 'infraction' };
 
-/** Allowed transitions by current state, for cash-ins and cash-outs alike (README "Postbacks"). */
+/** Allowed transitions by current state, for cash-ins and cash-outs alike (docs/sandbox-and-postbacks.md "Postbacks"). */
 export const TRANSITIONS: Record<SandboxStatus, readonly SandboxStatus[]> = {
   created: ['paid', 'failed', 'canceled'],
   paid: ['refund', 'infraction'],

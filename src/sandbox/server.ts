@@ -1,7 +1,7 @@
 /**
  * The built-in sandbox: an HTTP server on 127.0.0.1 that answers like the gateway (interface §4,
  * plus what the gateway family documents beyond it), for trying paycli and for other programs'
- * tests. No money moves. Behaviour (documented in README "The built-in sandbox" and "Postbacks"):
+ * tests. No money moves. Behaviour (documented in docs/sandbox-and-postbacks.md "The built-in sandbox" and "Postbacks"):
  * - `POST /transaction/qrcode/cashin` and `POST /transaction/cashout`, checked like the gateway
  *   (src/sandbox/validate.ts; format rules only with `strict`); a failure is HTTP 400
  *   `{"message": "Validation Failed - <field> is required"}` or similar;

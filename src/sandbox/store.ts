@@ -1,8 +1,8 @@
 /**
  * What a sandbox remembers: every transaction it created, for as long as the sandbox process runs
  * (a standalone `paycli sandbox` keeps them across requests; transaction ids keep increasing
- * across runs, src/sandbox/counter.ts). It answers the lookups and the balance of README
- * "The built-in sandbox" ("Lookups and balance"):
+ * across runs, src/sandbox/counter.ts). It answers the lookups and the balance of
+ * docs/sandbox-and-postbacks.md ("What it answers"):
  *
  * - a transaction is found by its id or by its `orderId` (the first one created with that
  *   reference, when several share it);

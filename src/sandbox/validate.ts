@@ -1,6 +1,6 @@
 /**
- * How the sandbox checks a request body: like the gateway, not like paycli's client (README
- * "The built-in sandbox", "Validation"). The sandbox serves other programs too, so its messages
+ * How the sandbox checks a request body: like the gateway, not like paycli's client
+ * (docs/sandbox-and-postbacks.md "Validation"). The sandbox serves other programs too, so its messages
  * speak of JSON fields only, never of paycli's flags.
  *
  * - Default: what the gateway documents. Every required field is present, not `null`, and of its

@@ -1,5 +1,5 @@
 /**
- * The base URL rule end to end (README "Configuration and profiles"): a path is kept before the
+ * The base URL rule end to end (docs/configuration.md): a path is kept before the
  * interface path; a query or a fragment is refused before anything is sent, without echoing the
  * query (it may carry a token).
  */

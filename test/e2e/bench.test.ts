@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (scripts/bench.sh, README "Speed") ends with exit 0 when it ran, and leaves
+ * `npm run bench` (scripts/bench.sh, docs/speed.md) ends with exit 0 when it ran, and leaves
  * nothing behind: its temporary folder (config, data, code cache, the standalone sandbox's log)
  * is gone and its sandbox stopped, for the start-up and ledger rows (scripts/bench.sh) and the batch
  * part (scripts/bench-batch.sh) alike. Run with the fewest samples; nothing here looks at the times.

@@ -1,7 +1,7 @@
 /**
  * `paycli brcode decode|qr|create` and the BR Code check of a cash-in's answer, end to end: the
  * built paycli against files, stdin, a test gateway on 127.0.0.1 that answers chosen BR Codes, and
- * a real terminal (tmux) for the QR drawing (README "BR Codes").
+ * a real terminal (tmux) for the QR drawing (docs/brcodes.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The V8 code cache of src/cli/compile-cache.ts (README "Speed"). It may only make paycli
+ * The V8 code cache of src/cli/compile-cache.ts (docs/speed.md). It may only make paycli
  * faster: same results with or without it, with a corrupt or foreign entry, under concurrency;
  * it is read only from a private folder; no secret lands in it.
  */

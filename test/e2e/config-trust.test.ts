@@ -1,5 +1,5 @@
 /**
- * Config trust end to end (README "Configuration and profiles"): the built paycli against a
+ * Config trust end to end (docs/configuration.md): the built paycli against a
  * recording test gateway. A config file that says where money goes is refused when someone else
  * could have written it (symlink, another owner, writable by others) and warned about when others
  * can read it; a refusal sends nothing, for payments and `config` commands alike.

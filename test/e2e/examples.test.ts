@@ -1,20 +1,20 @@
 /**
- * Examples that cannot rot: every command example in README.md's code blocks and in the
- * "Examples:" of every command's `--help` is run as written, by bash, against the built paycli
- * and its sandbox, and must end as the text says. New commands and examples are picked up by
- * themselves: the help tree is walked from `paycli --help`, and every README block that runs
- * `paycli` is taken.
+ * Examples that cannot rot: every command example in the code blocks of README.md and of every
+ * page of docs/ (docs/*.md), and in the "Examples:" of every command's `--help`, is run as
+ * written, by bash, against the built paycli and its sandbox, and must end as the text says. New
+ * commands, pages and examples are picked up by themselves: the help tree is walked from
+ * `paycli --help`, and every block of those pages that runs `paycli` is taken.
  *
- * How the text states an outcome (README "Development", "Examples that run"):
+ * How the text states an outcome (docs/contributing.md "Examples that run"):
  * - nothing: exit 0;
- * - a comment `# exit N`: exit N (and in a README console block, the `error:` line shown after
+ * - a comment `# exit N`: exit N (and in a console block, the `error:` line shown after
  *   the command must be on stderr);
  * - a comment that says `in a terminal`: the example is run in a pseudo-terminal (`script`) and
  *   must show its first prompt (`?`); it is then stopped.
  * `paycli sandbox` and `paycli listen` (servers) are started in the background, waited for
  * ("listening on", or {"listening": …} with --json) and stopped at the end of their block.
  *
- * Each block (one README code block, or one command's Examples) runs in a fresh folder with
+ * Each block (one code block of a page, or one command's Examples) runs in a fresh folder with
  * fresh config and data folders and HOME, in a private network namespace (`unshare -rn`), so
  * the documented ports (4010, 4011) are free and nothing leaves the machine. The folder holds
  * the files the examples name (test/fixtures/examples: order.json, payout.json, out/payout-*.json,
@@ -22,7 +22,7 @@
  * starts at 41, so the first transaction is the 42 the examples use.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ export interface Example {
   where: string;
   mode: 'run' | 'server' | 'tty';
   exit: number;
-  /** In a README console block: the `error:` line shown after it. */
+  /** In a console block of a page: the `error:` line shown after it. */
   shownError?: string;
 }
 
@@ -82,15 +82,18 @@ function logicalLines(lines: string[]): Array<{ text: string; index: number }> {
   return out;
 }
 
-/** The example blocks of a README: every sh/bash/shell/console code block that runs paycli. */
-export function readmeBlocks(readme: string): Array<{ where: string; examples: Example[] }> {
+/**
+ * The example blocks of a Markdown page (`file` is its path from the repository's root, for
+ * messages): every sh/bash/shell/console code block that runs paycli.
+ */
+export function markdownBlocks(page: string, file = 'README.md'): Array<{ where: string; examples: Example[] }> {
   const blocks: Array<{ where: string; examples: Example[] }> = [];
   const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
-  for (const m of readme.matchAll(fence)) {
+  for (const m of page.matchAll(fence)) {
     const lang = m[1]!;
     const body = m[2]!.replace(/\n$/, '');
-    const line = readme.slice(0, m.index).split('\n').length;
-    const where = `README.md:${line}`;
+    const line = page.slice(0, m.index).split('\n').length;
+    const where = `${file}:${line}`;
     if (!['sh', 'bash', 'shell', 'console'].includes(lang) || !runsPaycli(body.replace(/^\$ /gm, ''))) continue;
     const lines = body.split('\n');
     if (lang === 'console') {
@@ -187,7 +190,7 @@ function runBlock(examples: Example[], base: string): Outcome[] {
   const dir = mkdtempSync(join(base, 'block-'));
   const work = join(dir, 'work');
   cpSync(join(ROOT, 'test/fixtures/examples'), work, { recursive: true });
-  // A copy, not a link: a batch example writes its results file beside its input (README "Batch runs").
+  // A copy, not a link: a batch example writes its results file beside its input (docs/batch-runs.md).
   if (existsSync(join(ROOT, 'examples'))) cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true });
   const home = join(dir, 'home');
   const data = join(dir, 'data');
@@ -234,11 +237,19 @@ function check(outcomes: Outcome[]): void {
   expect(failures.join('\n\n'), failures.join('\n\n')).toBe('');
 }
 
-describe('every README example runs as written', () => {
-  const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  it('finds the README examples', () => {
-    expect(blocks.length).toBeGreaterThan(5);
-    expect(blocks.flatMap((b) => b.examples).map((e) => e.text).join('\n')).toContain('paycli cashout');
+/** The pages whose examples run: README.md, then every page of docs/, by name. */
+export const PAGES: readonly string[] = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+describe('every example of README.md and docs/ runs as written', () => {
+  const blocks = PAGES.flatMap((file) => markdownBlocks(readFileSync(join(ROOT, file), 'utf8'), file));
+  it('finds the examples of README.md and of docs/', () => {
+    const of = (prefix: string) => blocks.filter((b) => b.where.startsWith(prefix));
+    expect(of('README.md:').length).toBeGreaterThan(5);
+    expect(of('docs/').length).toBeGreaterThan(10);
+    expect(of('README.md:').flatMap((b) => b.examples).map((e) => e.text).join('\n')).toContain('paycli cashout');
+    // a page read as the test reads it: its own path in `where`, one example per command line
+    const sample = markdownBlocks('x\n\n```sh\npaycli brcode decode -   # exit 2\n```\n\n```json\n{"paycli": 1}\n```\n', 'docs/x.md');
+    expect(sample).toEqual([{ where: 'docs/x.md:3', examples: [{ text: 'paycli brcode decode -   # exit 2', where: 'docs/x.md:3+0', mode: 'run', exit: 2, shownError: undefined }] }]);
   });
   for (const block of blocks) {
     it(`${block.where}: ${block.examples.length} example(s)`, () => check(runBlock(block.examples, base)), 240_000);

@@ -1,7 +1,7 @@
 /**
  * The hostile-gateway matrix. Each case runs the built paycli against a test
  * gateway on 127.0.0.1 that answers outside the interface on purpose, and asserts the message
- * and the exit code (README "Exit codes").
+ * and the exit code (docs/output-for-scripts.md "Exit codes").
  */
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

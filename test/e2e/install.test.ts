@@ -1,5 +1,5 @@
 /**
- * paycli as a new user gets it (README, first lines and "Installing paycli"), from a clean clone
+ * paycli as a new user gets it (README, first lines and "Install"), from a clean clone
  * of this repository in a temporary folder:
  * - the README's first set-up command, run verbatim in a terminal: the cash-in on the built-in
  *   sandbox with its QR code drawn;
@@ -53,8 +53,9 @@ beforeAll(() => {
   mkdirSync(home);
   clone = join(dir, 'clone');
   execFileSync('git', ['clone', '-q', ROOT, clone], { env: userEnv() });
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+}, SLOW);
+// A clone with node_modules and two builds: removing it may take longer than the default hook timeout.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), SLOW);
 
 describe('a clean clone', () => {
   it('the README opens with exactly two set-up commands: the sandbox cash-in and the tests', () => {

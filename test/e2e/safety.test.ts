@@ -1,5 +1,5 @@
 /**
- * Money safety from structure (README "Exit codes", "Configuration and profiles"), end to end:
+ * Money safety from structure (docs/output-for-scripts.md "Exit codes", docs/configuration.md), end to end:
  * the built paycli against a test gateway on 127.0.0.1, asserting stdout, stderr, the exit code
  * and how many requests reached the gateway.
  * - a profile that does not exist, or one without a base URL, never falls back to the sandbox;

@@ -1,5 +1,5 @@
 /**
- * The one secret rule (src/core/secrets.ts, README "Secrets"): the API key, every `header.<Name>` value
+ * The one secret rule (src/core/secrets.ts, docs/configuration.md "Secrets"): the API key, every `header.<Name>` value
  * and the user-info of any URL are secrets, whatever their length. They are masked by `config
  * get/list/set` and redacted in every output mode, in errors, in the ledger and in history, even
  * when a gateway echoes them back.

@@ -1,5 +1,5 @@
 /**
- * The BR Code decoder and its rules (src/pix/brcode.ts, README "BR Codes"): a corpus of codes with
+ * The BR Code decoder and its rules (src/pix/brcode.ts, docs/brcodes.md): a corpus of codes with
  * their expected verdicts (test/fixtures/brcodes.json), a synthetic code for every rule, the
  * cash-in verdicts (src/pix/brcode-check.ts), the static builder against the Banco Central
  * example and @brazilian-utils, and the terminal drawing's quiet zone and width check.

@@ -1,5 +1,5 @@
 /**
- * The exit-code text people read (`paycli --help`, README "Exit codes") names exactly the codes
+ * The exit-code text people read (`paycli --help`, README "Exit codes" and docs/output-for-scripts.md "Exit codes") names exactly the codes
  * paycli exits with (ExitCode in src/core/errors.ts), each once, in order.
  */
 import { readFileSync } from 'node:fs';
@@ -22,10 +22,19 @@ describe('exit-code text', () => {
     program.outputHelp();
     expect(help).toContain(EXIT_CODES_HELP.trim());
   });
+  /** The codes of the table in a page's "## Exit codes" section, in order. */
+  const tableCodes = (file: string): number[] => {
+    const page = readFileSync(resolve(__dirname, '../..', file), 'utf8');
+    const start = page.indexOf('\n## Exit codes\n');
+    expect(start, `${file} has an "## Exit codes" section`).toBeGreaterThanOrEqual(0);
+    const end = page.indexOf('\n## ', start + 5);
+    const section = page.slice(start, end < 0 ? undefined : end);
+    return [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => Number(m[1]));
+  };
   it('README "Exit codes" has one row per ExitCode, in order', () => {
-    const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Exit codes\n'), readme.indexOf('\n## ', readme.indexOf('\n## Exit codes\n') + 5));
-    const rows = [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => Number(m[1]));
-    expect(rows).toEqual(codes);
+    expect(tableCodes('README.md')).toEqual(codes);
+  });
+  it('docs/output-for-scripts.md "Exit codes" (every code in full) has one row per ExitCode, in order', () => {
+    expect(tableCodes('docs/output-for-scripts.md')).toEqual(codes);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Keeps a batch run's memory flat however many rows its file has (README "Speed", batch memory).
+ * Keeps a batch run's memory flat however many rows its file has (docs/speed.md, batch memory).
  * Node lets V8's young generation grow up to 16 MiB a half as a program allocates, and lets the
  * old generation fill with what outlived a few young collections (rows waiting in a group, records
  * waiting in the parser) long before it collects it: a 100,000-row run would end with some 50 MiB

@@ -18,7 +18,7 @@ import { UsageError } from '../../core/errors.js';
 /**
  * Bytes read at a time: a chunk's records wait in the parser's buffer until their turn, so a small
  * chunk keeps few of them alive while rows are checked and sent (fewer survive into V8's old
- * generation: README "Speed", batch memory).
+ * generation: docs/speed.md, batch memory).
  */
 const READ_CHUNK = 8 * 1024;
 

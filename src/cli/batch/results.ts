@@ -1,6 +1,5 @@
 /**
- * The results of a batch run, one line per input row, streamed as rows finish, a chunk at a time (README "Batch
- * runs"): a CSV (header row) or JSON Lines file chosen by extension, and with `--json` the same
+ * The results of a batch run, one line per input row, streamed as rows finish, a chunk at a time (docs/batch-runs.md): a CSV (header row) or JSON Lines file chosen by extension, and with `--json` the same
  * JSON Lines on stdout. A results file is never overwritten: an explicit `--results` that exists
  * stops the run before anything is sent; the default name (`<input>.results.csv`) moves on to
  * `<input>.results-2.csv`, `-3`… and says so.
@@ -17,7 +16,7 @@ import { redact, sanitizeText } from '../../core/sanitize.js';
  * How a row ended. `already_ok`, `already_refused`: done by an earlier run of the same file, not
  * sent again. `already_at_gateway`: a cash-out whose own `order-id` the gateway already holds
  * though this ledger has no payment of it (another machine or home sent it): not sent, so that it
- * is not paid twice (README "Batch runs").
+ * is not paid twice (docs/batch-runs.md).
  */
 export type RowOutcome = 'ok' | 'already_ok' | 'already_at_gateway' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention';
 

@@ -1,5 +1,5 @@
 /**
- * Batch rows → request bodies (README "Batch runs"). A row is one CSV record (header row = column
+ * Batch rows → request bodies (docs/batch-runs.md). A row is one CSV record (header row = column
  * names) or one JSON Lines document (an `--input` document). Columns are the command's flag names
  * without the dashes (`pix-key-type`, `person-name`, `amount`, `split`/`splits`, `order-id`) or
  * the interface's JSON names (`pixKeyType`, `person.name`, `orderId`), in any letter case. Values
@@ -190,7 +190,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * The `orderId` of a row that has none: `paycli-` and 26 Crockford base32 characters of
  * sha256(file fingerprint, operation, row number). The same file run again gives every row the
  * same reference, which is how a re-run finds what was already paid; a row added or removed above
- * another one changes the file's fingerprint, so every reference changes (README "Batch runs":
+ * another one changes the file's fingerprint, so every reference changes (docs/batch-runs.md:
  * give an `order-id` column to keep references across edits).
  * @param fileSha256 hex sha256 of the file's bytes
  * @param row data row number, from 1

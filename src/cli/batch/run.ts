@@ -1,5 +1,5 @@
 /**
- * `paycli cashout --batch <file>` and `paycli cashin --batch <file>` (README "Batch runs"): many
+ * `paycli cashout --batch <file>` and `paycli cashin --batch <file>` (docs/batch-runs.md): many
  * payments from a CSV or JSON Lines file, in four steps.
  * 1. Check: every row goes through the same mapping and schema as a single payment; any bad row
  *    (or two identical payments, unless `--allow-duplicate`) stops the run with exit 2, every
@@ -17,7 +17,7 @@
  * This module is the run's entry: it checks the flags, fingerprints the file and opens the ledger.
  * A file every row of which an earlier run paid at the same gateway is reported from the ledger
  * here, without loading the schemas or the HTTP client; steps 1 to 4 are src/cli/batch/send.ts,
- * loaded only when there is something to check or send (README "Speed").
+ * loaded only when there is something to check or send (docs/speed.md).
  */
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../../gateway/fields.js';
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';

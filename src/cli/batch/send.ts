@@ -1,5 +1,5 @@
 /**
- * Steps 1 to 4 of a batch run (README "Batch runs"; the entry is src/cli/batch/run.ts): checks every
+ * Steps 1 to 4 of a batch run (docs/batch-runs.md; the entry is src/cli/batch/run.ts): checks every
  * row of the file with the schemas of a single payment, asks once, sends with `--concurrency` and
  * `--rate` (each row recorded in the ledger before it is sent; a 429 sends that row again after
  * `Retry-After`, nothing else is retried), writes the results and the summary, sets the exit code.

@@ -1,5 +1,5 @@
 /**
- * The rows a batch run checked, kept for its send (README "Batch runs"): the check writes each
+ * The rows a batch run checked, kept for its send (docs/batch-runs.md): the check writes each
  * valid row's request body, as the schema gave it, to a private file (0600, in a 0700 temporary
  * folder), and the send reads them back from there, not from the input file. What was checked,
  * summed up and confirmed is what is sent, even if the input file changes meanwhile; and the

@@ -1,6 +1,6 @@
 /**
  * `paycli brcode decode|qr|create`: definition (flags, help). Implementation: src/cli/run/brcode.ts,
- * on the one decoder and rule set of src/pix/brcode.ts (README "BR Codes").
+ * on the one decoder and rule set of src/pix/brcode.ts (docs/brcodes.md).
  */
 import type { Program } from '../program.js';
 import { lazyAction } from '../lazy.js';

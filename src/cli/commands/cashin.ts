@@ -30,7 +30,7 @@ export function cashinCommand(program: Program) {
     .option('--qr', 'draw the QR code in the terminal even when stdout is not a terminal')
     .option('--no-qr', 'never draw the QR code')
     .option('--qr-file <path>', 'write the QR code image (PNG) to this file')
-    .option('--batch <file>', 'create one cash-in per row of a CSV or JSON Lines file, or - for stdin (README "Batch runs")')
+    .option('--batch <file>', 'create one cash-in per row of a CSV or JSON Lines file, or - for stdin (docs/batch-runs.md)')
     .option('--batch-format <format>', 'format of the --batch file when its name does not say: csv or jsonl')
     .option('--qr-dir <dir>', 'with --batch: write each QR code image (PNG) into this folder')
     .option('--concurrency <n>', 'with --batch: requests in flight at once, 1-32 (default 4)')

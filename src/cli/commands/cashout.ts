@@ -38,7 +38,7 @@ export function cashoutCommand(program: Program) {
     .option('--dry-run', 'validate and print the request that would be sent, without sending it')
     .option('-y, --yes', 'do not ask for confirmation (required when not in a terminal)')
     .option('--allow-duplicate', 'send even if an identical cash-out is in the ledger (ok within duplicate-window, or its outcome unknown); recorded as such (with --batch: identical rows too)')
-    .option('--batch <file>', 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (README "Batch runs")')
+    .option('--batch <file>', 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (docs/batch-runs.md)')
     .option('--batch-format <format>', 'format of the --batch file when its name does not say: csv or jsonl')
     .option('--concurrency <n>', 'with --batch: requests in flight at once, 1-32 (default 4)')
     .option('--rate <per-second>', 'with --batch: start at most this many requests per second')

@@ -1,5 +1,5 @@
 /**
- * `paycli brcode decode|qr|create` (README "BR Codes"): one decoder and one rule set
+ * `paycli brcode decode|qr|create` (docs/brcodes.md): one decoder and one rule set
  * (src/pix/brcode.ts), shared with the check of a cash-in's answer (src/pix/brcode-check.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';

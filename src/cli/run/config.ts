@@ -74,7 +74,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
     case 'path':
       return printResult(opts.json ? { json: { path: configFile() } } : configFile());
     case 'profiles': {
-      // Each profile with where it sends (README "Configuration and profiles"); no secret is shown.
+      // Each profile with where it sends (docs/configuration.md); no secret is shown.
       const profiles = (await openStore()).get('profiles');
       const active = profileName(opts);
       const rows = Object.entries(profiles).map(([name, keys]) => ({

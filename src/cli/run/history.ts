@@ -1,6 +1,6 @@
 /**
  * `paycli history`: what this machine sent, from the payment ledger (src/ledger/ledger.ts), newest first,
- * filtered in the database so that only the rows shown are read (README "History").
+ * filtered in the database so that only the rows shown are read (docs/ledger-and-safety.md "History").
  * `paycli history resolve <entry> --outcome ok|not_sent|refused [--note TEXT]` settles an entry
  * whose outcome is unknown, after checking it at the gateway.
  */
