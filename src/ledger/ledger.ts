@@ -4,7 +4,8 @@
  * afterwards. It is what stops a retried CI job from paying the same payout twice, and what
  * `paycli history` lists.
  *
- * Storage: SQLite through better-sqlite3, in WAL mode with `synchronous = FULL` (a recorded
+ * Storage: SQLite through the driver seam of src/ledger/driver.ts (`node:sqlite`, or better-sqlite3 on
+ * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
  * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder.
  *
  * Concurrency: the duplicate check of a cash-out and the record of the new one are ONE
@@ -37,7 +38,6 @@
  * - {@link Ledger.query}: what `paycli history` shows, newest first, reading only those rows.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  */
-import type Database from 'better-sqlite3';
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -51,16 +51,8 @@ import { logger } from '../core/logger.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { dataDir } from '../core/paths.js';
 import { redact } from '../core/secrets.js';
-
-let sqlite: typeof Database | undefined;
-/**
- * better-sqlite3, loaded on the first ledger opened: its addon costs several milliseconds, which
- * `--dry-run`, a validation error or `--help` never pay (docs/speed.md). Its JavaScript is
- * bundled with the ledger's chunk; the addon is found by {@link nativeBinding}.
- */
-function sqliteDatabase(): typeof Database {
-  return (sqlite ??= require('better-sqlite3') as typeof Database);
-}
+import { openConnection } from './connect.js';
+import type { Connection, Statement } from './driver.js';
 
 export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
@@ -306,17 +298,10 @@ export function journalPath(): string {
 }
 
 /**
- * Where better-sqlite3's compiled addon is: `build/Release/better_sqlite3.node` in the installed
- * better-sqlite3 package, where its install script (a prebuilt binary or a local build) puts it.
- * better-sqlite3's JavaScript is bundled into paycli (tsup.config.ts), so its own search for the
- * addon would start from paycli's folder; naming the file also skips that search.
- * @throws Error (MODULE_NOT_FOUND) when the package or its addon is missing: the ledger cannot be
- *   opened, so nothing is sent (exit 2)
+ * Opens a connection for paycli (src/ledger/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
+ * @throws SqliteError; Error (MODULE_NOT_FOUND) when better-sqlite3's addon is needed and missing
  */
-const nativeBinding = (): string => require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
-
-/** better-sqlite3's options for paycli's connections. @throws as {@link nativeBinding} */
-const connectionOptions = (): Database.Options => ({ fileMustExist: true, timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() });
+const connect = (file: string): Connection => openConnection(file, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true });
 
 const clip = (s: string | undefined | null, max: number): string | null => (s === undefined || s === null ? null : s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const clean = (s: string | undefined, max: number): string | null => (s === undefined ? null : clip(sanitizeText(redact(s), true), max));
@@ -546,13 +531,13 @@ export interface EndDetails {
 export class Ledger {
   /** Path of the database file. */
   readonly file: string;
-  private readonly db: Database.Database;
+  private readonly db: Connection;
   private readonly note: string;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Statement>();
   /** The run id this connection has registered in `runs` (once per process and ledger). */
   private registered: string | undefined;
 
-  private constructor(file: string, db: Database.Database, note: string) {
+  private constructor(file: string, db: Connection, note: string) {
     this.file = file;
     this.db = db;
     this.note = note;
@@ -582,21 +567,21 @@ export class Ledger {
     if (st.size === 0) throw new LedgerUnavailableError(`the payment ledger ${file} is empty: it was truncated, or is not a paycli ledger${note}`, { hint: UNUSABLE_HINT(file) });
     inspectFile(`${file}-wal`, note);
     inspectFile(`${file}-shm`, note);
-    let db: Database.Database | undefined;
+    let db: Connection | undefined;
     try {
-      db = new (sqliteDatabase())(file, connectionOptions());
+      db = connect(file);
       db.pragma('cell_size_check = ON');
       db.pragma('trusted_schema = OFF');
-      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      if (db.pragma('journal_mode') !== 'wal') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('journal_size_limit = 4194304');
-      // SQLite's own default page cache (2 MiB) instead of better-sqlite3's 16 MiB: every query of
+      // SQLite's own default page cache (2 MiB), also with better-sqlite3 (whose default is 16 MiB): every query of
       // the ledger goes through an index, and a batch of 100,000 rows would otherwise fill 16 MiB of
       // memory with pages it does not read again (docs/speed.md, batch memory).
       db.pragma('cache_size = -2000');
-      const format = db.prepare(`SELECT value FROM meta WHERE key = 'format'`).pluck().get();
+      const format = db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value();
       if (format !== FORMAT) throw new LedgerUnavailableError(`the payment ledger ${file} is not a paycli ledger${note}`, { hint: UNUSABLE_HINT(file) });
-      const version = db.pragma('user_version', { simple: true }) as number;
+      const version = db.pragma('user_version') as number;
       if (version > SCHEMA_VERSION) throw new LedgerUnavailableError(`the payment ledger ${file} was written by a newer paycli (schema ${version}); update paycli${note}`);
       if (version < SCHEMA_VERSION) migrate(db);
       return new Ledger(file, db, note);
@@ -612,11 +597,11 @@ export class Ledger {
 
   /** Closes the connection (the process exiting does the same). */
   close(): void {
-    if (this.db.open) this.db.close();
+    this.db.close();
     if (shared === this) shared = undefined;
   }
 
-  private stmt(sql: string): Database.Statement {
+  private stmt(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -722,7 +707,7 @@ export class Ledger {
     };
     // Inside a {@link group} the write lock is already held: the check and the insert run in its
     // transaction directly (a refusal writes nothing, so no savepoint is needed).
-    return this.guard(() => (this.db.inTransaction ? record() : this.db.transaction(record).immediate()));
+    return this.guard(() => (this.db.inTransaction ? record() : this.db.immediate(record)));
   }
 
   /**
@@ -755,10 +740,10 @@ export class Ledger {
   extendDeadlines(ids: readonly number[], deadlineMs: number): void {
     if (!ids.length) return;
     this.guard(() =>
-      this.db.transaction(() => {
+      this.db.immediate(() => {
         const st = this.stmt('UPDATE payments SET deadline_ms = max(coalesce(deadline_ms, 0), @deadline) WHERE id = @id AND outcome IS NULL');
         for (const id of ids) st.run({ id, deadline: deadlineMs });
-      }).immediate(),
+      }),
     );
   }
 
@@ -811,8 +796,7 @@ export class Ledger {
    */
   claimBatch(batchId: string, endpoint: string): RunRecord | undefined {
     return this.guard(() =>
-      this.db
-        .transaction(() => {
+      this.db.immediate(() => {
           const now = Date.now();
           const me = this.registerRun(now);
           const others = (this.stmt(`SELECT * FROM runs WHERE batch_id = ? AND endpoint = ? AND id <> ? AND ended_ms IS NULL AND gone_ms IS NULL`).all(batchId, endpoint, me.id) as Row[]).map(toRun);
@@ -822,8 +806,7 @@ export class Ledger {
           }
           this.stmt('UPDATE runs SET batch_id = ?, endpoint = ? WHERE id = ?').run(batchId, endpoint, me.id);
           return undefined;
-        })
-        .immediate(),
+      }),
     );
   }
 
@@ -858,7 +841,7 @@ export class Ledger {
    * groups). Keep `fn` short and synchronous: other paycli processes wait for it.
    */
   group<T>(fn: () => T): T {
-    return this.guard(() => this.db.transaction(fn).immediate());
+    return this.guard(() => this.db.immediate(fn));
   }
 
   /**
@@ -872,9 +855,7 @@ export class Ledger {
         this.stmt(
           `SELECT order_id FROM payments AS p WHERE fingerprint = ? AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= ?
              AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`,
-        )
-          .pluck()
-          .get(fingerprint, sinceMs) as string | undefined,
+        ).value(fingerprint, sinceMs) as string | undefined,
     );
   }
 
@@ -899,7 +880,7 @@ export class Ledger {
    * @param endpoint only entries sent to this gateway (src/ledger/rules.ts `endpointIdentity`)
    */
   batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
-    return this.guard(() => this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').raw(true).all(batchId, endpoint) as BatchOutcome[]);
+    return this.guard(() => this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').allArrays(batchId, endpoint) as BatchOutcome[]);
   }
 
   /** The entries of a batch, by row number then entry number (a row sent twice appears twice). */
@@ -930,8 +911,7 @@ export class Ledger {
    */
   resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): LedgerEntry {
     return this.guard(() =>
-      this.db
-        .transaction(() => {
+      this.db.immediate(() => {
           const before = this.get(id);
           if (!before) throw new UsageError(`there is no ledger entry ${id} (see \`paycli history\`)`, { field: 'entry' });
           if (before.completed && before.outcome !== 'unknown') {
@@ -943,8 +923,7 @@ export class Ledger {
                transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), message = coalesce(@message, message) WHERE id = @id`,
           ).run({ id, outcome, now, by: opts.by, note: clean(opts.note, 500), transaction_id: opts.transactionId ?? null, status: clean(opts.status, 20), message: clean(opts.message, 500) });
           return this.get(id)!;
-        })
-        .immediate(),
+        }),
     );
   }
 
@@ -974,7 +953,7 @@ export class Ledger {
     add('order_id = @order_id', 'order_id', q.orderId);
     add('batch_id = @batch_id', 'batch_id', q.batchId);
     const sql = `SELECT * FROM payments${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
-    const rows = this.guard(() => this.stmt(sql).iterate(params) as IterableIterator<Row>);
+    const rows = this.guard(() => this.stmt(sql).iterate(params));
     for (;;) {
       const next = this.guard(() => rows.next());
       if (next.done) return;
@@ -984,7 +963,7 @@ export class Ledger {
 
   /** Facts about the ledger itself, for `history --json` and support: entries imported, and when. */
   meta(key: string): string | undefined {
-    return this.guard(() => this.stmt('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined);
+    return this.guard(() => this.stmt('SELECT value FROM meta WHERE key = ?').value(key) as string | undefined);
   }
 
   /** Records a fact (`key` → `value` text), replacing an earlier one: what a batch run learnt of its file. */
@@ -997,12 +976,12 @@ export class Ledger {
  * Brings an older ledger up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` (the version is read
  * again inside it: two paycli opening an old ledger at once migrate it once).
  */
-function migrate(db: Database.Database): void {
-  db.transaction(() => {
-    const from = db.pragma('user_version', { simple: true }) as number;
+function migrate(db: Connection): void {
+  db.immediate(() => {
+    const from = db.pragma('user_version') as number;
     for (let v = Math.max(1, from); v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
     if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  });
 }
 
 /** The SQLite error (or file error) `err` as a paycli error naming `file`. */
@@ -1033,15 +1012,15 @@ function createLedger(dir: string, file: string, note: string): void {
   let imported: ImportResult | undefined;
   try {
     closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));
-    const db = new (sqliteDatabase())(tmp, connectionOptions());
+    const db = connect(tmp);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.transaction(() => {
+      db.immediate(() => {
         db.exec(SCHEMA);
         imported = importJournal(db, join(dir, JOURNAL_NAME), note);
         if (imported) db.prepare(`INSERT INTO meta (key, value) VALUES ('imported', ?)`).run(JSON.stringify({ from: JOURNAL_NAME, time: new Date().toISOString(), ...imported }));
-      })();
+      });
     } finally {
       db.close();
     }
@@ -1104,7 +1083,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * @returns undefined when there is no journal
  * @throws LedgerUnavailableError when it exists but cannot be read (its payments would not block)
  */
-function importJournal(db: Database.Database, path: string, note: string): ImportResult | undefined {
+function importJournal(db: Connection, path: string, note: string): ImportResult | undefined {
   let st: Stats;
   try {
     st = lstatSync(path);

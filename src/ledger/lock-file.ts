@@ -5,14 +5,10 @@
  * rules are those of the ledger itself (docs/ledger-and-safety.md).
  */
 import { existsSync } from 'node:fs';
-import type Database from 'better-sqlite3';
+import { openConnection } from './connect.js';
 
 /** A connection to a lock file that never waits for a lock: `SQLITE_BUSY` at once when another process holds it. */
-function openLockConnection(file: string): { exec(sql: string): void; close(): void } {
-  const Sqlite = require('better-sqlite3') as typeof Database;
-  const db = new Sqlite(file, { fileMustExist: true, timeout: 0, nativeBinding: require.resolve('better-sqlite3/build/Release/better_sqlite3.node') });
-  return { exec: (sql) => void db.exec(sql), close: () => db.close() };
-}
+const openLockConnection = (file: string) => openConnection(file, { busyTimeoutMs: 0, mustExist: true });
 
 /** A lock this process holds. */
 export interface FileLock {

@@ -11,10 +11,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { CASHOUT_OK, json, startGateway, useGatewayFixture } from '../helpers/gateway.js';
-import { ageEntries, ledgerFile, ledgerRows } from '../helpers/ledger.js';
+import { ageEntries, ledgerFile, ledgerRows, openSqlite } from '../helpers/ledger.js';
+import { chooseDriver } from '../../src/ledger/connect.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
 
 const KEY = 'sk_live_LEDGER_0123456789abcdef';
+/** What paycli loads for its ledger (src/ledger/connect.ts): `node:sqlite`, or better-sqlite3's addon on Node 20. */
+const SQLITE_LOAD = /better_sqlite3\.node$|^node:sqlite$/;
+const SQLITE_LOAD_LINE = /^loaded (.*better_sqlite3\.node|node:sqlite)$/m;
+const DRIVER_LOAD_LINE = chooseDriver() === 'node:sqlite' ? /^loaded node:sqlite$/m : /^loaded .*better_sqlite3\.node$/m;
 const STOP_HOOK = join(__dirname, '../helpers/ledger-stop.cjs');
 const t = useGatewayFixture(KEY);
 const dataDir = () => t.home.env.PAYCLI_DATA_DIR!;
@@ -104,22 +109,22 @@ describe('ledger', () => {
 });
 
 describe('start-up', () => {
-  it('better-sqlite3 is loaded only by the commands that use the ledger, never for --help, --version, --dry-run or a validation error', async () => {
+  it('the SQLite driver (node:sqlite, or better-sqlite3 on Node 20) is loaded only by the commands that use the ledger, never for --help, --version, --dry-run or a validation error', async () => {
     const hook = ['-r', join(__dirname, '../helpers/report-loads.cjs')];
-    const env = t.env({ PAYCLI_TEST_REPORT_LOADS: 'better_sqlite3\\.node$' });
+    const env = t.env({ PAYCLI_TEST_REPORT_LOADS: SQLITE_LOAD.source });
     for (const args of [['--version'], ['--help'], ['cashout', '--help'], ['history', '--help'], ['cashin', '--help'], ['config', 'list']]) {
       const r = await runPaycli(args, { env, nodeArgs: hook });
       expect(r.code, args.join(' ')).toBe(0);
-      expect(r.stderr, args.join(' ')).not.toContain('better_sqlite3.node');
+      expect(r.stderr, args.join(' ')).not.toMatch(SQLITE_LOAD_LINE);
     }
     const dry = await runPaycli([...CASHOUT_ARGS, '--yes', '--dry-run'], { env, nodeArgs: hook });
     const invalid = await runPaycli([...CASHOUT_ARGS.map((a) => (a === 'fulano@example.com' ? 'not-an-email' : a)), '--yes'], { env, nodeArgs: hook });
     expect([dry.code, invalid.code]).toEqual([0, 2]);
-    expect(dry.stderr + invalid.stderr).not.toContain('better_sqlite3.node');
+    expect(dry.stderr + invalid.stderr).not.toMatch(SQLITE_LOAD_LINE);
     for (const args of [[...CASHOUT_ARGS, '--yes'], CASHIN_ARGS, ['history']]) {
       const r = await runPaycli(args, { env, nodeArgs: hook });
       expect(r.code, args.join(' ')).toBe(0);
-      expect(r.stderr, args.join(' ')).toMatch(/loaded .*better_sqlite3\.node/);
+      expect(r.stderr, args.join(' ')).toMatch(DRIVER_LOAD_LINE);
     }
   });
 });
@@ -443,8 +448,7 @@ describe('fail closed: a ledger that cannot be used sends nothing', () => {
   it('another SQLite database that is not a paycli ledger', async () => {
     await withOnePayment();
     rmSync(file());
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(file());
+    const db = openSqlite(file(), { mustExist: false });
     db.exec('CREATE TABLE t (x)');
     db.close();
     chmodSync(file(), 0o600);

@@ -35,7 +35,7 @@ describe('a bug inside paycli', () => {
 describe('start-up', () => {
   /** The modules of dist/ a paycli run loads, with their text. */
   async function loadedChunks(args: string[]): Promise<{ code: number | null; chunks: Map<string, string>; external: string[] }> {
-    const r = await runPaycli(args, { env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|.*better_sqlite3\\.node$)' }), nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')] });
+    const r = await runPaycli(args, { env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|node:sqlite$|.*better_sqlite3\\.node$)' }), nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')] });
     const loaded = [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice('loaded '.length)))];
     const chunks = new Map(loaded.filter((m) => /^\.\/[\w.-]+\.cjs$/.test(m) && existsSync(join(DIST, m))).map((m) => [m, readFileSync(join(DIST, m), 'utf8')]));
     return { code: r.code, chunks, external: loaded.filter((m) => !m.startsWith('./')) };
@@ -44,7 +44,7 @@ describe('start-up', () => {
     ['zod', /\$ZodType|ZodError/],
     ['undici', /undici/i],
     ['conf (ajv)', /\bajv\b/i],
-    ["the ledger (better-sqlite3's JavaScript)", /SqliteError/],
+    ['the ledger (its SQLite driver seam)', /SqliteError/],
   ];
 
   it('config path loads no schemas, HTTP stack, config store or ledger', async () => {
@@ -62,7 +62,7 @@ describe('start-up', () => {
     expect(code).toBe(0);
     expect([...chunks.values()].some((text) => MARKERS[0]![1].test(text))).toBe(true);
     expect([...chunks.values()].some((text) => MARKERS[3]![1].test(text))).toBe(true);
-    expect(external.some((m) => /better_sqlite3\.node$/.test(m))).toBe(true); // the ledger's SQLite addon
+    expect(external.some((m) => /better_sqlite3\.node$|^node:sqlite$/.test(m))).toBe(true); // the ledger's SQLite driver
     expect(external.some((m) => /^node:(http|https|net)$/.test(m))).toBe(true);
   });
 });

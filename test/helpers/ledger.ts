@@ -2,17 +2,23 @@
  * Reads a paycli ledger from a test (read-only, closed at once), and writes into it what a test
  * needs to arrange (an entry recorded earlier than now).
  */
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { openConnection } from '../../src/ledger/connect.js';
+import type { Connection } from '../../src/ledger/driver.js';
+
+/** A connection to a SQLite file through paycli's own driver seam (the driver this Node uses, as paycli does). */
+export function openSqlite(file: string, opts: { readonly?: boolean; mustExist?: boolean } = {}): Connection {
+  return openConnection(file, { busyTimeoutMs: 10_000, mustExist: opts.mustExist ?? true, readonly: opts.readonly ?? false });
+}
 
 /** Path of the ledger in a data folder. */
 export const ledgerFile = (dataDir: string): string => join(dataDir, 'ledger.db');
 
 /** Every row of the payments table, oldest first, with SQLite's column names. */
 export function ledgerRows(dataDir: string): Record<string, unknown>[] {
-  const db = new Database(ledgerFile(dataDir), { readonly: true, fileMustExist: true });
+  const db = openSqlite(ledgerFile(dataDir), { readonly: true });
   try {
-    return db.prepare('SELECT * FROM payments ORDER BY id').all() as Record<string, unknown>[];
+    return db.prepare('SELECT * FROM payments ORDER BY id').all();
   } finally {
     db.close();
   }
@@ -20,7 +26,7 @@ export function ledgerRows(dataDir: string): Record<string, unknown>[] {
 
 /** Runs one SQL statement on the ledger (to arrange a test), with parameters. */
 export function ledgerRun(dataDir: string, sql: string, ...params: unknown[]): void {
-  const db = new Database(ledgerFile(dataDir), { fileMustExist: true, timeout: 10_000 });
+  const db = openSqlite(ledgerFile(dataDir));
   try {
     db.prepare(sql).run(...params);
   } finally {
