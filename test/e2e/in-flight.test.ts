@@ -209,14 +209,14 @@ describe('one batch file, one run at a time', () => {
     try {
       const second = await runPaycli(args, { env });
       expect(second.code).toBe(2);
-      expect(second.stderr).toContain('batch_running');
+      expect(second.stderr).toContain('is still going');
       // reconcile leaves the stopped run's rows alone
       const rec = await runPaycli(['reconcile', '--json'], { env });
       expect(JSON.parse(rec.stdout).entries.every((e: { result: string }) => e.result === 'unknown')).toBe(true);
       await new Promise((r) => setTimeout(r, 20_000)); // stopped for 20 s: still its owner
-      const third = await runPaycli(args, { env });
+      const third = await runPaycli(['--json', ...args], { env });
       expect(third.code).toBe(2);
-      expect(third.stderr).toContain('batch_running');
+      expect(JSON.parse(third.stderr.trim().split('\n').pop()!).error.code).toBe('batch_running');
     } finally {
       first.child.kill('SIGCONT');
     }

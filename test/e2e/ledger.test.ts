@@ -228,7 +228,7 @@ describe('duplicate-payout guard', () => {
     expect(r.stderr).toMatch(/--allow-duplicate/);
     expect(sent()).toHaveLength(5);
     expect((await runPaycli(['config', 'set', 'duplicate-window', '-1'], { env: t.env() })).code).toBe(2);
-  });
+  }, 90_000); // a dozen paycli runs in sequence: a budget for a busy machine
 
   it('an unknown outcome, then the same cash-out 11 minutes later (faketime): refused; a day earlier: refused; after history resolve --outcome not_sent: sent once', async () => {
     t.gw.respond(() => undefined);
