@@ -122,7 +122,7 @@ export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 }
 
 /**
- * Ctrl-C while a payment's request is out (docs/cash-in-and-cash-out.md, "Ctrl-C after sending"):
+ * Ctrl-C while a payment's request is out (docs/ledger-and-safety.md, "In flight"):
  * the request cannot be called back, and waiting for its answer is the only way to learn whether
  * it was created. So the first Ctrl-C (SIGINT) only calls `onFirst` (paycli says so and keeps
  * waiting, up to the timeout); a second Ctrl-C, or a SIGTERM (how CI cancels a job), fires the

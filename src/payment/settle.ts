@@ -1,5 +1,5 @@
 /**
- * The settle step of a payment (docs/order-references.md, "Settling an unknown outcome"): the one
+ * The settle step of a payment (docs/order-references.md, "Unknown outcomes are settled by asking"): the one
  * place where a ledger entry whose outcome is unknown is settled by asking the gateway for its
  * order reference. A single payment's own failed send, an identical payment about to be sent
  * again, a batch row left unknown by an earlier run, and `paycli reconcile` all come here.
