@@ -52,241 +52,21 @@ import { sanitizeText } from '../core/sanitize.js';
 import { dataDir } from '../core/paths.js';
 import { redact } from '../core/secrets.js';
 import { openConnection } from './connect.js';
+import { BLOCKING, clean, clip, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { importJournal, JOURNAL_NAME, type ImportResult } from './journal.js';
+import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
+
+export { JOURNAL_NAME } from './journal.js';
+export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
+export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
 import type { Connection, Statement } from './driver.js';
 
 export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
 /** Name of the ledger inside {@link dataDir}. */
 export const LEDGER_NAME = 'ledger.db';
-/** Name of the journal of paycli before the ledger, imported once (docs/ledger-and-safety.md "Payment ledger"). */
-export const JOURNAL_NAME = 'journal.jsonl';
-/** How long a paycli waits for another one's write lock before giving up with `ledger_busy` (ms). */
-export const BUSY_TIMEOUT_MS = 10_000;
 /** Default duplicate window in minutes (the profile's `duplicate-window` overrides it). */
 export const DEFAULT_WINDOW_MIN = 10;
-/** `meta.format` of a paycli ledger; a database without it is not one. */
-const FORMAT = 'paycli-ledger';
-/** One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status. */
-export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null];
-
-/**
- * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
- * an older one is brought up to date when opened ({@link MIGRATIONS}).
- */
-const SCHEMA_VERSION = 2;
-
-/** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
-const RUNS_TABLE = `CREATE TABLE runs (
-  id TEXT PRIMARY KEY NOT NULL,        -- random UUID of the run
-  pid INTEGER NOT NULL,
-  proc_start INTEGER,                  -- the process's start time as the kernel counts it (Linux), to tell a reused pid
-  host TEXT NOT NULL,
-  boot_id TEXT,
-  user TEXT,
-  version TEXT,
-  started_ms INTEGER NOT NULL,
-  batch_id TEXT,                       -- a batch run: the file (batch id) and gateway (endpoint identity) it owns
-  endpoint TEXT,
-  ended_ms INTEGER,                    -- it ended and let the file go
-  gone_ms INTEGER                      -- the first time another process found it gone
-);
-CREATE INDEX runs_by_batch ON runs (batch_id, endpoint) WHERE batch_id IS NOT NULL;`;
-
-/**
- * One row per payment. `outcome` NULL means no outcome was recorded: paycli is still sending, or
- * stopped after recording it (the outcome is unknown). Times are compared as integer epoch
- * milliseconds (`time_ms`, `deadline_ms`); the ISO 8601 UTC text beside them is for people.
- * Amounts are integer cents. `runs` holds the paycli processes that recorded payments
- * (src/ledger/runs.ts): who owns an entry, and which run owns a batch file.
- */
-const SCHEMA = `
-CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-CREATE TABLE payments (
-  id INTEGER PRIMARY KEY,              -- entry number (paycli history, history resolve)
-  uuid TEXT NOT NULL UNIQUE,           -- global id: a time-first UUID v7 (uuidV7), or the journal's id for imported entries
-  time TEXT NOT NULL,                  -- recorded, just before sending
-  kind TEXT NOT NULL CHECK (kind IN ('cashout', 'cashin')),
-  fingerprint TEXT NOT NULL,           -- sha256 of what makes two payments identical
-  value INTEGER NOT NULL CHECK (typeof(value) = 'integer'),
-  target TEXT NOT NULL,                -- endpoint URL as configured (no credentials), or sandbox
-  endpoint TEXT NOT NULL,              -- its normalised identity
-  sandbox INTEGER NOT NULL DEFAULT 0,
-  profile TEXT NOT NULL,
-  pix_key_type INTEGER,
-  pix_key TEXT,
-  recipient TEXT,
-  payer TEXT,
-  product TEXT,
-  order_id TEXT,                       -- the orderId sent
-  batch_id TEXT,                       -- NULL for a single payment
-  batch_row INTEGER,
-  allow_duplicate INTEGER NOT NULL DEFAULT 0,
-  overrides INTEGER,                   -- the earlier identical entry --allow-duplicate overrode
-  pid INTEGER,
-  source TEXT,                         -- NULL, or 'journal.jsonl' for imported entries
-  outcome TEXT CHECK (outcome IN ('ok', 'refused', 'unknown', 'not_sent')),
-  end_time TEXT,
-  transaction_id,
-  status TEXT,
-  http_status INTEGER,
-  message TEXT,
-  resolved_by TEXT CHECK (resolved_by IN ('hand', 'gateway')),
-  resolved_time TEXT,
-  note TEXT,
-  time_ms INTEGER,                     -- recorded, epoch milliseconds (what is compared)
-  deadline_ms INTEGER,                 -- the latest its request may have left, plus its timeout (epoch ms)
-  run_id TEXT                          -- the run (table runs) that recorded and sends it
-);
-CREATE INDEX payments_by_fingerprint ON payments (fingerprint);
-CREATE INDEX payments_by_time ON payments (time);
-CREATE INDEX payments_by_time_ms ON payments (time_ms);
-CREATE INDEX payments_by_order_id ON payments (order_id);
-CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
-CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
-INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
-${RUNS_TABLE}
-PRAGMA user_version = ${SCHEMA_VERSION};
-`;
-
-/**
- * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is
- * opened (index 0: from version 1 to 2). Version 2 adds the times as numbers, the deadlines and
- * the runs; entries of version 1 get `time_ms` from their ISO text (NULL where it cannot be read,
- * which then counts as recent: it blocks, never lets through) and no deadline (taken as their time
- * plus the longest timeout, src/ledger/ledger.ts `inFlight`).
- */
-const MIGRATIONS: readonly string[] = [
-  `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
-   ALTER TABLE payments ADD COLUMN deadline_ms INTEGER;
-   ALTER TABLE payments ADD COLUMN run_id TEXT;
-   UPDATE payments SET time_ms = CAST(round((julianday(time) - 2440587.5) * 86400000) AS INTEGER) WHERE time GLOB '[0-9][0-9][0-9][0-9]-*';
-   CREATE INDEX payments_by_time_ms ON payments (time_ms);
-   ${RUNS_TABLE}`,
-];
-
-/** What the caller knows about a payment before sending it. */
-export interface BeginInfo {
-  kind: PaymentKind;
-  /** Amount in cents. */
-  value: number;
-  /** Full endpoint URL the request goes to (e.g. `https://gw.example/transaction/cashout`), or `sandbox`. */
-  target: string;
-  /** True for the built-in sandbox (no money moves). */
-  sandbox: boolean;
-  /** Config profile in use. */
-  profile: string;
-  /** Cash-out: destination key type (interface §2.3 number), key (normalised), recipient's name. */
-  pixKeyType?: number;
-  pixKey?: string;
-  recipient?: string;
-  /** Cash-in: payer's name and product. */
-  payer?: string;
-  product?: string;
-  /** The `orderId` sent, if any. */
-  orderId?: string;
-  /** Batch id and row number (from 1) for a payment of a batch run. */
-  batchId?: string;
-  batchRow?: number;
-  /** The request's timeout, in milliseconds (its deadline is when it may last leave, plus this). */
-  timeoutMs: number;
-  /**
-   * How long after it is recorded the request may still be started, in milliseconds (default 0: at
-   * once, as a single payment is). A batch records rows in groups ahead of sending them; a row not
-   * started by then has its deadline moved on first ({@link Ledger.extendDeadlines}).
-   */
-  startWithinMs?: number;
-}
-
-/** Who settled an unknown outcome: a person (`history resolve`) or the gateway's lookup. */
-export type ResolvedBy = 'hand' | 'gateway';
-
-/** A payment as the ledger holds it. */
-export interface LedgerEntry {
-  /** Entry number (what `paycli history resolve` takes). */
-  id: number;
-  /** Global id (random UUID; the journal's id for imported entries). */
-  uuid: string;
-  /** ISO 8601 UTC time it was recorded, just before sending. */
-  time: string;
-  kind: PaymentKind;
-  /** Amount in cents. */
-  value: number;
-  /** Endpoint URL as configured (no credentials, query or fragment), or `sandbox`. */
-  target: string;
-  /** Its normalised identity (src/ledger/rules.ts `endpointIdentity`). */
-  endpoint: string;
-  sandbox: boolean;
-  profile: string;
-  pixKeyType?: number;
-  pixKey?: string;
-  recipient?: string;
-  payer?: string;
-  product?: string;
-  orderId?: string;
-  batchId?: string;
-  batchRow?: number;
-  /** Sent with `--allow-duplicate` over an earlier identical entry ({@link overrides}). */
-  allowDuplicate: boolean;
-  overrides?: number;
-  /** The outcome; `unknown` (with `completed: false`) while none is recorded. */
-  outcome: Outcome;
-  /** False when no outcome was recorded (paycli killed after recording it, or still sending). */
-  completed: boolean;
-  endTime?: string;
-  /** The gateway's transaction id. */
-  transactionId?: number | string;
-  /** The gateway's status (cash-out status digit, interface §3). */
-  status?: string;
-  httpStatus?: number;
-  /** Short, redacted error text of a failure. */
-  message?: string;
-  resolvedBy?: ResolvedBy;
-  resolvedTime?: string;
-  note?: string;
-  /** sha256 hex (src/ledger/rules.ts); internal, not shown by history. */
-  fingerprint: string;
-  /** When it was recorded, epoch milliseconds (undefined for an old entry whose time cannot be read). */
-  timeMs?: number;
-  /** The latest its request may have left plus its timeout, epoch milliseconds (src/ledger/settle-rule.ts). */
-  deadlineMs?: number;
-  /** The run that recorded it (src/ledger/runs.ts). */
-  runId?: string;
-  /** Its process id. */
-  pid?: number;
-  /** `journal.jsonl` for an entry imported from the old journal. */
-  source?: string;
-}
-
-/** Filters of {@link Ledger.query} (`paycli history`). */
-export interface LedgerQuery {
-  /** ISO time, inclusive. */
-  since?: string;
-  /** ISO time, exclusive. */
-  until?: string;
-  kind?: PaymentKind;
-  /** `unknown` includes entries without a recorded outcome. */
-  outcome?: Outcome;
-  profile?: string;
-  orderId?: string;
-  batchId?: string;
-  /** At most this many, newest first. */
-  limit: number;
-}
-
-/** The ledger cannot be used (exit 2, `journal_unavailable`): nothing is sent. */
-export class LedgerUnavailableError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}) {
-    super('journal_unavailable', ExitCode.USAGE, message, details);
-  }
-}
-
-/** Another paycli held the ledger's write lock for longer than {@link BUSY_TIMEOUT_MS} (exit 2, `ledger_busy`). */
-export class LedgerBusyError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}) {
-    super('ledger_busy', ExitCode.USAGE, message, details);
-  }
-}
-
 /** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
 export function ledgerPath(): string {
   return join(dataDir(), LEDGER_NAME);
@@ -303,8 +83,6 @@ export function journalPath(): string {
  */
 const connect = (file: string): Connection => openConnection(file, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true });
 
-const clip = (s: string | undefined | null, max: number): string | null => (s === undefined || s === null ? null : s.length > max ? `${s.slice(0, max - 1)}…` : s);
-const clean = (s: string | undefined, max: number): string | null => (s === undefined ? null : clip(sanitizeText(redact(s), true), max));
 const myUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
 /** Why a SQLite error code makes the ledger unusable, in words. */
@@ -393,98 +171,6 @@ function fsyncDir(dir: string): void {
   }
 }
 
-type Row = Record<string, unknown>;
-const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
-
-/** A row of `runs` as a {@link RunRecord} (with the time it was first found gone, if it was). */
-function toRun(r: Row): RunRecord & { goneMs?: number; batchId?: string } {
-  return {
-    id: r.id as string,
-    pid: r.pid as number,
-    procStart: opt<number>(r.proc_start) ?? null,
-    host: r.host as string,
-    bootId: opt<string>(r.boot_id) ?? null,
-    startedMs: r.started_ms as number,
-    user: opt<string>(r.user) ?? 'unknown',
-    version: opt<string>(r.version) ?? '?',
-    ...(r.gone_ms !== null && r.gone_ms !== undefined ? { goneMs: r.gone_ms as number } : {}),
-    ...(r.batch_id !== null && r.batch_id !== undefined ? { batchId: r.batch_id as string } : {}),
-  };
-}
-
-function toEntry(r: Row): LedgerEntry {
-  const outcome = opt<Outcome>(r.outcome);
-  const e: LedgerEntry = {
-    id: r.id as number,
-    uuid: r.uuid as string,
-    time: r.time as string,
-    kind: r.kind as PaymentKind,
-    value: r.value as number,
-    target: r.target as string,
-    endpoint: r.endpoint as string,
-    sandbox: r.sandbox === 1,
-    profile: r.profile as string,
-    allowDuplicate: r.allow_duplicate === 1,
-    outcome: outcome ?? 'unknown',
-    completed: outcome !== undefined,
-    fingerprint: r.fingerprint as string,
-  };
-  const more: [keyof LedgerEntry, unknown][] = [
-    ['pixKeyType', r.pix_key_type],
-    ['pixKey', r.pix_key],
-    ['recipient', r.recipient],
-    ['payer', r.payer],
-    ['product', r.product],
-    ['orderId', r.order_id],
-    ['batchId', r.batch_id],
-    ['batchRow', r.batch_row],
-    ['overrides', r.overrides],
-    ['endTime', r.end_time],
-    ['transactionId', r.transaction_id],
-    ['status', r.status],
-    ['httpStatus', r.http_status],
-    ['message', r.message],
-    ['resolvedBy', r.resolved_by],
-    ['resolvedTime', r.resolved_time],
-    ['note', r.note],
-    ['source', r.source],
-    ['timeMs', r.time_ms],
-    ['deadlineMs', r.deadline_ms],
-    ['runId', r.run_id],
-    ['pid', r.pid],
-  ];
-  for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
-  return e;
-}
-
-/** Columns of an insert, as named parameters. */
-interface InsertRow {
-  uuid: string;
-  time: string;
-  kind: PaymentKind;
-  fingerprint: string;
-  value: number;
-  target: string;
-  endpoint: string;
-  sandbox: number;
-  profile: string;
-  pix_key_type: number | null;
-  pix_key: string | null;
-  recipient: string | null;
-  payer: string | null;
-  product: string | null;
-  order_id: string | null;
-  batch_id: string | null;
-  batch_row: number | null;
-  allow_duplicate: number;
-  overrides: number | null;
-  pid: number | null;
-  source: string | null;
-  time_ms: number | null;
-  deadline_ms: number | null;
-  run_id: string | null;
-}
-
 /** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
 const UUID_BYTES = Buffer.alloc(16);
 
@@ -502,29 +188,6 @@ export function uuidV7(now = Date.now()): string {
   b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source, time_ms, deadline_ms, run_id)
-  VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source, @time_ms, @deadline_ms, @run_id)`;
-
-/**
- * The SQL form of the rule of src/ledger/rules.ts `blocks` (unknown: always; ok: within the
- * window, compared as epoch milliseconds; an ok entry whose time cannot be read counts as recent).
- */
-const BLOCKING = `SELECT * FROM payments WHERE fingerprint = @fingerprint AND kind = 'cashout'
-  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND @windowOn = 1 AND (time_ms IS NULL OR time_ms >= @since)))
-  ORDER BY id DESC LIMIT 1`;
-
-/** The latest entry with an order reference at a gateway that is still open (no outcome, or unknown) or created (`ok`). */
-const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1`;
-
-/** What {@link Ledger.end} and {@link Ledger.resolve} may record besides the outcome. */
-export interface EndDetails {
-  transactionId?: number | string;
-  status?: string;
-  httpStatus?: number;
-  /** Error text; redacted and shortened here too. */
-  message?: string;
 }
 
 /** An open ledger. Every method throws {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
@@ -972,18 +635,6 @@ export class Ledger {
   }
 }
 
-/**
- * Brings an older ledger up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` (the version is read
- * again inside it: two paycli opening an old ledger at once migrate it once).
- */
-function migrate(db: Connection): void {
-  db.immediate(() => {
-    const from = db.pragma('user_version') as number;
-    for (let v = Math.max(1, from); v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
-    if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  });
-}
-
 /** The SQLite error (or file error) `err` as a paycli error naming `file`. */
 function ledgerFailure(err: unknown, file: string, note: string): unknown {
   if (err instanceof PaycliError) return err;
@@ -1042,152 +693,6 @@ function createLedger(dir: string, file: string, note: string): void {
     logger.notice(`imported ${imported.entries} payment(s) from ${join(dir, JOURNAL_NAME)} into the ledger ${file} (the journal file is kept as it was)`);
     if (imported.skipped) logger.warn(`${imported.skipped} line(s) of ${join(dir, JOURNAL_NAME)} are not journal events and were not imported`);
   }
-}
-
-/** What an import of `journal.jsonl` took in. */
-interface ImportResult {
-  entries: number;
-  skipped: number;
-}
-
-/**
- * Parses one journal line. A line torn by a short write (disk full) and glued to the next
- * event is not lost whole: the events that start inside it are recovered.
- * @returns the events found, and whether part of the line was unreadable
- */
-function parseJournalLine(line: string): { events: Row[]; torn: boolean } {
-  try {
-    const ev = JSON.parse(line) as unknown;
-    return ev && typeof ev === 'object' ? { events: [ev as Row], torn: false } : { events: [], torn: true };
-  } catch {
-    for (let i = line.indexOf('{"event":', 1); i > 0; i = line.indexOf('{"event":', i + 1)) {
-      const rest = parseJournalLine(line.slice(i));
-      if (rest.events.length) return { events: rest.events, torn: true };
-    }
-    return { events: [], torn: true };
-  }
-}
-
-const isoTime = (t: unknown): string | undefined => {
-  if (typeof t !== 'string') return undefined;
-  const ms = Date.parse(t);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
-};
-const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-/**
- * Imports the journal of paycli before the ledger, streaming it (it may be hundreds of MB):
- * `begin` events become entries (fingerprints recomputed with today's endpoint identity), `end`
- * events their outcome (the latest wins); a begin without an end stays without an outcome, so it
- * blocks an identical cash-out until resolved.
- * @returns undefined when there is no journal
- * @throws LedgerUnavailableError when it exists but cannot be read (its payments would not block)
- */
-function importJournal(db: Connection, path: string, note: string): ImportResult | undefined {
-  let st: Stats;
-  try {
-    st = lstatSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const uid = myUid();
-  if (!st.isFile() || (uid !== undefined && st.uid !== uid)) {
-    throw new LedgerUnavailableError(`the old payment journal ${path} is not a regular file of this user, so its payments cannot be imported into the ledger${note}`, { hint: `move it aside if it is not paycli's, then run again` });
-  }
-  const insert = db.prepare(INSERT);
-  const endStmt = db.prepare(
-    `UPDATE payments SET outcome = @outcome, end_time = @end_time, transaction_id = @transaction_id, status = @status, http_status = @http_status, message = @message WHERE uuid = @uuid`,
-  );
-  const pendingEnds: Row[] = [];
-  let entries = 0;
-  let skipped = 0;
-  const applyEnd = (ev: Row): boolean =>
-    endStmt.run({
-      uuid: ev.id,
-      outcome: ['ok', 'refused', 'unknown', 'not_sent'].includes(ev.outcome as string) ? ev.outcome : 'unknown',
-      end_time: isoTime(ev.time) ?? null,
-      transaction_id: typeof ev.transactionId === 'number' || typeof ev.transactionId === 'string' ? ev.transactionId : null,
-      status: clean(text(ev.status) ?? undefined, 20),
-      http_status: Number.isSafeInteger(ev.httpStatus) ? ev.httpStatus : null,
-      message: clean(text(ev.message) ?? undefined, 500),
-    }).changes > 0;
-  const take = (ev: Row): boolean => {
-    if (ev.event === 'end' && typeof ev.id === 'string') {
-      if (!applyEnd(ev)) pendingEnds.push(ev);
-      return true;
-    }
-    const time = isoTime(ev.time);
-    if (ev.event !== 'begin' || typeof ev.id !== 'string' || !time || (ev.kind !== 'cashout' && ev.kind !== 'cashin') || !Number.isSafeInteger(ev.value)) return false;
-    const target = typeof ev.target === 'string' ? ev.target : 'invalid-url';
-    const cashout = ev.kind === 'cashout';
-    if (cashout && (!Number.isSafeInteger(ev.pixKeyType) || typeof ev.pixKey !== 'string')) return false;
-    const value = ev.value as number;
-    insert.run({
-      uuid: ev.id,
-      time,
-      kind: ev.kind,
-      fingerprint: cashout ? cashOutFingerprint(target, { value, pixKeyType: ev.pixKeyType as number, pixKey: ev.pixKey as string }) : cashInFingerprint(target, { value, payer: text(ev.payer) ?? undefined }),
-      value,
-      target: clip(target, 300)!,
-      endpoint: endpointIdentity(target),
-      sandbox: ev.sandbox === true ? 1 : 0,
-      profile: clip(text(ev.profile) ?? 'default', 100)!,
-      pix_key_type: cashout ? (ev.pixKeyType as number) : null,
-      pix_key: clip(text(ev.pixKey), 200),
-      recipient: clip(text(ev.recipient), 200),
-      payer: clip(text(ev.payer), 200),
-      product: clip(text(ev.product), 200),
-      order_id: clip(text(ev.orderId), 200),
-      batch_id: null,
-      batch_row: null,
-      allow_duplicate: 0,
-      overrides: null,
-      pid: Number.isSafeInteger(ev.pid) ? (ev.pid as number) : null,
-      source: JOURNAL_NAME,
-      time_ms: Date.parse(time),
-      deadline_ms: null,
-      run_id: null,
-    } satisfies InsertRow);
-    entries++;
-    return true;
-  };
-
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  try {
-    const buf = Buffer.alloc(1 << 20);
-    let carry = Buffer.alloc(0);
-    const line = (bytes: Buffer) => {
-      const s = bytes.toString('utf8').trim();
-      if (!s) return;
-      const { events, torn } = parseJournalLine(s);
-      if (torn) skipped++;
-      for (const ev of events) {
-        try {
-          if (!take(ev)) skipped++;
-        } catch (err) {
-          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') skipped++; // the same begin twice
-          else throw err;
-        }
-      }
-    };
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      let chunk = Buffer.concat([carry, buf.subarray(0, n)]);
-      let nl: number;
-      while ((nl = chunk.indexOf(10)) >= 0) {
-        line(chunk.subarray(0, nl));
-        chunk = chunk.subarray(nl + 1);
-      }
-      carry = Buffer.from(chunk);
-    }
-    line(carry); // a last line without its newline
-  } finally {
-    closeSync(fd);
-  }
-  for (const ev of pendingEnds) if (!applyEnd(ev)) skipped++; // an end without its begin
-  return { entries, skipped };
 }
 
 let shared: Ledger | undefined;

@@ -101,7 +101,7 @@ function harness(env: Record<string, string> = {}): Harness {
       if (h.gateway.fail) throw h.gateway.fail;
       const value = (body as { value: number }).value;
       const data = path.endsWith('cashout') ? { transactionId: h.sent.length, gross: value, tax: '0', liquid: String(value), status: '0', createdAt: new Date(clock.now).toISOString() } : { transactionId: h.sent.length, externalId: 'e', qrCode: 'q', qrCodeBase64: 'x' };
-      return { data, raw: data, sandbox: false };
+      return { status: 200, data, raw: data, sandbox: false };
     },
     ask: async (_s, orderId) => {
       h.asked.push(orderId);

@@ -1,0 +1,350 @@
+/**
+ * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions,
+ * the entries' shapes and how rows become them, and the SQL of the ledger's hot paths.
+ * src/ledger/ledger.ts is the store that uses them.
+ */
+import { sanitizeText } from '../core/sanitize.js';
+import { redact } from '../core/secrets.js';
+import type { Connection } from './driver.js';
+import type { Outcome, PaymentKind } from './rules.js';
+import type { RunRecord } from './runs.js';
+
+/** `meta.format` of a paycli ledger; a database without it is not one. */
+export const FORMAT = 'paycli-ledger';
+/** One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status. */
+export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null];
+
+/**
+ * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
+ * an older one is brought up to date when opened ({@link MIGRATIONS}).
+ */
+export const SCHEMA_VERSION = 2;
+
+/** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
+const RUNS_TABLE = `CREATE TABLE runs (
+  id TEXT PRIMARY KEY NOT NULL,        -- random UUID of the run
+  pid INTEGER NOT NULL,
+  proc_start INTEGER,                  -- the process's start time as the kernel counts it (Linux), to tell a reused pid
+  host TEXT NOT NULL,
+  boot_id TEXT,
+  user TEXT,
+  version TEXT,
+  started_ms INTEGER NOT NULL,
+  batch_id TEXT,                       -- a batch run: the file (batch id) and gateway (endpoint identity) it owns
+  endpoint TEXT,
+  ended_ms INTEGER,                    -- it ended and let the file go
+  gone_ms INTEGER                      -- the first time another process found it gone
+);
+CREATE INDEX runs_by_batch ON runs (batch_id, endpoint) WHERE batch_id IS NOT NULL;`;
+
+/**
+ * One row per payment. `outcome` NULL means no outcome was recorded: paycli is still sending, or
+ * stopped after recording it (the outcome is unknown). Times are compared as integer epoch
+ * milliseconds (`time_ms`, `deadline_ms`); the ISO 8601 UTC text beside them is for people.
+ * Amounts are integer cents. `runs` holds the paycli processes that recorded payments
+ * (src/ledger/runs.ts): who owns an entry, and which run owns a batch file.
+ */
+export const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+CREATE TABLE payments (
+  id INTEGER PRIMARY KEY,              -- entry number (paycli history, history resolve)
+  uuid TEXT NOT NULL UNIQUE,           -- global id: a time-first UUID v7 (uuidV7), or the journal's id for imported entries
+  time TEXT NOT NULL,                  -- recorded, just before sending
+  kind TEXT NOT NULL CHECK (kind IN ('cashout', 'cashin')),
+  fingerprint TEXT NOT NULL,           -- sha256 of what makes two payments identical
+  value INTEGER NOT NULL CHECK (typeof(value) = 'integer'),
+  target TEXT NOT NULL,                -- endpoint URL as configured (no credentials), or sandbox
+  endpoint TEXT NOT NULL,              -- its normalised identity
+  sandbox INTEGER NOT NULL DEFAULT 0,
+  profile TEXT NOT NULL,
+  pix_key_type INTEGER,
+  pix_key TEXT,
+  recipient TEXT,
+  payer TEXT,
+  product TEXT,
+  order_id TEXT,                       -- the orderId sent
+  batch_id TEXT,                       -- NULL for a single payment
+  batch_row INTEGER,
+  allow_duplicate INTEGER NOT NULL DEFAULT 0,
+  overrides INTEGER,                   -- the earlier identical entry --allow-duplicate overrode
+  pid INTEGER,
+  source TEXT,                         -- NULL, or 'journal.jsonl' for imported entries
+  outcome TEXT CHECK (outcome IN ('ok', 'refused', 'unknown', 'not_sent')),
+  end_time TEXT,
+  transaction_id,
+  status TEXT,
+  http_status INTEGER,
+  message TEXT,
+  resolved_by TEXT CHECK (resolved_by IN ('hand', 'gateway')),
+  resolved_time TEXT,
+  note TEXT,
+  time_ms INTEGER,                     -- recorded, epoch milliseconds (what is compared)
+  deadline_ms INTEGER,                 -- the latest its request may have left, plus its timeout (epoch ms)
+  run_id TEXT                          -- the run (table runs) that recorded and sends it
+);
+CREATE INDEX payments_by_fingerprint ON payments (fingerprint);
+CREATE INDEX payments_by_time ON payments (time);
+CREATE INDEX payments_by_time_ms ON payments (time_ms);
+CREATE INDEX payments_by_order_id ON payments (order_id);
+CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
+CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
+INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
+${RUNS_TABLE}
+PRAGMA user_version = ${SCHEMA_VERSION};
+`;
+
+/**
+ * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is
+ * opened (index 0: from version 1 to 2). Version 2 adds the times as numbers, the deadlines and
+ * the runs; entries of version 1 get `time_ms` from their ISO text (NULL where it cannot be read,
+ * which then counts as recent: it blocks, never lets through) and no deadline (taken as their time
+ * plus the longest timeout, src/ledger/ledger.ts `inFlight`).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
+   ALTER TABLE payments ADD COLUMN deadline_ms INTEGER;
+   ALTER TABLE payments ADD COLUMN run_id TEXT;
+   UPDATE payments SET time_ms = CAST(round((julianday(time) - 2440587.5) * 86400000) AS INTEGER) WHERE time GLOB '[0-9][0-9][0-9][0-9]-*';
+   CREATE INDEX payments_by_time_ms ON payments (time_ms);
+   ${RUNS_TABLE}`,
+];
+
+/** What the caller knows about a payment before sending it. */
+export interface BeginInfo {
+  kind: PaymentKind;
+  /** Amount in cents. */
+  value: number;
+  /** Full endpoint URL the request goes to (e.g. `https://gw.example/transaction/cashout`), or `sandbox`. */
+  target: string;
+  /** True for the built-in sandbox (no money moves). */
+  sandbox: boolean;
+  /** Config profile in use. */
+  profile: string;
+  /** Cash-out: destination key type (interface §2.3 number), key (normalised), recipient's name. */
+  pixKeyType?: number;
+  pixKey?: string;
+  recipient?: string;
+  /** Cash-in: payer's name and product. */
+  payer?: string;
+  product?: string;
+  /** The `orderId` sent, if any. */
+  orderId?: string;
+  /** Batch id and row number (from 1) for a payment of a batch run. */
+  batchId?: string;
+  batchRow?: number;
+  /** The request's timeout, in milliseconds (its deadline is when it may last leave, plus this). */
+  timeoutMs: number;
+  /**
+   * How long after it is recorded the request may still be started, in milliseconds (default 0: at
+   * once, as a single payment is). A batch records rows in groups ahead of sending them; a row not
+   * started by then has its deadline moved on first ({@link Ledger.extendDeadlines}).
+   */
+  startWithinMs?: number;
+}
+
+/** Who settled an unknown outcome: a person (`history resolve`) or the gateway's lookup. */
+export type ResolvedBy = 'hand' | 'gateway';
+
+/** A payment as the ledger holds it. */
+export interface LedgerEntry {
+  /** Entry number (what `paycli history resolve` takes). */
+  id: number;
+  /** Global id (random UUID; the journal's id for imported entries). */
+  uuid: string;
+  /** ISO 8601 UTC time it was recorded, just before sending. */
+  time: string;
+  kind: PaymentKind;
+  /** Amount in cents. */
+  value: number;
+  /** Endpoint URL as configured (no credentials, query or fragment), or `sandbox`. */
+  target: string;
+  /** Its normalised identity (src/ledger/rules.ts `endpointIdentity`). */
+  endpoint: string;
+  sandbox: boolean;
+  profile: string;
+  pixKeyType?: number;
+  pixKey?: string;
+  recipient?: string;
+  payer?: string;
+  product?: string;
+  orderId?: string;
+  batchId?: string;
+  batchRow?: number;
+  /** Sent with `--allow-duplicate` over an earlier identical entry ({@link overrides}). */
+  allowDuplicate: boolean;
+  overrides?: number;
+  /** The outcome; `unknown` (with `completed: false`) while none is recorded. */
+  outcome: Outcome;
+  /** False when no outcome was recorded (paycli killed after recording it, or still sending). */
+  completed: boolean;
+  endTime?: string;
+  /** The gateway's transaction id. */
+  transactionId?: number | string;
+  /** The gateway's status (cash-out status digit, interface §3). */
+  status?: string;
+  httpStatus?: number;
+  /** Short, redacted error text of a failure. */
+  message?: string;
+  resolvedBy?: ResolvedBy;
+  resolvedTime?: string;
+  note?: string;
+  /** sha256 hex (src/ledger/rules.ts); internal, not shown by history. */
+  fingerprint: string;
+  /** When it was recorded, epoch milliseconds (undefined for an old entry whose time cannot be read). */
+  timeMs?: number;
+  /** The latest its request may have left plus its timeout, epoch milliseconds (src/ledger/settle-rule.ts). */
+  deadlineMs?: number;
+  /** The run that recorded it (src/ledger/runs.ts). */
+  runId?: string;
+  /** Its process id. */
+  pid?: number;
+  /** `journal.jsonl` for an entry imported from the old journal. */
+  source?: string;
+}
+
+/** Filters of {@link Ledger.query} (`paycli history`). */
+export interface LedgerQuery {
+  /** ISO time, inclusive. */
+  since?: string;
+  /** ISO time, exclusive. */
+  until?: string;
+  kind?: PaymentKind;
+  /** `unknown` includes entries without a recorded outcome. */
+  outcome?: Outcome;
+  profile?: string;
+  orderId?: string;
+  batchId?: string;
+  /** At most this many, newest first. */
+  limit: number;
+}
+
+/** What {@link Ledger.end} and {@link Ledger.resolve} may record besides the outcome. */
+export interface EndDetails {
+  transactionId?: number | string;
+  status?: string;
+  httpStatus?: number;
+  /** Error text; redacted and shortened here too. */
+  message?: string;
+}
+
+export const clip = (s: string | undefined | null, max: number): string | null => (s === undefined || s === null ? null : s.length > max ? `${s.slice(0, max - 1)}…` : s);
+export const clean = (s: string | undefined, max: number): string | null => (s === undefined ? null : clip(sanitizeText(redact(s), true), max));
+
+export type Row = Record<string, unknown>;
+const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
+
+/** A row of `runs` as a {@link RunRecord} (with the time it was first found gone, if it was). */
+export function toRun(r: Row): RunRecord & { goneMs?: number; batchId?: string } {
+  return {
+    id: r.id as string,
+    pid: r.pid as number,
+    procStart: opt<number>(r.proc_start) ?? null,
+    host: r.host as string,
+    bootId: opt<string>(r.boot_id) ?? null,
+    startedMs: r.started_ms as number,
+    user: opt<string>(r.user) ?? 'unknown',
+    version: opt<string>(r.version) ?? '?',
+    ...(r.gone_ms !== null && r.gone_ms !== undefined ? { goneMs: r.gone_ms as number } : {}),
+    ...(r.batch_id !== null && r.batch_id !== undefined ? { batchId: r.batch_id as string } : {}),
+  };
+}
+
+export function toEntry(r: Row): LedgerEntry {
+  const outcome = opt<Outcome>(r.outcome);
+  const e: LedgerEntry = {
+    id: r.id as number,
+    uuid: r.uuid as string,
+    time: r.time as string,
+    kind: r.kind as PaymentKind,
+    value: r.value as number,
+    target: r.target as string,
+    endpoint: r.endpoint as string,
+    sandbox: r.sandbox === 1,
+    profile: r.profile as string,
+    allowDuplicate: r.allow_duplicate === 1,
+    outcome: outcome ?? 'unknown',
+    completed: outcome !== undefined,
+    fingerprint: r.fingerprint as string,
+  };
+  const more: [keyof LedgerEntry, unknown][] = [
+    ['pixKeyType', r.pix_key_type],
+    ['pixKey', r.pix_key],
+    ['recipient', r.recipient],
+    ['payer', r.payer],
+    ['product', r.product],
+    ['orderId', r.order_id],
+    ['batchId', r.batch_id],
+    ['batchRow', r.batch_row],
+    ['overrides', r.overrides],
+    ['endTime', r.end_time],
+    ['transactionId', r.transaction_id],
+    ['status', r.status],
+    ['httpStatus', r.http_status],
+    ['message', r.message],
+    ['resolvedBy', r.resolved_by],
+    ['resolvedTime', r.resolved_time],
+    ['note', r.note],
+    ['source', r.source],
+    ['timeMs', r.time_ms],
+    ['deadlineMs', r.deadline_ms],
+    ['runId', r.run_id],
+    ['pid', r.pid],
+  ];
+  for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
+  return e;
+}
+
+/** Columns of an insert, as named parameters. */
+export interface InsertRow {
+  uuid: string;
+  time: string;
+  kind: PaymentKind;
+  fingerprint: string;
+  value: number;
+  target: string;
+  endpoint: string;
+  sandbox: number;
+  profile: string;
+  pix_key_type: number | null;
+  pix_key: string | null;
+  recipient: string | null;
+  payer: string | null;
+  product: string | null;
+  order_id: string | null;
+  batch_id: string | null;
+  batch_row: number | null;
+  allow_duplicate: number;
+  overrides: number | null;
+  pid: number | null;
+  source: string | null;
+  time_ms: number | null;
+  deadline_ms: number | null;
+  run_id: string | null;
+}
+
+export const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source, time_ms, deadline_ms, run_id)
+  VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source, @time_ms, @deadline_ms, @run_id)`;
+
+/**
+ * The SQL form of the rule of src/ledger/rules.ts `blocks` (unknown: always; ok: within the
+ * window, compared as epoch milliseconds; an ok entry whose time cannot be read counts as recent).
+ */
+export const BLOCKING = `SELECT * FROM payments WHERE fingerprint = @fingerprint AND kind = 'cashout'
+  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND @windowOn = 1 AND (time_ms IS NULL OR time_ms >= @since)))
+  ORDER BY id DESC LIMIT 1`;
+
+/** The latest entry with an order reference at a gateway that is still open (no outcome, or unknown) or created (`ok`). */
+export const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1`;
+
+/**
+ * Brings an older ledger up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` (the version is read
+ * again inside it: two paycli opening an old ledger at once migrate it once).
+ */
+export function migrate(db: Connection): void {
+  db.immediate(() => {
+    const from = db.pragma('user_version') as number;
+    for (let v = Math.max(1, from); v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
+    if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+}
+
