@@ -23,12 +23,21 @@ export interface FileLock {
  */
 export function tryLockFile(file: string, opts: { create?: boolean } = {}): FileLock | null {
   if (opts.create === false && !existsSync(file)) return { release() {} };
-  const db = openLockConnection(file);
+  const held = (err: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown }).code));
+  let db: ReturnType<typeof openLockConnection>;
+  try {
+    db = openLockConnection(file); // a driver may read the file as it opens it: that too meets the lock
+  } catch (err) {
+    if (held(err)) return null;
+    // Removed between the look and the open: its owner ended (it removes its file as it exits).
+    if (opts.create === false && /^SQLITE_CANTOPEN/.test(String((err as { code?: unknown }).code)) && !existsSync(file)) return { release() {} };
+    throw err;
+  }
   try {
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();
-    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY') || String((err as { code?: unknown }).code).startsWith('SQLITE_LOCKED')) return null;
+    if (held(err)) return null;
     throw err;
   }
   return {

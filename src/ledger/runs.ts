@@ -125,7 +125,12 @@ export function runState(r: Pick<RunRecord, 'id' | 'pid' | 'procStart' | 'host' 
   if (!sameHost) return 'unknown';
   if (r.bootId && myBoot && r.bootId !== myBoot) return 'gone'; // the machine has restarted since
   // First witness: the kernel lock. Held: alive, whatever else says.
-  const lock = tryLockFile(runLockPath(dataDir, r.id), { create: false });
+  let lock: ReturnType<typeof tryLockFile>;
+  try {
+    lock = tryLockFile(runLockPath(dataDir, r.id), { create: false });
+  } catch {
+    return 'alive'; // the lock could not be tried: doubt is "alive"
+  }
   if (lock === null) return 'alive';
   lock.release();
   // Second witness: the process itself (Linux). A zombie (Z) or dead (X) process has released everything.

@@ -241,7 +241,8 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
   if (earlier.outcome !== 'unknown') throw duplicateError(earlier, windowMin, d.now());
   if (earlier.sandbox) throw duplicateError(earlier, windowMin, d.now()); // the sandbox keeps nothing to ask
   logger.notice(`an identical ${spec.noun} (entry ${earlier.id}) has an unknown outcome: asking the gateway for order ${earlier.orderId ?? '(none)'} first`);
-  const settled = await settleEntry(ledger, earlier, run.lookup, { note: `${spec.noun} sent again`, ask: d.ask, now: d.now });
+  // One try, as after a timeout: the person is waiting for a yes or a no, not for retries.
+  const settled = await settleEntry(ledger, earlier, run.lookup, { note: `${spec.noun} sent again`, after: 'timeout', ask: d.ask, now: d.now });
   if (settled.state === 'not_sent') {
     logger.notice(`the gateway never got entry ${earlier.id} (asked after its deadline): recorded as not sent`);
     return earlier.orderId;

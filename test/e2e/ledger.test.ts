@@ -222,7 +222,8 @@ describe('duplicate-payout guard', () => {
     // ... but an unknown one still does
     t.gw.respond(() => undefined);
     expect((await runPaycli(['--timeout', '300', ...withValue(CASHOUT_ARGS, 4321), '--yes'], { env: t.env() })).code).toBe(4);
-    const r = await runPaycli([...withValue(CASHOUT_ARGS, 4321), '--yes'], { env: t.env() });
+    // (the gateway is asked about the unknown one first, and does not answer: one try of 300 ms)
+    const r = await runPaycli(['--timeout', '300', ...withValue(CASHOUT_ARGS, 4321), '--yes'], { env: t.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/outcome is unknown/);
     expect(r.stderr).toMatch(/--allow-duplicate/);
