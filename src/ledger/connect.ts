@@ -38,8 +38,8 @@ export function nodeSqliteUsable(version = process.versions.node): boolean {
 
 /**
  * Opens `file` with the driver of {@link chooseDriver}, busy timeout set before anything else.
- * @throws SqliteError (e.g. `SQLITE_CANTOPEN` when it does not exist and `mustExist`); Error
- *   (MODULE_NOT_FOUND) when better-sqlite3's addon is not installed
+ * @throws SqliteError (e.g. `SQLITE_CANTOPEN` when it does not exist and `mustExist`); DriverUnavailableError
+ *   when better-sqlite3's addon is not installed
  */
 export function openConnection(file: string, opts: OpenOptions): Connection {
   // Each driver file loads its library only here, when a ledger is opened.
@@ -49,7 +49,7 @@ export function openConnection(file: string, opts: OpenOptions): Connection {
 /**
  * The driver this process would use for its ledger, and the SQLite inside it, read from an
  * in-memory database (`paycli --version --verbose`).
- * @throws SqliteError; Error (MODULE_NOT_FOUND) when better-sqlite3's addon is needed and missing
+ * @throws SqliteError; DriverUnavailableError when better-sqlite3's addon is needed and missing
  */
 export function sqliteDriverInfo(): DriverInfo {
   const conn = openConnection(':memory:', { busyTimeoutMs: 0, mustExist: false });
