@@ -5,21 +5,21 @@
  */
 import { openBetterSqlite3 } from './driver-better-sqlite3.js';
 import { openNodeSqlite } from './driver-node-sqlite.js';
-import { SqliteError, type Connection, type DriverInfo, type DriverName, type OpenOptions } from './driver.js';
+import { DriverUnavailableError, type Connection, type DriverInfo, type DriverName, type OpenOptions } from './driver.js';
 
-/** The name `PAYCLI_SQLITE_DRIVER` gives, or undefined (unset); other values are a usage error. */
+/** The name `PAYCLI_SQLITE_DRIVER` gives, or undefined (unset). @throws DriverUnavailableError for another value, or node:sqlite before 22.16 */
 function requestedDriver(): DriverName | undefined {
   const v = process.env.PAYCLI_SQLITE_DRIVER;
   if (v === undefined || v === '') return undefined;
   if (v === 'better-sqlite3' || (v === 'node:sqlite' && nodeSqliteUsable())) return v;
-  if (v === 'node:sqlite') throw new SqliteError(`PAYCLI_SQLITE_DRIVER=node:sqlite needs Node 22.16 or later (this is ${process.version}); unset it to use better-sqlite3`, 'SQLITE_MISUSE');
-  throw new SqliteError(`PAYCLI_SQLITE_DRIVER must be node:sqlite or better-sqlite3, not ${JSON.stringify(v)}`, 'SQLITE_MISUSE');
+  if (v === 'node:sqlite') throw new DriverUnavailableError(`PAYCLI_SQLITE_DRIVER=node:sqlite needs Node 22.16 or later (this is ${process.version})`, 'unset PAYCLI_SQLITE_DRIVER: paycli then uses better-sqlite3 on this Node');
+  throw new DriverUnavailableError(`PAYCLI_SQLITE_DRIVER must be node:sqlite or better-sqlite3, not ${JSON.stringify(v)}`, 'unset PAYCLI_SQLITE_DRIVER, or set it to node:sqlite or better-sqlite3');
 }
 
 /**
  * The driver this process uses: `PAYCLI_SQLITE_DRIVER` when set, else `node:sqlite` when
  * {@link nodeSqliteUsable}, else `better-sqlite3`.
- * @throws SqliteError (`SQLITE_MISUSE`) when `PAYCLI_SQLITE_DRIVER` names no driver usable here
+ * @throws DriverUnavailableError when `PAYCLI_SQLITE_DRIVER` names no driver usable here
  */
 export function chooseDriver(): DriverName {
   return requestedDriver() ?? (nodeSqliteUsable() ? 'node:sqlite' : 'better-sqlite3');

@@ -136,3 +136,40 @@ export function spawnPaycli(args: string[], opts: { env?: Record<string, string 
     done,
   };
 }
+
+/**
+ * How long one paycli start takes on this machine now (ms): the median of three `paycli --version`
+ * runs. For a test that starts paycli many times, so that its time limit follows the machine's
+ * speed and load ({@link startBudget}) instead of a fixed number.
+ */
+export async function measureStartMs(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await runPaycli(['--version'], { timeoutMs: 120_000 });
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[1]!;
+}
+
+/**
+ * A time limit for a test that starts paycli `starts` times one after another (ms): 10 times the
+ * measured start ({@link measureStartMs}) for each, and never less than 20 s.
+ */
+export function startBudget(startMs: number, starts: number): number {
+  return Math.max(20_000, Math.ceil(startMs * 10 * starts));
+}
+
+/** Runs `fn` on every item, at most `limit` at a time (independent paycli starts); results in order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
