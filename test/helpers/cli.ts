@@ -59,7 +59,14 @@ export function childEnv(env: Record<string, string | undefined>, alsoRemove?: R
 }
 
 /**
- * Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`).
+ * How long {@link runPaycli} lets a paycli run by default (ms): 15 s, or 3/4 of the test time limit when
+ * that is longer (vitest.config.ts derives it from a measured start on this machine, busy or not).
+ */
+const DEFAULT_KILL_MS = Math.max(15_000, Math.round(Number(process.env.VITEST_TIME_LIMIT_MS ?? 0) * 0.75));
+
+/**
+ * Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`,
+ * default {@link DEFAULT_KILL_MS}).
  * `wrapper` runs it under another program, e.g. `['faketime', '-f', '+11m']`.
  */
 export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[]; wrapper?: string[] } = {}): Promise<RunResult> {
@@ -71,7 +78,7 @@ export function runPaycli(args: string[], opts: { env?: Record<string, string | 
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? DEFAULT_KILL_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
