@@ -11,11 +11,20 @@
 # scripts/bench-lib.sh.
 # Prints medians, ratios and targets (scripts/bench-report.mjs); asserts nothing; removes everything
 # it made.
+# BENCH_NODE=<path to a node binary>: every row runs on that Node (its folder goes first in PATH), e.g.
+# the official binaries that `npm run test:node-matrix` caches (docs/node-versions.md); the report names
+# the Node. The big ledger is still filled by the machine's node (scripts/bench-ledger-fill.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
 . scripts/bench-lib.sh
 bench_require_tools
+HOST_NODE=$(command -v node)
+if [ -n "${BENCH_NODE:-}" ]; then
+  [ -x "$BENCH_NODE" ] || { echo "bench: BENCH_NODE=$BENCH_NODE is not an executable node" >&2; exit 2; }
+  PATH="$(cd "$(dirname "$BENCH_NODE")" && pwd):$PATH"
+  export PATH
+fi
 RUNS=${BENCH_RUNS:-15}     # runs per command per round
 ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
@@ -31,7 +40,7 @@ node bin/paycli.cjs config set duplicate-window 0 >/dev/null
 cashout_args="--json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes"
 # shellcheck disable=SC2086
 PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs $cashout_args >/dev/null
-node scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
+"$HOST_NODE" scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
 cashout_empty="env PAYCLI_DATA_DIR=$work/ledger-empty node bin/paycli.cjs $cashout_args"
 cashout_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs $cashout_args"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"

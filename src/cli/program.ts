@@ -36,7 +36,7 @@ export function rootProgram() {
   configureRootHelp(program as unknown as UntypedCommand);
   return program
     .description('PIX cash-ins (BR Code / QR code) and cash-outs (payouts to a PIX key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)')
     .helpOption('-h, --help', 'show help')
     .option('--json', 'print the result as one JSON document on stdout (errors as JSON on stderr)')
     .option('--profile <name>', 'config profile to use (env PAYCLI_PROFILE; default "default")')
@@ -112,6 +112,19 @@ export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readon
 }
 
 /**
+ * True for `paycli --version --verbose` (either order, with other root flags, no command): the
+ * version with where paycli runs (src/cli/version-info.ts) instead of the bare version.
+ */
+export function wantsVerboseVersion(args: readonly string[]): boolean {
+  const root: string[] = [];
+  for (const arg of args) {
+    if (arg === '--' || !arg.startsWith('-')) break;
+    root.push(arg);
+  }
+  return (root.includes('--version') || root.includes('-V')) && root.includes('--verbose');
+}
+
+/**
  * Builds the command tree (no side effects). Without `args`, every command. With the command
  * line's `args`, only the command it runs ({@link commandToRun}), which is all a run of it needs
  * and about 2 ms less at every start (docs/speed.md); every command when it names none (the
@@ -145,7 +158,12 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       process.exit(ExitCode.USAGE);
     });
   }
-  const program = buildProgram(argv.slice(2));
+  const args = argv.slice(2);
+  if (wantsVerboseVersion(args)) {
+    (await import('./version-info.js')).printVersionInfo(args.includes('--json'));
+    return;
+  }
+  const program = buildProgram(args);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -8,7 +8,7 @@
  * already carry SQLite's code names (`SqliteError.code`); they become {@link SqliteError}.
  */
 import type Database from 'better-sqlite3';
-import { runImmediate, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
+import { DriverUnavailableError, runImmediate, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
 
 let sqlite: typeof Database | undefined;
 function sqliteDatabase(): typeof Database {
@@ -20,10 +20,20 @@ function sqliteDatabase(): typeof Database {
  * better-sqlite3 package, where its install script (a prebuilt binary or a local build) puts it.
  * better-sqlite3's JavaScript is bundled into paycli (tsup.config.ts), so its own search for the
  * addon would start from paycli's folder; naming the file also skips that search.
- * @throws Error (MODULE_NOT_FOUND) when the package or its addon is missing: the ledger cannot be
+ * @throws DriverUnavailableError when the package or its addon is missing: the ledger cannot be
  *   opened, so nothing is sent (exit 2)
  */
-const nativeBinding = (): string => require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
+function nativeBinding(): string {
+  try {
+    return require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
+  } catch (err) {
+    throw new DriverUnavailableError(
+      `on Node ${process.versions.node} the ledger needs better-sqlite3's compiled addon, which is not installed`,
+      'reinstall paycli without --omit=optional, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
+      { cause: err },
+    );
+  }
+}
 
 /** better-sqlite3's errors (a `SqliteError` with a string `code` `SQLITE_…`) as {@link SqliteError}. */
 function call<T>(fn: () => T): T {
@@ -126,7 +136,7 @@ function packageVersion(): string {
 
 /**
  * Opens `file` with better-sqlite3, then sets `PRAGMA busy_timeout`.
- * @throws SqliteError; Error (MODULE_NOT_FOUND) when the addon is not installed
+ * @throws SqliteError; DriverUnavailableError when the addon is not installed
  */
 export function openBetterSqlite3(file: string, opts: OpenOptions): Connection {
   const db = call(() => new (sqliteDatabase())(file, { fileMustExist: opts.mustExist ?? true, readonly: opts.readonly ?? false, timeout: opts.busyTimeoutMs, nativeBinding: nativeBinding() }));

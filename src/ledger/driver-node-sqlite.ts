@@ -174,12 +174,12 @@ class NodeSqliteConnection implements Connection {
 }
 
 /**
- * Opens `file` with `node:sqlite`, then sets `PRAGMA busy_timeout`.
+ * Opens `file` (or `:memory:`) with `node:sqlite`, then sets `PRAGMA busy_timeout`.
  * @throws SqliteError (`SQLITE_CANTOPEN` for a missing file when `mustExist`)
  */
 export function openNodeSqlite(file: string, opts: OpenOptions): Connection {
   const mode = opts.readonly ? 'ro' : (opts.mustExist ?? true) ? 'rw' : 'rwc';
-  const uri = `${pathToFileURL(file).href}?mode=${mode}`;
+  const uri = file === ':memory:' ? file : `${pathToFileURL(file).href}?mode=${mode}`;
   const db = withoutSqliteWarning(() => call(() => new (sqlite().DatabaseSync)(uri)));
   try {
     call(() => db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`));

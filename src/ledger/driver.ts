@@ -98,6 +98,20 @@ export class SqliteError extends Error {
   }
 }
 
+/**
+ * The driver this Node needs is not installed: better-sqlite3 (Node 20, and 22 before 22.16) is an
+ * optional dependency whose addon is built at install only when its install script may run.
+ */
+export class DriverUnavailableError extends Error {
+  /** What to do about it, in words. */
+  readonly hint: string;
+  constructor(message: string, hint: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DriverUnavailableError';
+    this.hint = hint;
+  }
+}
+
 /** The primary result codes of SQLite (sqlite3.h), by number. */
 const PRIMARY: Record<number, string> = {
   0: 'OK', 1: 'ERROR', 2: 'INTERNAL', 3: 'PERM', 4: 'ABORT', 5: 'BUSY', 6: 'LOCKED', 7: 'NOMEM', 8: 'READONLY', 9: 'INTERRUPT',

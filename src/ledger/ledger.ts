@@ -59,7 +59,7 @@ import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './erro
 export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
-import type { Connection, Statement } from './driver.js';
+import { DriverUnavailableError, type Connection, type Statement } from './driver.js';
 
 export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
@@ -79,7 +79,7 @@ export function journalPath(): string {
 
 /**
  * Opens a connection for paycli (src/ledger/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
- * @throws SqliteError; Error (MODULE_NOT_FOUND) when better-sqlite3's addon is needed and missing
+ * @throws SqliteError; DriverUnavailableError when better-sqlite3's addon is needed and missing
  */
 const connect = (file: string): Connection => openConnection(file, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true });
 
@@ -638,6 +638,7 @@ export class Ledger {
 /** The SQLite error (or file error) `err` as a paycli error naming `file`. */
 function ledgerFailure(err: unknown, file: string, note: string): unknown {
   if (err instanceof PaycliError) return err;
+  if (err instanceof DriverUnavailableError) return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${err.message}${note}`, { cause: err, hint: err.hint });
   const code = typeof (err as { code?: unknown })?.code === 'string' ? ((err as { code: string }).code as string) : undefined;
   const message = err instanceof Error ? err.message : String(err);
   if (code?.startsWith('SQLITE_BUSY')) {

@@ -5,24 +5,29 @@
  * of the prompts off in a real terminal (tmux).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeHome, runPaycli } from '../helpers/cli.js';
+import { makeHome, mapLimit, measureStartMs, runPaycli, startBudget } from '../helpers/cli.js';
 import { startTty, type TtySession } from '../helpers/tty.js';
 
-/** Every command path of the tree, from the root help and each group's help. */
-async function commandPaths(): Promise<string[][]> {
-  const out: string[][] = [];
-  const walk = async (path: string[]): Promise<void> => {
-    const r = await runPaycli([...path, '--help']);
+/**
+ * The tests below start paycli dozens of times: their time limits follow one measured start on this
+ * machine now (test/helpers/cli.ts `startBudget`), and independent starts run two at a time.
+ */
+const START_MS = await measureStartMs();
+/** About how many starts the walk of the command tree and each test's loop make. */
+const TREE_STARTS = 60;
+
+/** Every command path of the tree, from the root help and each group's help (walked once per file). */
+let paths: Promise<string[][]> | undefined;
+function commandPaths(): Promise<string[][]> {
+  const walk = async (path: string[]): Promise<string[][]> => {
+    const r = await runPaycli([...path, '--help'], { timeoutMs: 120_000 });
     expect(r.code).toBe(0);
     const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(r.stdout)?.[1] ?? '';
-    for (const m of section.matchAll(/^ {2}([a-z][\w-]*)/gm)) {
-      if (m[1] === 'help') continue;
-      out.push([...path, m[1]!]);
-      await walk([...path, m[1]!]);
-    }
+    const children = [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((name) => name !== 'help').map((name) => [...path, name]);
+    const below = await mapLimit(children, 2, walk);
+    return children.flatMap((child, i) => [child, ...below[i]!]);
   };
-  await walk([]);
-  return out;
+  return (paths ??= walk([]));
 }
 
 describe('paycli help', () => {
@@ -40,21 +45,23 @@ describe('paycli help', () => {
     const paths = await commandPaths();
     expect(paths).toContainEqual(['config', 'set']);
     expect(paths).toContainEqual(['sandbox', 'pay']);
-    for (const path of paths) {
-      const viaHelp = await runPaycli(['help', ...path]);
+    const runs = await mapLimit(paths, 2, async (path) => [path, await runPaycli(['help', ...path], { timeoutMs: 120_000 }), await runPaycli([...path, '--help'], { timeoutMs: 120_000 })] as const);
+    for (const [path, viaHelp, viaFlag] of runs) {
       expect(viaHelp.code, path.join(' ')).toBe(0);
       expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: paycli ${path.join(' ')} `));
-      expect(viaHelp.stdout).toBe((await runPaycli([...path, '--help'])).stdout);
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
     }
-  });
+  }, startBudget(START_MS, TREE_STARTS * 2));
 
   it('every subcommand lists the global options it accepts', async () => {
-    for (const path of await commandPaths()) {
-      const r = await runPaycli([...path, '--help']);
+    const paths = await commandPaths();
+    const runs = await mapLimit(paths, 2, (path) => runPaycli([...path, '--help'], { timeoutMs: 120_000 }));
+    for (const [i, path] of paths.entries()) {
+      const r = runs[i]!;
       const globals = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(r.stdout)?.[1] ?? '';
       for (const flag of ['--json', '--profile <name>', '--base-url <url>', '--no-color', '--verbose']) expect(globals, `${path.join(' ')}: ${flag}`).toContain(flag);
     }
-  });
+  }, startBudget(START_MS, TREE_STARTS));
 
   it('sandbox control subcommands take --api-key (and PAYCLI_API_KEY)', async () => {
     const r = await runPaycli(['help', 'sandbox', 'pay']);

@@ -59,7 +59,14 @@ export function childEnv(env: Record<string, string | undefined>, alsoRemove?: R
 }
 
 /**
- * Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`).
+ * How long {@link runPaycli} lets a paycli run by default (ms): 15 s, or 3/4 of the test time limit when
+ * that is longer (vitest.config.ts derives it from a measured start on this machine, busy or not).
+ */
+const DEFAULT_KILL_MS = Math.max(15_000, Math.round(Number(process.env.VITEST_TIME_LIMIT_MS ?? 0) * 0.75));
+
+/**
+ * Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`,
+ * default {@link DEFAULT_KILL_MS}).
  * `wrapper` runs it under another program, e.g. `['faketime', '-f', '+11m']`.
  */
 export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[]; wrapper?: string[] } = {}): Promise<RunResult> {
@@ -71,7 +78,7 @@ export function runPaycli(args: string[], opts: { env?: Record<string, string | 
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? DEFAULT_KILL_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -135,4 +142,41 @@ export function spawnPaycli(args: string[], opts: { env?: Record<string, string 
       }),
     done,
   };
+}
+
+/**
+ * How long one paycli start takes on this machine now (ms): the median of three `paycli --version`
+ * runs. For a test that starts paycli many times, so that its time limit follows the machine's
+ * speed and load ({@link startBudget}) instead of a fixed number.
+ */
+export async function measureStartMs(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await runPaycli(['--version'], { timeoutMs: 120_000 });
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[1]!;
+}
+
+/**
+ * A time limit for a test that starts paycli `starts` times one after another (ms): 10 times the
+ * measured start ({@link measureStartMs}) for each, and never less than 20 s.
+ */
+export function startBudget(startMs: number, starts: number): number {
+  return Math.max(20_000, Math.ceil(startMs * 10 * starts));
+}
+
+/** Runs `fn` on every item, at most `limit` at a time (independent paycli starts); results in order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

@@ -1,0 +1,80 @@
+/**
+ * `paycli --version --verbose` (docs/node-versions.md): what a bug report needs about where paycli
+ * runs: paycli's version, the Node that runs it, the SQLite driver of the ledger and its SQLite
+ * version, and where the ledger, the config file and the cache are. Loaded only for that flag pair.
+ */
+import Module from 'node:module';
+import { join } from 'node:path';
+import { cacheDir, configFile } from '../core/paths.js';
+import { VERSION } from '../core/version.js';
+import { sqliteDriverInfo } from '../ledger/connect.js';
+import { ledgerPath } from '../ledger/ledger.js';
+
+/** What `paycli --version --verbose` reports (its `--json` shape). */
+export interface VersionInfo {
+  paycli: string;
+  node: { version: string; lts: string | null; platform: string; arch: string; path: string };
+  /** The ledger's SQLite driver, or why it cannot be loaded here. */
+  sqlite: { driver: string; driverVersion: string; version: string } | { error: string };
+  ledger: string;
+  config: string;
+  cache: string;
+  /** Who keeps the code cache: Node's `module.enableCompileCache` (Node ≥ 22.1), paycli's own (Node 20), or off. */
+  codeCache: { by: 'node' | 'paycli' | 'off'; dir: string | null };
+}
+
+/** Collects {@link VersionInfo}; never throws (a driver that cannot load is reported as such). */
+export function versionInfo(): VersionInfo {
+  let sqlite: VersionInfo['sqlite'];
+  try {
+    const d = sqliteDriverInfo();
+    sqlite = { driver: d.name, driverVersion: d.version, version: d.sqliteVersion };
+  } catch (err) {
+    sqlite = { error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+  }
+  const lts = (process.release as { lts?: string }).lts;
+  return {
+    paycli: VERSION,
+    node: { version: process.version, lts: typeof lts === 'string' ? lts : null, platform: process.platform, arch: process.arch, path: process.execPath },
+    sqlite,
+    ledger: ledgerPath(),
+    config: configFile(),
+    cache: cacheDir(),
+    codeCache: codeCache(),
+  };
+}
+
+/**
+ * The code cache src/cli/compile-cache.ts turned on: Node's own where `module.enableCompileCache` exists
+ * (its folder from `module.getCompileCacheDir`), else paycli's `v8-<V8 version>-<arch>` folder.
+ */
+function codeCache(): VersionInfo['codeCache'] {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return { by: 'off', dir: null };
+  const api = Module as unknown as { enableCompileCache?: unknown; getCompileCacheDir?: () => string | undefined };
+  if (typeof api.enableCompileCache === 'function') {
+    const dir = typeof api.getCompileCacheDir === 'function' ? api.getCompileCacheDir() : undefined;
+    return dir ? { by: 'node', dir } : { by: 'off', dir: null };
+  }
+  return { by: 'paycli', dir: join(cacheDir(), `v8-${process.versions.v8}-${process.arch}`) };
+}
+
+/** The text form: one `name  value` line each. */
+export function formatVersionInfo(i: VersionInfo): string {
+  const sqlite = 'error' in i.sqlite ? `unavailable: ${i.sqlite.error}` : `${i.sqlite.driver}${i.sqlite.driver === 'node:sqlite' ? '' : ` ${i.sqlite.driverVersion}`} (SQLite ${i.sqlite.version})`;
+  const rows: Array<[string, string]> = [
+    ['paycli', i.paycli],
+    ['node', `${i.node.version}${i.node.lts ? ` (LTS ${i.node.lts})` : ''} ${i.node.platform}-${i.node.arch}, ${i.node.path}`],
+    ['sqlite', sqlite],
+    ['ledger', i.ledger],
+    ['config', i.config],
+    ['cache', i.cache],
+    ['code cache', i.codeCache.by === 'off' ? 'off' : `${i.codeCache.by === 'node' ? "Node's module.enableCompileCache" : "paycli's own (vm.Script)"}, ${i.codeCache.dir}`],
+  ];
+  return `${rows.map(([k, v]) => `${k.padEnd(11)}${v}`).join('\n')}\n`;
+}
+
+/** Prints {@link versionInfo} on stdout, as text or one JSON document. */
+export function printVersionInfo(json: boolean): void {
+  const info = versionInfo();
+  process.stdout.write(json ? `${JSON.stringify(info)}\n` : formatVersionInfo(info));
+}
