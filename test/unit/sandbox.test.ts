@@ -27,7 +27,8 @@ describe('validation', () => {
     expect(validationProblem('cashout', { ...CASHOUT, value: 1.5 }, false)).toBe('Validation Failed - value must be an integer');
     expect(validationProblem('cashout', { ...CASHOUT, person: [] }, false)).toBe('Validation Failed - person must be an object');
     expect(validationProblem('cashout', { ...CASHOUT, pixKey: ' ' }, false)).toBe('Validation Failed - pixKey is required');
-    expect(validationProblem('cashin', { splits: {} }, false)).toBe('Validation Failed - payerName is required');
+    expect(validationProblem('cashin', { splits: {} }, false)).toBe('Validation Failed - value is required'); // value first, as documented
+    expect(validationProblem('cashin', { value: 100 }, false)).toBe('Validation Failed - payerName is required');
     expect(validationProblem('cashin', 'x', false)).toBe('Validation Failed - the body must be a JSON object');
   });
   it('strict: format rules, orderId on cash-outs, no flag in any message', () => {
@@ -58,16 +59,31 @@ describe('transitions and postback bodies', () => {
     const paid = postbackBody(t);
     expect(paid.payer).toEqual({ transactionId: 1, name: 'P', documentId: '12345678909', bankName: 'PAYCLI SANDBOX BANK', bankCode: '999', bankIspb: '99999999' });
     expect(applyTransition(t, 'infraction')).toEqual({ from: 'paid' });
+    const infraction = postbackBody(t);
+    expect(infraction).toMatchObject({ status: 'infraction' });
+    expect(Object.keys(infraction)).not.toEqual(expect.arrayContaining(['payer'])); // documented without payer and endToEndId
+    expect(infraction.endToEndId).toBeUndefined();
     expect(applyTransition(t, 'refund')).toEqual({ from: 'infraction' });
-    expect(postbackBody(t)).toMatchObject({ status: 'refund', endToEndId: paid.endToEndId, observation: 'refunded in the sandbox' });
+    const refund = postbackBody(t);
+    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: null, pixKeyType: null } });
+    expect(refund.payer).toBeUndefined();
+    expect(refund.endToEndId).toBeUndefined();
+    expect(t.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
     expect(applyTransition(t, 'pay')).toEqual({ error: 'cash-in 1 is refund: cannot pay it (refund is final)' });
   });
-  it('a transfer carries destinationBank in every state, never payer', () => {
+  it('a transfer: destinationBank null when created, the recipient after (pixKeyType a string), none on refund; never payer', () => {
     const t = tx('cashout', 100);
-    expect(postbackBody(t)).toMatchObject({ object: 'transfer', destinationBank: { name: 'A', email: 'a@b.co', pixKey: 'a@b.co', pixKeyType: 2, cpfCnpj: null } });
+    expect(postbackBody(t)).toMatchObject({ object: 'transfer', destinationBank: null });
     applyTransition(t, 'fail');
+    expect(postbackBody(t)).toMatchObject({ destinationBank: { name: 'A', email: 'a@b.co', pixKey: 'a@b.co', pixKeyType: '2', cpfCnpj: null } });
     expect(postbackBody(t).payer).toBeUndefined();
     expect(postbackBody(t).endToEndId).toBeUndefined();
+    const r = tx('cashout', 100);
+    applyTransition(r, 'pay');
+    expect(postbackBody(r).endToEndId).toMatch(/^E/);
+    applyTransition(r, 'refund');
+    const refund = postbackBody(r);
+    expect(Object.keys(refund).sort()).toEqual(['method', 'object', 'observation', 'orderId', 'processedAt', 'status', 'transactionId', 'value']);
   });
 });
 
