@@ -17,8 +17,12 @@
  * - after the n-th failed attempt in a row the event waits min(max, first·2^(n−1)) with jitter
  *   (a random time between half of it and all of it); once a wait would end after its deadline
  *   (created or resent + `retryFor`), it is given up (state `failed`);
- * - at most {@link MAX_IN_FLIGHT} attempts are open at once across all lanes, so an outage with
- *   thousands of events waiting costs a bounded number of sockets;
+ * - at most {@link MAX_IN_FLIGHT} attempts are open at once across all lanes; and once
+ *   {@link GATE_AFTER_FAILURES} attempts in a row to one URL failed, the receiver is treated as down:
+ *   one attempt at a time probes it (the due events take turns), the probes spaced by the same
+ *   schedule, and the other due events wait without an attempt until a probe is answered 2xx, when
+ *   they all go. An outage with thousands of events costs a few attempts, not thousands. An event
+ *   whose deadline passes while it waits is given up; a resend lets the next probe go at once;
  * - `resend` puts an event (delivered or not) back as pending, due now, with a new deadline.
  */
 import { Agent, request } from 'undici';
@@ -45,6 +49,8 @@ export const DEFAULT_RETRY_FOR_MS = 24 * 3_600_000;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Most attempts open at once, all lanes together. */
 export const MAX_IN_FLIGHT = 16;
+/** Failed attempts in a row to one URL after which it is probed by one attempt at a time. */
+export const GATE_AFTER_FAILURES = 3;
 
 /**
  * The wait after the `failures`-th failed attempt in a row, in ms: d = min(max, first·2^(failures−1)),
@@ -95,8 +101,27 @@ export interface DelivererOptions {
 interface Lane {
   key: string;
   queue: SandboxEvent[];
+  /** An attempt of its head is open. */
   busy: boolean;
-  waiting: boolean;
+  /** Waiting for its failing receiver, or for a free attempt slot. */
+  parked?: 'receiver' | 'slot';
+  /** Its open attempt is its receiver's probe. */
+  probe?: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+/** A receiver URL: while it fails, one lane at a time probes it (module doc). */
+interface Receiver {
+  url: string;
+  /** Failed attempts in a row, all events together. */
+  failures: number;
+  /** Failed probes in a row (sets the wait before the next probe). */
+  probeStreak: number;
+  /** No probe before this time (epoch ms). */
+  nextProbeAt: number;
+  probing: boolean;
+  /** Lanes with a due head, waiting for it, in order. */
+  waiting: Lane[];
   timer?: NodeJS.Timeout;
 }
 
@@ -108,6 +133,7 @@ export class PostbackDeliverer {
   private readonly agent: Agent;
   private readonly stop = new AbortController();
   private readonly lanes = new Map<string, Lane>();
+  private readonly receivers = new Map<string, Receiver>();
   /** Lanes with a due event, waiting for a free attempt slot, in order. */
   private readonly slotQueue: Lane[] = [];
   private inFlight = 0;
@@ -153,6 +179,12 @@ export class PostbackDeliverer {
     const now = Date.now();
     this.opts.store.update(e, { state: 'pending', nextAt: now, deadline: now + this.retryForMs, streak: 0, deliveredAt: null });
     const lane = this.place(e);
+    const r = this.receivers.get(e.url);
+    if (r) {
+      r.probeStreak = 0;
+      r.nextProbeAt = 0;
+      this.armReceiver(r);
+    }
     this.kick(lane);
     return e;
   }
@@ -162,7 +194,7 @@ export class PostbackDeliverer {
     const key = laneKey(e);
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, queue: [], busy: false, waiting: false };
+      lane = { key, queue: [], busy: false };
       this.lanes.set(key, lane);
     }
     if (!lane.queue.includes(e)) {
@@ -173,46 +205,125 @@ export class PostbackDeliverer {
     return lane;
   }
 
-  /** Starts the lane's head when it is due and a slot is free; else sets a timer or waits for a slot. */
+  /** The state of one receiver URL, made on first use. */
+  private receiver(url: string): Receiver {
+    let r = this.receivers.get(url);
+    if (!r) {
+      r = { url, failures: 0, probeStreak: 0, nextProbeAt: 0, probing: false, waiting: [] };
+      this.receivers.set(url, r);
+    }
+    return r;
+  }
+
+  /**
+   * Starts the lane's head when it is due, its receiver takes an attempt and a slot is free; else
+   * sets a timer, or parks the lane with its receiver or in the slot queue. A head whose deadline
+   * passed while its receiver is failing is given up without a further attempt.
+   */
   private kick(lane: Lane): void {
     if (this.stop.signal.aborted) return;
     if (lane.timer) {
       clearTimeout(lane.timer);
       lane.timer = undefined;
     }
-    if (lane.busy || lane.waiting) return;
-    const head = lane.queue[0];
-    if (!head) {
-      this.lanes.delete(lane.key);
-      return;
-    }
-    const delay = head.nextAt - Date.now();
-    if (delay > 0) {
-      lane.timer = setTimeout(() => {
-        lane.timer = undefined;
-        this.kick(lane);
-      }, Math.min(delay, 2 ** 31 - 1));
-      return;
-    }
-    if (this.inFlight >= MAX_IN_FLIGHT) {
-      lane.waiting = true;
-      this.slotQueue.push(lane);
-      return;
-    }
-    lane.busy = true;
-    this.inFlight++;
-    const run = this.deliverHead(lane, head).finally(() => {
-      this.running.delete(run);
-      this.inFlight--;
-      lane.busy = false;
-      const next = this.slotQueue.shift();
-      if (next) {
-        next.waiting = false;
-        this.kick(next);
+    if (lane.busy || lane.parked) return;
+    for (;;) {
+      const head = lane.queue[0];
+      if (!head) {
+        this.lanes.delete(lane.key);
+        return;
       }
+      const now = Date.now();
+      const delay = head.nextAt - now;
+      if (delay > 0) {
+        lane.timer = setTimeout(() => {
+          lane.timer = undefined;
+          this.kick(lane);
+        }, Math.min(delay, 2 ** 31 - 1));
+        return;
+      }
+      const r = this.receiver(head.url);
+      if (r.failures >= GATE_AFTER_FAILURES) {
+        if (head.deadline <= now) {
+          this.giveUp(lane, head, 'its receiver is failing');
+          continue;
+        }
+        if (r.probing || now < r.nextProbeAt) {
+          lane.parked = 'receiver';
+          r.waiting.push(lane);
+          this.armReceiver(r);
+          return;
+        }
+        r.probing = true;
+        lane.probe = true;
+      }
+      if (this.inFlight >= MAX_IN_FLIGHT) {
+        lane.parked = 'slot';
+        this.slotQueue.push(lane);
+        return;
+      }
+      lane.busy = true;
+      this.inFlight++;
+      const run = this.deliverHead(lane, head).finally(() => {
+        this.running.delete(run);
+        this.inFlight--;
+        lane.busy = false;
+        if (lane.probe) {
+          lane.probe = false;
+          r.probing = false;
+          this.armReceiver(r);
+        }
+        const next = this.slotQueue.shift();
+        if (next) {
+          next.parked = undefined;
+          this.kick(next);
+        }
+        this.kick(lane);
+      });
+      this.running.add(run);
+      return;
+    }
+  }
+
+  /** Sets the receiver's timer for its next probe (when lanes wait for it and none is open). */
+  private armReceiver(r: Receiver): void {
+    if (r.timer) clearTimeout(r.timer);
+    r.timer = undefined;
+    if (this.stop.signal.aborted || r.probing || r.waiting.length === 0) return;
+    r.timer = setTimeout(() => this.wakeReceiver(r), Math.max(0, Math.min(r.nextProbeAt - Date.now(), 2 ** 31 - 1)));
+  }
+
+  /**
+   * A receiver's turn: heads past their deadline are given up; the first waiting lane is let go
+   * (it probes the receiver when it is still failing; all go when it is not).
+   */
+  private wakeReceiver(r: Receiver): void {
+    r.timer = undefined;
+    const now = Date.now();
+    const waiting = r.waiting.splice(0);
+    const keep: Lane[] = [];
+    for (const lane of waiting) {
+      const head = lane.queue[0];
+      if (head && head.deadline <= now && r.failures >= GATE_AFTER_FAILURES) {
+        lane.parked = undefined;
+        this.giveUp(lane, head, 'its receiver is failing');
+        this.kick(lane);
+      } else keep.push(lane);
+    }
+    r.waiting.push(...keep);
+    const release = r.failures >= GATE_AFTER_FAILURES ? r.waiting.splice(0, 1) : r.waiting.splice(0);
+    for (const lane of release) {
+      lane.parked = undefined;
       this.kick(lane);
-    });
-    this.running.add(run);
+    }
+    this.armReceiver(r);
+  }
+
+  /** Gives up the lane's head (state failed) and logs why. */
+  private giveUp(lane: Lane, e: SandboxEvent, why: string): void {
+    lane.queue.shift();
+    this.opts.store.update(e, { state: 'failed' });
+    this.opts.log(`postback ${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id}): giving up after ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}, ${why} (not delivered within ${formatDuration(this.retryForMs)}; \`paycli sandbox resend ${e.id}\` sends it again)`);
   }
 
   /** One attempt of the lane's head event, and what follows from its outcome. */
@@ -224,6 +335,21 @@ export class PostbackDeliverer {
     const now = Date.now();
     const attempt: EventAttempt = { n, at: new Date(started).toISOString(), outcome: result.outcome, status: result.status ?? null, ms: now - started };
     const head = `postback ${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id}) attempt ${n}: ${result.outcome}`;
+    const r = this.receiver(e.url);
+    if (result.ok) {
+      r.failures = 0;
+      r.probeStreak = 0;
+      r.nextProbeAt = 0;
+      const waiting = r.waiting.splice(0);
+      for (const l of waiting) {
+        l.parked = undefined;
+        queueMicrotask(() => this.kick(l));
+      }
+    } else {
+      r.failures++;
+      if (lane.probe) r.probeStreak++;
+      if (r.failures >= GATE_AFTER_FAILURES) r.nextProbeAt = Math.max(r.nextProbeAt, now + retryWait(this.schedule, r.probeStreak + 1));
+    }
     if (result.ok) {
       lane.queue.shift();
       this.opts.store.update(e, { state: 'delivered', attempts: n, streak: 0, deliveredAt: new Date(now).toISOString() }, attempt);
@@ -246,15 +372,28 @@ export class PostbackDeliverer {
   async attempt(url: string, raw: string, extra: Record<string, string> = {}): Promise<AttemptOutcome> {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `paycli-sandbox/${VERSION}`, ...extra };
     if (this.opts.secret !== undefined) headers[SIGNATURE_HEADER] = signPostback(this.opts.secret, raw);
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    // One controller per attempt, its timer and its stop listener removed when it ends
+    // (AbortSignal.any and AbortSignal.timeout would keep every attempt's signal alive until the
+    // sandbox stops: thousands of attempts in an outage).
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, this.timeoutMs);
+    const onStop = () => ac.abort();
+    this.stop.signal.addEventListener('abort', onStop, { once: true });
     try {
-      const res = await request(url, { method: 'POST', headers, body: raw, dispatcher: this.agent, signal: AbortSignal.any([this.stop.signal, timeout]) });
+      const res = await request(url, { method: 'POST', headers, body: raw, dispatcher: this.agent, signal: ac.signal });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode, outcome: `HTTP ${res.statusCode}` };
     } catch (err) {
-      if (timeout.aborted) return { ok: false, outcome: `no answer within ${this.timeoutMs} ms` };
+      if (timedOut) return { ok: false, outcome: `no answer within ${this.timeoutMs} ms` };
       const code = errorCodeOf(err);
       return { ok: false, outcome: `connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})` };
+    } finally {
+      clearTimeout(timer);
+      this.stop.signal.removeEventListener('abort', onStop);
     }
   }
 
@@ -277,6 +416,7 @@ export class PostbackDeliverer {
     const pending = this.pendingCount();
     this.stop.abort();
     for (const lane of this.lanes.values()) if (lane.timer) clearTimeout(lane.timer);
+    for (const r of this.receivers.values()) if (r.timer) clearTimeout(r.timer);
     await Promise.allSettled([...this.running]);
     await this.agent.destroy().catch(() => undefined);
     return pending;

@@ -111,6 +111,8 @@ export interface SandboxOptions {
   retrySchedule?: RetrySchedule;
   /** How long an event is retried, in ms (default 24 h). */
   retryForMs?: number;
+  /** Timeout of one postback attempt, in ms (src/sandbox/delivery.ts `ATTEMPT_TIMEOUT_MS`). */
+  attemptTimeoutMs?: number;
   /** Reset the connection of the n-th created transaction (counting from 1) before answering. */
   dropAfterCreate?: readonly number[];
 }
@@ -161,7 +163,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   } catch (err) {
     throw new SandboxStateError(`cannot use the sandbox's state folder ${opts.stateDir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
   }
-  const deliverer = new PostbackDeliverer({ store: events, secret: opts.postbackSecret, schedule: opts.retrySchedule, retryForMs: opts.retryForMs, log });
+  const deliverer = new PostbackDeliverer({ store: events, secret: opts.postbackSecret, schedule: opts.retrySchedule, retryForMs: opts.retryForMs, attemptTimeoutMs: opts.attemptTimeoutMs, log });
   const autoPayTimers = new Set<NodeJS.Timeout>();
   const dropAt = new Set(opts.dropAfterCreate ?? []);
   let created = 0;

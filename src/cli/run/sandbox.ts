@@ -56,6 +56,17 @@ function retrySchedule(flag: string | undefined): { name: string; schedule: Retr
   return { name: `first wait ${raw} ms`, schedule: { firstWaitMs: Number(raw), maxWaitMs: Number(raw) * 16 } };
 }
 
+/**
+ * Env `PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS` (for tests: 100-60000) replaces the 10 s timeout of one
+ * postback attempt. @throws UsageError when it is set but not such a number
+ */
+function attemptTimeoutMs(): number | undefined {
+  const raw = process.env.PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9]{3,5}$/.test(raw) || Number(raw) < 100 || Number(raw) > 60_000) throw new UsageError(`PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS must be milliseconds 100-60000, got "${raw}"`);
+  return Number(raw);
+}
+
 /** `--retry-for`: a duration (`90s`, `30m`, `24h`, `2d`). @throws UsageError */
 function retryForMs(text: string | undefined): number {
   if (text === undefined) return DEFAULT_RETRY_FOR_MS;
@@ -144,6 +155,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       autoPayMs: autoPay,
       retrySchedule: retry.schedule,
       retryForMs: retryFor,
+      attemptTimeoutMs: attemptTimeoutMs(),
       stateDir: state.lock?.dir,
       maxEvents,
       strict: Boolean(opts.strict),
