@@ -28,8 +28,9 @@
  *   reads it, `POST /_sandbox/ping` `{"url"}` sends the `{"test": true}` ping once and answers
  *   `{url, delivered, status, outcome}`;
  * - with `sendPostbacks`, every state change (creation included) POSTs a postback to the
- *   transaction's `postbackUrl` and to `webhookUrl`; `autoPayMs` pays every cash-in that long
- *   after it was created.
+ *   transaction's `postbackUrl` and to `webhookUrl`, each an event (src/sandbox/events.ts) delivered
+ *   by src/sandbox/delivery.ts and listed or resent under `/_sandbox/events`; `autoPayMs` pays every
+ *   cash-in that long after it was created.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
