@@ -46,7 +46,7 @@ describe('paycli help', () => {
       expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: paycli ${path.join(' ')} `));
       expect(viaHelp.stdout).toBe((await runPaycli([...path, '--help'])).stdout);
     }
-  });
+  }, 120_000); // two runs per command, one after the other
 
   it('every subcommand lists the global options it accepts', async () => {
     for (const path of await commandPaths()) {
@@ -54,7 +54,7 @@ describe('paycli help', () => {
       const globals = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(r.stdout)?.[1] ?? '';
       for (const flag of ['--json', '--profile <name>', '--base-url <url>', '--no-color', '--verbose']) expect(globals, `${path.join(' ')}: ${flag}`).toContain(flag);
     }
-  });
+  }, 120_000); // one run per command, one after the other
 
   it('sandbox control subcommands take --api-key (and PAYCLI_API_KEY)', async () => {
     const r = await runPaycli(['help', 'sandbox', 'pay']);
