@@ -16,12 +16,12 @@ __paycli_spec() {
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --retry-refused --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --profile --base-url --timeout'
       varg='' ;;
     'cashout')
       subs=''
-      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --retry-refused --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --retry-refused --wait --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --batch --batch-format --concurrency --rate --results --profile --base-url --timeout'
       varg='' ;;
     'config')
@@ -111,7 +111,7 @@ __paycli_spec() {
       varg='' ;;
     'history resolve')
       subs=''
-      flags='--outcome --note --help -h --since --until --kind --order-id --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      flags='--outcome --note --force --help -h --since --until --kind --order-id --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--outcome --note --since --until --kind --order-id --limit --format --profile --base-url --timeout'
       varg='' ;;
     'status')
@@ -179,7 +179,7 @@ __paycli_values() {
     'cashout:--pix-key-type')
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')
-      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
+      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout settle-after duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
     'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox resend:--retry-schedule')
       __paycli_words 'standard fast' "$3" ;;
     'history:--kind'|'history resolve:--kind')
