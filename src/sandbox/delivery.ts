@@ -126,6 +126,12 @@ interface Receiver {
 }
 
 const laneKey = (e: SandboxEvent) => `${e.transactionId} ${e.url}`;
+
+/** Takes `e` out of its lane (by identity: a resend may have put an older event before it). */
+function dropFromLane(lane: Lane, e: SandboxEvent): void {
+  const i = lane.queue.indexOf(e);
+  if (i >= 0) lane.queue.splice(i, 1);
+}
 const kindOf = (e: SandboxEvent) => (e.object === 'cashin' ? 'cash-in' : 'cash-out');
 
 /** Sends the events of an {@link EventStore} as the module doc says. */
@@ -321,7 +327,7 @@ export class PostbackDeliverer {
 
   /** Gives up the lane's head (state failed) and logs why. */
   private giveUp(lane: Lane, e: SandboxEvent, why: string): void {
-    lane.queue.shift();
+    dropFromLane(lane, e);
     this.opts.store.update(e, { state: 'failed' });
     this.opts.log(`postback ${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id}): giving up after ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}, ${why} (not delivered within ${formatDuration(this.retryForMs)}; \`paycli sandbox resend ${e.id}\` sends it again)`);
   }
@@ -351,7 +357,7 @@ export class PostbackDeliverer {
       if (r.failures >= GATE_AFTER_FAILURES) r.nextProbeAt = Math.max(r.nextProbeAt, now + retryWait(this.schedule, r.probeStreak + 1));
     }
     if (result.ok) {
-      lane.queue.shift();
+      dropFromLane(lane, e);
       this.opts.store.update(e, { state: 'delivered', attempts: n, streak: 0, deliveredAt: new Date(now).toISOString() }, attempt);
       this.opts.log(`${head}, delivered`);
       return;
@@ -359,7 +365,7 @@ export class PostbackDeliverer {
     const streak = e.streak + 1;
     const wait = retryWait(this.schedule, streak);
     if (now + wait > e.deadline) {
-      lane.queue.shift();
+      dropFromLane(lane, e);
       this.opts.store.update(e, { state: 'failed', attempts: n, streak }, attempt);
       this.opts.log(`${head}; giving up (not delivered within ${formatDuration(this.retryForMs)}; \`paycli sandbox resend ${e.id}\` sends it again)`);
       return;

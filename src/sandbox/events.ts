@@ -290,6 +290,7 @@ export class EventStore {
     }
   }
 
+  /** The event with this id (`evt_<n>`), if kept. */
   get(id: string): SandboxEvent | undefined {
     return this.events.get(id);
   }
@@ -299,6 +300,7 @@ export class EventStore {
     return this.events.values();
   }
 
+  /** How many events are kept. */
   get size(): number {
     return this.events.size;
   }

@@ -4,7 +4,7 @@
  * (src/sandbox/store.ts), and `paycli listen`'s human line (src/cli/run/listen.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { humanLine, isPing } from '../../src/cli/run/listen.js';
+import { humanLine, isPing, redeliveryNote, redeliveryOf, SEEN_EVENTS_MAX } from '../../src/cli/run/listen.js';
 import { applyTransition, postbackBody } from '../../src/sandbox/lifecycle.js';
 import { authorizationCarries } from '../../src/sandbox/server.js';
 import { TransactionStore, type SandboxTransaction } from '../../src/sandbox/store.js';
@@ -110,5 +110,20 @@ describe('listen human line', () => {
     expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at)).toBe('2026-11-23T10:00:00.000Z  cash-in 5  paid  R$ 12,34  order p-1');
     expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at)).toBe('2026-11-23T10:00:00.000Z  cash-out 6  created  R$ 1,00  to Ana (a@b.co)');
     expect(humanLine({ transactionId: 7, status: 'paid' }, at)).toBe('2026-11-23T10:00:00.000Z  postback 7  paid  amount ?');
+  });
+});
+
+describe('listen: redeliveries', () => {
+  it('an attempt above 1, or an event id seen before, is a redelivery; the ids remembered are bounded', () => {
+    const seen = new Set<string>();
+    expect(redeliveryOf({ 'x-paycli-event-id': 'evt_1', 'x-paycli-delivery-attempt': '1' }, seen)).toBeUndefined();
+    const again = redeliveryOf({ 'x-paycli-event-id': 'evt_1', 'x-paycli-delivery-attempt': '1' }, seen)!;
+    expect(redeliveryNote(again)).toBe('redelivery (attempt 1, already received)');
+    expect(redeliveryNote(redeliveryOf({ 'x-paycli-event-id': 'evt_2', 'x-paycli-delivery-attempt': '3' }, seen)!)).toBe('redelivery (attempt 3)');
+    expect(redeliveryOf({}, seen)).toBeUndefined(); // a gateway that sends no such headers
+    expect(redeliveryOf({ 'x-paycli-event-id': 'evt 3\u001b', 'x-paycli-delivery-attempt': 'x' }, seen)).toBeUndefined(); // malformed: ignored
+    for (let i = 0; i < SEEN_EVENTS_MAX + 10; i++) redeliveryOf({ 'x-paycli-event-id': `evt_x${i}` }, seen);
+    expect(seen.size).toBe(SEEN_EVENTS_MAX);
+    expect(redeliveryOf({ 'x-paycli-event-id': 'evt_1' }, seen)).toBeUndefined(); // forgotten: the oldest go first
   });
 });
