@@ -16,6 +16,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Name of the signature header (lower case, as node:http gives header names). */
 export const SIGNATURE_HEADER = 'x-paycli-signature';
 
+/**
+ * The event id header of every delivery attempt (`evt_<n>`, the same on every attempt of one
+ * event); a sandbox feature, like the signature (src/sandbox/delivery.ts).
+ */
+export const EVENT_ID_HEADER = 'x-paycli-event-id';
+
+/** The attempt number header: `1` on an event's first attempt; more marks a redelivery. */
+export const ATTEMPT_HEADER = 'x-paycli-delivery-attempt';
+
 /** How far a signature's `t` may be from the receiver's clock, in seconds (5 minutes), either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -48,7 +57,8 @@ export interface PostbackDestination {
   cpfCnpj: string | null;
   email: string | null;
   pixKey: string | null;
-  pixKeyType: number | null;
+  /** The key type's digit as a string (`"2"` for an e-mail key), as the documents show it. */
+  pixKeyType: string | null;
   bank: string | null;
   bankId: string | null;
   ispb: string | null;
@@ -72,7 +82,8 @@ export interface PostbackBody {
   observation: string | null;
   endToEndId?: string;
   payer?: PostbackPayer;
-  destinationBank?: PostbackDestination;
+  /** `null` on a transfer's `created` (as documented); absent where the documents show none. */
+  destinationBank?: PostbackDestination | null;
 }
 
 /** The body of the connectivity test a gateway sends to a new webhook URL. */

@@ -10,12 +10,12 @@
  *   from the externalId) and `qrCodeBase64` a PNG of it (raw base64);
  * - cash-out answer: the interface's fields (`tax` = R$ 0,50 + 1% of gross rounded down, never
  *   more than gross; `liquid` = gross − tax, both strings of integers; `status` "0"; `createdAt`
- *   ISO 8601 UTC with ms and Z), plus `orderId`, `success: "true"` (a string, as documented) and
+ *   ISO 8601 UTC with 7 fractional digits and Z), plus `orderId`, `success: "true"` (a string, as documented) and
  *   `description: null`;
  * - lookups: `GET /transaction/get/by/id/{id}`, `GET /transaction/get/by/orderId/{orderId}`
  *   (404 `{"message":"Transaction not found"}`) and `GET /transaction/get/balance`
  *   (src/sandbox/store.ts);
- * - `noAcquirer`: every cash-in gets 400 `{"message":"There is no active acquirer ..."}`;
+ * - `noAcquirer`: every cash-in gets 400 `{"message":"No active acquirer"}`;
  * - `apiKey`: a request without `Authorization: Bearer <apiKey>` (scheme in any letter case) or
  *   the raw `<apiKey>` gets 401 `{"message":"Invalid token."}`;
  * - `dropAfterCreate`: the n-th transaction created is kept, and its connection reset before the
@@ -28,8 +28,9 @@
  *   reads it, `POST /_sandbox/ping` `{"url"}` sends the `{"test": true}` ping once and answers
  *   `{url, delivered, status, outcome}`;
  * - with `sendPostbacks`, every state change (creation included) POSTs a postback to the
- *   transaction's `postbackUrl` and to `webhookUrl`; `autoPayMs` pays every cash-in that long
- *   after it was created.
+ *   transaction's `postbackUrl` and to `webhookUrl`, each an event (src/sandbox/events.ts) delivered
+ *   by src/sandbox/delivery.ts and listed or resent under `/_sandbox/events`; `autoPayMs` pays every
+ *   cash-in that long after it was created.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -40,7 +41,9 @@ import { CASHIN_PATH, CASHOUT_PATH, DEFAULT_LOOKUP_PATHS, templatePrefix } from 
 import { readCappedBody, sendJson } from '../core/http-server.js';
 import { PING_BODY } from '../gateway/postback.js';
 import { nextTransactionId } from './counter.js';
-import { applyTransition, PostbackDeliverer, postbackBody, SANDBOX_ACTIONS, shownUrl, type SandboxAction } from './lifecycle.js';
+import { applyTransition, gatewayTime, postbackBody, SANDBOX_ACTIONS, type SandboxAction } from './lifecycle.js';
+import { PostbackDeliverer, shownUrl, type RetrySchedule } from './delivery.js';
+import { EventStore, type SandboxEvent } from './events.js';
 import { kindWord, TransactionStore, type SandboxTransaction } from './store.js';
 import { validationProblem } from './validate.js';
 import { isHttpUrl } from '../gateway/net.js';
@@ -58,8 +61,8 @@ const QR_PNG_OPTIONS = { type: 'png', errorCorrectionLevel: 'M', margin: 2, scal
 
 /** Largest request body the sandbox reads (64 KiB); larger gets 413. */
 export const SANDBOX_MAX_BODY = 64 * 1024;
-/** Message of the no-active-acquirer refusal (interface §4.1). */
-export const NO_ACQUIRER_MESSAGE = 'There is no active acquirer for this operation';
+/** Message of the no-active-acquirer refusal (interface §4.1), in the gateway family's documented wording. */
+export const NO_ACQUIRER_MESSAGE = 'No active acquirer';
 /** Message of a refused credential (the gateway family's documented wording). */
 export const INVALID_TOKEN_MESSAGE = 'Invalid token.';
 /** Message of a lookup that finds nothing (the gateway family's documented wording). */
@@ -101,8 +104,16 @@ export interface SandboxOptions {
   postbackSecret?: string;
   /** Pay every cash-in this many milliseconds after it was created. */
   autoPayMs?: number;
-  /** Wait before the 2nd postback attempt in ms (doubles after); default 1000. For tests. */
-  retryBaseMs?: number;
+  /** Keep postback events in this folder across restarts (src/sandbox/events.ts); in memory when absent. */
+  stateDir?: string;
+  /** Cap on kept events (src/sandbox/events.ts `DEFAULT_MAX_EVENTS`). */
+  maxEvents?: number;
+  /** Waits between attempts (src/sandbox/delivery.ts `RETRY_SCHEDULES`; standard by default). */
+  retrySchedule?: RetrySchedule;
+  /** How long an event is retried, in ms (default 24 h). */
+  retryForMs?: number;
+  /** Timeout of one postback attempt, in ms (src/sandbox/delivery.ts `ATTEMPT_TIMEOUT_MS`). */
+  attemptTimeoutMs?: number;
   /** Reset the connection of the n-th created transaction (counting from 1) before answering. */
   dropAfterCreate?: readonly number[];
 }
@@ -113,8 +124,14 @@ export interface Sandbox {
   url: string;
   server: Server;
   transactions: TransactionStore;
+  events: EventStore;
+  /** What the state folder held at start: events kept, and how many still to deliver. */
+  restored: { events: number; pending: number };
   close(): Promise<void>;
 }
+
+/** The state folder (`stateDir`) cannot be read or written. */
+export class SandboxStateError extends Error {}
 
 /** Cash-out fee of the sandbox, in cents: 50 + floor(gross / 100), at most `gross`. */
 export function sandboxTax(gross: number): number {
@@ -139,7 +156,15 @@ const optionalText = (v: unknown): string | undefined => (typeof v === 'string' 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const store = new TransactionStore();
   const log = opts.log ?? (() => undefined);
-  const deliverer = new PostbackDeliverer({ secret: opts.postbackSecret, retryBaseMs: opts.retryBaseMs, log });
+  let events: EventStore;
+  let restored: ReturnType<EventStore['load']>;
+  try {
+    events = new EventStore({ dir: opts.stateDir, maxEvents: opts.maxEvents, log });
+    restored = events.load();
+  } catch (err) {
+    throw new SandboxStateError(`cannot use the sandbox's state folder ${opts.stateDir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+  }
+  const deliverer = new PostbackDeliverer({ store: events, secret: opts.postbackSecret, schedule: opts.retrySchedule, retryForMs: opts.retryForMs, attemptTimeoutMs: opts.attemptTimeoutMs, log });
   const autoPayTimers = new Set<NodeJS.Timeout>();
   const dropAt = new Set(opts.dropAfterCreate ?? []);
   let created = 0;
@@ -154,14 +179,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   function notify(tx: SandboxTransaction): number {
     const urls = targets(tx);
     const body = postbackBody(tx);
-    for (const url of urls) deliverer.enqueue(url, body, `${kindWord(tx)} ${tx.transactionId} ${tx.status}`);
+    for (const url of urls) deliverer.enqueue(url, body);
     return urls.length;
   }
 
   /** Changes a transaction's state and queues its postbacks; the control endpoint's answer. */
   function act(id: number, action: SandboxAction, by: string): { status: number; body: Record<string, unknown> } {
     const tx = store.get(id);
-    if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (transactions live as long as the sandbox process)` } };
+    if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (transactions live as long as the sandbox process; its postback events are kept)` } };
     const done = applyTransition(tx, action);
     if ('error' in done) return { status: 409, body: { message: done.error } };
     const sent = notify(tx);
@@ -195,6 +220,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const result = await deliverer.ping(target, JSON.stringify(PING_BODY));
       return reply(200, { url: shownUrl(target), delivered: result.ok, status: result.status ?? null, outcome: result.outcome });
     }
+    if (path === '/_sandbox/events' || path.startsWith('/_sandbox/events/')) return eventsEndpoint(req, path, reply);
     req.resume();
     const m = /^\/_sandbox\/transactions\/([0-9]{1,15})(?:\/([a-z]+))?$/.exec(path);
     const action = m?.[2] as SandboxAction | undefined;
@@ -211,6 +237,78 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (req.method !== 'POST') return reply(405, { message: `use POST for ${path}` });
     const out = act(id, action, 'control endpoint');
     return reply(out.status, out.body);
+  }
+
+  /**
+   * The event endpoints (outside the interface): `GET /_sandbox/events[?failed=true][&transaction=<id>][&limit=<n>]`
+   * answers `{events: [view, newest first], total, kept, persistent}`; `POST /_sandbox/events/<id>/resend`
+   * answers `{resent: [view]}` (404 unknown id); `POST /_sandbox/events/resend` with `{"failed": true}`
+   * resends every event not delivered and answers `{resent: [view…]}`.
+   */
+  async function eventsEndpoint(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): Promise<void> {
+    const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
+    if (path === '/_sandbox/events') {
+      req.resume();
+      if (req.method !== 'GET') return reply(405, { message: `use GET for ${path}` });
+      const failed = query.get('failed') === 'true';
+      const txText = query.get('transaction');
+      if (txText !== null && !/^[0-9]{1,15}$/.test(txText)) return reply(400, { message: 'transaction must be a transaction id (digits)' });
+      const limitText = query.get('limit') ?? '100';
+      if (!/^[0-9]{1,6}$/.test(limitText) || Number(limitText) < 1) return reply(400, { message: 'limit must be a number from 1 to 999999' });
+      const limit = Number(limitText);
+      const matching: SandboxEvent[] = [];
+      for (const e of events.all()) {
+        if (failed && e.state === 'delivered') continue;
+        if (txText !== null && e.transactionId !== Number(txText)) continue;
+        matching.push(e);
+      }
+      const shown = matching.slice(-limit).reverse().map(eventView);
+      return reply(200, { events: shown, total: matching.length, kept: events.size, persistent: opts.stateDir !== undefined });
+    }
+    if (req.method !== 'POST') {
+      req.resume();
+      return reply(405, { message: `use POST for ${path}` });
+    }
+    if (path === '/_sandbox/events/resend') {
+      const text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? '';
+      let failed: unknown;
+      try {
+        failed = text.trim() === '' ? undefined : (JSON.parse(text) as { failed?: unknown }).failed;
+      } catch {
+        failed = undefined;
+      }
+      if (failed !== true) return reply(400, { message: 'send {"failed": true} to resend every event not delivered, or POST /_sandbox/events/<id>/resend' });
+      const ids = [...events.all()].filter((e) => e.state !== 'delivered').map((e) => e.id);
+      const resent = ids.map((id) => deliverer.resend(id)!);
+      log(`resend of ${resent.length} event${resent.length === 1 ? '' : 's'} not delivered (control endpoint)`);
+      return reply(200, { resent: resent.map(eventView) });
+    }
+    req.resume();
+    const m = /^\/_sandbox\/events\/(evt_[0-9]{1,15})\/resend$/.exec(path);
+    if (!m) return reply(404, { message: `no such sandbox endpoint: ${req.method} ${path} (use POST /_sandbox/events/<event id>/resend)` });
+    const e = deliverer.resend(m[1]!);
+    if (!e) return reply(404, { message: `no event ${m[1]} in this sandbox` });
+    log(`event ${e.id} (${e.status} of transaction ${e.transactionId}) resent (control endpoint)`);
+    return reply(200, { resent: [eventView(e)] });
+  }
+
+  /** An event as the control endpoints show it: the URL without its query, the body parsed. */
+  function eventView(e: SandboxEvent): Record<string, unknown> {
+    return {
+      id: e.id,
+      transactionId: e.transactionId,
+      object: e.object,
+      status: e.status,
+      url: shownUrl(e.url),
+      state: e.state,
+      attempts: e.attempts,
+      createdAt: e.createdAt,
+      deliveredAt: e.deliveredAt,
+      nextAttemptAt: e.state === 'pending' ? new Date(e.nextAt).toISOString() : null,
+      giveUpAt: e.state === 'pending' ? new Date(e.deadline).toISOString() : null,
+      lastAttempts: e.recent,
+      body: JSON.parse(e.body) as unknown,
+    };
   }
 
   /** The lookups (GET): by id, by orderId, balance. */
@@ -286,7 +384,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const body = json as Record<string, unknown>;
     const value = body.value as number;
     const orderId = optionalText(body.orderId) ?? null;
-    const now = new Date().toISOString();
+    const now = gatewayTime();
     const transactionId = nextTransactionId();
     const base = { transactionId, value, status: 'created', createdAt: now, processedAt: now, request: body, orderId, postbackUrl: optionalText(body.postbackUrl)?.trim(), observation: null } as const;
 
@@ -321,22 +419,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
   });
+  deliverer.start();
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host}:${addr.port}`,
     server,
     transactions: store,
+    events,
+    restored: { events: restored.events, pending: restored.pending },
     close: async () => {
       for (const t of autoPayTimers) clearTimeout(t);
       autoPayTimers.clear();
-      await Promise.all([
+      const [pending] = await Promise.all([
         deliverer.close(),
         new Promise<void>((resolve) => {
           server.closeAllConnections();
           server.close(() => resolve());
         }),
       ]);
+      events.close();
+      if (pending > 0) log(`${pending} postback event${pending === 1 ? '' : 's'} not delivered yet: ${opts.stateDir !== undefined ? 'kept, sent when the sandbox starts again with this data folder' : 'abandoned (events kept in memory only)'}`);
     },
   };
 }

@@ -15,7 +15,8 @@
  *   absolute http(s) `postbackUrl`, no empty required string; and `orderId` on a cash-out, which
  *   the gateway family's documentation marks required.
  *
- * A failure is one sentence, the first problem in the interface's field order:
+ * A failure is one sentence, the first problem: `value` first (as documented), then the others in
+ * the interface's field order:
  * `Validation Failed - <field> is required`, `Validation Failed - <field> must be <type>`, or
  * `Validation Failed - <field> <what is wrong>`; `<field>` is the JSON path (`person.phone`,
  * `splits.0.value`).
@@ -94,15 +95,18 @@ function splits(list: unknown[], body: Record<string, unknown>): string | null {
   return typeof body.value === 'number' && sum > body.value ? `add up to ${sum}, more than value (${body.value})` : null;
 }
 
-/** Cash-in request fields (interface §2.1, plus `orderId`). */
+/**
+ * Cash-in request fields (interface §2.1, plus `orderId`), `value` first: the documented message
+ * for a body without fields is `Validation Failed - value is required` (docs/sandbox-and-postbacks.md).
+ */
 const CASHIN_RULES: readonly Rule[] = [
+  { path: 'value', type: 'integer', required: true },
   { path: 'payerName', type: 'string', required: true, format: name(MAX_NAME) },
   { path: 'payerDocument', type: 'string', required: true, format: document },
   { path: 'payerEmail', type: 'string', required: true, format: email },
   { path: 'payerPhone', type: 'string', required: true, format: phone },
   { path: 'productName', type: 'string', required: true, format: name(MAX_NAME) },
   { path: 'productDescription', type: 'string', required: true, format: name(MAX_DESCRIPTION) },
-  { path: 'value', type: 'integer', required: true },
   { path: 'postbackUrl', type: 'string', required: false, format: url },
   { path: 'splits', type: 'array', required: false, format: splits },
   { path: 'orderId', type: 'string', required: false },

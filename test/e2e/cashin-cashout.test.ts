@@ -77,7 +77,7 @@ describe('built-in sandbox, in-process (fresh install)', () => {
     expect(r.stdout).toMatch(/^Fee\s+R\$ 0,65$/m); // 50 + floor(1550/100)
     expect(r.stdout).toMatch(/^Net\s+R\$ 14,85$/m);
     expect(r.stdout).toMatch(/^Status\s+Pending$/m);
-    expect(r.stdout).toMatch(/^Created at\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m);
+    expect(r.stdout).toMatch(/^Created at\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/m);
   });
 
   it('a cash-out without --yes and without a terminal exits 2 and sends nothing', async () => {
@@ -115,7 +115,7 @@ describe('standalone sandbox', () => {
     expect(co.code).toBe(0);
     const doc = JSON.parse(co.stdout) as Record<string, unknown>;
     expect(doc).toMatchObject({ gross: 1550, tax: '65', liquid: '1485', status: '0' });
-    expect(doc.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(doc.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
     expect(sandbox.log()).toMatch(/POST \/transaction\/cashout → 200/);
   });
 
@@ -137,10 +137,10 @@ describe('standalone sandbox', () => {
   it('--no-acquirer: exit 1 with the gateway message verbatim', async () => {
     const r = await runPaycli(['--base-url', noAcq.url, ...CASHIN_ARGS], { env: { ...home.env, PAYCLI_API_KEY: 'k' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('There is no active acquirer for this operation');
+    expect(r.stderr).toContain('No active acquirer');
     const j = await runPaycli(['--json', '--base-url', noAcq.url, ...CASHIN_ARGS], { env: { ...home.env, PAYCLI_API_KEY: 'k' } });
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stderr)).toEqual({ error: { code: 'no_active_acquirer', message: 'There is no active acquirer for this operation', status: 400 } });
+    expect(JSON.parse(j.stderr)).toEqual({ error: { code: 'no_active_acquirer', message: 'No active acquirer', status: 400 } });
     expect(j.stdout).toBe('');
   });
 });

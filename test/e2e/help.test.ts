@@ -14,7 +14,7 @@ import { startTty, type TtySession } from '../helpers/tty.js';
  */
 const START_MS = await measureStartMs();
 /** About how many starts the walk of the command tree and each test's loop make. */
-const TREE_STARTS = 60;
+const TREE_STARTS = 80;
 
 /** Every command path of the tree, from the root help and each group's help (walked once per file). */
 let paths: Promise<string[][]> | undefined;

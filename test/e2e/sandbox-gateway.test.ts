@@ -62,7 +62,9 @@ describe('answers, lookups and balance', () => {
     expect(byId).toEqual({ status: 200, body: { transactionId: ci.body.transactionId, object: 'cashin', status: 'created', method: 'pix', value: 1000, processedAt: expect.stringMatching(/Z$/), orderId: 'order-A', observation: null } });
     const byOrder = await get(sb, '/transaction/get/by/orderId/order-B');
     expect(byOrder.body).toMatchObject({ transactionId: co.body.transactionId, object: 'transfer', status: 'created', value: 1550, orderId: 'order-B' });
-    expect(byOrder.body.destinationBank).toMatchObject({ name: 'Fulano de Tal', pixKey: 'fulano@example.com', pixKeyType: 2 });
+    expect(byOrder.body.destinationBank).toBeNull(); // a created transfer, as documented
+    await post(sb, `/_sandbox/transactions/${co.body.transactionId}/pay`, {});
+    expect((await get(sb, '/transaction/get/by/orderId/order-B')).body.destinationBank).toMatchObject({ name: 'Fulano de Tal', pixKey: 'fulano@example.com', pixKeyType: '2' });
     for (const path of ['/transaction/get/by/orderId/nope', '/transaction/get/by/id/999999999', '/transaction/get/by/id/abc']) {
       expect(await get(sb, path)).toEqual({ status: 404, body: { message: 'Transaction not found' } });
     }
@@ -216,7 +218,7 @@ describe('--json and --api-key', () => {
   it('with --json, the sandbox writes only JSON Lines on stderr', async () => {
     const hook = await startGateway((_req, res) => json(res, 500, {}));
     gateways.push(hook);
-    const sb = await startSandboxProcess(['--webhook-url', hook.url], { ...home.env, PAYCLI_SANDBOX_RETRY_BASE_MS: '20' }, ['--json']);
+    const sb = await startSandboxProcess(['--webhook-url', hook.url, '--retry-schedule', 'fast', '--retry-for', '300ms'], home.env, ['--json']);
     running.push(sb);
     await post(sb, '/transaction/qrcode/cashin', CASHIN);
     await post(sb, '/transaction/cashout', {});
@@ -229,7 +231,7 @@ describe('--json and --api-key', () => {
   });
 
   it('every sandbox subcommand lists --api-key and takes PAYCLI_API_KEY', async () => {
-    for (const sub of ['pay', 'fail', 'cancel', 'refund', 'infraction', 'ping']) {
+    for (const sub of ['pay', 'fail', 'cancel', 'refund', 'infraction', 'ping', 'events', 'resend']) {
       const help = await runPaycli(['sandbox', sub, '--help'], { env: home.env });
       expect(help.code).toBe(0);
       expect(help.stdout, sub).toMatch(/--api-key <key>.*PAYCLI_API_KEY/s);

@@ -53,7 +53,7 @@ describe('paycli against paycli sandbox', () => {
     expect(handler.of('pedido-9').map((e) => `${e.object} ${e.status}`)).toEqual(['cashin created', 'cashin paid', 'cashin refund']);
     expect(handler.of('saque-9').map((e) => `${e.object} ${e.status}`)).toEqual(['transfer created', 'transfer paid', 'transfer infraction']);
     expect(handler.of('pedido-9')[1]!.body.payer).toMatchObject({ name: 'Fulano de Tal', documentId: '12345678909' });
-    expect(handler.of('saque-9')[1]!.body.destinationBank).toMatchObject({ name: 'Fulano de Tal', pixKey: 'fulano@example.com', pixKeyType: 2 });
+    expect(handler.of('saque-9')[1]!.body.destinationBank).toMatchObject({ name: 'Fulano de Tal', pixKey: 'fulano@example.com', pixKeyType: '2' });
 
     const status = await paycli(sb, ['status', '--order-id', 'saque-9']);
     expect(status.code, status.stderr).toBe(0);

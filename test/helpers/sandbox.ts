@@ -34,7 +34,7 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
           log: () => stderr,
           stop: () =>
             new Promise((r) => {
-              if (child.exitCode !== null) return r();
+              if (child.exitCode !== null || child.signalCode !== null) return r();
               child.once('exit', () => r());
               child.kill('SIGTERM');
             }),

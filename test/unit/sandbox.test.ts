@@ -4,7 +4,7 @@
  * (src/sandbox/store.ts), and `paycli listen`'s human line (src/cli/run/listen.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { humanLine, isPing } from '../../src/cli/run/listen.js';
+import { humanLine, isPing, redeliveryNote, redeliveryOf, SEEN_EVENTS_MAX } from '../../src/cli/run/listen.js';
 import { applyTransition, postbackBody } from '../../src/sandbox/lifecycle.js';
 import { authorizationCarries } from '../../src/sandbox/server.js';
 import { TransactionStore, type SandboxTransaction } from '../../src/sandbox/store.js';
@@ -27,7 +27,8 @@ describe('validation', () => {
     expect(validationProblem('cashout', { ...CASHOUT, value: 1.5 }, false)).toBe('Validation Failed - value must be an integer');
     expect(validationProblem('cashout', { ...CASHOUT, person: [] }, false)).toBe('Validation Failed - person must be an object');
     expect(validationProblem('cashout', { ...CASHOUT, pixKey: ' ' }, false)).toBe('Validation Failed - pixKey is required');
-    expect(validationProblem('cashin', { splits: {} }, false)).toBe('Validation Failed - payerName is required');
+    expect(validationProblem('cashin', { splits: {} }, false)).toBe('Validation Failed - value is required'); // value first, as documented
+    expect(validationProblem('cashin', { value: 100 }, false)).toBe('Validation Failed - payerName is required');
     expect(validationProblem('cashin', 'x', false)).toBe('Validation Failed - the body must be a JSON object');
   });
   it('strict: format rules, orderId on cash-outs, no flag in any message', () => {
@@ -58,16 +59,31 @@ describe('transitions and postback bodies', () => {
     const paid = postbackBody(t);
     expect(paid.payer).toEqual({ transactionId: 1, name: 'P', documentId: '12345678909', bankName: 'PAYCLI SANDBOX BANK', bankCode: '999', bankIspb: '99999999' });
     expect(applyTransition(t, 'infraction')).toEqual({ from: 'paid' });
+    const infraction = postbackBody(t);
+    expect(infraction).toMatchObject({ status: 'infraction' });
+    expect(Object.keys(infraction)).not.toEqual(expect.arrayContaining(['payer'])); // documented without payer and endToEndId
+    expect(infraction.endToEndId).toBeUndefined();
     expect(applyTransition(t, 'refund')).toEqual({ from: 'infraction' });
-    expect(postbackBody(t)).toMatchObject({ status: 'refund', endToEndId: paid.endToEndId, observation: 'refunded in the sandbox' });
+    const refund = postbackBody(t);
+    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: null, pixKeyType: null } });
+    expect(refund.payer).toBeUndefined();
+    expect(refund.endToEndId).toBeUndefined();
+    expect(t.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
     expect(applyTransition(t, 'pay')).toEqual({ error: 'cash-in 1 is refund: cannot pay it (refund is final)' });
   });
-  it('a transfer carries destinationBank in every state, never payer', () => {
+  it('a transfer: destinationBank null when created, the recipient after (pixKeyType a string), none on refund; never payer', () => {
     const t = tx('cashout', 100);
-    expect(postbackBody(t)).toMatchObject({ object: 'transfer', destinationBank: { name: 'A', email: 'a@b.co', pixKey: 'a@b.co', pixKeyType: 2, cpfCnpj: null } });
+    expect(postbackBody(t)).toMatchObject({ object: 'transfer', destinationBank: null });
     applyTransition(t, 'fail');
+    expect(postbackBody(t)).toMatchObject({ destinationBank: { name: 'A', email: 'a@b.co', pixKey: 'a@b.co', pixKeyType: '2', cpfCnpj: null } });
     expect(postbackBody(t).payer).toBeUndefined();
     expect(postbackBody(t).endToEndId).toBeUndefined();
+    const r = tx('cashout', 100);
+    applyTransition(r, 'pay');
+    expect(postbackBody(r).endToEndId).toMatch(/^E/);
+    applyTransition(r, 'refund');
+    const refund = postbackBody(r);
+    expect(Object.keys(refund).sort()).toEqual(['method', 'object', 'observation', 'orderId', 'processedAt', 'status', 'transactionId', 'value']);
   });
 });
 
@@ -94,5 +110,20 @@ describe('listen human line', () => {
     expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at)).toBe('2026-11-23T10:00:00.000Z  cash-in 5  paid  R$ 12,34  order p-1');
     expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at)).toBe('2026-11-23T10:00:00.000Z  cash-out 6  created  R$ 1,00  to Ana (a@b.co)');
     expect(humanLine({ transactionId: 7, status: 'paid' }, at)).toBe('2026-11-23T10:00:00.000Z  postback 7  paid  amount ?');
+  });
+});
+
+describe('listen: redeliveries', () => {
+  it('an attempt above 1, or an event id seen before, is a redelivery; the ids remembered are bounded', () => {
+    const seen = new Set<string>();
+    expect(redeliveryOf({ 'x-paycli-event-id': 'evt_1', 'x-paycli-delivery-attempt': '1' }, seen)).toBeUndefined();
+    const again = redeliveryOf({ 'x-paycli-event-id': 'evt_1', 'x-paycli-delivery-attempt': '1' }, seen)!;
+    expect(redeliveryNote(again)).toBe('redelivery (attempt 1, already received)');
+    expect(redeliveryNote(redeliveryOf({ 'x-paycli-event-id': 'evt_2', 'x-paycli-delivery-attempt': '3' }, seen)!)).toBe('redelivery (attempt 3)');
+    expect(redeliveryOf({}, seen)).toBeUndefined(); // a gateway that sends no such headers
+    expect(redeliveryOf({ 'x-paycli-event-id': 'evt 3\u001b', 'x-paycli-delivery-attempt': 'x' }, seen)).toBeUndefined(); // malformed: ignored
+    for (let i = 0; i < SEEN_EVENTS_MAX + 10; i++) redeliveryOf({ 'x-paycli-event-id': `evt_x${i}` }, seen);
+    expect(seen.size).toBe(SEEN_EVENTS_MAX);
+    expect(redeliveryOf({ 'x-paycli-event-id': 'evt_1' }, seen)).toBeUndefined(); // forgotten: the oldest go first
   });
 });

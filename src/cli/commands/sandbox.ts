@@ -1,7 +1,7 @@
 /**
  * `paycli sandbox`: definition. Implementation: src/cli/run/sandbox.ts (the server) and
- * src/cli/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund|infraction <id>` and
- * `sandbox ping [url]`, clients of a running one).
+ * src/cli/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund|infraction <id>`,
+ * `sandbox ping [url]`, `sandbox events`, `sandbox resend`: clients of a running one).
  */
 import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
@@ -35,6 +35,10 @@ export function registerSandbox(program: Program) {
     .option('--webhook-url <url>', "also send every postback of every transaction here (the gateway's account-wide webhook)")
     .option('--strict', 'also check formats: CPF/CNPJ check digits, PIX keys against their type, phones, e-mails; orderId required on cash-outs')
     .option('--drop-after-create <n>', 'create the n-th transaction (from 1; several: 2,5), then reset its connection before answering')
+    .option('--retry-for <duration>', 'retry each postback until delivered for this long (ms, s, m, h, d: 90s, 30m, 24h)', '24h')
+    .addOption(new Option('--retry-schedule <name>', 'waits between attempts: standard (10 s doubling to 1 h) or fast (0.1 s doubling to 2 s, for tests)').choices(['standard', 'fast']).env('PAYCLI_SANDBOX_RETRY_SCHEDULE'))
+    .option('--data-dir <folder>', 'keep the postback events in this folder across restarts (default: <data folder>/sandbox)')
+    .option('--keep-events <n>', 'most events kept; past it the oldest delivered go first', '20000')
     .addHelpText(
       'after',
       `
@@ -48,8 +52,12 @@ Outside the interface, a running sandbox takes state changes at
 POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (what the subcommands call):
   created → paid | failed | canceled, paid → refund | infraction, infraction → refund.
 Every state change, creation included, POSTs a postback to the transaction's postbackUrl (cash-in
-or cash-out) and to --webhook-url, retried up to 5 attempts (waits 1 s, 2 s, 4 s, 8 s) until a
-2xx. Signing is a sandbox feature: a real gateway may send no signature at all.
+or cash-out) and to --webhook-url. Each postback is an event (evt_<n>), kept in the data folder
+across restarts, retried until a 2xx for --retry-for (waits from 10 s doubling to 1 h, with jitter;
+10 s timeout an attempt, never two open at once), in order per transaction and URL; every attempt
+carries x-paycli-event-id and x-paycli-delivery-attempt. \`paycli sandbox events\` lists them,
+\`paycli sandbox resend\` sends them again. Signing is a sandbox feature: a real gateway may send
+no signature at all.
 
 Examples:
   $ paycli listen --port 4011 &
@@ -57,7 +65,8 @@ Examples:
   $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json --postback-url http://127.0.0.1:4011/   # e.g. id 42
   $ paycli sandbox pay 42
   $ paycli sandbox ping
-  $ paycli sandbox --port 4020 --strict --drop-after-create 2 &`,
+  $ paycli sandbox events --failed && paycli sandbox resend --failed
+  $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));
   for (const [name, what] of CONTROL) {
@@ -99,6 +108,52 @@ Examples:
   $ paycli listen --port 4011 &
   $ paycli sandbox --port 4010 &
   $ paycli sandbox ping http://127.0.0.1:4011/ --sandbox-url http://127.0.0.1:4010`,
+    )
+    .action(lazyAction(() => import('../run/sandbox-control.js')));
+  sandbox
+    .command('events')
+    .description('list the postback events of a running `paycli sandbox`, newest first, with their attempts')
+    .option('--failed', 'only the events not delivered (given up, or still being retried)')
+    .option('--transaction <id>', 'only the events of this transaction')
+    .option('--limit <n>', 'show at most this many (default 100)')
+    .option('--sandbox-url <url>', 'address of the running sandbox', SANDBOX_DEFAULT_URL)
+    .addOption(new Option('--api-key <key>', 'the key the sandbox was started with (--api-key)').env('PAYCLI_API_KEY'))
+    .addHelpText(
+      'after',
+      `
+One line an event: id, transaction, status, URL (without its query), attempts, and its state:
+delivered (when), pending (next attempt, last outcome) or gave up (after --retry-for). With --json,
+a JSON array of {id, transactionId, object, status, url, state, attempts, createdAt, deliveredAt,
+nextAttemptAt, giveUpAt, lastAttempts, body}.
+
+Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4 no sandbox
+answers at --sandbox-url.
+
+Examples:
+  $ paycli sandbox events
+  $ paycli sandbox events --failed --json | jq -r '.[].id'
+  $ paycli sandbox events --transaction 42`,
+    )
+    .action(lazyAction(() => import('../run/sandbox-control.js')));
+  sandbox
+    .command('resend [eventId]')
+    .description('have a running `paycli sandbox` send an event again (delivered or not), or every event not delivered with --failed')
+    .option('--failed', 'every event not delivered (given up, or still being retried): sent now')
+    .option('--sandbox-url <url>', 'address of the running sandbox', SANDBOX_DEFAULT_URL)
+    .addOption(new Option('--api-key <key>', 'the key the sandbox was started with (--api-key)').env('PAYCLI_API_KEY'))
+    .addHelpText(
+      'after',
+      `
+The event goes back to pending, due now, with a new --retry-for and the first wait; its body is the
+same, its x-paycli-delivery-attempt goes on counting. It is sent in order with the other events of
+its transaction to that URL. Use it after fixing a postback handler.
+
+Exit codes: 0 queued (also when nothing was left to resend); 1 unknown event id; 2 usage; 3 the
+sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.
+
+Examples:
+  $ paycli sandbox resend evt_17
+  $ paycli sandbox resend --failed --sandbox-url http://127.0.0.1:4010`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
   return sandbox;

@@ -19,6 +19,11 @@
  *   {@link FORWARD_QUEUE_MAX_BYTES} bytes): a notification that does not fit is still answered
  *   200 and printed, but not forwarded; a warning says so (the first time, then at most once a
  *   second, with the running count), and the count is in the final line.
+ * - Redeliveries: a postback whose `x-paycli-delivery-attempt` is above 1, or whose
+ *   `x-paycli-event-id` this listener already printed (the last {@link SEEN_EVENTS_MAX} ids), gets
+ *   `  redelivery (attempt <n>[, already received])` at the end of its line; with `--json`, a
+ *   `{"redelivery": {"eventId", "attempt", "alreadyReceived"}}` line on stderr (stdout keeps the
+ *   body as received). The sandbox restarting changes nothing here: it sends the same event ids.
  * - Text from the wire is sanitised before it reaches the terminal (src/core/sanitize.ts).
  * - SIGINT/SIGTERM: stops listening, abandons forwards in flight, exits 0.
  */
@@ -33,7 +38,7 @@ import { readCappedBody, sendJson } from '../../core/http-server.js';
 import { formatReais } from '../../pix/money.js';
 import { logger, printResult } from '../../core/logger.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
-import { SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
 
 /** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
 export const LISTEN_MAX_BODY = 1024 * 1024;
@@ -43,6 +48,8 @@ export const FORWARD_TIMEOUT_MS = 10_000;
 export const FORWARD_QUEUE_MAX = 100;
 /** Most bytes of bodies waiting to be forwarded (the one in flight included): 8 MiB. */
 export const FORWARD_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
+/** Event ids remembered to recognise one received again (the oldest forgotten first). */
+export const SEEN_EVENTS_MAX = 10_000;
 /** Least time between two "dropped" warnings, in ms. */
 const DROP_WARNING_INTERVAL_MS = 1000;
 
@@ -116,6 +123,37 @@ export function humanLine(body: Record<string, unknown>, receivedAt: Date): stri
   return `${receivedAt.toISOString()}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  to ${to}` : ''}`;
 }
 
+/** What marks a delivery as a redelivery (module doc). */
+export interface Redelivery {
+  eventId: string | null;
+  attempt: number | null;
+  alreadyReceived: boolean;
+}
+
+/**
+ * Reads the sandbox's event headers and remembers the event id in `seen` (bounded by
+ * {@link SEEN_EVENTS_MAX}). @returns the redelivery, or undefined for a first delivery (or no headers)
+ */
+export function redeliveryOf(headers: IncomingHttpHeaders, seen: Set<string>): Redelivery | undefined {
+  const idRaw = headers[EVENT_ID_HEADER];
+  const attemptRaw = headers[ATTEMPT_HEADER];
+  const eventId = typeof idRaw === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(idRaw) ? idRaw : null;
+  const attempt = typeof attemptRaw === 'string' && /^[0-9]{1,9}$/.test(attemptRaw) ? Number(attemptRaw) : null;
+  const alreadyReceived = eventId !== null && seen.has(eventId);
+  if (eventId !== null) {
+    seen.delete(eventId);
+    seen.add(eventId);
+    if (seen.size > SEEN_EVENTS_MAX) seen.delete(seen.values().next().value!);
+  }
+  return alreadyReceived || (attempt !== null && attempt > 1) ? { eventId, attempt, alreadyReceived } : undefined;
+}
+
+/** `redelivery (attempt 3, already received)`. */
+export function redeliveryNote(r: Redelivery): string {
+  const parts = [r.attempt !== null ? `attempt ${r.attempt}` : '', r.alreadyReceived ? 'already received' : ''].filter(Boolean);
+  return `redelivery${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
 function shownHeaders(headers: IncomingHttpHeaders): string[] {
   return Object.entries(headers).map(([k, v]) => {
     const value = isCredentialHeader(k) ? REDACTED : Array.isArray(v) ? v.join(', ') : (v ?? '');
@@ -147,6 +185,8 @@ export async function run(opts: ListenOptions): Promise<void> {
   const queue = { count: 0, bytes: 0 };
   let dropped = 0;
   let lastDropWarning = 0;
+  /** Event ids printed so far, oldest first (bounded). */
+  const seen = new Set<string>();
 
   async function forward(raw: Buffer, headers: IncomingHttpHeaders): Promise<void> {
     if (!forwardTo || !agent || stopping.signal.aborted) return;
@@ -227,7 +267,9 @@ export async function run(opts: ListenOptions): Promise<void> {
     sendJson(res, 200, { received: true });
     received++;
     const doc = body as Record<string, unknown>;
-    printResult(json ? jsonLine(text) : humanLine(doc, receivedAt));
+    const redelivery = redeliveryOf(req.headers, seen);
+    printResult(json ? jsonLine(text) : `${humanLine(doc, receivedAt)}${redelivery ? `  ${redeliveryNote(redelivery)}` : ''}`);
+    if (json && redelivery) say('redelivery', redelivery, '');
     if (forwardTo) enqueueForward(raw, req.headers, isPing(doc) ? 'a ping' : `transaction ${field(doc.transactionId, 40)} ${field(doc.status, 24)}`);
   }
 

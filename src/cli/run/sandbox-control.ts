@@ -7,12 +7,18 @@
  *
  * `paycli sandbox ping [url]`: asks it to send the `{"test": true}` ping (`POST /_sandbox/ping`);
  * exit 0 when the receiver answered 2xx, 1 when it did not, the rest as above.
+ *
+ * `paycli sandbox events [--failed] [--transaction <id>] [--limit <n>]`: lists the running sandbox's
+ * postback events, newest first (`GET /_sandbox/events`); `paycli sandbox resend <event id>|--failed`
+ * has it send them again (`POST /_sandbox/events/<id>/resend`, `POST /_sandbox/events/resend`). Like
+ * `stripe events resend`, they ask the server that owns the events: the running sandbox, which
+ * also delivers them (docs/sandbox-and-postbacks.md, "Events and delivery").
  */
 import { Agent, request } from 'undici';
 import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../../core/errors.js';
 import { isHttpUrl } from '../../gateway/net.js';
 import { errorCodeOf } from '../../core/error-cause.js';
-import { printResult } from '../../core/logger.js';
+import { logger, printResult } from '../../core/logger.js';
 import { registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { VERSION } from '../../core/version.js';
 import type { RunContext } from '../../core/terminal.js';
@@ -22,16 +28,40 @@ export interface SandboxControlOptions {
   sandboxUrl: string;
   apiKey?: string;
   json?: boolean;
+  /** `events --failed`, `resend --failed`. */
+  failed?: boolean;
+  /** `events --transaction <id>`. */
+  transaction?: string;
+  /** `events --limit <n>`. */
+  limit?: string;
+}
+
+/** An event as the sandbox's control endpoint shows it (src/sandbox/server.ts `eventView`). */
+interface EventView {
+  id: string;
+  transactionId: number;
+  object: string;
+  status: string;
+  url: string;
+  state: string;
+  attempts: number;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
+  lastAttempts: Array<{ n: number; at: string; outcome: string }>;
 }
 
 /** Timeout of the control request, in ms. */
 const CONTROL_TIMEOUT_MS = 10_000;
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** Largest answer read: 64 MiB (an event list of many events with their bodies). */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** Runs one control subcommand; the action is the subcommand's name. */
 export async function run(opts: SandboxControlOptions, { args, command }: RunContext): Promise<void> {
   const action = command?.name();
   if (action === 'ping') return ping(opts, args[0]);
+  if (action === 'events') return events(opts);
+  if (action === 'resend') return resend(opts, args[0]);
   const id = args[0] ?? '';
   if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(`<transactionId> must be a transaction id (digits), got "${sanitizeText(id, true)}"`, { field: 'transactionId' });
   const { status, json, message, host } = await callSandbox(opts, `_sandbox/transactions/${id}/${action}`);
@@ -63,6 +93,59 @@ async function ping(opts: SandboxControlOptions, target: string | undefined): Pr
   printResult(`${line}, delivered`);
 }
 
+/** True when `doc.events` / `doc.resent` is a list of event views. */
+function eventList(v: unknown): v is EventView[] {
+  return Array.isArray(v) && v.every((e) => e && typeof e === 'object' && typeof (e as EventView).id === 'string' && typeof (e as EventView).state === 'string');
+}
+
+/** One event as a line: id, transaction, status, where, state, attempts, then the last outcome or the next attempt. */
+export function eventLine(e: EventView): string {
+  const kind = e.object === 'transfer' ? 'cash-out' : 'cash-in';
+  const last = e.lastAttempts.at(-1);
+  const tries = `${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`;
+  const tail = e.state === 'delivered' ? `delivered ${e.deliveredAt ?? ''}`.trim() : e.state === 'failed' ? `gave up${last ? `; last: ${last.outcome}` : ''}` : `pending${e.nextAttemptAt ? `, next attempt ${e.nextAttemptAt}` : ''}${last ? `; last: ${last.outcome}` : ''}`;
+  return sanitizeText(`${e.id}  ${kind} ${e.transactionId}  ${e.status}  → ${e.url}  ${tries}  ${tail}`, true);
+}
+
+/** `sandbox events`. */
+async function events(opts: SandboxControlOptions): Promise<void> {
+  const params = new URLSearchParams();
+  if (opts.failed) params.set('failed', 'true');
+  if (opts.transaction !== undefined) {
+    if (!/^[0-9]{1,15}$/.test(opts.transaction.trim())) throw new UsageError(`--transaction must be a transaction id (digits), got "${sanitizeText(opts.transaction, true)}"`, { field: '--transaction' });
+    params.set('transaction', opts.transaction.trim());
+  }
+  if (opts.limit !== undefined) {
+    if (!/^[0-9]{1,6}$/.test(opts.limit.trim()) || Number(opts.limit) < 1) throw new UsageError(`--limit must be a number from 1 to 999999, got "${sanitizeText(opts.limit, true)}"`, { field: '--limit' });
+    params.set('limit', opts.limit.trim());
+  }
+  const query = params.toString();
+  const { status, json, message, host } = await callSandbox(opts, `_sandbox/events${query ? `?${query}` : ''}`, undefined, 'GET');
+  const doc = json as { events?: unknown; total?: unknown; persistent?: unknown };
+  if (status === 404) throw new GatewayError(`${host} has no event list (HTTP 404): a paycli sandbox older than this paycli?`, { status });
+  if (status >= 400 && status < 500) throw new UsageError(message ?? `HTTP ${status}`, { status });
+  if (status !== 200 || !eventList(doc.events) || typeof doc.total !== 'number') throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+  const list = doc.events;
+  if (list.length < doc.total) logger.notice(`showing the newest ${list.length} of ${doc.total} events (--limit to see more)`);
+  if (opts.json) return printResult({ json: list });
+  if (list.length === 0) return logger.notice(opts.failed ? 'no event waits for delivery: every event was delivered' : 'no postback event in this sandbox yet');
+  printResult(list.map(eventLine).join('\n'));
+}
+
+/** `sandbox resend <event id>|--failed`. */
+async function resend(opts: SandboxControlOptions, id: string | undefined): Promise<void> {
+  if ((id === undefined) === !opts.failed) throw new UsageError(id === undefined ? 'give an event id (evt_…, as `paycli sandbox events` shows it) or --failed' : 'give an event id or --failed, not both', { field: 'eventId' });
+  if (id !== undefined && !/^evt_[0-9]{1,15}$/.test(id.trim())) throw new UsageError(`<eventId> must be an event id as \`paycli sandbox events\` shows it (evt_<number>), got "${sanitizeText(id, true)}"`, { field: 'eventId' });
+  const { status, json, message, host } = id !== undefined ? await callSandbox(opts, `_sandbox/events/${id.trim()}/resend`) : await callSandbox(opts, '_sandbox/events/resend', { failed: true });
+  const doc = json as { resent?: unknown };
+  if (status === 404 && message?.startsWith('no event')) throw new GatewayRefusedError(message, { status });
+  if (status >= 400 && status < 500) throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}: a paycli sandbox older than this paycli?`, { status });
+  if (status !== 200 || !eventList(doc.resent)) throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+  if (opts.json) return printResult({ json: doc.resent });
+  if (doc.resent.length === 0) return logger.notice('no event to resend: every event was delivered');
+  printResult(doc.resent.map((e) => sanitizeText(`${e.id}  ${e.object === 'transfer' ? 'cash-out' : 'cash-in'} ${e.transactionId}  ${e.status}  → ${e.url}: queued for delivery`, true)).join('\n'));
+}
+
 /** What the sandbox answered a control request. */
 interface ControlAnswer {
   status: number;
@@ -76,7 +159,7 @@ interface ControlAnswer {
  * @throws UsageError (bad --sandbox-url), NetworkError (no answer), AuthError (401/403),
  *   GatewayError (an answer that is not JSON or too large)
  */
-async function callSandbox(opts: SandboxControlOptions, path: string, body?: unknown): Promise<ControlAnswer> {
+async function callSandbox(opts: SandboxControlOptions, path: string, body?: unknown, method: 'GET' | 'POST' = 'POST'): Promise<ControlAnswer> {
   let base: URL;
   try {
     base = new URL(opts.sandboxUrl);
@@ -93,7 +176,7 @@ async function callSandbox(opts: SandboxControlOptions, path: string, body?: unk
   let status: number;
   let text: string;
   try {
-    const res = await request(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+    const res = await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
     status = res.statusCode;
     const chunks: Buffer[] = [];
     let size = 0;

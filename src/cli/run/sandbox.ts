@@ -5,12 +5,15 @@
  * src/sandbox/server.ts for what it implements and src/sandbox/lifecycle.ts for state changes and
  * postbacks.
  */
+import { join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
 import { logger } from '../../core/logger.js';
+import { dataDir } from '../../core/paths.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
-import { shownUrl } from '../../sandbox/lifecycle.js';
-import { startSandbox } from '../../sandbox/server.js';
+import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, shownUrl, type RetrySchedule } from '../../sandbox/delivery.js';
+import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } from '../../sandbox/events.js';
+import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
 
 /** Options of `paycli sandbox`. */
 export interface SandboxRunOptions {
@@ -29,17 +32,75 @@ export interface SandboxRunOptions {
   webhookUrl?: string;
   /** `--drop-after-create <n[,n...]>`. */
   dropAfterCreate?: string;
+  /** `--retry-for <duration>`: how long a postback is retried (default 24h). */
+  retryFor?: string;
+  /** `--retry-schedule <standard|fast>`. */
+  retrySchedule?: string;
+  /** `--data-dir <folder>`: where the events are kept (default `<data folder>/sandbox`). */
+  dataDir?: string;
+  /** `--keep-events <n>`: cap on kept events. */
+  keepEvents?: string;
 }
 
 /**
- * Reads `PAYCLI_SANDBOX_RETRY_BASE_MS` (for tests: shortens the postback retry waits).
- * @throws UsageError when it is set but not an integer 1..60000
+ * The retry schedule: `--retry-schedule standard|fast`, else env PAYCLI_SANDBOX_RETRY_SCHEDULE;
+ * env `PAYCLI_SANDBOX_RETRY_BASE_MS` (1-60000) replaces the first wait (the largest becomes 16 times it).
+ * @throws UsageError on a name or a number that is not one
  */
-function retryBaseMs(): number | undefined {
+function retrySchedule(flag: string | undefined): { name: string; schedule: RetrySchedule } {
+  const name = flag ?? (process.env.PAYCLI_SANDBOX_RETRY_SCHEDULE || 'standard');
+  if (name !== 'standard' && name !== 'fast') throw new UsageError(`--retry-schedule must be standard or fast, got "${sanitizeText(name, true)}"`, { field: '--retry-schedule' });
   const raw = process.env.PAYCLI_SANDBOX_RETRY_BASE_MS;
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined || raw === '') return { name, schedule: RETRY_SCHEDULES[name] };
   if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 60_000) throw new UsageError(`PAYCLI_SANDBOX_RETRY_BASE_MS must be milliseconds 1-60000, got "${raw}"`);
+  return { name: `first wait ${raw} ms`, schedule: { firstWaitMs: Number(raw), maxWaitMs: Number(raw) * 16 } };
+}
+
+/**
+ * Env `PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS` (for tests: 100-60000) replaces the 10 s timeout of one
+ * postback attempt. @throws UsageError when it is set but not such a number
+ */
+function attemptTimeoutMs(): number | undefined {
+  const raw = process.env.PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9]{3,5}$/.test(raw) || Number(raw) < 100 || Number(raw) > 60_000) throw new UsageError(`PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS must be milliseconds 100-60000, got "${raw}"`);
   return Number(raw);
+}
+
+/** `--retry-for`: a duration (`90s`, `30m`, `24h`, `2d`). @throws UsageError */
+function retryForMs(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_RETRY_FOR_MS;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--retry-for must be a duration with its unit, ms, s, m, h or d, up to 30d (e.g. 90s, 30m, 24h), got "${sanitizeText(text, true)}"`, { field: '--retry-for' });
+  return ms;
+}
+
+/** `--keep-events`: 100 to 1000000. @throws UsageError */
+function keepEvents(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_EVENTS;
+  if (!/^[0-9]{3,7}$/.test(text.trim()) || Number(text) < 100 || Number(text) > 1_000_000) throw new UsageError(`--keep-events must be a number of events from 100 to 1000000, got "${sanitizeText(text, true)}"`, { field: '--keep-events' });
+  return Number(text);
+}
+
+/**
+ * The state folder, held for this process: `--data-dir`, else `<data folder>/sandbox`. When the
+ * default folder is held by another running sandbox, this one keeps its events in memory (a
+ * notice says so); a `--data-dir` held by another is a usage error (exit 2).
+ * @returns the lock, or undefined for memory only
+ * @throws UsageError
+ */
+function takeStateDir(flag: string | undefined): { lock?: StateDirLock; note: string } {
+  const dir = flag !== undefined ? resolve(flag) : join(dataDir(), 'sandbox');
+  let got;
+  try {
+    got = lockStateDir(dir);
+  } catch (err) {
+    throw new UsageError(`cannot use ${dir} for the sandbox's events (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--data-dir', hint: 'make it writable by this user, or pass --data-dir <another folder>' });
+  }
+  if ('dir' in got) return { lock: got, note: `events kept in ${dir}` };
+  const who = Number.isNaN(got.heldBy) ? 'another process' : `another paycli sandbox (pid ${got.heldBy})`;
+  if (flag !== undefined) throw new UsageError(`${dir} is in use by ${who}`, { field: '--data-dir', hint: 'stop it, or give this sandbox its own folder with --data-dir' });
+  return { note: `events kept in memory only: ${dir} is in use by ${who} (give this one --data-dir <folder>)` };
 }
 
 /** `--auto-pay` seconds as integer milliseconds. @throws UsageError */
@@ -74,12 +135,15 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   registerSecret(postbackSecret);
   registerSecret(opts.apiKey);
   const autoPay = autoPayMs(opts.autoPay);
-  const retryBase = retryBaseMs();
+  const retry = retrySchedule(opts.retrySchedule);
+  const retryFor = retryForMs(opts.retryFor);
+  const maxEvents = keepEvents(opts.keepEvents);
   const webhook = webhookUrl(opts.webhookUrl);
   const drops = dropList(opts.dropAfterCreate);
   const json = Boolean(opts.json);
   const write = (line: string) => process.stderr.write(redact(`${line}\n`));
   const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
+  const state = takeStateDir(opts.dataDir);
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -89,7 +153,11 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       noAcquirer: opts.acquirer === false,
       postbackSecret,
       autoPayMs: autoPay,
-      retryBaseMs: retryBase,
+      retrySchedule: retry.schedule,
+      retryForMs: retryFor,
+      attemptTimeoutMs: attemptTimeoutMs(),
+      stateDir: state.lock?.dir,
+      maxEvents,
       strict: Boolean(opts.strict),
       sendPostbacks: true,
       webhookUrl: webhook,
@@ -97,6 +165,8 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       log,
     });
   } catch (err) {
+    if (state.lock) releaseStateDir(state.lock);
+    if (err instanceof SandboxStateError) throw new UsageError(err.message, { field: '--data-dir', hint: 'make it readable and writable by this user, or pass --data-dir <another folder>' });
     throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--port' });
   }
   const notes = [
@@ -108,6 +178,9 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     opts.strict ? 'strict: format rules on' : '',
     webhook !== undefined ? `every postback also to ${shownUrl(webhook)}` : '',
     drops !== undefined ? `connection reset after creating transaction${drops.length > 1 ? 's' : ''} #${drops.join(', #')}` : '',
+    `postbacks retried for ${formatDuration(retryFor)}${retry.name === 'standard' ? '' : ` (${retry.name} schedule)`}`,
+    state.note,
+    sandbox.restored.events > 0 ? `${sandbox.restored.events} event${sandbox.restored.events === 1 ? '' : 's'} from the last run, ${sandbox.restored.pending} to deliver` : '',
   ].filter(Boolean);
   // Handlers before the "listening on" line, so that a signal sent as soon as it is read stops
   // the sandbox cleanly instead of killing it.
@@ -119,4 +192,5 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   write(json ? JSON.stringify({ listening: sandbox.url }) : `listening on ${sandbox.url}`);
   await stopped;
   await sandbox.close();
+  if (state.lock) releaseStateDir(state.lock);
 }
