@@ -6,7 +6,8 @@
  * - no cycle among run-time imports (value imports, re-exports, dynamic `import('./…')`);
  * - every import between folders, `import type` included, goes from a higher layer to a lower
  *   one (config and sandbox are side by side and do not import each other);
- * - every file of `src/` is in a layer's folder (a new top-level folder or loose file fails here).
+ * - every file of `src/` is in a layer's folder (a new top-level folder or loose file fails here);
+ * - no file is longer than 500 lines unless its header comment says why (`Longer than 500 lines: …`).
  * The check is run on a planted upward import too, so a broken checker cannot pass silently.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -115,5 +116,11 @@ describe('import graph of src/', () => {
     files.set('pix/planted.ts', "import type { Settings } from '../config/settings.js';\n");
     files.set('sandbox/planted.ts', "import { settingsFor } from '../config/settings.js';\n");
     expect(upwardImports(graphOf(files, allImports))).toEqual(['ledger/planted.ts -> cli/program.ts', 'pix/planted.ts -> config/settings.ts', 'sandbox/planted.ts -> config/settings.ts']);
+  });
+
+  it('no file is longer than 500 lines without the reason in its header', () => {
+    const long = [...srcFiles()].filter(([, text]) => text.split('\n').length > 500);
+    const header = (text: string) => /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
+    expect(long.filter(([, text]) => !/Longer than 500 lines: \S/.test(header(text))).map(([f, text]) => `${f} (${text.split('\n').length} lines)`)).toEqual([]);
   });
 });

@@ -3,6 +3,11 @@
  * row of the file with the schemas of a single payment, asks once, sends with `--concurrency` and
  * `--rate` (each row recorded in the ledger before it is sent; a 429 sends that row again after
  * `Retry-After`, nothing else is retried), writes the results and the summary, sets the exit code.
+ *
+ * Longer than 500 lines: the send loop is one closure over the run's moving state (rows waiting and
+ * in flight, the rate and 429 pauses, the groups recorded ahead, the rows' start-by times, Ctrl-C,
+ * the tally); split across files, every piece would take and return all of it. The check (step 1)
+ * and the row's own helpers already live beside it (rows.ts, read.ts, spool.ts, results.ts).
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
