@@ -13,7 +13,7 @@
  * counts as alive. A wrong "alive" only delays settling; a wrong "gone" could pay twice, so every
  * doubt is "alive".
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, constants } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, constants } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { OwnerState } from './settle-rule.js';
@@ -90,6 +90,7 @@ export function currentRun(dataDir: string, version: string, now = Date.now()): 
   } catch {
     /* no user database entry (a container): keep "unknown" */
   }
+  sweepRunLocks(dataDir, file);
   const record: RunRecord = { id, pid: process.pid, procStart: procStat('self')?.start ?? null, host: hostname(), bootId: bootId(), startedMs: now, user, version };
   current = { record, lock, dataDir };
   // The lock file goes with the process; a crash leaves it for the next observer to remove.
@@ -143,6 +144,36 @@ export function runState(r: Pick<RunRecord, 'id' | 'pid' | 'procStart' | 'host' 
     return 'alive';
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'gone';
+  }
+}
+
+/** How many lock files the runs folder may hold before a new run sweeps the free ones. */
+const SWEEP_ABOVE = 64;
+
+/**
+ * Removes the lock files of runs that ended without removing theirs (killed): only files whose lock
+ * is free, and only when the folder has grown past {@link SWEEP_ABOVE} (each look is a lock tried).
+ * Best effort: a run's record in the ledger stays; only its lock file goes.
+ */
+function sweepRunLocks(dataDir: string, mine: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(runsDir(dataDir)).filter((n) => n.endsWith('.lock'));
+  } catch {
+    return;
+  }
+  if (names.length <= SWEEP_ABOVE) return;
+  for (const name of names) {
+    const file = join(runsDir(dataDir), name);
+    if (file === mine) continue;
+    try {
+      const lock = tryLockFile(file, { create: false });
+      if (lock === null) continue; // alive
+      lock.release();
+      rmSync(file, { force: true });
+    } catch {
+      /* leave it */
+    }
   }
 }
 

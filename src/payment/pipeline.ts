@@ -276,6 +276,10 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
     logger.notice(`the gateway holds it: recorded as created (entry ${entry})`);
     return spec.printFound({ body, settled, entry }, opts);
   }
+  if (settled.state === 'not_sent' && err instanceof PaycliError) {
+    // Its deadline and settle-after had passed already (settle-after 0): the gateway's "not found" counts.
+    throw new PaycliError(err.code, err.exitCode, `${err.message}; asked by order reference ${body.orderId} after its deadline and settle-after, the gateway has no such ${spec.noun}: recorded as not sent (entry ${entry})`, { ...err.details, maybeSent: false, hint: `to send it again, run the same command: it is sent under the same order reference` });
+  }
   const deadline = e?.deadlineMs;
   const when = settled.state === 'unknown' && settled.decidableAt !== undefined ? settled.decidableAt : deadline !== undefined ? deadline + run.send.settleAfterMs : undefined;
   const later = `its outcome is unknown and recorded so (entry ${entry}; an identical ${spec.noun} is refused until it is settled)${when !== undefined ? `; the gateway can be asked from ${whenText(when)}: \`paycli reconcile\`` : ''}`;

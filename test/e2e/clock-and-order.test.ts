@@ -43,7 +43,10 @@ describe('a clock outside the years 2000 to 9999', () => {
 
 describe('one order reference, one open payment (one machine)', () => {
   it('10 overlapping cash-outs with the same --order-id and different amounts: exactly 1 POST; the others exit 2 duplicate_order, nothing sent', async () => {
-    t.gw.respond((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : setTimeout(() => json(res, 200, cashOutAnswer((req.json as { value?: number }).value)), 500)));
+    t.gw.respond((req, res) => {
+      if (req.method === 'GET') return json(res, 404, { message: 'Transaction not found' });
+      setTimeout(() => json(res, 200, cashOutAnswer((req.json as { value?: number }).value)), 500);
+    });
     const runs = await Promise.all(Array.from({ length: 10 }, (_, i) => runPaycli(['--json', ...withValue(CASHOUT_ARGS, 2000 + i), '--yes', '--order-id', 'pedido-42'], { env: t.env(), timeoutMs: 120_000 })));
     const codes = runs.map((r) => r.code).sort();
     expect(codes).toEqual([0, ...Array(9).fill(2)]);

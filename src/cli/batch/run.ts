@@ -130,8 +130,13 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
     const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
     ledger = target !== undefined ? openBatchLedger(target) : undefined;
-    if (ledger) await claimFile(ledger, batchId, source.name, Boolean(opts.wait));
+    // A finished file has nothing to send: reported from the ledger, read only (no claim needed).
     if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
+    if (ledger) {
+      await claimFile(ledger, batchId, source.name, Boolean(opts.wait));
+      // The other run may have finished it meanwhile.
+      if (opts.wait && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
+    }
     const { checkAndSend } = await import('./send.js');
     await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
   } finally {
