@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes completions/ from the built CLI (`npm run completions` builds first). It runs
 // `paycli completion <shell>`, so the committed scripts and the command are the same code
-// (src/completion/ walking buildProgram()); test/e2e/completion.test.ts fails when they differ.
+// (src/cli/completion/ walking buildProgram()); test/e2e/completion.test.ts fails when they differ.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

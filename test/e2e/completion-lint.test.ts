@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeHome, runPaycli } from '../helpers/cli.js';
 
-const SRC = resolve(__dirname, '../../src/completion');
+const SRC = resolve(__dirname, '../../src/cli/completion');
 
 function tool(cmd: string, args: string[], input?: string) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', input, timeout: 30_000 });
