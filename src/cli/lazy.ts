@@ -1,6 +1,6 @@
 /**
  * Keeps start-up lean: a command's definition (flags, help) is loaded with the program, its
- * implementation (`src/run/*.ts`, which pulls in zod, undici, prompts…) only when it runs.
+ * implementation (`src/cli/run/*.ts`, which pulls in zod, undici, prompts…) only when it runs.
  *
  * The run options are typed from the definition: the definitions are built with
  * `@commander-js/extra-typings`, so {@link RunOptions} of a command is exactly what commander
