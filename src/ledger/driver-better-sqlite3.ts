@@ -29,7 +29,7 @@ function nativeBinding(): string {
   } catch (err) {
     throw new DriverUnavailableError(
       `on Node ${process.versions.node} the ledger needs better-sqlite3's compiled addon, which is not installed`,
-      'reinstall paycli without --omit=optional, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
+      'reinstall paycli without --ignore-scripts, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
       { cause: err },
     );
   }
