@@ -310,9 +310,9 @@ describe('against a gateway', () => {
 
   it('exit 4: timeout after sending, outcome unknown', async () => {
     gw.respond(() => undefined); // never answers
-    const r = await runPaycli(['--timeout', '500', ...CASHOUT_ARGS, '--yes'], { env: env() });
+    const r = await runPaycli(['--timeout', '3000', ...CASHOUT_ARGS, '--yes'], { env: env() });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/no answer within 500 ms after the request was sent: the outcome is unknown/);
+    expect(r.stderr).toMatch(/no answer within 3000 ms after the request was sent: the outcome is unknown/);
     // one POST, then one lookup by its orderId (which times out too: the outcome stays unknown)
     expect(gw.received.map((q) => q.method)).toEqual(['POST', 'GET']);
   });
