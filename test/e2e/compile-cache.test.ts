@@ -37,9 +37,9 @@ function v8Dir(): string {
   return join(cacheRoot, dirs[0]!);
 }
 
-/** Entry file name of the command tree's chunk (`cli-<hash>.cjs.<length>`), and that chunk's source. */
+/** Entry file name of the command tree's chunk (`program-<hash>.cjs.<length>`, from src/cli/program.ts), and that chunk's source. */
 function cliChunk(): { entry: string; source: string } {
-  const name = readdirSync(DIST).find((n) => /^cli-[A-Z0-9]{8}\.cjs$/.test(n));
+  const name = readdirSync(DIST).find((n) => /^program-[A-Z0-9]{8}\.cjs$/.test(n));
   expect(name).toBeDefined();
   const source = readFileSync(join(DIST, name!), 'utf8');
   return { entry: `${name}.${source.length}`, source };
@@ -170,7 +170,7 @@ describe('code cache', () => {
     const cold = await runPaycli(args, { env: noKey });
     const warm = await runPaycli(args, { env: noKey });
     expect(plain.code).toBe(3);
-    expect(plain.stderr).toMatch(/\n {4}at .*dist[\\/]cashin-[A-Z0-9]{8}\.cjs:\d+:\d+/);
+    expect(plain.stderr).toMatch(/\n {4}at .*dist[\\/][\w-]+-[A-Z0-9]{8}\.cjs:\d+:\d+/);
     expect(cold.stderr).toBe(plain.stderr);
     expect(warm.stderr).toBe(plain.stderr);
   });
