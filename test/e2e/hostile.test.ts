@@ -13,8 +13,11 @@ const KEY = 'sk_live_HOSTILE_0123456789abcdef';
 const t = useGatewayFixture(KEY);
 const cashout = (...extra: string[]) => [...extra, ...CASHOUT_ARGS, '--yes'];
 
-/** Raw terminal-control characters: C0 but tab/newline, DEL, C1 (incl. 8-bit CSI/OSC/ST), bidi overrides. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Raw terminal-control characters: C0 but tab/newline, DEL, C1 (incl. 8-bit CSI/OSC/ST), bidi overrides,
+ * isolates and marks (ALM, LRM, RLM), line/paragraph separators and the other invisible format characters.
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 /** The same characters as JSON escapes (what JSON.stringify would write for C0). */
 const ESCAPED_CONTROL = /\\u00(?:0[0-8bcef]|1[0-9a-f]|7f|[89][0-9a-f])/i;
 
@@ -24,7 +27,8 @@ const EVIL =
   '\u001b]0;pwned title\u0007' + // OSC 0: window title, BEL-terminated
   '\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\ ' + // OSC 8 hyperlink, ST-terminated
   '\u009b31m\u009d52;c;aGk=\u009c' + // 8-bit CSI, 8-bit OSC 52 (clipboard) with C1 ST
-  '\u001bP+q\u001b\\\u0008\u0008\r\u007f\u202eevil\u202c\u0000 end';
+  '\u001bP+q\u001b\\\u0008\u0008\r\u007f\u202eevil\u202c\u0000 end' +
+  '\u200e\u200f\u061c\u2028\u2029\u200b\u2060\u2066x\u2069\u206a\u180e\ufeff\ufff9'; // marks, separators, invisible format characters
 
 function expectClean(...texts: string[]): void {
   for (const t of texts) {
