@@ -7,6 +7,8 @@
  *   integer can be checked as written: `1500` is an integer, `1.0`, `15e2` and
  *   `1000.000000000000001` (which `JSON.parse` turns into 1000) are not;
  * - errors say where: line, column and the JSON path (`person.phone`, `splits.0.value`).
+ * - a string (key or value) that is not well-formed UTF-16 (a lone surrogate such as `"\ud800"`,
+ *   which no UTF-8 text can carry and a gateway could not store as written) is an error.
  * A UTF-8 byte order mark at the start is skipped. Keys such as `__proto__` become ordinary own
  * properties. Nesting is limited to {@link MAX_DEPTH} levels.
  */
@@ -42,11 +44,13 @@ export class StrictJsonError extends Error {
 export const JSON_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /**
  * Reads `text` as strict JSON (module doc).
- * @throws StrictJsonError on a syntax error, a duplicate key or nesting deeper than {@link MAX_DEPTH}
+ * @throws StrictJsonError on a syntax error, a duplicate key, a lone surrogate or nesting deeper than {@link MAX_DEPTH}
  */
 export function parseStrictJson(text: string): StrictJson {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -65,6 +69,7 @@ export function parseStrictJson(text: string): StrictJson {
   const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
 
   function string(path: string): string {
+    const start = i;
     i++; // opening quote
     let out = '';
     for (;;) {
@@ -72,6 +77,7 @@ export function parseStrictJson(text: string): StrictJson {
       const c = text[i]!;
       if (c === '"') {
         i++;
+        if (LONE_SURROGATE.test(out)) fail('a lone surrogate (half of a UTF-16 pair, such as "\\ud800") in a string; the text is not well-formed Unicode', path, start);
         return out;
       }
       if (c === '\\') {

@@ -7,7 +7,7 @@
  * `1000.000000000000001`). `pixKeyType` may also be a name of the key-type table (`"EVP"`,
  * `"TELEFONE"`, `"email"`; src/pix/pix-key-types.ts). Problems name the JSON path (`person.phone`).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { convertField, deletePath, getPath, setPath, unknownFields, type FieldSpec, type ValueSources } from '../gateway/fields.js';
 import { JSON_INTEGER, parseStrictJson, StrictJsonError } from '../core/json-strict.js';
@@ -37,18 +37,56 @@ export interface InputDocument {
 }
 
 /**
- * Reads `--input <file|->` strictly.
+ * Largest `--input` document read, in bytes (1 MiB; docs/cash-in-and-cash-out.md): a request body is
+ * a few hundred bytes, so anything near this is not one. The file is read up to this size and no
+ * further, never whole.
+ */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+
+/**
+ * Reads at most {@link MAX_INPUT_BYTES} + 1 bytes of a file or of stdin (fd 0), as UTF-8.
+ * @returns the text, or `undefined` when there is more than the limit
+ * @throws the system error when it cannot be read
+ */
+function readLimited(source: string): string | undefined {
+  const fd = source === '-' ? 0 : openSync(source, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(MAX_INPUT_BYTES + 1);
+    let len = 0;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, len, buf.length - len, null);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a non-blocking stdin with nothing yet: wait 10 ms
+        continue;
+      }
+      if (n === 0) break;
+      len += n;
+      if (len > MAX_INPUT_BYTES) return undefined;
+    }
+    return buf.toString('utf8', 0, len);
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
+/**
+ * Reads `--input <file|->` strictly, at most {@link MAX_INPUT_BYTES}.
  * @throws UsageError (exit 2, field = the JSON path when there is one) when it cannot be read,
- *   is not strict JSON (syntax, a key given twice) or is not an object
+ *   is larger than {@link MAX_INPUT_BYTES}, is not strict JSON (syntax, a key given twice, a lone
+ *   surrogate) or is not an object
  */
 export function readInput(source: string): InputDocument {
   const name = source === '-' ? 'stdin' : source;
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(source === '-' ? 0 : source, 'utf8');
+    text = readLimited(source);
   } catch (err) {
     throw new UsageError(`--input: cannot read ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--input' });
   }
+  if (text === undefined) throw new UsageError(`--input: ${name} is larger than ${MAX_INPUT_BYTES} bytes (1 MiB), the limit of a request document; nothing was sent`, { field: '--input' });
   let doc;
   try {
     doc = parseStrictJson(text);

@@ -3,7 +3,7 @@
  * gateway on 127.0.0.1 that answers outside the interface on purpose, and asserts the message
  * and the exit code (docs/output-for-scripts.md "Exit codes").
  */
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
@@ -277,5 +277,64 @@ describe('hostile gateway: escape sequences and control characters never reach t
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/- the BR Code returned by the gateway is not valid: its amount \(54\) "10" is not/); // the escape is stripped from the quote
     expectClean(r.stdout, r.stderr);
+  });
+});
+
+describe('hostile input files: refused with exit 2 naming the line and the limit, nothing sent', () => {
+  const HEADER = 'value,pix-key-type,pix-key,person-name,person-email,person-phone';
+  const ROW = '1000,email,a@example.com,Ana,a@example.com,11987654321';
+  const write = (name: string, text: string) => {
+    const file = join(t.home.dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const expectRefused = (r: { code: number | null; stdout: string; stderr: string }, ...says: (string | RegExp)[]) => {
+    expect(r.code).toBe(2);
+    for (const s of says) expect(r.stderr).toMatch(s);
+    expect(r.stderr).toContain('nothing was sent');
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.stdout).toBe('');
+    expect(t.gw.received).toHaveLength(0);
+  };
+
+  it('a CSV header of 1,000,000 columns: the record-size limit, line 1', async () => {
+    const file = write('wide.csv', `value${',c'.repeat(1_000_000)}\n1000\n`);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() });
+    expectRefused(r, 'wide.csv is not a valid CSV file (line 1): a record longer than 65536 bytes');
+  });
+
+  it('a CSV row of 300 short columns: the column limit, with its line', async () => {
+    const file = write('cols.csv', `${HEADER}\n${ROW}\n${ROW}${',x'.repeat(294)}\n`);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', '--allow-duplicate'], { env: t.env() });
+    expectRefused(r, 'cols.csv line 3 has 300 columns, more than the limit of 256');
+  });
+
+  it('a quote inside an unquoted CSV cell (=HYPERLINK("...")): names the line and how to quote it', async () => {
+    const file = write('formula.csv', `${HEADER}\n${ROW}\n1000,email,b@example.com,=HYPERLINK("https://evil.example"),b@example.com,11987654321\n`);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() });
+    expectRefused(r, 'formula.csv is not a valid CSV file (line 3): a quote inside a cell that does not start with one', 'double the quotes');
+  });
+
+  it('a JSON Lines line longer than the limit: names the line', async () => {
+    const doc = (name: string) => JSON.stringify({ value: 1000, pixKeyType: 'email', pixKey: 'a@example.com', person: { name, email: 'a@example.com', phone: '11987654321' } });
+    const file = write('long.jsonl', `${doc('Ana')}\n${doc('x'.repeat(70_000))}\n`);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() });
+    expectRefused(r, 'long.jsonl line 2: a line longer than 65536 bytes');
+  });
+
+  it('a 100 MB --input file: refused at the 1 MiB limit without reading it whole', async () => {
+    const file = write('huge.json', '{"value": 1000, "person": {"name": "');
+    truncateSync(file, 100 * 1024 * 1024); // sparse: the rest reads as zero bytes
+    const r = await runPaycli([...CASHOUT_ARGS, '--input', file, '--yes', '--verbose'], { env: t.env() });
+    expectRefused(r, 'huge.json is larger than 1048576 bytes (1 MiB), the limit of a request document');
+  });
+
+  it('a lone surrogate (half of a UTF-16 pair) in --input and in a JSON Lines row: refused with the field and line', async () => {
+    const file = write('lone.json', '{\n  "person": {"name": "Fulano \\ud800 de Tal"}\n}\n');
+    const r = await runPaycli(['cashout', '--input', file, '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--person-email', 'a@example.com', '--person-phone', '11987654321', '--yes'], { env: t.env() });
+    expectRefused(r, /a lone surrogate .* at line 2, column 22 \(in person\.name\)/);
+    const rows = write('lone.jsonl', `${JSON.stringify({ value: 1000, pixKeyType: 'email', pixKey: 'a@example.com', person: { name: 'Ana', email: 'a@example.com', phone: '11987654321' } })}\n{"value": 1000, "pixKeyType": "email", "pixKey": "b@example.com", "person": {"name": "B\\udc00", "email": "b@example.com", "phone": "11987654321"}}\n`);
+    const b = await runPaycli(['cashout', '--batch', rows, '--yes'], { env: t.env() });
+    expectRefused(b, /line 2.*lone surrogate/);
   });
 });

@@ -10,7 +10,6 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../core/errors.js';
@@ -21,6 +20,16 @@ import { UsageError } from '../../core/errors.js';
  * generation: docs/speed.md, batch memory).
  */
 const READ_CHUNK = 8 * 1024;
+
+/**
+ * Longest record of a batch file, in bytes (64 KiB): a CSV record (its quoted line breaks
+ * included) or a JSON Lines line. A row is a few hundred bytes; a longer one is refused with its
+ * line named, and the reader never holds more than this of one record (docs/batch-runs.md).
+ */
+export const MAX_RECORD_BYTES = 64 * 1024;
+
+/** Most columns of a CSV record (header or row): the interface has far fewer fields (docs/batch-runs.md). */
+export const MAX_COLUMNS = 256;
 
 /** Formats of a batch file. */
 export type BatchFormat = 'csv' | 'jsonl';
@@ -127,39 +136,81 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
   if (format === 'jsonl') {
     let line = 0;
     let row = 0;
-    // Fed in the same turn as its consumer is attached: a 'data' listener starts the flow.
-    if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
-    const rl = createInterface({ input: stream, crlfDelay: Infinity });
-    for await (const text of rl) {
+    for await (const raw of jsonLines(stream, source, digest)) {
       line++;
-      const t = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+      const t = (line === 1 ? raw.replace(/^\uFEFF/, '') : raw).replace(/\r$/, '');
       if (t.trim() === '') continue;
       yield { kind: 'json', line, row: ++row, text: t };
     }
     return;
   }
   const delimiter = detectDelimiter(await firstLine(source.path));
-  const { parse } = await import('csv-parse');
+  const { parse, CsvError } = await import('csv-parse');
   if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
-  const parser = stream.pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true }));
+  const parser = stream.pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, max_record_size: MAX_RECORD_BYTES }));
   let row = 0;
   let header = true;
   try {
     for await (const r of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       const breaks = r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
       const line = r.info.lines - breaks;
+      if (r.record.length > MAX_COLUMNS) {
+        throw new UsageError(`--batch: ${source.name} line ${line} has ${r.record.length} columns, more than the limit of ${MAX_COLUMNS}; nothing was sent`, { field: '--batch' }, 'validation');
+      }
       if (header) {
         header = false;
         yield { kind: 'header', line, cells: r.record };
       } else yield { kind: 'cells', line, row: ++row, cells: r.record };
     }
   } catch (err) {
+    parser.destroy();
+    stream.destroy();
     const e = err as { code?: string; lines?: number; message?: string };
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-      throw new UsageError(`--batch: ${source.name} is not a valid CSV file${e.lines ? ` (line ${e.lines})` : ''}: ${e.message}; nothing was sent`, { field: '--batch' }, 'validation');
-    }
+    if (err instanceof CsvError || (typeof e.code === 'string' && e.code.startsWith('CSV_'))) throw csvFailure(source, e);
     throw err;
   }
+}
+
+/** The exit-2 error for a CSV the parser refused, naming the line and what to do. */
+function csvFailure(source: BatchSource, e: { code?: string; lines?: number; message?: string }): UsageError {
+  let why: string;
+  if (e.code === 'INVALID_OPENING_QUOTE') why = `a quote inside a cell that does not start with one (such as =HYPERLINK("…")); quote the whole cell and double the quotes in it ("=HYPERLINK(""…"")"), or remove it`;
+  else if (e.code === 'CSV_MAX_RECORD_SIZE') why = `a record longer than ${MAX_RECORD_BYTES} bytes, the limit of one row`;
+  else if (e.code === 'CSV_QUOTE_NOT_CLOSED') why = 'a quoted cell that is never closed';
+  else why = e.message ?? String(e.code);
+  return new UsageError(`--batch: ${source.name} is not a valid CSV file${e.lines ? ` (line ${e.lines})` : ''}: ${why}; nothing was sent`, { field: '--batch' }, 'validation');
+}
+
+/**
+ * The lines of a JSON Lines file, split on LF as bytes arrive, each at most {@link MAX_RECORD_BYTES}
+ * (a longer one is refused as soon as it passes the limit, never held whole).
+ * @param digest when given, every byte read is also fed to it
+ * @throws UsageError naming the line that is too long
+ */
+async function* jsonLines(stream: AsyncIterable<Buffer>, source: BatchSource, digest?: Hash): AsyncGenerator<string> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let line = 1;
+  const tooLong = () => new UsageError(`--batch: ${source.name} line ${line}: a line longer than ${MAX_RECORD_BYTES} bytes, the limit of one row; nothing was sent`, { field: '--batch' }, 'validation');
+  for await (const chunk of stream) {
+    digest?.update(chunk);
+    let from = 0;
+    for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
+      if (size + nl - from > MAX_RECORD_BYTES) throw tooLong();
+      parts.push(chunk.subarray(from, nl));
+      yield Buffer.concat(parts).toString('utf8');
+      parts = [];
+      size = 0;
+      line++;
+      from = nl + 1;
+    }
+    if (from < chunk.length) {
+      size += chunk.length - from;
+      if (size > MAX_RECORD_BYTES) throw tooLong();
+      parts.push(chunk.subarray(from));
+    }
+  }
+  if (size > 0) yield Buffer.concat(parts).toString('utf8');
 }
 
 /**
