@@ -191,8 +191,9 @@ describe('sending', () => {
     expect(await exited).toBe(130);
     expect(cashouts()).toHaveLength(2);
     const lines = results(`${file}.results.csv`).slice(1);
-    expect(lines).toHaveLength(2);
-    for (const l of lines) expect(l).toMatch(/,ok,/);
+    expect(lines).toHaveLength(10); // every row once: 2 created, 8 not started
+    expect(lines.filter((l) => /,ok,/.test(l))).toHaveLength(2);
+    expect(lines.filter((l) => /,not_started,/.test(l))).toHaveLength(8);
     expect(stderr).toMatch(/8 +not started \(interrupted\)/);
 
     // The same command again: the 2 paid rows are skipped, the 8 others sent.
@@ -259,6 +260,57 @@ describe('what was checked is what is sent', () => {
     expect(gw.received).toHaveLength(0);
     expect(existsSync(`${file}.results.csv`)).toBe(false);
   });
+
+  it('a ledger disk that fills up mid-run: every row is in the summary and the results once, by state; the same command then sends the rest, each row once in total', async () => {
+    // The ledger on a 192 KiB file system of its own (a private mount namespace): it fills up after
+    // some rows are recorded; the second run, after the file system grew, resumes.
+    const data = join(home.dir, 'small-data');
+    mkdirSync(data);
+    const rows = 600;
+    const file = writeCsv('full.csv', [HEADER, ...Array.from({ length: rows }, (_, i) => payoutRow(i + 1))]);
+    const [r1, r2] = [join(home.dir, 'r1.csv'), join(home.dir, 'r2.csv')];
+    gw.respond(lookupGateway().responder); // answers lookups: the resume asks about rows whose outcome the full disk kept from the ledger
+    const script = [
+      'mount -t tmpfs -o size=192k none "$PAYCLI_DATA_DIR" || exit 99',
+      '"$0" "$1" cashout --batch "$2" --yes --results "$3"; echo "first $?"',
+      'mount -o remount,size=8m "$PAYCLI_DATA_DIR" || exit 98',
+      '"$0" "$1" cashout --batch "$2" --yes --results "$4"; echo "second $?"',
+    ].join('\n');
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('unshare', ['-rm', 'sh', '-c', script, process.execPath, PAYCLI, file, r1, r2], { env: childEnv({ ...env(), PAYCLI_DATA_DIR: data }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const first = results(r1).slice(1).map((l) => l.split(','));
+    // Every row exactly once, in one of two states: created, or not started (nothing of it sent).
+    expect(first.map((c) => Number(c[0])).sort((a, b) => a - b)).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
+    const created = first.filter((c) => c[3] === 'ok').length;
+    const notStarted = first.filter((c) => c[3] === 'not_started').length;
+    expect(created).toBeGreaterThan(0);
+    expect(notStarted).toBeGreaterThan(0);
+    expect(created + notStarted).toBe(rows);
+    expect(r.stdout).toContain('first 6');
+    expect(r.stderr).toMatch(new RegExp(`${created} +cash-outs created`));
+    expect(r.stderr).toMatch(new RegExp(`${notStarted} +not started \\(the run stopped; see below\\)`));
+    expect(r.stderr).toMatch(/not started: rows [0-9]+-600/);
+    expect(r.stderr).toContain('disk is full (SQLITE_FULL); the run stopped after sending some rows');
+    expect(r.stderr).toContain(`${created} created, ${notStarted} not started`);
+    expect(r.stderr).not.toMatch(/sending some rows.*nothing was sent/);
+    // The outcomes the full disk kept from the ledger: said to be sent, never "nothing was sent".
+    expect(r.stderr).toMatch(/were sent, but their outcomes could not be recorded in the ledger \(the payment ledger .* the disk is full \(SQLITE_FULL\)\): the ledger keeps them with an unknown outcome, so they are not sent again/);
+    expect(r.stderr.match(/nothing was sent/g) ?? []).toHaveLength(0);
+    // The resume: the rows not started are sent, the created ones skipped; each row reached the gateway once.
+    expect(r.stdout, r.stderr.slice(-3000)).toContain("second 0");
+    const second = results(r2).slice(1).map((l) => l.split(','));
+    expect(second.filter((c) => c[3] === 'already_ok')).toHaveLength(created);
+    expect(second.filter((c) => c[3] === 'ok')).toHaveLength(notStarted);
+    expect(cashouts()).toHaveLength(rows);
+    expect(new Set(cashouts().map((c) => (c.json as { orderId: string }).orderId)).size).toBe(rows);
+  }, 60_000);
 
   it('a file that changes between its fingerprint and its check is refused, nothing sent', async () => {
     // A FIFO gives each reader what the writer of that moment writes: the fingerprint (the first

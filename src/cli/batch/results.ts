@@ -16,9 +16,11 @@ import { redact, sanitizeText } from '../../core/sanitize.js';
  * How a row ended. `already_ok`, `already_refused`: done by an earlier run of the same file, not
  * sent again. `already_at_gateway`: a cash-out whose own `order-id` the gateway already holds
  * though this ledger has no payment of it (another machine or home sent it): not sent, so that it
- * is not paid twice (docs/batch-runs.md).
+ * is not paid twice (docs/batch-runs.md). `not_started`: the run stopped (Ctrl-C, a full disk, a
+ * refused credential…) before this row was sent; nothing of it reached the gateway, and the same
+ * command sends it (docs/batch-runs.md).
  */
-export type RowOutcome = 'ok' | 'already_ok' | 'already_at_gateway' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention';
+export type RowOutcome = 'ok' | 'already_ok' | 'already_at_gateway' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention' | 'not_started';
 
 /** One line of the results. Amounts in integer cents. */
 export interface RowResult {
@@ -141,17 +143,18 @@ export type Tally = Record<RowOutcome, { rows: number; cents: number }>;
 
 /** A {@link Tally} with every outcome at zero. */
 export function emptyTally(): Tally {
-  return Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  return Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention', 'not_started'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
 }
 
 /**
- * The end of a run, on stderr: counts and reais per outcome, and which rows need a look (with
- * `--json`, one JSON document).
+ * The end of a run, on stderr: counts and reais per outcome (every row of the file exactly once),
+ * and which rows need a look or were not started (with `--json`, one JSON document).
  * @param plural the payments' name (`cash-outs`)
+ * @param stopped why rows were not started (`interrupted`, `the run stopped: ...`)
  */
-export function printSummary(plural: string, tally: Tally, listed: Record<string, number[]>, notStarted: number, json: boolean, resultsFile: string): void {
+export function printSummary(plural: string, tally: Tally, listed: Record<string, number[]>, json: boolean, resultsFile: string, stopped = 'interrupted'): void {
   if (json) {
-    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted, rows: listed, results: resultsFile } })}\n`);
+    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
     return;
   }
   const words: Record<RowOutcome, string> = {
@@ -163,16 +166,25 @@ export function printSummary(plural: string, tally: Tally, listed: Record<string
     unknown: 'UNKNOWN outcome',
     not_sent: 'not sent',
     needs_attention: 'created, need attention',
+    not_started: `not started (${stopped})`,
   };
   const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
-  if (notStarted) lines.push(`  ${String(notStarted).padStart(6)}  not started (interrupted)`);
-  const rowsOf = (name: string, rows: number[]) => (rows.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
-  lines.push(...rowsOf('already at the gateway', listed.already_at_gateway!), ...rowsOf('refused', listed.refused!), ...rowsOf('unknown', listed.unknown!), ...rowsOf('need attention', listed.needs_attention!), ...rowsOf('not sent', listed.not_sent!));
+  const rowsOf = (name: string, rows: number[] | undefined) => (rows?.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
+  lines.push(...rowsOf('already at the gateway', listed.already_at_gateway), ...rowsOf('refused', listed.refused), ...rowsOf('unknown', listed.unknown), ...rowsOf('need attention', listed.needs_attention), ...rowsOf('not sent', listed.not_sent), ...rowsOf('not started', listed.not_started));
   process.stderr.write(`\nBatch summary\n${lines.join('\n')}\nResults: ${resultsFile}\n`);
 }
 
-/** Row numbers, sorted, at most 20 shown. */
-function listRows(rows: number[]): string {
+/** Row numbers, sorted, runs of four or more consecutive rows as `a-b`; at most 20 items shown. */
+export function listRows(rows: number[]): string {
   const sorted = [...rows].sort((a, b) => a - b);
-  return sorted.length > 20 ? `${sorted.slice(0, 20).join(', ')} and ${sorted.length - 20} more (see the results file)` : sorted.join(', ');
+  const items: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    if (j - i >= 3) {
+      items.push(`${sorted[i]}-${sorted[j]}`);
+      i = j + 1;
+    } else items.push(String(sorted[i++]));
+  }
+  return items.length > 20 ? `${items.slice(0, 20).join(', ')} and ${items.length - 20} more (see the results file)` : items.join(', ');
 }

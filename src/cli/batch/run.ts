@@ -215,7 +215,7 @@ async function reportFinished(op: BatchOperation, source: BatchSource, format: B
     writer.close();
   }
   logger.notice(`every row of ${source.name} was paid at this gateway by an earlier run (the same file, by its SHA-256): nothing to send`);
-  printSummary(op.plural, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] }, 0, Boolean(opts.json), results.path);
+  printSummary(op.plural, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] }, Boolean(opts.json), results.path);
   process.exitCode = ExitCode.OK;
   return true;
 }

@@ -25,7 +25,7 @@ import { redact } from '../../core/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../../gateway/schemas.js';
 import { settingsFor, type Settings } from '../../config/settings.js';
 import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './read.js';
-import { RowSpool } from './spool.js';
+import { RowSpool, type SpooledRow } from './spool.js';
 import { outcomeOfError, type BatchLedger, type PreviousRow } from './ledger.js';
 import type { Settled } from '../../payment/settle.js';
 import { whenText } from '../../ledger/settle-rule.js';
@@ -306,7 +306,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
   const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
   const tally = emptyTally();
-  const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [] };
+  const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent' | 'not_started', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] };
   let unknownExit: number = ExitCode.NETWORK;
   let fatal: PaycliError | undefined;
   let sentAny = false;
@@ -365,7 +365,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     try {
       flushEnds();
     } catch (err) {
-      logger.warn(`${(err as Error).message}: the ledger keeps these rows with an unknown outcome; the next run of this file asks the gateway about them`);
+      logger.warn(outcomesNotRecorded(err, 'these rows'));
     }
   };
 
@@ -412,10 +412,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         if (!(err instanceof PaycliError)) throw err;
         return finish({ ...base, error: redact(err.message) });
       }
-      if (stopping) {
-        notStarted++;
-        return;
-      }
+      if (stopping) return finish({ ...base, outcome: 'not_started' });
     }
     // The profile's `order-id off` (a gateway that refuses unknown fields): a derived reference is
     // kept in the ledger only; a row's own is always sent.
@@ -517,7 +514,10 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   let decidableAt: number | undefined;
 
   const inflight = new Set<Promise<void>>();
-  let notStarted = 0;
+  /** A row the run did not send because it stopped first (not recorded, or recorded and ended `not_sent`). */
+  const notStarted = (row: Extract<Row, { ok: true }> | SpooledRow) => finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'not_started', valueCents: row.body.value });
+  /** The last row taken from the spool: after a stop, the rows after it are reported not started. */
+  let lastRead = 0;
 
   /**
    * Rows are read and checked in small steps, recorded in the ledger a group at a time (one
@@ -585,17 +585,25 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     const toBegin = group.filter((g) => g.plan === 'send' && !witnessed.has(g.row.row));
     const recordedFrom = Date.now(); // the ledger's clock reads this or later: a safe start-by
     if (toBegin.length) {
-      ledger.group(() => {
-        flushEnds();
-        for (const g of toBegin) {
-          try {
-            ids.set(g.row.row, ledger.begin(beginInfo(op, g.row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
-          } catch (err) {
-            if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) ids.set(g.row.row, err);
-            else throw err;
+      const unrecorded = ends.length; // outcomes of rows already sent, written in the same transaction
+      try {
+        ledger.group(() => {
+          flushEnds();
+          for (const g of toBegin) {
+            try {
+              ids.set(g.row.row, ledger.begin(beginInfo(op, g.row, target, sandbox, settings, ctx.batchId), { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) }));
+            } catch (err) {
+              if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) ids.set(g.row.row, err);
+              else throw err;
+            }
           }
-        }
-      });
+        });
+      } catch (err) {
+        // The transaction is rolled back: none of the group is recorded, none is sent.
+        for (const g of group) notStarted(g.row);
+        if (unrecorded) logger.warn(outcomesNotRecorded(err, `${unrecorded} row${unrecorded === 1 ? '' : 's'}`));
+        throw err;
+      }
     }
     for (const g of group) {
       const id = ids.get(g.row.row);
@@ -615,11 +623,18 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       ctx.tick();
       if (++step % READ_STEP === 0) await yieldToIo();
       const row: Extract<Row, { ok: true }> = { ...spooled, ok: true };
+      lastRead = row.row;
       if (stopping) {
-        notStarted++;
+        notStarted(row);
         continue;
       }
-      const prev = ledger.previous(row.orderId);
+      let prev: PreviousRow | undefined;
+      try {
+        prev = ledger.previous(row.orderId);
+      } catch (err) {
+        notStarted(row);
+        throw err;
+      }
       const plan = planFor(prev, Boolean(opts.retryRefused));
       if (plan === 'already_ok') {
         finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_ok', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status });
@@ -647,13 +662,22 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     // Rows read but not started (Ctrl-C, or a fatal error): the recorded ones are not_sent.
     for (const g of ready.slice(next)) {
       if (g.id !== undefined) endLater(g.id, 'not_sent', { message: 'interrupted before it was sent' });
-      notStarted++;
+      notStarted(g.row);
     }
-    notStarted += queue.length;
+    for (const g of queue) notStarted(g.row);
+    queue = [];
+    // Rows a fatal error kept from being read at all: each is reported, so that every row of the file is in the results once.
+    if (stopping) {
+      try {
+        for await (const spooled of ctx.spool.rows()) if (spooled.row > lastRead) notStarted(spooled);
+      } catch (err) {
+        logger.warn(`the rows after row ${lastRead} were not started, but cannot be listed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+    }
     try {
       flushEnds();
     } catch (err) {
-      logger.warn(`${(err as Error).message}: the ledger keeps the last rows with an unknown outcome; the next run of this file asks the gateway about them`);
+      logger.warn(outcomesNotRecorded(err, 'the last rows'));
     }
     clearTimeout(endTimer);
     process.off('SIGINT', onSignal);
@@ -664,15 +688,35 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   }
 
   writer.flush();
-  printSummary(op.plural, tally, listed, notStarted, Boolean(opts.json), writer.path);
+  printSummary(op.plural, tally, listed, Boolean(opts.json), writer.path, fatal ? 'the run stopped; see below' : 'interrupted');
   if (fatal) {
     // "Nothing was sent" (exit 2) may not be said once something was.
-    if (sentAny && fatal.exitCode === ExitCode.USAGE) throw new NeedsAttentionError([`${fatal.message.replace(/; nothing was sent$/, '')}; the run stopped after sending some rows (see the results)`]);
+    if (sentAny && fatal.exitCode === ExitCode.USAGE) throw new NeedsAttentionError([`${withoutNothingSent(fatal.message)}; the run stopped after sending some rows: ${runStates(tally)} (rows by state in the summary and the results file); the same command resumes it`]);
     throw fatal;
   }
-  if (stopping) throw new InterruptedError(`interrupted: ${notStarted} row${notStarted === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
+  const left = tally.not_started.rows;
+  if (stopping) throw new InterruptedError(`interrupted: ${left} row${left === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
   if (tally.unknown.rows && decidableAt !== undefined) logger.notice(`rows an earlier run may still have in flight are left unknown and not sent; run the same command again after ${whenText(decidableAt)}, when the gateway can decide`);
   process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows || tally.already_refused.rows ? ExitCode.REFUSED : ExitCode.OK;
+}
+
+/** A ledger error's text without the "nothing was sent" that the ledger adds to errors before a send. */
+function withoutNothingSent(message: string): string {
+  return message.replace(/; nothing was sent$/, '');
+}
+
+/**
+ * The warning when the outcomes of rows already sent could not be recorded: they were sent; the
+ * ledger keeps them unknown, which blocks sending them again until the gateway is asked.
+ */
+function outcomesNotRecorded(err: unknown, which: string): string {
+  return `${which} were sent, but their outcomes could not be recorded in the ledger (${withoutNothingSent((err as Error).message)}): the ledger keeps them with an unknown outcome, so they are not sent again; the next run of this file asks the gateway about them (the results file has what the gateway answered)`;
+}
+
+/** How many rows ended in each state, in words (`112 created, 16 not sent, 472 not started`). */
+function runStates(tally: ReturnType<typeof emptyTally>): string {
+  const words: Record<string, string> = { ok: 'created', already_ok: 'already paid', already_at_gateway: 'already at the gateway', refused: 'refused', already_refused: 'refused before', unknown: 'unknown', not_sent: 'not sent', needs_attention: 'need attention', not_started: 'not started' };
+  return Object.entries(tally).filter(([, v]) => v.rows).map(([k, v]) => `${v.rows} ${words[k] ?? k}`).join(', ');
 }
 
 function beginInfo(op: Operation, row: Extract<Row, { ok: true }>, target: string, sandbox: boolean, settings: Settings, batchId: string) {
