@@ -20,6 +20,7 @@
  * Every step's dependency (clock, ledger, gateway, prompt) comes in {@link PipelineDeps}, so tests
  * drive the whole sequence in-process.
  */
+import { recordEnd } from './record-end.js';
 import type * as z from 'zod/mini';
 import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
@@ -222,7 +223,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
 
   // record the answer, print
   const data = result.data as R & { transactionId?: number | string; status?: unknown };
-  recordEnd(spec, entry, () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
+  recordEnd(spec.kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
   await spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
 }
 
@@ -263,7 +264,7 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
 async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, err: unknown, d: PipelineDeps, opts: RequestFlags): Promise<void> {
   const outcome = outcomeOfError(err);
   const fields: EndDetails = { ...(err instanceof PaycliError && err.details.status !== undefined ? { httpStatus: err.details.status } : {}), message: redact(err instanceof Error ? err.message : String(err)) };
-  recordEnd(spec, entry, () => ledger.end(entry, outcome, fields));
+  recordEnd(spec.kind, entry, outcome, () => ledger.end(entry, outcome, fields));
   if (outcome !== 'unknown') throw err;
   const interrupted = err instanceof PaycliError && err.exitCode === ExitCode.INTERRUPTED;
   const e = ledger.get(entry);
@@ -287,13 +288,4 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
     throw new PaycliError(err.code, err.exitCode, `${err.message}; ${later}`, { ...err.details, hint: `run \`paycli reconcile\`${when !== undefined ? ` after ${whenText(when)}` : ''}: it asks the gateway by order reference ${body.orderId ?? '(none)'} and records what it finds` });
   }
   throw err;
-}
-
-/** Records an outcome; a failure there only warns: the entry stays unknown and blocks a retry. */
-function recordEnd<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, id: number, write: () => void): void {
-  try {
-    write();
-  } catch (err) {
-    logger.warn(`the ${spec.noun} was sent, but its outcome could not be recorded (${(err as Error).message}): the ledger keeps entry ${id} with an unknown outcome, which blocks an identical ${spec.noun} until \`paycli reconcile\` or \`paycli history resolve\` settles it`);
-  }
 }
