@@ -39,7 +39,7 @@
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  */
 import { randomFillSync, randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ExitCode, PaycliError, UsageError, type ErrorDetails } from '../core/errors.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
@@ -214,7 +214,7 @@ export class Ledger {
    * @param opts.beforeSend the caller is about to send a payment: errors say "nothing was sent"
    * @throws LedgerUnavailableError, LedgerBusyError
    */
-  static open(opts: { create?: boolean; beforeSend?: boolean } = {}): Ledger | undefined {
+  static open(opts: { create?: boolean; beforeSend?: boolean; rebuilt?: boolean } = {}): Ledger | undefined {
     const create = opts.create ?? true;
     const note = opts.beforeSend ? '; nothing was sent' : '';
     const dir = ensureDataDir(create || existsSync(join(dataDir(), JOURNAL_NAME)), note);
@@ -254,6 +254,12 @@ export class Ledger {
       } catch {
         /* already failing */
       }
+      const code = (err as { code?: unknown })?.code;
+      // A ledger whose creation stopped half-way and that holds no entry is made again (once).
+      if (!opts.rebuilt && create && typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') && isHalfCreated(file)) {
+        moveAsideHalfCreated(file, st);
+        return Ledger.open({ ...opts, rebuilt: true });
+      }
       throw ledgerFailure(err, file, note);
     }
   }
@@ -273,12 +279,15 @@ export class Ledger {
     return s;
   }
 
-  /** Runs `fn`, turning SQLite's errors into paycli's. */
-  private guard<T>(fn: () => T): T {
+  /**
+   * Runs `fn`, turning SQLite's errors into paycli's.
+   * @param note what the error adds ("; nothing was sent" before a send); '' for what is recorded after one
+   */
+  private guard<T>(fn: () => T, note = this.note): T {
     try {
       return fn();
     } catch (err) {
-      throw ledgerFailure(err, this.file, this.note);
+      throw ledgerFailure(err, this.file, note);
     }
   }
 
@@ -485,6 +494,7 @@ export class Ledger {
    * @throws LedgerUnavailableError, LedgerBusyError
    */
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
+    // After the send: its errors never say "nothing was sent".
     this.guard(() =>
       this.stmt(`UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message WHERE id = @id`).run({
         id,
@@ -495,6 +505,7 @@ export class Ledger {
         http_status: extra.httpStatus ?? null,
         message: clean(extra.message, 500),
       }),
+      '',
     );
   }
 
@@ -641,11 +652,18 @@ function ledgerFailure(err: unknown, file: string, note: string): unknown {
   if (err instanceof DriverUnavailableError) return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${err.message}${note}`, { cause: err, hint: err.hint });
   const code = typeof (err as { code?: unknown })?.code === 'string' ? ((err as { code: string }).code as string) : undefined;
   const message = err instanceof Error ? err.message : String(err);
+  const busyHint = 'run it again once the other paycli has finished; one that is stopped (Ctrl-Z, kill -STOP) keeps the lock until it is resumed (fg, kill -CONT) or ends';
   if (code?.startsWith('SQLITE_BUSY')) {
-    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli has held its lock for more than ${BUSY_TIMEOUT_MS / 1000} s${note}`, {
-      cause: err,
-      hint: 'run it again once the other paycli has finished; one that is stopped (Ctrl-Z, kill -STOP) keeps the lock until it is resumed (fg, kill -CONT) or ends',
-    });
+    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli has held its lock for more than ${BUSY_TIMEOUT_MS / 1000} s${note}`, { cause: err, hint: busyHint });
+  }
+  // SQLite's answer when another process keeps a lock of the write-ahead log's index that it
+  // should have released at once: in practice a paycli stopped (SIGSTOP) while it reads or writes.
+  // The ledger is whole; like SQLITE_BUSY, waiting for the other process is the remedy.
+  if (code === 'SQLITE_PROTOCOL') {
+    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli holds a lock on its write-ahead log (it may be stopped) (${code})${note}`, { cause: err, hint: busyHint });
+  }
+  if (code === 'SQLITE_FULL') {
+    return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${sqliteReason(code, message)}${note}`, { cause: err, hint: `paycli sends nothing it cannot record. Free some space on the disk that holds ${dirname(file)}, then run again; the ledger itself is whole, so keep it` });
   }
   if (code?.startsWith('SQLITE_') || code?.startsWith('E')) {
     return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${code.startsWith('SQLITE_') ? sqliteReason(code, message) : code}${note}`, { cause: err, hint: UNUSABLE_HINT(file) });
@@ -666,7 +684,10 @@ function createLedger(dir: string, file: string, note: string): void {
     closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));
     const db = connect(tmp);
     try {
-      db.pragma('journal_mode = WAL');
+      // A rollback journal while it is made: the commit writes the database file itself and fails
+      // loudly (SQLITE_FULL) when it cannot, where a write-ahead log would leave the schema to a
+      // checkpoint at close whose failure SQLite does not report. Ledger.open turns WAL on.
+      if (db.pragma('journal_mode = DELETE') !== 'delete') throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: its journal mode could not be set${note}`);
       db.pragma('synchronous = FULL');
       db.immediate(() => {
         db.exec(SCHEMA);
@@ -676,6 +697,7 @@ function createLedger(dir: string, file: string, note: string): void {
     } finally {
       db.close();
     }
+    verifyCreated(tmp, file, note);
     try {
       linkSync(tmp, file);
     } catch (err) {
@@ -694,6 +716,127 @@ function createLedger(dir: string, file: string, note: string): void {
     logger.notice(`imported ${imported.entries} payment(s) from ${join(dir, JOURNAL_NAME)} into the ledger ${file} (the journal file is kept as it was)`);
     if (imported.skipped) logger.warn(`${imported.skipped} line(s) of ${join(dir, JOURNAL_NAME)} are not journal events and were not imported`);
   }
+}
+
+/**
+ * Reads a just-made ledger back before it is put in place: a new connection, read-only, finds it
+ * whole (`PRAGMA integrity_check`), a paycli ledger (`meta.format`) of this schema, with its file
+ * synced to the disk. The ledger's path never receives a half-written database.
+ * @throws LedgerUnavailableError when it is not
+ */
+function verifyCreated(tmp: string, file: string, note: string): void {
+  const db = openConnection(tmp, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true, readonly: true });
+  let problem: string | undefined;
+  try {
+    const check = db.pragma('integrity_check');
+    if (check !== 'ok') problem = `it read back damaged (${String(check)})`;
+    else if (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() !== FORMAT) problem = 'it read back without its format';
+    else if (db.pragma('user_version') !== SCHEMA_VERSION) problem = 'it read back without its schema version';
+  } finally {
+    db.close();
+  }
+  if (problem) throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: ${problem}${note}`, { hint: 'free some space on the disk that holds it, then run again' });
+  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`)) throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: a journal of it was left behind${note}`, { hint: 'free some space on the disk that holds it, then run again' });
+  const fd = openSync(tmp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The SQLite file header's page size and page count, and the file's whole pages. */
+function pagesOf(head: Buffer, size: number): { pageSize: number; claimed: number; actual: number } | undefined {
+  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\0') return undefined;
+  const raw = head.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) return undefined;
+  return { pageSize, claimed: head.readUInt32BE(28), actual: Math.floor(size / pageSize) };
+}
+
+/**
+ * Whether an unreadable ledger file is one whose creation stopped half-way (an older paycli on a
+ * full disk linked it into place before its schema reached it) and holds no entry, so that making
+ * it again from nothing loses nothing (docs/ledger-and-safety.md "A half-created ledger"). All of:
+ * no write-ahead log with content beside it; a SQLite file shorter than its header says (the
+ * writing stopped); and, read from a copy with the pages it lacks as zeros, the payments table is
+ * in the file, readable and empty. A file cut short before that table cannot be told from a whole
+ * ledger cut short, so it is not rebuilt (the error says to check recent payments, then move it aside). Anything else (entries, or a table that cannot be read) is not.
+ */
+function isHalfCreated(file: string): boolean {
+  try {
+    const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
+    if (wal && wal.size > 0) return false;
+    const st = statSync(file);
+    if (st.size > 64 * 1024 * 1024) return false;
+    const fd = openSync(file, 'r');
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.alloc(st.size);
+      let at = 0;
+      while (at < bytes.length) {
+        const n = readSync(fd, bytes, at, bytes.length - at, at);
+        if (n === 0) break;
+        at += n;
+      }
+      bytes = bytes.subarray(0, at);
+    } finally {
+      closeSync(fd);
+    }
+    const pages = pagesOf(bytes, bytes.length);
+    if (!pages || pages.actual < 1 || pages.actual >= pages.claimed) return false;
+    if (pages.claimed * pages.pageSize > 64 * 1024 * 1024) return false;
+    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${randomUUID().slice(0, 8)}.check`);
+    // The pages it lacks as zeros, so that SQLite reads the schema (it checks each root page is
+    // inside the file); a table page among them reads as damaged, never as empty.
+    const fixed = Buffer.alloc(pages.claimed * pages.pageSize);
+    bytes.copy(fixed, 0, 0, pages.actual * pages.pageSize);
+    try {
+      const out = openSync(copy, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600);
+      try {
+        let at = 0;
+        while (at < fixed.length) at += writeSync(out, fixed, at);
+      } finally {
+        closeSync(out);
+      }
+      const db = openConnection(copy, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true, readonly: true });
+      try {
+        const root = db.prepare(`SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'payments'`).value() as number | undefined;
+        // The table's own pages (not an index, which may be among the missing): a root page past the
+        // end proves nothing (a whole ledger cut short looks the same), so it is not rebuilt.
+        if (typeof root !== 'number' || root < 2 || root > pages.actual) return false;
+        return db.prepare('SELECT count(*) FROM payments NOT INDEXED').value() === 0;
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(copy, { force: true });
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Moves a half-created ledger ({@link isHalfCreated}) aside, as `ledger.db.half-created-<time>`
+ * (kept, never deleted), so that a new one can be made in its place.
+ * @returns false when the file at `file` is no longer the one examined (another paycli moved it)
+ */
+function moveAsideHalfCreated(file: string, examined: Stats): boolean {
+  const now = lstatSync(file, { throwIfNoEntry: false });
+  if (!now || now.ino !== examined.ino || now.dev !== examined.dev) return false;
+  const aside = `${file}.half-created-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(file, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  rmSync(`${file}-wal`, { force: true });
+  rmSync(`${file}-shm`, { force: true });
+  fsyncDir(dirname(file));
+  logger.warn(`the payment ledger ${file} was left half-created (its creation stopped, on a full disk) and held no entry: made again from nothing; the old file is kept as ${aside}`);
+  return true;
 }
 
 let shared: Ledger | undefined;

@@ -6,11 +6,12 @@
  * and no message says "nothing was sent" after something was.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, childEnv, PAYCLI } from '../helpers/cli.js';
+import { CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { cashOutAnswer, json, useGatewayFixture } from '../helpers/gateway.js';
+import { ledgerFile, ledgerRows, openSqlite } from '../helpers/ledger.js';
 
 const t = useGatewayFixture('sk_test_ledger_disk');
 const sent = () => t.gw.received.filter((q) => q.method === 'POST');
@@ -73,4 +74,94 @@ describe('a disk that fills up after the request left', () => {
     expect(r.stderr).toMatch(/an identical cash-out may already have been paid.*its outcome is unknown/s);
     expect(sent()).toHaveLength(1);
   }, 30_000);
+});
+
+describe('a frozen neighbour is a busy ledger, not a broken one', () => {
+  it('SQLITE_PROTOCOL (a paycli stopped while it holds a lock of the write-ahead log) is ledger_busy with the hint to resume it, nothing sent; the next run sends', async () => {
+    const hook = join(__dirname, '../helpers/ledger-protocol.cjs');
+    const r = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: t.env(), nodeArgs: ['-r', hook] });
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string; hint: string } };
+    expect(doc.error.code).toBe('ledger_busy');
+    expect(doc.error.message).toMatch(/ledger\.db is busy: another paycli holds a lock on its write-ahead log \(it may be stopped\) \(SQLITE_PROTOCOL\); nothing was sent$/);
+    expect(doc.error.hint).toMatch(/kill -CONT/);
+    expect(r.stderr).not.toMatch(/aside|damaged|cannot be used/);
+    expect(sent()).toHaveLength(0);
+    const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(sent()).toHaveLength(1);
+  });
+});
+
+describe('a ledger created on a nearly full disk', () => {
+  const cashout = 'P ' + [...CASHOUT_ARGS, '--yes'].map((a) => `'${a}'`).join(' ');
+  for (const size of ['96k', '104k', '112k']) {
+    it(`on ${size}: the first cash-out sends nothing; once the disk grows the ledger works (never damaged), one request in total`, async () => {
+      const script = [`${cashout}; echo "first $?"`, 'mount -o remount,size=8m "$D" || exit 98', `${cashout}; echo "second $?"`, `${cashout}; echo "third $?"`].join('\n');
+      const r = await inSmallDisk(size, script, t.env());
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/SQLITE_CORRUPT|damaged|not a paycli ledger/);
+      const first = /first (\d+)/.exec(r.stdout)![1];
+      // On the smallest disks nothing can be recorded, so nothing is sent; a larger one may take it whole.
+      if (first === '2') expect(r.stderr).toMatch(/the disk is full \(SQLITE_FULL\); nothing was sent/);
+      else expect(first).toBe('0');
+      expect(r.stdout).toContain(first === '2' ? 'second 0' : 'second 2');
+      expect(r.stdout).toContain('third 2'); // the identical one is refused: the ledger kept the payment
+      expect(sent()).toHaveLength(1);
+    }, 30_000);
+  }
+
+  /** A ledger with no entry: made by a cash-out that stops before sending (the lookup of its order reference fails). */
+  async function emptyLedger(): Promise<string> {
+    t.gw.respond((req, res) => (req.method === 'GET' ? json(res, 503, { message: 'try later' }) : json(res, 200, cashOutAnswer((req.json as { value: number }).value))));
+    const r = await runPaycli([...CASHOUT_ARGS, '--order-id', 'invoice-1', '--yes'], { env: t.env() });
+    expect(r.code, r.stderr).toBe(5);
+    expect(sent()).toHaveLength(0);
+    const file = ledgerFile(t.home.env.PAYCLI_DATA_DIR!);
+    expect(ledgerRows(t.home.env.PAYCLI_DATA_DIR!)).toHaveLength(0);
+    checkpoint(file);
+    t.gw.respond((req, res) => json(res, req.method === 'GET' ? 404 : 200, req.method === 'GET' ? { message: 'Transaction not found' } : cashOutAnswer((req.json as { value: number }).value)));
+    return file;
+  }
+  /** Writes the ledger's write-ahead log into the file and removes it (closing the last connection does). */
+  function checkpoint(file: string): void {
+    const db = openSqlite(file);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  }
+  /** Cuts the ledger after its payments table's root page, as an older paycli's creation on a full disk left it. */
+  function cutAfterPayments(file: string): void {
+    const head = readFileSync(file);
+    const pageSize = head.readUInt16BE(16);
+    expect(head.readUInt32BE(28)).toBeGreaterThan(5);
+    truncateSync(file, 5 * pageSize);
+  }
+
+  it('a half-created ledger that holds no entry (cut short after its payments table) is made again, the old file kept; the cash-out is sent once', async () => {
+    const file = await emptyLedger();
+    cutAfterPayments(file);
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/was left half-created .* and held no entry: made again from nothing; the old file is kept as .*ledger\.db\.half-created-/);
+    expect(readdirSync(t.home.env.PAYCLI_DATA_DIR!).filter((f) => f.startsWith('ledger.db.half-created-'))).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
+    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(2);
+    expect(sent()).toHaveLength(1);
+  });
+
+  it('a ledger cut short that holds an entry is never discarded: exit 2, nothing sent, the file left as it is', async () => {
+    const file = await emptyLedger();
+    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0);
+    expect(sent()).toHaveLength(1);
+    checkpoint(file);
+    cutAfterPayments(file);
+    const size = readFileSync(file).length;
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/damaged or truncated \(SQLITE_CORRUPT.*nothing was sent/);
+    expect(r.stderr).not.toContain('half-created');
+    expect(readFileSync(file).length).toBe(size);
+    expect(sent()).toHaveLength(1);
+  });
 });
