@@ -200,10 +200,42 @@ export class Ledger {
   /** The run id this connection has registered in `runs` (once per process and ledger). */
   private registered: string | undefined;
 
+  /** Device and inode of the write-ahead log this connection writes (set once it exists). */
+  private wal: { dev: number; ino: number } | undefined;
+
   private constructor(file: string, db: Connection, note: string) {
     this.file = file;
     this.db = db;
     this.note = note;
+    this.wal = walIdentity(file);
+  }
+
+  /**
+   * Checks that `ledger.db-wal` is still the write-ahead log this connection opened. A log deleted
+   * or replaced while paycli runs (a cleaner, a backup tool, a person) takes with it what was
+   * written since the last checkpoint, and a new paycli would start another log and not see it:
+   * the ledger stops instead of writing into a log nobody else reads (docs/ledger-and-safety.md).
+   * @throws LedgerUnavailableError when it went away
+   */
+  private checkWal(note: string): void {
+    const now = walIdentity(this.file);
+    if (!this.wal) {
+      this.wal = now;
+      return;
+    }
+    if (now && now.dev === this.wal.dev && now.ino === this.wal.ino) return;
+    throw new LedgerUnavailableError(`the payment ledger ${this.file} lost its write-ahead log while paycli ran (${this.file}-wal was ${now ? 'replaced' : 'deleted'} by another program); paycli stops rather than record into a log no other paycli reads${note}`, {
+      hint: `keep cleaners and backup tools away from ${dirname(this.file)} while paycli runs (its -wal and -shm files are part of the ledger); what this run recorded before is in ledger.db; run the command again`,
+    });
+  }
+
+  /**
+   * Copies what the write-ahead log holds into `ledger.db` itself (a passive checkpoint), so that a
+   * payment recorded before it is sent is in the database file, not only in a log that another
+   * program could delete.
+   */
+  private checkpoint(note: string): void {
+    this.guard(() => this.db.pragma('wal_checkpoint(PASSIVE)'), note);
   }
 
   /**
@@ -379,7 +411,12 @@ export class Ledger {
     };
     // Inside a {@link group} the write lock is already held: the check and the insert run in its
     // transaction directly (a refusal writes nothing, so no savepoint is needed).
-    return this.guard(() => (this.db.inTransaction ? record() : this.db.immediate(record)));
+    if (this.db.inTransaction) return this.guard(record);
+    this.checkWal(this.note);
+    const begun = this.guard(() => this.db.immediate(record));
+    this.checkpoint(this.note);
+    this.checkWal(this.note);
+    return begun;
   }
 
   /**
@@ -495,6 +532,7 @@ export class Ledger {
    */
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
     // After the send: its errors never say "nothing was sent".
+    if (!this.db.inTransaction) this.checkWal('');
     this.guard(() =>
       this.stmt(`UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message WHERE id = @id`).run({
         id,
@@ -515,7 +553,11 @@ export class Ledger {
    * groups). Keep `fn` short and synchronous: other paycli processes wait for it.
    */
   group<T>(fn: () => T): T {
-    return this.guard(() => this.db.immediate(fn));
+    this.checkWal(this.note);
+    const out = this.guard(() => this.db.immediate(fn));
+    this.checkpoint(this.note);
+    this.checkWal(this.note);
+    return out;
   }
 
   /**
@@ -584,6 +626,7 @@ export class Ledger {
    * @throws UsageError (exit 2) when there is no such entry, or its outcome is already known
    */
   resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): LedgerEntry {
+    this.checkWal(this.note);
     return this.guard(() =>
       this.db.immediate(() => {
           const before = this.get(id);
@@ -837,6 +880,12 @@ function moveAsideHalfCreated(file: string, examined: Stats): boolean {
   fsyncDir(dirname(file));
   logger.warn(`the payment ledger ${file} was left half-created (its creation stopped, on a full disk) and held no entry: made again from nothing; the old file is kept as ${aside}`);
   return true;
+}
+
+/** Device and inode of `<file>-wal`, or undefined when there is none. */
+function walIdentity(file: string): { dev: number; ino: number } | undefined {
+  const st = statSync(`${file}-wal`, { throwIfNoEntry: false });
+  return st ? { dev: st.dev, ino: st.ino } : undefined;
 }
 
 let shared: Ledger | undefined;
