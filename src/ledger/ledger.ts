@@ -232,10 +232,15 @@ export class Ledger {
   /**
    * Copies what the write-ahead log holds into `ledger.db` itself (a passive checkpoint), so that a
    * payment recorded before it is sent is in the database file, not only in a log that another
-   * program could delete.
+   * program could delete. Best effort, never an error.
    */
-  private checkpoint(note: string): void {
-    this.guard(() => this.db.pragma('wal_checkpoint(PASSIVE)'), note);
+  private checkpoint(): void {
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Best effort: the commit is on disk already (in the log); a statement of this connection
+      // still reading (SQLITE_LOCKED) or another writer (SQLITE_BUSY) leaves it for the next one.
+    }
   }
 
   /**
@@ -414,7 +419,7 @@ export class Ledger {
     if (this.db.inTransaction) return this.guard(record);
     this.checkWal(this.note);
     const begun = this.guard(() => this.db.immediate(record));
-    this.checkpoint(this.note);
+    this.checkpoint();
     this.checkWal(this.note);
     return begun;
   }
@@ -555,7 +560,7 @@ export class Ledger {
   group<T>(fn: () => T): T {
     this.checkWal(this.note);
     const out = this.guard(() => this.db.immediate(fn));
-    this.checkpoint(this.note);
+    this.checkpoint();
     this.checkWal(this.note);
     return out;
   }
