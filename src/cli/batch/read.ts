@@ -10,6 +10,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../core/errors.js';
@@ -136,11 +137,18 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
   if (format === 'jsonl') {
     let line = 0;
     let row = 0;
-    for await (const raw of jsonLines(stream, source, digest)) {
-      line++;
-      const t = (line === 1 ? raw.replace(/^\uFEFF/, '') : raw).replace(/\r$/, '');
-      if (t.trim() === '') continue;
-      yield { kind: 'json', line, row: ++row, text: t };
+    // Fed in the same turn as its consumer is attached: a 'data' listener starts the flow.
+    if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
+    const rl = createInterface({ input: stream.pipe(lineLimit(source)), crlfDelay: Infinity });
+    try {
+      for await (const text of rl) {
+        line++;
+        const t = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+        if (t.trim() === '') continue;
+        yield { kind: 'json', line, row: ++row, text: t };
+      }
+    } finally {
+      stream.destroy();
     }
     return;
   }
@@ -182,36 +190,30 @@ function csvFailure(source: BatchSource, e: { code?: string; lines?: number; mes
 }
 
 /**
- * The lines of a JSON Lines file, split on LF as bytes arrive, each at most {@link MAX_RECORD_BYTES}
- * (a longer one is refused as soon as it passes the limit, never held whole).
- * @param digest when given, every byte read is also fed to it
- * @throws UsageError naming the line that is too long
+ * Passes bytes through unchanged, refusing a line (bytes between two LF) longer than
+ * {@link MAX_RECORD_BYTES} as soon as it passes the limit, so that the line reader never holds one.
+ * @throws UsageError (as a stream error) naming the line that is too long
  */
-async function* jsonLines(stream: AsyncIterable<Buffer>, source: BatchSource, digest?: Hash): AsyncGenerator<string> {
-  let parts: Buffer[] = [];
+function lineLimit(source: BatchSource): Transform {
   let size = 0;
   let line = 1;
-  const tooLong = () => new UsageError(`--batch: ${source.name} line ${line}: a line longer than ${MAX_RECORD_BYTES} bytes, the limit of one row; nothing was sent`, { field: '--batch' }, 'validation');
-  for await (const chunk of stream) {
-    digest?.update(chunk);
-    let from = 0;
-    for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
-      if (size + nl - from > MAX_RECORD_BYTES) throw tooLong();
-      parts.push(chunk.subarray(from, nl));
-      yield Buffer.concat(parts).toString('utf8');
-      parts = [];
-      size = 0;
-      line++;
-      from = nl + 1;
-    }
-    if (from < chunk.length) {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
+        if (size + nl - from > MAX_RECORD_BYTES) return done(tooLong(source, line));
+        size = 0;
+        line++;
+        from = nl + 1;
+      }
       size += chunk.length - from;
-      if (size > MAX_RECORD_BYTES) throw tooLong();
-      parts.push(chunk.subarray(from));
-    }
-  }
-  if (size > 0) yield Buffer.concat(parts).toString('utf8');
+      if (size > MAX_RECORD_BYTES) return done(tooLong(source, line));
+      done(null, chunk);
+    },
+  });
 }
+
+const tooLong = (source: BatchSource, line: number) => new UsageError(`--batch: ${source.name} line ${line}: a line longer than ${MAX_RECORD_BYTES} bytes, the limit of one row; nothing was sent`, { field: '--batch' }, 'validation');
 
 /**
  * Turns CRLF line ends into LF before the CSV parser (which counts the CR of a CRLF inside a
