@@ -37,34 +37,34 @@
  *   by hand (`paycli history resolve`) or from the gateway's answer to a lookup, with a note.
  * - {@link Ledger.query}: what `paycli history` shows, newest first, reading only those rows.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
+ *
+ * Longer than 500 lines: one class over one connection, whose every method is a transaction on it
+ * and its prepared statements; what is not (the schema and its SQL, the file on disk, the old
+ * journal, the runs, the errors) lives beside it in schema.ts, files.ts, journal.ts, runs.ts, errors.ts.
  */
-import { randomFillSync, randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { randomFillSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ExitCode, PaycliError, UsageError, type ErrorDetails } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
 import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } from './runs.js';
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
-import { logger } from '../core/logger.js';
-import { sanitizeText } from '../core/sanitize.js';
 import { dataDir } from '../core/paths.js';
-import { redact } from '../core/secrets.js';
-import { openConnection } from './connect.js';
-import { BLOCKING, clean, clip, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
-import { importJournal, JOURNAL_NAME, type ImportResult } from './journal.js';
+import { BLOCKING, clean, clip, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { JOURNAL_NAME } from './journal.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
+import type { Connection, Statement } from './driver.js';
+import { LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
 
 export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
-import { DriverUnavailableError, type Connection, type Statement } from './driver.js';
 
 export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
-/** Name of the ledger inside {@link dataDir}. */
-export const LEDGER_NAME = 'ledger.db';
+export { LEDGER_NAME } from './files.js';
 /** Default duplicate window in minutes (the profile's `duplicate-window` overrides it). */
 export const DEFAULT_WINDOW_MIN = 10;
 /** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
@@ -81,96 +81,6 @@ export function journalPath(): string {
  * Opens a connection for paycli (src/ledger/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
  * @throws SqliteError; DriverUnavailableError when better-sqlite3's addon is needed and missing
  */
-const connect = (file: string): Connection => openConnection(file, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true });
-
-const myUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
-
-/** Why a SQLite error code makes the ledger unusable, in words. */
-function sqliteReason(code: string, message: string): string {
-  if (code.startsWith('SQLITE_CORRUPT')) return `it is damaged or truncated (${code}: ${message})`;
-  if (code === 'SQLITE_NOTADB') return `it is not a database (${code})`;
-  if (code === 'SQLITE_FULL') return `the disk is full (${code})`;
-  if (code.startsWith('SQLITE_READONLY')) return `it cannot be written (${code}: ${message})`;
-  if (code.startsWith('SQLITE_CANTOPEN')) return `it cannot be opened (${code})`;
-  if (code.startsWith('SQLITE_IOERR')) return `an I/O error (${code}: ${message})`;
-  return `${code}: ${message}`;
-}
-
-const UNUSABLE_HINT = (file: string) =>
-  `paycli sends nothing it cannot record. Fix the file or its folder; if it is damaged, move ${file} aside (keep it: it records what was paid) only after checking recent payments at the gateway, since a new ledger knows nothing of them`;
-
-/**
- * Checks a file of the ledger before SQLite opens it: a regular file (not a symbolic link),
- * owned by this user, writable by its owner; a mode looser than 0600 is tightened.
- * @returns its stats, or undefined when it does not exist
- * @throws LedgerUnavailableError
- */
-function inspectFile(file: string, note: string): Stats | undefined {
-  let st: Stats;
-  try {
-    st = lstatSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new LedgerUnavailableError(`the payment ledger ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})${note}`, { cause: err, hint: UNUSABLE_HINT(file) });
-  }
-  const fail = (why: string, hint = UNUSABLE_HINT(file)) => new LedgerUnavailableError(`the payment ledger ${file} ${why}${note}`, { hint });
-  if (st.isSymbolicLink()) throw fail('is a symbolic link; paycli does not follow links for its ledger', `replace the link with the file itself (or point PAYCLI_DATA_DIR at the folder that holds it)`);
-  if (!st.isFile()) throw fail('is not a regular file');
-  const uid = myUid();
-  if (uid !== undefined && st.uid !== uid) throw fail(`belongs to another user (uid ${st.uid}); paycli uses only a ledger of its own user (uid ${uid})`, `run paycli as the user who owns it, or give it to this user (chown)`);
-  if ((st.mode & 0o200) === 0) throw fail('is read-only', `make it writable by its owner (chmod 600 ${file})`);
-  if ((st.mode & 0o077) !== 0) {
-    try {
-      chmodSync(file, 0o600);
-    } catch {
-      /* ours, so this works; if not, SQLite still opens it */
-    }
-  }
-  return st;
-}
-
-/**
- * The data folder, created 0700 (tightened if looser), owned by this user and writable.
- * @throws LedgerUnavailableError
- */
-function ensureDataDir(create: boolean, note: string): string | undefined {
-  const dir = dataDir();
-  const fail = (why: string, err?: unknown) =>
-    new LedgerUnavailableError(`the payment ledger ${join(dir, LEDGER_NAME)} cannot be used: its folder ${dir} ${why}${note}`, { cause: err, hint: 'make the folder writable by this user, or point PAYCLI_DATA_DIR at one that is' });
-  let st: Stats;
-  try {
-    if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    st = statSync(dir);
-  } catch (err) {
-    if (!create && (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw fail(`cannot be created or read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
-  }
-  if (!st.isDirectory()) throw fail('is not a folder');
-  const uid = myUid();
-  if (uid !== undefined && st.uid !== uid) throw fail(`belongs to another user (uid ${st.uid})`);
-  if ((st.mode & 0o200) === 0) throw fail('is read-only');
-  if ((st.mode & 0o077) !== 0) {
-    try {
-      chmodSync(dir, 0o700);
-    } catch {
-      /* the files themselves are still 0600 */
-    }
-  }
-  return dir;
-}
-
-function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, constants.O_RDONLY);
-    fsyncSync(fd);
-  } catch {
-    /* not supported everywhere; the link itself is done */
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
 const UUID_BYTES = Buffer.alloc(16);
 
@@ -692,205 +602,6 @@ export class Ledger {
   setMeta(key: string, value: string): void {
     this.guard(() => void this.stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value));
   }
-}
-
-/** The SQLite error (or file error) `err` as a paycli error naming `file`. */
-function ledgerFailure(err: unknown, file: string, note: string): unknown {
-  if (err instanceof PaycliError) return err;
-  if (err instanceof DriverUnavailableError) return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${err.message}${note}`, { cause: err, hint: err.hint });
-  const code = typeof (err as { code?: unknown })?.code === 'string' ? ((err as { code: string }).code as string) : undefined;
-  const message = err instanceof Error ? err.message : String(err);
-  const busyHint = 'run it again once the other paycli has finished; one that is stopped (Ctrl-Z, kill -STOP) keeps the lock until it is resumed (fg, kill -CONT) or ends';
-  if (code?.startsWith('SQLITE_BUSY')) {
-    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli has held its lock for more than ${BUSY_TIMEOUT_MS / 1000} s${note}`, { cause: err, hint: busyHint });
-  }
-  // SQLite's answer when another process keeps a lock of the write-ahead log's index that it
-  // should have released at once: in practice a paycli stopped (SIGSTOP) while it reads or writes.
-  // The ledger is whole; like SQLITE_BUSY, waiting for the other process is the remedy.
-  if (code === 'SQLITE_PROTOCOL') {
-    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli holds a lock on its write-ahead log (it may be stopped) (${code})${note}`, { cause: err, hint: busyHint });
-  }
-  if (code === 'SQLITE_FULL') {
-    return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${sqliteReason(code, message)}${note}`, { cause: err, hint: `paycli sends nothing it cannot record. Free some space on the disk that holds ${dirname(file)}, then run again; the ledger itself is whole, so keep it` });
-  }
-  if (code?.startsWith('SQLITE_') || code?.startsWith('E')) {
-    return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${code.startsWith('SQLITE_') ? sqliteReason(code, message) : code}${note}`, { cause: err, hint: UNUSABLE_HINT(file) });
-  }
-  return err;
-}
-
-/**
- * Creates the ledger: a new database under a temporary name (0600), schema, the old journal's
- * payments, then hard-linked into place, so that the ledger's path never holds a half-made
- * database and the journal is imported exactly once (when two paycli race, one link wins and the
- * other's database is dropped).
- */
-function createLedger(dir: string, file: string, note: string): void {
-  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
-  let imported: ImportResult | undefined;
-  try {
-    closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));
-    const db = connect(tmp);
-    try {
-      // A rollback journal while it is made: the commit writes the database file itself and fails
-      // loudly (SQLITE_FULL) when it cannot, where a write-ahead log would leave the schema to a
-      // checkpoint at close whose failure SQLite does not report. Ledger.open turns WAL on.
-      if (db.pragma('journal_mode = DELETE') !== 'delete') throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: its journal mode could not be set${note}`);
-      db.pragma('synchronous = FULL');
-      db.immediate(() => {
-        db.exec(SCHEMA);
-        imported = importJournal(db, join(dir, JOURNAL_NAME), note);
-        if (imported) db.prepare(`INSERT INTO meta (key, value) VALUES ('imported', ?)`).run(JSON.stringify({ from: JOURNAL_NAME, time: new Date().toISOString(), ...imported }));
-      });
-    } finally {
-      db.close();
-    }
-    verifyCreated(tmp, file, note);
-    try {
-      linkSync(tmp, file);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') imported = undefined; // another paycli made it first: use theirs
-      else if ((code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') && !existsSync(file)) renameSync(tmp, file); // no hard links here
-      else throw err;
-    }
-    fsyncDir(dir);
-  } catch (err) {
-    throw ledgerFailure(err, file, note);
-  } finally {
-    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
-  }
-  if (imported) {
-    logger.notice(`imported ${imported.entries} payment(s) from ${join(dir, JOURNAL_NAME)} into the ledger ${file} (the journal file is kept as it was)`);
-    if (imported.skipped) logger.warn(`${imported.skipped} line(s) of ${join(dir, JOURNAL_NAME)} are not journal events and were not imported`);
-  }
-}
-
-/**
- * Reads a just-made ledger back before it is put in place: a new connection, read-only, finds it
- * whole (`PRAGMA integrity_check`), a paycli ledger (`meta.format`) of this schema, with its file
- * synced to the disk. The ledger's path never receives a half-written database.
- * @throws LedgerUnavailableError when it is not
- */
-function verifyCreated(tmp: string, file: string, note: string): void {
-  const db = openConnection(tmp, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true, readonly: true });
-  let problem: string | undefined;
-  try {
-    const check = db.pragma('integrity_check');
-    if (check !== 'ok') problem = `it read back damaged (${String(check)})`;
-    else if (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() !== FORMAT) problem = 'it read back without its format';
-    else if (db.pragma('user_version') !== SCHEMA_VERSION) problem = 'it read back without its schema version';
-  } finally {
-    db.close();
-  }
-  if (problem) throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: ${problem}${note}`, { hint: 'free some space on the disk that holds it, then run again' });
-  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`)) throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: a journal of it was left behind${note}`, { hint: 'free some space on the disk that holds it, then run again' });
-  const fd = openSync(tmp, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The SQLite file header's page size and page count, and the file's whole pages. */
-function pagesOf(head: Buffer, size: number): { pageSize: number; claimed: number; actual: number } | undefined {
-  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\0') return undefined;
-  const raw = head.readUInt16BE(16);
-  const pageSize = raw === 1 ? 65536 : raw;
-  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) return undefined;
-  return { pageSize, claimed: head.readUInt32BE(28), actual: Math.floor(size / pageSize) };
-}
-
-/**
- * Whether an unreadable ledger file is one whose creation stopped half-way (an older paycli on a
- * full disk linked it into place before its schema reached it) and holds no entry, so that making
- * it again from nothing loses nothing (docs/ledger-and-safety.md "A half-created ledger"). All of:
- * no write-ahead log with content beside it; a SQLite file shorter than its header says (the
- * writing stopped); and, read from a copy with the pages it lacks as zeros, the payments table is
- * in the file, readable and empty. A file cut short before that table cannot be told from a whole
- * ledger cut short, so it is not rebuilt (the error says to check recent payments, then move it aside). Anything else (entries, or a table that cannot be read) is not.
- */
-function isHalfCreated(file: string): boolean {
-  try {
-    const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
-    if (wal && wal.size > 0) return false;
-    const st = statSync(file);
-    if (st.size > 64 * 1024 * 1024) return false;
-    const fd = openSync(file, 'r');
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.alloc(st.size);
-      let at = 0;
-      while (at < bytes.length) {
-        const n = readSync(fd, bytes, at, bytes.length - at, at);
-        if (n === 0) break;
-        at += n;
-      }
-      bytes = bytes.subarray(0, at);
-    } finally {
-      closeSync(fd);
-    }
-    const pages = pagesOf(bytes, bytes.length);
-    if (!pages || pages.actual < 1 || pages.actual >= pages.claimed) return false;
-    if (pages.claimed * pages.pageSize > 64 * 1024 * 1024) return false;
-    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${randomUUID().slice(0, 8)}.check`);
-    // The pages it lacks as zeros, so that SQLite reads the schema (it checks each root page is
-    // inside the file); a table page among them reads as damaged, never as empty.
-    const fixed = Buffer.alloc(pages.claimed * pages.pageSize);
-    bytes.copy(fixed, 0, 0, pages.actual * pages.pageSize);
-    try {
-      const out = openSync(copy, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600);
-      try {
-        let at = 0;
-        while (at < fixed.length) at += writeSync(out, fixed, at);
-      } finally {
-        closeSync(out);
-      }
-      const db = openConnection(copy, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true, readonly: true });
-      try {
-        const root = db.prepare(`SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'payments'`).value() as number | undefined;
-        // The table's own pages (not an index, which may be among the missing): a root page past the
-        // end proves nothing (a whole ledger cut short looks the same), so it is not rebuilt.
-        if (typeof root !== 'number' || root < 2 || root > pages.actual) return false;
-        return db.prepare('SELECT count(*) FROM payments NOT INDEXED').value() === 0;
-      } finally {
-        db.close();
-      }
-    } finally {
-      rmSync(copy, { force: true });
-    }
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Moves a half-created ledger ({@link isHalfCreated}) aside, as `ledger.db.half-created-<time>`
- * (kept, never deleted), so that a new one can be made in its place.
- * @returns false when the file at `file` is no longer the one examined (another paycli moved it)
- */
-function moveAsideHalfCreated(file: string, examined: Stats): boolean {
-  const now = lstatSync(file, { throwIfNoEntry: false });
-  if (!now || now.ino !== examined.ino || now.dev !== examined.dev) return false;
-  const aside = `${file}.half-created-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  try {
-    renameSync(file, aside);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
-  rmSync(`${file}-wal`, { force: true });
-  rmSync(`${file}-shm`, { force: true });
-  fsyncDir(dirname(file));
-  logger.warn(`the payment ledger ${file} was left half-created (its creation stopped, on a full disk) and held no entry: made again from nothing; the old file is kept as ${aside}`);
-  return true;
-}
-
-/** Device and inode of `<file>-wal`, or undefined when there is none. */
-function walIdentity(file: string): { dev: number; ino: number } | undefined {
-  const st = statSync(`${file}-wal`, { throwIfNoEntry: false });
-  return st ? { dev: st.dev, ino: st.ino } : undefined;
 }
 
 let shared: Ledger | undefined;
