@@ -367,13 +367,17 @@ describe('the standalone sandbox', () => {
       expect(c[3]).toBe('ok');
       expect(c[4]).toBe(String(100 + i));
     }
-    // what the sandbox holds, row by row (its lookup by orderId)
+    // what the sandbox holds, row by row (its lookup by orderId); a created transfer carries no
+    // destinationBank (as the gateway family documents it), so every 50th row is paid first and its
+    // destination read back
     for (let i = 0; i < 1000; i += 1) {
+      const id = byRow.get(i + 1)![5];
+      if (i % 50 === 0) expect((await fetch(`${sb.url}/_sandbox/transactions/${id}/pay`, { method: 'POST' })).status).toBe(200);
       const res = await fetch(`${sb.url}/transaction/get/by/orderId/lote-${i}`);
-      const t = (await res.json()) as { transactionId: number; value: number; destinationBank: { pixKey: string } };
+      const t = (await res.json()) as { transactionId: number; value: number; destinationBank: { pixKey: string } | null };
       expect(t.value).toBe(100 + i);
-      expect(t.destinationBank.pixKey).toBe(`p${i}@example.com`);
-      expect(String(t.transactionId)).toBe(byRow.get(i + 1)![5]);
+      expect(String(t.transactionId)).toBe(id);
+      if (i % 50 === 0) expect(t.destinationBank?.pixKey).toBe(`p${i}@example.com`);
     }
   }, 120_000);
 });
