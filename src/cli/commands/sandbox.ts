@@ -130,6 +130,8 @@ Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4
 answers at --sandbox-url.
 
 Examples:
+  $ paycli sandbox --port 4010 --webhook-url http://127.0.0.1:4011/ &
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json   # e.g. id 42: its postbacks are events
   $ paycli sandbox events
   $ paycli sandbox events --failed --json | jq -r '.[].id'
   $ paycli sandbox events --transaction 42`,
@@ -152,7 +154,9 @@ Exit codes: 0 queued (also when nothing was left to resend); 1 unknown event id;
 sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.
 
 Examples:
-  $ paycli sandbox resend evt_17
+  $ paycli sandbox --port 4010 --webhook-url http://127.0.0.1:4011/ &
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json   # its postbacks are events evt_1, evt_2...
+  $ paycli sandbox resend evt_1
   $ paycli sandbox resend --failed --sandbox-url http://127.0.0.1:4010`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
