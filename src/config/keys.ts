@@ -23,6 +23,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'cashout-base-url', description: 'base URL for cash-outs only' },
   { name: 'api-key', description: 'the gateway API key, sent as "Authorization: Bearer <key>"', secret: true },
   { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
+  { name: 'allow-insecure-http', description: 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)' },
   { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
   { name: 'settle-after', description: 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)' },
   { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)' },

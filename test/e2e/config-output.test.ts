@@ -80,11 +80,10 @@ describe('precedence: flags over environment over profile', () => {
     expect((await runPaycli(['--base-url', fromFlag.url, ...CASHIN_ARGS], { env: { ...e, PAYCLI_PROFILE: 'prod', PAYCLI_BASE_URL: fromEnv.url } })).code).toBe(0);
     expect(fromFlag.received).toHaveLength(1);
     expect([fromProfile.received.length, fromEnv.received.length]).toEqual([2, 1]);
-    // a configured machine whose default profile has no base URL: an error, never the sandbox
+    // a default profile that names no gateway is the built-in sandbox, and says so
     const none = await runPaycli(CASHIN_ARGS, { env: home.env });
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/profile "default" has no base URL for cash-ins; nothing was sent/);
-    expect(none.stderr).not.toMatch(/built-in sandbox/);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toMatch(/built-in sandbox; no money moves/);
   });
 
   it('the API key: PAYCLI_API_KEY over the profile', async () => {

@@ -78,7 +78,7 @@ async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, si
   const unknown = (reason: string) => ({ ...row, reason });
   if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
   if (!e.orderId) return unknown('no order reference was sent, so the gateway cannot be asked: check it at the gateway');
-  const flags = { ...opts, profile: e.profile };
+  const flags = { ...opts, profile: e.profile, profileFromLedger: true };
   let lookup: Settings | { problem: string };
   try {
     const sendSettings = settingsFor(flags, e.kind);
