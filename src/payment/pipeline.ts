@@ -168,12 +168,16 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const run = d.settings(opts, spec.kind);
   const settings = run.send;
-  if (!opts.dryRun) announceSandbox(settings);
+  // The sandbox notice comes before any question; with none to ask, only once the flags are valid
+  // (a pure validation failure is not about where the request would go).
+  const interactive = canPrompt(opts);
+  if (!opts.dryRun && interactive) announceSandbox(settings);
   spec.precheck?.(opts);
   checkClock(d.now()); // order references and the ledger's times come from this clock
 
   // gather, validate
   const validated = (await validateBody(spec.fields, spec.requestSchema(), bodyFromFlags(spec.fields, opts), opts)) as B;
+  if (!opts.dryRun && !interactive) announceSandbox(settings);
   const callerOrderId = validated.orderId;
   const target = endpointTarget(settings.endpoint, spec.path);
   const sandbox = isSandbox(settings.endpoint);

@@ -29,6 +29,10 @@ describe('redact', () => {
     registerSecret('k9');
     expect(redact('xlongsecrety k9 Bearer k9, "k9" k99 ak9')).toBe('x[redacted]y [redacted] Bearer [redacted], "[redacted]" k99 ak9');
   });
+  it('leaves a config key name whole around a short secret (api-key with the key "key")', () => {
+    registerSecret('key');
+    expect(redact('api-key=•••• auth_key Bearer key')).toBe('api-key=•••• auth_key Bearer [redacted]');
+  });
   it('hides a one-character secret standing alone', () => {
     registerSecret('7');
     expect(redact('tenant 7; R$ 17,00')).toBe('tenant [redacted]; R$ 17,00');

@@ -16,6 +16,7 @@ import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from 
 import { outputWidth, prettyJson } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
+import { statusWord } from '../../gateway/schemas.js';
 import type { RunContext } from '../../core/terminal.js';
 
 /** Output formats of `history`. */
@@ -84,6 +85,8 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
 /** One entry as a `--format json` element: everything recorded but the internal fingerprint. */
 export function entryJson(e: LedgerEntry): Record<string, unknown> {
   const { fingerprint: _f, ...rest } = e;
+  // one status vocabulary: a cash-out's digit as its word (src/gateway/schemas.ts `statusWord`)
+  if (rest.status !== undefined) rest.status = statusWord(rest.status);
   return sanitizeJson(JSON.parse(JSON.stringify(rest))) as Record<string, unknown>;
 }
 
@@ -151,7 +154,7 @@ const CSV_COLUMNS: [string, (e: LedgerEntry) => string | number | boolean | unde
   ['batch_id', (e) => e.batchId],
   ['batch_row', (e) => e.batchRow],
   ['transaction_id', (e) => e.transactionId],
-  ['status', (e) => e.status],
+  ['status', (e) => (e.status === undefined ? undefined : statusWord(e.status))],
   ['http_status', (e) => e.httpStatus],
   ['message', (e) => e.message],
   ['allow_duplicate', (e) => e.allowDuplicate],

@@ -1,0 +1,153 @@
+/**
+ * What a new user trips on, end to end against the built paycli (README "Configuration and
+ * profiles", "Output for scripts"): a profile that names no gateway is the sandbox; every
+ * `--profile` is checked the same way; reconcile and lookups work from flags and environment
+ * alone; `history --json` is compact in a pipe; messages say only what is true, once.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
+
+const KEY = 'sk_test_new_user_0123456789';
+const t = useGatewayFixture(KEY);
+const writeConfig = (profiles: Record<string, Record<string, string>>) => {
+  mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o700 });
+  writeFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+};
+const readConfig = () => JSON.parse(readFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> };
+
+describe('1. a profile that names no gateway is the built-in sandbox', () => {
+  it('after `config set timeout 10000` on a fresh home, a cash-out runs in the sandbox with its notice', async () => {
+    const set = await runPaycli(['config', 'set', 'timeout', '10000'], { env: t.home.env });
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.home.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/built-in sandbox; no money moves/);
+    expect(r.stdout).toMatch(/Cash-out created \(sandbox: no money moves\)/);
+  });
+  it('a profile "prod" with a base URL does not make the default profile an error', async () => {
+    const set = await runPaycli(['config', 'set', 'base-url', t.gw.url, '--profile', 'prod', '--create'], { env: t.home.env });
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: { ...t.home.env, PAYCLI_API_KEY: KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/no money moves/);
+    expect(t.gw.received).toHaveLength(0);
+  });
+});
+
+describe('2. every --profile is checked the same way', () => {
+  it('config set on a profile that does not exist needs --create: exit 2, did you mean, nothing changed', async () => {
+    writeConfig({ prod: { 'base-url': t.gw.url } });
+    const r = await runPaycli(['config', 'set', 'timeout', '5000', '--profile', 'prdo'], { env: t.home.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown profile "prdo" \(--profile\): did you mean prod\?; nothing was changed\nhint: to make a new profile "prdo", add --create/);
+    expect(Object.keys(readConfig().profiles)).toEqual(['prod']);
+    const created = await runPaycli(['config', 'set', 'timeout', '5000', '--profile', 'staging', '--create'], { env: t.home.env });
+    expect(created.code, created.stderr).toBe(0);
+    expect(readConfig().profiles.staging).toEqual({ timeout: '5000' });
+  });
+  it('history, config list and config get refuse an unknown profile (exit 2) as a payment does', async () => {
+    writeConfig({ prod: { 'base-url': t.gw.url } });
+    for (const args of [['history', '--profile', 'prdd'], ['config', 'list', '--profile', 'staging'], ['config', 'get', 'timeout', '--profile', 'prdo'], ['config', 'unset', 'timeout', '--profile', 'prdo'], ['balance', '--profile', 'prdo']]) {
+      const r = await runPaycli(args, { env: t.home.env });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/^error: unknown profile "\w+" \(--profile\)/);
+      expect(r.stderr).not.toMatch(/sandbox|no payment/);
+    }
+    const near = await runPaycli(['history', '--profile', 'prdd'], { env: t.home.env });
+    expect(near.stderr).toContain('did you mean prod?');
+  });
+  it('history --profile accepts a profile that is only in the ledger', async () => {
+    writeConfig({ old: { 'base-url': t.gw.url } });
+    expect((await runPaycli(['--profile', 'old', ...CASHOUT_ARGS, '--yes'], { env: t.env({ PAYCLI_BASE_URL: '' }) })).code).toBe(0);
+    writeConfig({ prod: { 'base-url': t.gw.url } });
+    const r = await runPaycli(['--json', 'history', '--profile', 'old'], { env: t.home.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+  });
+});
+
+describe('3. reconcile and lookups from flags and environment alone', () => {
+  it('no config file: reconcile settles a cash-out sent with PAYCLI_BASE_URL', async () => {
+    const l = lookupGateway();
+    t.gw.respond(l.responder);
+    l.next.push('hang-after-create');
+    l.nextGet.push(...Array<'reset'>(30).fill('reset')); // the lookups after the time-out fail: the outcome stays unknown
+    const sentAt = Date.now();
+    const sent = await runPaycli(['--timeout', '300', ...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(sent.code, sent.stderr).toBe(4);
+    l.nextGet.length = 0;
+    // at once (perhaps still in flight) and once the request's time is surely over: never "unknown profile"
+    const early = await runPaycli(['--json', 'reconcile'], { env: t.env() });
+    expect(early.stdout + early.stderr).not.toMatch(/unknown profile/);
+    while (Date.now() - sentAt < 700) await new Promise((r) => setTimeout(r, 100));
+    const r = await runPaycli(['--json', 'reconcile'], { env: t.env() });
+    expect(r.stdout + r.stderr).not.toMatch(/unknown profile/);
+    expect(r.code, r.stderr).toBe(0);
+    const h = await runPaycli(['--json', 'history'], { env: t.env() });
+    expect((JSON.parse(h.stdout) as { outcome: string }[]).map((e) => e.outcome)).toEqual(['ok']);
+    const st = await runPaycli(['status', String(l.held[0]!.transactionId)], { env: t.env() });
+    expect(st.code, st.stderr).toBe(0);
+    const bal = await runPaycli(['balance'], { env: t.env() });
+    expect(bal.code, bal.stderr).toBe(0);
+  });
+});
+
+describe('4. history --json in a pipe', () => {
+  it('is one compact line, as every other command', async () => {
+    for (const cents of ['1550', '1660']) expect((await runPaycli([...CASHOUT_ARGS.map((a) => (a === '1550' ? cents : a)), '--yes'], { env: t.env() })).code).toBe(0);
+    const r = await runPaycli(['history', '--json'], { env: t.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(r.stdout).not.toMatch(/\n {2}/);
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+  });
+});
+
+describe('6. no noisy or wrong words', () => {
+  it('config unset of a key never set says so', async () => {
+    const r = await runPaycli(['config', 'unset', 'timeout'], { env: t.home.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/timeout is not set in profile "default": nothing to remove/);
+    expect(r.stderr).not.toMatch(/removed/);
+  });
+  it('--allow-insecure-http given to config set base-url is remembered', async () => {
+    const set = await runPaycli(['config', 'set', 'base-url', 'http://gw.example.invalid', '--allow-insecure-http'], { env: t.home.env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(readConfig().profiles.default!['allow-insecure-http']).toBe('true');
+    const dry = await runPaycli([...CASHOUT_ARGS, '--dry-run'], { env: { ...t.home.env, PAYCLI_API_KEY: KEY } });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).not.toMatch(/plain http/);
+  });
+  it('the keyless loopback notice is said once when a lookup follows', async () => {
+    const l = lookupGateway();
+    t.gw.respond(l.responder);
+    const r = await runPaycli([...CASHOUT_ARGS, '--order-id', 'pedido-once-1', '--yes'], { env: t.env({ PAYCLI_API_KEY: undefined as unknown as string }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/without a credential/g)).toHaveLength(1);
+  });
+  it('the sandbox notice is not printed on a pure validation failure', async () => {
+    const r = await runPaycli(['cashout', '--value', '0', '--pix-key-type', 'email', '--pix-key', 'x@example.com', '--person-name', 'A B', '--person-email', 'x@example.com', '--person-phone', '11987654321', '--yes'], { env: t.home.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/built-in sandbox/);
+  });
+  it('a cash-out prints the status word status and postbacks use (created), not Pending', async () => {
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Status\s+created$/m);
+    expect(r.stdout).not.toMatch(/Pending/);
+    // history says the same word (the ledger keeps the gateway's digit)
+    const h = await runPaycli(['--json', 'history'], { env: t.env() });
+    expect((JSON.parse(h.stdout) as { status: string }[]).map((e) => e.status)).toEqual(['created']);
+    const csv = await runPaycli(['history', '--format', 'csv'], { env: t.env() });
+    expect(csv.stdout).toMatch(/,created,/);
+  });
+  it('a short API key is masked, not shredded, by config list', async () => {
+    const set = await runPaycli(['config', 'set', 'api-key'], { env: t.home.env, input: 'key' });
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runPaycli(['config', 'list'], { env: t.home.env });
+    expect(r.stdout).toBe('api-key=••••\n');
+  });
+});
