@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
-import { lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
+import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
+import { startSandboxProcess } from '../helpers/sandbox.js';
 
 const KEY = 'sk_test_new_user_0123456789';
 const t = useGatewayFixture(KEY);
@@ -149,5 +150,27 @@ describe('6. no noisy or wrong words', () => {
     expect(set.code, set.stderr).toBe(0);
     const r = await runPaycli(['config', 'list'], { env: t.home.env });
     expect(r.stdout).toBe('api-key=••••\n');
+  });
+  it('a malformed answer later found by lookup does not say the answer was lost', async () => {
+    const l = lookupGateway();
+    t.gw.respond((req, res) => {
+      if (req.method === 'GET') return l.responder(req, res);
+      void l.responder(req, { writeHead: () => undefined, end: () => undefined } as never); // created and held
+      return json(res, 200, { unexpected: true });
+    });
+    const r = await runPaycli([...CASHOUT_ARGS, '--order-id', 'pedido-malformed-1', '--yes'], { env: t.env() });
+    expect(r.stdout).toMatch(/Cash-out created \(its answer was outside the interface; found at the gateway by its order reference\)/);
+    expect(r.stdout).not.toMatch(/lost/);
+  });
+  it('sandbox ping without a URL, to a sandbox without --webhook-url, speaks of the command', async () => {
+    const sb = await startSandboxProcess([], t.home.env);
+    try {
+      const r = await runPaycli(['sandbox', 'ping', '--sandbox-url', sb.url], { env: t.home.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: no URL to ping: the sandbox at .* was started without --webhook-url\nhint: name one: paycli sandbox ping http/);
+      expect(r.stderr).not.toMatch(/send \{"url"/);
+    } finally {
+      await sb.stop();
+    }
   });
 });
