@@ -11,6 +11,8 @@ import { HEADER_PREFIX } from './keys.js';
 import { configTrust } from './trust.js';
 import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
+import { sanitizeText } from '../core/sanitize.js';
+import { keychainGet, keychainName } from './keychain.js';
 import type { OrderIdMode } from '../gateway/order-id.js';
 import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
@@ -367,6 +369,35 @@ export function keylessLoopback(settings: Settings): boolean {
 }
 
 const keylessNoticed = new Set<string>();
+const keychainKeys = new Map<string, string | undefined>();
+
+/** Where a profile's API key is kept, by what the config file says: `keychain` when `auth login` put it there. */
+export function keyStoreOf(config: ConfigFile, profile: string): 'keychain' | 'file' | undefined {
+  const keys = config.profiles?.[profile];
+  if (keys?.['api-key-store'] === 'keychain') return 'keychain';
+  return keys?.['api-key'] ? 'file' : undefined;
+}
+
+/**
+ * The API key of `profile` from the system keychain (src/config/keychain.ts), only when the profile
+ * says it is kept there: the keychain library is loaded on no other path (README "Speed"). Asked
+ * once per process. Fail closed: a keychain that cannot be read is exit 3, nothing sent.
+ * @throws AuthError `no_credential`
+ */
+function keyFromKeychain(profile: string, config: ConfigFile): string | undefined {
+  if (keyStoreOf(config, profile) !== 'keychain') return undefined;
+  if (keychainKeys.has(profile)) return keychainKeys.get(profile);
+  let key: string | undefined;
+  try {
+    key = keychainGet(profile);
+  } catch (err) {
+    throw new AuthError(`the API key of profile "${profile}" is in ${keychainName()}, which cannot be read (${sanitizeText((err as Error).message, true)}); nothing was sent`, {
+      hint: `unlock the keychain, set PAYCLI_API_KEY, or run \`paycli auth login${profile === 'default' ? '' : ` --profile ${profile}`}\` again`,
+    }, 'no_credential');
+  }
+  keychainKeys.set(profile, key);
+  return key;
+}
 
 /**
  * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
@@ -378,7 +409,9 @@ const keylessNoticed = new Set<string>();
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
 export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
-  const settings = resolveSettings(flags, op, about);
+  const config = readConfigFile();
+  const settings = settingsFrom({ flags, env: process.env, config, op, about });
+  if (!settings.apiKey && !isSandbox(settings.endpoint)) settings.apiKey = keyFromKeychain(settings.profile, config);
   registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
   const noticeKey = `${settings.profile}\n${endpointHost(settings.endpoint)}`;
   if (keylessLoopback(settings)) {
@@ -387,7 +420,7 @@ export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFrom
     logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
   } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
-      hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
+      hint: `run \`paycli auth login${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
     }, 'no_credential');
   }
   return settings;

@@ -37,6 +37,16 @@ export function maskSecret(value: string): string {
   return value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
 }
 
+/**
+ * A key as `paycli auth status` shows it, so that a person can tell which key it is: its first and
+ * last 4 characters around `…`, fewer for a short key so that never more than half of it shows
+ * (`sk_live_0123456789abcdef` → `sk_l…cdef`; 8 characters → `sk…ef`; under 4 → `••••`).
+ */
+export function maskKeyEnds(value: string): string {
+  const n = Math.min(4, Math.floor(value.length / 4));
+  return n === 0 ? '••••' : `${value.slice(0, n)}…${value.slice(-n)}`;
+}
+
 // `scheme://userinfo@`: the user-info of a URL, which may hold a password or a token.
 const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/g;
 

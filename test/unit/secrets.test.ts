@@ -1,7 +1,7 @@
 /** The one secret rule (src/core/secrets.ts), the header-name check and port parser (src/gateway/net.ts), the cause walker. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../src/core/error-cause.js';
-import { clearSecrets, isSecretKey, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/core/secrets.js';
+import { clearSecrets, isSecretKey, maskKeyEnds, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/core/secrets.js';
 import { isHeaderName, isHttpUrl, parsePort } from '../../src/gateway/net.js';
 
 afterEach(clearSecrets);
@@ -20,6 +20,19 @@ describe('secret keys', () => {
     expect(shownSetting('header.cs', 'x')).toBe('••••');
     expect(shownSetting('base-url', 'https://u:p@gw.example/v2')).toBe('https://[redacted]@gw.example/v2');
     expect(shownSetting('base-url', 'https://gw.example/v2')).toBe('https://gw.example/v2');
+  });
+});
+
+describe('maskKeyEnds', () => {
+  it('shows the first and last 4 characters, never more than half the key', () => {
+    expect(maskKeyEnds('sk_live_0123456789abcdef')).toBe('sk_l…cdef');
+    expect(maskKeyEnds('sk_12345')).toBe('sk…45');
+    expect(maskKeyEnds('abcdefghijklmno')).toBe('abc…mno');
+    expect(maskKeyEnds('key')).toBe('••••');
+    for (let len = 1; len <= 40; len++) {
+      const shown = maskKeyEnds('x'.repeat(len)).replace(/[…•]/g, '').length;
+      expect(shown * 2).toBeLessThanOrEqual(len);
+    }
   });
 });
 
