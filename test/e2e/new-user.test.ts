@@ -174,3 +174,18 @@ describe('6. no noisy or wrong words', () => {
     }
   });
 });
+
+describe("7. phones follow Anatel's numbering plan", () => {
+  const withPhone = (phone: string) => CASHOUT_ARGS.map((a, i) => (CASHOUT_ARGS[i - 1] === '--person-phone' ? phone : a));
+  it('a 10-digit number whose subscriber part starts with 6-9 or 0-1 is refused (exit 2, nothing sent); 2-5 is a fixed line', async () => {
+    for (const phone of ['1187654321', '1117654321']) {
+      const r = await runPaycli([...withPhone(phone), '--yes'], { env: t.env() });
+      expect(r.code, phone).toBe(2);
+      expect(r.stderr).toMatch(/person-phone.*fixed line, whose number after the DDD starts with 2-5/);
+    }
+    expect(t.gw.received).toHaveLength(0);
+    const ok = await runPaycli([...withPhone('(11) 3456-7890'), '--yes'], { env: t.env() });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((t.gw.received[0]!.json as { person: { phone: string } }).person.phone).toBe('1134567890');
+  });
+});
