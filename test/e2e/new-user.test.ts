@@ -5,6 +5,8 @@
  * alone; `history --json` is compact in a pipe; messages say only what is true, once.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import QRCode from 'qrcode';
+import { crc16 } from '../../src/pix/brcode.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
@@ -189,3 +191,50 @@ describe("7. phones follow Anatel's numbering plan", () => {
     expect((t.gw.received[0]!.json as { person: { phone: string } }).person.phone).toBe('1134567890');
   });
 });
+
+describe('8. BR Codes', () => {
+  const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+  const o = (id: string, v: string) => `${id}${String(v.length).padStart(2, '0')}${v}`;
+  const withCrc = (body: string) => `${body}6304${crc16(`${body}6304`)}`;
+  it('brcode decode --image reads grey on grey and light modules left transparent', async () => {
+    const images: Array<[string, { dark: string; light: string }]> = [
+      ['grey-on-grey', { dark: '#7a7a7aff', light: '#8c8c8cff' }],
+      ['dark-grey-on-grey', { dark: '#303030ff', light: '#404040ff' }],
+      ['transparent-light', { dark: '#000000ff', light: '#00000000' }],
+      ['transparent-light-grey', { dark: '#555555ff', light: '#55555500' }],
+    ];
+    for (const [name, color] of images) {
+      const file = join(t.home.dir, `${name}.png`);
+      writeFileSync(file, await QRCode.toBuffer(BCB, { type: 'png', margin: 4, scale: 6, color }));
+      const r = await runPaycli(['--json', 'brcode', 'decode', '--image', file], { env: t.home.env });
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout).brCode).toBe(BCB);
+    }
+  });
+  it('brcode create: 11 bare digits that are a CPF and a mobile need --key-type (exit 2); with it, that type', async () => {
+    const amb = await runPaycli(['brcode', 'create', '--key', '11987654374', '--name', 'Fulano', '--city', 'Recife'], { env: t.home.env });
+    expect(amb.code).toBe(2);
+    expect(amb.stdout).toBe('');
+    expect(amb.stderr).toMatch(/is both a valid CPF and a valid mobile number; say which with --key-type cpf or --key-type phone/);
+    const phone = await runPaycli(['--json', 'brcode', 'create', '--key', '11987654374', '--key-type', 'phone', '--name', 'Fulano', '--city', 'Recife'], { env: t.home.env });
+    expect(JSON.parse(phone.stdout).key).toBe('+5511987654374');
+    const cpf = await runPaycli(['--json', 'brcode', 'create', '--key', '11987654374', '--key-type', 'cpf', '--name', 'Fulano', '--city', 'Recife'], { env: t.home.env });
+    expect(JSON.parse(cpf.stdout).key).toBe('11987654374');
+    // not ambiguous: only a mobile, or written as a CPF
+    expect(JSON.parse((await runPaycli(['--json', 'brcode', 'create', '--key', '11987654321', '--name', 'F', '--city', 'R'], { env: t.home.env })).stdout).key).toBe('+5511987654321');
+  });
+  it('brcode decode: an amount of more than 13 characters, and a merchant account with both a key and a URL, are errors', async () => {
+    const head = o('00', '01');
+    const tail = o('52', '0000') + o('53', '986');
+    const rest = o('58', 'BR') + o('59', 'Fulano de Tal') + o('60', 'BRASILIA') + o('62', o('05', '***'));
+    const longAmount = withCrc(head + o('26', o('00', 'br.gov.bcb.pix') + o('01', '123e4567-e12b-12d1-a456-426655440000')) + tail + o('54', '00000000010.00') + rest);
+    const a = await runPaycli(['--json', 'brcode', 'decode', longAmount], { env: t.home.env });
+    expect(a.code).toBe(2);
+    expect(JSON.parse(a.stdout).problems.map((p: { rule: string }) => p.rule)).toEqual(['amountLength']);
+    const both = withCrc(head + o('26', o('00', 'br.gov.bcb.pix') + o('01', '123e4567-e12b-12d1-a456-426655440000') + o('25', 'pix.example.com/qr/1')) + tail + rest);
+    const b = await runPaycli(['brcode', 'decode', both], { env: t.home.env });
+    expect(b.code).toBe(2);
+    expect(b.stdout).toMatch(/error: its PIX merchant account has both a key \(01\) and a location URL \(25\)/);
+  });
+});
+
