@@ -72,7 +72,7 @@ describe('profiles never fall back to the sandbox', () => {
 describe('answers wrong about money: printed, recorded, exit 6', () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
     ["status 2 (failed) at creation", { status: "2" }, /the gateway created the cash-out with status 2 \(failed\): check whether the money moved/],
-    ['status 4 (Refund) at creation', { status: '4' }, /status 4 \(Refund\)/],
+    ['status 4 (refund) at creation', { status: '4' }, /status 4 \(refund\)/],
     ['gross other than requested', { gross: 1500, liquid: '1435' }, /the gateway's gross amount \(R\$ 15,00\) differs from the requested R\$ 15,50/],
     ['tax greater than gross', { tax: '2000', liquid: '-450' }, /the gateway's fee \(R\$ 20,00\) is greater than the gross amount \(R\$ 15,50\)/],
     ['negative tax', { tax: '-5', liquid: '1555' }, /the gateway's fee \(-5 cents\) is negative/],
