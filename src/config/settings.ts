@@ -380,7 +380,7 @@ export function keyStoreOf(config: ConfigFile, profile: string): 'keychain' | 'f
 
 /**
  * The API key of `profile` from the system keychain (src/config/keychain.ts), only when the profile
- * says it is kept there: the keychain library is loaded on no other path (README "Speed"). Asked
+ * says it is kept there: the keychain library is loaded on no other path (docs/speed.md). Asked
  * once per process. Fail closed: a keychain that cannot be read is exit 3, nothing sent.
  * @throws AuthError `no_credential`
  */

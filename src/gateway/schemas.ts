@@ -231,7 +231,7 @@ export type CashOutInput = z.input<typeof cashOutRequestSchema>;
 export const cashOutStatusSchema = z.enum(['0', '1', '2', '3', '4']);
 /**
  * Names of the cash-out states (interface §3), in the gateway family's words, the ones its lookups
- * and postbacks use (README "Postbacks"): `0` is `created` (the interface's "Pending"), then `paid`,
+ * and postbacks use (docs/sandbox-and-postbacks.md): `0` is `created` (the interface's "Pending"), then `paid`,
  * `failed`, `canceled`, `refund`. paycli shows these words everywhere: cash-out output, `status`,
  * `listen`, `history`.
  */

@@ -37,7 +37,7 @@ function lookupSettings(opts: AuthOptions, key?: string): Settings {
 /** What the gateway said of a key: accepted, refused (exit 3), or not known (why). */
 type Verdict = { kind: 'accepted' } | { kind: 'refused'; message: string } | { kind: 'unchecked'; why: string; error?: PaycliError };
 
-/** Asks for the balance with `settings` (moves no money; README "Order references and lookups"). */
+/** Asks for the balance with `settings` (moves no money; docs/order-references.md). */
 async function checkKey(settings: Settings): Promise<Verdict> {
   if (settings.lookup === 'off') return { kind: 'unchecked', why: `profile "${settings.profile}" has lookup off, so the balance is not asked` };
   const [{ lookupGateway }, { balanceSchema }] = await Promise.all([import('../../gateway/client.js'), import('../../gateway/schemas.js')]);
