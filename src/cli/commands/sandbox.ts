@@ -131,9 +131,11 @@ Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4
 answers at --sandbox-url.
 
 Examples:
+  $ paycli sandbox --webhook-url http://127.0.0.1:4011/ &          # the standalone sandbox on 127.0.0.1:4010
+  $ id=$(paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --json | jq .transactionId)
   $ paycli sandbox events
   $ paycli sandbox events --failed --json | jq -r '.[].id'
-  $ paycli sandbox events --transaction 42`,
+  $ paycli sandbox events --transaction "$id"`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
   sandbox
@@ -153,7 +155,10 @@ Exit codes: 0 queued (also when nothing was left to resend); 1 unknown event id;
 sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.
 
 Examples:
-  $ paycli sandbox resend evt_17
+  $ paycli sandbox --webhook-url http://127.0.0.1:4011/ &          # the standalone sandbox on 127.0.0.1:4010
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --json > /dev/null
+  $ ev=$(paycli sandbox events --json | jq -r '.[0].id')
+  $ paycli sandbox resend "$ev"
   $ paycli sandbox resend --failed --sandbox-url http://127.0.0.1:4010`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
