@@ -10,7 +10,7 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config sandbox history status balance reconcile listen brcode completion help'
+      subs='cashin cashout config auth sandbox history status balance reconcile listen brcode completion help'
       flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --help -h'
       vflags='--profile --base-url --timeout'
       varg='' ;;
@@ -31,7 +31,7 @@ __paycli_spec() {
       varg='' ;;
     'config set')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      flags='--create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
       varg='' ;;
     'config get')
@@ -55,6 +55,26 @@ __paycli_spec() {
       vflags='--profile --base-url --timeout'
       varg='' ;;
     'config path')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'auth')
+      subs='login status logout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'auth login')
+      subs=''
+      flags='--no-check --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'auth status')
+      subs=''
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--profile --base-url --timeout'
+      varg='' ;;
+    'auth logout')
       subs=''
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
       vflags='--profile --base-url --timeout'
@@ -151,8 +171,8 @@ __paycli_spec() {
       varg='' ;;
     'brcode create')
       subs=''
-      flags='--key --value --amount --name --city --txid --info --png --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--key --value --amount --name --city --txid --info --png --profile --base-url --timeout'
+      flags='--key --key-type --value --amount --name --city --txid --info --png --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
+      vflags='--key --key-type --value --amount --name --city --txid --info --png --profile --base-url --timeout'
       varg='' ;;
     'completion')
       subs=''
@@ -172,14 +192,14 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
     'cashout:--pix-key-type')
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')
-      __paycli_words 'base-url cashin-base-url cashout-base-url api-key auth-header timeout settle-after duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
+      __paycli_words 'base-url cashin-base-url cashout-base-url api-key api-key-store auth-header allow-insecure-http timeout settle-after duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
     'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox resend:--retry-schedule')
       __paycli_words 'standard fast' "$3" ;;
     'history:--kind'|'history resolve:--kind')
@@ -193,7 +213,7 @@ __paycli_values() {
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
-      __paycli_words 'cashin cashout config sandbox history status balance reconcile listen brcode completion' "$3" ;;
+      __paycli_words 'cashin cashout config auth sandbox history status balance reconcile listen brcode completion' "$3" ;;
   esac
   return 0
 }

@@ -24,6 +24,7 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
   await setupColor(opts.color === false);
   setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
   try {
+    await checkNamedProfile(cmd, opts);
     await body(opts, processContext(args, cmd));
   } catch (err) {
     process.exitCode = report(err, Boolean(opts.json), Boolean(opts.verbose));
@@ -31,6 +32,32 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
     // that never answers) must not keep the process alive. Everything was written synchronously.
     if (process.exitCode === ExitCode.INTERRUPTED) process.exit(ExitCode.INTERRUPTED);
   }
+}
+
+/**
+ * The commands that check a named profile themselves (`config set` accepts a new one with
+ * `--create`; `history` also knows the profiles of its ledger) or name none (`config profiles`
+ * lists them, `config path`, `completion`).
+ */
+const OWN_PROFILE_CHECK = new Set(['config set', 'config profiles', 'config path', 'history', 'history resolve', 'completion']);
+
+/** Commands that send a request: an unknown profile there means "nothing was sent". */
+const SENDING = new Set(['cashin', 'cashout', 'status', 'balance', 'reconcile', 'sandbox', 'listen', 'auth']);
+
+/**
+ * Every command checks a profile named by `--profile` or `PAYCLI_PROFILE` the same way before it
+ * does anything (src/config/settings.ts `checkProfile`): an unknown one is exit 2 with "did you
+ * mean". The config file is read only when a profile is named.
+ * @throws UsageError `unknown_profile`
+ */
+async function checkNamedProfile(cmd: Command, opts: Record<string, unknown>): Promise<void> {
+  if (!opts.profile && !process.env.PAYCLI_PROFILE) return;
+  const path: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) path.unshift(c.name());
+  const name = path.join(' ');
+  if (OWN_PROFILE_CHECK.has(name)) return;
+  const { checkProfile } = await import('../config/settings.js');
+  checkProfile(opts, process.env, undefined, { action: path[0] === 'config' ? 'nothing was changed' : SENDING.has(path[0]!) ? 'nothing was sent' : 'nothing was done' });
 }
 
 /** Prints an error as the user should see it and returns the exit code. */

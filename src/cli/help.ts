@@ -8,6 +8,7 @@
  *   (`--json`, `--profile`, `--base-url`, ...).
  * Loaded with the command tree: commander only, nothing heavy.
  */
+import { resolve } from 'node:path';
 import { Command, type Help } from 'commander';
 
 /** Root of the tree `cmd` belongs to. */
@@ -112,12 +113,38 @@ export function addHelpCommand(program: Command): void {
   }
   program
     .command('help')
-    .description('show the help of a command, e.g. paycli help config set')
-    .argument('[command...]', 'a command and its subcommands')
-    .addHelpText('after', '\nExamples:\n  $ paycli help cashout\n  $ paycli help config set')
+    .description('show the help of a command, e.g. paycli help config set; `paycli help examples` prints where the example files are')
+    .argument('[command...]', 'a command and its subcommands, or examples')
+    .addHelpText(
+      'after',
+      `
+paycli help examples prints the folder of the example files that ship with paycli (${EXAMPLE_FILES.join(', ')}),
+which the examples of every --help use; copy a file before changing it.
+
+Examples:
+  $ paycli help cashout
+  $ paycli help config set
+  $ paycli help examples
+  $ cat "$(paycli help examples)/payout.json"`,
+    )
     .action((path: string[], _opts: unknown, cmd: Command) => {
+      if (path.length === 1 && path[0] === 'examples') {
+        process.stdout.write(`${examplesDir()}\n`);
+        return;
+      }
       findCommand(program, path, cmd).outputHelp();
     });
+}
+
+/** The example files in the package's `examples/` folder (package.json "files"). */
+export const EXAMPLE_FILES = ['order.json', 'payout.json', 'charges.csv', 'payouts.csv'] as const;
+
+/**
+ * The package's `examples/` folder, beside `dist/` where the bundle runs from (bin/paycli.cjs
+ * loads dist/): the same place in a clone and in an installed package.
+ */
+export function examplesDir(): string {
+  return resolve(__dirname, '..', 'examples');
 }
 
 /** Every command under `cmd`, depth first. */

@@ -10,6 +10,7 @@ import { registerCashout } from './commands/cashout.js';
 import { registerBrcode } from './commands/brcode.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
+import { registerAuth } from './commands/auth.js';
 import { registerHistory } from './commands/history.js';
 import { registerListen } from './commands/listen.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -64,7 +65,7 @@ Examples:
 ${CASHIN_EXAMPLE}
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes
-  $ paycli config set base-url https://api.gateway.example && paycli config set api-key   # in a terminal: asks for the key, hidden
+  $ paycli config set base-url https://api.gateway.example && paycli auth login   # in a terminal: asks for the key, hidden
 ${EXIT_CODES_HELP}
 
 Environment:
@@ -84,6 +85,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
   ['cashin', registerCashin],
   ['cashout', registerCashout],
   ['config', registerConfig],
+  ['auth', registerAuth],
   ['sandbox', registerSandbox],
   ['history', registerHistory],
   ['status', registerStatus],

@@ -11,6 +11,8 @@ import { HEADER_PREFIX } from './keys.js';
 import { configTrust } from './trust.js';
 import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
+import { sanitizeText } from '../core/sanitize.js';
+import { keychainGet, keychainName } from './keychain.js';
 import type { OrderIdMode } from '../gateway/order-id.js';
 import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
@@ -134,27 +136,45 @@ export function nearestProfile(name: string, names: readonly string[]): string |
 }
 
 /**
- * The profile a request uses, from the config file (docs/configuration.md). Fail
- * closed: a profile named by `--profile` or `PAYCLI_PROFILE` that does not exist is an error
- * (exit 2, `unknown_profile`), never the built-in sandbox.
- * @returns the profile's keys, and whether any configuration exists at all
+ * The one check of a profile named by `--profile` or `PAYCLI_PROFILE`, for every command (docs/configuration.md). Fail closed: a named profile that is not configured is an error
+ * (exit 2, `unknown_profile`, with "did you mean"), never the built-in sandbox nor a new profile.
+ * `default` always exists (it may be empty); `extra` names other profiles the caller knows (those
+ * of the ledger, for `history`); `action` ends the message (default "nothing was sent"), `hint`
+ * replaces the list of configured profiles.
+ * @returns the profile name, and whether it was named
  * @throws UsageError `unknown_profile`
  */
-export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile()): { name: string; keys: Record<string, string>; configured: boolean } {
+export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile(), opts: { extra?: (name: string) => boolean; action?: string; hint?: string } = {}): { name: string; named: boolean } {
   const name = profileName(flags, env);
   const profiles = config.profiles ?? {};
   const names = Object.keys(profiles);
   const named = Boolean(flags.profile || env.PAYCLI_PROFILE);
-  if (named && !Object.hasOwn(profiles, name)) {
+  if (named && name !== 'default' && !Object.hasOwn(profiles, name) && !opts.extra?.(name)) {
     const near = nearestProfile(name, names);
     const source = flags.profile ? '--profile' : 'PAYCLI_PROFILE';
-    throw new UsageError(`unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; nothing was sent`, {
+    throw new UsageError(`unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; ${opts.action ?? 'nothing was sent'}`, {
       field: source,
-      hint: names.length ? `configured profiles: ${names.join(', ')} (paycli config profiles)` : 'no profile is configured: create one with `paycli config set base-url <url> --profile <name>`',
+      hint: opts.hint ?? (names.length ? `configured profiles: ${names.join(', ')} (paycli config profiles)` : 'no profile is configured: create one with `paycli config set base-url <url> --profile <name> --create`'),
     }, 'unknown_profile');
   }
-  return { name, keys: profiles[name] ?? {}, configured: names.length > 0 };
+  return { name, named };
 }
+
+/**
+ * The profile a request uses, from the config file (docs/configuration.md): checked
+ * by {@link checkProfile}, unless `missingOk` (reconcile asking about a payment recorded under a
+ * profile the config file no longer has, with flags and environment giving the rest).
+ * @returns the profile's keys, and whether any configuration exists at all
+ * @throws UsageError `unknown_profile`
+ */
+export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile(), missingOk = false): { name: string; keys: Record<string, string>; configured: boolean } {
+  const name = missingOk ? profileName(flags, env) : checkProfile(flags, env, config).name;
+  const profiles = config.profiles ?? {};
+  return { name, keys: (Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? {}, configured: Object.keys(profiles).length > 0 };
+}
+
+/** The keys that give a profile a gateway: without any of them, a profile is the built-in sandbox. */
+const BASE_URL_KEYS = ['base-url', 'cashin-base-url', 'cashout-base-url', 'lookup-base-url'] as const;
 
 /** The longest request timeout paycli takes: one hour, in milliseconds (docs/configuration.md). */
 export const MAX_TIMEOUT_MS = 3_600_000;
@@ -201,9 +221,10 @@ function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<s
       : profile[`${op}-base-url`] || profile['base-url'];
   const chosen = (flags.baseUrl || env.PAYCLI_BASE_URL || fromProfile || '').trim();
   if (chosen) return chosen;
-  // The built-in sandbox only when asked for by name, or when nothing is configured at all: a
-  // configured machine whose profile lacks a base URL must not silently "succeed" in the sandbox.
-  if (configuredProfile !== undefined) {
+  // A profile that names no gateway at all is the built-in sandbox (its notice says so), whatever
+  // else it sets. One that names a gateway for another operation only must not silently "succeed"
+  // in the sandbox: that is a profile half set up.
+  if (configuredProfile !== undefined && BASE_URL_KEYS.some((k) => profile[k])) {
     throw new UsageError(`profile "${configuredProfile}" has no base URL${op === 'lookup' ? '' : ` for ${op === 'cashin' ? 'cash-ins' : 'cash-outs'}`}; nothing was sent`, {
       field: '--base-url',
       hint: `set one with \`paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}\`, choose another profile (paycli config profiles), or pass --base-url sandbox`,
@@ -240,7 +261,7 @@ export function checkLookupSetting(key: string, value: string): void {
  * this process (docs/configuration.md): see {@link settingsFrom}.
  * @throws UsageError as {@link settingsFrom}; a config file that cannot be trusted or read
  */
-export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout', env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(flags: GlobalFlags & { profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', env: NodeJS.ProcessEnv = process.env): Settings {
   return settingsFrom({ flags, env, config: readConfigFile(), op, about });
 }
 
@@ -253,9 +274,9 @@ export function resolveSettings(flags: GlobalFlags, op: SettingsOp, about?: 'cas
  * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
  * @throws UsageError `unknown_profile`; a profile without base URL; a malformed timeout, base URL, lookup path or mode
  */
-export function settingsFrom(input: { flags: GlobalFlags; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
+export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?: boolean }; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
   const { flags, env, op, about } = input;
-  const { name, keys: profile, configured } = selectProfile(flags, env, input.config);
+  const { name, keys: profile, configured } = selectProfile(flags, env, input.config, Boolean(flags.profileFromLedger));
   const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, configured ? name : undefined));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
@@ -278,7 +299,7 @@ export function settingsFrom(input: { flags: GlobalFlags; env: NodeJS.ProcessEnv
       : profile['settle-after']
         ? settleAfterMs(profile['settle-after'], `config key settle-after (profile ${name})`)
         : DEFAULT_SETTLE_AFTER_MS,
-    allowInsecureHttp: Boolean(flags.allowInsecureHttp),
+    allowInsecureHttp: Boolean(flags.allowInsecureHttp) || choice(profile['allow-insecure-http'], ['false', 'true'] as const, 'allow-insecure-http', name) === 'true',
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
     lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
     statusPath: pathTemplate(profile['status-path'], DEFAULT_LOOKUP_PATHS.statusPath, 'status-path', name, '{transactionId}'),
@@ -347,21 +368,59 @@ export function keylessLoopback(settings: Settings): boolean {
   }
 }
 
+const keylessNoticed = new Set<string>();
+const keychainKeys = new Map<string, string | undefined>();
+
+/** Where a profile's API key is kept, by what the config file says: `keychain` when `auth login` put it there. */
+export function keyStoreOf(config: ConfigFile, profile: string): 'keychain' | 'file' | undefined {
+  const keys = config.profiles?.[profile];
+  if (keys?.['api-key-store'] === 'keychain') return 'keychain';
+  return keys?.['api-key'] ? 'file' : undefined;
+}
+
+/**
+ * The API key of `profile` from the system keychain (src/config/keychain.ts), only when the profile
+ * says it is kept there: the keychain library is loaded on no other path (docs/speed.md). Asked
+ * once per process. Fail closed: a keychain that cannot be read is exit 3, nothing sent.
+ * @throws AuthError `no_credential`
+ */
+function keyFromKeychain(profile: string, config: ConfigFile): string | undefined {
+  if (keyStoreOf(config, profile) !== 'keychain') return undefined;
+  if (keychainKeys.has(profile)) return keychainKeys.get(profile);
+  let key: string | undefined;
+  try {
+    key = keychainGet(profile);
+  } catch (err) {
+    throw new AuthError(`the API key of profile "${profile}" is in ${keychainName()}, which cannot be read (${sanitizeText((err as Error).message, true)}); nothing was sent`, {
+      hint: `unlock the keychain, set PAYCLI_API_KEY, or run \`paycli auth login${profile === 'default' ? '' : ` --profile ${profile}`}\` again`,
+    }, 'no_credential');
+  }
+  keychainKeys.set(profile, key);
+  return key;
+}
+
 /**
  * Resolves settings and checks the credential: a real gateway needs an API key (exit 3 before
  * anything is sent; `--dry-run` only warns); the sandbox does not, nor a base URL on loopback
  * (one notice, sent without a credential). Registers the key for redaction.
+ * The loopback notice is said once per process, however many requests follow (a cash-out and its lookup).
+ * @param flags with `profileFromLedger` when the profile comes from a ledger entry, not from the user
+ *   (reconcile): a profile the config file lacks is then empty, not an error
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
-export function settingsFor(flags: GlobalFlags & { dryRun?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
-  const settings = resolveSettings(flags, op, about);
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
+  const config = readConfigFile();
+  const settings = settingsFrom({ flags, env: process.env, config, op, about });
+  if (!settings.apiKey && !isSandbox(settings.endpoint)) settings.apiKey = keyFromKeychain(settings.profile, config);
   registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
+  const noticeKey = `${settings.profile}\n${endpointHost(settings.endpoint)}`;
   if (keylessLoopback(settings)) {
-    if (opts.quiet) return settings; // said once, for the operation the lookups are about
+    if (opts.quiet || keylessNoticed.has(noticeKey)) return settings; // said once, for the operation the lookups are about
+    keylessNoticed.add(noticeKey);
     logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
   } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
     throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
-      hint: `run \`paycli config set api-key${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
+      hint: `run \`paycli auth login${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
     }, 'no_credential');
   }
   return settings;

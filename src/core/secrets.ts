@@ -9,8 +9,8 @@
  * other output (stdout and stderr in every mode: human, `--json`, `--dry-run`, `--verbose`,
  * errors) and in what is written to the ledger. A secret is redacted whatever its length: one of 4
  * characters or more wherever it occurs, a shorter one wherever it stands as a whole word (not
- * inside a longer run of letters and digits), so that it is hidden without shredding every number
- * and word of the output.
+ * inside a longer run of letters, digits, `-` and `_`), so that it is hidden without shredding
+ * every number, word and config key name of the output.
  *
  * This module has no dependencies: the logger loads it on every start.
  */
@@ -35,6 +35,16 @@ export function isSecretKey(key: string): boolean {
  */
 export function maskSecret(value: string): string {
   return value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
+}
+
+/**
+ * A key as `paycli auth status` shows it, so that a person can tell which key it is: its first and
+ * last 4 characters around `…`, fewer for a short key so that never more than half of it shows
+ * (`sk_live_0123456789abcdef` → `sk_l…cdef`; 8 characters → `sk…ef`; under 4 → `••••`).
+ */
+export function maskKeyEnds(value: string): string {
+  const n = Math.min(4, Math.floor(value.length / 4));
+  return n === 0 ? '••••' : `${value.slice(0, n)}…${value.slice(-n)}`;
 }
 
 // `scheme://userinfo@`: the user-info of a URL, which may hold a password or a token.
@@ -121,7 +131,9 @@ export function clearSecrets(): void {
 function compile(): RegExp[] {
   // Longest first, so that a secret containing another is replaced whole.
   const sorted = [...secrets].sort((a, b) => b.length - a.length);
-  return sorted.map((s) => (s.length >= SUBSTRING_MIN ? new RegExp(escapeRegExp(s), 'g') : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(s)}(?![\\p{L}\\p{N}])`, 'gu')));
+  // A short one only as a whole word, where `-` and `_` join words: the key `key` hides in
+  // `Bearer key` but leaves the name `api-key` whole.
+  return sorted.map((s) => (s.length >= SUBSTRING_MIN ? new RegExp(escapeRegExp(s), 'g') : new RegExp(`(?<![\\p{L}\\p{N}_-])${escapeRegExp(s)}(?![\\p{L}\\p{N}_-])`, 'gu')));
 }
 
 /**

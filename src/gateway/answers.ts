@@ -11,7 +11,7 @@ const reais = (cents: bigint): string => (cents >= BigInt(Number.MIN_SAFE_INTEGE
 
 /**
  * The problems of a cash-out answer (interface §2.4, §3) for a request of `requestedCents`:
- * - `status` at creation other than 0 (Pending) or 1 (Paid): 2 Failed, 3 Canceled, 4 Refund;
+ * - `status` at creation other than 0 (created) or 1 (paid): 2 failed, 3 canceled, 4 refund;
  * - `gross` different from the requested amount;
  * - `tax` negative or greater than `gross`;
  * - `liquid` different from `gross - tax` (the interface's sample).

@@ -267,7 +267,7 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   if (status === 401 || status === 403) {
     throw new AuthError(`the gateway refused the credential (HTTP ${status}${message ? `: ${message}` : ''})`, {
       status,
-      hint: `set the API key with \`paycli config set api-key${call.settings.profile === 'default' ? '' : ` --profile ${call.settings.profile}`}\` or PAYCLI_API_KEY`,
+      hint: `log in with \`paycli auth login${call.settings.profile === 'default' ? '' : ` --profile ${call.settings.profile}`}\` (or set PAYCLI_API_KEY)`,
     });
   }
   if (status >= 400 && status < 500) {

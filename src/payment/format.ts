@@ -3,7 +3,7 @@
  * gateway is sanitised (src/core/sanitize.ts) before it is shown.
  */
 import { formatReais } from '../pix/money.js';
-import { CASH_OUT_STATUS_NAMES, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../gateway/schemas.js';
+import { CASH_OUT_STATUS_NAMES, statusWord, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../gateway/schemas.js';
 import { sanitizeText } from '../core/sanitize.js';
 
 const row = (label: string, value: string) => `${label.padEnd(16)}${value}`;
@@ -45,11 +45,9 @@ export function lookupKind(object: string | null | undefined): string {
   return object ? `Transaction (${sanitizeText(object, true)})` : 'Transaction';
 }
 
-/** A status word or digit as shown: digits by their interface §3 name (`1` → `paid (1)`). */
+/** A status word or digit as shown: one vocabulary, digits by their word (`1` → `paid`; src/gateway/schemas.ts `statusWord`). */
 export function lookupStatus(status: string | number): string {
-  const s = String(status);
-  const name = (CASH_OUT_STATUS_NAMES as Record<string, string>)[s];
-  return name ? `${name.toLowerCase()} (${s})` : sanitizeText(s, true);
+  return sanitizeText(statusWord(status), true);
 }
 
 const joinParts = (parts: (string | number | null | undefined)[]) =>

@@ -88,6 +88,8 @@ export interface FoundLater<B> {
   body: B;
   settled: Extract<Settled, { state: 'ok' }>;
   entry: number;
+  /** What became of the answer, for the heading: `the answer was lost`, or `its answer was outside the interface` (exit 5). */
+  answer: string;
 }
 
 /** What differs between a cash-in and a cash-out: data and small functions, not separate code paths. */
@@ -168,12 +170,16 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const run = d.settings(opts, spec.kind);
   const settings = run.send;
-  if (!opts.dryRun) announceSandbox(settings);
+  // The sandbox notice comes before any question; with none to ask, only once the flags are valid
+  // (a pure validation failure is not about where the request would go).
+  const interactive = canPrompt(opts);
+  if (!opts.dryRun && interactive) announceSandbox(settings);
   spec.precheck?.(opts);
   checkClock(d.now()); // order references and the ledger's times come from this clock
 
   // gather, validate
   const validated = (await validateBody(spec.fields, spec.requestSchema(), bodyFromFlags(spec.fields, opts), opts)) as B;
+  if (!opts.dryRun && !interactive) announceSandbox(settings);
   const callerOrderId = validated.orderId;
   const target = endpointTarget(settings.endpoint, spec.path);
   const sandbox = isSandbox(settings.endpoint);
@@ -275,7 +281,9 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
   }
   if (settled.state === 'ok') {
     logger.notice(`the gateway holds it: recorded as created (entry ${entry})`);
-    return spec.printFound({ body, settled, entry }, opts);
+    // A malformed answer (exit 5) arrived but could not be trusted; anything else never arrived.
+    const answer = err instanceof PaycliError && err.exitCode === ExitCode.GATEWAY ? 'its answer was outside the interface' : 'the answer was lost';
+    return spec.printFound({ body, settled, entry, answer }, opts);
   }
   if (settled.state === 'not_sent' && err instanceof PaycliError) {
     // Its deadline and settle-after had passed already (settle-after 0): the gateway's "not found" counts.

@@ -60,7 +60,7 @@ export function refuseBatchOnlyFlags(flags: Record<string, unknown>): void {
 
 /** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */
 export function announceSandbox(settings: Settings): void {
-  if (isSandbox(settings.endpoint)) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
+  if (isSandbox(settings.endpoint)) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli auth login`.');
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Outcome } from '../ledger/rules.js';
 import { notFoundSettles, verdictWords, type InFlightFacts } from '../ledger/settle-rule.js';
 import { describeFound, resolveByOrder, type Resolution } from '../gateway/lookup.js';
 import type { Settings } from '../gateway/connection.js';
-import type { TransactionLookup } from '../gateway/schemas.js';
+import { statusWord, type TransactionLookup } from '../gateway/schemas.js';
 
 /** What the settle step needs of the ledger (src/ledger/ledger.ts `Ledger`; tests pass one in memory). */
 export interface SettleLedger {
@@ -60,7 +60,7 @@ export async function settleEntry(
   const r = await ask(lookup, e.orderId, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.after ? { after: opts.after } : {}) });
   if (r.kind === 'unresolved') return { state: 'unknown', why: r.why };
   if (r.kind === 'found') {
-    ledger.resolve(e.id, 'ok', { by: 'gateway', note: `${opts.note}: found by order reference: ${describeFound(r.data)}`, transactionId: r.data.transactionId, status: String(r.data.status) });
+    ledger.resolve(e.id, 'ok', { by: 'gateway', note: `${opts.note}: found by order reference: ${describeFound(r.data)}`, transactionId: r.data.transactionId, status: statusWord(r.data.status) });
     return { state: 'ok', found: r.data, raw: r.raw };
   }
   const verdict = notFoundSettles(facts, lookup.settleAfterMs, now());

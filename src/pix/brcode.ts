@@ -108,9 +108,10 @@ export function buildStaticBrCode(p: StaticBrCodeParams): string {
 
 /**
  * Field limits that payers' banks enforce (Banco Central, Manual do BR Code, table of the
- * EMV objects): merchant name (59) 25, city (60) 15, reference label (62-05) 25, PIX key 77.
+ * EMV objects): merchant name (59) 25, city (60) 15, reference label (62-05) 25, PIX key 77,
+ * amount (54) 13, postal code (61) 10.
  */
-export const LIMITS = { merchantName: 25, merchantCity: 15, txid: 25, key: 77, objectValue: 99 } as const;
+export const LIMITS = { merchantName: 25, merchantCity: 15, txid: 25, key: 77, objectValue: 99, amount: 13, postalCode: 10 } as const;
 
 /** Where a rule comes from, as shown next to each problem. */
 export const SOURCES = {
@@ -136,11 +137,14 @@ export const RULES = {
   initiation: { severity: 'error', source: 'emv', text: 'the point of initiation method (01), when present, is "11" (static) or "12" (single use)' },
   account: { severity: 'error', source: 'brcode', text: `a merchant account template (26-51) carries the GUI ${PIX_GUI}, or a Pix Automático recurrence template (80) does` },
   keyOrUrl: { severity: 'error', source: 'brcode', text: 'the PIX merchant account carries a key (01) or a location URL (25)' },
+  keyAndUrl: { severity: 'error', source: 'brcode', text: 'the PIX merchant account carries a key (01) or a location URL (25), not both' },
   keyForm: { severity: 'warning', source: 'dict', text: 'the PIX key is a CPF, a CNPJ, +55 phone, lower-case e-mail or random key (UUID), at most 77 characters' },
   urlScheme: { severity: 'warning', source: 'iniciacao', text: 'the location URL (25) is written without a scheme (no https://)' },
   mcc: { severity: 'error', source: 'emv', text: 'the merchant category code (52) is present, 4 digits' },
   currency: { severity: 'error', source: 'brcode', text: 'the currency (53) is 986, the real' },
   amount: { severity: 'error', source: 'emv', text: 'the amount (54), when present, is a decimal number greater than zero, with at most 2 decimals' },
+  amountLength: { severity: 'error', source: 'emv', text: `the amount (54) has at most ${LIMITS.amount} characters` },
+  postalCodeLimit: { severity: 'warning', source: 'emv', text: `the postal code (61) has at most ${LIMITS.postalCode} characters` },
   country: { severity: 'error', source: 'brcode', text: 'the country code (58) is BR' },
   merchantName: { severity: 'error', source: 'emv', text: 'the merchant name (59) is present' },
   merchantCity: { severity: 'error', source: 'emv', text: 'the merchant city (60) is present' },
@@ -294,6 +298,7 @@ export function decodeBrCode(text: string): DecodedBrCode {
   }
   if (!account) add('account', `it carries no PIX merchant account (GUI ${PIX_GUI})`);
   else if (!out.key && !out.url && !out.recurrenceUrl) add('keyOrUrl', 'its PIX merchant account has neither a key (01) nor a location URL (25)');
+  else if (out.key !== undefined && out.url !== undefined) add('keyAndUrl', 'its PIX merchant account has both a key (01) and a location URL (25): a payer\'s bank cannot tell a static code from a dynamic one');
   out.kind = out.url ? 'dynamic' : out.key ? 'static' : out.recurrenceUrl ? 'dynamic' : undefined;
   if (out.key !== undefined && (out.key.length > LIMITS.key || !DICT_KEY.some((re) => re.test(out.key!)))) add('keyForm', `its PIX key "${out.key}" is not in a DICT key form`);
   for (const u of [out.url, out.recurrenceUrl]) if (u !== undefined && /^[a-z]+:\/\//i.test(u)) add('urlScheme', `its location URL "${u}" starts with a scheme`);
@@ -304,7 +309,8 @@ export function decodeBrCode(text: string): DecodedBrCode {
   const amountText = get('54');
   if (amountText !== undefined) {
     const cents = decimalToCents(amountText);
-    if (cents === null || cents <= 0) add('amount', `its amount (54) "${amountText}" is not a positive decimal with at most 2 decimals`);
+    if (amountText.length > LIMITS.amount) add('amountLength', `its amount (54) "${amountText}" has ${amountText.length} characters`);
+    else if (cents === null || cents <= 0) add('amount', `its amount (54) "${amountText}" is not a positive decimal with at most 2 decimals`);
     else out.amountCents = cents;
   }
   out.country = get('58');
@@ -316,6 +322,7 @@ export function decodeBrCode(text: string): DecodedBrCode {
   if (out.merchantCity === undefined || out.merchantCity === '') add('merchantCity', 'it has no merchant city (60)');
   else if (out.merchantCity.length > LIMITS.merchantCity) add('cityLimit', `its merchant city has ${out.merchantCity.length} characters`);
   out.postalCode = get('61');
+  if (out.postalCode !== undefined && out.postalCode.length > LIMITS.postalCode) add('postalCodeLimit', `its postal code (61) has ${out.postalCode.length} characters`);
   const additional = get('62');
   const extra = additional === undefined ? undefined : parseObjects(additional);
   if (additional !== undefined && !extra) add('tlv', 'its additional data template (62) is not TLV');

@@ -9,7 +9,9 @@
  *   characters, lower case, at most 77 characters; see {@link dictEmailProblem}.
  * - phone: a Brazilian number with DDD, 10 or 11 digits, sent as bare digits with DDD
  *   (`11987654321`). The DDD must be one of Anatel's area codes (the list comes from
- *   `@brazilian-utils/brazilian-utils`); an 11-digit number is a mobile and starts with 9. Typed
+ *   `@brazilian-utils/brazilian-utils`). Anatel's numbering plan: a 10-digit number is a fixed
+ *   line whose 8-digit subscriber number starts with 2-5; an 11-digit number is a mobile whose
+ *   9-digit subscriber number starts with 9 (8-digit mobiles, starting 6-9, ended in 2016). Typed
  *   with a mask, with `+55`, with the international prefix `0055`, or with the trunk prefix `0`
  *   (`011 98765-4321`).
  * - names and descriptions: no control characters, no invisible format characters (bidi
@@ -200,6 +202,7 @@ export function normalisePhone(text: string): string | null {
   const d = p.digits;
   if (!/^[0-9]{10,11}$/.test(d) || !isAreaCode(d.slice(0, 2))) return null;
   if (d.length === 11 && d[2] !== '9') return null; // mobile numbers start with 9
+  if (d.length === 10 && !/[2-5]/.test(d[2]!)) return null; // fixed lines start with 2-5
   return d;
 }
 
@@ -214,5 +217,7 @@ export function phoneProblem(text: string): string | null {
   const d = p.digits;
   if (d.length < 10 || d.length > 11) return `has ${d.length} digit${d.length === 1 ? '' : 's'}${p.after}; it needs the DDD and the number: 10 digits (landline) or 11 (mobile)`;
   if (!isAreaCode(d.slice(0, 2))) return `has DDD ${d.slice(0, 2)}, which does not exist (Anatel's area codes: ${areaCodeList()})`;
+  if (d.length === 10 && /[6-9]/.test(d[2]!)) return `is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 (add the 9: ${d.slice(0, 2)}9${d.slice(2)}?)`;
+  if (d.length === 10) return 'is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5 (Anatel)';
   return 'is not a valid mobile number: with 11 digits, the number after the DDD must start with 9';
 }

@@ -13,3 +13,34 @@ export function decodeQrImage(qrCodeBase64: string): Buffer | null {
   const bytes = Buffer.from(b64, 'base64');
   return bytes.subarray(0, 8).equals(PNG_SIGNATURE) ? bytes : null;
 }
+
+/**
+ * Prepares the pixels of an image for the QR decoder (jsQR), which reads dark modules on a light
+ * background by a local threshold and fails on what a scanner reads: light modules left
+ * transparent, and grey on grey. Each pixel is flattened onto white (by its alpha), turned to its
+ * luminance (ITU-R BT.601 weights), and the luminance range of the image is stretched to 0-255.
+ * @param rgba RGBA bytes, 4 per pixel, row by row (as pngjs decodes them); not changed
+ * @returns new RGBA bytes, grey and opaque; the same grey when the image has a single shade
+ */
+export function normaliseForQr(rgba: Uint8Array): Uint8ClampedArray {
+  const n = rgba.length >> 2;
+  const lum = new Float64Array(n);
+  let min = 255;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const a = rgba[i * 4 + 3]! / 255;
+    const flat = (c: number) => c * a + 255 * (1 - a);
+    const y = 0.299 * flat(rgba[i * 4]!) + 0.587 * flat(rgba[i * 4 + 1]!) + 0.114 * flat(rgba[i * 4 + 2]!);
+    lum[i] = y;
+    if (y < min) min = y;
+    if (y > max) max = y;
+  }
+  const out = new Uint8ClampedArray(n * 4);
+  const range = max - min;
+  for (let i = 0; i < n; i++) {
+    const v = range > 0 ? ((lum[i]! - min) * 255) / range : lum[i]!;
+    out[i * 4] = out[i * 4 + 1] = out[i * 4 + 2] = v;
+    out[i * 4 + 3] = 255;
+  }
+  return out;
+}

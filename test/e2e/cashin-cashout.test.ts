@@ -76,7 +76,7 @@ describe('built-in sandbox, in-process (fresh install)', () => {
     expect(r.stdout).toMatch(/^Gross\s+R\$ 15,50$/m);
     expect(r.stdout).toMatch(/^Fee\s+R\$ 0,65$/m); // 50 + floor(1550/100)
     expect(r.stdout).toMatch(/^Net\s+R\$ 14,85$/m);
-    expect(r.stdout).toMatch(/^Status\s+Pending$/m);
+    expect(r.stdout).toMatch(/^Status\s+created$/m);
     expect(r.stdout).toMatch(/^Created at\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/m);
   });
 
@@ -129,7 +129,7 @@ describe('standalone sandbox', () => {
     const bad = await runPaycli(['--base-url', locked.url, ...CASHIN_ARGS], { env: { ...home.env, PAYCLI_API_KEY: 'wrong-key' } });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/refused the credential \(HTTP 401/);
-    expect(bad.stderr).toMatch(/paycli config set api-key/);
+    expect(bad.stderr).toMatch(/paycli auth login/);
     const good = await runPaycli(['--base-url', locked.url, ...CASHIN_ARGS], { env: { ...home.env, PAYCLI_API_KEY: 'sk_test_0123456789abcdef' } });
     expect(good.code).toBe(0);
   });
@@ -278,7 +278,7 @@ describe('against a gateway', () => {
       const r = await runPaycli(CASHIN_ARGS, { env: env() });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`HTTP ${status}: Unauthorized`);
-      expect(r.stderr).toMatch(/config set api-key/);
+      expect(r.stderr).toMatch(/paycli auth login/);
     }
   });
 

@@ -10,7 +10,7 @@ import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { complete, COMPLETION_FILES, COMPLETIONS_DIR, type TestShell } from '../helpers/shells.js';
 
 const SHELLS: TestShell[] = ['bash', 'zsh', 'fish'];
-const CONFIG_KEYS = ['api-key', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
+const CONFIG_KEYS = ['allow-insecure-http', 'api-key', 'api-key-store', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
 
 let home: Home;
 let env: Record<string, string>;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   }
   env = { ...home.env, PATH: `${fakeBin}:${process.env.PATH ?? '/usr/bin:/bin'}`, TERM: 'xterm', LANG: 'C.UTF-8' };
   // Profiles "default" and "prod" in the config file (isolated by PAYCLI_CONFIG_DIR).
-  expect((await runPaycli(['config', 'set', 'base-url', 'sandbox', '--profile', 'prod'], { env: home.env })).code).toBe(0);
+  expect((await runPaycli(['config', 'set', 'base-url', 'sandbox', '--profile', 'prod', '--create'], { env: home.env })).code).toBe(0);
   expect((await runPaycli(['config', 'set', 'timeout', '5000'], { env: home.env })).code).toBe(0);
   // A folder to complete file paths in.
   work = join(home.dir, 'work');

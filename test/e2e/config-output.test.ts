@@ -23,7 +23,7 @@ describe('paycli config', () => {
   it('set, get, list, unset and path, per profile', async () => {
     const e = home.env;
     expect((await runPaycli(['config', 'set', 'base-url', 'https://api.gateway.example'], { env: e })).code).toBe(0);
-    expect((await runPaycli(['config', 'set', 'timeout', '5000', '--profile', 'prod'], { env: e })).code).toBe(0);
+    expect((await runPaycli(['config', 'set', 'timeout', '5000', '--profile', 'prod', '--create'], { env: e })).code).toBe(0);
     expect((await runPaycli(['config', 'get', 'base-url'], { env: e })).stdout).toBe('https://api.gateway.example\n');
     expect((await runPaycli(['config', 'get', 'timeout'], { env: e })).code).toBe(2); // not in "default"
     expect((await runPaycli(['config', 'get', 'timeout'], { env: { ...e, PAYCLI_PROFILE: 'prod' } })).stdout).toBe('5000\n');
@@ -41,7 +41,7 @@ describe('paycli config', () => {
   it('refuses unknown keys with the list of valid ones, and bad values', async () => {
     const r = await runPaycli(['config', 'set', 'base_url', 'https://x.example'], { env: home.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, auth-header, timeout, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, balance-path, header\.<Name>/);
+    expect(r.stderr).toMatch(/unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, api-key-store, auth-header, allow-insecure-http, timeout, settle-after, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, balance-path, header\.<Name>/);
     expect((await runPaycli(['config', 'set', 'timeout', '30s'], { env: home.env })).code).toBe(2);
     expect((await runPaycli(['config', 'set', 'base-url', 'ftp://x.example'], { env: home.env })).code).toBe(2);
     expect(existsSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json')) ? readFileSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8') : '{}').not.toContain('x.example');
@@ -71,7 +71,7 @@ describe('precedence: flags over environment over profile', () => {
 
   it('base URL and profile selection', async () => {
     const e = { ...home.env, PAYCLI_API_KEY: KEY };
-    await runPaycli(['config', 'set', 'base-url', fromProfile.url, '--profile', 'prod'], { env: e });
+    await runPaycli(['config', 'set', 'base-url', fromProfile.url, '--profile', 'prod', '--create'], { env: e });
     expect((await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: e })).code).toBe(0);
     expect((await runPaycli(CASHIN_ARGS, { env: { ...e, PAYCLI_PROFILE: 'prod' } })).code).toBe(0);
     expect(fromProfile.received).toHaveLength(2);
@@ -80,11 +80,10 @@ describe('precedence: flags over environment over profile', () => {
     expect((await runPaycli(['--base-url', fromFlag.url, ...CASHIN_ARGS], { env: { ...e, PAYCLI_PROFILE: 'prod', PAYCLI_BASE_URL: fromEnv.url } })).code).toBe(0);
     expect(fromFlag.received).toHaveLength(1);
     expect([fromProfile.received.length, fromEnv.received.length]).toEqual([2, 1]);
-    // a configured machine whose default profile has no base URL: an error, never the sandbox
+    // a default profile that names no gateway is the built-in sandbox, and says so
     const none = await runPaycli(CASHIN_ARGS, { env: home.env });
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/profile "default" has no base URL for cash-ins; nothing was sent/);
-    expect(none.stderr).not.toMatch(/built-in sandbox/);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toMatch(/built-in sandbox; no money moves/);
   });
 
   it('the API key: PAYCLI_API_KEY over the profile', async () => {

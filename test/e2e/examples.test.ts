@@ -14,15 +14,16 @@
  * `paycli sandbox` and `paycli listen` (servers) are started in the background, waited for
  * ("listening on", or {"listening": …} with --json) and stopped at the end of their block.
  *
- * Each block (one code block of a page, or one command's Examples) runs in a fresh folder with
- * fresh config and data folders and HOME, in a private network namespace (`unshare -rn`), so
- * the documented ports (4010, 4011) are free and nothing leaves the machine. The folder holds
- * the files the examples name (test/fixtures/examples: order.json, payout.json, out/payout-*.json,
- * with distinct payouts) and the repository's examples/ when it exists. The sandbox's id counter
- * starts at 41, so the first transaction is the 42 the examples use.
+ * Each block (one code block of a page, or one command's Examples) runs in a fresh, empty folder
+ * with fresh config and data folders and HOME, in a private network namespace (`unshare -rn`), so
+ * the documented ports (4010, 4011) are free and nothing leaves the machine. Nothing is prepared
+ * for the examples that a user would not have: the files they use are the ones that ship with
+ * paycli (`paycli help examples` prints their folder), and the sandbox starts as a fresh one does.
+ * The examples of a block run one after the other in that folder; a variable an example sets
+ * (`id=$(paycli ... --json | jq .transactionId)`) is there for the examples after it.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +145,12 @@ async function helpBlocks(): Promise<Array<{ where: string; examples: Example[] 
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** The shell variables an example sets (`id=$(...)`, `a=1 && b=2`), for the examples after it. */
+export function assignedNames(text: string): string[] {
+  const names = [...text.matchAll(/(?:^|[;&|(]\s*|\n\s*)([A-Za-z_][A-Za-z0-9_]*)=/g)].map((m) => m[1]!);
+  return [...new Set(names)];
+}
+
 /** The bash script that runs one block's examples in `dir` and leaves code-N, out-N, err-N there. */
 function driver(examples: Example[], dir: string): string {
   const lines = [
@@ -154,9 +161,12 @@ function driver(examples: Example[], dir: string): string {
     'set -m', // each background job in its own process group, so that stopping one stops its children
     'servers=()',
   ];
+  const state = join(dir, 'state.sh');
   examples.forEach((ex, i) => {
     const file = join(dir, `ex-${i}.sh`);
-    writeFileSync(file, `${ex.text}\n`);
+    // The variables earlier examples set, then the example as printed, then the variables it sets.
+    const saves = assignedNames(ex.text).map((n) => `[ -n "\${${n}+set}" ] && printf '%s=%q\\n' ${n} "\${${n}}" >> ${q(state)}`);
+    writeFileSync(file, `[ -f ${q(state)} ] && . ${q(state)}\n${ex.text}\n__rc=$?\n${saves.join('\n')}\nexit $__rc\n`);
     const out = q(join(dir, `out-${i}`));
     const err = q(join(dir, `err-${i}`));
     const code = q(join(dir, `code-${i}`));
@@ -189,13 +199,10 @@ interface Outcome {
 function runBlock(examples: Example[], base: string): Outcome[] {
   const dir = mkdtempSync(join(base, 'block-'));
   const work = join(dir, 'work');
-  cpSync(join(ROOT, 'test/fixtures/examples'), work, { recursive: true });
-  // A copy, not a link: a batch example writes its results file beside its input (docs/batch-runs.md).
-  if (existsSync(join(ROOT, 'examples'))) cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true });
+  mkdirSync(work);
   const home = join(dir, 'home');
   const data = join(dir, 'data');
   for (const d of [home, data, join(dir, 'bin')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(data, 'sandbox-counter'), '41', { mode: 0o600 });
   writeFileSync(join(dir, 'bin', 'paycli'), `#!/bin/sh\nexec ${q(process.execPath)} ${q(PAYCLI)} "$@"\n`, { mode: 0o755 });
   const script = join(dir, 'driver.sh');
   writeFileSync(script, driver(examples, dir));

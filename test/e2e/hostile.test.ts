@@ -178,12 +178,12 @@ describe('hostile gateway: answers outside the interface', () => {
       const r = await runPaycli(cashout(), { env: t.env() });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`the gateway refused the credential (HTTP ${status}: Forbidden)`);
-      expect(r.stderr).toMatch(/hint: set the API key with `paycli config set api-key` or PAYCLI_API_KEY/);
+      expect(r.stderr).toMatch(/hint: log in with `paycli auth login` \(or set PAYCLI_API_KEY\)/);
       mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o700 });
       writeFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), JSON.stringify({ profiles: { prod: { 'base-url': t.gw.url } } }), { mode: 0o600 });
       const p = await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: t.env() });
       expect(p.code).toBe(3);
-      expect(p.stderr).toContain('paycli config set api-key --profile prod');
+      expect(p.stderr).toContain('paycli auth login --profile prod');
     }
   });
 

@@ -95,9 +95,9 @@ describe('npm pack and a global install', () => {
     const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
     tarball = join(dir, info!.filename);
     const files = info!.files.map((f) => f.path).sort();
-    const runs = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^bin\/paycli\.cjs$/, /^dist\/[\w.-]+\.cjs$/, /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/, /^man\/paycli\.1$/];
+    const runs = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^bin\/paycli\.cjs$/, /^dist\/[\w.-]+\.cjs$/, /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/, /^man\/paycli\.1$/, /^examples\/[\w.-]+\.(json|csv)$/];
     expect(files.filter((f) => !runs.some((re) => re.test(f)))).toEqual([]);
-    for (const f of ['bin/paycli.cjs', 'dist/boot.cjs', 'man/paycli.1', 'completions/paycli.bash', 'completions/_paycli', 'completions/paycli.fish']) expect(files).toContain(f);
+    for (const f of ['bin/paycli.cjs', 'dist/boot.cjs', 'man/paycli.1', 'completions/paycli.bash', 'completions/_paycli', 'completions/paycli.fish', 'examples/order.json', 'examples/payout.json', 'examples/charges.csv', 'examples/payouts.csv']) expect(files).toContain(f);
   }, SLOW);
 
   it('installed globally into a temporary prefix: --version, a cash-in, man paycli, completions', () => {
@@ -113,6 +113,11 @@ describe('npm pack and a global install', () => {
     const cashin = sh('paycli --json cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description "Camiseta azul M"', home, env);
     expect(cashin.status, cashin.stderr).toBe(0);
     expect(JSON.parse(cashin.stdout)).toMatchObject({ transactionId: expect.any(Number), qrCode: expect.stringMatching(/^000201/) });
+
+    // the example files ship, where `paycli help examples` says, and the --help examples use them as printed
+    const examples = sh('paycli help examples && paycli --json cashout --input "$(paycli help examples)/payout.json" --dry-run >/dev/null', home, env);
+    expect(examples.status, examples.stderr).toBe(0);
+    expect(examples.stdout).toBe(`${join(prefix, 'lib/node_modules/paycli/examples')}\n`);
 
     const man = sh('man paycli', home, { ...env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' });
     expect(man.status, man.stderr).toBe(0);

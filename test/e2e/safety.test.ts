@@ -2,7 +2,8 @@
  * Money safety from structure (docs/output-for-scripts.md "Exit codes", docs/configuration.md), end to end:
  * the built paycli against a test gateway on 127.0.0.1, asserting stdout, stderr, the exit code
  * and how many requests reached the gateway.
- * - a profile that does not exist, or one without a base URL, never falls back to the sandbox;
+ * - a profile that does not exist, or one half set up (a base URL for the other operation only),
+ *   never falls back to the sandbox;
  * - an answer wrong about money, or a result that cannot be written out, ends with exit 6 after
  *   the payment is printed and recorded;
  * - what can be checked before sending (the --qr-file path, the timeout) is checked before sending;
@@ -41,15 +42,13 @@ describe('profiles never fall back to the sandbox', () => {
     expect(r.stderr).toMatch(/^error: unknown profile "Prod" \(PAYCLI_PROFILE\): did you mean prod\?; nothing was sent\nhint: configured profiles: prod/);
     expect(t.gw.received).toHaveLength(0);
   });
-  it('a profile without a base URL (or no profile "default" beside others) is an error, not the sandbox', async () => {
-    writeConfig({ prod: { 'api-key': 'sk_live_x' } });
-    for (const args of [['--profile', 'prod', ...CASHIN_ARGS], CASHIN_ARGS]) {
-      const r = await runPaycli(args, { env: homeOnly() });
-      expect(r.code).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: profile "(prod|default)" has no base URL for cash-ins; nothing was sent/);
-      expect(r.stderr).not.toMatch(/no money moves/);
-    }
+  it('a profile naming a gateway for the other operation only is an error, not the sandbox', async () => {
+    writeConfig({ prod: { 'cashout-base-url': t.gw.url, 'api-key': 'sk_live_x' } });
+    const r = await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: homeOnly() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: profile "prod" has no base URL for cash-ins; nothing was sent/);
+    expect(r.stderr).not.toMatch(/no money moves/);
   });
   it('the sandbox by name, or with no configuration at all, still works', async () => {
     writeConfig({ prod: { 'base-url': t.gw.url } });
@@ -72,8 +71,8 @@ describe('profiles never fall back to the sandbox', () => {
 
 describe('answers wrong about money: printed, recorded, exit 6', () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['status 2 (Failed) at creation', { status: '2' }, /the gateway created the cash-out with status 2 \(Failed\): check whether the money moved/],
-    ['status 4 (Refund) at creation', { status: '4' }, /status 4 \(Refund\)/],
+    ["status 2 (failed) at creation", { status: "2" }, /the gateway created the cash-out with status 2 \(failed\): check whether the money moved/],
+    ['status 4 (refund) at creation', { status: '4' }, /status 4 \(refund\)/],
     ['gross other than requested', { gross: 1500, liquid: '1435' }, /the gateway's gross amount \(R\$ 15,00\) differs from the requested R\$ 15,50/],
     ['tax greater than gross', { tax: '2000', liquid: '-450' }, /the gateway's fee \(R\$ 20,00\) is greater than the gross amount \(R\$ 15,50\)/],
     ['negative tax', { tax: '-5', liquid: '1555' }, /the gateway's fee \(-5 cents\) is negative/],

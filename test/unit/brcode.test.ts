@@ -39,7 +39,7 @@ const sound = (over: Partial<Record<string, string | null>> = {}): string => {
     ...over,
   };
   // Integer-like keys would come first in an object's order: walk the IDs in payload order.
-  return code(...['00', '26', '52', '53', '54', '58', '59', '60', '62'].map((id) => base[id]).filter((v): v is string => typeof v === 'string'));
+  return code(...['00', '26', '52', '53', '54', '58', '59', '60', '61', '62'].map((id) => base[id]).filter((v): v is string => typeof v === 'string'));
 };
 const rulesOf = (text: string) => decodeBrCode(text).problems.map((p) => p.rule).sort();
 
@@ -71,10 +71,13 @@ describe('every rule, on a synthetic code that breaks only it', () => {
     ['initiation', sound({ '00': o('00', '01') + o('01', '13') })],
     ['account', sound({ '26': o('26', o('00', 'br.com.outro') + o('01', KEY)) })],
     ['keyOrUrl', sound({ '26': account(o('02', 'info only')) })],
+    ['keyAndUrl', sound({ '26': account(o('01', KEY) + o('25', 'pix.example.com/qr/1')) })],
     ['keyForm', sound({ '26': account(o('01', 'Fulano@Example.com')) })],
     ['mcc', sound({ '52': null })],
     ['currency', sound({ '53': o('53', '840') })],
     ['amount', sound({ '54': o('54', '10,00') })],
+    ['amountLength', sound({ '54': o('54', '00000000010.00') })],
+    ['postalCodeLimit', sound({ '61': o('61', '70000-000-1') })],
     ['country', sound({ '58': o('58', 'PT') })],
     ['merchantName', sound({ '59': null })],
     ['merchantCity', sound({ '60': null })],

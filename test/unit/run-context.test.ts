@@ -84,8 +84,9 @@ describe('settings precedence: flags, then environment, then profile, then defau
       expect((err as UsageError).message).toContain('did you mean prod?');
     }
   });
-  it('a configured profile without a base URL is an error; the sandbox only when named or when nothing is configured', () => {
-    expect(() => settings({ profile: 'nourl' })).toThrow(/has no base URL/);
+  it('a profile that names no gateway is the sandbox; one naming a gateway for the other operation only is an error', () => {
+    expect(settings({ profile: 'nourl' }).endpoint).toEqual({ kind: 'sandbox' });
+    expect(() => settingsFrom({ flags: { profile: 'half' }, env: {}, config: { profiles: { half: { 'cashout-base-url': 'https://gw.example' } } }, op: 'cashin' })).toThrow(/has no base URL for cash-ins/);
     expect(settings({ baseUrl: 'sandbox' }).endpoint).toEqual({ kind: 'sandbox' });
     expect(settingsFrom({ flags: {}, env: {}, config: {}, op: 'cashin' }).endpoint).toEqual({ kind: 'sandbox' });
   });

@@ -1,7 +1,7 @@
 /** The one secret rule (src/core/secrets.ts), the header-name check and port parser (src/gateway/net.ts), the cause walker. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../src/core/error-cause.js';
-import { clearSecrets, isSecretKey, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/core/secrets.js';
+import { clearSecrets, isSecretKey, maskKeyEnds, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/core/secrets.js';
 import { isHeaderName, isHttpUrl, parsePort } from '../../src/gateway/net.js';
 
 afterEach(clearSecrets);
@@ -23,11 +23,28 @@ describe('secret keys', () => {
   });
 });
 
+describe('maskKeyEnds', () => {
+  it('shows the first and last 4 characters, never more than half the key', () => {
+    expect(maskKeyEnds('sk_live_0123456789abcdef')).toBe('sk_l…cdef');
+    expect(maskKeyEnds('sk_12345')).toBe('sk…45');
+    expect(maskKeyEnds('abcdefghijklmno')).toBe('abc…mno');
+    expect(maskKeyEnds('key')).toBe('••••');
+    for (let len = 1; len <= 40; len++) {
+      const shown = maskKeyEnds('x'.repeat(len)).replace(/[…•]/g, '').length;
+      expect(shown * 2).toBeLessThanOrEqual(len);
+    }
+  });
+});
+
 describe('redact', () => {
   it('hides a long secret anywhere, a short one as a whole word only', () => {
     registerSecret('longsecret');
     registerSecret('k9');
     expect(redact('xlongsecrety k9 Bearer k9, "k9" k99 ak9')).toBe('x[redacted]y [redacted] Bearer [redacted], "[redacted]" k99 ak9');
+  });
+  it('leaves a config key name whole around a short secret (api-key with the key "key")', () => {
+    registerSecret('key');
+    expect(redact('api-key=•••• auth_key Bearer key')).toBe('api-key=•••• auth_key Bearer [redacted]');
   });
   it('hides a one-character secret standing alone', () => {
     registerSecret('7');

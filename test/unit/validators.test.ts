@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { crc16, decodeBrCode } from '../../src/pix/brcode.js';
 import { formatReais, MAX_CENTS, parseReais } from '../../src/pix/money.js';
 import { documentProblem, isCnpj, isCpf, normaliseCpfCnpj } from '../../src/pix/documents.js';
-import { normalisePhone } from '../../src/pix/contact.js';
+import { normalisePhone, phoneProblem } from '../../src/pix/contact.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../../src/pix/pixkey.js';
 
 // ---------- independent oracle ----------
@@ -286,6 +286,12 @@ describe('PIX keys', () => {
 });
 
 describe('phones (payer and recipient)', () => {
+  it("Anatel's numbering plan: fixed lines start with 2-5, mobiles have 9 digits starting with 9", () => {
+    for (const ok of ['1134567890', '1123456789', '2154321098', '11987654321']) expect(normalisePhone(ok), ok).toBe(ok);
+    for (const bad of ['1187654321', '1167654321', '1117654321', '1107654321', '11887654321']) expect(normalisePhone(bad), bad).toBeNull();
+    expect(phoneProblem('1187654321')).toMatch(/fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 \(add the 9: 11987654321\?\)/);
+    expect(phoneProblem('1117654321')).toMatch(/fixed line, whose number after the DDD starts with 2-5 \(Anatel\)/);
+  });
   it('national numbers with DDD, masked or with +55, are sent as digits with DDD', () => {
     fc.assert(
       fc.property(PHONE, (p) => {

@@ -295,7 +295,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   let closeSandbox: (() => Promise<void>) | undefined;
   if (!isSandbox(settings.endpoint)) baseUrl = settings.endpoint.url;
   else {
-    logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli config set api-key`.');
+    logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli auth login`.');
     const { startSandbox } = await import('../../sandbox/server.js');
     const s = await startSandbox({ host: '127.0.0.1', port: 0 });
     baseUrl = s.url;

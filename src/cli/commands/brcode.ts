@@ -4,6 +4,7 @@
  */
 import type { Program } from '../program.js';
 import { lazyAction } from '../lazy.js';
+import { PIX_KEY_TYPE_NAMES } from '../../pix/pix-key-types.js';
 
 /** The Banco Central manual's example BR Code (a static code without amount), used in the examples. */
 export const BCB_EXAMPLE =
@@ -66,6 +67,7 @@ Examples:
     .command('create')
     .description("create a static BR Code for the merchant's own PIX key, printed and drawn")
     .option('--key <key>', 'PIX key that receives: CPF, CNPJ, +55 phone, e-mail or random key')
+    .option('--key-type <type>', `the type of --key, needed when 11 bare digits are both a CPF and a mobile number: ${PIX_KEY_TYPE_NAMES.join(', ')}`)
     .option('--value <cents>', 'fixed amount in cents (1000 = R$ 10,00); omit it and the payer types the amount')
     .option('--amount <reais>', 'fixed amount in reais instead of --value: 15, 15,50, 1.234,56')
     .option('--name <merchant>', 'merchant name, at most 25 characters (accents are dropped)')
@@ -78,11 +80,15 @@ Examples:
       `
 The code is static (no point of initiation object, as the Banco Central manual's example): it can
 be paid more than once. With the manual's inputs it is byte-identical to the manual's example.
+The type of --key is read from its form; 11 bare digits that are both a valid CPF and a valid
+mobile number need --key-type.
 
 Examples:
   $ paycli brcode create --key 123e4567-e12b-12d1-a456-426655440000 --name "Fulano de Tal" --city BRASILIA
   $ paycli brcode create --key fulano@example.com --amount 10,50 --name "Loja do Fulano" --city "São Paulo" --txid PEDIDO42
-  $ paycli --json brcode create --key +5511987654321 --value 1000 --name Fulano --city Recife --png qr.png`,
+  $ paycli --json brcode create --key +5511987654321 --value 1000 --name Fulano --city Recife --png qr.png
+  $ paycli brcode create --key 11987654374 --key-type phone --name Fulano --city Recife   # both a CPF and a mobile: say which
+  $ paycli brcode create --key 11987654374 --name Fulano --city Recife   # exit 2: ambiguous without --key-type`,
     )
     .action(lazyAction(() => import('../run/brcode.js').then((m) => ({ run: m.runCreate }))));
   return brcode;

@@ -45,13 +45,13 @@ export function cashinCommand(program: Program) {
       `
 Examples:
 ${CASHIN_EXAMPLE}
-  $ paycli cashin --input order.json --amount 25,90 --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
-  $ paycli cashin --input order.json --json | jq -r .qrCode
+  $ paycli cashin --input "$(paycli help examples)/order.json" --amount 25,90 --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
+  $ paycli cashin --input "$(paycli help examples)/order.json" --json | jq -r .qrCode
   $ paycli cashin --amount 25,90 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
       --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta \\
       --product-description "Camiseta azul M" --order-id pedido-1234 --no-qr
   $ paycli cashin                       # in a terminal: prompts for every missing field
-  $ paycli cashin --batch examples/charges.csv --qr-dir qr --yes --json`,
+  $ cp "$(paycli help examples)/charges.csv" . && paycli cashin --batch charges.csv --qr-dir qr --yes --json`,
     );
 }
 

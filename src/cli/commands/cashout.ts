@@ -53,12 +53,12 @@ Examples:
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321   # in a terminal: asks to confirm
   $ paycli cashout --amount 15,50 --pix-key-type cpf --pix-key 123.456.789-09 \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes --json
-  $ paycli cashout --input payout.json --dry-run
+  $ paycli cashout --input "$(paycli help examples)/payout.json" --dry-run
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 \\
       --order-id pedido-1234 --postback-url https://example.com/pix/postback --yes
-  $ paycli cashout --batch examples/payouts.csv --dry-run
-  $ paycli cashout --batch examples/payouts.csv --concurrency 8 --yes`,
+  $ cp "$(paycli help examples)/payouts.csv" . && paycli cashout --batch payouts.csv --dry-run
+  $ paycli cashout --batch payouts.csv --concurrency 8 --yes`,
     );
 }
 

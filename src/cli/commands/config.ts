@@ -22,7 +22,7 @@ redacted everywhere else. Without a value, set asks for a secret hidden, or read
 Examples:
   $ paycli config set base-url https://api.gateway.example
   $ paycli config set api-key                 # in a terminal: asks for it, hidden (or reads stdin)
-  $ printf %s "$KEY" | paycli config set api-key --profile prod
+  $ printf %s "$KEY" | paycli config set api-key --profile prod --create
   $ paycli config set header.cs              # in a terminal: asks for it, hidden (or reads stdin)
   $ paycli config list --json`,
     );
@@ -33,13 +33,14 @@ Examples:
     .description('set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin')
     .argument('<key>')
     .argument('[value]')
-    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key                 # in a terminal: asks for it, hidden', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
+    .option('--create', 'make the profile named by --profile when it does not exist yet (else a typo is exit 2, nothing changed)')
+    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', 'paycli config set api-key                 # in a terminal: asks for it, hidden', 'paycli config set base-url https://api.gateway.example --profile prod --create', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
     .action(lazyAction(load));
   config
     .command('get')
     .description('print a key (secrets masked)')
     .argument('<key>')
-    .addHelpText('after', examples('paycli config set timeout 10000 && paycli config get timeout', 'printf %s "$KEY" | paycli config set api-key --profile prod && paycli config get api-key --profile prod'))
+    .addHelpText('after', examples('paycli config set timeout 10000 && paycli config get timeout', 'printf %s "$KEY" | paycli config set api-key --profile prod --create && paycli config get api-key --profile prod'))
     .action(lazyAction(load));
   config
     .command('unset')
@@ -50,7 +51,7 @@ Examples:
   config
     .command('list')
     .description('list the keys of the profile (secrets masked)')
-    .addHelpText('after', examples('paycli config list', 'paycli config list --profile prod --json'))
+    .addHelpText('after', examples('paycli config list', 'paycli config set timeout 10000 --profile prod --create && paycli config list --profile prod --json'))
     .action(lazyAction(load));
   config
     .command('profiles')

@@ -62,8 +62,9 @@ no signature at all.
 Examples:
   $ paycli listen --port 4011 &
   $ paycli sandbox --port 4010 --postback-secret whsec_test --webhook-url http://127.0.0.1:4011/ &
-  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json --postback-url http://127.0.0.1:4011/   # e.g. id 42
-  $ paycli sandbox pay 42
+  $ id=$(paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" \\
+      --postback-url http://127.0.0.1:4011/ --json | jq .transactionId)
+  $ paycli sandbox pay "$id"
   $ paycli sandbox ping
   $ paycli sandbox events --failed && paycli sandbox resend --failed
   $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &`,
@@ -85,8 +86,8 @@ Exit codes: 0 done; 1 the sandbox refused (unknown id, transition not allowed); 
 
 Examples:
   $ paycli sandbox --port 4010 &
-  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json   # prints the transaction id, e.g. 42
-  $ ${name === 'refund' || name === 'infraction' ? 'paycli sandbox pay 42 && ' : ''}paycli sandbox ${name} 42 --sandbox-url http://127.0.0.1:4010`,
+  $ id=$(paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --json | jq .transactionId)
+  $ ${name === 'refund' || name === 'infraction' ? 'paycli sandbox pay "$id" && ' : ''}paycli sandbox ${name} "$id" --sandbox-url http://127.0.0.1:4010`,
       )
       .action(lazyAction(() => import('../run/sandbox-control.js')));
   }
@@ -130,11 +131,11 @@ Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4
 answers at --sandbox-url.
 
 Examples:
-  $ paycli sandbox --port 4010 --webhook-url http://127.0.0.1:4011/ &
-  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json   # e.g. id 42: its postbacks are events
+  $ paycli sandbox --webhook-url http://127.0.0.1:4011/ &          # the standalone sandbox on 127.0.0.1:4010
+  $ id=$(paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --json | jq .transactionId)
   $ paycli sandbox events
   $ paycli sandbox events --failed --json | jq -r '.[].id'
-  $ paycli sandbox events --transaction 42`,
+  $ paycli sandbox events --transaction "$id"`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
   sandbox
@@ -154,9 +155,10 @@ Exit codes: 0 queued (also when nothing was left to resend); 1 unknown event id;
 sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.
 
 Examples:
-  $ paycli sandbox --port 4010 --webhook-url http://127.0.0.1:4011/ &
-  $ paycli --base-url http://127.0.0.1:4010 cashin --input order.json   # its postbacks are events evt_1, evt_2...
-  $ paycli sandbox resend evt_1
+  $ paycli sandbox --webhook-url http://127.0.0.1:4011/ &          # the standalone sandbox on 127.0.0.1:4010
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --json > /dev/null
+  $ ev=$(paycli sandbox events --json | jq -r '.[0].id')
+  $ paycli sandbox resend "$ev"
   $ paycli sandbox resend --failed --sandbox-url http://127.0.0.1:4010`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));

@@ -22,10 +22,10 @@ nothing, so paycli asks again (3 tries in all) after a network failure or a 502/
 
 Examples:
   $ paycli sandbox &                                              # the standalone sandbox on 127.0.0.1:4010
-  $ paycli --base-url http://127.0.0.1:4010 cashout --value 1550 --pix-key-type email --pix-key fulano@example.com \\
+  $ id=$(paycli --base-url http://127.0.0.1:4010 cashout --value 1550 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 \\
-      --order-id pedido-1234 --yes
-  $ paycli --base-url http://127.0.0.1:4010 status 42
+      --order-id pedido-1234 --yes --json | jq .transactionId)
+  $ paycli --base-url http://127.0.0.1:4010 status "$id"
   $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-1234 --json
   $ paycli --base-url http://127.0.0.1:4010 status 404404         # exit 1: Transaction not found`,
     )

@@ -8,8 +8,9 @@ import { UsageError } from '../../core/errors.js';
 import { amountProblem, formatReais, MAX_CENTS, parseReais } from '../../pix/money.js';
 import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
-import { PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
+import { parsePixKeyType, pixKeyTypeHelp, PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 import { checkPixKey } from '../../pix/pixkey.js';
+import { normaliseForQr } from '../../pix/qr-image.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 
 interface GlobalOpts {
@@ -33,7 +34,9 @@ function codeFrom(arg: string | undefined, what: string): string {
 }
 
 /**
- * Reads the QR code in a PNG image (jsQR on the pixels pngjs decodes).
+ * Reads the QR code in a PNG image (jsQR on the pixels pngjs decodes; if it finds none, on the
+ * pixels flattened onto white with their contrast stretched, which reads grey on grey and light
+ * modules left transparent).
  * @returns the text it holds
  * @throws UsageError when the file cannot be read, is not a PNG, or holds no QR code
  */
@@ -54,7 +57,8 @@ export async function readQrImage(file: string): Promise<string> {
   // jsqr is CommonJS with `exports.default`; the bundle's namespace may wrap it once more.
   const mod = (await import('jsqr')) as unknown as { default: unknown };
   const jsQR = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as typeof import('jsqr').default;
-  const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);
+  // As printed first: then flattened onto white with its contrast stretched (src/pix/qr-image.ts).
+  const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height) ?? jsQR(normaliseForQr(png.data), png.width, png.height);
   if (!found) throw new UsageError(`--image: no QR code found in ${file}`, { field: '--image' });
   return found.data;
 }
@@ -157,22 +161,36 @@ function asciiField(text: string | undefined, flag: string, max: number): string
   return folded;
 }
 
-/** The PIX key in DICT form, whatever its type. @throws UsageError when it is no DICT key */
-function dictKey(text: string | undefined): string {
+/**
+ * The PIX key in DICT form: of the type `--key-type` names, else of the one type it can be. Bare
+ * 11 digits that are both a valid CPF and a valid mobile number (`11987654374`) are ambiguous:
+ * `--key-type` must say which (DICT key formats).
+ * @throws UsageError when it is no DICT key, not one of the type named, or ambiguous
+ */
+function dictKey(text: string | undefined, keyType: string | undefined): string {
   if (text === undefined || text.trim() === '') throw new UsageError('missing required flag --key; nothing was created', { field: '--key' });
-  for (const t of PIX_KEY_TYPES) {
-    const check = checkPixKey(t.value, text);
-    if (check.ok) return check.key;
+  if (keyType !== undefined) {
+    const type = parsePixKeyType(keyType, { numbers: false });
+    if (type === null) throw new UsageError(`--key-type: "${sanitizeText(keyType, true)}" is not a PIX key type: ${pixKeyTypeHelp()}`, { field: '--key-type' });
+    const check = checkPixKey(type, text);
+    if (!check.ok) throw new UsageError(`--key: ${check.message}; nothing was created`, { field: '--key' });
+    return check.key;
   }
+  const fits = PIX_KEY_TYPES.map((t) => ({ t, check: checkPixKey(t.value, text) })).filter((f) => f.check.ok);
+  if (fits.length > 1 && /^[0-9]{11}$/.test(text.trim())) {
+    throw new UsageError(`--key: "${sanitizeText(text.trim(), true)}" is both a valid CPF and a valid mobile number; say which with --key-type cpf or --key-type phone (or write the phone as +55${text.trim()}); nothing was created`, { field: '--key-type' });
+  }
+  const first = fits[0];
+  if (first?.check.ok) return first.check.key;
   throw new UsageError(`--key: "${sanitizeText(text, true)}" is not a PIX key: a CPF, a CNPJ, a +55 mobile number, an e-mail or a random key (UUID) (DICT key formats)`, { field: '--key' });
 }
 
 /** `paycli brcode create`. @throws UsageError on any invalid input (nothing created) */
 export async function runCreate(
-  opts: GlobalOpts & { key?: string; value?: string; amount?: string; name?: string; city?: string; txid?: string; info?: string; png?: string },
+  opts: GlobalOpts & { key?: string; keyType?: string; value?: string; amount?: string; name?: string; city?: string; txid?: string; info?: string; png?: string },
   ctx: RunContext = processContext(),
 ): Promise<void> {
-  const key = dictKey(opts.key);
+  const key = dictKey(opts.key, opts.keyType);
   let amountCents: number | undefined;
   if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError('give either --value (cents) or --amount (reais), not both', { field: '--amount' });
   if (opts.value !== undefined) {

@@ -39,13 +39,13 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
     if ((opts as CashinOptions).qrFile) checkWritable((opts as CashinOptions).qrFile!, '--qr-file');
   },
   print: ({ body, data, raw, sandbox }, opts) => printCashIn(data, raw, body, opts as CashinOptions, sandbox, processContext()),
-  printFound({ body, settled }, opts) {
+  printFound({ body, settled, answer }, opts) {
     const doc = settled.found;
     const problems: string[] = [];
     if (doc.object && doc.object !== 'cashin') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a cashin`);
     if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
     problems.push('its BR Code was lost with the answer (a lookup does not return it): create a new cash-in for the payer');
-    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, 'Cash-in created (the answer was lost; found at the gateway by its order reference)'), { created: `cash-in ${doc.transactionId}` });
+    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, `Cash-in created (${answer}; found at the gateway by its order reference)`), { created: `cash-in ${doc.transactionId}` });
     throw new NeedsAttentionError(problems);
   },
 };

@@ -53,12 +53,12 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
     printResult(opts.json ? { json: sanitizeJson(raw) } : formatCashOut(data, sandbox, body.orderId), { created: `cash-out ${data.transactionId}` });
     if (problems.length) throw new NeedsAttentionError(problems, { hint: `the cash-out exists at the gateway (transaction ${data.transactionId}); check it there before anything else` });
   },
-  printFound({ body, settled }, opts) {
+  printFound({ body, settled, answer }, opts) {
     const doc = settled.found;
     const problems: string[] = [];
     if (doc.object && doc.object !== 'transfer') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a transfer`);
     if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
-    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, 'Cash-out created (the answer was lost; found at the gateway by its order reference)'), { created: `cash-out ${doc.transactionId}` });
+    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, `Cash-out created (${answer}; found at the gateway by its order reference)`), { created: `cash-out ${doc.transactionId}` });
     if (problems.length) throw new NeedsAttentionError(problems);
   },
 };

@@ -13,7 +13,7 @@ import { logger, printResult } from '../../core/logger.js';
 import { configDir, configFile } from '../../core/paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
 import { isHeaderName } from '../../gateway/net.js';
-import { checkBaseUrl, checkLookupSetting, MAX_TIMEOUT_MS, profileName, readConfigFile, settleAfterMs, type GlobalFlags } from '../../config/settings.js';
+import { checkBaseUrl, checkLookupSetting, checkProfile, isLoopbackHost, MAX_TIMEOUT_MS, profileName, readConfigFile, settleAfterMs, type GlobalFlags } from '../../config/settings.js';
 import { isSandbox, parseEndpoint } from '../../gateway/endpoint.js';
 import { canPrompt, processContext, type RunContext } from '../../core/terminal.js';
 
@@ -54,7 +54,18 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
   if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
   if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+  if (key === 'allow-insecure-http' && value !== 'true' && value !== 'false') throw new UsageError(`allow-insecure-http must be true or false, got "${value}"`, { field: key });
   checkLookupSetting(key, value);
+}
+
+/** True when `value` (a base URL) is plain http to a host off loopback: it needs `allow-insecure-http`. */
+function insecureHttp(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
@@ -67,7 +78,7 @@ async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean 
 }
 
 /** Runs a `config` subcommand (the subcommand's name selects which). */
-export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, command }: RunContext): Promise<void> {
+export async function run(opts: GlobalFlags & { noInput?: boolean; create?: boolean }, { args, command }: RunContext): Promise<void> {
   const profile = profileName(opts);
   const [key, value] = args;
   switch (command?.name()) {
@@ -112,13 +123,19 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
       checkKey(key!);
       const store = await openStore();
       const profiles = store.get('profiles');
-      if (profiles[profile]) delete profiles[profile][key!];
+      if (!profiles[profile] || !Object.hasOwn(profiles[profile], key!)) return logger.notice(`${key} is not set in profile "${profile}": nothing to remove`);
+      delete profiles[profile][key!];
       store.set('profiles', profiles);
       logger.notice(`${key} removed from profile "${profile}"`);
       return;
     }
     case 'set': {
       checkKey(key!);
+      // A new profile only on purpose: a typo (`--profile prdo`) must not silently make one.
+      if (!opts.create) {
+        const names = Object.keys(readConfigFile().profiles ?? {});
+        checkProfile(opts, process.env, undefined, { action: 'nothing was changed', hint: `to make a new profile "${profile}", add --create${names.length ? `; configured profiles: ${names.join(', ')}` : ''}` });
+      }
       let v = value;
       if (isSecretKey(key!)) {
         if (v !== undefined && key === 'api-key') throw new UsageError(`do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`, { field: key });
@@ -131,10 +148,13 @@ export async function run(opts: GlobalFlags & { noInput?: boolean }, { args, com
       checkValue(key!, v, opts);
       const store = await openStore();
       const profiles = store.get('profiles');
-      profiles[profile] = { ...(profiles[profile] ?? {}), [key!]: v };
+      // --allow-insecure-http given with a plain http base URL is remembered with it, or every later
+      // command would refuse the URL the user was allowed to set.
+      const remember: Record<string, string> = key!.endsWith('base-url') && opts.allowInsecureHttp && insecureHttp(v) ? { 'allow-insecure-http': 'true' } : {};
+      profiles[profile] = { ...(profiles[profile] ?? {}), [key!]: v, ...remember };
       store.set('profiles', profiles);
       chmodSync(store.path, 0o600);
-      logger.notice(`${key} set in profile "${profile}"${isSecretKey(key!) ? ` (${maskSecret(v)})` : ''}`);
+      logger.notice(`${key} set in profile "${profile}"${isSecretKey(key!) ? ` (${maskSecret(v)})` : ''}${'allow-insecure-http' in remember ? ', with allow-insecure-http true (plain http remembered for this profile)' : ''}`);
       return;
     }
   }

@@ -12,10 +12,11 @@ import { formatReais } from '../../pix/money.js';
 import { logger, printResult, printStream } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
-import { readConfigFile, type GlobalFlags } from '../../config/settings.js';
-import { outputWidth } from '../../core/terminal.js';
+import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
+import { outputWidth, prettyJson } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
+import { statusWord } from '../../gateway/schemas.js';
 import type { RunContext } from '../../core/terminal.js';
 
 /** Output formats of `history`. */
@@ -84,6 +85,8 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
 /** One entry as a `--format json` element: everything recorded but the internal fingerprint. */
 export function entryJson(e: LedgerEntry): Record<string, unknown> {
   const { fingerprint: _f, ...rest } = e;
+  // one status vocabulary: a cash-out's digit as its word (src/gateway/schemas.ts `statusWord`)
+  if (rest.status !== undefined) rest.status = statusWord(rest.status);
   return sanitizeJson(JSON.parse(JSON.stringify(rest))) as Record<string, unknown>;
 }
 
@@ -151,7 +154,7 @@ const CSV_COLUMNS: [string, (e: LedgerEntry) => string | number | boolean | unde
   ['batch_id', (e) => e.batchId],
   ['batch_row', (e) => e.batchRow],
   ['transaction_id', (e) => e.transactionId],
-  ['status', (e) => e.status],
+  ['status', (e) => (e.status === undefined ? undefined : statusWord(e.status))],
   ['http_status', (e) => e.httpStatus],
   ['message', (e) => e.message],
   ['allow_duplicate', (e) => e.allowDuplicate],
@@ -186,14 +189,20 @@ export function* csvChunks(entries: Iterable<LedgerEntry>): Generator<string> {
   for (const e of entries) yield `${CSV_COLUMNS.map(([, f]) => csvCell(f(e))).join(',')}\r\n`;
 }
 
-/** The JSON array of {@link entryJson}, in pieces; the same text as `JSON.stringify(array, null, 2)`. */
-export function* jsonChunks(entries: Iterable<LedgerEntry>): Generator<string> {
+/**
+ * The JSON array of {@link entryJson}, in pieces: with `pretty` the same text as
+ * `JSON.stringify(array, null, 2)` (a terminal), else as `JSON.stringify(array)` on one line (a
+ * pipe, as every other command's `--json`; src/core/terminal.ts `prettyJson`).
+ */
+export function* jsonChunks(entries: Iterable<LedgerEntry>, pretty = true): Generator<string> {
   let held: string | undefined; // each element is written once the next one (or the end) is known
   for (const e of entries) {
-    yield held === undefined ? '[\n' : `${held},\n`;
-    held = `  ${JSON.stringify(entryJson(e), null, 2).replace(/\n/g, '\n  ')}`;
+    if (pretty) yield held === undefined ? '[\n' : `${held},\n`;
+    else yield held === undefined ? '[' : `${held},`;
+    held = pretty ? `  ${JSON.stringify(entryJson(e), null, 2).replace(/\n/g, '\n  ')}` : JSON.stringify(entryJson(e));
   }
-  yield held === undefined ? '[]\n' : `${held}\n]\n`;
+  if (pretty) yield held === undefined ? '[]\n' : `${held}\n]\n`;
+  else yield held === undefined ? '[]\n' : `${held}]\n`;
 }
 
 /** Runs `history` (or `history resolve`). @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger */
@@ -202,8 +211,11 @@ export async function run(opts: HistoryOptions & ResolveOptions, { args, command
   const { query, format } = historyQuery(opts);
   registerSecretsOfConfig();
   const ledger = Ledger.open({ create: false });
+  // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
+  // A profile removed from the config file still names its payments in the ledger.
+  if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
   // json and csv are streamed (an export of a million payments stays small in memory)
-  if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : []));
+  if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : [], prettyJson()));
   if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : []));
   const shown = ledger ? ledger.query(query) : [];
   if (!shown.length) {
@@ -222,6 +234,9 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined): Pro
   if (!outcome) throw new UsageError('--outcome is required: ok (the gateway has it: it was paid), not_sent (the gateway never received it) or refused', { field: '--outcome' });
   registerSecretsOfConfig();
   const ledger = Ledger.open({ create: false });
+  // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
+  // A profile removed from the config file still names its payments in the ledger.
+  if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
   if (!ledger) throw new UsageError(`there is no ledger entry ${text}: nothing was recorded on this machine yet (${ledgerPath()})`, { field: 'entry' });
   // An entry whose run is still alive (running, or stopped) may still be sent or answered: that run settles it (docs/ledger-and-safety.md, "In flight").
   const before = ledger.get(Number(text));
@@ -250,6 +265,14 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined): Pro
  * Defence in depth: what the ledger holds was redacted when written, but an entry written by an
  * older paycli may not be; the configured secrets are registered so that output hides them.
  */
+function configOrEmpty(): ConfigFile {
+  try {
+    return readConfigFile();
+  } catch {
+    return {};
+  }
+}
+
 function registerSecretsOfConfig(): void {
   try {
     registerConfigSecrets(readConfigFile());

@@ -14,6 +14,7 @@ import { Ledger, type LedgerEntry } from '../../ledger/ledger.js';
 import { endpointIdentity } from '../../ledger/rules.js';
 import { settleEntry } from '../../payment/settle.js';
 import { formatReais } from '../../pix/money.js';
+import { statusWord } from '../../gateway/schemas.js';
 import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { GlobalFlags, Settings } from '../../config/settings.js';
@@ -78,7 +79,7 @@ async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, si
   const unknown = (reason: string) => ({ ...row, reason });
   if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
   if (!e.orderId) return unknown('no order reference was sent, so the gateway cannot be asked: check it at the gateway');
-  const flags = { ...opts, profile: e.profile };
+  const flags = { ...opts, profile: e.profile, profileFromLedger: true };
   let lookup: Settings | { problem: string };
   try {
     const sendSettings = settingsFor(flags, e.kind);
@@ -96,7 +97,7 @@ async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, si
   const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
   if (r.found.object && r.found.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.found.object, true)}, not a ${expected}`);
   if (r.found.value !== e.value) problems.push(`the gateway holds ${formatReais(r.found.value)}, not the ${formatReais(e.value)} sent`);
-  return { ...row, result: 'ok', transactionId: r.found.transactionId, status: String(r.found.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
+  return { ...row, result: 'ok', transactionId: r.found.transactionId, status: statusWord(r.found.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
 }
 
 const RESULT_WORDS = { ok: 'created', not_sent: 'not sent', unknown: 'unknown' } as const;

@@ -82,6 +82,9 @@ async function ping(opts: SandboxControlOptions, target: string | undefined): Pr
     throw new UsageError(`[url] must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(target, true)}"`, { field: 'url' });
   }
   const { status, json, message, host } = await callSandbox(opts, '_sandbox/ping', target === undefined ? {} : { url: target });
+  // Without a URL, a sandbox started without --webhook-url has nowhere to send it: said in the
+  // command's words, not the control endpoint's.
+  if (status === 400 && target === undefined) throw new UsageError(`no URL to ping: the sandbox at ${host} was started without --webhook-url`, { status, field: 'url', hint: 'name one: paycli sandbox ping http://127.0.0.1:4011/' });
   if (status >= 400 && status < 500) throw new UsageError(message ?? `HTTP ${status}`, { status });
   const doc = json as { url?: unknown; delivered?: unknown; outcome?: unknown };
   if (status !== 200 || typeof doc.delivered !== 'boolean' || typeof doc.outcome !== 'string') {

@@ -1,0 +1,207 @@
+/**
+ * `paycli auth login|status|logout`, per profile (docs/configuration.md "Where the API key is kept").
+ * - login: reads the key (hidden prompt in a terminal, else stdin), checks it with the balance
+ *   lookup (moves no money; skipped with `--no-check` or when the profile has `lookup off`), keeps it
+ *   in the system keychain (src/config/keychain.ts) and marks the profile `api-key-store=keychain`
+ *   with no `api-key` left in the file; without a keychain, in the config file (0600) as
+ *   `config set api-key` does. Says which.
+ * - status: profile, gateway host, where the key is kept, the key masked (first and last 4
+ *   characters, never more than half), and whether the gateway accepts it. Exit 0 accepted (or not
+ *   checkable), 3 no key or refused, 4 the gateway could not be reached.
+ * - logout: removes the key from the keychain and from the config file.
+ */
+import { chmodSync, readFileSync } from 'node:fs';
+import { AuthError, PaycliError, UsageError } from '../../core/errors.js';
+import { logger, printResult } from '../../core/logger.js';
+import { configFile } from '../../core/paths.js';
+import { maskKeyEnds, registerSecret } from '../../core/secrets.js';
+import { canPrompt, interruptSignal, processContext, type RunContext } from '../../core/terminal.js';
+import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
+import { keyStoreOf, readConfigFile, settingsFrom, type GlobalFlags, type Settings } from '../../config/settings.js';
+import { KeychainUnavailable, keychainDelete, keychainGet, keychainName, keychainSet } from '../../config/keychain.js';
+import { openStore } from './config.js';
+
+/** Options of the auth subcommands: `--no-check` (login) and the globals. */
+export type AuthOptions = GlobalFlags & { noInput?: boolean; check?: boolean };
+
+const profileFlag = (profile: string) => (profile === 'default' ? '' : ` --profile ${profile}`);
+
+/** The settings of the profile's lookups, with `key` as its credential (not the one kept). */
+function lookupSettings(opts: AuthOptions, key?: string): Settings {
+  const env = { ...process.env };
+  delete env.PAYCLI_API_KEY;
+  const settings = settingsFrom({ flags: opts, env, config: readConfigFile(), op: 'lookup' });
+  return { ...settings, apiKey: key };
+}
+
+/** What the gateway said of a key: accepted, refused (exit 3), or not known (why). */
+type Verdict = { kind: 'accepted' } | { kind: 'refused'; message: string } | { kind: 'unchecked'; why: string; error?: PaycliError };
+
+/** Asks for the balance with `settings` (moves no money; docs/order-references.md). */
+async function checkKey(settings: Settings): Promise<Verdict> {
+  if (settings.lookup === 'off') return { kind: 'unchecked', why: `profile "${settings.profile}" has lookup off, so the balance is not asked` };
+  const [{ lookupGateway }, { balanceSchema }] = await Promise.all([import('../../gateway/client.js'), import('../../gateway/schemas.js')]);
+  const interrupt = interruptSignal();
+  try {
+    await lookupGateway({ path: settings.balancePath, schema: balanceSchema(), settings, baseUrl: (settings.endpoint as { url: string }).url, signal: interrupt.signal });
+    return { kind: 'accepted' };
+  } catch (err) {
+    if (err instanceof AuthError) return { kind: 'refused', message: err.message };
+    if (err instanceof PaycliError && err.exitCode === 130) throw err;
+    return { kind: 'unchecked', why: err instanceof PaycliError ? err.message : String(err), error: err instanceof PaycliError ? err : undefined };
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** Reads the key: a hidden prompt in a terminal, else stdin (never an argument: shell history). */
+async function readKey(opts: AuthOptions): Promise<string> {
+  let key: string;
+  if (processContext().isTTY.stdin) {
+    if (!canPrompt(opts)) throw new UsageError('pipe the API key on stdin, or run in a terminal to be asked for it; nothing was kept', { field: 'api-key' });
+    const { password } = await import('@inquirer/prompts');
+    key = await password({ message: 'API key:', mask: '•', validate: (v) => (v.trim() ? true : 'must not be empty') }, { output: process.stderr });
+  } else key = readFileSync(0, 'utf8');
+  key = key.replace(/\r?\n$/, '').trim();
+  if (!key) throw new UsageError('the API key read from stdin is empty; nothing was kept', { field: 'api-key' });
+  return key;
+}
+
+/** The settings of the profile, refusing one that is the built-in sandbox (no key to log in with). */
+function gatewaySettings(opts: AuthOptions, key?: string): Settings {
+  const settings = lookupSettings(opts, key);
+  if (isSandbox(settings.endpoint)) {
+    throw new UsageError(`profile "${settings.profile}" sends to the built-in sandbox, which needs no API key; nothing was kept`, {
+      field: '--profile',
+      hint: `set its gateway first: paycli config set base-url <url>${profileFlag(settings.profile)}`,
+    });
+  }
+  return settings;
+}
+
+async function login(opts: AuthOptions): Promise<void> {
+  const probe = gatewaySettings(opts); // before asking: a profile without a gateway is refused at once
+  const key = await readKey(opts);
+  registerSecret(key);
+  const settings = { ...probe, apiKey: key };
+  const host = endpointHost(settings.endpoint);
+  let checked = false;
+  if (opts.check !== false) {
+    const verdict = await checkKey(settings);
+    if (verdict.kind === 'refused') throw new AuthError(`${host} refused this API key (${verdict.message}); nothing was kept`, { hint: 'check the key (test or live?) and the profile\'s base URL' });
+    if (verdict.kind === 'unchecked') {
+      if (verdict.error && verdict.error.exitCode === 4) throw new PaycliError(verdict.error.code, verdict.error.exitCode, `the key could not be checked: ${verdict.why}; nothing was kept`, { hint: 'try again, or keep it unchecked with --no-check' });
+      logger.warn(`the key could not be checked (${verdict.why}); kept anyway`);
+    } else checked = true;
+  }
+  const store = await openStore();
+  const profiles = store.get('profiles');
+  const keys = { ...(profiles[settings.profile] ?? {}) };
+  let where: 'keychain' | 'file';
+  let fallbackWhy = '';
+  try {
+    keychainSet(settings.profile, key);
+    delete keys['api-key'];
+    keys['api-key-store'] = 'keychain';
+    where = 'keychain';
+  } catch (err) {
+    if (!(err instanceof KeychainUnavailable)) throw err;
+    fallbackWhy = err.message;
+    keys['api-key'] = key;
+    delete keys['api-key-store'];
+    where = 'file';
+  }
+  profiles[settings.profile] = keys;
+  store.set('profiles', profiles);
+  chmodSync(store.path, 0o600);
+  const said = `${checked ? `${host} accepts the API key` : 'API key not checked'} (${maskKeyEnds(key)}) for profile "${settings.profile}"; kept in ${where === 'keychain' ? keychainName() : `the config file ${store.path} (mode 0600)`}`;
+  if (opts.json) printResult({ json: { profile: settings.profile, gateway: host, store: where, checked } });
+  logger.notice(where === 'file' ? `${said}: no keychain to use (${fallbackWhy})` : said);
+  if (process.env.PAYCLI_API_KEY) logger.warn('PAYCLI_API_KEY is set in this environment: it wins over the key just kept');
+}
+
+/** Where the key of a profile is, and the key: the environment first, as every request reads it. */
+function keptKey(profile: string): { store: 'env' | 'keychain' | 'file' | 'none'; key?: string; problem?: string } {
+  if (process.env.PAYCLI_API_KEY) return { store: 'env', key: process.env.PAYCLI_API_KEY };
+  const config = readConfigFile();
+  const store = keyStoreOf(config, profile);
+  if (store === 'file') return { store, key: config.profiles![profile]!['api-key'] };
+  if (store === 'keychain') {
+    try {
+      const key = keychainGet(profile);
+      return key ? { store, key } : { store: 'none', problem: `the profile says its key is in ${keychainName()}, which holds none` };
+    } catch (err) {
+      return { store, problem: `${keychainName()} cannot be read (${(err as Error).message})` };
+    }
+  }
+  return { store: 'none' };
+}
+
+const STORE_WORDS = { env: 'the environment (PAYCLI_API_KEY)', keychain: keychainName(), file: 'the config file', none: 'nowhere' } as const;
+
+async function status(opts: AuthOptions): Promise<void> {
+  const base = lookupSettings(opts);
+  const profile = base.profile;
+  const host = isSandbox(base.endpoint) ? 'the built-in sandbox' : endpointHost(base.endpoint);
+  const kept = keptKey(profile);
+  if (kept.key) registerSecret(kept.key);
+  let verdict: Verdict | undefined;
+  if (kept.key && !isSandbox(base.endpoint)) verdict = await checkKey({ ...base, apiKey: kept.key });
+  const accepted = verdict?.kind === 'accepted' ? true : verdict?.kind === 'refused' ? false : null;
+  const masked = kept.key ? maskKeyEnds(kept.key) : null;
+  const where = `${STORE_WORDS[kept.store]}${kept.store === 'file' ? ` ${configFile()}` : ''}`;
+  const gatewaySays = isSandbox(base.endpoint)
+    ? 'not asked (the built-in sandbox needs no key)'
+    : !kept.key
+      ? 'not asked (no key)'
+      : verdict!.kind === 'accepted'
+        ? 'yes, the gateway accepts the key'
+        : verdict!.kind === 'refused'
+          ? `no, the gateway refuses it (${verdict!.message})`
+          : `not known (${verdict!.why})`;
+  if (opts.json) printResult({ json: { profile, gateway: host, store: kept.store, key: masked, accepted, ...(kept.problem ? { problem: kept.problem } : {}) } });
+  else printResult([`Profile   ${profile}`, `Gateway   ${host}`, `Kept in   ${kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where}`, `Key       ${masked ?? '-'}`, `Accepted  ${gatewaySays}`].join('\n'));
+  if (!isSandbox(base.endpoint) && !kept.key) throw new AuthError(`no API key for profile "${profile}"${kept.problem ? `: ${kept.problem}` : ''}`, { hint: `run \`paycli auth login${profileFlag(profile)}\`` }, 'no_credential');
+  if (verdict?.kind === 'refused') throw new AuthError(`${host} refuses the API key of profile "${profile}"`, { hint: `run \`paycli auth login${profileFlag(profile)}\` with the right key` });
+  if (verdict?.kind === 'unchecked' && verdict.error?.exitCode === 4) throw verdict.error;
+}
+
+async function logout(opts: AuthOptions): Promise<void> {
+  const profile = lookupSettings(opts).profile;
+  const removed: string[] = [];
+  const config = readConfigFile();
+  const keys = config.profiles?.[profile];
+  if (keys?.['api-key-store'] === 'keychain' || !keys?.['api-key']) {
+    try {
+      if (keychainDelete(profile)) removed.push(keychainName());
+    } catch (err) {
+      if (!(err instanceof KeychainUnavailable)) throw err;
+      if (keys?.['api-key-store'] === 'keychain') throw new AuthError(`the API key of profile "${profile}" is in ${keychainName()}, which cannot be reached (${err.message}); nothing was removed`);
+    }
+  }
+  if (keys && (keys['api-key'] !== undefined || keys['api-key-store'] !== undefined)) {
+    const store = await openStore();
+    const profiles = store.get('profiles');
+    const p = { ...profiles[profile] };
+    if (p['api-key'] !== undefined) removed.push(`the config file ${store.path}`);
+    delete p['api-key'];
+    delete p['api-key-store'];
+    profiles[profile] = p;
+    store.set('profiles', profiles);
+  }
+  if (opts.json) printResult({ json: { profile, removed: removed.length > 0 } });
+  logger.notice(removed.length ? `API key of profile "${profile}" removed from ${removed.join(' and ')}` : `profile "${profile}" had no API key kept: nothing to remove`);
+  if (process.env.PAYCLI_API_KEY) logger.warn('PAYCLI_API_KEY is still set in this environment: requests keep using it');
+}
+
+/** Runs an `auth` subcommand (the subcommand's name selects which). */
+export async function run(opts: AuthOptions, { command }: RunContext): Promise<void> {
+  switch (command?.name()) {
+    case 'login':
+      return login(opts);
+    case 'status':
+      return status(opts);
+    case 'logout':
+      return logout(opts);
+  }
+}

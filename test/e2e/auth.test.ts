@@ -1,0 +1,145 @@
+/**
+ * `paycli auth login|status|logout` end to end (docs/configuration.md "Where the API key is kept"):
+ * against a real Secret Service (gnome-keyring in a private D-Bus session, `dbus-run-session`, its
+ * keyring unlocked with a password on stdin, in a throw-away HOME), with `auth login` typed into a
+ * real terminal (tmux); and without one (no D-Bus session), where the config file keeps the key.
+ * The gateway is the test gateway, which refuses any other Authorization than the key's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CASHOUT_ARGS, childEnv, runPaycli } from '../helpers/cli.js';
+import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
+import { startTty } from '../helpers/tty.js';
+
+const KEY = 'sk_test_AUTH_0123456789abcdef';
+const t = useGatewayFixture(KEY);
+const configText = () => (existsSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json')) ? readFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8') : '');
+
+/** The gateway answers only `Authorization: Bearer KEY` (401 otherwise), with balance and lookups. */
+beforeEach(() => {
+  const l = lookupGateway();
+  t.gw.respond((req, res) => (req.headers.authorization === `Bearer ${KEY}` ? l.responder(req, res) : json(res, 401, { message: 'Invalid token.' })));
+});
+
+/** A paycli home whose default profile sends to the test gateway; no key anywhere. */
+async function profileOnGateway(env: Record<string, string | undefined>): Promise<void> {
+  const r = await runPaycli(['config', 'set', 'base-url', t.gw.url], { env });
+  expect(r.code, r.stderr).toBe(0);
+}
+
+describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () => {
+  let session: ChildProcess;
+  let bus = '';
+  let keyringHome = '';
+  beforeAll(async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    keyringHome = mkdtempSync(join(tmpdir(), 'paycli-keyring-'));
+    const addressFile = join(keyringHome, 'bus');
+    // The session lives as long as this shell: it writes its bus address once the keyring is unlocked.
+    const script = `printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1; echo "$DBUS_SESSION_BUS_ADDRESS" > ${JSON.stringify(addressFile)}.tmp && mv ${JSON.stringify(addressFile)}.tmp ${JSON.stringify(addressFile)}; exec sleep 600`;
+    session = spawn('dbus-run-session', ['--', 'sh', '-c', script], {
+      env: childEnv({ HOME: keyringHome, XDG_DATA_HOME: join(keyringHome, 'data'), XDG_RUNTIME_DIR: keyringHome, DBUS_SESSION_BUS_ADDRESS: undefined }),
+      stdio: 'ignore',
+      detached: true,
+    });
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(addressFile)) {
+      if (Date.now() > deadline || session.exitCode !== null) throw new Error('the private Secret Service did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    bus = readFileSync(addressFile, 'utf8').trim();
+  }, 30_000);
+  afterAll(() => {
+    if (session?.pid) process.kill(-session.pid, 'SIGTERM');
+  });
+  const env = (extra: Record<string, string | undefined> = {}) => ({ ...t.home.env, DBUS_SESSION_BUS_ADDRESS: bus, PAYCLI_BASE_URL: undefined, PAYCLI_API_KEY: undefined, ...extra });
+
+  it('auth login in a terminal keeps the key in the keychain; config.json holds none; a cash-out sends it; logout removes it', async () => {
+    await profileOnGateway(env());
+    const tty = startTty(['auth', 'login'], Object.fromEntries(Object.entries(env()).filter((e): e is [string, string] => e[1] !== undefined)), t.home.dir);
+    try {
+      await tty.waitFor('API key');
+      tty.answer(KEY);
+      expect(await tty.exitCode()).toBe(0);
+      const screen = tty.screen();
+      expect(screen).toMatch(/accepts the API key \(sk_t…cdef\) for profile "default"; kept in the Secret Service keyring/);
+      expect(screen).not.toContain(KEY);
+    } finally {
+      tty.kill();
+    }
+    expect(configText()).not.toContain(KEY);
+    expect(JSON.parse(configText()).profiles.default).toEqual({ 'base-url': t.gw.url, 'api-key-store': 'keychain' });
+
+    const status = await runPaycli(['auth', 'status'], { env: env() });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe(`Profile   default\nGateway   ${new URL(t.gw.url).host}\nKept in   the Secret Service keyring\nKey       sk_t…cdef\nAccepted  yes, the gateway accepts the key\n`);
+    const list = await runPaycli(['config', 'list'], { env: env() });
+    expect(list.stdout).not.toContain(KEY);
+
+    const before = t.gw.received.length;
+    const cashout = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env() });
+    expect(cashout.code, cashout.stderr).toBe(0);
+    const post = t.gw.received.slice(before).find((r) => r.method === 'POST');
+    expect(post?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(cashout.stdout + cashout.stderr).not.toContain(KEY);
+
+    const out = await runPaycli(['auth', 'logout'], { env: env() });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/API key of profile "default" removed from the Secret Service keyring/);
+    expect(JSON.parse(configText()).profiles.default).toEqual({ 'base-url': t.gw.url });
+    const after = await runPaycli(['--json', 'auth', 'status'], { env: env() });
+    expect(after.code).toBe(3);
+    expect(JSON.parse(after.stdout)).toMatchObject({ profile: 'default', store: 'none', key: null, accepted: null });
+    // and the keychain itself holds nothing any more: marked again by hand, the profile finds no key
+    await runPaycli(['config', 'set', 'api-key-store', 'keychain'], { env: env() });
+    const sent = t.gw.received.length;
+    const none = await runPaycli([...CASHOUT_ARGS, '--value', '1660', '--yes'], { env: env() });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/no API key for profile "default"/);
+    expect(t.gw.received.slice(sent).some((r) => r.headers.authorization !== undefined)).toBe(false);
+  }, 60_000);
+
+  it('a key the gateway refuses is not kept (exit 3); PAYCLI_API_KEY wins over the kept key', async () => {
+    await profileOnGateway(env());
+    const bad = await runPaycli(['auth', 'login'], { env: env(), input: 'sk_test_wrong_key_000000' });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/refused this API key .*; nothing was kept/);
+    expect(JSON.parse(configText()).profiles.default).toEqual({ 'base-url': t.gw.url });
+    expect((await runPaycli(['auth', 'login'], { env: env(), input: `${KEY}\n` })).code).toBe(0);
+    const st = await runPaycli(['--json', 'auth', 'status'], { env: env({ PAYCLI_API_KEY: 'sk_test_from_env_99999999' }) });
+    expect(JSON.parse(st.stdout)).toMatchObject({ store: 'env', key: 'sk_t…9999', accepted: false });
+    expect(st.code).toBe(3);
+    expect((await runPaycli(['auth', 'logout'], { env: env() })).code).toBe(0);
+  }, 60_000);
+});
+
+describe('without a Secret Service', () => {
+  const env = (extra: Record<string, string | undefined> = {}) => ({ ...t.home.env, DBUS_SESSION_BUS_ADDRESS: undefined, PAYCLI_BASE_URL: undefined, PAYCLI_API_KEY: undefined, ...extra });
+
+  it('auth login keeps the key in the 0600 config file and says so; auth status says where; logout removes it', async () => {
+    await profileOnGateway(env());
+    const r = await runPaycli(['auth', 'login'], { env: env(), input: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/accepts the API key \(sk_t…cdef\) for profile "default"; kept in the config file .*config\.json \(mode 0600\): no keychain to use \(no D-Bus session bus, so no Secret Service\)/);
+    expect(JSON.parse(configText()).profiles.default['api-key']).toBe(KEY);
+    expect(statSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json')).mode & 0o777).toBe(0o600);
+    const st = await runPaycli(['auth', 'status'], { env: env() });
+    expect(st.code, st.stderr).toBe(0);
+    expect(st.stdout).toMatch(/^Kept in   the config file .*config\.json$/m);
+    expect(st.stdout).toMatch(/^Key       sk_t…cdef$/m);
+    expect(st.stdout).not.toContain(KEY);
+    const cashout = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env() });
+    expect(cashout.code, cashout.stderr).toBe(0);
+    const out = await runPaycli(['auth', 'logout'], { env: env() });
+    expect(out.stderr).toMatch(/removed from the config file/);
+    expect(configText()).not.toContain(KEY);
+  });
+  it('a profile that is the built-in sandbox has no key to log in with: exit 2 before asking', async () => {
+    const r = await runPaycli(['auth', 'login'], { env: env(), input: KEY });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/sends to the built-in sandbox, which needs no API key; nothing was kept/);
+  });
+});
