@@ -582,9 +582,9 @@ describe('--rate', () => {
     expect(new Set(arrivals.map((a) => a.orderId)).size).toBe(6);
     // one start every 500 ms: the sixth 2.5 s after the first (slack for a loaded machine)
     expect(arrivals.at(-1)!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(2000);
-    // never two at once, although 8 could be in flight
-    const gaps = arrivals.slice(1).map((a, i) => a.at - arrivals[i]!.at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(250);
+    // never all at once, although 8 could be in flight: no three within one 500 ms window (the gap
+    // between two single arrivals depends on how fast the machine is, the count in a window much less)
+    for (let i = 2; i < arrivals.length; i++) expect(arrivals[i]!.at - arrivals[i - 2]!.at).toBeGreaterThanOrEqual(500);
     expect(results(`${file}.results.csv`).slice(1).filter((l) => l.includes(',ok,'))).toHaveLength(6);
   });
 
