@@ -200,17 +200,17 @@ describe('a slow receiver', () => {
 });
 
 describe('sandbox events and sandbox resend', () => {
-  it('--failed lists exactly the events never delivered; resend --failed delivers them', async () => {
+  it('--failed lists exactly the events never delivered (a 5 s --retry-for: the receiver that answers is delivered to within it on a busy machine); resend --failed delivers them', async () => {
     let fixed = false;
     const good = await receiver((_req, res) => json(res, 200, {}));
     const bad = await receiver((_req, res) => json(res, fixed ? 200 : 500, {}));
-    const sb = await sandbox([...FAST, '--retry-for', '1s']);
+    const sb = await sandbox([...FAST, '--retry-for', '5s']);
     const ok1 = await create(sb, 'cashin', `${good.url}/ok`);
     const ko1 = await create(sb, 'cashout', `${bad.url}/ko?token=secret_in_query`);
     const ko2 = await create(sb, 'cashin', `${bad.url}/ko`);
     await act(sb, ok1, 'pay');
     await act(sb, ko2, 'pay');
-    await until(async () => (await listEvents(sb)).events.every((e) => e.state !== 'pending'), 20_000, 'every event delivered or given up');
+    await until(async () => (await listEvents(sb)).events.every((e) => e.state !== 'pending'), 60_000, 'every event delivered or given up');
     const all = (await listEvents(sb)).events;
     const undelivered = all.filter((e) => e.transactionId !== ok1);
     expect(undelivered.map((e) => e.state)).toEqual(['failed', 'failed', 'failed']);
@@ -221,7 +221,7 @@ describe('sandbox events and sandbox resend', () => {
     const docs = JSON.parse(listed.stdout) as Array<View & { lastAttempts: unknown[]; body: unknown }>;
     expect(docs.map((d) => d.id).sort()).toEqual(undelivered.map((e) => e.id).sort());
     expect(docs.map((d) => d.transactionId).sort()).toEqual([ko1, ko2, ko2].sort());
-    expect(docs[0]!.lastAttempts.length).toBeGreaterThan(0);
+    expect(docs.some((d) => d.lastAttempts.length > 0)).toBe(true); // a URL that keeps failing is probed one event at a time: some never get an attempt
     expect(listed.stdout).not.toContain('secret_in_query');
 
     const human = await runPaycli(['sandbox', 'events', '--sandbox-url', sb.url], env);
@@ -259,7 +259,7 @@ describe('sandbox events and sandbox resend', () => {
     expect((await runPaycli(['sandbox', 'resend', 'evt_999', '--sandbox-url', sb.url], env)).code).toBe(1);
     expect((await runPaycli(['sandbox', 'resend', '--sandbox-url', sb.url], env)).code).toBe(2);
     expect((await runPaycli(['sandbox', 'resend', 'evt_1', '--failed', '--sandbox-url', sb.url], env)).code).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('paycli listen', () => {
