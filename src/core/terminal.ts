@@ -124,18 +124,19 @@ export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 /**
  * Ctrl-C while a payment's request is out (docs/ledger-and-safety.md, "In flight"):
  * the request cannot be called back, and waiting for its answer is the only way to learn whether
- * it was created. So the first Ctrl-C (SIGINT) only calls `onFirst` (paycli says so and keeps
- * waiting, up to the timeout); a second Ctrl-C, or a SIGTERM (how CI cancels a job), fires the
- * signal: the wait stops and the outcome stays unknown. Call `dispose()` once the request is over.
+ * it was created. So the first Ctrl-C (SIGINT) calls `onFirst`, which returns true when nothing can
+ * have been sent yet (the signal then fires: cancelled, nothing sent) and otherwise says the request
+ * was sent and keeps waiting, up to the timeout; a second Ctrl-C, or a SIGTERM (how CI cancels a
+ * job), fires the signal: the wait stops and the outcome stays unknown. Call `dispose()` once the
+ * request is over.
  * @returns the signal, whether Ctrl-C was pressed at all, and `dispose`
  */
-export function patientInterrupt(onFirst: () => void): { signal: AbortSignal; pressed(): boolean; dispose(): void } {
+export function patientInterrupt(onFirst: () => boolean): { signal: AbortSignal; pressed(): boolean; dispose(): void } {
   const ac = new AbortController();
   let presses = 0;
   const onInt = () => {
     presses++;
-    if (presses === 1) onFirst();
-    else ac.abort();
+    if (presses > 1 || onFirst()) ac.abort();
   };
   const onTerm = () => ac.abort();
   process.on('SIGINT', onInt);

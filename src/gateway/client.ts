@@ -83,6 +83,8 @@ export interface GatewayCall<T extends z.ZodMiniType> {
   agent?: import('node:http').Agent;
   /** Words for "what happens if unknown", e.g. "check the gateway before retrying this cash-out". */
   unknownAdvice: string;
+  /** Called the moment the request may have reached the gateway (the connection to it is up). */
+  onSent?: () => void;
 }
 
 /** What the gateway answered with, validated. `raw` is the JSON document as received. */
@@ -143,6 +145,7 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
     try {
       res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent }, () => {
         sent = true;
+        call.onSent?.();
       });
     } catch (err) {
       throw classify(err);

@@ -133,7 +133,8 @@ export interface PipelineDeps {
   now(): number;
   settings(flags: RequestFlags, kind: PaymentKind): RunSettings;
   ledger(): PaymentLedger;
-  send(settings: Settings, path: string, body: unknown, schema: z.ZodMiniType, advice: string, signal: AbortSignal): Promise<GatewayResult<unknown> & { sandbox: boolean }>;
+  /** Sends the request; `onSent` is called the moment it may have reached the gateway. */
+  send(settings: Settings, path: string, body: unknown, schema: z.ZodMiniType, advice: string, signal: AbortSignal, onSent: () => void): Promise<GatewayResult<unknown> & { sandbox: boolean }>;
   ask: AskByOrder;
   /** The confirmation prompt of a guarded payment; resolves true when confirmed. */
   confirm(summary: string): Promise<boolean>;
@@ -215,12 +216,17 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   if (begun.earlier) logger.warn(`--allow-duplicate: sending although an identical ${spec.noun} (entry ${begun.earlier.id}, ${formatReais(begun.earlier.value)}, ${begun.earlier.time}, outcome ${begun.earlier.outcome}) is in the ledger; recorded as entry ${entry}`);
 
   // send
-  const interrupt = patientInterrupt(() =>
-    logger.notice(`the ${spec.noun} was sent: waiting for the gateway's answer (up to ${Math.round(settings.timeoutMs / 1000)} s), the only way to learn whether it was created. Ctrl-C again to stop waiting; its outcome then stays unknown and \`paycli reconcile\` settles it later`),
-  );
+  // Ctrl-C before the request can have reached the gateway cancels it (nothing sent); after, it only
+  // stops the wait at the second press (docs/ledger-and-safety.md, "In flight").
+  let sent = false;
+  const interrupt = patientInterrupt(() => {
+    if (!sent) return true;
+    logger.notice(`the ${spec.noun} was sent: waiting for the gateway's answer (up to ${Math.round(settings.timeoutMs / 1000)} s), the only way to learn whether it was created. Ctrl-C again to stop waiting; its outcome then stays unknown and \`paycli reconcile\` settles it later`);
+    return false;
+  });
   let result: GatewayResult<unknown> & { sandbox: boolean };
   try {
-    result = await d.send(settings, spec.path, body, spec.responseSchema(), spec.unknownAdvice, interrupt.signal);
+    result = await d.send(settings, spec.path, body, spec.responseSchema(), spec.unknownAdvice, interrupt.signal, () => (sent = true));
   } catch (err) {
     return settleOwn(spec, ledger, run, body, entry, err, d, opts);
   } finally {

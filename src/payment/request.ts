@@ -111,14 +111,14 @@ export function printDryRun(settings: Settings, path: string, body: unknown, jso
  * Sends the request to the configured gateway, or to an in-process sandbox (with one stderr
  * notice) when the base URL is "sandbox" or unset.
  */
-export async function send<S extends z.ZodMiniType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
+export async function send<S extends z.ZodMiniType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal, onSent?: () => void): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
   if (!isSandbox(settings.endpoint)) {
-    return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.endpoint.url, signal, unknownAdvice })), sandbox: false };
+    return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.endpoint.url, signal, unknownAdvice, ...(onSent ? { onSent } : {}) })), sandbox: false };
   }
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
   try {
-    return { ...(await callGateway({ path, body, schema, settings, baseUrl: sandbox.url, signal, direct: true, unknownAdvice })), sandbox: true };
+    return { ...(await callGateway({ path, body, schema, settings, baseUrl: sandbox.url, signal, direct: true, unknownAdvice, ...(onSent ? { onSent } : {}) })), sandbox: true };
   } finally {
     await sandbox.close();
   }

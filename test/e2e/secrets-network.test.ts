@@ -141,7 +141,7 @@ describe('network', () => {
     expect(retry.code).toBe(0);
   });
 
-  /** Starts a cash-out against a gateway that never answers and sends `signal` once the request has arrived. */
+  /** Starts a cash-out against a gateway that never answers and sends `signal` once the request has arrived (Ctrl-C: twice). */
   async function interruptAfterSending(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
     t.gw.respond(() => undefined);
     const child = spawn(process.execPath, [PAYCLI, ...CASHOUT_ARGS, '--yes'], { env: childEnv(t.env()) });
@@ -150,10 +150,15 @@ describe('network', () => {
     const closed = new Promise<number | null>((r) => child.on('close', r));
     for (let i = 0; i < 500 && t.gw.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     child.kill(signal);
+    if (signal === 'SIGINT') {
+      // The first Ctrl-C after sending only says it keeps waiting for the answer; the second stops the wait.
+      for (let i = 0; i < 1500 && !stderr.includes("waiting for the gateway's answer"); i++) await new Promise((r) => setTimeout(r, 20));
+      child.kill(signal);
+    }
     return { code: await closed, stderr };
   }
 
-  it('Ctrl-C after sending: exit 130, "after the request was sent", and the ledger blocks an identical retry', async () => {
+  it('Ctrl-C twice after sending: exit 130, "after the request was sent", and the ledger blocks an identical retry', async () => {
     const r = await interruptAfterSending('SIGINT');
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted after the request was sent: the outcome is unknown/);
