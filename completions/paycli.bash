@@ -11,178 +11,178 @@ __paycli_spec() {
   case $1 in
     '')
       subs='cashin cashout config auth sandbox history status balance reconcile listen brcode completion help'
-      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --help -h'
-      vflags='--profile --base-url --timeout'
+      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang --help -h'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --profile --base-url --timeout'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --profile --base-url --timeout --lang'
       varg='' ;;
     'cashout')
       subs=''
-      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --retry-refused --wait --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --batch --batch-format --concurrency --rate --results --profile --base-url --timeout'
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --retry-refused --wait --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --batch --batch-format --concurrency --rate --results --profile --base-url --timeout --lang'
       varg='' ;;
     'config')
       subs='set get unset list profiles path'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'config set')
       subs=''
-      flags='--create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'config get')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'config unset')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'config list')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'config profiles')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'config path')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'auth')
       subs='login status logout'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'auth login')
       subs=''
-      flags='--no-check --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--no-check --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'auth status')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'auth logout')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox')
       subs='pay fail cancel refund infraction ping events resend'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox infraction')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox ping')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox events')
       subs=''
-      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox resend')
       subs=''
-      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout'
+      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
       varg='' ;;
     'history')
       subs='resolve'
-      flags='--since --until --kind --outcome --order-id --limit --format --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--since --until --kind --outcome --order-id --limit --format --profile --base-url --timeout'
+      flags='--since --until --kind --outcome --order-id --limit --format --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--since --until --kind --outcome --order-id --limit --format --profile --base-url --timeout --lang'
       varg='' ;;
     'history resolve')
       subs=''
-      flags='--outcome --note --force --help -h --since --until --kind --order-id --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--outcome --note --since --until --kind --order-id --limit --format --profile --base-url --timeout'
+      flags='--outcome --note --force --help -h --since --until --kind --order-id --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--outcome --note --since --until --kind --order-id --limit --format --profile --base-url --timeout --lang'
       varg='' ;;
     'status')
       subs=''
-      flags='--order-id --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--order-id --profile --base-url --timeout'
+      flags='--order-id --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--order-id --profile --base-url --timeout --lang'
       varg='' ;;
     'balance')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'reconcile')
       subs=''
-      flags='--since --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--since --profile --base-url --timeout'
+      flags='--since --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--since --profile --base-url --timeout --lang'
       varg='' ;;
     'listen')
       subs=''
-      flags='--port --host --forward-to --secret --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--port --host --forward-to --secret --profile --base-url --timeout'
+      flags='--port --host --forward-to --secret --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--port --host --forward-to --secret --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode')
       subs='decode qr create'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'brcode decode')
       subs=''
-      flags='--image --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--image --profile --base-url --timeout'
+      flags='--image --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--image --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode qr')
       subs=''
-      flags='--png --svg --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--png --svg --profile --base-url --timeout'
+      flags='--png --svg --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--png --svg --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode create')
       subs=''
-      flags='--key --key-type --value --amount --name --city --txid --info --png --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--key --key-type --value --amount --name --city --txid --info --png --profile --base-url --timeout'
+      flags='--key --key-type --value --amount --name --city --txid --info --png --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--key --key-type --value --amount --name --city --txid --info --png --profile --base-url --timeout --lang'
       varg='' ;;
     'completion')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='' ;;
     'help')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http'
-      vflags='--profile --base-url --timeout'
+      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--profile --base-url --timeout --lang'
       varg='0' ;;
     *) subs='' flags='' vflags='' varg='' ;;
   esac
@@ -194,12 +194,14 @@ __paycli_values() {
   case "$1:$2" in
     ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
+    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox resend:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'balance:--lang'|'reconcile:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
+      __paycli_words 'pt-BR en' "$3" ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
     'cashout:--pix-key-type')
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')
-      __paycli_words 'base-url cashin-base-url cashout-base-url api-key api-key-store auth-header allow-insecure-http timeout settle-after duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
+      __paycli_words 'base-url cashin-base-url cashout-base-url api-key api-key-store auth-header allow-insecure-http lang timeout settle-after duplicate-window order-id lookup lookup-base-url status-path status-by-order-path balance-path header.' "$3" ;;
     'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox resend:--retry-schedule')
       __paycli_words 'standard fast' "$3" ;;
     'history:--kind'|'history resolve:--kind')

@@ -13,143 +13,143 @@ function __paycli_spec
     switch $argv[1]
         case ''
             set -g __paycli_subs 'cashin' 'cashout' 'config' 'auth' 'sandbox' 'history' 'status' 'balance' 'reconcile' 'listen' 'brcode' 'completion' 'help'
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'cashin'
             set -g __paycli_subs
-            set -g __paycli_vflags '--value' '--amount' '--payer-name' '--payer-document' '--payer-email' '--payer-phone' '--product-name' '--product-description' '--postback-url' '--split' '--order-id' '--input' '--qr-file' '--batch' '--batch-format' '--qr-dir' '--concurrency' '--rate' '--results' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--value' '--amount' '--payer-name' '--payer-document' '--payer-email' '--payer-phone' '--product-name' '--product-description' '--postback-url' '--split' '--order-id' '--input' '--qr-file' '--batch' '--batch-format' '--qr-dir' '--concurrency' '--rate' '--results' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'cashout'
             set -g __paycli_subs
-            set -g __paycli_vflags '--value' '--amount' '--pix-key-type' '--pix-key' '--cpf-cnpj' '--person-name' '--person-email' '--person-phone' '--order-id' '--postback-url' '--input' '--batch' '--batch-format' '--concurrency' '--rate' '--results' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--value' '--amount' '--pix-key-type' '--pix-key' '--cpf-cnpj' '--person-name' '--person-email' '--person-phone' '--order-id' '--postback-url' '--input' '--batch' '--batch-format' '--concurrency' '--rate' '--results' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config'
             set -g __paycli_subs 'set' 'get' 'unset' 'list' 'profiles' 'path'
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config set'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config get'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config unset'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config list'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config profiles'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'config path'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'auth'
             set -g __paycli_subs 'login' 'status' 'logout'
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'auth login'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'auth status'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'auth logout'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox'
             set -g __paycli_subs 'pay' 'fail' 'cancel' 'refund' 'infraction' 'ping' 'events' 'resend'
-            set -g __paycli_vflags '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--port' '--host' '--api-key' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox pay'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox fail'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox cancel'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox refund'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox infraction'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox ping'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox events'
             set -g __paycli_subs
-            set -g __paycli_vflags '--transaction' '--limit' '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--transaction' '--limit' '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'sandbox resend'
             set -g __paycli_subs
-            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--sandbox-url' '--api-key' '--port' '--host' '--postback-secret' '--auto-pay' '--webhook-url' '--drop-after-create' '--retry-for' '--retry-schedule' '--data-dir' '--keep-events' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'history'
             set -g __paycli_subs 'resolve'
-            set -g __paycli_vflags '--since' '--until' '--kind' '--outcome' '--order-id' '--limit' '--format' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--since' '--until' '--kind' '--outcome' '--order-id' '--limit' '--format' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'history resolve'
             set -g __paycli_subs
-            set -g __paycli_vflags '--outcome' '--note' '--since' '--until' '--kind' '--order-id' '--limit' '--format' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--outcome' '--note' '--since' '--until' '--kind' '--order-id' '--limit' '--format' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'status'
             set -g __paycli_subs
-            set -g __paycli_vflags '--order-id' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--order-id' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'balance'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'reconcile'
             set -g __paycli_subs
-            set -g __paycli_vflags '--since' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--since' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'listen'
             set -g __paycli_subs
-            set -g __paycli_vflags '--port' '--host' '--forward-to' '--secret' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--port' '--host' '--forward-to' '--secret' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'brcode'
             set -g __paycli_subs 'decode' 'qr' 'create'
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'brcode decode'
             set -g __paycli_subs
-            set -g __paycli_vflags '--image' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--image' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'brcode qr'
             set -g __paycli_subs
-            set -g __paycli_vflags '--png' '--svg' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--png' '--svg' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'brcode create'
             set -g __paycli_subs
-            set -g __paycli_vflags '--key' '--key-type' '--value' '--amount' '--name' '--city' '--txid' '--info' '--png' '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--key' '--key-type' '--value' '--amount' '--name' '--city' '--txid' '--info' '--png' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'completion'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'help'
             set -g __paycli_subs
-            set -g __paycli_vflags '--profile' '--base-url' '--timeout'
+            set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg '0'
     end
 end
@@ -274,6 +274,7 @@ complete -c paycli -n '__paycli_at \'\'' -l verbose -d 'trace the request and re
 complete -c paycli -n '__paycli_at \'\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 complete -c paycli -n '__paycli_at \'\'' -s h -l help -d 'show help'
 
 # paycli cashin
@@ -313,6 +314,7 @@ complete -c paycli -n '__paycli_at \'cashin\'' -l verbose -d 'trace the request 
 complete -c paycli -n '__paycli_at \'cashin\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'cashin\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'cashin\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'cashin\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli cashout
 complete -c paycli -n '__paycli_at \'cashout\'' -l value -x -d 'amount in cents (1000 = R$ 10,00)'
@@ -346,6 +348,7 @@ complete -c paycli -n '__paycli_at \'cashout\'' -l verbose -d 'trace the request
 complete -c paycli -n '__paycli_at \'cashout\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'cashout\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'cashout\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'cashout\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config
 complete -c paycli -n '__paycli_at \'config\' 0' -a 'set' -d 'set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin'
@@ -364,6 +367,7 @@ complete -c paycli -n '__paycli_at \'config\'' -l verbose -d 'trace the request 
 complete -c paycli -n '__paycli_at \'config\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config set
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'base-url' -d 'gateway base URL for both operations, or "sandbox" (default: sandbox)'
@@ -373,6 +377,7 @@ complete -c paycli -n '__paycli_at \'config set\' 0' -a 'api-key' -d 'the gatewa
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'api-key-store' -d 'keychain: the API key is in the system keychain (set by paycli auth login; removed by auth logout)'
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'auth-header' -d 'send the API key raw under this header instead of Authorization: Bearer'
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'allow-insecure-http' -d 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)'
+complete -c paycli -n '__paycli_at \'config set\' 0' -a 'lang' -d 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)'
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'timeout' -d 'request timeout in milliseconds (default 30000)'
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'settle-after' -d 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)'
 complete -c paycli -n '__paycli_at \'config set\' 0' -a 'duplicate-window' -d 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)'
@@ -394,6 +399,7 @@ complete -c paycli -n '__paycli_at \'config set\'' -l verbose -d 'trace the requ
 complete -c paycli -n '__paycli_at \'config set\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config set\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config set\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config set\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config get
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'base-url' -d 'gateway base URL for both operations, or "sandbox" (default: sandbox)'
@@ -403,6 +409,7 @@ complete -c paycli -n '__paycli_at \'config get\' 0' -a 'api-key' -d 'the gatewa
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'api-key-store' -d 'keychain: the API key is in the system keychain (set by paycli auth login; removed by auth logout)'
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'auth-header' -d 'send the API key raw under this header instead of Authorization: Bearer'
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'allow-insecure-http' -d 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)'
+complete -c paycli -n '__paycli_at \'config get\' 0' -a 'lang' -d 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)'
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'timeout' -d 'request timeout in milliseconds (default 30000)'
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'settle-after' -d 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)'
 complete -c paycli -n '__paycli_at \'config get\' 0' -a 'duplicate-window' -d 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)'
@@ -423,6 +430,7 @@ complete -c paycli -n '__paycli_at \'config get\'' -l verbose -d 'trace the requ
 complete -c paycli -n '__paycli_at \'config get\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config get\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config get\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config get\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config unset
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'base-url' -d 'gateway base URL for both operations, or "sandbox" (default: sandbox)'
@@ -432,6 +440,7 @@ complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'api-key' -d 'the gate
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'api-key-store' -d 'keychain: the API key is in the system keychain (set by paycli auth login; removed by auth logout)'
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'auth-header' -d 'send the API key raw under this header instead of Authorization: Bearer'
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'allow-insecure-http' -d 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)'
+complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'lang' -d 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)'
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'timeout' -d 'request timeout in milliseconds (default 30000)'
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'settle-after' -d 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)'
 complete -c paycli -n '__paycli_at \'config unset\' 0' -a 'duplicate-window' -d 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)'
@@ -452,6 +461,7 @@ complete -c paycli -n '__paycli_at \'config unset\'' -l verbose -d 'trace the re
 complete -c paycli -n '__paycli_at \'config unset\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config unset\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config unset\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config unset\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config list
 complete -c paycli -n '__paycli_at \'config list\'' -s h -l help -d 'show help'
@@ -464,6 +474,7 @@ complete -c paycli -n '__paycli_at \'config list\'' -l verbose -d 'trace the req
 complete -c paycli -n '__paycli_at \'config list\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config list\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config list\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config list\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config profiles
 complete -c paycli -n '__paycli_at \'config profiles\'' -s h -l help -d 'show help'
@@ -476,6 +487,7 @@ complete -c paycli -n '__paycli_at \'config profiles\'' -l verbose -d 'trace the
 complete -c paycli -n '__paycli_at \'config profiles\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config profiles\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config profiles\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config profiles\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli config path
 complete -c paycli -n '__paycli_at \'config path\'' -s h -l help -d 'show help'
@@ -488,6 +500,7 @@ complete -c paycli -n '__paycli_at \'config path\'' -l verbose -d 'trace the req
 complete -c paycli -n '__paycli_at \'config path\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'config path\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'config path\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'config path\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli auth
 complete -c paycli -n '__paycli_at \'auth\' 0' -a 'login' -d 'ask for the API key (hidden; or read it from stdin), check it against the gateway, keep it in the keychain (else the config file)'
@@ -503,6 +516,7 @@ complete -c paycli -n '__paycli_at \'auth\'' -l verbose -d 'trace the request an
 complete -c paycli -n '__paycli_at \'auth\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'auth\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'auth\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'auth\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli auth login
 complete -c paycli -n '__paycli_at \'auth login\'' -l no-check -d 'keep the key without asking the gateway first (a gateway without a balance lookup)'
@@ -516,6 +530,7 @@ complete -c paycli -n '__paycli_at \'auth login\'' -l verbose -d 'trace the requ
 complete -c paycli -n '__paycli_at \'auth login\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'auth login\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'auth login\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'auth login\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli auth status
 complete -c paycli -n '__paycli_at \'auth status\'' -s h -l help -d 'show help'
@@ -528,6 +543,7 @@ complete -c paycli -n '__paycli_at \'auth status\'' -l verbose -d 'trace the req
 complete -c paycli -n '__paycli_at \'auth status\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'auth status\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'auth status\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'auth status\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli auth logout
 complete -c paycli -n '__paycli_at \'auth logout\'' -s h -l help -d 'show help'
@@ -540,6 +556,7 @@ complete -c paycli -n '__paycli_at \'auth logout\'' -l verbose -d 'trace the req
 complete -c paycli -n '__paycli_at \'auth logout\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'auth logout\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'auth logout\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'auth logout\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox
 complete -c paycli -n '__paycli_at \'sandbox\' 0' -a 'pay' -d 'mark a pending transaction paid in a running `paycli sandbox`; its postbacks are sent'
@@ -573,6 +590,7 @@ complete -c paycli -n '__paycli_at \'sandbox\'' -l verbose -d 'trace the request
 complete -c paycli -n '__paycli_at \'sandbox\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox pay
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l sandbox-url -x -d 'address of the running sandbox'
@@ -599,6 +617,7 @@ complete -c paycli -n '__paycli_at \'sandbox pay\'' -l verbose -d 'trace the req
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox pay\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox pay\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox fail
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l sandbox-url -x -d 'address of the running sandbox'
@@ -625,6 +644,7 @@ complete -c paycli -n '__paycli_at \'sandbox fail\'' -l verbose -d 'trace the re
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox fail\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox fail\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox cancel
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l sandbox-url -x -d 'address of the running sandbox'
@@ -651,6 +671,7 @@ complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l verbose -d 'trace the 
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox cancel\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox refund
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l sandbox-url -x -d 'address of the running sandbox'
@@ -677,6 +698,7 @@ complete -c paycli -n '__paycli_at \'sandbox refund\'' -l verbose -d 'trace the 
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox refund\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox refund\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox infraction
 complete -c paycli -n '__paycli_at \'sandbox infraction\'' -l sandbox-url -x -d 'address of the running sandbox'
@@ -703,6 +725,7 @@ complete -c paycli -n '__paycli_at \'sandbox infraction\'' -l verbose -d 'trace 
 complete -c paycli -n '__paycli_at \'sandbox infraction\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox infraction\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox infraction\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox infraction\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox ping
 complete -c paycli -n '__paycli_at \'sandbox ping\'' -l sandbox-url -x -d 'address of the running sandbox'
@@ -729,6 +752,7 @@ complete -c paycli -n '__paycli_at \'sandbox ping\'' -l verbose -d 'trace the re
 complete -c paycli -n '__paycli_at \'sandbox ping\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox ping\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox ping\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox ping\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox events
 complete -c paycli -n '__paycli_at \'sandbox events\'' -l failed -d 'only the events not delivered (given up, or still being retried)'
@@ -758,6 +782,7 @@ complete -c paycli -n '__paycli_at \'sandbox events\'' -l verbose -d 'trace the 
 complete -c paycli -n '__paycli_at \'sandbox events\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox events\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox events\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox events\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli sandbox resend
 complete -c paycli -n '__paycli_at \'sandbox resend\'' -l failed -d 'every event not delivered (given up, or still being retried): sent now'
@@ -785,6 +810,7 @@ complete -c paycli -n '__paycli_at \'sandbox resend\'' -l verbose -d 'trace the 
 complete -c paycli -n '__paycli_at \'sandbox resend\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'sandbox resend\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'sandbox resend\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'sandbox resend\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli history
 complete -c paycli -n '__paycli_at \'history\' 0' -a 'resolve' -d 'record the outcome of an entry whose outcome is unknown, after checking it at the gateway'
@@ -805,6 +831,7 @@ complete -c paycli -n '__paycli_at \'history\'' -l verbose -d 'trace the request
 complete -c paycli -n '__paycli_at \'history\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'history\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'history\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'history\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli history resolve
 complete -c paycli -n '__paycli_at \'history resolve\'' -l outcome -x -a 'ok not_sent refused' -d 'required: what the gateway says: ok (it was paid), not_sent (it never got it), refused'
@@ -826,6 +853,7 @@ complete -c paycli -n '__paycli_at \'history resolve\'' -l verbose -d 'trace the
 complete -c paycli -n '__paycli_at \'history resolve\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'history resolve\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'history resolve\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'history resolve\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli status
 complete -c paycli -n '__paycli_at \'status\'' -l order-id -x -d 'look it up by the order reference sent as orderId instead'
@@ -839,6 +867,7 @@ complete -c paycli -n '__paycli_at \'status\'' -l verbose -d 'trace the request 
 complete -c paycli -n '__paycli_at \'status\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'status\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'status\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'status\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli balance
 complete -c paycli -n '__paycli_at \'balance\'' -s h -l help -d 'show help'
@@ -851,6 +880,7 @@ complete -c paycli -n '__paycli_at \'balance\'' -l verbose -d 'trace the request
 complete -c paycli -n '__paycli_at \'balance\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'balance\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'balance\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'balance\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli reconcile
 complete -c paycli -n '__paycli_at \'reconcile\'' -l since -x -d 'only payments recorded since then: 7d, 24h, 30m, or a date such as 2026-11-01'
@@ -864,6 +894,7 @@ complete -c paycli -n '__paycli_at \'reconcile\'' -l verbose -d 'trace the reque
 complete -c paycli -n '__paycli_at \'reconcile\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'reconcile\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'reconcile\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'reconcile\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli listen
 complete -c paycli -n '__paycli_at \'listen\'' -l port -x -d 'port to listen on (0 = any free port)'
@@ -880,6 +911,7 @@ complete -c paycli -n '__paycli_at \'listen\'' -l verbose -d 'trace the request 
 complete -c paycli -n '__paycli_at \'listen\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'listen\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'listen\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'listen\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli brcode
 complete -c paycli -n '__paycli_at \'brcode\' 0' -a 'decode' -d 'decode a BR Code (text, - for stdin, or --image) and list every problem with its rule'
@@ -895,6 +927,7 @@ complete -c paycli -n '__paycli_at \'brcode\'' -l verbose -d 'trace the request 
 complete -c paycli -n '__paycli_at \'brcode\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'brcode\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'brcode\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'brcode\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli brcode decode
 complete -c paycli -n '__paycli_at \'brcode decode\'' -l image -x -d 'read the BR Code from the QR code in a PNG image'
@@ -908,6 +941,7 @@ complete -c paycli -n '__paycli_at \'brcode decode\'' -l verbose -d 'trace the r
 complete -c paycli -n '__paycli_at \'brcode decode\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'brcode decode\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'brcode decode\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'brcode decode\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli brcode qr
 complete -c paycli -n '__paycli_at \'brcode qr\'' -l png -x -d 'write the QR code as a PNG image'
@@ -922,6 +956,7 @@ complete -c paycli -n '__paycli_at \'brcode qr\'' -l verbose -d 'trace the reque
 complete -c paycli -n '__paycli_at \'brcode qr\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'brcode qr\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'brcode qr\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'brcode qr\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli brcode create
 complete -c paycli -n '__paycli_at \'brcode create\'' -l key -x -d 'PIX key that receives: CPF, CNPJ, +55 phone, e-mail or random key'
@@ -943,6 +978,7 @@ complete -c paycli -n '__paycli_at \'brcode create\'' -l verbose -d 'trace the r
 complete -c paycli -n '__paycli_at \'brcode create\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'brcode create\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'brcode create\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'brcode create\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli completion
 complete -c paycli -n '__paycli_at \'completion\' 0' -a 'bash zsh fish'
@@ -956,6 +992,7 @@ complete -c paycli -n '__paycli_at \'completion\'' -l verbose -d 'trace the requ
 complete -c paycli -n '__paycli_at \'completion\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'completion\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'completion\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'completion\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli help
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'cashin' -d 'create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay'
@@ -980,3 +1017,4 @@ complete -c paycli -n '__paycli_at \'help\'' -l verbose -d 'trace the request an
 complete -c paycli -n '__paycli_at \'help\'' -l no-color -d 'no colour (also NO_COLOR=1)'
 complete -c paycli -n '__paycli_at \'help\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'help\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'help\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'

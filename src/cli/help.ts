@@ -9,7 +9,8 @@
  * Loaded with the command tree: commander only, nothing heavy.
  */
 import { resolve } from 'node:path';
-import { Command, type Help } from 'commander';
+import { Command, Help } from 'commander';
+import { isPortuguese, t } from '../core/i18n/index.js';
 
 /** Root of the tree `cmd` belongs to. */
 export function rootOf(cmd: Command): Command {
@@ -56,10 +57,10 @@ function subcommandNames(cmd: Command): string[] {
 
 /** Ends with exit 2: `word` is no subcommand of `parent`; suggests the nearest one. */
 function unknownCommand(reporter: Command, parent: Command, word: string): never {
-  const where = parent.parent ? ` for '${commandPath(parent)}'` : '';
+  const where = parent.parent ? t('cmdr.for', commandPath(parent)) : '';
   const near = nearest(word, subcommandNames(parent));
-  const suggestion = near ? `\n(Did you mean ${near}?)` : `\n(known commands${where}: ${subcommandNames(parent).join(', ')})`;
-  reporter.error(`error: unknown command '${word}'${where}${suggestion}`, { exitCode: 2, code: 'commander.unknownCommand' });
+  const suggestion = near ? `\n${t('cmdr.didYouMean', near)}` : `\n${t('cmdr.knownCommands', where, subcommandNames(parent).join(', '))}`;
+  reporter.error(`error: ${t('cmdr.unknownCommand', word, where)}${suggestion}`, { exitCode: 2, code: 'commander.unknownCommand' });
 }
 
 /** `paycli config set` for the `set` command under `config`. */
@@ -95,7 +96,46 @@ function globalOptions(cmd: Command, helper: Help): ReturnType<Help['visibleOpti
 export function configureRootHelp(program: Command): Command {
   return program
     .helpCommand(false)
-    .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: (cmd: Command) => globalOptions(cmd, cmd.createHelp()) });
+    .configureHelp({
+      showGlobalOptions: true,
+      visibleGlobalOptions: (cmd: Command) => globalOptions(cmd, cmd.createHelp()),
+      // commander's own headings and notes, in the language of the run
+      styleTitle: (title: string) => helpTitle(title),
+      commandUsage(this: Help, cmd) {
+        const usage = Help.prototype.commandUsage.call(this, cmd);
+        return isPortuguese() ? usage.replace('[options]', `[${t('help.usage.options')}]`).replace('[command]', `[${t('help.usage.command')}]`) : usage;
+      },
+      optionDescription(this: Help, option) {
+        const text = Help.prototype.optionDescription.call(this, option);
+        return isPortuguese() ? text.replace('(choices: ', `(${t('help.choices')} `).replace(/([(,] )default: /, `$1${t('help.default')} `) : text;
+      },
+    });
+}
+
+/** A heading of commander's help (`Usage:`, `Options:`…) in the language of the run. */
+function helpTitle(title: string): string {
+  const key = ({ 'Usage:': 'help.title.usage', 'Options:': 'help.title.options', 'Global Options:': 'help.title.globalOptions', 'Commands:': 'help.title.commands', 'Arguments:': 'help.title.arguments' } as const)[title];
+  return key ? t(key) : title;
+}
+
+/**
+ * One of commander's own error messages (without `error: `) in the language of the run: unknown
+ * option, missing or invalid option value, missing argument, too many arguments, unknown
+ * command; any other text as it came.
+ */
+export function commanderMessage(message: string): string {
+  if (!isPortuguese()) return message;
+  const [first = '', ...rest] = message.split('\n');
+  const tail = rest.map((l) => l.replace(/^\(Did you mean (.+)\?\)$/, (_, n: string) => t('cmdr.didYouMean', n)));
+  let m: RegExpExecArray | null;
+  let head = first;
+  if ((m = /^unknown option '(.+)'$/.exec(first))) head = t('cmdr.unknownOption', m[1]!);
+  else if ((m = /^option '(.+)' argument missing$/.exec(first))) head = t('cmdr.argumentMissing', m[1]!);
+  else if ((m = /^option '(.+?)' argument '(.*)' is invalid\. ?(.*)$/s.exec(first))) head = `${t('cmdr.invalidArgument', m[1]!, m[2]!)}${m[3] ? ` ${m[3]}` : ''}`;
+  else if ((m = /^unknown command '(.+)'$/.exec(first))) head = t('cmdr.unknownCommand', m[1]!, '');
+  else if ((m = /^missing required argument '(.+)'$/.exec(first))) head = t('cmdr.missingArgument', m[1]!);
+  else if ((m = /^too many arguments( for '.+')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(first))) head = t('cmdr.tooManyArguments', m[1] ? t('cmdr.for', m[1].slice(6, -1)) : '', Number(m[2]), Number(m[3]));
+  return [head, ...tail].join('\n');
 }
 
 /**
@@ -113,15 +153,14 @@ export function addHelpCommand(program: Command): void {
   }
   program
     .command('help')
-    .description('show the help of a command, e.g. paycli help config set; `paycli help examples` prints where the example files are')
-    .argument('[command...]', 'a command and its subcommands, or examples')
+    .description(t('help.cmd.description'))
+    .argument('[command...]', t('help.cmd.argument'))
     .addHelpText(
       'after',
       `
-paycli help examples prints the folder of the example files that ship with paycli (${EXAMPLE_FILES.join(', ')}),
-which the examples of every --help use; copy a file before changing it.
+${t('help.cmd.after', EXAMPLE_FILES.join(', '))}
 
-Examples:
+${t('help.title.examples')}
   $ paycli help cashout
   $ paycli help config set
   $ paycli help examples

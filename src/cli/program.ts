@@ -3,9 +3,9 @@
  * implementation is imported when it runs (src/cli/lazy.ts), so `--help` stays fast.
  * `buildProgram()` is also what scripts/gen-completions.mjs walks to write completions/.
  */
-import { Command, CommanderError, Option } from '@commander-js/extra-typings';
+import { Command, CommanderError, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { Command as UntypedCommand } from 'commander';
-import { CASHIN_EXAMPLE, registerCashin } from './commands/cashin.js';
+import { cashinExample, registerCashin } from './commands/cashin.js';
 import { registerCashout } from './commands/cashout.js';
 import { registerBrcode } from './commands/brcode.js';
 import { registerCompletion } from './commands/completion.js';
@@ -14,19 +14,40 @@ import { registerAuth } from './commands/auth.js';
 import { registerHistory } from './commands/history.js';
 import { registerListen } from './commands/listen.js';
 import { registerSandbox } from './commands/sandbox.js';
-import { addHelpCommand, configureRootHelp } from './help.js';
+import { addHelpCommand, commanderMessage, configureRootHelp } from './help.js';
 import { registerBalance } from './commands/balance.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerStatus } from './commands/status.js';
-import { ExitCode } from '../core/errors.js';
+import { ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { createdInThisRun } from '../core/result-state.js';
 import { VERSION } from '../core/version.js';
 import { EXIT_CODE_SUMMARY } from '../core/errors.js';
+import { LANGUAGES, parseLanguage, t } from '../core/i18n/index.js';
+import { chooseLanguage } from './language.js';
 
-/** The exit-code table, shown in `paycli --help`; built from {@link EXIT_CODE_SUMMARY} (src/core/errors.ts). */
-export const EXIT_CODES_HELP = `\nExit codes:\n${Object.entries(EXIT_CODE_SUMMARY)
-  .map(([code, text]) => `  ${code.padEnd(5)}${text}`)
-  .join('\n')}`;
+/**
+ * The exit-code table, shown in `paycli --help`, in the language of the run: one line per code of
+ * {@link EXIT_CODE_SUMMARY} (src/core/errors.ts), its text from the catalog (`exit.<code>`).
+ */
+export function exitCodesHelp(): string {
+  return `\n${t('root.exitCodes')}\n${Object.keys(EXIT_CODE_SUMMARY)
+    .map((code) => `  ${code.padEnd(5)}${t(`exit.${Number(code) as ExitCodeValue}`)}`)
+    .join('\n')}`;
+}
+
+/**
+ * `--lang pt-BR|en`: read before the command tree is built (src/cli/language.ts); here it is
+ * declared for help and completion, and an unknown value is refused (exit 2).
+ */
+function langOption(): Option {
+  const opt = new Option('--lang <lang>', t('lang.flag')).argParser((v: string) => {
+    const lang = parseLanguage(v);
+    if (!lang) throw new InvalidArgumentError(t('lang.invalid', LANGUAGES.join(', ')));
+    return lang;
+  });
+  opt.argChoices = [...LANGUAGES];
+  return opt;
+}
 
 /**
  * The root command with its global flags and help, no subcommands; its type carries the global
@@ -36,44 +57,42 @@ export function rootProgram() {
   const program = new Command('paycli');
   configureRootHelp(program as unknown as UntypedCommand);
   return program
-    .description('PIX cash-ins (BR Code / QR code) and cash-outs (payouts to a PIX key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.')
-    .version(VERSION, '-V, --version', 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)')
-    .helpOption('-h, --help', 'show help')
-    .option('--json', 'print the result as one JSON document on stdout (errors as JSON on stderr)')
-    .option('--profile <name>', 'config profile to use (env PAYCLI_PROFILE; default "default")')
-    .option('--base-url <url>', 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)')
-    .option('--timeout <ms>', 'request timeout in milliseconds (default 30000)')
-    .option('--verbose', 'trace the request and response on stderr (credential redacted)')
-    .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--no-input', 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)')
-    .addOption(new Option('--allow-insecure-http', 'allow a plain http:// base URL to a non-loopback host'))
-    .showHelpAfterError('(run with --help for usage)')
+    .description(t('root.description'))
+    .version(VERSION, '-V, --version', t('root.version'))
+    .helpOption('-h, --help', t('help.option.help'))
+    .option('--json', t('root.json'))
+    .option('--profile <name>', t('root.profile'))
+    .option('--base-url <url>', t('root.baseUrl'))
+    .option('--timeout <ms>', t('root.timeout'))
+    .option('--verbose', t('root.verbose'))
+    .option('--no-color', t('root.noColor'))
+    .option('--no-input', t('root.noInput'))
+    .addOption(new Option('--allow-insecure-http', t('root.allowInsecureHttp')))
+    .addOption(langOption())
+    .showHelpAfterError(t('help.after.error'))
     .exitOverride()
     .configureOutput({
       // with --json, stderr stays JSON Lines: no "(run with --help for usage)" after the error document
-      writeErr: (str) => void (process.argv.includes('--json') && str === '(run with --help for usage)\n' ? undefined : process.stderr.write(str)),
+      writeErr: (str) => void (process.argv.includes('--json') && str === `${t('help.after.error')}\n` ? undefined : process.stderr.write(str)),
       outputError: (str, write) => {
+        const message = commanderMessage(str.replace(/^error: /, '').trim());
         if (process.argv.includes('--json')) {
-          process.stderr.write(`${JSON.stringify({ error: { code: 'usage', message: str.replace(/^error: /, '').trim() } })}\n`);
-        } else write(str);
+          process.stderr.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
+        } else write(`${t('log.error')} ${message}\n`);
       },
     })
     .addHelpText(
       'after',
-      `
-Examples:
-${CASHIN_EXAMPLE}
+      () => `
+${t('help.title.examples')}
+${cashinExample()}
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes
-  $ paycli config set base-url https://api.gateway.example && paycli auth login   # in a terminal: asks for the key, hidden
-${EXIT_CODES_HELP}
+  $ paycli config set base-url https://api.gateway.example && paycli auth login   ${t('root.example.cashoutComment')}
+${exitCodesHelp()}
 
-Environment:
-  PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY override the profile; flags override both.
-  PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.
-  PAYCLI_POSTBACK_SECRET signs (sandbox) and checks (listen) postbacks.
-  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR move the config file, the data folder and the
-  code cache (NODE_DISABLE_COMPILE_CACHE=1 turns the cache off).`,
+${t('root.environment')}
+${t('root.environmentText')}`,
     );
 }
 
@@ -161,6 +180,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     });
   }
   const args = argv.slice(2);
+  await chooseLanguage(args);
   if (wantsVerboseVersion(args)) {
     (await import('./version-info.js')).printVersionInfo(args.includes('--json'));
     return;

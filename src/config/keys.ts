@@ -25,6 +25,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'api-key-store', description: 'keychain: the API key is in the system keychain (set by paycli auth login; removed by auth logout)' },
   { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
   { name: 'allow-insecure-http', description: 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)' },
+  { name: 'lang', description: 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)' },
   { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
   { name: 'settle-after', description: 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)' },
   { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)' },

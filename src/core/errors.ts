@@ -4,6 +4,8 @@
  * the process exit code. The table is documented in README.md, docs/output-for-scripts.md and `paycli --help`.
  */
 
+import { en } from './i18n/en.js';
+
 /** Exit codes, as documented in README "Exit codes", docs/output-for-scripts.md "Exit codes" and `paycli --help`. */
 export const ExitCode = {
   /** The command did what was asked. */
@@ -34,18 +36,19 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /**
  * One line per exit code, for `paycli --help` ("Exit codes:", built from this table in src/cli/program.ts)
  * and checked against README "Exit codes" and docs/output-for-scripts.md "Exit codes" by test/unit/exit-codes.test.ts: a code added to
- * {@link ExitCode} without a line here does not compile.
+ * {@link ExitCode} without a line here does not compile. The texts are the English catalog's
+ * (src/core/i18n/en.ts `exit.<code>`); `--help` shows them in the language of the run.
  */
 export const EXIT_CODE_SUMMARY: Readonly<Record<ExitCodeValue, string>> = {
-  0: 'success (a batch: every row ok, or already ok)',
-  1: 'the gateway refused the request (4xx other than 401/403); its message is shown (a batch: some rows refused)',
-  2: 'usage or validation error, nothing sent (also: cash-out not confirmed, duplicate cash-out, ledger unusable or busy; a batch file with bad rows)',
-  3: 'authentication failed (401/403) or no API key configured',
-  4: 'network failure or timeout (outcome unknown if the request may have been sent; a batch: some rows unknown)',
-  5: 'the gateway failed or answered outside the interface (5xx, not JSON, wrong shape; a batch: some rows unknown)',
-  6: 'created, but needs attention (wrong amounts or BR Code in the answer; result not written; a batch: some rows need a person)',
-  70: 'internal error (a bug in paycli)',
-  130: 'interrupted (Ctrl-C, or SIGTERM during a request; a batch: rows in flight recorded, run it again to resume)',
+  0: en['exit.0'],
+  1: en['exit.1'],
+  2: en['exit.2'],
+  3: en['exit.3'],
+  4: en['exit.4'],
+  5: en['exit.5'],
+  6: en['exit.6'],
+  70: en['exit.70'],
+  130: en['exit.130'],
 };
 
 /** Machine-readable error codes, the `error.code` of the `--json` error document. */

@@ -5,6 +5,7 @@
  * lines, then at most one `{"error": {…}}` document (src/cli/action.ts); the `--verbose` trace stays text.
  */
 import { highlighter } from './highlighter.js';
+import { t } from './i18n/index.js';
 import { noteCreated } from './result-state.js';
 import { redact, sanitizeText } from './sanitize.js';
 import { prettyJson } from './terminal.js';
@@ -39,15 +40,15 @@ export const logger = {
   /** A warning; stderr, yellow. */
   warn(msg: string): void {
     if (json) line('warning', msg);
-    else err(`${highlighter.warn('warning:')} ${clean(msg)}\n`);
+    else err(`${highlighter.warn(t('log.warning'))} ${clean(msg)}\n`);
   },
   /** An error line; stderr, red. */
   error(msg: string): void {
-    err(`${highlighter.error('error:')} ${clean(msg)}\n`);
+    err(`${highlighter.error(t('log.error'))} ${clean(msg)}\n`);
   },
   /** A follow-up hint under an error. */
   hint(msg: string): void {
-    err(`${highlighter.dim('hint:')} ${clean(msg)}\n`);
+    err(`${highlighter.dim(t('log.hint'))} ${clean(msg)}\n`);
   },
   /** A trace line, only with `--verbose`; stderr, dimmed. */
   debug(msg: string): void {

@@ -41,18 +41,23 @@ export function makeHome(): Home {
  */
 export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid?.() ?? 'user'}`);
 
-/** What paycli reads from its environment; the test runner's own values never reach a child. */
-const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$)/;
+/**
+ * What paycli reads from its environment; the test runner's own values never reach a child. The
+ * locale variables are among them: a child runs with `LANG=C.UTF-8` (English messages, whatever
+ * the machine's locale) unless the test sets them.
+ */
+const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$)/;
 
 /**
  * Environment of a paycli child (every helper that spawns one uses it): the parent's minus
- * anything paycli reads and minus `alsoRemove`, with {@link TEST_CACHE_DIR}, plus `env`
+ * anything paycli reads and minus `alsoRemove`, with {@link TEST_CACHE_DIR} and `LANG=C.UTF-8`, plus `env`
  * (an `undefined` value removes the variable).
  */
 export function childEnv(env: Record<string, string | undefined>, alsoRemove?: RegExp): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(base)) if (READ_BY_PAYCLI.test(k) || alsoRemove?.test(k)) delete base[k];
   base.PAYCLI_CACHE_DIR = TEST_CACHE_DIR;
+  base.LANG = 'C.UTF-8';
   const out = { ...base, ...env };
   for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
   return out;

@@ -5,22 +5,22 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES_HELP, buildProgram } from '../../src/cli/program.js';
+import { exitCodesHelp, buildProgram } from '../../src/cli/program.js';
 import { EXIT_CODE_SUMMARY, ExitCode } from '../../src/core/errors.js';
 
 const codes = Object.values(ExitCode).sort((a, b) => a - b);
 
 describe('exit-code text', () => {
   it('--help lists every ExitCode with its summary, in order', () => {
-    const lines = EXIT_CODES_HELP.trim().split('\n');
+    const lines = exitCodesHelp().trim().split('\n');
     expect(lines[0]).toBe('Exit codes:');
     expect(lines.slice(1).map((l) => Number(/^\s+(\d+)\s/.exec(l)![1]))).toEqual(codes);
-    for (const c of codes) expect(EXIT_CODES_HELP).toContain(`${String(c).padEnd(5)}${EXIT_CODE_SUMMARY[c]}`);
+    for (const c of codes) expect(exitCodesHelp()).toContain(`${String(c).padEnd(5)}${EXIT_CODE_SUMMARY[c]}`);
     let help = '';
     const program = buildProgram();
     program.configureOutput({ writeOut: (s) => (help += s) });
     program.outputHelp();
-    expect(help).toContain(EXIT_CODES_HELP.trim());
+    expect(help).toContain(exitCodesHelp().trim());
   });
   /** The codes of the table in a page's "## Exit codes" section, in order. */
   const tableCodes = (file: string): number[] => {

@@ -3,7 +3,7 @@ import type { Program } from '../program.js';
 import { lazyAction, type RunOptions } from '../lazy.js';
 
 /** The canonical cash-in example, shown in `paycli --help` and `paycli cashin --help`. */
-export const CASHIN_EXAMPLE = `  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
+export const cashinExample = () => `  $ paycli cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
       --payer-email fulano@example.com --payer-phone 11987654321 \\
       --product-name Camiseta --product-description "Camiseta azul M"`;
 
@@ -44,7 +44,7 @@ export function cashinCommand(program: Program) {
       'after',
       `
 Examples:
-${CASHIN_EXAMPLE}
+${cashinExample()}
   $ paycli cashin --input "$(paycli help examples)/order.json" --amount 25,90 --split 123e4567-e12b-12d1-a456-426655440000:500 --qr-file qr.png
   $ paycli cashin --input "$(paycli help examples)/order.json" --json | jq -r .qrCode
   $ paycli cashin --amount 25,90 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\

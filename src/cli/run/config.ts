@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import type Conf from 'conf';
 import { CONFIG_KEYS, isValidKey } from '../../config/keys.js';
 import { UsageError } from '../../core/errors.js';
+import { parseLanguage, t } from '../../core/i18n/index.js';
 import { logger, printResult } from '../../core/logger.js';
 import { configDir, configFile } from '../../core/paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
@@ -54,6 +55,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
   if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
   if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+  if (key === 'lang' && !parseLanguage(value)) throw new UsageError(t('config.lang.invalid', value), { field: key });
   if (key === 'allow-insecure-http' && value !== 'true' && value !== 'false') throw new UsageError(`allow-insecure-http must be true or false, got "${value}"`, { field: key });
   checkLookupSetting(key, value);
 }
