@@ -10,6 +10,7 @@ import { setupColor } from '../core/highlighter.js';
 import { logger, setupLogger } from '../core/logger.js';
 import { redact, sanitizeText } from '../core/sanitize.js';
 import { processContext, type RunContext } from '../core/terminal.js';
+import { t } from '../core/i18n/index.js';
 
 /**
  * Runs `body` with the command's options merged with the global ones and the run context of
@@ -57,7 +58,7 @@ async function checkNamedProfile(cmd: Command, opts: Record<string, unknown>): P
   const name = path.join(' ');
   if (OWN_PROFILE_CHECK.has(name)) return;
   const { checkProfile } = await import('../config/settings.js');
-  checkProfile(opts, process.env, undefined, { action: path[0] === 'config' ? 'nothing was changed' : SENDING.has(path[0]!) ? 'nothing was sent' : 'nothing was done' });
+  checkProfile(opts, process.env, undefined, { action: path[0] === 'config' ? t('common.nothingChanged') : SENDING.has(path[0]!) ? t('common.nothingSent') : t('common.nothingDone') });
 }
 
 /** Prints an error as the user should see it and returns the exit code. */
@@ -72,7 +73,7 @@ export function report(err: unknown, json: boolean, verbose: boolean): number {
     if (e instanceof NeedsAttentionError) doc.problems = e.problems;
     process.stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
   } else {
-    if (e instanceof NeedsAttentionError) logger.error(`created, but needs attention:\n${e.problems.map((p) => `  - ${p}`).join('\n')}`);
+    if (e instanceof NeedsAttentionError) logger.error(`${t('error.needsAttention')}:\n${e.problems.map((p) => `  - ${p}`).join('\n')}`);
     else logger.error(e.message);
     if (e.details.hint) logger.hint(e.details.hint);
   }
@@ -90,7 +91,7 @@ export function report(err: unknown, json: boolean, verbose: boolean): number {
  */
 export function toPaycliError(err: unknown): PaycliError {
   if (err instanceof PaycliError) return err;
-  if (err && typeof err === 'object' && (err as Error).name === 'ExitPromptError') return new InterruptedError('interrupted: nothing was sent');
+  if (err && typeof err === 'object' && (err as Error).name === 'ExitPromptError') return new InterruptedError(t('error.interruptedNothingSent'));
   const message = err instanceof Error ? err.message : String(err);
-  return new InternalError(`internal error: ${sanitizeText(message, true)} (a bug in paycli; run with --verbose for details)`, { cause: err });
+  return new InternalError(t('error.internal', sanitizeText(message, true)), { cause: err });
 }

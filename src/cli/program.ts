@@ -170,12 +170,12 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       const created = stream === process.stdout ? createdInThisRun() : undefined;
       if (created) {
-        const message = `created, but needs attention: the gateway created ${created}, but its result could not be written to stdout (${err.code ?? err.message}); see \`paycli history\``;
-        process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `error: ${message}\n`);
+        const message = `${t('error.needsAttention')}: ${t('error.stdoutLost', created, err.code ?? err.message)}`;
+        process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `${t('log.error')} ${message}\n`);
         process.exit(ExitCode.NEEDS_ATTENTION);
       }
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      process.stderr.write(`error: the result could not be written to stdout (${err.code ?? err.message})\n`);
+      process.stderr.write(`${t('log.error')} ${t('error.stdoutFailed', err.code ?? err.message)}\n`);
       process.exit(ExitCode.USAGE);
     });
   }

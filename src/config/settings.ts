@@ -57,7 +57,7 @@ export function readConfigFile(): ConfigFile {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`the config file ${configFile()} is not valid JSON; fix or delete it`);
+    throw new UsageError(t('settings.notJson', configFile()));
   }
   return checkConfigShape(parsed, configFile());
 }
@@ -71,7 +71,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function checkConfigShape(parsed: unknown, file: string): ConfigFile {
   const wrong = (path: string, want: string, got: unknown): never => {
     const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got === 'object' ? 'an object' : `a ${typeof got}`;
-    throw new UsageError(`the config file ${file}: ${path} must be ${want}, not ${kind}; fix it (or set it again with paycli config set)`, { field: path });
+    throw new UsageError(t('settings.shape', file, path, want, kind), { field: path });
   };
   if (!isObject(parsed)) return wrong('the top level', 'an object', parsed);
   if (parsed.profiles === undefined) return {};
@@ -97,6 +97,7 @@ export interface GlobalFlags {
 export type { Settings } from '../gateway/connection.js';
 import type { Settings } from '../gateway/connection.js';
 import { DEFAULT_SETTLE_AFTER_MS } from '../gateway/connection.js';
+import { t } from '../core/i18n/index.js';
 
 /** Which request the settings are for: an operation, or a lookup (`status`, `balance`, `reconcile`). */
 export type SettingsOp = 'cashin' | 'cashout' | 'lookup';
@@ -106,7 +107,7 @@ function choice<T extends string>(value: string | undefined, choices: readonly T
   if (value === undefined || value === '') return choices[0]!;
   const v = value.trim().toLowerCase();
   if ((choices as readonly string[]).includes(v)) return v as T;
-  throw new UsageError(`${profile ? `config key ${key} (profile ${profile})` : key} must be one of ${choices.join(', ')}, got "${value}"`, { field: key });
+  throw new UsageError(t('settings.oneOf', profile ? t('settings.configKey', key, profile) : key, choices.join(', '), value), { field: key });
 }
 
 /** The profile name: `--profile`, else `PAYCLI_PROFILE`, else `default`. */
@@ -152,9 +153,9 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proces
   if (named && name !== 'default' && !Object.hasOwn(profiles, name) && !opts.extra?.(name)) {
     const near = nearestProfile(name, names);
     const source = flags.profile ? '--profile' : 'PAYCLI_PROFILE';
-    throw new UsageError(`unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; ${opts.action ?? 'nothing was sent'}`, {
+    throw new UsageError(t('settings.unknownProfile', name, source, near ?? '', opts.action ?? t('common.nothingSent')), {
       field: source,
-      hint: opts.hint ?? (names.length ? `configured profiles: ${names.join(', ')} (paycli config profiles)` : 'no profile is configured: create one with `paycli config set base-url <url> --profile <name> --create`'),
+      hint: opts.hint ?? (names.length ? t('settings.configuredProfiles', names.join(', ')) : t('settings.noProfiles')),
     }, 'unknown_profile');
   }
   return { name, named };
@@ -225,9 +226,9 @@ function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<s
   // else it sets. One that names a gateway for another operation only must not silently "succeed"
   // in the sandbox: that is a profile half set up.
   if (configuredProfile !== undefined && BASE_URL_KEYS.some((k) => profile[k])) {
-    throw new UsageError(`profile "${configuredProfile}" has no base URL${op === 'lookup' ? '' : ` for ${op === 'cashin' ? 'cash-ins' : 'cash-outs'}`}; nothing was sent`, {
+    throw new UsageError(t('settings.noBaseUrl', configuredProfile, op), {
       field: '--base-url',
-      hint: `set one with \`paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}\`, choose another profile (paycli config profiles), or pass --base-url sandbox`,
+      hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}`),
     }, 'usage');
   }
   return BUILT_IN_SANDBOX;
@@ -327,10 +328,10 @@ export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void 
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`base URL "${shownInput}" is not an absolute URL; example: https://api.gateway.example`, { field: '--base-url' });
+    throw new UsageError(t('settings.baseUrlNotAbsolute', shownInput), { field: '--base-url' });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`base URL "${shownInput}" must start with https://`, { field: '--base-url' });
+    throw new UsageError(t('settings.baseUrlHttps', shownInput), { field: '--base-url' });
   }
   // A path is kept (`https://gw.example/api/v2` + `/transaction/cashout`, see src/gateway/client.ts); a
   // query or fragment has no place to go once the interface path is appended, so it is refused
@@ -341,15 +342,15 @@ export function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void 
     const isQuery = q >= 0 && (h < 0 || q < h);
     // The query itself is not shown: it may carry a token.
     const shown = `${url.origin}${url.pathname}${isQuery ? '?…' : '#…'}`;
-    throw new UsageError(`base URL "${shown}" has a ${isQuery ? 'query' : 'fragment'}: a base URL is a scheme, a host and optionally a path`, {
+    throw new UsageError(t('settings.baseUrlQuery', shown, isQuery), {
       field: '--base-url',
-      hint: 'example: https://api.gateway.example/api/v2',
+      hint: t('settings.baseUrlQueryHint'),
     });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    throw new UsageError(`base URL "${shownInput}" uses plain http: the API key would travel in clear`, {
+    throw new UsageError(t('settings.baseUrlHttp', shownInput), {
       field: '--base-url',
-      hint: 'use https://, or pass --allow-insecure-http if you really mean it',
+      hint: t('settings.baseUrlHttpHint'),
     });
   }
 }
@@ -391,8 +392,8 @@ function keyFromKeychain(profile: string, config: ConfigFile): string | undefine
   try {
     key = keychainGet(profile);
   } catch (err) {
-    throw new AuthError(`the API key of profile "${profile}" is in ${keychainName()}, which cannot be read (${sanitizeText((err as Error).message, true)}); nothing was sent`, {
-      hint: `unlock the keychain, set PAYCLI_API_KEY, or run \`paycli auth login${profile === 'default' ? '' : ` --profile ${profile}`}\` again`,
+    throw new AuthError(t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true)), {
+      hint: t('settings.keychainHint', `paycli auth login${profile === 'default' ? '' : ` --profile ${profile}`}`),
     }, 'no_credential');
   }
   keychainKeys.set(profile, key);
@@ -417,10 +418,10 @@ export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFrom
   if (keylessLoopback(settings)) {
     if (opts.quiet || keylessNoticed.has(noticeKey)) return settings; // said once, for the operation the lookups are about
     keylessNoticed.add(noticeKey);
-    logger.notice(`no API key for profile "${settings.profile}": sending to ${endpointHost(settings.endpoint)} (loopback) without a credential`);
+    logger.notice(t('settings.noKeyLoopback', settings.profile, endpointHost(settings.endpoint)));
   } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
-    throw new AuthError(`no API key for profile "${settings.profile}": nothing was sent`, {
-      hint: `run \`paycli auth login${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\` or set PAYCLI_API_KEY`,
+    throw new AuthError(t('settings.noKey', settings.profile), {
+      hint: t('settings.noKeyHint', `paycli auth login${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}`),
     }, 'no_credential');
   }
   return settings;

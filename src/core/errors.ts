@@ -5,6 +5,7 @@
  */
 
 import { en } from './i18n/en.js';
+import { t } from './i18n/index.js';
 
 /** Exit codes, as documented in README "Exit codes", docs/output-for-scripts.md "Exit codes" and `paycli --help`. */
 export const ExitCode = {
@@ -151,7 +152,7 @@ export class GatewayError extends PaycliError {
 
 /** Ctrl-C: exit 130. */
 export class InterruptedError extends PaycliError {
-  constructor(message = 'interrupted', details: ErrorDetails = {}) {
+  constructor(message = t('error.interrupted'), details: ErrorDetails = {}) {
     super('interrupted', ExitCode.INTERRUPTED, message, details);
   }
 }
@@ -163,7 +164,7 @@ export class InterruptedError extends PaycliError {
 export class NeedsAttentionError extends PaycliError {
   readonly problems: readonly string[];
   constructor(problems: readonly string[], details: ErrorDetails = {}) {
-    super('needs_attention', ExitCode.NEEDS_ATTENTION, `created, but needs attention: ${problems.join('; ')}`, details);
+    super('needs_attention', ExitCode.NEEDS_ATTENTION, `${t('error.needsAttention')}: ${problems.join('; ')}`, details);
     this.problems = problems;
   }
 }

@@ -23,6 +23,7 @@ import { REDACTED, redactUrl } from '../core/secrets.js';
 import type { Settings } from './connection.js';
 import { post, type TransportResponse } from './transport.js';
 import { VERSION } from '../core/version.js';
+import { t } from '../core/i18n/index.js';
 
 export { joinUrl } from './endpoint.js';
 
@@ -113,10 +114,8 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
   let sent = false;
   const unknown = (what: string, code: 'network' | 'timeout', cause: unknown): NetworkError => {
     const details: ErrorDetails = { maybeSent: lookup ? false : sent, cause };
-    if (lookup) return new NetworkError(`${what}: the lookup failed (a lookup changes nothing at the gateway)`, details, code);
-    return sent
-      ? new NetworkError(`${what} after the request was sent: the outcome is unknown; ${call.unknownAdvice}`, details, code)
-      : new NetworkError(`${what} before the request was sent: nothing reached the gateway`, details, code);
+    if (lookup) return new NetworkError(t('net.lookupFailed', what), details, code);
+    return sent ? new NetworkError(t('net.afterSent', what, call.unknownAdvice), details, code) : new NetworkError(t('net.beforeSent', what), details, code);
   };
   const timeoutMs = call.settings.timeoutMs;
   // One controller for the timeout and the caller's signal, released when the answer is read
@@ -168,22 +167,19 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
   function classify(err: unknown): Error {
     if (err instanceof GatewayError) return err;
     if (call.signal?.aborted) {
-      if (lookup) return new InterruptedError('interrupted during a lookup (a lookup changes nothing at the gateway)', { maybeSent: false });
-      return new InterruptedError(
-        sent ? `interrupted after the request was sent: the outcome is unknown; ${call.unknownAdvice}` : 'interrupted before the request was sent: nothing reached the gateway',
-        { maybeSent: sent },
-      );
+      if (lookup) return new InterruptedError(t('net.interruptedLookup'), { maybeSent: false });
+      return new InterruptedError(sent ? t('net.interruptedAfter', call.unknownAdvice) : t('net.interruptedBefore'), { maybeSent: sent });
     }
     const refusedByProxy = proxyRefusal(err);
     if (refusedByProxy) return refusedByProxy;
     const code = errorCodeOf(err);
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return unknown(`no answer within ${timeoutMs} ms`, 'timeout', err);
+      return unknown(t('net.noAnswer', timeoutMs), 'timeout', err);
     }
     if (code && NOT_SENT.has(code)) {
-      return new NetworkError(`could not connect to ${new URL(req.url).host} (${code}): nothing was sent`, { maybeSent: false, cause: err, hint: 'check --base-url / `paycli config get base-url` and your network' });
+      return new NetworkError(t('net.cannotConnect', new URL(req.url).host, code), { maybeSent: false, cause: err, hint: t('net.cannotConnectHint') });
     }
-    return unknown(`the connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})`, 'network', err);
+    return unknown(t('net.connectionFailed', code ?? (err as Error)?.message ?? t('net.unknownError')), 'network', err);
   }
 }
 
@@ -198,12 +194,8 @@ function proxyRefusal(err: unknown): NetworkError | undefined {
     if (!m) continue;
     const status = Number(m[1]);
     return status === 407
-      ? new NetworkError('the proxy asked for authentication (HTTP 407 Proxy Authentication Required): nothing was sent', {
-          maybeSent: false,
-          cause: err,
-          hint: 'put the proxy credentials in the proxy variable (HTTPS_PROXY=http://user:password@proxy:port), or set NO_PROXY for this gateway',
-        }, 'proxy_auth_required')
-      : new NetworkError(`the proxy refused to connect to the gateway (HTTP ${status}): nothing was sent`, { maybeSent: false, cause: err, hint: 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY' });
+      ? new NetworkError(t('net.proxyAuth'), { maybeSent: false, cause: err, hint: t('net.proxyAuthHint') }, 'proxy_auth_required')
+      : new NetworkError(t('net.proxyRefused', status), { maybeSent: false, cause: err, hint: t('net.proxyRefusedHint') });
   }
   return undefined;
 }
@@ -225,7 +217,7 @@ function traceBody(text: string): string {
 
 /** Reads a body up to {@link MAX_RESPONSE_BYTES}; destroys the stream past it. */
 async function readCapped(body: TransportResponse['body'], contentLength: string | string[] | undefined, lookup = false): Promise<string> {
-  const tooBig = () => new GatewayError(`the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes; refused${lookup ? '' : ' (the request was received: check the gateway for its outcome)'}`, { maybeSent: !lookup }, 'bad_response');
+  const tooBig = () => new GatewayError(t('gw.tooBig', MAX_RESPONSE_BYTES, lookup), { maybeSent: !lookup }, 'bad_response');
   if (typeof contentLength === 'string' && Number(contentLength) > MAX_RESPONSE_BYTES) {
     body.destroy();
     throw tooBig();
@@ -254,52 +246,47 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   }
   const lookup = call.method === 'GET';
   // What a failure means for the caller: a POST's outcome is unknown, a lookup just failed.
-  const unknownTail = lookup ? '' : `; the outcome is unknown: ${call.unknownAdvice}`;
+  const unknownTail = lookup ? '' : t('gw.unknownTail', call.unknownAdvice);
   const parsedMessage = isJson ? errorBodySchema.safeParse(json) : undefined;
   const message = parsedMessage?.success ? sanitizeText(parsedMessage.data.message, true).trim() : undefined;
 
   if (status >= 300 && status < 400) {
-    const location = typeof headers.location === 'string' ? sanitizeText(headers.location, true) : 'nowhere';
-    throw new GatewayError(
-      lookup
-        ? `the gateway answered HTTP ${status}, a redirect to ${location}; paycli does not follow redirects (the credential would go along)`
-        : `the gateway answered HTTP ${status}, a redirect to ${location}; paycli never follows a redirect on a POST (it would re-send the payment)`,
-      { status, hint: lookup ? 'check the base URL and the lookup paths (`paycli config list`)' : 'check the base URL (https://, trailing path)' },
-    );
+    const location = typeof headers.location === 'string' ? sanitizeText(headers.location, true) : t('gw.nowhere');
+    throw new GatewayError(lookup ? t('gw.redirectLookup', status, location) : t('gw.redirectPost', status, location), { status, hint: lookup ? t('gw.redirectLookupHint') : t('gw.redirectPostHint') });
   }
   if (status === 401 || status === 403) {
-    throw new AuthError(`the gateway refused the credential (HTTP ${status}${message ? `: ${message}` : ''})`, {
+    throw new AuthError(t('gw.unauthorized', status, message ?? ''), {
       status,
-      hint: `log in with \`paycli auth login${call.settings.profile === 'default' ? '' : ` --profile ${call.settings.profile}`}\` (or set PAYCLI_API_KEY)`,
+      hint: t('gw.unauthorizedHint', `paycli auth login${call.settings.profile === 'default' ? '' : ` --profile ${call.settings.profile}`}`),
     });
   }
   if (status >= 400 && status < 500) {
-    const text2 = message ?? `HTTP ${status} without an error message`;
+    const text2 = message ?? t('gw.noMessage', status);
     const field = message ? /\b(payerName|payerDocument|payerEmail|payerPhone|productName|productDescription|value|postbackUrl|splits|pixKeyType|pixKey|cpfCnpj|person(?:\.\w+)?)\b/.exec(message)?.[1] : undefined;
     const retryAfter = status === 429 && typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined;
     throw new GatewayRefusedError(text2, { status, field, ...(retryAfter !== undefined ? { retryAfter } : {}) }, message && /acquirer|adquirente/i.test(message) ? 'no_active_acquirer' : 'gateway_refused');
   }
   if (status >= 500) {
-    const what = message ? `: ${message}` : isJson ? '' : ` with ${describeNonJson(headers, text)}`;
-    throw new GatewayError(`the gateway failed (HTTP ${status}${what})${unknownTail}`, { status, maybeSent: !lookup });
+    const what = message ? `: ${message}` : isJson ? '' : t('gw.with', describeNonJson(headers, text));
+    throw new GatewayError(t('gw.failed', status, what, unknownTail), { status, maybeSent: !lookup });
   }
   if (!isJson) {
-    throw new GatewayError(`the gateway answered HTTP ${status} with ${describeNonJson(headers, text)}, not JSON${unknownTail}`, { status, maybeSent: !lookup }, 'bad_response');
+    throw new GatewayError(t('gw.notJson', status, describeNonJson(headers, text), unknownTail), { status, maybeSent: !lookup }, 'bad_response');
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'} ${i.message}`);
     const field = parsed.error.issues[0]?.path.map(String).join('.');
-    throw new GatewayError(`the gateway's answer does not match the ${lookup ? 'documented lookup' : 'interface'}: ${sanitizeText(issues.join('; '), true)}${unknownTail}`, { status, field, maybeSent: !lookup }, 'bad_response');
+    throw new GatewayError(t('gw.shape', lookup, sanitizeText(issues.join('; '), true), unknownTail), { status, field, maybeSent: !lookup }, 'bad_response');
   }
   return { status, data: parsed.data as z.output<T>, raw: json };
 }
 
 function describeNonJson(headers: Record<string, string | string[] | undefined>, text: string): string {
-  if (text.length === 0) return 'an empty body';
+  if (text.length === 0) return t('gw.emptyBody');
   const type = typeof headers['content-type'] === 'string' ? headers['content-type'].split(';')[0] : undefined;
-  if (/html/i.test(type ?? '') || /^\s*</.test(text)) return 'an HTML page';
-  return type ? `a body of type ${sanitizeText(type, true)}` : 'a body that is not JSON';
+  if (/html/i.test(type ?? '') || /^\s*</.test(text)) return t('gw.html');
+  return type ? t('gw.bodyOfType', sanitizeText(type, true)) : t('gw.notJsonBody');
 }
 
 /** How many times a lookup GET is tried in all (network failure, 502, 503, 504), at 0.3 s, then 0.9 s. */

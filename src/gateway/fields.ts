@@ -9,6 +9,13 @@
 import { UsageError } from '../core/errors.js';
 import { parsePixKeyType } from '../pix/pix-key-types.js';
 import type { FieldProblem } from './schemas.js';
+import { t } from '../core/i18n/index.js';
+
+/**
+ * The message of a problem that is a missing value, as the schemas (./schemas.ts) write it; a
+ * sentinel compared by code, shown as `schema.required` of the catalog (src/core/i18n).
+ */
+export const REQUIRED = 'is required';
 
 /** How a field's text is turned into its JSON value. */
 export type FieldKind = 'text' | 'cents' | 'pixKeyType' | 'splits';
@@ -159,7 +166,7 @@ function inInput(fields: readonly FieldSpec[], path: string, sources?: ValueSour
 
 /** How an `--input` problem is introduced: `person.phone (in --input payout.json)`. */
 function inputPlace(path: string, sources: ValueSources): string {
-  return `${path || 'the JSON document'} (in --input ${sources.input === '-' ? 'stdin' : sources.input})`;
+  return t('fields.inInput', path, sources.input === '-' ? 'stdin' : sources.input!);
 }
 
 /**
@@ -168,20 +175,21 @@ function inputPlace(path: string, sources: ValueSources): string {
  */
 export function describeProblem(fields: readonly FieldSpec[], p: FieldProblem, sources?: ValueSources): string {
   const f = fieldOf(fields, p.path);
-  if (!f) return `${p.path ? `${p.path} (in --input)` : 'request'}: ${p.message}`;
-  if (inInput(fields, p.path, sources)) return `${inputPlace(p.path, sources!)}: ${p.message}`;
-  let msg = p.message;
-  if (f.kind === 'cents' && /integer/.test(msg)) msg += ' (for reais, use --amount 10,50)';
+  const shown = p.message === REQUIRED ? t('schema.required') : p.message;
+  if (!f) return `${p.path ? t('fields.inInputShort', p.path) : t('fields.request')}: ${shown}`;
+  if (inInput(fields, p.path, sources)) return `${inputPlace(p.path, sources!)}: ${shown}`;
+  let msg = shown;
+  if (f.kind === 'cents' && /integer|inteiro/.test(msg)) msg += t('fields.forReais');
   if (f.kind === 'splits') {
     const m = /^splits\.(\d+)(?:\.(\w+))?/.exec(p.path);
-    if (!m) return `${f.flag}: the splits ${msg}`;
-    const n = `split #${Number(m[1]) + 1}`;
-    if (m[2] === 'value' && msg === 'is required') return `${f.flag}: ${n} has no amount in cents; write clientId:cents, e.g. ${f.flag} ${f.example}`;
-    if (m[2] === 'clientId' && msg === 'is required') return `${f.flag}: ${n} has no client id; write clientId:cents, e.g. ${f.flag} ${f.example}`;
-    const what = m[2] === 'value' ? 'amount' : m[2] === 'clientId' ? 'client id' : undefined;
+    if (!m) return t('fields.splits', f.flag, msg);
+    const n = t('fields.splitN', Number(m[1]) + 1);
+    if (m[2] === 'value' && p.message === REQUIRED) return t('fields.splitNoAmount', f.flag, n, f.example);
+    if (m[2] === 'clientId' && p.message === REQUIRED) return t('fields.splitNoClient', f.flag, n, f.example);
+    const what = m[2] === 'value' ? t('fields.splitAmount') : m[2] === 'clientId' ? t('fields.splitClient') : undefined;
     return `${f.flag}: ${n}${what ? ` ${what}` : ''} ${msg}`;
   }
-  return `${f.flag}: ${msg}${msg === 'is required' ? ` (e.g. ${f.flag} ${JSON.stringify(f.example)})` : ''}`;
+  return `${f.flag}: ${msg}${p.message === REQUIRED ? ` (${t('schema.eg', `${f.flag} ${JSON.stringify(f.example)}`)})` : ''}`;
 }
 
 /**
@@ -190,7 +198,7 @@ export function describeProblem(fields: readonly FieldSpec[], p: FieldProblem, s
  * the problem is not a missing field (e.g. a split entry without an amount).
  */
 export function missingFields(fields: readonly FieldSpec[], p: FieldProblem): FieldSpec[] {
-  if (p.message !== 'is required') return [];
+  if (p.message !== REQUIRED) return [];
   const exact = fields.find((f) => f.path === p.path);
   if (exact) return [exact];
   return fields.filter((f) => f.required && f.path.startsWith(`${p.path}.`));
@@ -209,7 +217,7 @@ export function problemsError(fields: readonly FieldSpec[], problems: FieldProbl
   const missing = missingSpecs.map((f) => (viaInput ? `${f.path} (${f.flag})` : f.flag));
   const invalid = unique.filter((p) => missingFields(fields, p).length === 0);
   const lines: string[] = [];
-  if (missing.length) lines.push(viaInput ? `missing required field${missing.length > 1 ? 's' : ''} (in --input or as flags): ${missing.join(', ')}` : `missing required flag${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  if (missing.length) lines.push(viaInput ? t('fields.missingFields', missing.length, missing.join(', ')) : t('fields.missingFlags', missing.length, missing.join(', ')));
   for (const p of invalid) lines.push(describeProblem(fields, p, sources));
   const nameOf = (p: FieldProblem): string => {
     const m = missingFields(fields, p)[0];
@@ -218,6 +226,6 @@ export function problemsError(fields: readonly FieldSpec[], problems: FieldProbl
     return fieldOf(fields, p.path)?.flag ?? p.path;
   };
   const first = unique[0] ? nameOf(unique[0]) : undefined;
-  const message = lines.length === 1 ? `${lines[0]}; nothing was sent` : `the request has ${lines.length} problems; nothing was sent:\n  ${lines.join('\n  ')}`;
-  return new UsageError(message, { field: first, hint: missing.length && !invalid.length ? 'pass the flags, use --input <file>, or run in a terminal to be prompted' : undefined }, missing.length ? 'missing_fields' : 'validation');
+  const message = lines.length === 1 ? t('fields.oneProblem', lines[0]!) : t('fields.problems', lines.length, lines.join('\n  '));
+  return new UsageError(message, { field: first, hint: missing.length && !invalid.length ? t('fields.missingHint') : undefined }, missing.length ? 'missing_fields' : 'validation');
 }

@@ -21,6 +21,8 @@ import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProbl
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pixkey.js';
 import { orderIdProblem } from './order-id.js';
 import { isHttpUrl } from './net.js';
+import { REQUIRED } from './fields.js';
+import { t } from '../core/i18n/index.js';
 
 // zod compiles a parser for each object schema with `new Function` on its first use, which pays
 // off over many parses; a single payment parses a body or two, the compiled code is not in the
@@ -49,45 +51,45 @@ const builtOnUse = <T>(build: () => T): (() => T) => {
 };
 
 /** Message for a missing or wrongly-typed field; `what` says what it must be. */
-const typed = (what: string) => ({
-  error: (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),
+const typed = (what: () => string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? REQUIRED : t('schema.mustBe', what())),
 });
 
 /**
  * A positive integer amount in cents, 1..{@link MAX_CENTS} (interface §2: "integer ... in cents").
  * One message per mistake; each shows a valid example.
  */
-export const centsSchema = z.number(typed('an integer number of cents, e.g. 1000 for R$ 10,00')).check((ctx) => {
+export const centsSchema = z.number(typed(() => t('schema.what.cents'))).check((ctx) => {
   const v = ctx.value;
   const fail = (message: string) => ctx.issues.push({ code: 'custom', input: v, message });
-  if (!Number.isInteger(v)) fail(`must be an integer number of cents, not ${v}; e.g. 1050 for R$ 10,50`);
-  else if (v < 1) fail(`must be at least 1 cent, not ${v}; e.g. 1000 for R$ 10,00`);
-  else if (v > MAX_CENTS) fail(`must be at most ${MAX_CENTS} cents (R$ 100.000.000,00), not ${v}; e.g. 1000 for R$ 10,00`);
+  if (!Number.isInteger(v)) fail(t('schema.centsFraction', v));
+  else if (v < 1) fail(t('schema.centsMin', v));
+  else if (v > MAX_CENTS) fail(t('schema.centsMax', MAX_CENTS, v));
 });
 
 const text = (max: number, example: string) =>
-  z.string(typed(`text, e.g. "${example}"`)).check(
+  z.string(typed(() => t('schema.what.text', example))).check(
     z.trim(),
-    z.minLength(1, { error: `must not be empty, e.g. "${example}"` }),
-    z.maxLength(max, { error: (iss) => `has ${String(iss.input).length} characters, more than the ${max} allowed; e.g. "${example}"` }),
+    z.minLength(1, { error: () => t('schema.notEmpty', example) }),
+    z.maxLength(max, { error: (iss) => t('schema.tooLong', String(iss.input).length, max, example) }),
     // Controls, bidi controls, zero-width characters and line separators (src/pix/contact.ts).
     (ctx) => {
       const problem = textProblem(ctx.value);
-      if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}, e.g. "${example}"` });
+      if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}, ${t('schema.eg', `"${example}"`)}` });
     },
   );
 
-const emailSchema = z.string(typed('an e-mail address, e.g. fulano@example.com')).check(z.trim(), (ctx) => {
+const emailSchema = z.string(typed(() => t('schema.what.email'))).check(z.trim(), (ctx) => {
   const problem = emailProblem(ctx.value);
-  if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}${problem.startsWith('is not') ? ',' : ';'} e.g. fulano@example.com` });
+  if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}${/^(is not|não é)/.test(problem) ? ',' : ';'} ${t('schema.eg', 'fulano@example.com')}` });
 });
 
 const phoneSchema = z.pipe(
-  z.string(typed('a phone number, e.g. (11) 98765-4321')),
+  z.string(typed(() => t('schema.what.phone'))),
   z.transform((v: string, ctx) => {
     const problem = phoneProblem(v);
     if (problem !== null) {
-      ctx.issues.push({ code: 'custom', input: v, message: `${problem}; e.g. (11) 98765-4321 or +55 11 3456-7890` });
+      ctx.issues.push({ code: 'custom', input: v, message: `${problem}; ${t('schema.phoneExample')}` });
       return z.NEVER;
     }
     return normalisePhone(v)!;
@@ -95,35 +97,35 @@ const phoneSchema = z.pipe(
 );
 
 const cpfCnpjSchema = z.pipe(
-  z.string(typed('a CPF or CNPJ, e.g. 123.456.789-09')),
+  z.string(typed(() => t('schema.what.document'))),
   z.transform((v: string, ctx) => {
     const problem = documentProblem(v);
     if (problem !== null) {
-      ctx.issues.push({ code: 'custom', input: v, message: `${problem}; e.g. 123.456.789-09 (CPF) or 12.ABC.345/01DE-35 (CNPJ)` });
+      ctx.issues.push({ code: 'custom', input: v, message: `${problem}; ${t('schema.documentExample')}` });
       return z.NEVER;
     }
     return bareDocument(v);
   }),
 );
 
-const urlSchema = z.string(typed('a URL, e.g. https://example.com/pix/postback')).check(
+const urlSchema = z.string(typed(() => t('schema.what.url'))).check(
   z.trim(),
-  z.maxLength(MAX_URL, { error: `is longer than ${MAX_URL} characters; e.g. https://example.com/pix/postback` }),
-  z.refine(isHttpUrl, { error: 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback' }),
+  z.maxLength(MAX_URL, { error: () => t('schema.urlLong', MAX_URL) }),
+  z.refine(isHttpUrl, { error: () => t('schema.urlNotHttp') }),
 );
 
 /**
  * `orderId`, the caller's order reference (beyond the interface: docs/order-references.md "Beyond the interface"),
  * trimmed; rules in src/gateway/order-id.ts.
  */
-export const orderIdSchema = z.string(typed('text, e.g. "pedido-1234"')).check(z.trim(), (ctx) => {
+export const orderIdSchema = z.string(typed(() => t('schema.what.text', 'pedido-1234'))).check(z.trim(), (ctx) => {
   const problem = orderIdProblem(ctx.value);
   if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
 });
 
 /** A split entry (interface §2.1): which client receives part of the amount, and how much. */
 export const splitSchema = z.object({
-  clientId: z.guid(typed('a UUID, e.g. 123e4567-e12b-12d1-a456-426655440000')),
+  clientId: z.guid(typed(() => t('schema.what.uuid'))),
   value: centsSchema,
 });
 
@@ -141,7 +143,7 @@ export const cashInRequestSchema = builtOnUse(() => z
     productDescription: text(MAX_DESCRIPTION, 'Camiseta azul, tamanho M'),
     value: centsSchema,
     postbackUrl: z.optional(urlSchema),
-    splits: z.optional(z.array(splitSchema, typed('a list of {clientId, value} objects, e.g. [{"clientId": "123e4567-e12b-12d1-a456-426655440000", "value": 300}]'))),
+    splits: z.optional(z.array(splitSchema, typed(() => t('schema.what.splits')))),
     orderId: z.optional(orderIdSchema),
   })
   // Runs even when other fields are wrong (`when`), so that every problem is reported at once.
@@ -155,7 +157,7 @@ export const cashInRequestSchema = builtOnUse(() => z
         const { clientId, value } = (s ?? {}) as { clientId?: unknown; value?: unknown };
         if (typeof clientId === 'string') {
           const id = clientId.toLowerCase();
-          if (seen.has(id)) ctx.addIssue({ code: 'custom', input: clientId, path: ['splits', i, 'clientId'], message: `${clientId} already has a split; give each client one split with the whole amount, e.g. ${clientId}:300` });
+          if (seen.has(id)) ctx.addIssue({ code: 'custom', input: clientId, path: ['splits', i, 'clientId'], message: t('schema.splitTwice', clientId) });
           seen.add(id);
         }
         if (typeof value === 'number' && Number.isInteger(value)) sum += value;
@@ -163,7 +165,7 @@ export const cashInRequestSchema = builtOnUse(() => z
       });
       const value = body.value as unknown;
       if (sumKnown && typeof value === 'number' && Number.isInteger(value) && value > 0 && sum > value) {
-        ctx.addIssue({ code: 'custom', input: splits, path: ['splits'], message: `add up to ${sum} cents (${formatReais(sum)}), more than the value of ${value} cents (${formatReais(value)}); the splits must add up to at most the value` });
+        ctx.addIssue({ code: 'custom', input: splits, path: ['splits'], message: t('schema.splitSum', sum, formatReais(sum), value, formatReais(value)) });
       }
     },
     { when: (payload) => Array.isArray((payload.value as { splits?: unknown } | undefined)?.splits) },
@@ -182,7 +184,7 @@ export type CashInResponse = z.output<ReturnType<typeof cashInResponseSchema>>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
 export const pixKeyTypeSchema = z.literal([0, 1, 2, 3, 4], {
-  error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${pixKeyTypeHelp()}, not ${JSON.stringify(iss.input)}; e.g. email`),
+  error: (iss) => (iss.input === undefined ? REQUIRED : t('schema.pixKeyType', pixKeyTypeHelp(), JSON.stringify(iss.input))),
 });
 
 /** Cash-out request body (interface §2.3), normalised; `pixKey` is checked against `pixKeyType`. */
@@ -191,7 +193,7 @@ export const cashOutRequestSchema = z.pipe(
     .object({
       value: centsSchema,
       pixKeyType: pixKeyTypeSchema,
-      pixKey: z.string(typed('a PIX key, e.g. fulano@example.com')).check(z.trim(), z.minLength(1, { error: 'must not be empty, e.g. fulano@example.com or 123.456.789-09' })),
+      pixKey: z.string(typed(() => t('schema.what.pixKey'))).check(z.trim(), z.minLength(1, { error: () => t('schema.pixKeyEmpty') })),
       cpfCnpj: z.optional(cpfCnpjSchema),
       person: z.object(
         {
@@ -199,7 +201,7 @@ export const cashOutRequestSchema = z.pipe(
           email: emailSchema,
           phone: phoneSchema,
         },
-        typed('an object with name, email and phone, e.g. {"name": "Fulano de Tal", "email": "fulano@example.com", "phone": "11987654321"}'),
+        typed(() => t('schema.what.person')),
       ),
       // Beyond the interface (docs/order-references.md "Beyond the interface"): the gateway family's cash-out takes both.
       orderId: z.optional(orderIdSchema),

@@ -11,6 +11,7 @@ import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from '../gateway/endpoint.js
 import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { formatReais } from '../pix/money.js';
 import { sanitizeText } from '../core/sanitize.js';
+import { t } from '../core/i18n/index.js';
 
 /** What a ledger entry is about. */
 export type PaymentKind = 'cashout' | 'cashin';
@@ -192,47 +193,45 @@ export function checkClock(now: number, note = '; nothing was sent'): void {
  * still open (no outcome, or unknown) or created (exit 2, `duplicate_order`): one reference is
  * one payment (docs/order-references.md).
  */
-export function orderTakenError(earlier: EarlierPayment & { orderId?: string }, note = '; nothing was sent'): UsageError {
+export function orderTakenError(earlier: EarlierPayment & { orderId?: string }, note = `; ${t('common.nothingSent')}`): UsageError {
   const ref = sanitizeText(earlier.orderId ?? '?', true);
   if (earlier.outcome === 'ok') {
-    return new UsageError(`order reference ${ref} was already created at this gateway (entry ${earlier.id}, transaction ${earlier.transactionId ?? '?'}, ${formatReais(earlier.value)}, ${earlier.time}); refused so that it is not paid twice${note}`, { field: '--order-id', hint: 'a new payment needs a new order reference' }, 'duplicate_order');
+    return new UsageError(t('rules.orderOk', ref, earlier.id, String(earlier.transactionId ?? '?'), formatReais(earlier.value), earlier.time, note), { field: '--order-id', hint: t('rules.orderOkHint') }, 'duplicate_order');
   }
   return new UsageError(
-    `order reference ${ref} is already in the ledger with an outcome not known yet (entry ${earlier.id}, ${formatReais(earlier.value)}, ${earlier.time}): it may be in flight; refused until it is settled${note}`,
-    { field: '--order-id', hint: `\`paycli reconcile\` settles it by asking the gateway (once its deadline has passed and the run that sent it has ended)` },
+    t('rules.orderUnknown', ref, earlier.id, formatReais(earlier.value), earlier.time, note),
+    { field: '--order-id', hint: t('rules.orderUnknownHint') },
     'duplicate_order',
   );
 }
 
 function ago(time: string, now: number): string {
   const s = Math.round((now - Date.parse(time)) / 1000);
-  if (s < 0) return `${Math.round(-s / 60)} min ahead of this machine's clock`;
-  return s < 90 ? `${s} s ago` : s < 5400 ? `${Math.round(s / 60)} min ago` : s < 172_800 ? `${Math.round(s / 3600)} h ago` : `${Math.round(s / 86_400)} days ago`;
+  if (s < 0) return t('rules.aheadOfClock', Math.round(-s / 60));
+  return s < 90 ? t('rules.ago', s, 's') : s < 5400 ? t('rules.ago', Math.round(s / 60), 'min') : s < 172_800 ? t('rules.ago', Math.round(s / 3600), 'h') : t('rules.ago', Math.round(s / 86_400), 'days');
 }
 
 /** The window's words for messages: `within 10 min, config key duplicate-window`. */
 function windowWords(windowMin: number): string {
-  return windowMin > 0 ? `same gateway, PIX key and amount within ${windowMin} min, config key duplicate-window` : 'same gateway, PIX key and amount; config key duplicate-window is 0, so only an unknown outcome blocks';
+  return windowMin > 0 ? t('rules.window', windowMin) : t('rules.windowOff');
 }
 
 /** The refusal of a duplicate cash-out (exit 2, `duplicate_cashout`), describing the earlier one. */
 export function duplicateError(earlier: EarlierPayment, windowMin: number, now = Date.now()): UsageError {
-  const what = `${formatReais(earlier.value)} to PIX key ${sanitizeText(earlier.pixKey ?? '?', true)}${earlier.sandbox ? ' (sandbox)' : ''}, at ${earlier.time} (${ago(earlier.time, now)}), entry ${earlier.id}`;
+  const what = t('rules.dupWhat', formatReais(earlier.value), sanitizeText(earlier.pixKey ?? '?', true), Boolean(earlier.sandbox), earlier.time, ago(earlier.time, now), earlier.id);
   if (earlier.outcome === 'ok') {
     return new UsageError(
-      `an identical cash-out was already sent: ${what}, transaction ${earlier.transactionId ?? '?'}, outcome ok; refused so that it is not paid twice; nothing was sent`,
-      { field: '--allow-duplicate', hint: `if you really mean to pay it again, add --allow-duplicate (identical: ${windowWords(windowMin)}; see \`paycli history\`)` },
+      t('rules.dupOk', what, String(earlier.transactionId ?? '?')),
+      { field: '--allow-duplicate', hint: t('rules.dupOkHint', windowWords(windowMin)) },
       'duplicate_cashout',
     );
   }
-  const why = earlier.completed
-    ? 'its outcome is unknown (no valid answer came back: timeout, reset, gateway error or Ctrl-C after sending)'
-    : 'its outcome is unknown (paycli was killed before the answer, or it is still being sent)';
+  const why = earlier.completed ? t('rules.unknownCompleted') : t('rules.unknownKilled');
   return new UsageError(
-    `an identical cash-out may already have been paid: ${what}; ${why}; refused until that outcome is resolved, so that it is not paid twice; nothing was sent`,
+    t('rules.dupUnknown', what, why),
     {
       field: '--allow-duplicate',
-      hint: `check that cash-out at the gateway first, then record what happened: \`paycli history resolve ${earlier.id} --outcome ok\` (it was paid) or \`--outcome not_sent\` (it was not); or add --allow-duplicate to send it anyway`,
+      hint: t('rules.dupUnknownHint', earlier.id),
     },
     'duplicate_cashout',
   );

@@ -5,19 +5,20 @@
 import { formatReais } from '../pix/money.js';
 import { CASH_OUT_STATUS_NAMES, statusWord, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../gateway/schemas.js';
 import { sanitizeText } from '../core/sanitize.js';
+import { t } from '../core/i18n/index.js';
 
 const row = (label: string, value: string) => `${label.padEnd(16)}${value}`;
 
 /** The cash-in result: ids (the order reference sent, when any), amount, the BR Code copy-and-paste text. */
 export function formatCashIn(res: CashInResponse, valueCents: number, sandbox: boolean, orderId?: string): string {
   return [
-    `Cash-in created${sandbox ? ' (sandbox: no money moves)' : ''}`,
-    row('Transaction ID', String(res.transactionId)),
-    row('External ID', sanitizeText(res.externalId, true)),
-    ...(orderId !== undefined ? [row('Order ID', sanitizeText(orderId, true))] : []),
-    row('Amount', formatReais(valueCents)),
+    t('result.cashinCreated', sandbox),
+    row(t('result.transactionId'), String(res.transactionId)),
+    row(t('result.externalId'), sanitizeText(res.externalId, true)),
+    ...(orderId !== undefined ? [row(t('result.orderId'), sanitizeText(orderId, true))] : []),
+    row(t('result.amount'), formatReais(valueCents)),
     '',
-    'PIX copy-and-paste (BR Code):',
+    t('result.brcode'),
     sanitizeText(res.qrCode, true),
   ].join('\n');
 }
@@ -27,22 +28,22 @@ export function formatCashOut(res: CashOutResponse, sandbox: boolean, orderId?: 
   const tax = Number(res.tax);
   const liquid = Number(res.liquid);
   return [
-    `Cash-out created${sandbox ? ' (sandbox: no money moves)' : ''}`,
-    row('Transaction ID', String(res.transactionId)),
-    ...(orderId !== undefined ? [row('Order ID', sanitizeText(orderId, true))] : []),
-    row('Gross', formatReais(res.gross)),
-    row('Fee', Number.isSafeInteger(tax) ? formatReais(tax) : sanitizeText(res.tax)),
-    row('Net', Number.isSafeInteger(liquid) ? formatReais(liquid) : sanitizeText(res.liquid)),
-    row('Status', CASH_OUT_STATUS_NAMES[res.status]),
-    row('Created at', sanitizeText(res.createdAt, true)),
+    t('result.cashoutCreated', sandbox),
+    row(t('result.transactionId'), String(res.transactionId)),
+    ...(orderId !== undefined ? [row(t('result.orderId'), sanitizeText(orderId, true))] : []),
+    row(t('result.gross'), formatReais(res.gross)),
+    row(t('result.fee'), Number.isSafeInteger(tax) ? formatReais(tax) : sanitizeText(res.tax)),
+    row(t('result.net'), Number.isSafeInteger(liquid) ? formatReais(liquid) : sanitizeText(res.liquid)),
+    row(t('result.status'), CASH_OUT_STATUS_NAMES[res.status]),
+    row(t('result.createdAt'), sanitizeText(res.createdAt, true)),
   ].join('\n');
 }
 
 /** `cashin` → `cash-in`, `transfer` → `cash-out (transfer)`; other words as they came. */
 export function lookupKind(object: string | null | undefined): string {
-  if (object === 'cashin') return 'Cash-in';
-  if (object === 'transfer') return 'Cash-out (transfer)';
-  return object ? `Transaction (${sanitizeText(object, true)})` : 'Transaction';
+  if (object === 'cashin') return t('result.kind.cashin');
+  if (object === 'transfer') return t('result.kind.transfer');
+  return t('result.kind.other', object ? sanitizeText(object, true) : '');
 }
 
 /** A status word or digit as shown: one vocabulary, digits by their word (`1` → `paid`; src/gateway/schemas.ts `statusWord`). */
@@ -59,24 +60,24 @@ const joinParts = (parts: (string | number | null | undefined)[]) =>
  * destination (cash-out). `heading` replaces the first line.
  */
 export function formatLookup(doc: TransactionLookup, heading?: string): string {
-  const lines = [heading ?? `${lookupKind(doc.object)}, ${lookupStatus(doc.status)}`, row('Transaction ID', String(doc.transactionId))];
-  if (doc.orderId) lines.push(row('Order ID', sanitizeText(doc.orderId, true)));
-  if (heading) lines.push(row('Status', lookupStatus(doc.status)));
-  lines.push(row('Amount', formatReais(doc.value)));
-  if (doc.method) lines.push(row('Method', sanitizeText(doc.method, true)));
-  if (doc.endToEndId) lines.push(row('End-to-end ID', sanitizeText(doc.endToEndId, true)));
-  if (doc.processedAt) lines.push(row('Processed at', sanitizeText(doc.processedAt, true)));
+  const lines = [heading ?? `${lookupKind(doc.object)}, ${lookupStatus(doc.status)}`, row(t('result.transactionId'), String(doc.transactionId))];
+  if (doc.orderId) lines.push(row(t('result.orderId'), sanitizeText(doc.orderId, true)));
+  if (heading) lines.push(row(t('result.status'), lookupStatus(doc.status)));
+  lines.push(row(t('result.amount'), formatReais(doc.value)));
+  if (doc.method) lines.push(row(t('result.method'), sanitizeText(doc.method, true)));
+  if (doc.endToEndId) lines.push(row(t('result.endToEnd'), sanitizeText(doc.endToEndId, true)));
+  if (doc.processedAt) lines.push(row(t('result.processedAt'), sanitizeText(doc.processedAt, true)));
   const p = doc.payer;
   if (p) {
-    const bank = joinParts([p.bankName, p.bankCode !== null && p.bankCode !== undefined ? `code ${p.bankCode}` : undefined, p.bankIspb ? `ISPB ${p.bankIspb}` : undefined]);
-    lines.push(row('Payer', joinParts([p.name, p.documentId ? `document ${p.documentId}` : undefined]) || '-'));
-    if (bank) lines.push(row('Payer bank', bank));
+    const bank = joinParts([p.bankName, p.bankCode !== null && p.bankCode !== undefined ? t('result.code', String(p.bankCode)) : undefined, p.bankIspb ? `ISPB ${p.bankIspb}` : undefined]);
+    lines.push(row(t('result.payer'), joinParts([p.name, p.documentId ? t('result.document', p.documentId) : undefined]) || '-'));
+    if (bank) lines.push(row(t('result.payerBank'), bank));
   }
   const d = doc.destinationBank;
   if (d) {
-    lines.push(row('Recipient', joinParts([d.name, d.pixKey ? `PIX key ${d.pixKey}` : undefined, d.cpfCnpj ? `document ${d.cpfCnpj}` : undefined]) || '-'));
-    const bank = joinParts([d.bank, d.bankId !== null && d.bankId !== undefined ? `code ${d.bankId}` : undefined, d.ispb ? `ISPB ${d.ispb}` : undefined]);
-    if (bank) lines.push(row('Recipient bank', bank));
+    lines.push(row(t('result.recipient'), joinParts([d.name, d.pixKey ? t('result.pixKey', d.pixKey) : undefined, d.cpfCnpj ? t('result.document', d.cpfCnpj) : undefined]) || '-'));
+    const bank = joinParts([d.bank, d.bankId !== null && d.bankId !== undefined ? t('result.code', String(d.bankId)) : undefined, d.ispb ? `ISPB ${d.ispb}` : undefined]);
+    if (bank) lines.push(row(t('result.recipientBank'), bank));
   }
   return lines.join('\n');
 }
@@ -84,9 +85,9 @@ export function formatLookup(doc: TransactionLookup, heading?: string): string {
 /** The account balance (`paycli balance`): every amount in reais. */
 export function formatBalance(b: Balance): string {
   return [
-    row('Balance', formatReais(b.balance)),
-    ...(b.retention !== undefined ? [row('Retention', formatReais(b.retention))] : []),
-    ...(b.toAnticipate !== undefined ? [row('To anticipate', formatReais(b.toAnticipate))] : []),
-    ...(b.finalBalance !== undefined ? [row('Final balance', formatReais(b.finalBalance))] : []),
+    row(t('result.balance'), formatReais(b.balance)),
+    ...(b.retention !== undefined ? [row(t('result.retention'), formatReais(b.retention))] : []),
+    ...(b.toAnticipate !== undefined ? [row(t('result.toAnticipate'), formatReais(b.toAnticipate))] : []),
+    ...(b.finalBalance !== undefined ? [row(t('result.finalBalance'), formatReais(b.finalBalance))] : []),
   ].join('\n');
 }

@@ -15,6 +15,7 @@ import { amountProblem, parseReais } from '../pix/money.js';
 import { logger } from '../core/logger.js';
 import { parsePixKeyType } from '../pix/pix-key-types.js';
 import type { FieldProblem } from '../gateway/schemas.js';
+import { t } from '../core/i18n/index.js';
 
 /** Flags that shape the body: the command's field flags (by commander attribute), `--input`, `--amount`. */
 export type BodyFlags = Record<string, unknown> & { input?: string; amount?: string; value?: string };
@@ -84,18 +85,18 @@ export function readInput(source: string): InputDocument {
   try {
     text = readLimited(source);
   } catch (err) {
-    throw new UsageError(`--input: cannot read ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--input' });
+    throw new UsageError(t('input.cannotRead', name, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--input' });
   }
-  if (text === undefined) throw new UsageError(`--input: ${name} is larger than ${MAX_INPUT_BYTES} bytes (1 MiB), the limit of a request document; nothing was sent`, { field: '--input' });
+  if (text === undefined) throw new UsageError(t('input.tooLarge', name, MAX_INPUT_BYTES), { field: '--input' });
   let doc;
   try {
     doc = parseStrictJson(text);
   } catch (err) {
     if (!(err instanceof StrictJsonError)) throw err;
-    throw new UsageError(`--input: ${name} is not valid JSON: ${err.message}; nothing was sent`, { field: err.path || '--input' });
+    throw new UsageError(t('input.notJson', name, err.message), { field: err.path || '--input' });
   }
   const json = doc.value;
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError(`--input: the JSON must be an object with the interface field names, e.g. {"value": 1000, ...} (${name} is not); nothing was sent`, { field: '--input' });
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UsageError(t('input.notObject', name), { field: '--input' });
   return { body: json as Record<string, unknown>, numbers: doc.numbers };
 }
 
@@ -160,7 +161,7 @@ export function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags): G
   if (flags.input) {
     const doc = readInput(flags.input);
     const unknown = unknownFields(fields, doc.body);
-    if (unknown.length) logger.warn(`--input: ignoring field${unknown.length > 1 ? 's' : ''} the interface does not define: ${unknown.join(', ')}`);
+    if (unknown.length) logger.warn(t('input.ignoring', unknown.length, unknown.join(', ')));
     problems = checkInputIntegers(fields, doc);
     body = doc.body;
     for (const f of fields) if (getPath(body, f.path) !== undefined || problems.some((p) => p.path === f.path || p.path.startsWith(`${f.path}.`))) fromInput.add(f.path);
@@ -173,9 +174,9 @@ export function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags): G
     problems = problems.filter((p) => p.path !== f.path && !p.path.startsWith(`${f.path}.`));
   }
   if (flags.amount !== undefined) {
-    if (flags.value !== undefined) throw new UsageError('give either --value (cents) or --amount (reais), not both; nothing was sent', { field: '--amount' });
+    if (flags.value !== undefined) throw new UsageError(t('input.valueAndAmount'), { field: '--amount' });
     const problem = amountProblem(flags.amount);
-    if (problem) throw new UsageError(`--amount: ${problem}; nothing was sent`, { field: '--amount' });
+    if (problem) throw new UsageError(t('input.amount', problem), { field: '--amount' });
     body.value = parseReais(flags.amount);
     fromInput.delete('value');
     problems = problems.filter((p) => p.path !== 'value');

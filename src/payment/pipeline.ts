@@ -39,6 +39,7 @@ import { cashInFingerprint, cashOutFingerprint, checkClock, duplicateError, outc
 import { whenText } from '../ledger/settle-rule.js';
 import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
 import { settleEntry, type AskByOrder, type Settled, type SettleLedger } from './settle.js';
+import { t } from '../core/i18n/index.js';
 
 /** The settings of one payment run, resolved once: where and how to send, and how to look up and settle. */
 export interface RunSettings {
@@ -195,16 +196,16 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   if (spec.guarded && !opts.allowDuplicate) reuse = await guardIdentical(spec, ledger, run, fingerprint, d);
   reuse ??= callerOrderId === undefined ? ledger.reusableOrderId(fingerprint, d.now() - reuseWindowMs(settings.duplicateWindowMin)) : undefined;
   const body = (callerOrderId === undefined && reuse !== undefined ? { ...validated, orderId: reuse } : withOrderId(validated, settings.orderId).body) as B;
-  if (reuse !== undefined && callerOrderId === undefined) logger.notice(`sent with order reference ${reuse}, the one of an identical earlier ${spec.noun} that the gateway never got: the gateway sees one order, however often it is tried`);
+  if (reuse !== undefined && callerOrderId === undefined) logger.notice(t('pay.reusedOrder', reuse, spec.kind));
   // The second witness: a reference the caller chose may already be at the gateway (another machine, another HOME).
   if (spec.guarded && callerOrderId !== undefined && !sandbox && !('problem' in run.lookup)) await d.witness(run.lookup, callerOrderId);
 
   // confirm
   if (spec.guarded && !opts.yes) {
     if (!canPrompt(opts)) {
-      throw new UsageError(`a ${spec.noun} moves money: pass --yes to confirm it when not running interactively; nothing was sent`, { field: '--yes', hint: 'add --yes (or check the request first with --dry-run)' }, 'confirmation_required');
+      throw new UsageError(t('pay.needsYes', spec.kind), { field: '--yes', hint: t('pay.needsYesHint') }, 'confirmation_required');
     }
-    if (!(await d.confirm(spec.summary!(body, settings)))) throw new UsageError(`${spec.noun} not confirmed; nothing was sent`, {}, 'confirmation_required');
+    if (!(await d.confirm(spec.summary!(body, settings)))) throw new UsageError(t('pay.notConfirmed', spec.kind), {}, 'confirmation_required');
   }
 
   // record: checked again and recorded in one transaction, on disk before anything is sent
@@ -213,7 +214,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
     { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
   );
   const entry = begun.id;
-  if (begun.earlier) logger.warn(`--allow-duplicate: sending although an identical ${spec.noun} (entry ${begun.earlier.id}, ${formatReais(begun.earlier.value)}, ${begun.earlier.time}, outcome ${begun.earlier.outcome}) is in the ledger; recorded as entry ${entry}`);
+  if (begun.earlier) logger.warn(t('pay.allowDuplicate', spec.kind, begun.earlier.id, formatReais(begun.earlier.value), begun.earlier.time, begun.earlier.outcome, entry));
 
   // send
   // Ctrl-C before the request can have reached the gateway cancels it (nothing sent); after, it only
@@ -221,7 +222,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   let sent = false;
   const interrupt = patientInterrupt(() => {
     if (!sent) return true;
-    logger.notice(`the ${spec.noun} was sent: waiting for the gateway's answer (up to ${Math.round(settings.timeoutMs / 1000)} s), the only way to learn whether it was created. Ctrl-C again to stop waiting; its outcome then stays unknown and \`paycli reconcile\` settles it later`);
+    logger.notice(t('pay.waiting', spec.kind, Math.round(settings.timeoutMs / 1000)));
     return false;
   });
   let result: GatewayResult<unknown> & { sandbox: boolean };
@@ -253,7 +254,7 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
   if (!earlier) return undefined;
   if (earlier.outcome !== 'unknown') throw duplicateError(earlier, windowMin, d.now());
   if (earlier.sandbox) throw duplicateError(earlier, windowMin, d.now()); // the sandbox keeps nothing to ask
-  logger.notice(`an identical ${spec.noun} (entry ${earlier.id}) has an unknown outcome: asking the gateway for order ${earlier.orderId ?? '(none)'} first`);
+  logger.notice(t('pay.askingFirst', spec.kind, earlier.id, earlier.orderId ?? t('pay.none')));
   // One try, as after a timeout: the person is waiting for a yes or a no, not for retries.
   const settled = await settleEntry(ledger, earlier, run.lookup, { note: `${spec.noun} sent again`, after: 'timeout', ask: d.ask, now: d.now });
   if (settled.state === 'not_sent') {
@@ -264,7 +265,7 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
   const after = ledger.get(earlier.id) ?? earlier;
   const err = duplicateError(after, windowMin, now);
   if (settled.state === 'ok') throw err;
-  throw new UsageError(`${err.message.replace(/; nothing was sent$/, '')}. Asked now: ${settled.why}; nothing was sent`, { ...err.details, hint: settled.decidableAt !== undefined ? `run the same command, or \`paycli reconcile\`, after ${whenText(settled.decidableAt)}` : err.details.hint }, 'duplicate_cashout');
+  throw new UsageError(t('pay.askedNow', err.message.replace(new RegExp(`; ${t('common.nothingSent')}$`), ''), settled.why), { ...err.details, hint: settled.decidableAt !== undefined ? t('pay.askAfter', whenText(settled.decidableAt)) : err.details.hint }, 'duplicate_cashout');
 }
 
 /**
@@ -293,13 +294,13 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
   }
   if (settled.state === 'not_sent' && err instanceof PaycliError) {
     // Its deadline and settle-after had passed already (settle-after 0): the gateway's "not found" counts.
-    throw new PaycliError(err.code, err.exitCode, `${err.message}; asked by order reference ${body.orderId} after its deadline and settle-after, the gateway has no such ${spec.noun}: recorded as not sent (entry ${entry})`, { ...err.details, maybeSent: false, hint: `to send it again, run the same command: it is sent under the same order reference` });
+    throw new PaycliError(err.code, err.exitCode, t('pay.notSentAfterDeadline', err.message, String(body.orderId), spec.kind, entry), { ...err.details, maybeSent: false, hint: t('pay.sendAgainHint') });
   }
   const deadline = e?.deadlineMs;
   const when = settled.state === 'unknown' && settled.decidableAt !== undefined ? settled.decidableAt : deadline !== undefined ? deadline + run.send.settleAfterMs : undefined;
-  const later = `its outcome is unknown and recorded so (entry ${entry}; an identical ${spec.noun} is refused until it is settled)${when !== undefined ? `; the gateway can be asked from ${whenText(when)}: \`paycli reconcile\`` : ''}`;
+  const later = t('pay.unknownRecorded', entry, spec.kind, when !== undefined ? whenText(when) : '');
   if (err instanceof PaycliError) {
-    throw new PaycliError(err.code, err.exitCode, `${err.message}; ${later}`, { ...err.details, hint: `run \`paycli reconcile\`${when !== undefined ? ` after ${whenText(when)}` : ''}: it asks the gateway by order reference ${body.orderId ?? '(none)'} and records what it finds` });
+    throw new PaycliError(err.code, err.exitCode, `${err.message}; ${later}`, { ...err.details, hint: t('pay.reconcileHint', when !== undefined ? whenText(when) : '', body.orderId ?? t('pay.none')) });
   }
   throw err;
 }

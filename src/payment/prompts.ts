@@ -13,6 +13,8 @@ import { amountProblem, formatReais, parseReais } from '../pix/money.js';
 import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import { PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pix-key-types.js';
 import { promptOutput } from '../core/terminal.js';
+import { t, type Key } from '../core/i18n/index.js';
+import { en } from '../core/i18n/en.js';
 
 
 type Inquirer = typeof import('@inquirer/prompts');
@@ -29,17 +31,31 @@ const MAX_ROUNDS = 10;
 
 /** Prompt text of a field; the amount is asked in reais. */
 function messageFor(f: FieldSpec, body: Record<string, unknown>, optional: boolean): string {
-  if (f.kind === 'cents') return 'Amount in reais (e.g. 15,50)';
+  if (f.kind === 'cents') return t('prompt.amount');
   if (f.path === 'pixKey') {
-    const t = PIX_KEY_TYPES[body.pixKeyType as PixKeyTypeValue];
-    if (t) return `PIX key, ${t.noun} key (e.g. ${t.example})`;
+    const type = PIX_KEY_TYPES[body.pixKeyType as PixKeyTypeValue];
+    if (type) return t('prompt.pixKey', t(`pixkey.noun.${type.name}`), type.example);
   }
-  const label = f.label.replace(/\s*\(optional\)$/, '');
-  return optional ? `${label} (optional, Enter to skip)` : `${label} (e.g. ${f.example})`;
+  const label = labelOf(f);
+  return optional ? t('prompt.optional', label) : t('prompt.example', label, f.example);
+}
+
+/** A field's label in the language of the run (catalog `field.<path>`; the English one as a fallback). */
+function labelOf(f: FieldSpec): string {
+  const key = `field.${f.path}`;
+  return key in en ? t(key as Key) : f.label.replace(/\s*\(optional\)$/, '');
 }
 
 /** A field's label without "(optional)", to start a sentence ("Payer's name must not be empty"). */
-const subject = (f: FieldSpec) => (f.kind === 'cents' ? 'Amount' : f.label.replace(/\s*\(optional\)$/, ''));
+const subject = (f: FieldSpec) => (f.kind === 'cents' ? t('prompt.amountSubject') : labelOf(f));
+
+/**
+ * The theme of a yes/no question in the language of the run: `(s/N)` and Sim/Não in Portuguese
+ * (which also accepts y/yes, as @inquirer/confirm always does), `(y/N)` in English.
+ */
+export function yesNoTheme(): { keywords: { yes: string; no: string; error: (k: { yes: string; no: string }) => string } } {
+  return { keywords: { yes: t('prompt.yes'), no: t('prompt.no'), error: ({ yes, no }) => t('prompt.yesNoError', yes, no) } };
+}
 
 /**
  * Asks for every missing or invalid field until the body validates; returns the completed body.
@@ -100,8 +116,8 @@ async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[
       const cur = body.pixKeyType as PixKeyTypeValue;
       const value = await inquirer.select(
         {
-          message: f.label,
-          choices: PIX_KEY_TYPE_CHOICES.map((c) => ({ ...c })),
+          message: labelOf(f),
+          choices: pixKeyTypeChoices(),
           default: PIX_KEY_TYPES[cur] ? cur : undefined,
         },
         ctx,
@@ -115,13 +131,13 @@ async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[
           message: messageFor(f, body, false),
           validate: (v) => {
             const problem = amountProblem(v);
-            if (problem) return `Amount ${problem}`;
+            if (problem) return `${t('prompt.amountSubject')} ${problem}`;
             const r = checkField(fields, schema, body, f, parseReais(v));
             return r === true ? true : `${subject(f)} ${r}`;
           },
           transformer: (v, { isFinal }) => {
             const cents = parseReais(v);
-            return isFinal && cents !== null ? `${formatReais(cents)} (${cents} cents)` : v;
+            return isFinal && cents !== null ? t('prompt.centsShown', formatReais(cents), cents) : v;
           },
         },
         ctx,
@@ -131,14 +147,14 @@ async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[
     }
     case 'splits': {
       if (wasWrong || getPath(body, f.path) !== undefined) {
-        ctx.output!.write('  Enter the splits again.\n');
+        ctx.output!.write(`${t('prompt.splitsAgain')}\n`);
         delete body.splits;
       }
       const list: unknown[] = [];
-      while (await inquirer.confirm({ message: list.length ? 'Add another split?' : 'Add a split (part of the amount to another client)?', default: false }, ctx)) {
+      while (await inquirer.confirm({ message: list.length ? t('prompt.anotherSplit') : t('prompt.firstSplit'), default: false, theme: yesNoTheme() }, ctx)) {
         const answer = await inquirer.input(
           {
-            message: `Split as clientId:cents (e.g. ${f.example})`,
+            message: t('prompt.split', f.example),
             validate: (v) => {
               const candidate = { ...body, splits: [...list, parseSplit(v)] };
               const issue = fieldIssues(fields, schema, candidate, f)[0];
@@ -174,7 +190,7 @@ async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[
 }
 
 /** The select list of `pixKeyType`, from the key-type table. */
-const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((t) => ({ value: t.value, name: `${t.name.padEnd(8)}${t.description}`, short: t.name }));
+const pixKeyTypeChoices = () => PIX_KEY_TYPES.map((k) => ({ value: k.value, name: `${k.name.padEnd(8)}${t(`pixkey.description.${k.name}`)}`, short: k.name }));
 
 /**
  * The schema's problems for field `f` in `candidate`, with every other field that is missing or
@@ -214,5 +230,5 @@ export async function confirmCashOut(summary: string): Promise<boolean> {
   const { confirm } = await import('@inquirer/prompts');
   const ctx = promptContext();
   ctx.output!.write(`\n${summary}\n\n`);
-  return confirm({ message: 'Send this cash-out?', default: false }, ctx);
+  return confirm({ message: t('prompt.confirmCashOut'), default: false, theme: yesNoTheme() }, ctx);
 }

@@ -14,6 +14,7 @@ import { problemsOf } from '../gateway/schemas.js';
 import { endpointHost, isSandbox } from '../gateway/endpoint.js';
 import { canPrompt } from '../core/terminal.js';
 import { keylessLoopback, type GlobalFlags, type Settings } from '../config/settings.js';
+import { t } from '../core/i18n/index.js';
 
 export { bodyFromFlags } from './input.js';
 
@@ -54,13 +55,13 @@ const BATCH_ONLY: ReadonlyArray<readonly [string, string]> = [
  */
 export function refuseBatchOnlyFlags(flags: Record<string, unknown>): void {
   for (const [attr, flag] of BATCH_ONLY) {
-    if (flags[attr] !== undefined) throw new UsageError(`${flag} is for batch runs (with --batch <file>); nothing was sent`, { field: flag });
+    if (flags[attr] !== undefined) throw new UsageError(t('pay.batchOnly', flag), { field: flag });
   }
 }
 
 /** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */
 export function announceSandbox(settings: Settings): void {
-  if (isSandbox(settings.endpoint)) logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli auth login`.');
+  if (isSandbox(settings.endpoint)) logger.notice(t('pay.sandboxNotice'));
 }
 
 /**
@@ -72,20 +73,20 @@ export function checkWritable(file: string, flag: string): void {
   const problem = (() => {
     try {
       const st = statSync(file);
-      if (!st.isFile()) return 'is not a regular file';
+      if (!st.isFile()) return t('pay.notRegularFile');
       accessSync(file, fsConstants.W_OK);
       return null;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot be written (${(err as NodeJS.ErrnoException).code})`;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return t('pay.cannotWrite', String((err as NodeJS.ErrnoException).code));
     }
     try {
       accessSync(dirname(resolvePath(file)), fsConstants.W_OK);
       return null;
     } catch (err) {
-      return `cannot be created (${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as NodeJS.ErrnoException).code})`;
+      return t('pay.cannotCreate', (err as NodeJS.ErrnoException).code === 'ENOENT' ? t('pay.noSuchFolder') : String((err as NodeJS.ErrnoException).code));
     }
   })();
-  if (problem) throw new UsageError(`${flag}: ${file} ${problem}; nothing was sent`, { field: flag });
+  if (problem) throw new UsageError(t('pay.fileProblem', flag, file, problem), { field: flag });
 }
 
 /**
@@ -98,13 +99,13 @@ export function printDryRun(settings: Settings, path: string, body: unknown, jso
   const sandbox = isSandbox(settings.endpoint);
   const req = prepareRequest(settings, isSandbox(settings.endpoint) ? 'http://127.0.0.1' : settings.endpoint.url, path, body, true);
   if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
-  if (!sandbox && !settings.apiKey && !keylessLoopback(settings)) logger.warn(`no API key for profile "${settings.profile}": a real run would stop here (exit 3)`);
+  if (!sandbox && !settings.apiKey && !keylessLoopback(settings)) logger.warn(t('pay.dryRunNoKey', settings.profile));
   if (json) printResult({ json: { dryRun: true, ...req } });
   else {
     const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
     printResult(`${req.method} ${req.url}\n${headers}\n\n${JSON.stringify(body, null, 2)}`);
   }
-  logger.notice(`dry run: nothing was sent${sandbox ? ' (the request would go to the built-in sandbox)' : ''}`);
+  logger.notice(t('pay.dryRun', sandbox));
 }
 
 /**

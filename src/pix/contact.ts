@@ -18,6 +18,7 @@
  *   controls, zero-width characters, the byte order mark, soft hyphen) and no line or paragraph
  *   separators; see {@link textProblem}.
  */
+import { t as tr } from '../core/i18n/index.js';
 import { getAreaCodeInfo } from '@brazilian-utils/brazilian-utils/get-area-code-info';
 
 /** Maximum e-mail length (RFC 5321 path limit). */
@@ -61,8 +62,8 @@ export function describeCharacter(ch: string): string {
   const cp = ch.codePointAt(0)!;
   const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   const name = CHARACTER_NAMES[cp];
-  if (INVISIBLE.test(ch) || /[\p{Cc}\p{Z}]/u.test(ch)) return `${code}${name ? `, a ${name}` : ', an invisible character'}`;
-  return `"${ch}" (${code}${name ? `, a ${name}` : ''})`;
+  if (INVISIBLE.test(ch) || /[\p{Cc}\p{Z}]/u.test(ch)) return `${code}, ${name ? tr('contact.aName', name) : tr('contact.invisible')}`;
+  return `"${ch}" (${code}${name ? `, ${tr('contact.aName', name)}` : ''})`;
 }
 
 /**
@@ -79,8 +80,8 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 export function textProblem(text: string): string | null {
   const m = INVISIBLE.exec(text);
   if (!m) return null;
-  if (m[0] === '\n' || m[0] === '\r' || m[0] === '\t') return 'must be one line without control characters (tabs, line breaks)';
-  return `contains ${describeCharacter(m[0])}; only visible characters and spaces are allowed`;
+  if (m[0] === '\n' || m[0] === '\r' || m[0] === '\t') return tr('contact.oneLine');
+  return tr('contact.onlyVisible', describeCharacter(m[0]));
 }
 
 /** RFC 5322 dot-atom text characters, ASCII. */
@@ -105,11 +106,11 @@ export function isEmail(text: string): boolean {
  */
 export function emailProblem(text: string): string | null {
   const t = text.trim();
-  if (t === '') return 'is empty';
+  if (t === '') return tr('contact.empty');
   const bad = nonAscii(t);
-  if (bad) return `contains ${describeCharacter(bad)}; an e-mail address is written in ASCII letters, digits and ${"!#$%&'*+/=?^_`{|}~.-"}`;
-  if (t.length > MAX_EMAIL) return `has ${t.length} characters, more than the ${MAX_EMAIL} allowed for an e-mail address`;
-  return EMAIL.test(t) ? null : 'is not an e-mail address (name@domain.tld)';
+  if (bad) return tr('contact.emailChar', describeCharacter(bad), "!#$%&'*+/=?^_`{|}~.-");
+  if (t.length > MAX_EMAIL) return tr('contact.emailLong', t.length, MAX_EMAIL);
+  return EMAIL.test(t) ? null : tr('contact.notEmail');
 }
 
 /** The DICT pattern of an e-mail key (lower case; Banco Central, DICT key formats). */
@@ -132,14 +133,14 @@ export function normaliseEmailKey(text: string): string | null {
 export function dictEmailProblem(text: string): string | null {
   if (normaliseEmailKey(text) !== null) return null;
   const t = text.trim();
-  if (t === '') return 'is empty';
+  if (t === '') return tr('contact.empty');
   const bad = nonAscii(t);
-  if (bad) return `contains ${describeCharacter(bad)}; an e-mail key has only ASCII letters, digits and ${".!#$&'*+/=?^_`{|}~-"} (DICT)`;
-  if (t.length > MAX_EMAIL_KEY) return `has ${t.length} characters; an e-mail key has at most ${MAX_EMAIL_KEY}`;
+  if (bad) return tr('contact.emailKeyChar', describeCharacter(bad), ".!#$&'*+/=?^_`{|}~-");
+  if (t.length > MAX_EMAIL_KEY) return tr('contact.emailKeyLong', t.length, MAX_EMAIL_KEY);
   const local = t.includes('@') ? t.slice(0, t.lastIndexOf('@')) : '';
   const badLocal = /[^A-Za-z0-9.!#$&'*+/=?^_`{|}~-]/.exec(local);
-  if (badLocal) return `contains "${badLocal[0]}", which a DICT e-mail key may not have before the @ (allowed: letters, digits and ${".!#$&'*+/=?^_`{|}~-"})`;
-  return 'is not an e-mail address (name@domain.tld)';
+  if (badLocal) return tr('contact.emailKeyLocal', badLocal[0], ".!#$&'*+/=?^_`{|}~-");
+  return tr('contact.notEmail');
 }
 
 /** What the digits of a typed phone number are, after the prefixes are taken off. */
@@ -158,18 +159,18 @@ function phoneDigits(text: string): PhoneDigits | { problem: string } {
   const t = text.trim();
   if (t === '') return { problem: 'is empty' };
   const bad = /[^0-9\s().+-]/u.exec(t);
-  if (bad) return { problem: `contains ${describeCharacter(bad[0])}; only digits, +, spaces and ( ) - are allowed` };
+  if (bad) return { problem: tr('contact.phoneChar', describeCharacter(bad[0])) };
   if (t.lastIndexOf('+') > 0) return { problem: 'has a + that is not at the start' };
   const digits = t.replace(/[^0-9]/g, '');
   if (t.startsWith('+')) {
     if (!digits.startsWith('55')) return { problem: 'is not a Brazilian number (+55)' };
-    return { digits: digits.slice(2), after: ' after the country code' };
+    return { digits: digits.slice(2), after: tr('contact.afterCountry') };
   }
-  if (digits.startsWith('0055')) return { digits: digits.slice(4), after: ' after 0055' };
+  if (digits.startsWith('0055')) return { digits: digits.slice(4), after: tr('contact.after0055') };
   if (digits.startsWith('00')) return { problem: 'is not a Brazilian number (00 is the international prefix; Brazil is 0055)' };
   // The trunk prefix: a 0 written right before the DDD (`011 98765-4321`, `(011) …`), not `(01) …`.
-  if (/^\(?0[0-9]{2}/.test(t)) return { digits: digits.slice(1), after: ' after the trunk prefix 0' };
-  if (digits.length > 11 && digits.startsWith('55')) return { digits: digits.slice(2), after: ' after the country code' };
+  if (/^\(?0[0-9]{2}/.test(t)) return { digits: digits.slice(1), after: tr('contact.afterTrunk') };
+  if (digits.length > 11 && digits.startsWith('55')) return { digits: digits.slice(2), after: tr('contact.afterCountry') };
   return { digits, after: '' };
 }
 
@@ -215,9 +216,9 @@ export function phoneProblem(text: string): string | null {
   const p = phoneDigits(text);
   if ('problem' in p) return p.problem;
   const d = p.digits;
-  if (d.length < 10 || d.length > 11) return `has ${d.length} digit${d.length === 1 ? '' : 's'}${p.after}; it needs the DDD and the number: 10 digits (landline) or 11 (mobile)`;
-  if (!isAreaCode(d.slice(0, 2))) return `has DDD ${d.slice(0, 2)}, which does not exist (Anatel's area codes: ${areaCodeList()})`;
-  if (d.length === 10 && /[6-9]/.test(d[2]!)) return `is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 (add the 9: ${d.slice(0, 2)}9${d.slice(2)}?)`;
-  if (d.length === 10) return 'is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5 (Anatel)';
-  return 'is not a valid mobile number: with 11 digits, the number after the DDD must start with 9';
+  if (d.length < 10 || d.length > 11) return tr('contact.phoneDigits', d.length, p.after);
+  if (!isAreaCode(d.slice(0, 2))) return tr('contact.phoneDdd', d.slice(0, 2), areaCodeList());
+  if (d.length === 10 && /[6-9]/.test(d[2]!)) return tr('contact.phoneAdd9', `${d.slice(0, 2)}9${d.slice(2)}`);
+  if (d.length === 10) return tr('contact.phoneFixed');
+  return tr('contact.phoneMobile');
 }

@@ -4,6 +4,7 @@
  * 12 characters `[0-9A-Z]` plus 2 numeric check digits, alphanumeric since July 2026 (Receita
  * Federal, "CNPJ alfanumérico"), so `isValidCnpj` is called with `version: 2`.
  */
+import { t } from '../core/i18n/index.js';
 import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf';
 import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj';
 
@@ -37,7 +38,7 @@ export function normaliseCpfCnpj(text: string): string | null {
 /** Which documents a field accepts. */
 export type DocumentKind = 'cpf' | 'cnpj' | 'cpf-or-cnpj';
 
-const SWAP = 'a character is mistyped or two are swapped';
+
 
 /**
  * Says exactly what is wrong with a CPF or CNPJ (masked or bare), for messages.
@@ -47,23 +48,23 @@ const SWAP = 'a character is mistyped or two are swapped';
  *   document of an accepted kind
  */
 export function documentProblem(text: string, kind: DocumentKind = 'cpf-or-cnpj'): string | null {
-  const what = kind === 'cpf' ? 'CPF' : kind === 'cnpj' ? 'CNPJ' : 'CPF or CNPJ';
-  const fail = (detail: string) => `is not a valid ${what}: ${detail}`;
-  const t = text.trim();
-  const sizes = kind === 'cpf' ? 'a CPF has 11 digits' : kind === 'cnpj' ? 'a CNPJ has 14 characters' : 'a CPF has 11 digits, a CNPJ 14 characters';
-  if (t === '') return fail(`it is empty; ${sizes}`);
-  const bad = /[^0-9A-Za-z.\s/-]/.exec(t);
-  if (bad) return fail(`it contains "${bad[0]}"; only digits, letters (CNPJ) and the mask characters . / - are allowed`);
-  const bare = bareDocument(t);
+  const what = t(`doc.what.${kind}`);
+  const fail = (detail: string) => t('doc.invalid', what, detail);
+  const trimmed = text.trim();
+  const sizes = t(`doc.sizes.${kind}`);
+  if (trimmed === '') return fail(t('doc.empty', sizes));
+  const bad = /[^0-9A-Za-z.\s/-]/.exec(trimmed);
+  if (bad) return fail(t('doc.badChar', bad[0]));
+  const bare = bareDocument(trimmed);
   if (kind !== 'cnpj' && bare.length === 11) {
-    if (/[A-Z]/.test(bare)) return fail('a CPF has digits only');
-    if (/^(\d)\1{10}$/.test(bare)) return fail('all 11 digits of the CPF are the same');
-    return isValidCpf(bare) ? null : fail(`the CPF check digits do not match (${SWAP})`);
+    if (/[A-Z]/.test(bare)) return fail(t('doc.cpfDigitsOnly'));
+    if (/^(\d)\1{10}$/.test(bare)) return fail(t('doc.cpfSame'));
+    return isValidCpf(bare) ? null : fail(t('doc.cpfCheck'));
   }
   if (kind !== 'cpf' && bare.length === 14) {
-    if (!/^[0-9]{2}$/.test(bare.slice(12))) return fail('the last 2 characters of a CNPJ (its check digits) must be digits');
-    if (/^(\d)\1{13}$/.test(bare)) return fail('all 14 digits of the CNPJ are the same');
-    return isValidCnpj(bare, { version: 2 }) ? null : fail(`the CNPJ check digits do not match (${SWAP})`);
+    if (!/^[0-9]{2}$/.test(bare.slice(12))) return fail(t('doc.cnpjCheckDigits'));
+    if (/^(\d)\1{13}$/.test(bare)) return fail(t('doc.cnpjSame'));
+    return isValidCnpj(bare, { version: 2 }) ? null : fail(t('doc.cnpjCheck'));
   }
-  return fail(`it has ${bare.length} character${bare.length === 1 ? '' : 's'} without the mask; ${sizes}`);
+  return fail(t('doc.length', bare.length, sizes));
 }

@@ -4,6 +4,8 @@
  * working on digits as strings so that no amount ever passes through a float.
  */
 
+import { t as tr } from '../core/i18n/index.js';
+
 /**
  * Largest amount paycli sends, in cents: R$ 100.000.000,00 (10^10 cents). The interface sets no
  * bound (§8 "Amount bounds: not shown"); this one keeps every amount exact in a JS number and
@@ -57,17 +59,17 @@ export function amountProblem(text: string): string | null {
   const t = text.trim();
   const cents = parseReais(t);
   if (cents === null) {
-    if (t === '') return 'is empty; write an amount in reais, e.g. 15,50';
-    if (/^-/.test(t)) return `"${t}" is negative; write a positive amount in reais, e.g. 15,50`;
+    if (t === '') return tr('money.empty');
+    if (/^-/.test(t)) return tr('money.negative', t);
     if (/^[0-9]{1,3}[.,][0-9]{3}$/.test(t)) {
       const whole = t.replace(/[.,]/, '');
-      return `"${t}" is ambiguous (thousands, or 3 decimals?); for ${formatReais(Number(whole) * 100)} write ${whole} or ${t.replace(',', '.')},00`;
+      return tr('money.ambiguous', t, formatReais(Number(whole) * 100), whole, t.replace(',', '.'));
     }
-    if (/[.,][0-9]{4,}$/.test(t) || /^[0-9]+[.,][0-9]{3}$/.test(t)) return `"${t}" has more than 2 decimals; reais have 2 (cents), e.g. 15,50`;
-    return `"${t}" is not an amount in reais with at most 2 decimals; e.g. 15, 15,50 or 1.234,56`;
+    if (/[.,][0-9]{4,}$/.test(t) || /^[0-9]+[.,][0-9]{3}$/.test(t)) return tr('money.decimals', t);
+    return tr('money.notAmount', t);
   }
-  if (cents < 1) return `must be more than R$ 0,00, e.g. 15,50`;
-  if (cents > MAX_CENTS) return `${formatReais(cents)} is more than the most paycli sends, ${formatReais(MAX_CENTS)}; e.g. 15,50`;
+  if (cents < 1) return tr('money.zero');
+  if (cents > MAX_CENTS) return tr('money.tooMuch', formatReais(cents), formatReais(MAX_CENTS));
   return null;
 }
 

@@ -9,6 +9,8 @@
  * numbers `0`-`4`. No dependencies: the command definitions load it at start-up.
  */
 
+import { t } from '../core/i18n/index.js';
+
 /** One PIX key type. */
 export interface PixKeyType {
   /** The interface's `pixKeyType` number (interface §2.3). */
@@ -67,5 +69,5 @@ export function parsePixKeyType(text: string, opts: { numbers?: boolean } = { nu
 
 /** The words of a "use one of …" message: `cpf, cnpj, email, phone, random`. */
 export function pixKeyTypeHelp(): string {
-  return `${PIX_KEY_TYPE_NAMES.join(', ')} (also the interface's TELEFONE and RANDOM_KEY, the DICT's EVP and PHONE, or 0-4)`;
+  return t('pixkey.typeHelp', PIX_KEY_TYPE_NAMES.join(', '));
 }

@@ -6,6 +6,7 @@
  * number, random key (EVP) a lower-case UUID of any version. The key types and their names are
  * the one table in src/pix/pix-key-types.ts.
  */
+import { t as tr } from '../core/i18n/index.js';
 import { getPixKeyInfo } from '@brazilian-utils/brazilian-utils/get-pix-key-info';
 import { parsePixKeyType, PIX_KEY_TYPES, type PixKeyTypeValue } from './pix-key-types.js';
 import { bareDocument, dictEmailProblem, documentProblem, isCnpj, isCpf, normaliseEmailKey, normalisePhone, phoneProblem } from './validators.js';
@@ -48,17 +49,17 @@ function keyProblem(type: PixKeyTypeValue, key: string): string {
   const t = key.trim();
   switch (type) {
     case 0:
-      if (/[^0-9.\s-]/.test(t)) return 'is not a CPF: a CPF key has 11 digits (dots and dash allowed)';
-      return documentProblem(t, 'cpf') ?? 'is not a CPF';
+      if (/[^0-9.\s-]/.test(t)) return tr('pixkey.notCpf');
+      return documentProblem(t, 'cpf') ?? tr('pixkey.notCpfShort');
     case 1:
-      if (/[^0-9A-Za-z.\s/-]/.test(t)) return 'is not a CNPJ: a CNPJ key has 14 characters (dots, slash and dash allowed)';
-      return documentProblem(t, 'cnpj') ?? 'is not a CNPJ';
+      if (/[^0-9A-Za-z.\s/-]/.test(t)) return tr('pixkey.notCnpj');
+      return documentProblem(t, 'cnpj') ?? tr('pixkey.notCnpjShort');
     case 2:
-      return dictEmailProblem(t) ?? 'is not an e-mail key';
+      return dictEmailProblem(t) ?? tr('pixkey.notEmail');
     case 3:
-      return phoneProblem(t) ?? 'is a landline number; a PIX phone key is a mobile number: +55, DDD and 9 digits starting with 9';
+      return phoneProblem(t) ?? tr('pixkey.landline');
     case 4:
-      return 'is not a random key: a UUID of 32 hexadecimal digits in groups 8-4-4-4-12';
+      return tr('pixkey.notRandom');
   }
 }
 
@@ -89,6 +90,6 @@ export function checkPixKey(type: PixKeyTypeValue, key: string): PixKeyCheck {
   const infoType = infoValue !== null ? PIX_KEY_TYPES[infoValue] : undefined;
   const shape = shapeOf(key);
   const guess = other ?? infoType ?? (shape !== null ? PIX_KEY_TYPES[shape] : undefined);
-  const hint = guess && guess.value !== type ? `; it looks like ${guess.noun} key: use --pix-key-type ${guess.name}` : '';
-  return { ok: false, message: `${keyProblem(type, key)}${hint}; ${declared.noun} key looks like ${declared.example}` };
+  const hint = guess && guess.value !== type ? tr('pixkey.looksLike', tr(`pixkey.noun.${guess.name}`), guess.name) : '';
+  return { ok: false, message: `${keyProblem(type, key)}${hint}${tr('pixkey.example', tr(`pixkey.noun.${declared.name}`), declared.example)}` };
 }

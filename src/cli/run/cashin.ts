@@ -23,6 +23,7 @@ export type CashinOptions = CashinFlags;
 export { decodeQrImage } from '../../pix/qr-image.js';
 import { decodeQrImage } from '../../pix/qr-image.js';
 import type { CashinFlags } from '../commands/cashin.js';
+import { t } from '../../core/i18n/index.js';
 
 /** A cash-in as the payment pipeline runs it (src/payment/pipeline.ts): recorded, never refused as a duplicate. */
 export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
@@ -34,7 +35,9 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
   responseSchema: () => cashInResponseSchema(),
   ledgerFacts: (body) => ({ payer: body.payerName, product: body.productName }),
   guarded: false,
-  unknownAdvice: 'look the cash-in up at the gateway before creating another',
+  get unknownAdvice() {
+    return t('advice.cashin');
+  },
   precheck(opts) {
     if ((opts as CashinOptions).qrFile) checkWritable((opts as CashinOptions).qrFile!, '--qr-file');
   },

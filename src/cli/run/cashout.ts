@@ -18,20 +18,23 @@ import type { Settings } from '../../config/settings.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
 import { runPayment, type PaymentSpec } from '../../payment/pipeline.js';
 import type { CashoutFlags } from '../commands/cashout.js';
+import { t } from '../../core/i18n/index.js';
 
 /** The run options of `cashout`, derived from its definition (src/cli/commands/cashout.ts). */
 export type CashoutOptions = CashoutFlags;
+
+const row = (label: string, value: string) => `${label.padEnd(12)}${value}`;
 
 /** The summary shown before a cash-out is confirmed. */
 export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'endpoint' | 'profile'>): string {
   const type = PIX_KEY_TYPES[body.pixKeyType];
   return [
-    `Gateway     ${isSandbox(settings.endpoint) ? 'SANDBOX - no money moves' : `${endpointHost(settings.endpoint)} (profile ${settings.profile})`}`,
-    `Amount      ${formatReais(body.value)}`,
-    `PIX key     ${body.pixKey} (${type.name})`,
-    `Recipient   ${body.person.name} <${body.person.email}>, ${body.person.phone}`,
-    ...(body.cpfCnpj ? [`CPF/CNPJ    ${body.cpfCnpj}`] : []),
-    ...(body.orderId ? [`Order ID    ${body.orderId}`] : []),
+    row(t('summary.gateway'), isSandbox(settings.endpoint) ? t('summary.sandbox') : t('summary.profile', endpointHost(settings.endpoint), settings.profile)),
+    row(t('summary.amount'), formatReais(body.value)),
+    row(t('summary.pixKey'), `${body.pixKey} (${type.name})`),
+    row(t('summary.recipient'), `${body.person.name} <${body.person.email}>, ${body.person.phone}`),
+    ...(body.cpfCnpj ? [row('CPF/CNPJ', body.cpfCnpj)] : []),
+    ...(body.orderId ? [row(t('summary.orderId'), body.orderId)] : []),
   ].join('\n');
 }
 
@@ -46,7 +49,9 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   ledgerFacts: (body) => ({ pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name }),
   guarded: true,
   summary: cashOutSummary,
-  unknownAdvice: 'check the cash-out at the gateway before sending it again',
+  get unknownAdvice() {
+    return t('advice.cashout');
+  },
   async print({ body, data, raw, sandbox }, opts) {
     // An answer wrong about money (src/gateway/answers.ts): printed and recorded as created, then exit 6.
     const problems = cashOutAnswerProblems(body.value, data);
