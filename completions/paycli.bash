@@ -126,13 +126,13 @@ __paycli_spec() {
       varg='' ;;
     'history')
       subs='resolve'
-      flags='--since --until --kind --outcome --order-id --limit --format --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--since --until --kind --outcome --order-id --limit --format --profile --base-url --timeout --lang'
+      flags='--since --until --kind --outcome --order-id --by --limit --format --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--since --until --kind --outcome --order-id --by --limit --format --profile --base-url --timeout --lang'
       varg='' ;;
     'history resolve')
       subs=''
-      flags='--outcome --note --force --help -h --since --until --kind --order-id --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--outcome --note --since --until --kind --order-id --limit --format --profile --base-url --timeout --lang'
+      flags='--outcome --note --force --help -h --since --until --kind --order-id --by --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--outcome --note --since --until --kind --order-id --by --limit --format --profile --base-url --timeout --lang'
       varg='' ;;
     'status')
       subs=''

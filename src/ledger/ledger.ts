@@ -52,7 +52,7 @@ import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
 import { dataDir } from '../core/paths.js';
-import { BLOCKING, clean, clip, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from './driver.js';
@@ -493,7 +493,7 @@ export class Ledger {
   /** One entry by number, or undefined. */
   get(id: number): LedgerEntry | undefined {
     return this.guard(() => {
-      const row = this.stmt('SELECT * FROM payments WHERE id = ?').get(id) as Row | undefined;
+      const row = this.stmt(`${ENTRIES_WITH_RUN} WHERE p.id = ?`).get(id) as Row | undefined;
       return row ? toEntry(row) : undefined;
     });
   }
@@ -576,15 +576,17 @@ export class Ledger {
       where.push(sql);
       params[name] = value;
     };
-    add('time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
-    add('time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
-    add('kind = @kind', 'kind', q.kind);
-    if (q.outcome === 'unknown') where.push(`(outcome IS NULL OR outcome = 'unknown')`);
-    else add('outcome = @outcome', 'outcome', q.outcome);
-    add('profile = @profile', 'profile', q.profile);
-    add('order_id = @order_id', 'order_id', q.orderId);
-    add('batch_id = @batch_id', 'batch_id', q.batchId);
-    const sql = `SELECT * FROM payments${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
+    add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
+    add('p.kind = @kind', 'kind', q.kind);
+    if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
+    else add('p.outcome = @outcome', 'outcome', q.outcome);
+    add('p.profile = @profile', 'profile', q.profile);
+    add('p.order_id = @order_id', 'order_id', q.orderId);
+    add('p.batch_id = @batch_id', 'batch_id', q.batchId);
+    add('r.user = @by_user', 'by_user', q.by?.user);
+    add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
+    const sql = `${ENTRIES_WITH_RUN}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY p.id DESC LIMIT @limit`;
     const rows = this.guard(() => this.stmt(sql).iterate(params));
     for (;;) {
       const next = this.guard(() => rows.next());

@@ -198,6 +198,15 @@ export interface LedgerEntry {
   runId?: string;
   /** Its process id. */
   pid?: number;
+  /**
+   * Who sent it: the operating-system user, host name and paycli version of the run that recorded
+   * it (table `runs`). Absent for an entry imported from the journal or recorded by a paycli from
+   * before the runs were recorded (schema version 1). Only {@link Ledger.get}, {@link Ledger.query}
+   * and {@link Ledger.iterate} read them.
+   */
+  user?: string;
+  host?: string;
+  version?: string;
   /** `journal.jsonl` for an entry imported from the old journal. */
   source?: string;
 }
@@ -214,6 +223,13 @@ export interface LedgerQuery {
   profile?: string;
   orderId?: string;
   batchId?: string;
+  /**
+   * Who sent it (`history --by user@host`, `--by user`, `--by @host`): entries whose run's
+   * operating-system user equals `user` (exactly) and whose host name equals `host` (without regard
+   * to case, as host names are); a part left out matches any. An entry without a run (imported
+   * from the journal, or older than the runs) matches no `by`.
+   */
+  by?: { user?: string; host?: string };
   /** At most this many, newest first. */
   limit: number;
 }
@@ -289,10 +305,20 @@ export function toEntry(r: Row): LedgerEntry {
     ['deadlineMs', r.deadline_ms],
     ['runId', r.run_id],
     ['pid', r.pid],
+    ['user', r.run_user],
+    ['host', r.run_host],
+    ['version', r.run_version],
   ];
   for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
   return e;
 }
+
+/**
+ * The entries with who sent them ({@link LedgerEntry} `user`, `host`, `version`): each payment
+ * with its run's columns as `run_user`, `run_host`, `run_version`. Conditions name the payment's
+ * columns as `p.<column>` (both tables have `id`, `pid`, `host`, `batch_id`, `endpoint`).
+ */
+export const ENTRIES_WITH_RUN = `SELECT p.*, r.user AS run_user, r.host AS run_host, r.version AS run_version FROM payments AS p LEFT JOIN runs AS r ON r.id = p.run_id`;
 
 /** Columns of an insert, as named parameters. */
 export interface InsertRow {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, PaycliError } from '../../src/core/errors.js';
 import { blocks, cashOutFingerprint, endpointIdentity, outcomeOfError } from '../../src/ledger/rules.js';
-import { amountBrl, csvCell, formatHistory, historyQuery } from '../../src/cli/run/history.js';
+import { amountBrl, csvCell, formatHistory, historyQuery, parseBy } from '../../src/cli/run/history.js';
 import { parseTimeBound } from '../../src/cli/time-bound.js';
 import type { LedgerEntry } from '../../src/ledger/ledger.js';
 
@@ -126,5 +126,32 @@ describe('history flags and output', () => {
       '      2  2026-11-23 12:34  cash-out*           R$ 0,05  not_sent  b@example.com',
     ]);
     expect(formatHistory([e(2, 5, 'b@example.com')])).toContain('R$ 0,05  not_sent  b@example.com');
+  });
+  it('--by: user@host, user or @host; the BY column where it fits', () => {
+    expect(parseBy('ana@ci-1')).toEqual({ user: 'ana', host: 'ci-1' });
+    expect(parseBy(' ana ')).toEqual({ user: 'ana' });
+    expect(parseBy('@ci-1')).toEqual({ host: 'ci-1' });
+    expect(parseBy('ana@')).toEqual({ user: 'ana' });
+    expect(parseBy('a@b@ci-1')).toEqual({ user: 'a@b', host: 'ci-1' }); // a host name has no @
+    expect(parseBy(undefined)).toBeUndefined();
+    for (const bad of ['', '@', ' @ ']) expect(() => parseBy(bad)).toThrow(/--by: use user@host, user or @host/);
+    expect(historyQuery({ by: 'ana@ci-1' }).query).toEqual({ limit: 20, by: { user: 'ana', host: 'ci-1' } });
+
+    const e = (id: number, pixKey: string, who: { user?: string; host?: string } = {}): LedgerEntry => ({
+      id, uuid: 'u', time: '2026-11-23T12:34:56.789Z', kind: 'cashout', value: 1550, target: 't', endpoint: 't', sandbox: false, profile: 'default', pixKeyType: 2, pixKey,
+      allowDuplicate: false, outcome: 'ok', completed: true, fingerprint: 'f', ...who,
+    });
+    const both = [e(2, 'b@example.com', { user: 'ana', host: 'ci-1' }), e(1, 'c@example.com')];
+    expect(formatHistory(both).split('\n')).toEqual([
+      'ENTRY  TIME (UTC)        BY        KIND        AMOUNT  OUTCOME  TO / FROM',
+      '    2  2026-11-23 12:34  ana@ci-1  cash-out  R$ 15,50  ok       b@example.com',
+      '    1  2026-11-23 12:34  ?         cash-out  R$ 15,50  ok       c@example.com',
+    ]);
+    // the key would be cut below 20 characters: no BY at 80 columns, BY on a wider terminal
+    const long = [e(1, `${'k'.repeat(30)}@example.com`, { user: 'ana', host: 'ci-1' })];
+    expect(formatHistory(long).split('\n')[0]).toBe('ENTRY  TIME (UTC)        KIND        AMOUNT  OUTCOME  TO / FROM');
+    expect(formatHistory(long, 120).split('\n')[0]).toBe('ENTRY  TIME (UTC)        BY        KIND        AMOUNT  OUTCOME  TO / FROM');
+    // nobody recorded for any entry: no BY column
+    expect(formatHistory([e(1, 'c@example.com')], 200).split('\n')[0]).not.toContain('BY');
   });
 });

@@ -25,6 +25,7 @@ export function registerHistory(program: Program) {
     .addOption(new Option('--kind <kind>', 'only cash-ins or cash-outs').choices(['cashin', 'cashout']))
     .addOption(outcomeOption('only payments with this outcome', ['ok', 'refused', 'unknown', 'not_sent']))
     .option('--order-id <ref>', 'only payments sent with this order reference')
+    .option('--by <user@host>', 'only payments sent by this operating-system user on this host (also user alone, or @host)')
     .option('--limit <n>', 'show at most this many entries (or all)', '20')
     .addOption(new Option('--format <format>', 'output: a table for people, json, or csv for spreadsheets (--json = --format json)').choices(['table', 'json', 'csv']))
     .addHelpText(
@@ -32,19 +33,20 @@ export function registerHistory(program: Program) {
       `
 The global --profile shows only the payments sent with that profile.
 
-Each entry: its number, time (UTC), kind (* = the built-in sandbox), amount, outcome, and the
-PIX key (cash-out) or payer (cash-in). Outcomes: ok, refused, not_sent, or unknown (no valid
+Each entry: its number, time (UTC), who sent it (BY, user@host, where the width allows), kind
+(* = the built-in sandbox), amount, outcome, and the PIX key (cash-out) or payer (cash-in). Outcomes: ok, refused, not_sent, or unknown (no valid
 answer came back, or paycli stopped after sending: check it at the gateway, then record what
 happened with \`paycli history resolve\`). An identical cash-out is refused while an earlier
 one's outcome is unknown.
 
 --format json and csv carry every field (order reference, transaction id, gateway, message,
-resolution); csv has a header row and the amount both in cents and as 1234,56.
+resolution, the user, host and paycli version that sent it); csv has a header row and the amount both in cents and as 1234,56.
 
 Examples:
   $ paycli history
   $ paycli history --since 7d --kind cashout --outcome unknown
   $ paycli history --since 2026-11-01 --until 2026-11-30 --limit all --format csv > november.csv
+  $ paycli history --by deploy@ci-runner-2 --since 24h
   $ paycli history --limit 5 --json`,
     )
     .action(lazyAction(() => import('../run/history.js')));

@@ -31,6 +31,7 @@ export type HistoryOptions = GlobalFlags & {
   kind?: string;
   outcome?: string;
   orderId?: string;
+  by?: string;
   format?: string;
 };
 
@@ -51,6 +52,20 @@ function parseOutcome(text: string | undefined, allowed: readonly Outcome[], fla
   const o = text.trim().toLowerCase().replace('-', '_') as Outcome;
   if (allowed.includes(o)) return o;
   throw new UsageError(`${flag}: use one of ${allowed.join(', ')}, got "${text}"`, { field: flag });
+}
+
+/**
+ * Reads `--by`: `user@host`, `user` or `@host` (the last `@` parts them: a host name has none).
+ * @throws UsageError (exit 2) when it names neither
+ */
+export function parseBy(text: string | undefined): LedgerQuery['by'] {
+  if (text === undefined) return undefined;
+  const t = text.trim();
+  const at = t.lastIndexOf('@');
+  const user = (at < 0 ? t : t.slice(0, at)).trim();
+  const host = (at < 0 ? '' : t.slice(at + 1)).trim();
+  if (!user && !host) throw new UsageError(`--by: use user@host, user or @host, got "${text}"`, { field: '--by' });
+  return { ...(user ? { user } : {}), ...(host ? { host } : {}) };
 }
 
 /**
@@ -79,6 +94,8 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
   if (outcome) query.outcome = outcome;
   if (opts.profile) query.profile = opts.profile;
   if (opts.orderId !== undefined) query.orderId = opts.orderId;
+  const by = parseBy(opts.by);
+  if (by) query.by = by;
   return { query, format };
 }
 
@@ -101,25 +118,45 @@ function counterpart(e: LedgerEntry): string {
 
 const cut = (s: string, width: number): string => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
 
+/** Who sent an entry, as the table shows it: `user@host` (`?` for a part not recorded), or `?`. */
+export function sentBy(e: Pick<LedgerEntry, 'user' | 'host'>): string {
+  return e.user === undefined && e.host === undefined ? '?' : `${e.user ?? '?'}@${e.host ?? '?'}`;
+}
+
+/** The last column keeps at least this many characters (or its whole width, when less) before BY is left out. */
+const TO_FROM_MIN = 20;
+
 /**
  * The human table, at most `width` columns wide (80 when stdout is not a terminal): entry number,
- * time (UTC, to the minute), kind (`*` = sandbox), amount, outcome, then the PIX key (cash-out) or
- * payer (cash-in), shortened to fit. `--format json|csv` have every field.
+ * time (UTC, to the minute), who sent it (`BY`, `user@host`), kind (`*` = sandbox), amount,
+ * outcome, then the PIX key (cash-out) or payer (cash-in), shortened to fit. BY is shown where it
+ * fits: when some entry records who sent it and the last column still gets its whole width, or at
+ * least 20 characters. `--format json|csv` have every field.
  */
 export function formatHistory(entries: readonly LedgerEntry[], width = 80): string {
-  const rows = entries.map((e) => [
+  const head = ['ENTRY', 'TIME (UTC)', 'BY', 'KIND', 'AMOUNT', 'OUTCOME', 'TO / FROM'];
+  const right = [true, false, false, false, true, false, false];
+  let rows = entries.map((e) => [
     String(e.id),
     e.time.slice(0, 16).replace('T', ' '),
+    sanitizeText(sentBy(e), true),
     `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'}${e.sandbox ? '*' : ''}`,
     formatReais(e.value),
     e.outcome,
     sanitizeText(counterpart(e), true),
   ]);
-  const head = ['ENTRY', 'TIME (UTC)', 'KIND', 'AMOUNT', 'OUTCOME', 'TO / FROM'];
-  const right = [true, false, false, true, false, false];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
-  widths[widths.length - 1] = Math.max(8, Math.min(widths[widths.length - 1]!, width - fixed));
+  const measure = (cols: string[], body: string[][]) => cols.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  let widths = measure(head, rows);
+  const fixedOf = (w: number[]) => w.slice(0, -1).reduce((a, b) => a + b + 2, 0);
+  const last = widths[widths.length - 1]!;
+  const byFits = entries.some((e) => e.user !== undefined || e.host !== undefined) && fixedOf(widths) + Math.min(last, TO_FROM_MIN) <= width;
+  if (!byFits) {
+    head.splice(2, 1);
+    right.splice(2, 1);
+    rows = rows.map((r) => r.filter((_c, i) => i !== 2));
+    widths = widths.filter((_w, i) => i !== 2);
+  }
+  widths[widths.length - 1] = Math.max(8, Math.min(widths[widths.length - 1]!, width - fixedOf(widths)));
   return [head, ...rows]
     .map((r) =>
       r
@@ -162,6 +199,9 @@ const CSV_COLUMNS: [string, (e: LedgerEntry) => string | number | boolean | unde
   ['resolved_time_utc', (e) => e.resolvedTime],
   ['note', (e) => e.note],
   ['gateway', (e) => e.target],
+  ['user', (e) => e.user],
+  ['host', (e) => e.host],
+  ['paycli_version', (e) => e.version],
 ];
 
 /** Cents as a spreadsheet reads a Brazilian amount: `123456` → `1234,56` (no thousands separator). */
