@@ -8,6 +8,10 @@
  *   sandbox, `man paycli` and the completion scripts in bash, zsh and fish;
  * - `npm install -g <checkout>` of a fresh clone (no node_modules) builds it and works.
  * Slow (npm ci, two builds, two installs), so generous time limits; nothing leaves the temp folder.
+ * The README's `npm ci` compiles better-sqlite3's addon from source, as on a machine that cannot
+ * download its prebuilt binary; the two global installs run the same install script, which finds
+ * the addon this checkout compiled as a local prebuilt binary ({@link localPrebuilds}) instead of
+ * compiling it twice more (minutes each on a 2-core machine: docs/contributing.md, "Suite time").
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +28,7 @@ const SLOW = 600_000;
 let dir: string;
 let clone: string;
 let home: string;
+let prebuilds: string | undefined;
 
 /** Environment of a new user's shell: no npm settings of the `npm test` around us, no PAYCLI_*, a fresh HOME. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -35,6 +40,31 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const nodedir = execFileSync('npm', ['config', 'get', 'nodedir'], { encoding: 'utf8', env: { ...process.env } }).trim();
   if (nodedir && nodedir !== 'undefined' && nodedir !== 'null') env.npm_config_nodedir = nodedir;
   return env;
+}
+
+/**
+ * A folder holding better-sqlite3's addon as the prebuilt binary its install script (prebuild-install)
+ * looks for before it compiles one: `better-sqlite3-v<version>-node-v<ABI>-<platform>-<arch>.tar.gz` with
+ * `build/Release/better_sqlite3.node`, packed from this checkout's node_modules (the same version, built
+ * for this Node by its `npm ci`). A global install given it as `npm_config_better_sqlite3_local_prebuilds`
+ * runs the install script as usual and unpacks that instead of compiling; prebuild-install loads the
+ * addon to check it and compiles when that fails or the version differs. Undefined when this checkout
+ * has no compiled addon (a Node that uses node:sqlite): then the installs compile as before.
+ */
+function localPrebuilds(): string | undefined {
+  const pkg = join(ROOT, 'node_modules', 'better-sqlite3');
+  if (!existsSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'))) return undefined;
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+  const out = join(dir, 'prebuilds');
+  mkdirSync(out);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(out, name), '-C', pkg, 'build/Release/better_sqlite3.node']);
+  return out;
+}
+
+/** {@link userEnv} for a global install: better-sqlite3's install script finds {@link localPrebuilds}. */
+function installEnv(): NodeJS.ProcessEnv {
+  return prebuilds ? userEnv({ npm_config_better_sqlite3_local_prebuilds: prebuilds }) : userEnv();
 }
 
 function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = userEnv()): SpawnSyncReturns<string> {
@@ -53,6 +83,7 @@ beforeAll(() => {
   mkdirSync(home);
   clone = join(dir, 'clone');
   execFileSync('git', ['clone', '-q', ROOT, clone], { env: userEnv() });
+  prebuilds = localPrebuilds();
 }, SLOW);
 // A clone with node_modules and two builds: removing it may take longer than the default hook timeout.
 afterAll(() => rmSync(dir, { recursive: true, force: true }), SLOW);
@@ -103,7 +134,7 @@ describe('npm pack and a global install', () => {
   it('installed globally into a temporary prefix: --version, a cash-in, man paycli, completions', () => {
     prefix = join(dir, 'prefix');
     // npm 11 runs dependencies' install scripts only when allowed: better-sqlite3 (the ledger) builds its addon
-    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=better-sqlite3 --no-audit --no-fund ${JSON.stringify(tarball)}`, dir);
+    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=better-sqlite3 --no-audit --no-fund ${JSON.stringify(tarball)}`, dir, installEnv());
     expect(install.status, install.stderr.slice(-3000)).toBe(0);
     const env = installedEnv();
 
@@ -137,7 +168,7 @@ describe('npm pack and a global install', () => {
     const fresh = join(dir, 'fresh');
     execFileSync('git', ['clone', '-q', ROOT, fresh], { env: userEnv() });
     prefix = join(dir, 'prefix-checkout');
-    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=paycli --no-audit --no-fund ${JSON.stringify(fresh)}`, dir);
+    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=paycli --no-audit --no-fund ${JSON.stringify(fresh)}`, dir, installEnv());
     expect(install.status, install.stderr.slice(-3000)).toBe(0);
     expect(existsSync(join(fresh, 'dist/boot.cjs'))).toBe(true);
     const env = installedEnv();
