@@ -4,7 +4,7 @@
  * the gateway.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeBrCode } from '../../src/pix/brcode.js';
@@ -329,14 +329,31 @@ describe('what was checked is what is sent', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    // Whether paycli has the FIFO open now (its open file descriptors, /proc/<pid>/fd).
+    const paycliReads = () => {
+      try {
+        return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+          try {
+            return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === fifo;
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false; // it has ended
+      }
+    };
     const feed = (async () => {
       for (const value of [1000, 50_000]) {
-        // One writer per open by paycli: its write waits until paycli opens the FIFO to read.
+        // One writer per open by paycli: its write waits until paycli opens the FIFO to read. A writer
+        // exits once its line is in the pipe, maybe before paycli has read it; the next writer waits
+        // until paycli has closed that read, or paycli would read both lines at once.
         await new Promise<void>((resolve) => {
           const w = spawn('sh', ['-c', 'cat > "$0"', fifo], { stdio: ['pipe', 'ignore', 'ignore'] });
           w.on('close', () => resolve());
           w.stdin.end(`${doc(value)}\n`);
         });
+        while (paycliReads()) await new Promise((r) => setTimeout(r, 10));
       }
     })();
     const code = await exited;
