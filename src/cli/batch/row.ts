@@ -20,7 +20,7 @@ import type { BatchLedger, PreviousRow } from './ledger.js';
 import type { RowResult } from './results.js';
 import type { Operation, ValidRow } from './check.js';
 
-/** How many times one row is sent again after 429 answers before it is given up as refused. */
+/** How many times one row is sent again after 429 answers before it is given up (recorded not_sent: the gateway did not process it). */
 export const MAX_429_RETRIES = 20;
 /** Wait after a 429 without a usable `Retry-After`, and the longest wait honoured, in ms. */
 const DEFAULT_RETRY_MS = 1000;
