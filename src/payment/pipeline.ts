@@ -1,8 +1,13 @@
 /**
  * One payment, step by step (docs/architecture.md, "The payment pipeline"): the sequence a
- * cash-in and a cash-out go through, with their differences as data ({@link PaymentSpec}).
+ * cash-in, a cash-out and each row of a batch go through, with their differences as data
+ * ({@link PaymentSpec}) and dependencies ({@link PipelineDeps}).
  *
  *   settings → gather → validate → order reference → guard → confirm → record → send → settle → print
+ *
+ * record → send → classify → record end are the {@link steps} object, shared: `runPayment` runs
+ * them for one payment, src/cli/batch/row.ts for each batch row (whose file was gathered,
+ * validated, guarded and confirmed as a whole by src/cli/batch/check.ts).
  *
  * - settings: resolved once for the whole run ({@link RunSettings}: sending, lookups, settling);
  * - gather / validate: flags, `--input`, prompts, then the request schema (src/payment/request.ts);
@@ -15,14 +20,15 @@
  * - record: in the ledger, with its deadline and run, before anything leaves;
  * - send: Ctrl-C once keeps waiting for the answer, twice stops waiting (src/core/terminal.ts
  *   `patientInterrupt`);
- * - settle: a failed send's outcome; an unknown one is asked about once by order reference;
+ * - settle: a failed send's outcome classified and recorded; an unknown one is asked about once
+ *   by order reference;
  * - print: the spec's own output on stdout.
  * Every step's dependency (clock, ledger, gateway, prompt) comes in {@link PipelineDeps}, so tests
  * drive the whole sequence in-process.
  */
 import { recordEnd } from './record-end.js';
 import type * as z from 'zod/mini';
-import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
+import { ExitCode, GatewayRefusedError, PaycliError, UsageError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { redact } from '../core/secrets.js';
 import { canPrompt, patientInterrupt } from '../core/terminal.js';
@@ -158,6 +164,75 @@ export async function realDeps(): Promise<PipelineDeps> {
   };
 }
 
+/** How one request is sent: its interface path, body, answer schema and the advice for an unknown outcome. */
+export interface PaymentRequest {
+  path: string;
+  body: unknown;
+  schema: z.ZodMiniType;
+  /** Said when the outcome is unknown (src/gateway/client.ts `unknownAdvice`). */
+  advice: string;
+}
+
+/** How a send ended: created (the gateway's answer), or failed with the outcome the error means and what the ledger keeps of it. */
+export type Sent =
+  | { created: true; result: GatewayResult<unknown> & { sandbox: boolean } }
+  | { created: false; err: unknown; outcome: Outcome; details: EndDetails };
+
+/** How {@link steps.classify} reads a failure: `tooManyRequests: 'not_sent'` counts a 429 as not sent. */
+export interface ClassifyOptions {
+  tooManyRequests?: 'not_sent';
+}
+
+/**
+ * The named steps of a recorded payment, after its checks: record → send → classify → record end.
+ * `runPayment` runs them for a single cash-in or cash-out, src/cli/batch/row.ts for each row of a
+ * batch (with its own deps: rows recorded ahead in groups, a shared connection pool, outcomes
+ * written in groups). Both call them through this object, and only through it (a test watches it).
+ */
+export const steps = {
+  /**
+   * record: checked again against the ledger's rules and recorded, in one transaction, before
+   * anything leaves (src/ledger/ledger.ts `begin`).
+   * @throws UsageError `duplicate_cashout` / `duplicate_order`; the ledger's errors (nothing sent)
+   */
+  record(ledger: Pick<PaymentLedger, 'begin'>, info: BeginInfo, opts: { windowMin: number; allowDuplicate: boolean }): { id: number; earlier?: LedgerEntry } {
+    return ledger.begin(info, opts);
+  },
+  /**
+   * send, then classify: one request (never retried here); an error is classified
+   * ({@link steps.classify}, with `classify` as its options) instead of thrown.
+   * @param onSent called the moment the request may have reached the gateway
+   */
+  async send(deps: Pick<PipelineDeps, 'send'>, settings: Settings, req: PaymentRequest, signal: AbortSignal, onSent: () => void = () => undefined, classify: ClassifyOptions = {}): Promise<Sent> {
+    try {
+      return { created: true, result: await deps.send(settings, req.path, req.body, req.schema, req.advice, signal, onSent) };
+    } catch (err) {
+      return { created: false, err, ...steps.classify(err, classify) };
+    }
+  },
+  /**
+   * classify: the outcome a failed send means (src/ledger/rules.ts `outcomeOfError`) and what the
+   * ledger keeps of it (HTTP status, redacted message). `tooManyRequests: 'not_sent'`: a 429 (the
+   * gateway says it did not process it) counts as not sent, as a batch that gave up sending it
+   * again after `Retry-After` records it.
+   */
+  classify(err: unknown, opts: ClassifyOptions = {}): { outcome: Outcome; details: EndDetails } {
+    const status = err instanceof PaycliError ? err.details.status : undefined;
+    const outcome = opts.tooManyRequests === 'not_sent' && err instanceof GatewayRefusedError && status === 429 ? 'not_sent' : outcomeOfError(err);
+    return { outcome, details: { ...(status !== undefined ? { httpStatus: status } : {}), message: redact(err instanceof Error ? err.message : String(err)) } };
+  },
+  /**
+   * record end: how the payment ended, after it was sent; a ledger that cannot take it only warns,
+   * truthfully (src/payment/record-end.ts). A created payment keeps its transaction id and status.
+   */
+  recordEnd(kind: PaymentKind, ledger: Pick<PaymentLedger, 'end'>, entry: number, sent: Sent): void {
+    if (sent.created) {
+      const data = sent.result.data as { transactionId?: number | string; status?: unknown };
+      recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
+    } else recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
+  },
+};
+
 /** Minutes of the duplicate window (at least the default 10) within which an earlier order reference is reused. */
 const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 60_000;
 
@@ -209,7 +284,8 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   }
 
   // record: checked again and recorded in one transaction, on disk before anything is sent
-  const begun = ledger.begin(
+  const begun = steps.record(
+    ledger,
     { kind: spec.kind, value: body.value, target, sandbox, profile: settings.profile, ...facts, ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), timeoutMs: settings.timeoutMs },
     { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
   );
@@ -225,18 +301,17 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
     logger.notice(t('pay.waiting', spec.kind, Math.round(settings.timeoutMs / 1000)));
     return false;
   });
-  let result: GatewayResult<unknown> & { sandbox: boolean };
+  let sentAs: Sent;
   try {
-    result = await d.send(settings, spec.path, body, spec.responseSchema(), spec.unknownAdvice, interrupt.signal, () => (sent = true));
-  } catch (err) {
-    return settleOwn(spec, ledger, run, body, entry, err, d, opts);
+    sentAs = await steps.send(d, settings, { path: spec.path, body, schema: spec.responseSchema(), advice: spec.unknownAdvice }, interrupt.signal, () => (sent = true));
   } finally {
     interrupt.dispose();
   }
 
-  // record the answer, print
-  const data = result.data as R & { transactionId?: number | string; status?: unknown };
-  recordEnd(spec.kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
+  // classify / settle, record the answer, print
+  steps.recordEnd(spec.kind, ledger, entry, sentAs);
+  if (!sentAs.created) return settleOwn(spec, ledger, run, body, entry, sentAs, d, opts);
+  const { result } = sentAs;
   await spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
 }
 
@@ -269,15 +344,13 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
 }
 
 /**
- * The settle step of this run's own failed send: a known outcome is recorded and its error
- * thrown; an unknown one is recorded, then asked about once by order reference (unless Ctrl-C or
- * SIGTERM stopped the wait): found → printed as created; otherwise it stays unknown and the error
- * says when a lookup can decide.
+ * The settle step of this run's own failed send (its outcome already recorded by
+ * `steps.recordEnd`): a known outcome's error is thrown; an unknown one is asked about once by
+ * order reference (unless Ctrl-C or SIGTERM stopped the wait): found → printed as created;
+ * otherwise it stays unknown and the error says when a lookup can decide.
  */
-async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, err: unknown, d: PipelineDeps, opts: RequestFlags): Promise<void> {
-  const outcome = outcomeOfError(err);
-  const fields: EndDetails = { ...(err instanceof PaycliError && err.details.status !== undefined ? { httpStatus: err.details.status } : {}), message: redact(err instanceof Error ? err.message : String(err)) };
-  recordEnd(spec.kind, entry, outcome, () => ledger.end(entry, outcome, fields));
+async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, failed: Extract<Sent, { created: false }>, d: PipelineDeps, opts: RequestFlags): Promise<void> {
+  const { err, outcome } = failed;
   if (outcome !== 'unknown') throw err;
   const interrupted = err instanceof PaycliError && err.exitCode === ExitCode.INTERRUPTED;
   const e = ledger.get(entry);

@@ -8,7 +8,7 @@ import { cashInRequestSchema, cashOutRequestSchema } from '../../src/gateway/sch
 import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/cli/batch/read.js';
 import { csvCell, ResultsWriter } from '../../src/cli/batch/results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/cli/batch/rows.js';
-import { retryAfterMs } from '../../src/cli/batch/send.js';
+import { retryAfterMs } from '../../src/cli/batch/row.js';
 
 function cashOutRow(header: string[], cells: string[]) {
   const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);

@@ -1,16 +1,22 @@
 /**
  * The payment pipeline (src/payment/pipeline.ts) driven in-process: a fake clock, a fake gateway
  * function, a fake lookup and a ledger in memory. Checks that a run resolves its settings once,
- * that cash-in and cash-out go through the same steps, and the in-flight rule at each place a
- * payment is settled: its own failed send, and an identical payment sent again.
+ * that cash-in, cash-out and a batch row go through the same steps (the `steps` object, watched),
+ * and the in-flight rule at each place a payment is settled: its own failed send, and an
+ * identical payment sent again.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { settingsFrom } from '../../src/config/settings.js';
-import { NetworkError } from '../../src/core/errors.js';
+import { GatewayRefusedError, NetworkError, type PaycliError } from '../../src/core/errors.js';
 import type { BeginInfo, EndDetails, LedgerEntry } from '../../src/ledger/ledger.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, type Outcome } from '../../src/ledger/rules.js';
 import type { OwnerState } from '../../src/ledger/settle-rule.js';
-import { runPayment, type PaymentLedger, type PaymentSpec, type PipelineDeps, type RunSettings } from '../../src/payment/pipeline.js';
+import { runPayment, steps, type PaymentLedger, type PaymentSpec, type PipelineDeps, type RunSettings } from '../../src/payment/pipeline.js';
+import { recordRow, sendBatchRow, type RowRun } from '../../src/cli/batch/row.js';
+import { SCHEMAS, type ValidRow } from '../../src/cli/batch/check.js';
+import { BATCH_OPERATIONS } from '../../src/cli/batch/run.js';
+import type { BatchLedger } from '../../src/cli/batch/ledger.js';
+import type { RowResult } from '../../src/cli/batch/results.js';
 import { CASHOUT } from '../../src/cli/run/cashout.js';
 import { CASHIN } from '../../src/cli/run/cashin.js';
 import type { Resolution } from '../../src/gateway/lookup.js';
@@ -208,5 +214,106 @@ describe('the payment pipeline, in-process', () => {
     await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
     expect(h.sent).toHaveLength(0);
     expect(h.ledger.entries).toHaveLength(0);
+  });
+});
+
+describe('one pipeline: a single payment and a batch row call the same step functions', () => {
+  afterEach(() => vi.restoreAllMocks());
+  /** Watches the pipeline's steps (record, send, classify, record end), counting calls. */
+  const watch = () => ({ record: vi.spyOn(steps, 'record'), send: vi.spyOn(steps, 'send'), classify: vi.spyOn(steps, 'classify'), recordEnd: vi.spyOn(steps, 'recordEnd') });
+  const counts = (w: ReturnType<typeof watch>) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v.mock.calls.length]));
+
+  /** A batch run of cash-outs around the harness: its ledger and its gateway function; outcomes written at once. */
+  function batchRun(h: Harness, results: RowResult[]): RowRun {
+    const settings = h.deps.settings({ yes: true }, 'cashout').send;
+    const ledger = {
+      begin: (info, opts) => h.ledger.begin(info, opts),
+      end: (id, outcome, extra) => h.ledger.end(Number(id), outcome, extra),
+      group: (fn) => fn(),
+    } as Partial<BatchLedger> as BatchLedger;
+    let stopped: PaycliError | undefined;
+    return {
+      op: { ...BATCH_OPERATIONS.cashout, ...SCHEMAS.cashout },
+      settings,
+      batchId: 'b1',
+      target: `${GATEWAY}/transaction/cashout`,
+      sandbox: false,
+      allowDuplicate: false,
+      ledger,
+      deps: { send: h.deps.send },
+      signal: new AbortController().signal,
+      stopping: () => stopped !== undefined,
+      stop: (err) => void (stopped ??= err),
+      sending: () => undefined,
+      unknownExit: () => undefined,
+      decidableAt: () => undefined,
+      recorded: () => undefined,
+      ensureStartable: () => undefined,
+      started: () => undefined,
+      endLater: (id, outcome, details) => h.ledger.end(Number(id), outcome, details),
+      pause: async () => undefined,
+      lookup: () => h.deps.settings({}, 'cashout').lookup as never,
+      finish: (r) => void results.push(r),
+    };
+  }
+  const row = (n: number, value: number): ValidRow => ({
+    line: n + 1, row: n, ok: true, ownOrderId: false, orderId: `paycli-b1-${n}`,
+    body: { value, pixKeyType: 2, pixKey: `row${n}@example.com`, person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } },
+  });
+
+  it('runPayment: record, send (classified), record end, once each', async () => {
+    const h = harness();
+    const w = watch();
+    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    expect(counts(w)).toEqual({ record: 1, send: 1, classify: 0, recordEnd: 1 });
+    expect(w.send.mock.calls[0]![0]).toBe(h.deps); // the single payment's deps
+    expect(h.ledger.entries).toMatchObject([{ outcome: 'ok', transactionId: 1 }]);
+  });
+
+  it('a batch row, recorded ahead in its group or on its own: the same record, send and record end; a failure classified by the same function', async () => {
+    const h = harness();
+    const results: RowResult[] = [];
+    const run = batchRun(h, results);
+    const w = watch();
+    // recorded ahead (the group of send.ts), then sent
+    const ahead = recordRow(run, row(1, 1000)).id;
+    await sendBatchRow(run, row(1, 1000), ahead);
+    expect(counts(w)).toEqual({ record: 1, send: 1, classify: 0, recordEnd: 1 });
+    expect(w.send.mock.calls[0]![0]).toBe(run.deps); // the batch's own send (its connection pool)
+    // recorded by the row itself
+    await sendBatchRow(run, row(2, 2000));
+    expect(counts(w)).toEqual({ record: 2, send: 2, classify: 0, recordEnd: 2 });
+    // a refusal: classified by steps.classify, recorded by steps.recordEnd
+    h.gateway.fail = new GatewayRefusedError('pixKey inválida', { status: 400 });
+    await sendBatchRow(run, row(3, 3000));
+    expect(counts(w)).toEqual({ record: 3, send: 3, classify: 1, recordEnd: 3 });
+    expect(h.ledger.entries.map((e) => [e.orderId, e.outcome, e.transactionId])).toEqual([
+      ['paycli-b1-1', 'ok', 1],
+      ['paycli-b1-2', 'ok', 2],
+      ['paycli-b1-3', 'refused', undefined],
+    ]);
+    expect(results.map((r) => [r.row, r.outcome])).toEqual([[1, 'ok'], [2, 'ok'], [3, 'refused']]);
+  });
+
+  it('a batch row answered 429 is sent again after Retry-After through the same send step; given up, recorded not_sent (the gateway did not process it)', async () => {
+    const h = harness();
+    const results: RowResult[] = [];
+    const run = batchRun(h, results);
+    let pauses = 0;
+    run.pause = async () => {
+      pauses++;
+      if (pauses === 2) h.gateway.fail = undefined; // the third try is answered
+    };
+    h.gateway.fail = new GatewayRefusedError('too many requests', { status: 429 });
+    const w = watch();
+    await sendBatchRow(run, row(1, 1000));
+    expect(counts(w)).toEqual({ record: 1, send: 3, classify: 2, recordEnd: 1 });
+    expect(h.ledger.entries).toMatchObject([{ outcome: 'ok' }]);
+    // stopped while paused: the 429 is its outcome, as not sent
+    h.gateway.fail = new GatewayRefusedError('too many requests', { status: 429 });
+    run.pause = async () => void run.stop(new GatewayRefusedError('stop', {}));
+    await sendBatchRow(run, row(2, 2000));
+    expect(h.ledger.entries[1]).toMatchObject({ outcome: 'not_sent', completed: true });
+    expect(results.map((r) => [r.row, r.outcome])).toEqual([[1, 'ok'], [2, 'not_sent']]);
   });
 });

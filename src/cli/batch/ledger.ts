@@ -3,7 +3,7 @@
  * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
  * its outcome after, and the settling of an unknown outcome.
  */
-import { openLedger, type BeginInfo } from '../../ledger/ledger.js';
+import { openLedger, type BeginInfo, type EndDetails } from '../../ledger/ledger.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
 import type { RunRecord } from '../../ledger/runs.js';
 import type { Settings } from '../../config/settings.js';
@@ -53,8 +53,8 @@ export interface BatchLedger {
    * Records a row before it is sent (a cash-out is checked against identical earlier ones).
    * @throws UsageError `duplicate_cashout`; the ledger's errors when it cannot write
    */
-  begin(info: RowBegin, opts: { windowMin: number; allowDuplicate: boolean }): string | number;
-  end(id: string | number, outcome: Outcome, extra?: { transactionId?: number; status?: string; httpStatus?: number; message?: string }): void;
+  begin(info: RowBegin, opts: { windowMin: number; allowDuplicate: boolean }): { id: number };
+  end(id: string | number, outcome: Outcome, extra?: EndDetails): void;
   /** Runs `fn` in one transaction: the begins and ends inside it reach the disk together. */
   group<T>(fn: () => T): T;
   /** Records what a run learnt of the file of batch `batchId` (after every row was checked). */
@@ -121,7 +121,7 @@ export function openBatchLedger(target: string): BatchLedger {
       if (rows.length !== facts.rows) return undefined;
       return { facts, rows };
     },
-    begin: (info, opts) => ledger.begin(info, opts).id,
+    begin: (info, opts) => ledger.begin(info, opts),
     end: (id, outcome, extra) => ledger.end(Number(id), outcome, extra),
     async settle(id, lookup, opts) {
       const e = ledger.get(Number(id));

@@ -16,7 +16,7 @@
  *
  * This module is the run's entry: it checks the flags, fingerprints the file and opens the ledger.
  * A file every row of which an earlier run paid at the same gateway is reported from the ledger
- * here, without loading the schemas or the HTTP client; steps 1 to 4 are src/cli/batch/send.ts,
+ * here, without loading the schemas or the HTTP client; steps 1 to 4 are src/cli/batch/send.ts (with check.ts, row.ts),
  * loaded only when there is something to check or send (docs/speed.md).
  */
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../../gateway/fields.js';

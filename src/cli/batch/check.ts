@@ -1,0 +1,184 @@
+/**
+ * Steps 1 and 2 of a batch run (docs/batch-runs.md; the run is src/cli/batch/send.ts): every row of
+ * the file mapped and judged with the schemas of a single payment (gather, validate), what the
+ * ledger knows of each row's order reference (guard), the summary and the one confirmation.
+ */
+import { createHash } from 'node:crypto';
+import type * as z from 'zod/mini';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import { endpointHost } from '../../gateway/endpoint.js';
+import { formatReais } from '../../pix/money.js';
+import { logger } from '../../core/logger.js';
+import { redact } from '../../core/sanitize.js';
+import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../../gateway/schemas.js';
+import type { Settings } from '../../config/settings.js';
+import { canPrompt } from '../../core/terminal.js';
+import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './read.js';
+import type { RowSpool } from './spool.js';
+import type { BatchLedger, PreviousRow } from './ledger.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './rows.js';
+import type { BatchKind, BatchOperation, BatchOptions } from './run.js';
+
+/** A kind of batch with the schemas its rows and answers are checked by. */
+export interface Operation extends BatchOperation {
+  /** The request body's schema (src/gateway/schemas.ts). */
+  schema(): z.ZodMiniType;
+  /** The answer's schema. */
+  response(): z.ZodMiniType;
+}
+
+export const SCHEMAS: Record<BatchKind, Pick<Operation, 'schema' | 'response'>> = {
+  cashout: { schema: () => cashOutRequestSchema, response: () => cashOutResponseSchema },
+  cashin: { schema: cashInRequestSchema, response: cashInResponseSchema },
+};
+
+/** A row read from the file, mapped and judged. */
+export type Row = { line: number; row: number } & ({ ok: true; body: Record<string, unknown> & { value: number }; orderId: string; ownOrderId: boolean } | { ok: false; problems: Array<{ column: string; message: string }> });
+
+/** A valid row: its body, and its order reference (its own, or derived from the file and row). */
+export type ValidRow = Extract<Row, { ok: true }>;
+
+/** Turns records into rows (CSV needs its header first). */
+function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
+  let header: string[] = [];
+  let targets: Array<ColumnTarget | undefined> = [];
+  return {
+    /** The header's problems (CSV), once. */
+    header(rec: Extract<BatchRecord, { kind: 'header' }>): RowProblem[] {
+      header = rec.cells;
+      const mapped = mapHeader(op.fields, header);
+      targets = mapped.targets;
+      return mapped.problems.map((p) => ({ line: rec.line, row: 0, ...p }));
+    },
+    row(rec: Exclude<BatchRecord, { kind: 'header' }>): Row {
+      const gathered: GatheredRow = rec.kind === 'json' ? bodyFromJsonLine(op.fields, rec.text) : bodyFromCells(header, targets, rec.cells);
+      if (rec.kind === 'cells' && rec.cells.length > header.length && rec.cells.slice(header.length).some((c) => c.trim() !== '')) {
+        gathered.problems.push({ column: '', message: `has ${rec.cells.length} cells, more than the ${header.length} columns of the header` });
+      }
+      const judged = judgeRow(op.fields, op.schema(), gathered);
+      if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
+      const body = judged.row.body as Record<string, unknown> & { value: number; orderId?: string };
+      const own = body.orderId;
+      return { line: rec.line, row: rec.row, ok: true, body, orderId: own ?? derivedOrderId(sha256, op.kind, rec.row), ownOrderId: own !== undefined };
+    },
+  };
+}
+
+/** What the check of the whole file found. */
+export interface Scan {
+  rows: number;
+  problems: RowProblem[];
+  toSend: { count: number; cents: number; largest: number; largestRow: number };
+  alreadyOk: number;
+  alreadyRefused: number;
+  unknown: number;
+  /** The line of row 1, when every row stands on one line after it (row n on line firstLine + n - 1); else undefined. */
+  firstLine?: number;
+}
+
+/** What to do with a valid row, given what the ledger knows of its `orderId`. */
+export type Plan = 'send' | 'already_ok' | 'already_refused' | 'resolve';
+
+export function planFor(prev: PreviousRow | undefined, retryRefused: boolean): Plan {
+  if (!prev) return 'send';
+  if (!prev.completed || prev.outcome === 'unknown') return 'resolve';
+  if (prev.outcome === 'ok') return 'already_ok';
+  if (prev.outcome === 'refused') return retryRefused ? 'send' : 'already_refused';
+  return 'send'; // not_sent: nothing reached the gateway
+}
+
+/**
+ * Step 1: reads the whole file once, judging every row; with a spool, keeps each valid row there
+ * for the send. The bytes read are fingerprinted again: a file that changed since it was first
+ * fingerprinted is refused (nothing sent), so what is checked and confirmed is that file.
+ * @throws UsageError when the file changed, or cannot be read; the spool's write errors
+ */
+export async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions, tick: () => void, spool?: RowSpool): Promise<Scan> {
+  const map = rowMapper(op, format, sha256);
+  const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
+  const identities = new IdentitySet();
+  const ownIds = new IdentitySet();
+  let sawHeader = format === 'jsonl';
+  const digest = createHash('sha256');
+  for await (const rec of readRecords(source, format, digest)) {
+    tick();
+    if (rec.kind === 'header') {
+      sawHeader = true;
+      scan.problems.push(...map.header(rec));
+      continue;
+    }
+    scan.rows++;
+    if (scan.rows === 1) scan.firstLine = rec.line;
+    else if (scan.firstLine !== undefined && rec.line !== scan.firstLine + scan.rows - 1) scan.firstLine = undefined;
+    const r = map.row(rec);
+    if (!r.ok) {
+      for (const p of r.problems) scan.problems.push({ line: r.line, row: r.row, ...p });
+      continue;
+    }
+    if (r.ownOrderId) {
+      const first = ownIds.claim(textIdentity(r.orderId), r.row);
+      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: 'order-id', message: `${r.orderId} is also the reference of row ${first}; each payment needs its own` });
+    }
+    if (!opts.allowDuplicate) {
+      const first = identities.claim(rowIdentity(op.kind, r.body), r.row);
+      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: `is the same ${op.noun} as row ${first} (${op.kind === 'cashout' ? 'amount, key type and PIX key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant` });
+    }
+    if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
+    await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
+    const plan = planFor(ledger.previous(r.orderId), Boolean(opts.retryRefused));
+    if (plan === 'already_ok') scan.alreadyOk++;
+    else if (plan === 'already_refused') scan.alreadyRefused++;
+    else {
+      if (plan === 'resolve') scan.unknown++;
+      scan.toSend.count++;
+      scan.toSend.cents += r.body.value;
+      if (r.body.value > scan.toSend.largest) scan.toSend = { ...scan.toSend, largest: r.body.value, largestRow: r.row };
+    }
+  }
+  if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
+    scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? 'the file has no rows under its header (a CSV batch starts with a header row of column names)' : 'the file has no rows' });
+  } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: 'the file has no rows' });
+  if (digest.digest('hex') !== sha256) throw new UsageError(`--batch: ${source.name} changed while it was being checked; nothing was sent: run the command again once the file is complete`, { field: '--batch' });
+  await spool?.finish();
+  return scan;
+}
+
+/** Exit 2 with every bad row listed (text, or one JSON document with `--json`). */
+export function reportProblems(source: BatchSource, problems: RowProblem[], json: boolean): void {
+  const rows = new Set(problems.map((p) => p.row)).size;
+  const message = `${source.name}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in ${rows} row${rows > 1 ? 's' : ''}; nothing was sent`;
+  if (json) {
+    process.stderr.write(`${redact(JSON.stringify({ error: { code: 'validation', message, problems } }))}\n`);
+  } else {
+    const lines = problems.map((p) => `  line ${p.line}${p.row ? ` (row ${p.row})` : ''}${p.column ? `, ${p.column}` : ''}: ${p.message}`);
+    logger.error(`${message}:\n${lines.join('\n')}`);
+  }
+  process.exitCode = ExitCode.USAGE;
+}
+
+/** The summary shown before sending (stderr), and asked about. */
+export function summaryText(op: Operation, source: BatchSource, sha256: string, scan: Scan, settings: Settings): string {
+  const gateway = endpointHost(settings.endpoint, 'SANDBOX (built-in; no money moves)');
+  const lines = [
+    `File         ${source.name} (${scan.rows} row${scan.rows === 1 ? '' : 's'}, sha256 ${sha256.slice(0, 16)}…)`,
+    `To send      ${scan.toSend.count} ${scan.toSend.count === 1 ? op.noun : op.plural}, ${formatReais(scan.toSend.cents)} in total`,
+  ];
+  if (scan.toSend.count) lines.push(`Largest      ${formatReais(scan.toSend.largest)} (row ${scan.toSend.largestRow})`);
+  if (scan.alreadyOk) lines.push(`Already paid ${scan.alreadyOk} row${scan.alreadyOk === 1 ? '' : 's'} (an earlier run; skipped)`);
+  if (scan.alreadyRefused) lines.push(`Refused      ${scan.alreadyRefused} row${scan.alreadyRefused === 1 ? '' : 's'} by an earlier run (skipped; --retry-refused sends them again)`);
+  if (scan.unknown) lines.push(`Unknown      ${scan.unknown} row${scan.unknown === 1 ? '' : 's'} of an earlier run: asked at the gateway first, sent only if it never got them`);
+  lines.push(`Profile      ${settings.profile}`, `Gateway      ${gateway}`);
+  return lines.join('\n');
+}
+
+/** Asks once (default No). @throws UsageError when it cannot ask and `--yes` is missing */
+export async function confirm(op: Operation, summary: string, count: number, opts: BatchOptions): Promise<void> {
+  if (opts.yes) return;
+  if (!canPrompt(opts)) {
+    throw new UsageError(`a batch run sends ${count} ${count === 1 ? op.noun : op.plural}: pass --yes to confirm when not running interactively; nothing was sent`, { field: '--yes', hint: 'add --yes (or check the file first with --dry-run)' }, 'confirmation_required');
+  }
+  const [{ confirm: ask }, { promptContext }] = await Promise.all([import('@inquirer/prompts'), import('../../payment/prompts.js')]);
+  if (!(await ask({ message: `Send these ${count} ${count === 1 ? op.noun : op.plural}?`, default: false }, promptContext()))) {
+    throw new UsageError('batch not confirmed; nothing was sent', {}, 'confirmation_required');
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * One row of a batch run, through the payment pipeline's steps (src/payment/pipeline.ts `steps`:
+ * record → send → classify → record end), as a single cash-in or cash-out goes through them; what
+ * differs is in {@link RowRun}: the row may be recorded ahead (in a group), it is sent over the
+ * run's connection pool, a 429 sends it again after `Retry-After`, and its outcome is written with
+ * the next group. A row an earlier run left unknown is first settled (src/payment/settle.ts).
+ */
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { AuthError, ExitCode, GatewayError, GatewayRefusedError, PaycliError, UsageError } from '../../core/errors.js';
+import { redact } from '../../core/sanitize.js';
+import { formatReais } from '../../pix/money.js';
+import { describeFound, witnessOrder } from '../../gateway/lookup.js';
+import type { Settings } from '../../config/settings.js';
+import type { BeginInfo, EndDetails } from '../../ledger/ledger.js';
+import type { Outcome } from '../../ledger/rules.js';
+import { steps, type PipelineDeps } from '../../payment/pipeline.js';
+import type { Settled } from '../../payment/settle.js';
+import type { BatchLedger, PreviousRow } from './ledger.js';
+import type { RowResult } from './results.js';
+import type { Operation, ValidRow } from './check.js';
+
+/** How many times one row is sent again after 429 answers before it is given up (recorded not_sent: the gateway did not process it). */
+export const MAX_429_RETRIES = 20;
+/** Wait after a 429 without a usable `Retry-After`, and the longest wait honoured, in ms. */
+const DEFAULT_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5 * 60_000;
+
+/** Parses `Retry-After` (seconds, or an HTTP date) into milliseconds to wait. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number {
+  if (header === undefined) return DEFAULT_RETRY_MS;
+  const t = header.trim();
+  if (/^[0-9]+$/.test(t)) return Math.min(Number(t) * 1000, MAX_RETRY_MS);
+  const date = Date.parse(t);
+  if (Number.isNaN(date)) return DEFAULT_RETRY_MS;
+  return Math.min(Math.max(0, date - now), MAX_RETRY_MS);
+}
+
+
+/** What the ledger records of a row before it is sent (with its batch id, row number and start-by). */
+export function beginInfo(op: Operation, row: ValidRow, target: string, sandbox: boolean, settings: Settings, batchId: string): BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>> {
+  const b = row.body as Record<string, unknown>;
+  const person = b.person as { name?: string } | undefined;
+  return {
+    kind: op.kind,
+    value: row.body.value,
+    target,
+    sandbox,
+    profile: settings.profile,
+    ...(op.kind === 'cashout' ? { pixKeyType: b.pixKeyType as number, pixKey: b.pixKey as string, recipient: person?.name } : { payer: b.payerName as string, product: b.productName as string }),
+    orderId: row.orderId,
+    batchId,
+    batchRow: row.row,
+    timeoutMs: settings.timeoutMs,
+    startWithinMs: START_WITHIN_MS,
+  };
+}
+
+/**
+ * How long after a row is recorded it may still be started, in milliseconds: rows are recorded in
+ * groups ahead of being sent, and each one's deadline (src/ledger/settle-rule.ts) counts from
+ * this. A row about to start later moves the deadlines of the rows still waiting on first
+ * (`ensureStartable`), so a lookup after a crash never takes a row that may still leave for not sent.
+ */
+export const START_WITHIN_MS = 10_000;
+
+
+/** The result of a created payment; checks what a single payment checks (amounts, BR Code), writes the PNG. */
+async function onCreated(op: Operation, row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<RowResult> {
+  const out: RowResult = { ...base, outcome: 'ok', transactionId: res.transactionId as number };
+  const attention: string[] = [];
+  if (op.kind === 'cashout') {
+    out.status = res.status as string;
+    out.feeCents = Number(res.tax);
+    out.netCents = Number(res.liquid);
+    if (res.gross !== row.body.value) attention.push(`the gateway's gross amount (${formatReais(res.gross as number)}) differs from the row's ${formatReais(row.body.value)}`);
+    if (BigInt(res.gross as number) - BigInt(res.tax as string) !== BigInt(res.liquid as string)) attention.push(`the net amount (${String(res.liquid)}) is not gross minus fee`);
+  } else {
+    out.brCode = res.qrCode as string;
+    const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
+    attention.push(...checkCashInBrCode(res.qrCode as string, row.body.value).attention);
+    if (qrDir !== undefined) {
+      const { decodeQrImage } = await import('../../pix/qr-image.js');
+      const png = decodeQrImage(res.qrCodeBase64 as string);
+      const file = join(qrDir, `row-${row.row}-${row.orderId}.png`);
+      if (!png) attention.push('qrCodeBase64 is not a base64 PNG image; no PNG written');
+      else {
+        try {
+          writeFileSync(file, png);
+          out.png = file;
+        } catch (err) {
+          attention.push(`${file} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        }
+      }
+    }
+  }
+  if (attention.length) return { ...out, outcome: 'needs_attention', error: attention.join('; ') };
+  return out;
+}
+
+/**
+ * What a row needs of its batch run (src/cli/batch/send.ts `sendAll`): the run's settings and
+ * dependencies, and the state its rows share (stopping, start-by times, the 429 pause, the
+ * outcomes written in groups, the tally), as functions.
+ */
+export interface RowRun {
+  op: Operation;
+  settings: Settings;
+  batchId: string;
+  /** The full endpoint URL the rows go to, or `sandbox` (recorded with each row). */
+  target: string;
+  sandbox: boolean;
+  allowDuplicate: boolean;
+  qrDir?: string;
+  ledger: BatchLedger;
+  /** The batch's send: its connection pool, and the one sandbox of the run (src/payment/pipeline.ts `PipelineDeps`). */
+  deps: Pick<PipelineDeps, 'send'>;
+  /** Aborted by a second Ctrl-C: the requests in flight stop waiting. */
+  signal: AbortSignal;
+  /** True once the run starts no more rows (Ctrl-C, or a fatal error). */
+  stopping(): boolean;
+  /** Stops the run with `err` (the first one is the run's). */
+  stop(err: PaycliError): void;
+  /** A request is about to leave: "nothing was sent" may no longer be said. */
+  sending(): void;
+  /** The exit code of rows left unknown (4, or 5 when the gateway answered outside the interface). */
+  unknownExit(code: number): void;
+  /** A row left unknown can be decided by a lookup from this moment (epoch ms). */
+  decidableAt(ms: number): void;
+  /** Row `id` was recorded at `fromMs`: it may start until `fromMs` + {@link START_WITHIN_MS}. */
+  recorded(id: number | string, fromMs: number): void;
+  /** Before row `id` starts: moves the deadlines on when it is past its start-by. @throws the ledger's errors */
+  ensureStartable(id: number | string): void;
+  /** Row `id` has left (or will not): it no longer counts for start-by. */
+  started(id: number | string): void;
+  /** Records a row's outcome with the next group (never throws: a failed write only warns). */
+  endLater(id: number | string, outcome: Outcome, details: EndDetails): void;
+  /** After a 429: waits `ms` (the pause every row of the run keeps), or until the run stops. */
+  pause(ms: number, row: number): Promise<void>;
+  /** The lookup settings of the run's profile. @throws UsageError when there are none */
+  lookup(): Settings;
+  /** A row's result: tally, progress, results file. */
+  finish(r: RowResult): void;
+}
+
+/**
+ * Sends one row through the pipeline's steps: record (unless recorded ahead: `ledgerId`) → send →
+ * classify → record end; 429 answers send it again after `Retry-After`. With `witness`, the
+ * gateway is asked for the row's `orderId` first (before it is recorded): a row it holds is
+ * `already_at_gateway`; a row it cannot be asked about is `not_sent` (fail closed).
+ */
+export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number | string, witness = false): Promise<void> {
+  const { op, settings } = run;
+  const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'not_sent', valueCents: row.body.value };
+  if (witness) {
+    try {
+      const w = await witnessOrder(run.lookup(), row.orderId, run.signal);
+      if (w.kind === 'held') {
+        return run.finish({ ...base, outcome: 'already_at_gateway', transactionId: w.data.transactionId, status: String(w.data.status), error: `the gateway already holds order ${row.orderId}: ${describeFound(w.data)}; not sent, so that it is not paid twice` });
+      }
+    } catch (err) {
+      if (err instanceof AuthError) run.stop(err);
+      if (!(err instanceof PaycliError)) throw err;
+      return run.finish({ ...base, error: redact(err.message) });
+    }
+    if (run.stopping()) return run.finish({ ...base, outcome: 'not_started' });
+  }
+  // The profile's `order-id off` (a gateway that refuses unknown fields): a derived reference is
+  // kept in the ledger only; a row's own is always sent.
+  const body = !row.ownOrderId && settings.orderId === 'off' ? row.body : { ...row.body, orderId: row.orderId };
+  let id: number | string;
+  const from = Date.now();
+  try {
+    id = ledgerId ?? run.ledger.group(() => recordRow(run, row).id);
+  } catch (err) {
+    if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) return run.finish({ ...base, outcome: 'not_sent', error: err.message });
+    run.stop(err instanceof PaycliError ? err : new UsageError(String(err)));
+    return run.finish({ ...base, outcome: 'not_sent', error: (err as Error).message });
+  }
+  if (ledgerId === undefined) run.recorded(id, from);
+  const ends = { end: (entry: number, outcome: Outcome, details?: EndDetails) => run.endLater(entry, outcome, details ?? {}) };
+  const request = { path: op.path, body, schema: op.response(), advice: `look order ${row.orderId} up at the gateway before sending it again` };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      run.ensureStartable(id);
+    } catch (err) {
+      // The row's deadline could not be moved on: it is not sent (a lookup could take it for not sent too early).
+      run.started(id);
+      run.stop(err instanceof PaycliError ? err : new UsageError(String(err)));
+      run.endLater(id, 'not_sent', { message: `not sent: ${(err as Error).message}` });
+      return run.finish({ ...base, outcome: 'not_sent', error: (err as Error).message });
+    }
+    run.sending();
+    const sent = await steps.send(run.deps, settings, request, run.signal, undefined, { tooManyRequests: 'not_sent' });
+    if (!sent.created && sent.err instanceof GatewayRefusedError && sent.err.details.status === 429 && attempt < MAX_429_RETRIES && !run.stopping()) {
+      await run.pause(retryAfterMs(sent.err.details.retryAfter), row.row);
+      if (!run.stopping()) continue;
+    }
+    run.started(id);
+    steps.recordEnd(op.kind, ends, Number(id), sent);
+    if (sent.created) return run.finish(await onCreated(op, row, sent.result.data as Record<string, unknown>, base, run.qrDir));
+    const { err, outcome, details } = sent;
+    if (err instanceof AuthError) run.stop(err);
+    if (outcome === 'unknown' && err instanceof GatewayError) run.unknownExit(ExitCode.GATEWAY);
+    if (!(err instanceof PaycliError)) throw err;
+    return run.finish({ ...base, outcome: outcome === 'ok' ? 'unknown' : outcome, error: details.message });
+  }
+}
+
+/**
+ * The record step for a row (src/payment/pipeline.ts `steps.record`), alone or inside the group
+ * the run records ahead (the caller's transaction).
+ * @throws UsageError `duplicate_cashout` / `duplicate_order`; the ledger's errors
+ */
+export function recordRow(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>, row: ValidRow): { id: number } {
+  return steps.record(run.ledger, beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId), { windowMin: run.settings.duplicateWindowMin, allowDuplicate: run.allowDuplicate });
+}
+
+/**
+ * A row an earlier run left unknown: settled first (src/payment/settle.ts, the settle step of every
+ * payment): found at the gateway → `already_ok`; the gateway never got it (asked after the row's
+ * deadline, once that run has ended) → sent now, under the same order reference; otherwise it
+ * stays unknown and is not sent (the summary says when a lookup can decide).
+ */
+export async function resumeBatchRow(run: RowRun, row: ValidRow, prev: PreviousRow): Promise<void> {
+  const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'unknown', valueCents: row.body.value };
+  let settled: Settled;
+  if (!row.ownOrderId && run.settings.orderId === 'off') settled = { state: 'unknown', why: 'its derived reference was not sent (order-id off for this profile), so the gateway cannot be asked' };
+  else {
+    let lookup: Settings | { problem: string };
+    try {
+      lookup = run.lookup();
+    } catch (err) {
+      lookup = { problem: (err as Error).message };
+    }
+    settled = await run.ledger.settle(prev.id, lookup, { signal: run.signal, note: `batch ${run.batchId}` });
+  }
+  if (settled.state === 'ok') return run.finish({ ...base, outcome: 'already_ok', transactionId: typeof settled.found.transactionId === 'number' ? settled.found.transactionId : undefined, status: String(settled.found.status) });
+  if (settled.state === 'not_sent') return sendBatchRow(run, row);
+  run.unknownExit(ExitCode.NETWORK);
+  if (settled.decidableAt !== undefined) run.decidableAt(settled.decidableAt);
+  return run.finish({ ...base, error: `an earlier run may have sent it; not sent again: ${settled.why}` });
+}
