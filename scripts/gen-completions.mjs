@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const files = { bash: 'paycli.bash', zsh: '_paycli', fish: 'paycli.fish' };
 const env = { ...process.env };
-for (const k of Object.keys(env)) if (k.startsWith('PAYCLI_') || k === 'NO_COLOR' || k === 'FORCE_COLOR') delete env[k];
+for (const k of Object.keys(env)) if (k.startsWith('PAYCLI_') || k === 'NO_COLOR' || k === 'FORCE_COLOR' || k === 'LC_ALL' || k === 'LC_MESSAGES') delete env[k];
+env.LANG = 'C.UTF-8'; // the shipped scripts carry the English descriptions; `paycli completion` prints the user's language
 
 mkdirSync(join(root, 'completions'), { recursive: true });
 for (const [shell, file] of Object.entries(files)) {

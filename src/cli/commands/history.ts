@@ -2,6 +2,7 @@
 import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
 import { lazyAction } from '../lazy.js';
+import { t } from '../../core/i18n/index.js';
 
 /**
  * `--outcome` of `history` (a filter) and of `history resolve` (the outcome to record). Commander
@@ -19,30 +20,21 @@ function outcomeOption(description: string, choices: string[]): Option {
 export function registerHistory(program: Program) {
   const history = program
     .command('history')
-    .description('list the cash-ins and cash-outs this machine sent (newest first), from the local ledger')
-    .option('--since <when>', 'only payments recorded since: a duration back (30m, 24h, 7d, 2w) or a date/time (2026-11-01, UTC)')
-    .option('--until <when>', 'only payments recorded before (a date alone includes that whole day)')
-    .addOption(new Option('--kind <kind>', 'only cash-ins or cash-outs').choices(['cashin', 'cashout']))
-    .addOption(outcomeOption('only payments with this outcome', ['ok', 'refused', 'unknown', 'not_sent']))
-    .option('--order-id <ref>', 'only payments sent with this order reference')
-    .option('--by <user@host>', 'only payments sent by this operating-system user on this host (also user alone, or @host)')
-    .option('--limit <n>', 'show at most this many entries (or all)', '20')
-    .addOption(new Option('--format <format>', 'output: a table for people, json, or csv for spreadsheets (--json = --format json)').choices(['table', 'json', 'csv']))
+    .description(t('help.history.description'))
+    .option('--since <when>', t('help.history.since'))
+    .option('--until <when>', t('help.history.until'))
+    .addOption(new Option('--kind <kind>', t('help.history.kind')).choices(['cashin', 'cashout']))
+    .addOption(outcomeOption(t('help.history.outcome'), ['ok', 'refused', 'unknown', 'not_sent']))
+    .option('--order-id <ref>', t('help.history.orderId'))
+    .option('--by <user@host>', t('help.history.by'))
+    .option('--limit <n>', t('help.history.limit'), '20')
+    .addOption(new Option('--format <format>', t('help.history.format')).choices(['table', 'json', 'csv']))
     .addHelpText(
       'after',
       `
-The global --profile shows only the payments sent with that profile.
+${t('help.history.after')}
 
-Each entry: its number, time (UTC), who sent it (BY, user@host, where the width allows), kind
-(* = the built-in sandbox), amount, outcome, and the PIX key (cash-out) or payer (cash-in). Outcomes: ok, refused, not_sent, or unknown (no valid
-answer came back, or paycli stopped after sending: check it at the gateway, then record what
-happened with \`paycli history resolve\`). An identical cash-out is refused while an earlier
-one's outcome is unknown.
-
---format json and csv carry every field (order reference, transaction id, gateway, message,
-resolution, the user, host and paycli version that sent it); csv has a header row and the amount both in cents and as 1234,56.
-
-Examples:
+${t('help.title.examples')}
   $ paycli history
   $ paycli history --since 7d --kind cashout --outcome unknown
   $ paycli history --since 2026-11-01 --until 2026-11-30 --limit all --format csv > november.csv
@@ -53,20 +45,19 @@ Examples:
 
   history
     .command('resolve')
-    .description('record the outcome of an entry whose outcome is unknown, after checking it at the gateway')
-    .argument('<entry>', 'the entry number, as `paycli history` shows it')
-    .addOption(outcomeOption('required: what the gateway says: ok (it was paid), not_sent (it never got it), refused', ['ok', 'not_sent', 'refused']))
-    .option('--note <text>', 'why, for the record (e.g. "not in the gateway\'s dashboard")')
-    .option('--force', 'resolve it even though the paycli run that sent it is still going (running or stopped)')
+    .description(t('help.history.resolve'))
+    .argument('<entry>', t('help.history.resolve.entry'))
+    .addOption(outcomeOption(t('help.history.resolve.outcome'), ['ok', 'not_sent', 'refused']))
+    .option('--note <text>', t('help.history.resolve.note'))
+    .option('--force', t('help.history.resolve.force'))
     .addHelpText(
       'after',
       `
-ok keeps refusing an identical cash-out within duplicate-window of when it was sent; not_sent
-and refused let it be sent again. Only an entry whose outcome is unknown can be resolved.
+${t('help.history.resolve.after')}
 
-Examples:
+${t('help.title.examples')}
   $ paycli history --outcome unknown
-  $ paycli history resolve 42 --outcome not_sent --note "not in the gateway's statement"   # exit 2 unless entry 42 is unknown`,
+  $ paycli history resolve 42 --outcome not_sent --note "not in the gateway's statement"   ${t('help.history.resolve.exit2')}`,
     )
     .action(lazyAction(() => import('../run/history.js')));
   return history;

@@ -364,6 +364,280 @@ export const en = {
   'result.retention': 'Retention',
   'result.toAnticipate': 'To anticipate',
   'result.finalBalance': 'Final balance',
+  // ── help of auth, balance, status, reconcile, listen (src/cli/commands/) ──
+  'help.auth.description': 'log a profile in to its gateway: the API key checked, and kept in the system keychain',
+  'help.auth.after': `Per profile (--profile or PAYCLI_PROFILE). login asks for the API key hidden (in a terminal; else
+reads it from stdin), checks it with a request that moves no money (the balance lookup, unless the
+profile has lookup off), and keeps it in the system keychain (Secret Service on Linux, Keychain on
+macOS, Credential Manager on Windows), else in the config file (mode 0600), and says which.
+PAYCLI_API_KEY, when set, wins over the kept key. \`paycli config set api-key\` stays the scripted
+way to keep a key in the config file.`,
+  'help.example.keyedGateway': '# a gateway on 127.0.0.1:4010 that wants a key',
+  'help.example.asksHidden': '# in a terminal: asks for the key, hidden',
+  'help.example.asksItHidden': '# in a terminal: asks for it, hidden (or reads stdin)',
+  'help.auth.login': 'ask for the API key (hidden; or read it from stdin), check it against the gateway, keep it in the keychain (else the config file)',
+  'help.auth.noCheck': 'keep the key without asking the gateway first (a gateway without a balance lookup)',
+  'help.auth.status': 'show the profile, its gateway, where its key is kept, the key masked, and whether the gateway accepts it',
+  'help.auth.statusExit3': '# exit 3: no API key for profile "default"',
+  'help.auth.logout': "remove the profile's API key from the keychain and the config file",
+  'help.balance.description': "show the account's balance at the gateway (beyond the interface)",
+  'help.balance.after': `Sends GET /transaction/get/balance (the gateway family's documented balance, not part of the
+interface; another path with config key balance-path, another host with lookup-base-url) and
+shows the balance, the retention, the amount to anticipate and the final balance in reais.
+--json prints the gateway's document as received (integer cents).`,
+  'help.example.standaloneSandbox': '# the standalone sandbox on 127.0.0.1:4010',
+  'help.balance.exit2': '# exit 2: the built-in sandbox keeps no balance between runs',
+  'help.status.description': 'ask the gateway about one transaction, by its id or by your order reference (beyond the interface)',
+  'help.status.argument': "the gateway's transaction id (what cashin/cashout printed)",
+  'help.status.orderId': 'look it up by the order reference sent as orderId instead',
+  'help.status.after': `Sends GET /transaction/get/by/id/{transactionId} or GET /transaction/get/by/orderId/{orderId}
+(the gateway family's documented lookups, not part of the interface; other paths per profile with
+config keys status-path and status-by-order-path, another host with lookup-base-url). Shows the
+kind (cash-in or cash-out), status word, amount in reais, end-to-end id, processed time, and the
+payer or the recipient. --json prints the gateway's document as received. A lookup changes
+nothing, so paycli asks again (3 tries in all) after a network failure or a 502/503/504.
+"Transaction not found" exits 1; other exit codes as for cashin/cashout.`,
+  'help.status.exit1': '# exit 1: Transaction not found',
+  'help.reconcile.description': 'settle every payment whose outcome is unknown by asking the gateway for its order reference',
+  'help.reconcile.since': 'only payments recorded since then: 7d, 24h, 30m, or a date such as 2026-11-01',
+  'help.reconcile.after': `For each payment in the ledger whose outcome is unknown (a timeout, a reset, a 5xx, Ctrl-C after
+sending), asks the gateway by its orderId (GET /transaction/get/by/orderId/{orderId}, with the
+settings of the profile that sent it): found, it is recorded as created (ok) with the gateway's
+transaction id; "Transaction not found", as not sent; otherwise it stays unknown, and the table
+says why. A payment without an order reference cannot be asked about: check it at the gateway.
+Exit 0 when nothing is left unknown, 4 otherwise.`,
+  'help.listen.description': 'receive postbacks (payment notifications), print each one, optionally forward them to your app',
+  'help.listen.port': 'port to listen on (0 = any free port)',
+  'help.listen.host': 'address to listen on',
+  'help.listen.forwardTo': 'also POST each notification (same body and headers) to this URL',
+  'help.listen.secret': 'verify x-paycli-signature with this secret; 401 when it does not match (env PAYCLI_POSTBACK_SECRET)',
+  'help.listen.after': `Prints "listening on <url>" on stderr once ready, then one line per notification on stdout
+(time, transaction, status, amount), or with --json the body exactly as received, one JSON
+document per line. Answers 200; 400 for a body that is not a JSON object, 401 for a bad
+signature (with --secret), 413 above 1 MiB. Ctrl-C or SIGTERM stops it (exit 0).`,
+  // ── help of history (src/cli/commands/history.ts) ──
+  'help.history.description': 'list the cash-ins and cash-outs this machine sent (newest first), from the local ledger',
+  'help.history.since': 'only payments recorded since: a duration back (30m, 24h, 7d, 2w) or a date/time (2026-11-01, UTC)',
+  'help.history.until': 'only payments recorded before (a date alone includes that whole day)',
+  'help.history.kind': 'only cash-ins or cash-outs',
+  'help.history.outcome': 'only payments with this outcome',
+  'help.history.orderId': 'only payments sent with this order reference',
+  'help.history.limit': 'show at most this many entries (or all)',
+  'help.history.format': 'output: a table for people, json, or csv for spreadsheets (--json = --format json)',
+  'help.history.after': `The global --profile shows only the payments sent with that profile.
+
+Each entry: its number, time (UTC), who sent it (BY, user@host, where the width allows), kind
+(* = the built-in sandbox), amount, outcome, and the PIX key (cash-out) or payer (cash-in). Outcomes: ok, refused, not_sent, or unknown (no valid
+answer came back, or paycli stopped after sending: check it at the gateway, then record what
+happened with \`paycli history resolve\`). An identical cash-out is refused while an earlier
+one's outcome is unknown.
+
+--format json and csv carry every field (order reference, transaction id, gateway, message,
+resolution, the user, host and paycli version that sent it); csv has a header row and the amount both in cents and as 1234,56.`,
+  'help.history.resolve': 'record the outcome of an entry whose outcome is unknown, after checking it at the gateway',
+  'help.history.resolve.entry': 'the entry number, as `paycli history` shows it',
+  'help.history.resolve.outcome': 'required: what the gateway says: ok (it was paid), not_sent (it never got it), refused',
+  'help.history.resolve.note': 'why, for the record (e.g. "not in the gateway\'s dashboard")',
+  'help.history.resolve.force': 'resolve it even though the paycli run that sent it is still going (running or stopped)',
+  'help.history.resolve.after': `ok keeps refusing an identical cash-out within duplicate-window of when it was sent; not_sent
+and refused let it be sent again. Only an entry whose outcome is unknown can be resolved.`,
+  'help.history.resolve.exit2': '# exit 2 unless entry 42 is unknown',
+  // ── help of sandbox (src/cli/commands/sandbox.ts) ──
+  'help.sandbox.description': 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests',
+  'help.sandbox.port': 'port to listen on (0 = any free port)',
+  'help.sandbox.host': 'address to listen on',
+  'help.sandbox.apiKey': 'require this key on every request: "Authorization: Bearer <key>" (any letter case) or the raw key; 401 otherwise (subcommands: send it)',
+  'help.sandbox.noAcquirer': 'answer every cash-in with 400 "no active acquirer"',
+  'help.sandbox.postbackSecret': 'sign every postback (x-paycli-signature, HMAC-SHA256); a sandbox feature (env PAYCLI_POSTBACK_SECRET)',
+  'help.sandbox.autoPay': 'pay every cash-in by itself this many seconds after it is created',
+  'help.sandbox.webhookUrl': "also send every postback of every transaction here (the gateway's account-wide webhook)",
+  'help.sandbox.strict': 'also check formats: CPF/CNPJ check digits, PIX keys against their type, phones, e-mails; orderId required on cash-outs',
+  'help.sandbox.dropAfterCreate': 'create the n-th transaction (from 1; several: 2,5), then reset its connection before answering',
+  'help.sandbox.retryFor': 'retry each postback until delivered for this long (ms, s, m, h, d: 90s, 30m, 24h)',
+  'help.sandbox.retrySchedule': 'waits between attempts: standard (10 s doubling to 1 h) or fast (0.1 s doubling to 2 s, for tests)',
+  'help.sandbox.dataDir': 'keep the postback events in this folder across restarts (default: <data folder>/sandbox)',
+  'help.sandbox.keepEvents': 'most events kept; past it the oldest delivered go first',
+  'help.sandbox.after': `The sandbox answers like the gateway: POST /transaction/qrcode/cashin, POST /transaction/cashout,
+GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> and
+GET /transaction/get/balance. It checks what the gateway documents (required fields and their
+JSON types: 400 "Validation Failed - <field> is required"); --strict adds the format rules.
+It prints "listening on <url>" on stderr once ready ({"listening": "<url>"} with --json).
+
+Outside the interface, a running sandbox takes state changes at
+POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (what the subcommands call):
+  created → paid | failed | canceled, paid → refund | infraction, infraction → refund.
+Every state change, creation included, POSTs a postback to the transaction's postbackUrl (cash-in
+or cash-out) and to --webhook-url. Each postback is an event (evt_<n>), kept in the data folder
+across restarts, retried until a 2xx for --retry-for (waits from 10 s doubling to 1 h, with jitter;
+10 s timeout an attempt, never two open at once), in order per transaction and URL; every attempt
+carries x-paycli-event-id and x-paycli-delivery-attempt. \`paycli sandbox events\` lists them,
+\`paycli sandbox resend\` sends them again. Signing is a sandbox feature: a real gateway may send
+no signature at all.`,
+  'help.sandbox.control.pay': 'mark a pending transaction paid',
+  'help.sandbox.control.fail': 'mark a pending transaction failed',
+  'help.sandbox.control.cancel': 'mark a pending transaction canceled',
+  'help.sandbox.control.refund': 'refund a paid transaction, or one under infraction (postback status "refund")',
+  'help.sandbox.control.infraction': 'open an infraction report (MED) on a paid transaction (postback status "infraction")',
+  'help.sandbox.control.description': (what: string) => `${what} in a running \`paycli sandbox\`; its postbacks are sent`,
+  'help.sandbox.sandboxUrl': 'address of the running sandbox',
+  'help.sandbox.controlApiKey': 'the key the sandbox was started with (--api-key)',
+  'help.sandbox.control.after': (name: string) => `A sandbox started with --api-key wants the same key here: paycli sandbox ${name} <id> --api-key <key>.
+
+Exit codes: 0 done; 1 the sandbox refused (unknown id, transition not allowed); 2 usage;
+3 the sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.`,
+  'help.sandbox.ping': 'have a running `paycli sandbox` send the {"test": true} ping to a postback URL (default: its --webhook-url)',
+  'help.sandbox.ping.after': `The sandbox sends one POST with the body {"test": true} (signed when it runs with
+--postback-secret), as a gateway does to check a new webhook URL, and reports the answer.
+
+Exit codes: 0 delivered (2xx); 1 not delivered (other status, no answer); 2 usage;
+3 the sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.`,
+  'help.sandbox.events': 'list the postback events of a running `paycli sandbox`, newest first, with their attempts',
+  'help.sandbox.events.failed': 'only the events not delivered (given up, or still being retried)',
+  'help.sandbox.events.transaction': 'only the events of this transaction',
+  'help.sandbox.events.limit': 'show at most this many (default 100)',
+  'help.sandbox.events.after': `One line an event: id, transaction, status, URL (without its query), attempts, and its state:
+delivered (when), pending (next attempt, last outcome) or gave up (after --retry-for). With --json,
+a JSON array of {id, transactionId, object, status, url, state, attempts, createdAt, deliveredAt,
+nextAttemptAt, giveUpAt, lastAttempts, body}.
+
+Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4 no sandbox
+answers at --sandbox-url.`,
+  'help.sandbox.resend': 'have a running `paycli sandbox` send an event again (delivered or not), or every event not delivered with --failed',
+  'help.sandbox.resend.failed': 'every event not delivered (given up, or still being retried): sent now',
+  'help.sandbox.resend.after': `The event goes back to pending, due now, with a new --retry-for and the first wait; its body is the
+same, its x-paycli-delivery-attempt goes on counting. It is sent in order with the other events of
+its transaction to that URL. Use it after fixing a postback handler.
+
+Exit codes: 0 queued (also when nothing was left to resend); 1 unknown event id; 2 usage; 3 the
+sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.`,
+  // ── help of cashin and cashout (src/cli/commands/cashin.ts, cashout.ts) ──
+  'help.cashin.description': 'create a PIX cash-in: the gateway answers with a BR Code (QR code) for the payer to pay',
+  'help.value': 'amount in cents (1000 = R$ 10,00)',
+  'help.amount': 'amount in reais instead of --value: 15, 15,50, 1.234,56',
+  'help.cashin.payerName': "payer's name",
+  'help.cashin.payerDocument': "payer's CPF or CNPJ (punctuation allowed; alphanumeric CNPJ too)",
+  'help.cashin.payerEmail': "payer's e-mail",
+  'help.cashin.payerPhone': "payer's phone with DDD, e.g. 11987654321",
+  'help.cashin.productName': 'name of the product or service',
+  'help.cashin.productDescription': 'description of the product or service',
+  'help.cashin.postbackUrl': 'URL that receives the notification when the cash-in changes state',
+  'help.cashin.split': 'give part of the amount to another client (repeatable)',
+  'help.cashin.orderId': 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id)',
+  'help.input': 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it',
+  'help.dryRun': 'validate and print the request that would be sent, without sending it',
+  'help.cashin.qr': 'draw the QR code in the terminal even when stdout is not a terminal',
+  'help.cashin.noQr': 'never draw the QR code',
+  'help.cashin.qrFile': 'write the QR code image (PNG) to this file',
+  'help.cashin.batch': 'create one cash-in per row of a CSV or JSON Lines file, or - for stdin (docs/batch-runs.md)',
+  'help.batchFormat': 'format of the --batch file when its name does not say: csv or jsonl',
+  'help.cashin.qrDir': 'with --batch: write each QR code image (PNG) into this folder',
+  'help.concurrency': 'with --batch: requests in flight at once, 1-32 (default 4)',
+  'help.rate': 'with --batch: start at most this many requests per second',
+  'help.results': 'with --batch: write the results here, .csv or .jsonl (default <file>.results.csv; never overwritten)',
+  'help.retryRefused': 'with --batch: send again the rows an earlier run of the same file saw refused',
+  'help.wait': 'with --batch: when another run of the same file at the same gateway is still running (or stopped), wait for it to end, then continue (default: exit 2, batch_running)',
+  'help.cashin.allowDuplicate': 'with --batch: allow two identical rows',
+  'help.cashin.yes': 'with --batch: do not ask for confirmation (required when not in a terminal)',
+  'help.cashin.promptsComment': '# in a terminal: prompts for every missing field',
+  'help.cashout.description': 'send a PIX cash-out (a payout) to a PIX key; asks for confirmation, or --yes',
+  'help.cashout.pixKeyType': 'type of the PIX key (also the interface and DICT names: TELEFONE, RANDOM_KEY, EVP, PHONE, or 0-4)',
+  'help.cashout.pixKey': 'the destination PIX key',
+  'help.cashout.cpfCnpj': 'CPF or CNPJ of the key owner (optional)',
+  'help.cashout.personName': "recipient's name",
+  'help.cashout.personEmail': "recipient's e-mail",
+  'help.cashout.personPhone': "recipient's phone with DDD, e.g. 11987654321",
+  'help.cashout.orderId': 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id); the gateway is asked for it first, so a retry sends nothing',
+  'help.cashout.postbackUrl': 'URL the gateway notifies when the cash-out changes state (postbackUrl; beyond the interface)',
+  'help.cashout.yes': 'do not ask for confirmation (required when not in a terminal)',
+  'help.cashout.allowDuplicate': 'send even if an identical cash-out is in the ledger (ok within duplicate-window, or its outcome unknown); recorded as such (with --batch: identical rows too)',
+  'help.cashout.batch': 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (docs/batch-runs.md)',
+  'help.cashout.confirmComment': '# in a terminal: asks to confirm',
+  // ── help of brcode (src/cli/commands/brcode.ts) ──
+  'help.brcode.description': 'inspect, draw and create PIX BR Codes ("copia e cola" / QR code payloads)',
+  'help.brcode.after': `Every check names its rule and where the rule comes from (Banco Central, Manual do BR Code;
+Manual de Padrões para Iniciação do Pix; EMV QRCPS). Errors make a code invalid (exit 2);
+warnings (field limits, structure) are listed, since some banks refuse such codes.`,
+  'help.brcode.decode': 'decode a BR Code (text, - for stdin, or --image) and list every problem with its rule',
+  'help.brcode.image': 'read the BR Code from the QR code in a PNG image',
+  'help.brcode.decode.after': `Prints every field by name: static (a PIX key) or dynamic (a location URL, whose payload holds the
+amount), key or URL, merchant name and city, amount in reais, txid, additional information, the
+Pix Automático recurrence URL, and objects it does not know, kept as read. --json for scripts.
+
+Exit codes: 0 a valid code (warnings may be listed); 2 an invalid code (problems listed), no QR
+code in the image, or nothing to decode.`,
+  'help.brcode.qr': 'draw a BR Code as a QR code in the terminal, or write it as PNG or SVG',
+  'help.brcode.png': 'write the QR code as a PNG image',
+  'help.brcode.svg': 'write the QR code as an SVG image',
+  'help.brcode.qr.after': `The code is checked first: an invalid one is not drawn (exit 2). Images carry the four-module
+quiet zone readers need. In a terminal narrower than the code nothing is drawn (use --png).`,
+  'help.brcode.create': "create a static BR Code for the merchant's own PIX key, printed and drawn",
+  'help.brcode.key': 'PIX key that receives: CPF, CNPJ, +55 phone, e-mail or random key',
+  'help.brcode.keyType': (names: string) => `the type of --key, needed when 11 bare digits are both a CPF and a mobile number: ${names}`,
+  'help.brcode.value': 'fixed amount in cents (1000 = R$ 10,00); omit it and the payer types the amount',
+  'help.brcode.amount': 'fixed amount in reais instead of --value: 15, 15,50, 1.234,56',
+  'help.brcode.name': 'merchant name, at most 25 characters (accents are dropped)',
+  'help.brcode.city': 'merchant city, at most 15 characters (accents are dropped)',
+  'help.brcode.txid': 'reference label: 1-25 letters and digits (default *** = none)',
+  'help.brcode.info': 'additional information shown to the payer',
+  'help.brcode.alsoPng': 'also write the QR code as a PNG image',
+  'help.brcode.create.after': `The code is static (no point of initiation object, as the Banco Central manual's example): it can
+be paid more than once. With the manual's inputs it is byte-identical to the manual's example.
+The type of --key is read from its form; 11 bare digits that are both a valid CPF and a valid
+mobile number need --key-type.`,
+  'help.brcode.sayWhich': '# both a CPF and a mobile: say which',
+  'help.brcode.ambiguous': '# exit 2: ambiguous without --key-type',
+  // ── help of config and completion ──
+  'help.config.description': 'read and change settings, per profile (--profile or PAYCLI_PROFILE)',
+  'help.config.keys': 'Keys:',
+  'help.config.headerKey': 'an extra static header sent with every request (a secret, like api-key)',
+  'help.config.after': `Secrets (api-key, every header.<Name>, a password in a URL) are shown masked by get/list and
+redacted everywhere else. Without a value, set asks for a secret hidden, or reads it from stdin.`,
+  'help.config.set': 'set a key; a secret (api-key, header.<Name>) with no value is read from a hidden prompt or stdin',
+  'help.config.create': 'make the profile named by --profile when it does not exist yet (else a typo is exit 2, nothing changed)',
+  'help.config.get': 'print a key (secrets masked)',
+  'help.config.unset': 'remove a key',
+  'help.config.list': 'list the keys of the profile (secrets masked)',
+  'help.config.profiles': 'list the configured profiles, with the gateway host each one sends to',
+  'help.config.path': 'print the path of the config file',
+  'help.config.asksComment': '# in a terminal: asks for it, hidden',
+  'help.completion.description': 'print the shell completion script for bash, zsh or fish',
+  'help.completion.shell': 'the shell',
+  'help.completion.after': `Completes commands, flags, --pix-key-type names, config keys, file paths and profile names.
+Completing commands and flags runs nothing but the shell. Run the install line again after
+upgrading paycli.
+
+Install:
+  bash  with bash-completion (loaded on first use):
+          mkdir -p ~/.local/share/bash-completion/completions
+          paycli completion bash > ~/.local/share/bash-completion/completions/paycli
+        without bash-completion:
+          paycli completion bash > ~/.paycli.bash && echo 'source ~/.paycli.bash' >> ~/.bashrc
+  zsh   into a folder of $fpath:
+          mkdir -p ~/.zfunc && paycli completion zsh > ~/.zfunc/_paycli
+        and in ~/.zshrc, before compinit:
+          fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit
+  fish  paycli completion fish > ~/.config/fish/completions/paycli.fish
+
+Open a new shell afterwards.`,
+  // ── config keys (src/config/keys.ts), as `paycli config --help` lists them ──
+  'configKey.base-url': 'gateway base URL for both operations, or "sandbox" (default: sandbox)',
+  'configKey.cashin-base-url': 'base URL for cash-ins only (gateways that serve them from another host)',
+  'configKey.cashout-base-url': 'base URL for cash-outs only',
+  'configKey.api-key': 'the gateway API key, sent as "Authorization: Bearer <key>"',
+  'configKey.api-key-store': 'keychain: the API key is in the system keychain (set by paycli auth login; removed by auth logout)',
+  'configKey.auth-header': 'send the API key raw under this header instead of Authorization: Bearer',
+  'configKey.allow-insecure-http': 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)',
+  'configKey.lang': 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)',
+  'configKey.timeout': 'request timeout in milliseconds (default 30000)',
+  'configKey.settle-after': 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)',
+  'configKey.duplicate-window': 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)',
+  'configKey.order-id': 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given',
+  'configKey.lookup': 'auto (default): ask the gateway by orderId before a cash-out and after an unknown outcome; off: never',
+  'configKey.lookup-base-url': 'base URL for status, balance and lookups (default: base-url)',
+  'configKey.status-path': (d: string) => `lookup path by transaction id (default ${d})`,
+  'configKey.status-by-order-path': (d: string) => `lookup path by order reference (default ${d})`,
+  'configKey.balance-path': (d: string) => `balance path (default ${d})`,
+  'help.history.by': 'only payments sent by this operating-system user on this host (also user alone, or @host)',
 } as const;
 
 /** The keys of every catalog. */

@@ -369,4 +369,280 @@ export const ptBR: Catalog = {
   'result.retention': 'Retenção',
   'result.toAnticipate': 'A antecipar',
   'result.finalBalance': 'Saldo final',
+  // ── help of auth, balance, status, reconcile, listen (src/cli/commands/) ──
+  'help.auth.description': 'faz o login de um perfil no gateway: a chave de API é conferida e guardada no chaveiro do sistema',
+  'help.auth.after': `Por perfil (--profile ou PAYCLI_PROFILE). login pede a chave de API sem mostrá-la (num terminal;
+senão lê do stdin), confere com uma requisição que não move dinheiro (a consulta de saldo, a não ser
+que o perfil tenha lookup off) e a guarda no chaveiro do sistema (Secret Service no Linux, Keychain
+no macOS, Credential Manager no Windows), senão no arquivo de configuração (modo 0600), e diz onde.
+PAYCLI_API_KEY, quando definida, tem precedência sobre a chave guardada. \`paycli config set api-key\`
+continua sendo o jeito de guardar uma chave no arquivo de configuração por script.`,
+  'help.example.keyedGateway': '# um gateway em 127.0.0.1:4010 que exige chave',
+  'help.example.asksHidden': '# num terminal: pede a chave, sem mostrá-la',
+  'help.example.asksItHidden': '# num terminal: pergunta, sem mostrar (ou lê o stdin)',
+  'help.auth.login': 'pede a chave de API (sem mostrá-la; ou a lê do stdin), confere no gateway e a guarda no chaveiro (senão no arquivo de configuração)',
+  'help.auth.noCheck': 'guarda a chave sem perguntar antes ao gateway (um gateway sem consulta de saldo)',
+  'help.auth.status': 'mostra o perfil, o gateway, onde a chave está guardada, a chave mascarada e se o gateway a aceita',
+  'help.auth.statusExit3': '# saída 3: sem chave de API para o perfil "default"',
+  'help.auth.logout': 'remove a chave de API do perfil do chaveiro e do arquivo de configuração',
+  'help.balance.description': 'mostra o saldo da conta no gateway (além da interface)',
+  'help.balance.after': `Envia GET /transaction/get/balance (o saldo documentado da família de gateways, fora da
+interface; outro caminho com a chave de configuração balance-path, outro host com lookup-base-url)
+e mostra o saldo, a retenção, o valor a antecipar e o saldo final em reais.
+--json imprime o documento do gateway como veio (centavos inteiros).`,
+  'help.example.standaloneSandbox': '# o sandbox avulso em 127.0.0.1:4010',
+  'help.balance.exit2': '# saída 2: o sandbox embutido não guarda saldo entre execuções',
+  'help.status.description': 'consulta uma transação no gateway, pelo id ou pela referência do seu pedido (além da interface)',
+  'help.status.argument': 'o id da transação no gateway (o que cashin/cashout imprimiu)',
+  'help.status.orderId': 'consulta pela referência do pedido enviada como orderId',
+  'help.status.after': `Envia GET /transaction/get/by/id/{transactionId} ou GET /transaction/get/by/orderId/{orderId}
+(as consultas documentadas da família de gateways, fora da interface; outros caminhos por perfil com
+as chaves de configuração status-path e status-by-order-path, outro host com lookup-base-url). Mostra
+o tipo (cobrança ou saque), a situação, o valor em reais, o id fim a fim, a hora de processamento e
+o pagador ou o recebedor. --json imprime o documento do gateway como veio. Uma consulta não muda
+nada, então o paycli pergunta de novo (3 tentativas ao todo) depois de uma falha de rede ou de um
+502/503/504. "Transaction not found" sai com 1; os outros códigos de saída, como em cashin/cashout.`,
+  'help.status.exit1': '# saída 1: Transaction not found',
+  'help.reconcile.description': 'resolve todo pagamento de resultado desconhecido perguntando ao gateway pela referência do pedido',
+  'help.reconcile.since': 'só os pagamentos registrados desde então: 7d, 24h, 30m, ou uma data como 2026-11-01',
+  'help.reconcile.after': `Para cada pagamento do registro local com resultado desconhecido (tempo esgotado, conexão caída,
+um 5xx, Ctrl-C depois do envio), pergunta ao gateway pelo orderId (GET /transaction/get/by/orderId/{orderId},
+com as configurações do perfil que o enviou): encontrado, fica registrado como criado (ok) com o id
+de transação do gateway; "Transaction not found", como não enviado; senão continua desconhecido, e a
+tabela diz por quê. Um pagamento sem referência de pedido não pode ser consultado: confira no gateway.
+Sai com 0 quando nada fica desconhecido, 4 caso contrário.`,
+  'help.listen.description': 'recebe postbacks (notificações de pagamento), imprime cada um e, se quiser, os repassa para a sua aplicação',
+  'help.listen.port': 'porta em que escutar (0 = qualquer porta livre)',
+  'help.listen.host': 'endereço em que escutar',
+  'help.listen.forwardTo': 'também faz POST de cada notificação (mesmo corpo e cabeçalhos) para esta URL',
+  'help.listen.secret': 'confere x-paycli-signature com este segredo; 401 quando não bate (env PAYCLI_POSTBACK_SECRET)',
+  'help.listen.after': `Imprime "listening on <url>" no stderr quando está pronto, depois uma linha por notificação no
+stdout (hora, transação, situação, valor), ou com --json o corpo exatamente como veio, um documento
+JSON por linha. Responde 200; 400 para um corpo que não é um objeto JSON, 401 para uma assinatura
+errada (com --secret), 413 acima de 1 MiB. Ctrl-C ou SIGTERM o encerra (saída 0).`,
+  // ── help of history (src/cli/commands/history.ts) ──
+  'help.history.description': 'lista as cobranças e os saques que esta máquina enviou (mais novos primeiro), do registro local',
+  'help.history.since': 'só os pagamentos registrados desde: uma duração para trás (30m, 24h, 7d, 2w) ou uma data/hora (2026-11-01, UTC)',
+  'help.history.until': 'só os pagamentos registrados antes (uma data sozinha inclui o dia inteiro)',
+  'help.history.kind': 'só cobranças (cashin) ou saques (cashout)',
+  'help.history.outcome': 'só os pagamentos com este resultado',
+  'help.history.orderId': 'só os pagamentos enviados com esta referência de pedido',
+  'help.history.limit': 'mostra no máximo este número de entradas (ou all, todas)',
+  'help.history.format': 'saída: table (tabela para pessoas), json, ou csv para planilhas (--json = --format json)',
+  'help.history.after': `A opção global --profile mostra só os pagamentos enviados com aquele perfil.
+
+Cada entrada: número, hora (UTC), quem a enviou (BY, usuario@host, quando a largura permite), tipo
+(* = o sandbox embutido), valor, resultado e a chave PIX (saque) ou o pagador (cobrança). Resultados: ok, refused (recusado), not_sent (não enviado) ou
+unknown (desconhecido: não voltou resposta válida, ou o paycli parou depois do envio; confira no
+gateway e registre o que aconteceu com \`paycli history resolve\`). Um saque idêntico é recusado
+enquanto o resultado de um anterior for desconhecido.
+
+--format json e csv trazem todos os campos (referência do pedido, id da transação, gateway,
+mensagem, resolução, o usuário, o host e a versão do paycli que a enviou); o csv tem uma linha de cabeçalho e o valor em centavos e como 1234,56.`,
+  'help.history.resolve': 'registra o resultado de uma entrada de resultado desconhecido, depois de conferir no gateway',
+  'help.history.resolve.entry': 'o número da entrada, como o `paycli history` mostra',
+  'help.history.resolve.outcome': 'obrigatório: o que o gateway diz: ok (foi pago), not_sent (nunca recebeu), refused (recusou)',
+  'help.history.resolve.note': 'o motivo, para o registro (p. ex. "não está no painel do gateway")',
+  'help.history.resolve.force': 'resolve mesmo que a execução do paycli que o enviou ainda exista (rodando ou parada)',
+  'help.history.resolve.after': `ok continua recusando um saque idêntico dentro da duplicate-window a partir do envio; not_sent
+e refused deixam enviá-lo de novo. Só uma entrada de resultado desconhecido pode ser resolvida.`,
+  'help.history.resolve.exit2': '# saída 2 a menos que a entrada 42 seja desconhecida',
+  // ── help of sandbox (src/cli/commands/sandbox.ts) ──
+  'help.sandbox.description': 'roda o gateway sandbox embutido avulso (nenhum dinheiro se move), para outros programas e testes',
+  'help.sandbox.port': 'porta em que escutar (0 = qualquer porta livre)',
+  'help.sandbox.host': 'endereço em que escutar',
+  'help.sandbox.apiKey': 'exige esta chave em toda requisição: "Authorization: Bearer <chave>" (maiúsculas ou minúsculas) ou a chave pura; senão 401 (subcomandos: enviam a chave)',
+  'help.sandbox.noAcquirer': 'responde toda cobrança com 400 "no active acquirer"',
+  'help.sandbox.postbackSecret': 'assina todo postback (x-paycli-signature, HMAC-SHA256); um recurso do sandbox (env PAYCLI_POSTBACK_SECRET)',
+  'help.sandbox.autoPay': 'paga sozinho toda cobrança este número de segundos depois de criada',
+  'help.sandbox.webhookUrl': 'também envia para cá todo postback de toda transação (o webhook da conta no gateway)',
+  'help.sandbox.strict': 'também confere formatos: dígitos verificadores de CPF/CNPJ, chaves PIX contra o tipo, telefones, e-mails; orderId obrigatório nos saques',
+  'help.sandbox.dropAfterCreate': 'cria a n-ésima transação (a partir de 1; várias: 2,5) e derruba a conexão antes de responder',
+  'help.sandbox.retryFor': 'tenta cada postback até a entrega por este tempo (ms, s, m, h, d: 90s, 30m, 24h)',
+  'help.sandbox.retrySchedule': 'esperas entre tentativas: standard (10 s dobrando até 1 h) ou fast (0,1 s dobrando até 2 s, para testes)',
+  'help.sandbox.dataDir': 'guarda os eventos de postback nesta pasta entre reinícios (padrão: <pasta de dados>/sandbox)',
+  'help.sandbox.keepEvents': 'máximo de eventos guardados; passando disso, os entregues mais antigos saem primeiro',
+  'help.sandbox.after': `O sandbox responde como o gateway: POST /transaction/qrcode/cashin, POST /transaction/cashout,
+GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> e
+GET /transaction/get/balance. Confere o que o gateway documenta (campos obrigatórios e seus tipos
+JSON: 400 "Validation Failed - <field> is required"); --strict acrescenta as regras de formato.
+Imprime "listening on <url>" no stderr quando está pronto ({"listening": "<url>"} com --json).
+
+Fora da interface, um sandbox rodando aceita mudanças de estado em
+POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (o que os subcomandos chamam):
+  created → paid | failed | canceled, paid → refund | infraction, infraction → refund.
+Toda mudança de estado, a criação inclusive, faz POST de um postback para o postbackUrl da transação
+(cobrança ou saque) e para --webhook-url. Cada postback é um evento (evt_<n>), guardado na pasta de
+dados entre reinícios, tentado de novo até um 2xx durante --retry-for (esperas de 10 s dobrando até
+1 h, com variação; 10 s de tempo limite por tentativa, nunca duas abertas ao mesmo tempo), em ordem
+por transação e URL; toda tentativa leva x-paycli-event-id e x-paycli-delivery-attempt.
+\`paycli sandbox events\` lista os eventos, \`paycli sandbox resend\` os envia de novo. A assinatura
+é um recurso do sandbox: um gateway de verdade pode não assinar nada.`,
+  'help.sandbox.control.pay': 'marca uma transação pendente como paga',
+  'help.sandbox.control.fail': 'marca uma transação pendente como falha',
+  'help.sandbox.control.cancel': 'marca uma transação pendente como cancelada',
+  'help.sandbox.control.refund': 'estorna uma transação paga, ou uma sob infração (postback com status "refund")',
+  'help.sandbox.control.infraction': 'abre um relato de infração (MED) numa transação paga (postback com status "infraction")',
+  'help.sandbox.control.description': (what) => `${what} num \`paycli sandbox\` rodando; os postbacks são enviados`,
+  'help.sandbox.sandboxUrl': 'endereço do sandbox rodando',
+  'help.sandbox.controlApiKey': 'a chave com que o sandbox foi iniciado (--api-key)',
+  'help.sandbox.control.after': (name) => `Um sandbox iniciado com --api-key quer a mesma chave aqui: paycli sandbox ${name} <id> --api-key <chave>.
+
+Códigos de saída: 0 feito; 1 o sandbox recusou (id desconhecido, transição não permitida); 2 uso;
+3 o sandbox quer --api-key; 4 nenhum sandbox responde em --sandbox-url.`,
+  'help.sandbox.ping': 'faz um `paycli sandbox` rodando enviar o ping {"test": true} para uma URL de postback (padrão: a --webhook-url dele)',
+  'help.sandbox.ping.after': `O sandbox envia um POST com o corpo {"test": true} (assinado quando roda com
+--postback-secret), como um gateway faz para conferir uma URL de webhook nova, e mostra a resposta.
+
+Códigos de saída: 0 entregue (2xx); 1 não entregue (outro status, sem resposta); 2 uso;
+3 o sandbox quer --api-key; 4 nenhum sandbox responde em --sandbox-url.`,
+  'help.sandbox.events': 'lista os eventos de postback de um `paycli sandbox` rodando, mais novos primeiro, com as tentativas',
+  'help.sandbox.events.failed': 'só os eventos não entregues (desistidos, ou ainda em novas tentativas)',
+  'help.sandbox.events.transaction': 'só os eventos desta transação',
+  'help.sandbox.events.limit': 'mostra no máximo este número (padrão 100)',
+  'help.sandbox.events.after': `Uma linha por evento: id, transação, status, URL (sem a query), tentativas e o estado:
+delivered (entregue, quando), pending (pendente: próxima tentativa, último resultado) ou gave up
+(desistido, depois de --retry-for). Com --json, um array JSON de {id, transactionId, object, status,
+url, state, attempts, createdAt, deliveredAt, nextAttemptAt, giveUpAt, lastAttempts, body}.
+
+Códigos de saída: 0 listado (também quando não há nenhum); 2 uso; 3 o sandbox quer --api-key;
+4 nenhum sandbox responde em --sandbox-url.`,
+  'help.sandbox.resend': 'faz um `paycli sandbox` rodando enviar um evento de novo (entregue ou não), ou todos os não entregues com --failed',
+  'help.sandbox.resend.failed': 'todo evento não entregue (desistido, ou ainda em novas tentativas): enviado agora',
+  'help.sandbox.resend.after': `O evento volta a pendente, para agora, com um --retry-for novo e a primeira espera; o corpo é o
+mesmo, o x-paycli-delivery-attempt continua contando. É enviado em ordem com os outros eventos da
+transação para aquela URL. Use depois de corrigir um tratador de postback.
+
+Códigos de saída: 0 na fila (também quando não sobrou nada para reenviar); 1 id de evento
+desconhecido; 2 uso; 3 o sandbox quer --api-key; 4 nenhum sandbox responde em --sandbox-url.`,
+  // ── help of cashin and cashout (src/cli/commands/cashin.ts, cashout.ts) ──
+  'help.cashin.description': 'cria uma cobrança PIX: o gateway responde com um BR Code (QR code) para o pagador pagar',
+  'help.value': 'valor em centavos (1000 = R$ 10,00)',
+  'help.amount': 'valor em reais em vez de --value: 15, 15,50, 1.234,56',
+  'help.cashin.payerName': 'nome do pagador',
+  'help.cashin.payerDocument': 'CPF ou CNPJ do pagador (com ou sem pontuação; CNPJ alfanumérico também)',
+  'help.cashin.payerEmail': 'e-mail do pagador',
+  'help.cashin.payerPhone': 'telefone do pagador com DDD, p. ex. 11987654321',
+  'help.cashin.productName': 'nome do produto ou serviço',
+  'help.cashin.productDescription': 'descrição do produto ou serviço',
+  'help.cashin.postbackUrl': 'URL que recebe a notificação quando a cobrança muda de estado',
+  'help.cashin.split': 'dá parte do valor a outro cliente (pode repetir)',
+  'help.cashin.orderId': 'a referência do seu pedido, enviada como orderId (padrão: um paycli-<ULID> novo; chave de configuração order-id)',
+  'help.input': 'lê o corpo da requisição (nomes de campo da interface) de um arquivo JSON, ou - para o stdin; as opções têm precedência',
+  'help.dryRun': 'valida e imprime a requisição que seria enviada, sem enviá-la',
+  'help.cashin.qr': 'desenha o QR code no terminal mesmo quando o stdout não é um terminal',
+  'help.cashin.noQr': 'nunca desenha o QR code',
+  'help.cashin.qrFile': 'grava a imagem do QR code (PNG) neste arquivo',
+  'help.cashin.batch': 'cria uma cobrança por linha de um arquivo CSV ou JSON Lines, ou - para o stdin (docs/batch-runs.md)',
+  'help.batchFormat': 'formato do arquivo de --batch quando o nome não diz: csv ou jsonl',
+  'help.cashin.qrDir': 'com --batch: grava a imagem (PNG) de cada QR code nesta pasta',
+  'help.concurrency': 'com --batch: requisições em andamento ao mesmo tempo, 1-32 (padrão 4)',
+  'help.rate': 'com --batch: inicia no máximo este número de requisições por segundo',
+  'help.results': 'com --batch: grava os resultados aqui, .csv ou .jsonl (padrão <arquivo>.results.csv; nunca sobrescrito)',
+  'help.retryRefused': 'com --batch: envia de novo as linhas que uma execução anterior do mesmo arquivo viu recusadas',
+  'help.wait': 'com --batch: quando outra execução do mesmo arquivo no mesmo gateway ainda está rodando (ou parada), espera ela terminar e continua (padrão: saída 2, batch_running)',
+  'help.cashin.allowDuplicate': 'com --batch: permite duas linhas idênticas',
+  'help.cashin.yes': 'com --batch: não pede confirmação (obrigatório fora de um terminal)',
+  'help.cashin.promptsComment': '# num terminal: pergunta cada campo que faltar',
+  'help.cashout.description': 'envia um saque PIX (um pagamento) para uma chave PIX; pede confirmação, ou --yes',
+  'help.cashout.pixKeyType': 'tipo da chave PIX (também os nomes da interface e do DICT: TELEFONE, RANDOM_KEY, EVP, PHONE, ou 0-4)',
+  'help.cashout.pixKey': 'a chave PIX de destino',
+  'help.cashout.cpfCnpj': 'CPF ou CNPJ do dono da chave (opcional)',
+  'help.cashout.personName': 'nome do recebedor',
+  'help.cashout.personEmail': 'e-mail do recebedor',
+  'help.cashout.personPhone': 'telefone do recebedor com DDD, p. ex. 11987654321',
+  'help.cashout.orderId': 'a referência do seu pedido, enviada como orderId (padrão: um paycli-<ULID> novo; chave de configuração order-id); o gateway é consultado antes, então repetir não envia nada',
+  'help.cashout.postbackUrl': 'URL que o gateway notifica quando o saque muda de estado (postbackUrl; além da interface)',
+  'help.cashout.yes': 'não pede confirmação (obrigatório fora de um terminal)',
+  'help.cashout.allowDuplicate': 'envia mesmo que um saque idêntico esteja no registro local (ok dentro da duplicate-window, ou com resultado desconhecido); fica registrado assim (com --batch: linhas idênticas também)',
+  'help.cashout.batch': 'envia um saque por linha de um arquivo CSV ou JSON Lines, ou - para o stdin (docs/batch-runs.md)',
+  'help.cashout.confirmComment': '# num terminal: pede confirmação',
+  // ── help of brcode (src/cli/commands/brcode.ts) ──
+  'help.brcode.description': 'inspeciona, desenha e cria BR Codes PIX ("copia e cola" / conteúdo de QR code)',
+  'help.brcode.after': `Cada verificação cita a regra e de onde ela vem (Banco Central, Manual do BR Code; Manual de
+Padrões para Iniciação do Pix; EMV QRCPS). Erros tornam o código inválido (saída 2); avisos
+(limites de campo, estrutura) são listados, já que alguns bancos recusam esses códigos.`,
+  'help.brcode.decode': 'decodifica um BR Code (texto, - para o stdin, ou --image) e lista cada problema com a regra',
+  'help.brcode.image': 'lê o BR Code do QR code de uma imagem PNG',
+  'help.brcode.decode.after': `Imprime cada campo pelo nome: estático (uma chave PIX) ou dinâmico (uma URL de location, cujo
+conteúdo traz o valor), chave ou URL, nome e cidade do recebedor, valor em reais, txid, informação
+adicional, a URL de recorrência do Pix Automático e os objetos que não conhece, como foram lidos.
+--json para scripts.
+
+Códigos de saída: 0 código válido (pode listar avisos); 2 código inválido (problemas listados),
+nenhum QR code na imagem, ou nada para decodificar.`,
+  'help.brcode.qr': 'desenha um BR Code como QR code no terminal, ou o grava como PNG ou SVG',
+  'help.brcode.png': 'grava o QR code como imagem PNG',
+  'help.brcode.svg': 'grava o QR code como imagem SVG',
+  'help.brcode.qr.after': `O código é conferido antes: um inválido não é desenhado (saída 2). As imagens têm a margem de
+quatro módulos que os leitores precisam. Num terminal mais estreito que o código nada é desenhado
+(use --png).`,
+  'help.brcode.create': 'cria um BR Code estático para a própria chave PIX do recebedor, impresso e desenhado',
+  'help.brcode.key': 'chave PIX que recebe: CPF, CNPJ, telefone +55, e-mail ou chave aleatória',
+  'help.brcode.keyType': (names) => `o tipo de --key, necessário quando 11 dígitos puros são ao mesmo tempo um CPF e um celular: ${names}`,
+  'help.brcode.value': 'valor fixo em centavos (1000 = R$ 10,00); sem ele, o pagador digita o valor',
+  'help.brcode.amount': 'valor fixo em reais em vez de --value: 15, 15,50, 1.234,56',
+  'help.brcode.name': 'nome do recebedor, no máximo 25 caracteres (os acentos caem)',
+  'help.brcode.city': 'cidade do recebedor, no máximo 15 caracteres (os acentos caem)',
+  'help.brcode.txid': 'identificador: 1-25 letras e dígitos (padrão *** = nenhum)',
+  'help.brcode.info': 'informação adicional mostrada ao pagador',
+  'help.brcode.alsoPng': 'também grava o QR code como imagem PNG',
+  'help.brcode.create.after': `O código é estático (sem o objeto de ponto de iniciação, como no exemplo do manual do Banco
+Central): pode ser pago mais de uma vez. Com as entradas do manual, sai idêntico byte a byte ao
+exemplo do manual. O tipo de --key vem da forma dela; 11 dígitos puros que são ao mesmo tempo um
+CPF válido e um celular válido precisam de --key-type.`,
+  'help.brcode.sayWhich': '# CPF e celular ao mesmo tempo: diga qual',
+  'help.brcode.ambiguous': '# saída 2: ambíguo sem --key-type',
+  // ── help of config and completion ──
+  'help.config.description': 'lê e altera configurações, por perfil (--profile ou PAYCLI_PROFILE)',
+  'help.config.keys': 'Chaves:',
+  'help.config.headerKey': 'um cabeçalho fixo extra enviado em toda requisição (um segredo, como api-key)',
+  'help.config.after': `Segredos (api-key, todo header.<Nome>, uma senha numa URL) aparecem mascarados em get/list e
+ocultados em todo o resto. Sem valor, set pede um segredo sem mostrá-lo, ou o lê do stdin.`,
+  'help.config.set': 'define uma chave; um segredo (api-key, header.<Nome>) sem valor é lido de uma pergunta sem eco ou do stdin',
+  'help.config.create': 'cria o perfil de --profile quando ainda não existe (senão um erro de digitação é saída 2, nada alterado)',
+  'help.config.get': 'imprime uma chave (segredos mascarados)',
+  'help.config.unset': 'remove uma chave',
+  'help.config.list': 'lista as chaves do perfil (segredos mascarados)',
+  'help.config.profiles': 'lista os perfis configurados, com o host do gateway para onde cada um envia',
+  'help.config.path': 'imprime o caminho do arquivo de configuração',
+  'help.config.asksComment': '# num terminal: pergunta, sem mostrar',
+  'help.completion.description': 'imprime o script de completação do shell para bash, zsh ou fish',
+  'help.completion.shell': 'o shell',
+  'help.completion.after': `Completa comandos, opções, nomes de --pix-key-type, chaves de configuração, caminhos de arquivo e
+nomes de perfil. Completar comandos e opções não roda nada além do shell. Rode a linha de instalação
+de novo depois de atualizar o paycli.
+
+Instalação:
+  bash  com bash-completion (carregado no primeiro uso):
+          mkdir -p ~/.local/share/bash-completion/completions
+          paycli completion bash > ~/.local/share/bash-completion/completions/paycli
+        sem bash-completion:
+          paycli completion bash > ~/.paycli.bash && echo 'source ~/.paycli.bash' >> ~/.bashrc
+  zsh   numa pasta de $fpath:
+          mkdir -p ~/.zfunc && paycli completion zsh > ~/.zfunc/_paycli
+        e no ~/.zshrc, antes de compinit:
+          fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit
+  fish  paycli completion fish > ~/.config/fish/completions/paycli.fish
+
+Depois abra um shell novo.`,
+  // ── config keys (src/config/keys.ts), as `paycli config --help` lists them ──
+  'configKey.base-url': 'URL base do gateway para as duas operações, ou "sandbox" (padrão: sandbox)',
+  'configKey.cashin-base-url': 'URL base só para cobranças (gateways que as atendem em outro host)',
+  'configKey.cashout-base-url': 'URL base só para saques',
+  'configKey.api-key': 'a chave de API do gateway, enviada como "Authorization: Bearer <chave>"',
+  'configKey.api-key-store': 'keychain: a chave de API está no chaveiro do sistema (definida por paycli auth login; removida por auth logout)',
+  'configKey.auth-header': 'envia a chave de API pura neste cabeçalho em vez de Authorization: Bearer',
+  'configKey.allow-insecure-http': 'true: este perfil pode enviar para uma URL base http:// sem TLS fora do loopback (definida com base-url e --allow-insecure-http)',
+  'configKey.lang': 'idioma das mensagens e da ajuda: pt-BR ou en (padrão: LC_ALL/LC_MESSAGES/LANG; --lang tem precedência)',
+  'configKey.timeout': 'tempo limite da requisição em milissegundos (padrão 30000)',
+  'configKey.settle-after': 'por quanto tempo depois do prazo de um pagamento um "não encontrado" numa consulta ainda não prova nada (padrão 2m; p. ex. 90s, 5m)',
+  'configKey.duplicate-window': 'minutos em que um saque idêntico é recusado (padrão 10; 0 = desligado; um resultado desconhecido bloqueia até ser resolvido)',
+  'configKey.order-id': 'auto (padrão): dá a todo pagamento sem --order-id uma referência paycli-<ULID>; off: envia orderId só quando informado',
+  'configKey.lookup': 'auto (padrão): pergunta ao gateway pelo orderId antes de um saque e depois de um resultado desconhecido; off: nunca',
+  'configKey.lookup-base-url': 'URL base para status, balance e consultas (padrão: base-url)',
+  'configKey.status-path': (d) => `caminho da consulta por id de transação (padrão ${d})`,
+  'configKey.status-by-order-path': (d) => `caminho da consulta por referência do pedido (padrão ${d})`,
+  'configKey.balance-path': (d) => `caminho do saldo (padrão ${d})`,
+  'help.history.by': 'só os pagamentos enviados por este usuário do sistema neste host (ou só o usuário, ou @host)',
 };
