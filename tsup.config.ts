@@ -79,7 +79,7 @@ export default defineConfig([{
   onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
 }, {
-  // man/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
+  // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
   entry: { man: 'src/cli/man.ts' },
   outDir: MAN_BUILD_DIR,
   format: ['cjs'],
@@ -91,6 +91,6 @@ export default defineConfig([{
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
   removeNodeProtocol: false,
   onSuccess: async () => {
-    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man')`], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
   },
 }]);

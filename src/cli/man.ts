@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { buildProgram } from './program.js';
 import { allCommands } from './help.js';
 import { VERSION } from '../core/version.js';
+import { setLanguage, t } from '../core/i18n/index.js';
 
 /** Escapes text for roff: backslashes, hyphens (so they stay hyphens), and control characters at a line start. */
 export function roffEscape(text: string): string {
@@ -37,7 +38,7 @@ export function helpTextAfter(cmd: Command): string {
 export function sections(text: string): Array<{ heading: string; body: string }> {
   const out: Array<{ heading: string; body: string[] }> = [{ heading: '', body: [] }];
   for (const line of text.replace(/^\n+|\n+$/g, '').split('\n')) {
-    const m = /^([A-Z][A-Za-z ,/-]*):$/.exec(line);
+    const m = /^(\p{Lu}[\p{L} ,/-]*):$/u.exec(line);
     if (m) out.push({ heading: m[1]!, body: [] });
     else out[out.length - 1]!.body.push(line);
   }
@@ -62,10 +63,10 @@ function commandSection(cmd: Command): string {
   const parts = [`.SS ${roffEscape(h.commandUsage(cmd))}`];
   parts.push(roffEscape(h.commandDescription(cmd)));
   const args = h.visibleArguments(cmd).map((a) => ({ term: h.argumentTerm(a), description: h.argumentDescription(a) }));
-  if (args.length) parts.push(`.PP\nArguments:\n${items(args)}`);
+  if (args.length) parts.push(`.PP\n${t('help.title.arguments')}\n${items(args)}`);
   const opts = h.visibleOptions(cmd).map((o) => ({ term: h.optionTerm(o), description: h.optionDescription(o) }));
-  if (opts.length) parts.push(`.PP\nOptions:\n${items(opts)}`);
-  if (cmd.parent) parts.push('.PP\nand the global options (GLOBAL OPTIONS).');
+  if (opts.length) parts.push(`.PP\n${t('help.title.options')}\n${items(opts)}`);
+  if (cmd.parent) parts.push(`.PP\n${t('man.andGlobal')}`);
   for (const s of sections(helpTextAfter(cmd))) {
     parts.push(s.heading ? `.PP\n${roffEscape(s.heading)}:\n${preformatted(s.body)}` : `.PP\n${preformatted(s.body)}`);
   }
@@ -79,31 +80,40 @@ export function manPage(program: Command = buildProgram()): string {
   const commands = allCommands(program).filter((c) => c.name() !== 'help');
   const out = [
     `.\\" Generated from paycli's command tree by src/cli/man.ts at build time; do not edit.`,
-    `.TH PAYCLI 1 "" "paycli ${roffEscape(VERSION)}" "User Commands"`,
-    '.SH NAME',
+    `.TH PAYCLI 1 "" "paycli ${roffEscape(VERSION)}" "${t('man.userCommands')}"`,
+    `.SH ${t('man.name')}`,
     `paycli \\- ${roffEscape(summary ?? '')}`,
-    '.SH SYNOPSIS',
-    '.B paycli\n[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR]',
-    '.br\n.B paycli help\n[\\fIcommand\\fR [\\fIsubcommand\\fR]]',
-    '.SH DESCRIPTION',
+    `.SH ${t('man.synopsis')}`,
+    t('man.synopsisOptions'),
+    t('man.synopsisHelp'),
+    `.SH ${t('man.description')}`,
     roffEscape([summary, ...rest].join('\n')),
-    '.PP\nEvery command prints its help with \\fB\\-\\-help\\fR, or \\fBpaycli help\\fR \\fIcommand\\fR; this page holds all of them.',
-    '.SH GLOBAL OPTIONS',
-    'Accepted before or after the command name.',
+    t('man.everyCommand'),
+    `.SH ${t('man.globalOptions')}`,
+    t('man.beforeOrAfter'),
     items(h.visibleOptions(program).map((o) => ({ term: h.optionTerm(o), description: h.optionDescription(o) }))),
-    '.SH COMMANDS',
+    `.SH ${t('man.commands')}`,
     ...commands.map(commandSection),
   ];
   for (const s of sections(helpTextAfter(program))) {
-    const heading = s.heading.toUpperCase() === 'EXIT CODES' ? 'EXIT STATUS' : s.heading.toUpperCase();
-    out.push(`.SH ${roffEscape(heading || 'NOTES')}`, preformatted(s.body));
+    const heading = s.heading === t('root.exitCodes').slice(0, -1) ? t('man.exitStatus') : s.heading.toUpperCase();
+    out.push(`.SH ${roffEscape(heading || t('man.notes'))}`, preformatted(s.body));
   }
-  out.push('.SH SEE ALSO', 'README.md of paycli: set-up and everyday examples; docs/ in its repository: every command explained, the gateway contract, the architecture.');
+  out.push(`.SH ${t('man.seeAlso')}`, t('man.seeAlsoText'));
   return `${out.join('\n')}\n`;
 }
 
-/** Writes `<dir>/paycli.1` (the build calls it with `man`). */
-export function writeManPage(dir: string): void {
+/**
+ * Writes the page in each language (the build calls it with `man`): English `<dir>/paycli.1`
+ * (package.json "man"), Portuguese `<dir>/pt_BR/man1/paycli.1`, where `man -L pt_BR` (or a
+ * `pt_BR` locale) looks for it under a manual path (docs/portugues.md).
+ */
+export async function writeManPage(dir: string): Promise<void> {
+  await setLanguage('en');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'paycli.1'), manPage());
+  await setLanguage('pt-BR');
+  mkdirSync(join(dir, 'pt_BR', 'man1'), { recursive: true });
+  writeFileSync(join(dir, 'pt_BR', 'man1', 'paycli.1'), manPage());
+  await setLanguage('en');
 }

@@ -638,6 +638,22 @@ Open a new shell afterwards.`,
   'configKey.status-by-order-path': (d: string) => `lookup path by order reference (default ${d})`,
   'configKey.balance-path': (d: string) => `balance path (default ${d})`,
   'help.history.by': 'only payments sent by this operating-system user on this host (also user alone, or @host)',
+  // ── the manual page (src/cli/man.ts) ──
+  'man.userCommands': 'User Commands',
+  'man.name': 'NAME',
+  'man.synopsis': 'SYNOPSIS',
+  'man.description': 'DESCRIPTION',
+  'man.globalOptions': 'GLOBAL OPTIONS',
+  'man.commands': 'COMMANDS',
+  'man.exitStatus': 'EXIT STATUS',
+  'man.notes': 'NOTES',
+  'man.seeAlso': 'SEE ALSO',
+  'man.synopsisOptions': '.B paycli\n[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR]',
+  'man.synopsisHelp': '.br\n.B paycli help\n[\\fIcommand\\fR [\\fIsubcommand\\fR]]',
+  'man.everyCommand': '.PP\nEvery command prints its help with \\fB\\-\\-help\\fR, or \\fBpaycli help\\fR \\fIcommand\\fR; this page holds all of them.',
+  'man.beforeOrAfter': 'Accepted before or after the command name.',
+  'man.andGlobal': 'and the global options (GLOBAL OPTIONS).',
+  'man.seeAlsoText': 'README.md of paycli: set-up and everyday examples; docs/ in its repository: every command explained, the gateway contract, the architecture.',
 } as const;
 
 /** The keys of every catalog. */
