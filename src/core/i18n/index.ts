@@ -75,11 +75,3 @@ export function resolveLanguage(flag: string | undefined, config: string | undef
   return /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-/**
- * Whether an answer to a yes/no question means yes: `y`/`yes` in every language, plus `s`/`sim`
- * in Portuguese (any case, spaces around ignored).
- */
-export function isYes(answer: string): boolean {
-  const a = answer.trim().toLowerCase();
-  return a === 'y' || a === 'yes' || (currentLanguage === 'pt-BR' && (a === 's' || a === 'sim'));
-}
