@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # npm run bench: start-up and round-trip speed of paycli against Node's own floor.
 # Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
-# `paycli cashout --help`, a `paycli cashin --json` against a standalone sandbox on 127.0.0.1 (also
+# `paycli cashout --help`, `paycli --help` in Portuguese and in English (both through env), a `paycli cashin --json` against a standalone sandbox on 127.0.0.1 (also
 # with the code cache off), scripts/bench-min-client.mjs (import undici + the same POST); and the
 # ledger's rows: a `paycli cashout --json` with an empty ledger and with 1,000,000 payments in it
-# (generated straight into the database by scripts/bench-ledger-fill.mjs), the minimal node:http
+# (generated straight into the database by scripts/bench-ledger-fill.mjs), the empty-ledger one in Portuguese, the minimal node:http
 # cash-out (scripts/bench-min-cashout.mjs), and `paycli history --limit 20` on the big ledger; in
 # several rounds whose samples are pooled per command. Then peak memory (max RSS) with /usr/bin/time.
 # The set-up (tools, sandbox, clean-up, max RSS, commit) is shared with scripts/bench-batch.sh:
@@ -19,6 +19,9 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
 . scripts/bench-lib.sh
 bench_require_tools
+# Messages in English for every row but the Portuguese ones (docs/portugues.md), whatever the machine's locale.
+unset LC_ALL LC_MESSAGES
+export LANG=C.UTF-8
 HOST_NODE=$(command -v node)
 if [ -n "${BENCH_NODE:-}" ]; then
   [ -x "$BENCH_NODE" ] || { echo "bench: BENCH_NODE=$BENCH_NODE is not an executable node" >&2; exit 2; }
@@ -42,6 +45,7 @@ cashout_args="--json cashout --value 1550 --pix-key-type email --pix-key fulano@
 PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs $cashout_args >/dev/null
 "$HOST_NODE" scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
 cashout_empty="env PAYCLI_DATA_DIR=$work/ledger-empty node bin/paycli.cjs $cashout_args"
+cashout_pt="env LANG=pt_BR.UTF-8 PAYCLI_DATA_DIR=$work/ledger-empty-pt node bin/paycli.cjs $cashout_args"
 cashout_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs $cashout_args"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
 min_cashout="env BENCH=1 node scripts/bench-min-cashout.mjs" # env too, as the paycli rows have it
@@ -53,11 +57,14 @@ for round in $(seq "$ROUNDS"); do
     -n 'paycli --version' 'node bin/paycli.cjs --version' \
     -n 'paycli --help' 'node bin/paycli.cjs --help' \
     -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \
+    -n 'paycli --help, Portuguese' 'env LANG=pt_BR.UTF-8 node bin/paycli.cjs --help' \
+    -n 'paycli --help, English (via env)' 'env LANG=C.UTF-8 node bin/paycli.cjs --help' \
     -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
     -n 'paycli cashin --json' "$cashin" \
     -n 'paycli cashin --json, no code cache (via env)' "env NODE_DISABLE_COMPILE_CACHE=1 $cashin" \
     -n 'minimal node:http cash-out' "$min_cashout" \
     -n 'paycli cashout --json, empty ledger' "$cashout_empty" \
+    -n 'paycli cashout --json, empty ledger, Portuguese' "$cashout_pt" \
     -n 'paycli cashout --json, 1,000,000 payments' "$cashout_1m" \
     -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m" >&2
 done

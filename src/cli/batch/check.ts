@@ -18,6 +18,7 @@ import type { RowSpool } from './spool.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './rows.js';
 import type { BatchKind, BatchOperation, BatchOptions } from './run.js';
+import { t } from '../../core/i18n/index.js';
 
 /** A kind of batch with the schemas its rows and answers are checked by. */
 export interface Operation extends BatchOperation {
@@ -121,7 +122,7 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
     }
     if (!opts.allowDuplicate) {
       const first = identities.claim(rowIdentity(op.kind, r.body), r.row);
-      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: `is the same ${op.noun} as row ${first} (${op.kind === 'cashout' ? 'amount, key type and PIX key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant` });
+      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: t('batch.sameRow', op.kind, first) });
     }
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
     await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
@@ -158,16 +159,13 @@ export function reportProblems(source: BatchSource, problems: RowProblem[], json
 
 /** The summary shown before sending (stderr), and asked about. */
 export function summaryText(op: Operation, source: BatchSource, sha256: string, scan: Scan, settings: Settings): string {
-  const gateway = endpointHost(settings.endpoint, 'SANDBOX (built-in; no money moves)');
-  const lines = [
-    `File         ${source.name} (${scan.rows} row${scan.rows === 1 ? '' : 's'}, sha256 ${sha256.slice(0, 16)}…)`,
-    `To send      ${scan.toSend.count} ${scan.toSend.count === 1 ? op.noun : op.plural}, ${formatReais(scan.toSend.cents)} in total`,
-  ];
-  if (scan.toSend.count) lines.push(`Largest      ${formatReais(scan.toSend.largest)} (row ${scan.toSend.largestRow})`);
-  if (scan.alreadyOk) lines.push(`Already paid ${scan.alreadyOk} row${scan.alreadyOk === 1 ? '' : 's'} (an earlier run; skipped)`);
-  if (scan.alreadyRefused) lines.push(`Refused      ${scan.alreadyRefused} row${scan.alreadyRefused === 1 ? '' : 's'} by an earlier run (skipped; --retry-refused sends them again)`);
-  if (scan.unknown) lines.push(`Unknown      ${scan.unknown} row${scan.unknown === 1 ? '' : 's'} of an earlier run: asked at the gateway first, sent only if it never got them`);
-  lines.push(`Profile      ${settings.profile}`, `Gateway      ${gateway}`);
+  const gateway = endpointHost(settings.endpoint, t('batch.sandboxGateway'));
+  const lines = [t('batch.summary.file', source.name, t('batch.rows', scan.rows), sha256.slice(0, 16)), t('batch.summary.toSend', t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents))];
+  if (scan.toSend.count) lines.push(t('batch.summary.largest', formatReais(scan.toSend.largest), scan.toSend.largestRow));
+  if (scan.alreadyOk) lines.push(t('batch.summary.alreadyOk', t('batch.rows', scan.alreadyOk)));
+  if (scan.alreadyRefused) lines.push(t('batch.summary.refused', t('batch.rows', scan.alreadyRefused)));
+  if (scan.unknown) lines.push(t('batch.summary.unknown', t('batch.rows', scan.unknown)));
+  lines.push(t('batch.summary.profile', settings.profile), t('batch.summary.gateway', gateway));
   return lines.join('\n');
 }
 
@@ -175,10 +173,10 @@ export function summaryText(op: Operation, source: BatchSource, sha256: string, 
 export async function confirm(op: Operation, summary: string, count: number, opts: BatchOptions): Promise<void> {
   if (opts.yes) return;
   if (!canPrompt(opts)) {
-    throw new UsageError(`a batch run sends ${count} ${count === 1 ? op.noun : op.plural}: pass --yes to confirm when not running interactively; nothing was sent`, { field: '--yes', hint: 'add --yes (or check the file first with --dry-run)' }, 'confirmation_required');
+    throw new UsageError(t('batch.needsYes', t('batch.count', count, op.kind)), { field: '--yes', hint: t('batch.needsYesHint') }, 'confirmation_required');
   }
-  const [{ confirm: ask }, { promptContext }] = await Promise.all([import('@inquirer/prompts'), import('../../payment/prompts.js')]);
-  if (!(await ask({ message: `Send these ${count} ${count === 1 ? op.noun : op.plural}?`, default: false }, promptContext()))) {
-    throw new UsageError('batch not confirmed; nothing was sent', {}, 'confirmation_required');
+  const [{ confirm: ask }, { promptContext, yesNoTheme }] = await Promise.all([import('@inquirer/prompts'), import('../../payment/prompts.js')]);
+  if (!(await ask({ message: t('batch.confirm', t('batch.count', count, op.kind)), default: false, theme: yesNoTheme() }, promptContext()))) {
+    throw new UsageError(t('batch.notConfirmed'), {}, 'confirmation_required');
   }
 }

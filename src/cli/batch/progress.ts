@@ -3,6 +3,7 @@
  * plain line every few seconds otherwise; JSON Lines `{"progress": {...}}` with `--json`.
  */
 import { formatReais } from '../../pix/money.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Counters of a batch run. */
 export interface BatchCounters {
@@ -40,7 +41,7 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
     const bar = new SingleBar(
       {
         stream: process.stderr,
-        format: ' {bar} {value}/{total} | ok {ok} · refused {refused} · unknown {unknown} | {reais} | {rate}/s | {eta_formatted} left',
+        format: t('batch.bar'),
         hideCursor: true,
         clearOnComplete: false,
         etaBuffer: 200,
@@ -58,7 +59,7 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
     if (mode.json) {
       process.stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
     } else {
-      process.stderr.write(`batch: ${c.done}/${c.total} rows (ok ${c.ok}, refused ${c.refused}, unknown ${c.unknown}), ${formatReais(c.sentCents)} sent, ${rate.toFixed(1)}/s, about ${left} s left\n`);
+      process.stderr.write(`${t('batch.progress', c.done, c.total, c.ok, c.refused, c.unknown, formatReais(c.sentCents), rate.toFixed(1), left)}\n`);
     }
   };
   return {

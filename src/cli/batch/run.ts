@@ -32,6 +32,7 @@ import { openBatchLedger, type BatchLedger } from './ledger.js';
 import { emptyTally, openResults, printSummary, resultsPath } from './results.js';
 import type { RunModule } from '../lazy.js';
 import type { RequestFlags } from '../../payment/request.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Default and largest `--concurrency`. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -214,7 +215,7 @@ async function reportFinished(op: BatchOperation, source: BatchSource, format: B
   } finally {
     writer.close();
   }
-  logger.notice(`every row of ${source.name} was paid at this gateway by an earlier run (the same file, by its SHA-256): nothing to send`);
+  logger.notice(t('batch.allPaid', source.name));
   printSummary(op.plural, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] }, Boolean(opts.json), results.path);
   process.exitCode = ExitCode.OK;
   return true;

@@ -29,6 +29,7 @@ import { processContext } from '../../core/terminal.js';
 import { confirm, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type Operation, type ValidRow } from './check.js';
 import { recordRow, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
 import type { BatchOptions, PreparedBatch } from './run.js';
+import { t } from '../../core/i18n/index.js';
 
 
 /**
@@ -58,7 +59,7 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
     const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
     if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
     else process.stdout.write(`${source.name}: ${scan.rows} row${scan.rows === 1 ? '' : 's'} checked, all valid: ${scan.toSend.count} ${op.plural}, ${formatReais(scan.toSend.cents)} in total, largest ${formatReais(scan.toSend.largest)} (row ${scan.toSend.largestRow})\n`);
-    logger.notice('dry run: nothing was sent');
+    logger.notice(t('pay.dryRun', false));
     return;
   }
   if (scan.firstLine !== undefined) ledger!.recordBatch(batchId, { rows: scan.rows, firstLine: scan.firstLine });
@@ -112,7 +113,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   let closeSandbox: (() => Promise<void>) | undefined;
   if (!isSandbox(settings.endpoint)) baseUrl = settings.endpoint.url;
   else {
-    logger.notice('sandbox: this runs against the built-in sandbox; no money moves. Configure a gateway with `paycli config set base-url <url>` and `paycli auth login`.');
+    logger.notice(t('pay.sandboxNotice'));
     const { startSandbox } = await import('../../sandbox/server.js');
     const s = await startSandbox({ host: '127.0.0.1', port: 0 });
     baseUrl = s.url;
@@ -138,7 +139,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       stopping = true;
       wake();
       onStop();
-      logger.notice(`interrupted: starting no more rows; waiting for the ${inflight.size} in flight (Ctrl-C again to abort them: their outcome may then be unknown)`);
+      logger.notice(t('batch.interrupted', inflight.size));
     } else abort.abort();
   };
   process.on('SIGINT', onSignal);
@@ -441,7 +442,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     throw fatal;
   }
   const left = tally.not_started.rows;
-  if (stopping) throw new InterruptedError(`interrupted: ${left} row${left === 1 ? ' was' : 's were'} not started; run the same command again to resume`);
+  if (stopping) throw new InterruptedError(t('batch.notStarted', left));
   if (tally.unknown.rows && decidableAt !== undefined) logger.notice(`rows an earlier run may still have in flight are left unknown and not sent; run the same command again after ${whenText(decidableAt)}, when the gateway can decide`);
   process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows || tally.already_refused.rows ? ExitCode.REFUSED : ExitCode.OK;
 }

@@ -20,6 +20,7 @@ import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import { keyStoreOf, readConfigFile, settingsFrom, type GlobalFlags, type Settings } from '../../config/settings.js';
 import { KeychainUnavailable, keychainDelete, keychainGet, keychainName, keychainSet } from '../../config/keychain.js';
 import { openStore } from './config.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Options of the auth subcommands: `--no-check` (login) and the globals. */
 export type AuthOptions = GlobalFlags & { noInput?: boolean; check?: boolean };
@@ -88,10 +89,10 @@ async function login(opts: AuthOptions): Promise<void> {
   let checked = false;
   if (opts.check !== false) {
     const verdict = await checkKey(settings);
-    if (verdict.kind === 'refused') throw new AuthError(`${host} refused this API key (${verdict.message}); nothing was kept`, { hint: 'check the key (test or live?) and the profile\'s base URL' });
+    if (verdict.kind === 'refused') throw new AuthError(t('auth.refused', host, verdict.message), { hint: t('auth.refusedHint') });
     if (verdict.kind === 'unchecked') {
-      if (verdict.error && verdict.error.exitCode === 4) throw new PaycliError(verdict.error.code, verdict.error.exitCode, `the key could not be checked: ${verdict.why}; nothing was kept`, { hint: 'try again, or keep it unchecked with --no-check' });
-      logger.warn(`the key could not be checked (${verdict.why}); kept anyway`);
+      if (verdict.error && verdict.error.exitCode === 4) throw new PaycliError(verdict.error.code, verdict.error.exitCode, t('auth.uncheckedNetwork', verdict.why), { hint: t('auth.uncheckedHint') });
+      logger.warn(t('auth.uncheckedKept', verdict.why));
     } else checked = true;
   }
   const store = await openStore();
@@ -114,10 +115,10 @@ async function login(opts: AuthOptions): Promise<void> {
   profiles[settings.profile] = keys;
   store.set('profiles', profiles);
   chmodSync(store.path, 0o600);
-  const said = `${checked ? `${host} accepts the API key` : 'API key not checked'} (${maskKeyEnds(key)}) for profile "${settings.profile}"; kept in ${where === 'keychain' ? keychainName() : `the config file ${store.path} (mode 0600)`}`;
+  const said = t('auth.kept', checked, host, maskKeyEnds(key), settings.profile, where === 'keychain' ? keychainName() : t('auth.configFile', store.path));
   if (opts.json) printResult({ json: { profile: settings.profile, gateway: host, store: where, checked } });
-  logger.notice(where === 'file' ? `${said}: no keychain to use (${fallbackWhy})` : said);
-  if (process.env.PAYCLI_API_KEY) logger.warn('PAYCLI_API_KEY is set in this environment: it wins over the key just kept');
+  logger.notice(where === 'file' ? t('auth.noKeychain', said, fallbackWhy) : said);
+  if (process.env.PAYCLI_API_KEY) logger.warn(t('auth.envWins'));
 }
 
 /** Where the key of a profile is, and the key: the environment first, as every request reads it. */
@@ -137,7 +138,7 @@ function keptKey(profile: string): { store: 'env' | 'keychain' | 'file' | 'none'
   return { store: 'none' };
 }
 
-const STORE_WORDS = { env: 'the environment (PAYCLI_API_KEY)', keychain: keychainName(), file: 'the config file', none: 'nowhere' } as const;
+const storeWords = (store: 'env' | 'keychain' | 'file' | 'none'): string => (store === 'keychain' ? keychainName() : t(`auth.store.${store}`));
 
 async function status(opts: AuthOptions): Promise<void> {
   const base = lookupSettings(opts);
@@ -149,20 +150,24 @@ async function status(opts: AuthOptions): Promise<void> {
   if (kept.key && !isSandbox(base.endpoint)) verdict = await checkKey({ ...base, apiKey: kept.key });
   const accepted = verdict?.kind === 'accepted' ? true : verdict?.kind === 'refused' ? false : null;
   const masked = kept.key ? maskKeyEnds(kept.key) : null;
-  const where = `${STORE_WORDS[kept.store]}${kept.store === 'file' ? ` ${configFile()}` : ''}`;
+  const where = `${storeWords(kept.store)}${kept.store === 'file' ? ` ${configFile()}` : ''}`;
   const gatewaySays = isSandbox(base.endpoint)
-    ? 'not asked (the built-in sandbox needs no key)'
+    ? t('auth.says.sandbox')
     : !kept.key
-      ? 'not asked (no key)'
+      ? t('auth.says.noKey')
       : verdict!.kind === 'accepted'
-        ? 'yes, the gateway accepts the key'
+        ? t('auth.says.yes')
         : verdict!.kind === 'refused'
-          ? `no, the gateway refuses it (${verdict!.message})`
-          : `not known (${verdict!.why})`;
+          ? t('auth.says.no', verdict!.message)
+          : t('auth.says.unknown', verdict!.why);
   if (opts.json) printResult({ json: { profile, gateway: host, store: kept.store, key: masked, accepted, ...(kept.problem ? { problem: kept.problem } : {}) } });
-  else printResult([`Profile   ${profile}`, `Gateway   ${host}`, `Kept in   ${kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where}`, `Key       ${masked ?? '-'}`, `Accepted  ${gatewaySays}`].join('\n'));
-  if (!isSandbox(base.endpoint) && !kept.key) throw new AuthError(`no API key for profile "${profile}"${kept.problem ? `: ${kept.problem}` : ''}`, { hint: `run \`paycli auth login${profileFlag(profile)}\`` }, 'no_credential');
-  if (verdict?.kind === 'refused') throw new AuthError(`${host} refuses the API key of profile "${profile}"`, { hint: `run \`paycli auth login${profileFlag(profile)}\` with the right key` });
+  else {
+    const row = (label: string, value: string) => `${label.padEnd(10)}${value}`;
+    const shownHost = isSandbox(base.endpoint) ? t('auth.status.sandboxHost') : host;
+    printResult([row(t('auth.status.profile'), profile), row(t('auth.status.gateway'), shownHost), row(t('auth.status.keptIn'), kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where), row(t('auth.status.key'), masked ?? '-'), row(t('auth.status.accepted'), gatewaySays)].join('\n'));
+  }
+  if (!isSandbox(base.endpoint) && !kept.key) throw new AuthError(t('auth.noKey', profile, kept.problem ?? ''), { hint: t('auth.runLogin', `paycli auth login${profileFlag(profile)}`) }, 'no_credential');
+  if (verdict?.kind === 'refused') throw new AuthError(t('auth.refusesProfile', host, profile), { hint: t('auth.runLoginRight', `paycli auth login${profileFlag(profile)}`) });
   if (verdict?.kind === 'unchecked' && verdict.error?.exitCode === 4) throw verdict.error;
 }
 

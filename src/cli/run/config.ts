@@ -43,7 +43,7 @@ export async function openStore(): Promise<Conf<{ profiles: Profiles }>> {
 
 function checkKey(key: string): void {
   if (!isValidKey(key)) {
-    throw new UsageError(`unknown config key "${key}"; valid keys: ${CONFIG_KEYS.map((k) => k.name).join(', ')}, header.<Name>`, { field: 'key' });
+    throw new UsageError(t('config.unknownKey', key, CONFIG_KEYS.map((k) => k.name).join(', ')), { field: 'key' });
   }
 }
 
@@ -99,7 +99,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
         apiKey: keys['api-key'] !== undefined,
       }));
       if (opts.json) return printResult({ json: { profiles: rows } });
-      if (!rows.length) return logger.notice('no profile is configured: commands use the built-in sandbox (set one up with `paycli config set base-url <url>`)');
+      if (!rows.length) return logger.notice(t('config.noProfiles'));
       const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || 'no base URL';
       return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ' (no API key)'}`).join('\n'));
     }
@@ -109,7 +109,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, shownSetting(k, v)]));
       if (opts.json) return printResult({ json: { profile, values: shown } });
       const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}`);
-      if (!lines.length) return logger.notice(`profile "${profile}" has no settings (so it uses the built-in sandbox)`);
+      if (!lines.length) return logger.notice(t('config.emptyProfile', profile));
       return printResult(lines.join('\n'));
     }
     case 'get': {
@@ -117,7 +117,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       const entries = (await openStore()).get('profiles')[profile];
       registerProfileSecrets(entries);
       const v = entries?.[key!];
-      if (v === undefined) throw new UsageError(`${key} is not set in profile "${profile}"`, { field: key });
+      if (v === undefined) throw new UsageError(t('config.notSet', key!, profile), { field: key });
       const shown = shownSetting(key!, v);
       return printResult(opts.json ? { json: { profile, key, value: shown } } : shown);
     }
@@ -125,10 +125,10 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       checkKey(key!);
       const store = await openStore();
       const profiles = store.get('profiles');
-      if (!profiles[profile] || !Object.hasOwn(profiles[profile], key!)) return logger.notice(`${key} is not set in profile "${profile}": nothing to remove`);
+      if (!profiles[profile] || !Object.hasOwn(profiles[profile], key!)) return logger.notice(t('config.nothingToRemove', key!, profile));
       delete profiles[profile][key!];
       store.set('profiles', profiles);
-      logger.notice(`${key} removed from profile "${profile}"`);
+      logger.notice(t('config.removed', key!, profile));
       return;
     }
     case 'set': {
@@ -156,7 +156,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       profiles[profile] = { ...(profiles[profile] ?? {}), [key!]: v, ...remember };
       store.set('profiles', profiles);
       chmodSync(store.path, 0o600);
-      logger.notice(`${key} set in profile "${profile}"${isSecretKey(key!) ? ` (${maskSecret(v)})` : ''}${'allow-insecure-http' in remember ? ', with allow-insecure-http true (plain http remembered for this profile)' : ''}`);
+      logger.notice(t('config.set', key!, profile, isSecretKey(key!) ? maskSecret(v) : '', 'allow-insecure-http' in remember));
       return;
     }
   }
