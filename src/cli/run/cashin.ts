@@ -72,19 +72,19 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
       const { drawQr } = await import('../output/qr-terminal.js');
       const qr = drawQr(sanitizeText(res.qrCode, true), qrColumns(ctx));
       if (qr) text += `\n\n${qr}`;
-      else logger.notice(`the terminal is too narrow (${process.stdout.columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``);
+      else logger.notice(t('cashin.tooNarrow', process.stdout.columns));
     }
     printResult(text, { created: `cash-in ${res.transactionId}` });
   }
   if (opts.qrFile) {
     const png = decodeQrImage(res.qrCodeBase64);
-    if (!png) throw new GatewayError(`the cash-in was created (transaction ${res.transactionId}), but qrCodeBase64 is not a base64 PNG image; nothing was written to ${opts.qrFile}`, { field: 'qrCodeBase64' }, 'bad_response');
+    if (!png) throw new GatewayError(t('cashin.notPng', String(res.transactionId), opts.qrFile), { field: 'qrCodeBase64' }, 'bad_response');
     try {
       writeFileSync(opts.qrFile, png);
     } catch (err) {
-      throw new UsageError(`the cash-in was created (transaction ${res.transactionId}), but ${opts.qrFile} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--qr-file' });
+      throw new UsageError(t('cashin.qrNotWritten', String(res.transactionId), opts.qrFile, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--qr-file' });
     }
-    logger.notice(`QR code image written to ${opts.qrFile}`);
+    logger.notice(t('cashin.qrWritten', opts.qrFile));
   }
-  if (check.attention.length) throw new NeedsAttentionError(check.attention, { hint: `the cash-in exists at the gateway (transaction ${res.transactionId}); do not hand its BR Code to a payer until it is checked` });
+  if (check.attention.length) throw new NeedsAttentionError(check.attention, { hint: t('cashin.attentionHint', String(res.transactionId)) });
 }

@@ -56,7 +56,7 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
     // An answer wrong about money (src/gateway/answers.ts): printed and recorded as created, then exit 6.
     const problems = cashOutAnswerProblems(body.value, data);
     printResult(opts.json ? { json: sanitizeJson(raw) } : formatCashOut(data, sandbox, body.orderId), { created: `cash-out ${data.transactionId}` });
-    if (problems.length) throw new NeedsAttentionError(problems, { hint: `the cash-out exists at the gateway (transaction ${data.transactionId}); check it there before anything else` });
+    if (problems.length) throw new NeedsAttentionError(problems, { hint: t('cashout.attentionHint', String(data.transactionId)) });
   },
   printFound({ body, settled, answer }, opts) {
     const doc = settled.found;

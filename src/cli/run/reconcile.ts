@@ -21,6 +21,7 @@ import type { GlobalFlags, Settings } from '../../config/settings.js';
 import { parseTimeBound } from '../time-bound.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { settingsFor } from '../../config/settings.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Options of `reconcile`: its flags plus the globals. */
 export type ReconcileOptions = GlobalFlags & { since?: string };
@@ -90,7 +91,7 @@ async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, si
     return unknown((err as Error).message);
   }
   const r = await settleEntry(ledger, e, lookup, { signal, note: 'reconcile' });
-  if (signal.aborted) throw new InterruptedError('interrupted: reconcile stopped (what it settled so far is recorded)');
+  if (signal.aborted) throw new InterruptedError(t('reconcile.interrupted'));
   if (r.state === 'unknown') return unknown(r.why);
   if (r.state === 'not_sent') return { ...row, result: 'not_sent' };
   const problems: string[] = [];
@@ -133,8 +134,8 @@ export async function run(opts: ReconcileOptions): Promise<void> {
   const attention = rows.filter((r) => r.result === 'ok' && r.reason).length;
   if (opts.json) printResult({ json: sanitizeJson({ entries: rows, settled: rows.length - left, unknown: left }) });
   else if (rows.length) printResult(formatReconcile(rows));
-  if (!rows.length) logger.notice(`no payment with an unknown outcome${opts.since !== undefined ? ` since ${opts.since}` : ''}: nothing to reconcile`);
-  else logger.notice(`${rows.length - left} of ${rows.length} settled${left ? `; ${left} still unknown` : ''}`);
+  if (!rows.length) logger.notice(t('reconcile.nothing', opts.since ?? ''));
+  else logger.notice(t('reconcile.settled', rows.length - left, rows.length, left));
   if (left) throw new NetworkError(`${left} payment${left > 1 ? 's' : ''} still with an unknown outcome (see the DETAIL column${opts.json ? ' / reason' : ''})`, { hint: 'once checked at the gateway by hand, record the outcome with `paycli history resolve`' }, 'unresolved');
   if (attention) throw new NeedsAttentionError(rows.filter((r) => r.reason).map((r) => `${r.orderId}: ${r.reason}`));
 }

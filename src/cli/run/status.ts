@@ -14,6 +14,7 @@ import type { GlobalFlags } from '../../config/settings.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { settingsFor } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Options of `status`: its flags plus the globals. */
 export type StatusOptions = GlobalFlags & { orderId?: string };
@@ -23,17 +24,17 @@ export type StatusOptions = GlobalFlags & { orderId?: string };
  * @throws UsageError (exit 2) when both or neither are given, or one is malformed
  */
 export function statusKey(transactionId: string | undefined, orderId: string | undefined): LookupKey {
-  if (transactionId !== undefined && orderId !== undefined) throw new UsageError('give either a transaction id or --order-id, not both; nothing was asked', { field: '--order-id' });
+  if (transactionId !== undefined && orderId !== undefined) throw new UsageError(t('status.both'), { field: '--order-id' });
   if (orderId !== undefined) {
     const ref = orderId.trim();
     const problem = orderIdProblem(ref);
     if (problem) throw new UsageError(`--order-id: ${problem}`, { field: '--order-id' });
     return { orderId: ref };
   }
-  if (transactionId === undefined) throw new UsageError('give the transaction id (e.g. paycli status 9029) or --order-id <ref>', { field: 'transactionId', hint: '`paycli history` lists the ids of what this machine sent' });
-  const t = transactionId.trim();
-  if (!/^[0-9]{1,15}$/.test(t)) throw new UsageError(`the transaction id must be a whole number (the gateway's transactionId), got "${transactionId}"`, { field: 'transactionId' });
-  return { transactionId: Number(t) };
+  if (transactionId === undefined) throw new UsageError(t('status.none'), { field: 'transactionId', hint: '`paycli history` lists the ids of what this machine sent' });
+  const id = transactionId.trim();
+  if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(t('status.notNumber', transactionId), { field: 'transactionId' });
+  return { transactionId: Number(id) };
 }
 
 /** Runs `status`. @throws the typed errors of src/core/errors.ts */
@@ -48,7 +49,7 @@ export async function run(opts: StatusOptions, { args }: RunContext): Promise<vo
     interrupt.dispose();
   }
   if (result.kind === 'unsupported') {
-    throw new GatewayRefusedError(`the gateway has no such lookup (${result.answer})`, { hint: 'check the base URL and the config keys status-path / status-by-order-path (`paycli config list`)' });
+    throw new GatewayRefusedError(t('status.noLookup', result.answer), { hint: t('status.noLookupHint') });
   }
   // The gateway answers lookups: forget an earlier "no lookup path" for this profile.
   rememberUnsupported(settings, false);

@@ -712,6 +712,21 @@ Open a new shell afterwards.`,
   'auth.runLogin': (command: string) => `run \`${command}\``,
   'auth.refusesProfile': (host: string, profile: string) => `${host} refuses the API key of profile "${profile}"`,
   'auth.runLoginRight': (command: string) => `run \`${command}\` with the right key`,
+  // ── status, reconcile, cash-in extras (src/cli/run/) ──
+  'status.both': 'give either a transaction id or --order-id, not both; nothing was asked',
+  'status.none': 'give the transaction id (e.g. paycli status 9029) or --order-id <ref>',
+  'status.notNumber': (id: string) => `the transaction id must be a whole number (the gateway's transactionId), got "${id}"`,
+  'status.noLookup': (answer: string) => `the gateway has no such lookup (${answer})`,
+  'status.noLookupHint': 'check the base URL and the config keys status-path / status-by-order-path (`paycli config list`)',
+  'reconcile.interrupted': 'interrupted: reconcile stopped (what it settled so far is recorded)',
+  'reconcile.nothing': (since: string) => `no payment with an unknown outcome${since ? ` since ${since}` : ''}: nothing to reconcile`,
+  'reconcile.settled': (settled: number, total: number, left: number) => `${settled} of ${total} settled${left ? `; ${left} still unknown` : ''}`,
+  'cashin.tooNarrow': (columns: number) => `the terminal is too narrow (${columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``,
+  'cashin.qrWritten': (file: string) => `QR code image written to ${file}`,
+  'cashin.notPng': (tx: string, file: string) => `the cash-in was created (transaction ${tx}), but qrCodeBase64 is not a base64 PNG image; nothing was written to ${file}`,
+  'cashin.qrNotWritten': (tx: string, file: string, why: string) => `the cash-in was created (transaction ${tx}), but ${file} could not be written (${why})`,
+  'cashin.attentionHint': (tx: string) => `the cash-in exists at the gateway (transaction ${tx}); do not hand its BR Code to a payer until it is checked`,
+  'cashout.attentionHint': (tx: string) => `the cash-out exists at the gateway (transaction ${tx}); check it there before anything else`,
 } as const;
 
 /** The keys of every catalog. */
