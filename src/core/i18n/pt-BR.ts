@@ -9,6 +9,8 @@
  * - PIX key → "chave PIX"; amount → "valor"; ledger → "registro local"; postback → "postback";
  *   order reference → "referência do pedido"; profile → "perfil"; gateway → "gateway".
  * - valores como `R$ 1.234,56`; confirmação `(s/N)` aceita s/sim e também y/yes.
+ *
+ * Longer than 500 lines: the same keys as ./en.ts, in one object for the same reason.
  */
 import type { Catalog } from './en.js';
 
