@@ -3,7 +3,8 @@
  * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
  * its outcome after, and the settling of an unknown outcome.
  */
-import { openLedger, type BeginInfo, type EndDetails } from '../../ledger/ledger.js';
+import type { BeginInfo, EndDetails } from '../../ledger/ledger.js';
+import { openLedger } from '../../ledger/store.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
 import type { RunRecord } from '../../ledger/runs.js';
 import type { Settings } from '../../config/settings.js';
@@ -86,10 +87,11 @@ export interface BatchLedger {
 /**
  * Opens the ledger for a batch run that sends to `target`.
  * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ * @param profile the profile in use (its `ledger-url` chooses the team ledger)
  * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
  */
-export function openBatchLedger(target: string): BatchLedger {
-  const ledger = openLedger();
+export function openBatchLedger(target: string, profile?: string): BatchLedger {
+  const ledger = openLedger(profile);
   const endpoint = endpointIdentity(target);
   return {
     previous(orderId) {
