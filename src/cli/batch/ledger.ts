@@ -81,6 +81,11 @@ export interface BatchLedger {
   release(): void;
   /** Moves on the deadlines of rows recorded but not started yet (src/ledger/ledger.ts `extendDeadlines`). */
   extendDeadlines(ids: ReadonlyArray<string | number>, deadlineMs: number): void;
+  /**
+   * Throws the ledger's error when it is known to be unusable before a recorded row starts (a team
+   * ledger whose connection was lost: nothing is sent after the loss). Costs no round trip.
+   */
+  usable(): void;
   close(): void;
 }
 
@@ -133,6 +138,7 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
     claim: (batchId) => ledger.claimBatch(batchId, endpoint),
     release: () => ledger.releaseBatch(),
     extendDeadlines: (ids, deadlineMs) => ledger.extendDeadlines(ids.map(Number), deadlineMs),
+    usable: () => (ledger as { assertConnected?: () => void }).assertConnected?.(),
     close: () => ledger.close(),
   };
 }

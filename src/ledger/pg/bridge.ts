@@ -36,11 +36,15 @@ export class SyncWorker {
    * Starts the worker script `file` (a built .cjs beside the bundle).
    * @param data given to the worker as `workerData.data`
    */
-  constructor(file: string, data: unknown) {
+  constructor(file: string, data: unknown, onEvent?: (event: unknown) => void) {
     const { MessageChannel, Worker } = threads();
     const { port1, port2 } = new MessageChannel();
-    this.flag = new Int32Array(new SharedArrayBuffer(4));
-    this.worker = new Worker(file, { workerData: { port: port2, flag: this.flag, data }, transferList: [port2], stdout: false, stderr: false });
+    const events = new MessageChannel();
+    // [0]: an answer is ready; [1]: the worker saw its connection end (set without any call).
+    this.flag = new Int32Array(new SharedArrayBuffer(8));
+    this.worker = new Worker(file, { workerData: { port: port2, events: events.port2, flag: this.flag, data }, transferList: [port2, events.port2], stdout: false, stderr: false });
+    events.port1.on('message', (m: unknown) => onEvent?.(m));
+    events.port1.unref();
     // The process may end while the worker lives: the connection then closes with it, which is
     // how other paycli learn that this run is gone.
     this.worker.unref();
@@ -71,6 +75,11 @@ export class SyncWorker {
         throw new WorkerCallError(this.dead, 'WORKER_TIMEOUT');
       }
     }
+  }
+
+  /** True once the worker has seen its connection end (no call needed). */
+  get lost(): boolean {
+    return Atomics.load(this.flag, 1) === 1;
   }
 
   /** Ends the worker (its connection closes with it). */

@@ -16,6 +16,9 @@
  *   before the record is committed: {@link LedgerUnavailableError} (exit 2, nothing sent), naming
  *   the host and database, never the password. After a send, a failed write leaves the entry
  *   unknown, as the local ledger does (src/payment/record-end.ts).
+ *
+ * Longer than 500 lines: one class with the local ledger's every method, each a statement or a
+ * transaction on its one connection; the schema, the bridge and the worker live beside it.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
@@ -23,6 +26,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { registerSecret, redactUrls } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
+import { logger } from '../../core/logger.js';
 import { MAX_TIMEOUT_MS } from '../../config/settings.js';
 import { LedgerUnavailableError } from '../errors.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
@@ -112,8 +116,10 @@ export class PgLedger implements LedgerStore {
     registerSecret(opts.password);
     const where = ledgerWhere(url);
     const note = opts.beforeSend ? '; nothing was sent' : '';
-    const bridge = new SyncWorker(workerFile(), {});
+    const holder: { ledger?: PgLedger } = {};
+    const bridge = new SyncWorker(workerFile(), {}, (event) => holder.ledger?.onLost(event));
     const ledger = new PgLedger(where, bridge, note);
+    holder.ledger = ledger;
     const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: PG_CONNECT_TIMEOUT_MS, queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
     try {
       bridge.call('connect', args);
@@ -124,6 +130,20 @@ export class PgLedger implements LedgerStore {
       bridge.close();
       throw pgFailure(err, where, note);
     }
+  }
+
+  /** The worker saw the connection end: said once on stderr (a batch then starts no more rows). */
+  private onLost(event: unknown): void {
+    const why = (event as { lost?: string })?.lost ?? 'closed';
+    logger.warn(`the connection to the team ledger at ${this.file} was lost (${redactUrls(why)}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`);
+  }
+
+  /**
+   * Throws when the connection is known to be lost (no round trip: the worker raised a flag).
+   * @throws LedgerUnavailableError
+   */
+  assertConnected(): void {
+    if (this.bridge.lost) throw new LedgerUnavailableError(`the connection to the team ledger at ${this.file} was lost${this.note || '; nothing more was sent'}`, { hint: 'check that the database server is running and reachable, then run again' });
   }
 
   /** The schema version the database holds (0: none). */

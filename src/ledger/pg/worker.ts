@@ -37,7 +37,15 @@ export interface BeginArgs {
 /** What {@link begin} answers: the new entry (and the earlier one it overrides), or the row that refuses it. */
 export type BeginAnswer = { id: number; earlier?: Record<string, unknown> } | { blocked: Record<string, unknown> } | { taken: Record<string, unknown> };
 
-const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
+const { port, events, flag } = workerData as { port: MessagePort; events: MessagePort; flag: Int32Array };
+let closing = false;
+
+/** The connection ended without paycli closing it: raise the shared flag and tell the caller once. */
+function connectionLost(err: Error | undefined): void {
+  if (closing || Atomics.load(flag, 1) === 1) return;
+  Atomics.store(flag, 1, 1);
+  events.postMessage({ lost: err?.message ?? 'the server closed the connection' });
+}
 
 // int8 (entry numbers, epoch milliseconds, cents) as numbers: every value paycli writes fits.
 pg.types.setTypeParser(20, (v: string) => Number(v));
@@ -65,6 +73,11 @@ async function connect(a: ConnectArgs): Promise<{ server: string }> {
   });
   c.on('error', (err: Error) => {
     lost = err;
+    connectionLost(err);
+  });
+  c.on('end', () => {
+    lost ??= new Error('the server closed the connection');
+    connectionLost(lost);
   });
   await c.connect();
   client = c;
@@ -122,6 +135,7 @@ async function insertMany(sql: string, rows: unknown[][]): Promise<number> {
 }
 
 async function close(): Promise<void> {
+  closing = true;
   const c = client;
   client = undefined;
   await c?.end().catch(() => undefined);
