@@ -491,7 +491,7 @@ export class PgLedger implements LedgerStore {
       this.guard(() =>
         this.transaction(() => {
           if (runRows.length) this.insertRows('paycli.runs (id, pid, host, os_user, version, started_ms, gone_ms)', 7, runRows, 'ON CONFLICT (id) DO NOTHING');
-          added += this.insertRows(`paycli.payments (${cols.join(', ')})`, cols.length, rows, 'ON CONFLICT (uuid) DO NOTHING', cols.indexOf('transaction_id'));
+          added += this.insertColumns(cols, PUSH_TYPES, rows);
         }),
       );
       done += chunk.length;
@@ -500,19 +500,35 @@ export class PgLedger implements LedgerStore {
     };
     for (const e of entries) {
       chunk.push(e);
-      if (chunk.length >= 1000) flush();
+      if (chunk.length >= 5000) flush();
     }
     flush();
     return added;
   }
 
+  /**
+   * One INSERT of many payments, one array parameter per column (`unnest`): a statement of 35
+   * parameters whatever the number of rows; entries whose uuid is held already are skipped.
+   * @returns the rows inserted
+   */
+  private insertColumns(cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
+    const arrays = cols.map((_, j) => rows.map((r) => r[j]));
+    const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
+    const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
+    const out = this.q(`WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`, arrays);
+    return Number(out[0]?.n ?? 0);
+  }
+
   /** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
-  private insertRows(into: string, ncols: number, rows: unknown[][], conflict: string, jsonCol = -1): number {
-    const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}${j === jsonCol ? '::jsonb' : ''}`).join(', ')})`).join(', ');
+  private insertRows(into: string, ncols: number, rows: unknown[][], conflict: string): number {
+    const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
     const out = this.q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
     return Number(out[0]?.n ?? 0);
   }
 }
+
+/** The PostgreSQL types of the columns `ledger push` writes, in its order. */
+const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text'];
 
 /** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
 export function toPgEntry(r: Row): LedgerEntry {
