@@ -19,7 +19,7 @@ function outcomeOption(description: string, choices: string[]): Option {
 export function registerHistory(program: Program) {
   const history = program
     .command('history')
-    .description('list the cash-ins and cash-outs this machine sent (newest first), from the local ledger')
+    .description('list the cash-ins and cash-outs this machine sent (newest first), from the ledger (the team ledger when ledger-url is set)')
     .option('--since <when>', 'only payments recorded since: a duration back (30m, 24h, 7d, 2w) or a date/time (2026-11-01, UTC)')
     .option('--until <when>', 'only payments recorded before (a date alone includes that whole day)')
     .addOption(new Option('--kind <kind>', 'only cash-ins or cash-outs').choices(['cashin', 'cashout']))
