@@ -25,11 +25,31 @@ Examples:
   ledger
     .command('migrate')
     .description('create the team ledger schema, or bring it up to this paycli version')
+    .addHelpText(
+      'after',
+      `
+Applies, in order and each in its own transaction, the schema versions the team ledger lacks; two
+machines migrating at once apply each once. Exit 0 when it is at this paycli's version.
+
+Examples:
+  $ paycli ledger migrate
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json`,
+    )
     .action(lazyAction(() => import('../run/ledger.js')));
 
   ledger
     .command('push')
     .description("copy this machine's local ledger into the team ledger (entries it holds already are skipped)")
+    .addHelpText(
+      'after',
+      `
+Entries are matched by their uuid: pushing twice adds nothing. Refused (exit 2) while a local
+paycli still sends an entry. --json prints {"entries": N, "added": M}.
+
+Examples:
+  $ paycli ledger push
+  $ paycli ledger push --profile payroll --json`,
+    )
     .action(lazyAction(() => import('../run/ledger.js')));
   return ledger;
 }
