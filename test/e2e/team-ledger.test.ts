@@ -88,9 +88,17 @@ describe('one guard for every machine', () => {
     expect(pg.sql('SELECT count(*) FROM paycli.payments')).toBe('1');
     // Who paid: user, host and paycli version on the entry.
     expect(pg.sql('SELECT os_user IS NOT NULL AND host IS NOT NULL AND version IS NOT NULL FROM paycli.payments')).toBe('t');
-    // And the other machine's history shows it.
+    // And the other machine's history shows it, with who sent it (--by, csv).
     const h = await runPaycli(['history', '--json'], { env: env(b) });
-    expect(JSON.parse(h.stdout)).toHaveLength(1);
+    const [entry] = JSON.parse(h.stdout) as Array<{ user: string; host: string }>;
+    expect(entry!.user).toBeTruthy();
+    const by = await runPaycli(['history', '--json', '--by', `${entry!.user}@${entry!.host.toUpperCase()}`], { env: env(b) });
+    expect(JSON.parse(by.stdout)).toHaveLength(1);
+    const nobody = await runPaycli(['history', '--json', '--by', 'nobody@nowhere'], { env: env(b) });
+    expect(JSON.parse(nobody.stdout)).toHaveLength(0);
+    const csv = await runPaycli(['history', '--format', 'csv'], { env: env(b) });
+    expect(csv.stdout).toContain(`${entry!.user}`);
+    expect(csv.stdout.split('\n')[0]).toMatch(/\buser\b.*\bhost\b/);
   });
 
   it('a cash-out recorded unknown on one machine blocks the same cash-out on the other until reconcile settles it there, without paying twice', async () => {

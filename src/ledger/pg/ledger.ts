@@ -441,6 +441,8 @@ export class PgLedger implements LedgerStore {
     add('profile = ?', q.profile);
     add('order_id = ?', q.orderId);
     add('batch_id = ?', q.batchId);
+    add('os_user = ?', q.by?.user);
+    add('lower(host) = lower(?)', q.by?.host);
     let left = q.limit < 0 ? Infinity : q.limit;
     let below: number | undefined;
     while (left > 0) {
@@ -486,7 +488,7 @@ export class PgLedger implements LedgerStore {
         const r = e.runId ? runs(e.runId) : undefined;
         return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
           e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
-          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, r?.user ?? null, r?.host ?? null, r?.version ?? null];
+          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null];
       });
       this.guard(() =>
         this.transaction(() => {
@@ -532,7 +534,7 @@ const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 's
 
 /** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
 export function toPgEntry(r: Row): LedgerEntry {
-  return toEntry(r);
+  return toEntry({ ...r, run_user: r.os_user, run_host: r.host, run_version: r.version });
 }
 
 /** A row of `paycli.runs` as a run. */
