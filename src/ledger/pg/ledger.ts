@@ -90,6 +90,8 @@ export class PgLedger implements LedgerStore {
   private readonly note: string;
   private me: PgRun | undefined;
   private depth = 0;
+  /** Outcomes recorded inside a group, written together ({@link flushEnds}). */
+  private pendingEnds: unknown[][] = [];
 
   private constructor(where: string, bridge: SyncWorker, note: string) {
     this.file = where;
@@ -194,6 +196,7 @@ export class PgLedger implements LedgerStore {
 
   /** Runs one statement. @throws WorkerCallError */
   private q(sql: string, params: unknown[] = []): Row[] {
+    if (this.pendingEnds.length && sql !== 'ROLLBACK') this.flushEnds();
     return this.bridge.call<Row[]>('query', sql, params);
   }
 
@@ -261,7 +264,10 @@ export class PgLedger implements LedgerStore {
       opts.allowDuplicate ? 1 : 0, null, process.pid, null, now, now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs, run.id, clip(run.user, 100), clip(run.host, 200), VERSION,
     ];
     const args: BeginArgs = { endpoint, ...(info.kind === 'cashout' ? { fingerprint } : {}), windowOn: windowMin > 0, sinceMs: now - Math.max(0, windowMin) * 60_000, allowDuplicate: Boolean(opts.allowDuplicate), orderId, values, inTransaction: this.depth > 0 };
-    const answer = this.guard(() => this.bridge.call<BeginAnswer>('begin', args));
+    const answer = this.guard(() => {
+      this.flushEnds();
+      return this.bridge.call<BeginAnswer>('begin', args);
+    });
     if ('blocked' in answer) {
       throw duplicateError(toPgEntry(answer.blocked), windowMin, now);
     }
@@ -321,14 +327,32 @@ export class PgLedger implements LedgerStore {
   }
 
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
+    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)];
+    // Inside a group the outcomes are written together, in one statement before the next read or the commit.
+    if (this.depth > 0) {
+      this.pendingEnds.push(values);
+      return;
+    }
     this.guard(
       () =>
         void this.q(
           `UPDATE paycli.payments SET outcome = $2, end_time = $3, transaction_id = coalesce($4::jsonb, transaction_id), status = coalesce($5, status), http_status = $6, message = $7 WHERE id = $1`,
-          [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)],
+          values,
         ),
       '',
     );
+  }
+
+  /** Writes the outcomes {@link end} kept inside a group, in one UPDATE. */
+  private flushEnds(): void {
+    if (!this.pendingEnds.length) return;
+    const rows = this.pendingEnds;
+    this.pendingEnds = [];
+    const col = (j: number) => rows.map((r) => r[j]);
+    this.bridge.call('query',
+      `UPDATE paycli.payments AS p SET outcome = u.outcome, end_time = u.end_time, transaction_id = coalesce(u.transaction_id::jsonb, p.transaction_id), status = coalesce(u.status, p.status), http_status = u.http_status, message = u.message
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[]) AS u(id, outcome, end_time, transaction_id, status, http_status, message) WHERE p.id = u.id`,
+      [col(0), col(1), col(2), col(3), col(4), col(5), col(6)]);
   }
 
   /** BEGIN … COMMIT around `fn` (nested calls run inside the outer one). */
@@ -343,6 +367,7 @@ export class PgLedger implements LedgerStore {
       return out;
     } catch (err) {
       if (this.depth > 0) this.depth--;
+      this.pendingEnds = [];
       try {
         this.q('ROLLBACK');
       } catch {

@@ -83,6 +83,31 @@ export const PG_INSERT_COLUMNS = [
   'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'overrides', 'pid', 'source', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version',
 ] as const;
 
+/** The PostgreSQL types of {@link PG_INSERT_COLUMNS}, in order. */
+const PG_INSERT_TYPES = [
+  'text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text',
+  'text', 'text', 'integer', 'smallint', 'bigint', 'integer', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text',
+] as const;
+
+/**
+ * Check and record in one statement (run after {@link PG_ENDPOINT_LOCK}, so its snapshot holds what
+ * the lock's previous holder committed): the blocking cash-out ({@link PG_BLOCKING}: $28 fingerprint
+ * or NULL for a cash-in, $29 window on, $30 since), the open entry with the same order reference
+ * ({@link PG_ORDER_TAKEN}), and the insert ($1...$27, `overrides` from the blocking one) when neither
+ * refuses it ($31 allow duplicate). Answers the blocking row, the taken row (as JSON) and the new id.
+ */
+export const PG_CHECK_AND_INSERT = `WITH b AS (
+    SELECT * FROM paycli.payments WHERE $28::text IS NOT NULL AND fingerprint = $28::text AND kind = 'cashout'
+      AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $29::boolean AND (time_ms IS NULL OR time_ms >= $30::bigint))) ORDER BY id DESC LIMIT 1),
+  t AS (
+    SELECT * FROM paycli.payments WHERE $15::text IS NOT NULL AND order_id = $15::text AND endpoint = $7::text AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1),
+  ins AS (
+    INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
+    SELECT ${PG_INSERT_COLUMNS.map((c, i) => (c === 'overrides' ? `coalesce($${i + 1}::bigint, (SELECT id FROM b))` : `$${i + 1}::${PG_INSERT_TYPES[i]}`)).join(', ')}
+    WHERE (NOT EXISTS (SELECT 1 FROM b) OR $31::boolean) AND NOT EXISTS (SELECT 1 FROM t)
+    RETURNING id)
+SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t) AS taken, (SELECT id FROM ins) AS id`;
+
 /** `INSERT` of one payment, returning its entry number. */
 export const PG_INSERT = `INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')}) VALUES (${PG_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
 

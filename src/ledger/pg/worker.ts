@@ -8,7 +8,7 @@
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import pg from 'pg';
-import { PG_BLOCKING, PG_ENDPOINT_LOCK, PG_INSERT, PG_ORDER_TAKEN } from './schema.js';
+import { PG_CHECK_AND_INSERT, PG_ENDPOINT_LOCK } from './schema.js';
 
 /** How the connection is made: the URL (its password, if any, inside), a password from the config, time limits. */
 export interface ConnectArgs {
@@ -92,34 +92,38 @@ function live(): pg.Client {
 }
 
 async function query(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  // A transaction's end forgets the endpoint locks it held.
+  if (/^(BEGIN|COMMIT|ROLLBACK)\b/.test(sql)) lockedInTransaction.clear();
   return (await live().query(sql, params)).rows;
 }
 
+/** The endpoints whose lock the open transaction holds already (a group records many rows of one endpoint). */
+const lockedInTransaction = new Set<string>();
+
 async function begin(a: BeginArgs): Promise<BeginAnswer> {
   const c = live();
-  if (!a.inTransaction) await c.query('BEGIN');
+  if (!a.inTransaction) {
+    lockedInTransaction.clear();
+    await c.query('BEGIN');
+  }
   try {
-    await c.query(PG_ENDPOINT_LOCK, [a.endpoint]);
-    let earlier: Record<string, unknown> | undefined;
-    if (a.fingerprint !== undefined) {
-      earlier = (await c.query(PG_BLOCKING, [a.fingerprint, a.windowOn, a.sinceMs])).rows[0];
-      if (earlier && !a.allowDuplicate) {
-        if (!a.inTransaction) await c.query('ROLLBACK');
-        return { blocked: earlier };
-      }
+    // The lock first, in a statement of its own: the checks after it read what the previous holder committed.
+    if (!lockedInTransaction.has(a.endpoint)) {
+      await c.query(PG_ENDPOINT_LOCK, [a.endpoint]);
+      if (a.inTransaction) lockedInTransaction.add(a.endpoint);
     }
-    if (a.orderId !== null) {
-      const taken = (await c.query(PG_ORDER_TAKEN, [a.orderId, a.endpoint])).rows[0];
-      if (taken) {
-        if (!a.inTransaction) await c.query('ROLLBACK');
-        return { taken };
-      }
+    const values = [...a.values, a.fingerprint ?? null, a.windowOn, a.sinceMs, a.allowDuplicate];
+    values[18] = null; // overrides: the blocking entry's, set by the statement
+    const r = (await c.query({ name: 'paycli_check_and_insert', text: PG_CHECK_AND_INSERT, values })).rows[0]!;
+    const earlier = (r.blocked as Record<string, unknown> | null) ?? undefined;
+    const taken = (r.taken as Record<string, unknown> | null) ?? undefined;
+    const refusal: BeginAnswer | undefined = earlier && !a.allowDuplicate ? { blocked: earlier } : taken ? { taken } : undefined;
+    if (refusal || r.id === null) {
+      if (!a.inTransaction) await c.query('ROLLBACK');
+      return refusal ?? { taken: taken! };
     }
-    const values = [...a.values];
-    values[18] = earlier?.id ?? null; // overrides
-    const id = Number((await c.query(PG_INSERT, values)).rows[0]!.id);
     if (!a.inTransaction) await c.query('COMMIT');
-    return { id, ...(earlier ? { earlier } : {}) };
+    return { id: Number(r.id), ...(earlier ? { earlier } : {}) };
   } catch (err) {
     if (!a.inTransaction) await c.query('ROLLBACK').catch(() => undefined);
     throw err;
