@@ -10,7 +10,7 @@ import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { complete, COMPLETION_FILES, COMPLETIONS_DIR, type TestShell } from '../helpers/shells.js';
 
 const SHELLS: TestShell[] = ['bash', 'zsh', 'fish'];
-const CONFIG_KEYS = ['allow-insecure-http', 'api-key', 'api-key-store', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'ledger-password', 'ledger-url', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
+const CONFIG_KEYS = ['allow-insecure-http', 'api-key', 'api-key-store', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'lang', 'ledger-password', 'ledger-url', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
 
 let home: Home;
 let env: Record<string, string>;
@@ -88,7 +88,7 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     ['paycli completion ', ['bash', 'fish', 'zsh']],
     ['paycli --json --timeout 100 cashout --pix-key-type em', ['email']],
     ['paycli cashin --no-', ['--no-color', '--no-input', '--no-qr']],
-    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--help', '--host', '--json', '--keep-events', '--no-acquirer', '--no-color', '--no-input', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--timeout', '--verbose', '--version', '--webhook-url']],
+    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--help', '--host', '--json', '--keep-events', '--lang', '--no-acquirer', '--no-color', '--no-input', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--timeout', '--verbose', '--version', '--webhook-url']],
     ['paycli help co', ['completion', 'config']],
   ];
 
