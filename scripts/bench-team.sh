@@ -24,12 +24,17 @@ BATCH_RUNS=${BENCH_TEAM_BATCH_RUNS:-1}
 ROWS=${BENCH_TEAM_ROWS:-10000}
 work=$(mktemp -d)
 bench_start "$work"
-chmod 755 "$work"
 as_pg=()
 if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); fi
-pgdir="$work/pg"
-mkdir -p "$pgdir"
-if [ "$(id -u)" = 0 ]; then chown postgres "$pgdir"; fi
+# As root the cluster runs as postgres, which must reach its folder: one of its own in /tmp (the work
+# folder may sit in a private TMPDIR), removed at exit like the rest.
+if [ "$(id -u)" = 0 ]; then
+  pgdir=$(mktemp -d /tmp/paycli-bench-pg.XXXXXX)
+  chown postgres "$pgdir"
+else
+  pgdir="$work/pg"
+  mkdir -p "$pgdir"
+fi
 port=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 "${as_pg[@]}" "$pgbin/initdb" -D "$pgdir/data" -U postgres --auth-local=trust --auth-host=trust -E UTF8 --no-instructions >/dev/null
 "${as_pg[@]}" "$pgbin/pg_ctl" start -D "$pgdir/data" -w -l "$pgdir/log" -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1" >/dev/null
@@ -37,6 +42,7 @@ gateway_pid=''
 stop_all() {
   "${as_pg[@]}" "$pgbin/pg_ctl" stop -D "$pgdir/data" -m fast -w >/dev/null 2>&1 || true
   if [ -n "$gateway_pid" ]; then kill "$gateway_pid" 2>/dev/null || true; fi
+  rm -rf "$pgdir"
   bench_cleanup
 }
 trap stop_all EXIT
