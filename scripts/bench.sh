@@ -105,3 +105,5 @@ fi
 
 # Batch runs: their own sandbox, files and ledgers (scripts/bench-batch.sh; BENCH_BATCH=0 skips them).
 if [ "${BENCH_BATCH:-1}" = 1 ]; then bash scripts/bench-batch.sh; fi
+# The team ledger on a private PostgreSQL cluster (scripts/bench-team.sh; BENCH_TEAM=0 skips it).
+if [ "${BENCH_TEAM:-1}" = 1 ]; then bash scripts/bench-team.sh; fi

@@ -17,6 +17,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { addHelpCommand, commanderMessage, configureRootHelp } from './help.js';
 import { registerBalance } from './commands/balance.js';
 import { registerReconcile } from './commands/reconcile.js';
+import { registerLedger } from './commands/ledger.js';
 import { registerStatus } from './commands/status.js';
 import { ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { createdInThisRun } from '../core/result-state.js';
@@ -110,6 +111,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
   ['status', registerStatus],
   ['balance', registerBalance],
   ['reconcile', registerReconcile],
+  ['ledger', registerLedger],
   ['listen', registerListen],
   ['brcode', registerBrcode],
 ];

@@ -35,6 +35,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'lookup-base-url', description: 'base URL for status, balance and lookups (default: base-url)' },
   { name: 'status-path', description: `lookup path by transaction id (default ${DEFAULT_LOOKUP_PATHS.statusPath})` },
   { name: 'status-by-order-path', description: `lookup path by order reference (default ${DEFAULT_LOOKUP_PATHS.statusByOrderPath})` },
+  // The team ledger (docs/ledger-and-safety.md "Team ledger").
+  { name: 'ledger-url', description: 'postgres://user@host:port/database: record payments in this team ledger instead of the local one (PAYCLI_LEDGER_URL overrides)' },
+  { name: 'ledger-password', description: 'the team ledger password (else the one in ledger-url, PGPASSWORD or ~/.pgpass)', secret: true },
   { name: 'balance-path', description: `balance path (default ${DEFAULT_LOOKUP_PATHS.balancePath})` },
 ];
 

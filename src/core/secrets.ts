@@ -1,6 +1,7 @@
 /**
  * The one rule for secrets (docs/configuration.md "Secrets"). A secret is:
  * - the API key (config key `api-key`, `PAYCLI_API_KEY`, `--api-key` of the sandbox tools);
+ * - the team ledger's password (config key `ledger-password`);
  * - the value of every `header.<Name>` config key (gateways put client secrets there, e.g. `header.cs`);
  * - the user-info (`user:password@`) of any URL;
  * - a postback signing secret.
@@ -24,9 +25,9 @@ const SUBSTRING_MIN = 4;
 /** Prefix of the config keys that add a static header (`header.X-Client-Id`). */
 export const HEADER_PREFIX = 'header.';
 
-/** True when the config key's value is a secret: `api-key` and every `header.<Name>`. */
+/** True when the config key's value is a secret: `api-key`, `ledger-password` and every `header.<Name>`. */
 export function isSecretKey(key: string): boolean {
-  return key === 'api-key' || key.toLowerCase().startsWith(HEADER_PREFIX);
+  return key === 'api-key' || key === 'ledger-password' || key.toLowerCase().startsWith(HEADER_PREFIX);
 }
 
 /**

@@ -401,6 +401,11 @@ export class Ledger {
     });
   }
 
+  /** Every run recorded (`paycli ledger push` copies them with the entries). */
+  runs(): RunRecord[] {
+    return this.guard(() => (this.stmt('SELECT * FROM runs').all() as Row[]).map(toRun));
+  }
+
   /** Whether a run is alive (src/ledger/runs.ts `runState`); one found gone is recorded so, and its lock file removed. */
   private stateOf(run: RunRecord & { goneMs?: number }): OwnerState {
     if (run.goneMs !== undefined) return 'gone';

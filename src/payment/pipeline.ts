@@ -139,7 +139,8 @@ export interface PaymentLedger extends SettleLedger {
 export interface PipelineDeps {
   now(): number;
   settings(flags: RequestFlags, kind: PaymentKind): RunSettings;
-  ledger(): PaymentLedger;
+  /** The ledger of the profile in use (its `ledger-url`, else the local one). */
+  ledger(profile?: string): PaymentLedger;
   /** Sends the request; `onSent` is called the moment it may have reached the gateway. */
   send(settings: Settings, path: string, body: unknown, schema: z.ZodMiniType, advice: string, signal: AbortSignal, onSent: () => void): Promise<GatewayResult<unknown> & { sandbox: boolean }>;
   ask: AskByOrder;
@@ -151,7 +152,7 @@ export interface PipelineDeps {
 
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
 export async function realDeps(): Promise<PipelineDeps> {
-  const { openLedger } = await import('../ledger/ledger.js');
+  const { openLedger } = await import('../ledger/store.js');
   const { resolveByOrder } = await import('../gateway/lookup.js');
   return {
     now: Date.now,
@@ -264,7 +265,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
 
   // guard: the ledger must be usable (else nothing is sent); an identical earlier payment blocks,
   // after its unknown outcome, if any, was settled by asking the gateway.
-  const ledger = d.ledger();
+  const ledger = d.ledger(settings.profile);
   const facts = spec.ledgerFacts(validated);
   const fingerprint = spec.kind === 'cashout' ? cashOutFingerprint(target, { value: validated.value, pixKeyType: facts.pixKeyType!, pixKey: facts.pixKey! }) : cashInFingerprint(target, { value: validated.value, payer: facts.payer });
   let reuse: string | undefined;

@@ -16,7 +16,7 @@ const ROOT = resolve(__dirname, '../..');
 
 it('shellcheck finds nothing in the bench scripts and their shared library (every severity)', () => {
   // -x follows `. scripts/bench-lib.sh`, so the library is checked as each script uses it
-  const r = spawnSync('shellcheck', ['-x', '--severity=style', 'scripts/bench.sh', 'scripts/bench-batch.sh', 'scripts/bench-lib.sh'], {
+  const r = spawnSync('shellcheck', ['-x', '--severity=style', 'scripts/bench.sh', 'scripts/bench-batch.sh', 'scripts/bench-team.sh', 'scripts/bench-lib.sh'], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 30_000,
@@ -35,7 +35,7 @@ it('the bench exits 0 and removes everything it made', async () => {
     const r = spawnSync('bash', [join(ROOT, 'scripts/bench.sh')], {
       cwd: ROOT,
       // a ledger of 20,000 generated payments instead of 1,000,000: same rows, a fraction of the time
-      env: childEnv({ TMPDIR: tmp, BENCH_RUNS: '2', BENCH_ROUNDS: '1', BENCH_BATCH_RUNS: '1', BENCH_BATCH_ROWS: '100', BENCH_BATCH_SMALL: '50', BENCH_BATCH_BIG: '200', BENCH_LEDGER_PAYMENTS: '20000' }),
+      env: childEnv({ TMPDIR: tmp, BENCH_RUNS: '2', BENCH_ROUNDS: '1', BENCH_BATCH_RUNS: '1', BENCH_BATCH_ROWS: '100', BENCH_BATCH_SMALL: '50', BENCH_BATCH_BIG: '200', BENCH_LEDGER_PAYMENTS: '20000', BENCH_TEAM_RUNS: '2', BENCH_TEAM_ROWS: '50' }),
       encoding: 'utf8',
       timeout: limit,
     });

@@ -10,7 +10,7 @@ import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { complete, COMPLETION_FILES, COMPLETIONS_DIR, type TestShell } from '../helpers/shells.js';
 
 const SHELLS: TestShell[] = ['bash', 'zsh', 'fish'];
-const CONFIG_KEYS = ['allow-insecure-http', 'api-key', 'api-key-store', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'lang', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
+const CONFIG_KEYS = ['allow-insecure-http', 'api-key', 'api-key-store', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'lang', 'ledger-password', 'ledger-url', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
 
 let home: Home;
 let env: Record<string, string>;

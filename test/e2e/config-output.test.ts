@@ -41,7 +41,7 @@ describe('paycli config', () => {
   it('refuses unknown keys with the list of valid ones, and bad values', async () => {
     const r = await runPaycli(['config', 'set', 'base_url', 'https://x.example'], { env: home.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, api-key-store, auth-header, allow-insecure-http, lang, timeout, settle-after, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, balance-path, header\.<Name>/);
+    expect(r.stderr).toMatch(/unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, api-key-store, auth-header, allow-insecure-http, lang, timeout, settle-after, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, ledger-url, ledger-password, balance-path, header\.<Name>/);
     expect((await runPaycli(['config', 'set', 'timeout', '30s'], { env: home.env })).code).toBe(2);
     expect((await runPaycli(['config', 'set', 'base-url', 'ftp://x.example'], { env: home.env })).code).toBe(2);
     expect(existsSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json')) ? readFileSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8') : '{}').not.toContain('x.example');

@@ -3,7 +3,8 @@
  * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
  * its outcome after, and the settling of an unknown outcome.
  */
-import { openLedger, type BeginInfo, type EndDetails } from '../../ledger/ledger.js';
+import type { BeginInfo, EndDetails } from '../../ledger/ledger.js';
+import { openLedger } from '../../ledger/store.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
 import type { RunRecord } from '../../ledger/runs.js';
 import type { Settings } from '../../config/settings.js';
@@ -80,16 +81,22 @@ export interface BatchLedger {
   release(): void;
   /** Moves on the deadlines of rows recorded but not started yet (src/ledger/ledger.ts `extendDeadlines`). */
   extendDeadlines(ids: ReadonlyArray<string | number>, deadlineMs: number): void;
+  /**
+   * Throws the ledger's error when it is known to be unusable before a recorded row starts (a team
+   * ledger whose connection was lost: nothing is sent after the loss). Costs no round trip.
+   */
+  usable(): void;
   close(): void;
 }
 
 /**
  * Opens the ledger for a batch run that sends to `target`.
  * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ * @param profile the profile in use (its `ledger-url` chooses the team ledger)
  * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
  */
-export function openBatchLedger(target: string): BatchLedger {
-  const ledger = openLedger();
+export function openBatchLedger(target: string, profile?: string): BatchLedger {
+  const ledger = openLedger(profile);
   const endpoint = endpointIdentity(target);
   return {
     previous(orderId) {
@@ -131,6 +138,7 @@ export function openBatchLedger(target: string): BatchLedger {
     claim: (batchId) => ledger.claimBatch(batchId, endpoint),
     release: () => ledger.releaseBatch(),
     extendDeadlines: (ids, deadlineMs) => ledger.extendDeadlines(ids.map(Number), deadlineMs),
+    usable: () => (ledger as { assertConnected?: () => void }).assertConnected?.(),
     close: () => ledger.close(),
   };
 }

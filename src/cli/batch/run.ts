@@ -130,7 +130,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
     // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
     const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
-    ledger = target !== undefined ? openBatchLedger(target) : undefined;
+    ledger = target !== undefined ? openBatchLedger(target, settings?.profile) : undefined;
     // A finished file has nothing to send: reported from the ledger, read only (no claim needed).
     if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
     if (ledger) {

@@ -217,6 +217,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
    * @throws the ledger's errors (the row is then not sent)
    */
   const ensureStartable = (id: string | number): void => {
+    ledger.usable(); // a team ledger whose connection was lost starts no more rows
     const by = startBy.get(id);
     const now = Date.now();
     if (by === undefined || now < by - 1000) return;

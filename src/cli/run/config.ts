@@ -54,6 +54,7 @@ function checkValue(key: string, value: string, flags: GlobalFlags): void {
   if (key === 'settle-after') settleAfterMs(value, key);
   if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
   if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
+  if (key === 'ledger-url' && (!/^postgres(ql)?:\/\//i.test(value) || !URL.canParse(value))) throw new UsageError(`ledger-url must be a postgres:// URL (postgres://user@host:5432/database), got "${redactUrl(value)}"`, { field: key });
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
   if (key === 'lang' && !parseLanguage(value)) throw new UsageError(t('config.lang.invalid', value), { field: key });
   if (key === 'allow-insecure-http' && value !== 'true' && value !== 'false') throw new UsageError(`allow-insecure-http must be true or false, got "${value}"`, { field: key });

@@ -6,7 +6,8 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { describeRun } from '../../ledger/runs.js';
-import { Ledger, ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
+import { ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
+import { openLedgerToRead } from '../../ledger/store.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
 import { logger, printResult, printStream } from '../../core/logger.js';
@@ -250,7 +251,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, { args, command
   if (command?.name() === 'resolve') return resolve(opts, args[0]);
   const { query, format } = historyQuery(opts);
   registerSecretsOfConfig();
-  const ledger = Ledger.open({ create: false });
+  const ledger = openLedgerToRead(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
   if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
@@ -273,7 +274,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined): Pro
   const outcome = parseOutcome(opts.outcome, ['ok', 'not_sent', 'refused'], '--outcome');
   if (!outcome) throw new UsageError('--outcome is required: ok (the gateway has it: it was paid), not_sent (the gateway never received it) or refused', { field: '--outcome' });
   registerSecretsOfConfig();
-  const ledger = Ledger.open({ create: false });
+  const ledger = openLedgerToRead(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
   if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });

@@ -10,7 +10,8 @@
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
 import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../../core/errors.js';
-import { Ledger, type LedgerEntry } from '../../ledger/ledger.js';
+import type { LedgerEntry } from '../../ledger/ledger.js';
+import { openLedgerToRead, type LedgerStore } from '../../ledger/store.js';
 import { endpointIdentity } from '../../ledger/rules.js';
 import { settleEntry } from '../../payment/settle.js';
 import { formatReais } from '../../pix/money.js';
@@ -57,7 +58,7 @@ export function parseSince(text: string, now = Date.now()): number {
 // The ledger (src/ledger/ledger.ts).
 
 /** Ledger entries whose outcome is unknown, recorded at or after `since`, oldest first. */
-function unknownEntries(ledger: Ledger | undefined, since: number | undefined): LedgerEntry[] {
+function unknownEntries(ledger: LedgerStore | undefined, since: number | undefined): LedgerEntry[] {
   return ledger ? ledger.listUnknown(since === undefined ? {} : { since: new Date(since).toISOString() }) : [];
 }
 
@@ -75,7 +76,7 @@ function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): string {
  * whose run is still alive, or whose deadline plus `settle-after` has not passed, is not taken for
  * "not sent" on a "not found". Never throws (except an interruption, which stops the run).
  */
-async function settle(ledger: Ledger, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
+async function settle(ledger: LedgerStore, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
   const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
   const unknown = (reason: string) => ({ ...row, reason });
   if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
@@ -121,7 +122,7 @@ export function formatReconcile(rows: readonly ReconcileRow[]): string {
 /** Runs `reconcile`. @throws NetworkError `unresolved` (exit 4) when some stay unknown */
 export async function run(opts: ReconcileOptions): Promise<void> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
-  const ledger = Ledger.open({ create: false });
+  const ledger = openLedgerToRead(opts.profile);
   const entries = unknownEntries(ledger, since);
   const rows: ReconcileRow[] = [];
   const interrupt = interruptSignal();

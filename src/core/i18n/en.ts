@@ -419,7 +419,7 @@ Exit 0 when nothing is left unknown, 4 otherwise.`,
 document per line. Answers 200; 400 for a body that is not a JSON object, 401 for a bad
 signature (with --secret), 413 above 1 MiB. Ctrl-C or SIGTERM stops it (exit 0).`,
   // ── help of history (src/cli/commands/history.ts) ──
-  'help.history.description': 'list the cash-ins and cash-outs this machine sent (newest first), from the local ledger',
+  'help.history.description': 'list the cash-ins and cash-outs this machine sent (newest first), from the ledger (the team ledger when ledger-url is set)',
   'help.history.since': 'only payments recorded since: a duration back (30m, 24h, 7d, 2w) or a date/time (2026-11-01, UTC)',
   'help.history.until': 'only payments recorded before (a date alone includes that whole day)',
   'help.history.kind': 'only cash-ins or cash-outs',

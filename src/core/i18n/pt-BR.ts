@@ -423,7 +423,7 @@ stdout (hora, transação, situação, valor), ou com --json o corpo exatamente 
 JSON por linha. Responde 200; 400 para um corpo que não é um objeto JSON, 401 para uma assinatura
 errada (com --secret), 413 acima de 1 MiB. Ctrl-C ou SIGTERM o encerra (saída 0).`,
   // ── help of history (src/cli/commands/history.ts) ──
-  'help.history.description': 'lista as cobranças e os saques que esta máquina enviou (mais novos primeiro), do registro local',
+  'help.history.description': 'lista as cobranças e os saques que esta máquina enviou (mais novos primeiro), do registro (o registro da equipe quando ledger-url está definido)',
   'help.history.since': 'só os pagamentos registrados desde: uma duração para trás (30m, 24h, 7d, 2w) ou uma data/hora (2026-11-01, UTC)',
   'help.history.until': 'só os pagamentos registrados antes (uma data sozinha inclui o dia inteiro)',
   'help.history.kind': 'só cobranças (cashin) ou saques (cashout)',

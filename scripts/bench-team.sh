@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# npm run bench, team ledger part (called by scripts/bench.sh; BENCH_TEAM=0 skips it; docs/speed.md).
+# A private PostgreSQL cluster on 127.0.0.1 (initdb in the work folder; as the postgres user when run as
+# root), then:
+# - a cash-out with the team ledger (ledger-url) against the same cash-out with the local ledger,
+#   both to a standalone sandbox. Target: within 1.3x.
+# - a 10,000-row batch at concurrency 8 against a gateway answering every POST in 50 ms
+#   (scripts/bench-slow-gateway.mjs), team ledger against local ledger. Target: within 1.05x.
+# Prints its own table of medians, ratios and targets; asserts nothing. Skipped (a line says so) when
+# PostgreSQL is not installed. BENCH_TEAM_RUNS (default 10) cash-outs, BENCH_TEAM_BATCH_RUNS (default 1)
+# batches, BENCH_TEAM_ROWS (default 10000) rows.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
+bench_require_tools
+pgbin=$(find /usr/lib/postgresql -maxdepth 3 -name initdb -path '*/bin/*' 2>/dev/null | sort -V | tail -1 | xargs -r dirname)
+if [ -z "$pgbin" ]; then
+  echo "bench: PostgreSQL is not installed (apt-get install -y postgresql): team ledger rows skipped" >&2
+  exit 0
+fi
+RUNS=${BENCH_TEAM_RUNS:-10}
+BATCH_RUNS=${BENCH_TEAM_BATCH_RUNS:-1}
+ROWS=${BENCH_TEAM_ROWS:-10000}
+work=$(mktemp -d)
+bench_start "$work"
+as_pg=()
+if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); fi
+# As root the cluster runs as postgres, which must reach its folder: one of its own in /tmp (the work
+# folder may sit in a private TMPDIR), removed at exit like the rest.
+if [ "$(id -u)" = 0 ]; then
+  pgdir=$(mktemp -d /tmp/paycli-bench-pg.XXXXXX)
+  chown postgres "$pgdir"
+else
+  pgdir="$work/pg"
+  mkdir -p "$pgdir"
+fi
+port=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+"${as_pg[@]}" "$pgbin/initdb" -D "$pgdir/data" -U postgres --auth-local=trust --auth-host=trust -E UTF8 --no-instructions >/dev/null
+"${as_pg[@]}" "$pgbin/pg_ctl" start -D "$pgdir/data" -w -l "$pgdir/log" -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1" >/dev/null
+gateway_pid=''
+stop_all() {
+  "${as_pg[@]}" "$pgbin/pg_ctl" stop -D "$pgdir/data" -m fast -w >/dev/null 2>&1 || true
+  if [ -n "$gateway_pid" ]; then kill "$gateway_pid" 2>/dev/null || true; fi
+  rm -rf "$pgdir"
+  bench_cleanup
+}
+trap stop_all EXIT
+team_url="postgres://postgres@127.0.0.1:$port/postgres"
+PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs ledger migrate >/dev/null 2>&1
+node bin/paycli.cjs config set duplicate-window 0 >/dev/null 2>&1
+psql_cmd="${as_pg[*]} $pgbin/psql -h $pgdir -p $port -U postgres -d postgres -qAt -c"
+
+cashout_args="--json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes"
+hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/cashout.json" \
+  -n 'paycli cashout --json, local ledger' "env PAYCLI_DATA_DIR=$work/local node bin/paycli.cjs $cashout_args" \
+  -n 'paycli cashout --json, team ledger on loopback' "env PAYCLI_DATA_DIR=$work/team PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs $cashout_args" >&2
+
+node scripts/bench-slow-gateway.mjs 50 >"$work/gateway.url" &
+gateway_pid=$!
+for _ in $(seq 50); do [ -s "$work/gateway.url" ] && break; sleep 0.1; done
+slow_url=$(cat "$work/gateway.url")
+node scripts/bench-batch-gen.mjs "$ROWS" "$work/rows.csv"
+send="node bin/paycli.cjs --base-url $slow_url cashout --batch $work/rows.csv --yes --concurrency 8 --results $work/out.csv"
+hyperfine --runs "$BATCH_RUNS" --style basic --export-json "$work/batch.json" \
+  -n "paycli cashout --batch, $ROWS rows, local ledger" --prepare "rm -rf $work/batch-local $work/out.csv" "PAYCLI_DATA_DIR=$work/batch-local $send 2>/dev/null" \
+  -n "paycli cashout --batch, $ROWS rows, team ledger" --prepare "rm -f $work/out.csv; $psql_cmd 'TRUNCATE paycli.payments, paycli.runs; DELETE FROM paycli.meta WHERE key LIKE '\"'\"'batch:%'\"'\"''" "PAYCLI_DATA_DIR=$work/batch-team PAYCLI_LEDGER_URL=$team_url $send 2>/dev/null" >&2
+
+node - "$work" "$ROWS" "$(bench_commit)" <<'JS'
+const [work, rows, commit] = process.argv.slice(2);
+const fs = require('node:fs');
+const med = (f, i) => JSON.parse(fs.readFileSync(`${work}/${f}`, 'utf8')).results[i].median;
+const local = med('cashout.json', 0), team = med('cashout.json', 1);
+const bLocal = med('batch.json', 0), bTeam = med('batch.json', 1);
+const ms = (x) => `${(x * 1000).toFixed(1)} ms`, s = (x) => `${x.toFixed(2)} s`;
+console.log(`\nTeam ledger (commit ${commit}, medians)\n`);
+console.log('| measure | value | ratio | target |');
+console.log('|---|---:|---:|---:|');
+console.log(`| paycli cashout --json, local ledger | ${ms(local)} | 1.00 | |`);
+console.log(`| paycli cashout --json, team ledger on loopback | ${ms(team)} | ${(team / local).toFixed(2)} | ≤ 1.3 |`);
+console.log(`| batch, ${Number(rows).toLocaleString('en')} rows, concurrency 8, gateway 50 ms, local ledger | ${s(bLocal)} | 1.00 | |`);
+console.log(`| batch, ${Number(rows).toLocaleString('en')} rows, concurrency 8, gateway 50 ms, team ledger | ${s(bTeam)} | ${(bTeam / bLocal).toFixed(2)} | ≤ 1.05 |`);
+JS

@@ -1,0 +1,586 @@
+/**
+ * The team ledger (docs/ledger-and-safety.md, "Team ledger"): the same store as the local ledger
+ * (src/ledger/ledger.ts, the {@link LedgerStore} methods), kept in PostgreSQL so that every machine
+ * of a team checks and records against one history.
+ *
+ * - The API stays synchronous: every call goes through src/ledger/pg/bridge.ts to the worker that
+ *   owns the connection (src/ledger/pg/worker.ts, the only code that loads `pg`).
+ * - Check-and-record of a payment is one transaction holding `pg_advisory_xact_lock` of its
+ *   gateway endpoint: two paycli on two machines paying the same endpoint check and record one
+ *   after the other, and the second sees the first's entry.
+ * - A run's liveness comes from the database: each run holds a session-level advisory lock keyed by
+ *   its id for the life of its connection (src/ledger/pg/schema.ts `PG_RUN_LOCK`). A stopped
+ *   process keeps its connection, so its lock; a killed one loses both. Another paycli tries the
+ *   lock: held means alive, free means gone.
+ * - Fail closed: unreachable, authentication refused, a schema of another version, a connection lost
+ *   before the record is committed: {@link LedgerUnavailableError} (exit 2, nothing sent), naming
+ *   the host and database, never the password. After a send, a failed write leaves the entry
+ *   unknown, as the local ledger does (src/payment/record-end.ts).
+ *
+ * Longer than 500 lines: one class with the local ledger's every method, each a statement or a
+ * transaction on its one connection; the schema, the bridge and the worker live beside it.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { registerSecret, redactUrls } from '../../core/secrets.js';
+import { VERSION } from '../../core/version.js';
+import { logger } from '../../core/logger.js';
+import { MAX_TIMEOUT_MS } from '../../config/settings.js';
+import { LedgerUnavailableError } from '../errors.js';
+import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
+import type { RunRecord } from '../runs.js';
+import type { InFlightFacts, OwnerState } from '../settle-rule.js';
+import { clean, clip, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
+import type { LedgerStore } from '../store.js';
+import { SyncWorker, WorkerCallError } from './bridge.js';
+import { PG_RUN_LOCK, PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
+import type { BeginAnswer, BeginArgs, ConnectArgs } from './worker.js';
+
+/** Default duplicate window in minutes (as src/ledger/ledger.ts). */
+const DEFAULT_WINDOW_MIN = 10;
+/** How long connecting may take before the team ledger counts as unreachable (ms). */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+/** How long one statement may take (ms): a lock held by a stopped paycli is waited for this long at most. */
+export const PG_QUERY_TIMEOUT_MS = 30_000;
+
+/** Where a team ledger is, for messages: `host:port/database` (never user-info). */
+export function ledgerWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.hostname || new URLSearchParams(u.search).get('host') || 'localhost';
+    return `${host}:${u.port || '5432'}${u.pathname && u.pathname !== '/' ? u.pathname : ''}`;
+  } catch {
+    return redactUrls(url);
+  }
+}
+
+/** Why a team ledger failed, in words, with what to do (a {@link LedgerUnavailableError}, exit 2). */
+export function pgFailure(err: unknown, where: string, note: string): unknown {
+  if (!(err instanceof WorkerCallError)) return err;
+  const code = err.code;
+  const msg = redactUrls(err.message);
+  const at = `the team ledger at ${where}`;
+  if (code === '28P01' || code === '28000') {
+    return new LedgerUnavailableError(`${at} refused authentication: ${msg}${note}`, { hint: 'check the user in ledger-url and its password (config key ledger-password, PGPASSWORD or ~/.pgpass)' });
+  }
+  if (code === '3D000') return new LedgerUnavailableError(`${at} cannot be used: ${msg}${note}`, { hint: 'check the database name in ledger-url' });
+  if (code === '42P01' || code === '3F000') return new LedgerUnavailableError(`${at} has no paycli schema${note}`, { hint: 'run `paycli ledger migrate` once to create it' });
+  if (code === 'CONNECTION_LOST' || /Connection terminated|terminating connection|Client has encountered a connection error|not queryable/i.test(err.message) || code === '57P01' || code === '57P02' || code === '57P03') {
+    return new LedgerUnavailableError(`the connection to ${at} was lost (${msg})${note}`, { hint: 'check that the database server is running and reachable, then run again' });
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || /timeout/i.test(err.message)) {
+    return new LedgerUnavailableError(`${at} cannot be reached (${code ?? msg})${note}`, { hint: 'check that the database server is running and reachable from this machine, and ledger-url' });
+  }
+  return new LedgerUnavailableError(`${at} failed: ${msg}${code ? ` (${code})` : ''}${note}`, { hint: 'check the database server and ledger-url' });
+}
+
+/** The worker script beside the bundle (dist/pg-worker.cjs). */
+const workerFile = (): string => join(__dirname, 'pg-worker.cjs');
+
+/** This process as a run of the team ledger. */
+interface PgRun extends RunRecord {}
+
+/** A connection to a team ledger, with the {@link LedgerStore} methods. */
+export class PgLedger implements LedgerStore {
+  /** Where it is (`host:port/database`), in place of the local ledger's file path. */
+  readonly file: string;
+  private readonly bridge: SyncWorker;
+  private readonly note: string;
+  private me: PgRun | undefined;
+  private depth = 0;
+  /** Outcomes recorded inside a group, written together ({@link flushEnds}). */
+  private pendingEnds: unknown[][] = [];
+
+  private constructor(where: string, bridge: SyncWorker, note: string) {
+    this.file = where;
+    this.bridge = bridge;
+    this.note = note;
+  }
+
+  /**
+   * Connects to the team ledger and checks its schema version.
+   * @param opts.beforeSend a paycli about to send: errors say "nothing was sent", and this process
+   *   registers as a run (its advisory lock taken)
+   * @param opts.migrating `paycli ledger migrate`: no schema check
+   * @throws LedgerUnavailableError (exit 2)
+   */
+  static open(url: string, opts: { password?: string; beforeSend?: boolean; migrating?: boolean } = {}): PgLedger {
+    // The password is the secret (the URL's, the config's); the user name is shown, as libpq's tools do.
+    try {
+      const pw = new URL(url).password;
+      registerSecret(pw);
+      registerSecret(decodeURIComponent(pw));
+    } catch {
+      /* not a URL: teamLedger checked it already */
+    }
+    registerSecret(opts.password);
+    const where = ledgerWhere(url);
+    const note = opts.beforeSend ? '; nothing was sent' : '';
+    const holder: { ledger?: PgLedger } = {};
+    const bridge = new SyncWorker(workerFile(), {}, (event) => holder.ledger?.onLost(event));
+    const ledger = new PgLedger(where, bridge, note);
+    holder.ledger = ledger;
+    const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: PG_CONNECT_TIMEOUT_MS, queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
+    try {
+      bridge.call('connect', args);
+      if (!opts.migrating) ledger.checkVersion();
+      if (opts.beforeSend) ledger.register();
+      return ledger;
+    } catch (err) {
+      bridge.close();
+      throw pgFailure(err, where, note);
+    }
+  }
+
+  /** The worker saw the connection end: said once on stderr (a batch then starts no more rows). */
+  private onLost(event: unknown): void {
+    const why = (event as { lost?: string })?.lost ?? 'closed';
+    logger.warn(`the connection to the team ledger at ${this.file} was lost (${redactUrls(why)}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`);
+  }
+
+  /**
+   * Throws when the connection is known to be lost (no round trip: the worker raised a flag).
+   * @throws LedgerUnavailableError
+   */
+  assertConnected(): void {
+    if (this.bridge.lost) throw new LedgerUnavailableError(`the connection to the team ledger at ${this.file} was lost${this.note || '; nothing more was sent'}`, { hint: 'check that the database server is running and reachable, then run again' });
+  }
+
+  /** The schema version the database holds (0: none). */
+  schemaVersion(): number {
+    const rows = this.q(`SELECT to_regclass('paycli.meta') IS NOT NULL AS has`);
+    if (!rows[0]?.has) return 0;
+    const v = this.q(`SELECT value FROM paycli.meta WHERE key = 'schema_version'`)[0]?.value;
+    return v === undefined ? 0 : Number(v);
+  }
+
+  private checkVersion(): void {
+    const v = this.schemaVersion();
+    if (v === PG_SCHEMA_VERSION) return;
+    if (v > PG_SCHEMA_VERSION) throw new LedgerUnavailableError(`the team ledger at ${this.file} has schema ${v}, newer than this paycli knows (${PG_SCHEMA_VERSION})${this.note}`, { hint: 'update paycli on this machine' });
+    throw new LedgerUnavailableError(`the team ledger at ${this.file} has schema ${v}, older than this paycli needs (${PG_SCHEMA_VERSION}); payment commands never change a shared database${this.note}`, {
+      hint: 'run `paycli ledger migrate` once (with a paycli of this version), then run again',
+    });
+  }
+
+  /**
+   * Applies the migrations the database lacks, each in its own transaction, under an advisory lock
+   * (two migrating at once apply each once).
+   * @returns the versions before and after
+   */
+  migrate(migrations: readonly string[]): { from: number; to: number } {
+    return this.guard(() => {
+      this.bridge.call('query', 'SELECT pg_advisory_lock(2, 0)');
+      try {
+        const from = this.schemaVersion();
+        if (from > migrations.length) throw new LedgerUnavailableError(`the team ledger at ${this.file} has schema ${from}, newer than this paycli knows (${migrations.length})`, { hint: 'update paycli on this machine' });
+        for (let v = from; v < migrations.length; v++) {
+          this.q('BEGIN');
+          try {
+            this.q(migrations[v]!);
+            this.q(`INSERT INTO paycli.meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(v + 1)]);
+            this.q('COMMIT');
+          } catch (err) {
+            this.bridge.call('query', 'ROLLBACK');
+            throw err;
+          }
+        }
+        return { from, to: Math.max(from, migrations.length) };
+      } finally {
+        this.bridge.call('query', 'SELECT pg_advisory_unlock(2, 0)');
+      }
+    });
+  }
+
+  /** Runs one statement. @throws WorkerCallError */
+  private q(sql: string, params: unknown[] = []): Row[] {
+    if (this.pendingEnds.length && sql !== 'ROLLBACK') this.flushEnds();
+    return this.bridge.call<Row[]>('query', sql, params);
+  }
+
+  private guard<T>(fn: () => T, note = this.note): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw pgFailure(err, this.file, note);
+    }
+  }
+
+  /** Registers this process as a run: its lock first (so a visible run is a locked one while it lives), then its row. */
+  private register(): PgRun {
+    if (this.me) return this.me;
+    let user = 'unknown';
+    try {
+      user = userInfo().username;
+    } catch {
+      /* no user database entry (a container) */
+    }
+    const run: PgRun = { id: randomUUID(), pid: process.pid, procStart: null, host: hostname(), bootId: null, startedMs: Date.now(), user, version: VERSION };
+    this.q(PG_RUN_LOCK, [run.id]);
+    this.q(`INSERT INTO paycli.runs (id, pid, host, os_user, version, started_ms) VALUES ($1, $2, $3, $4, $5, $6)`, [run.id, run.pid, clip(run.host, 200), clip(run.user, 100), run.version, run.startedMs]);
+    this.me = run;
+    return run;
+  }
+
+  close(): void {
+    try {
+      this.bridge.call('close');
+    } catch {
+      /* closing */
+    }
+    this.bridge.close();
+  }
+
+  blockingCashOut(fingerprint: string, windowMin: number, now = Date.now()): LedgerEntry | undefined {
+    return this.guard(() => {
+      const row = this.q(`SELECT * FROM paycli.payments WHERE fingerprint = $1 AND kind = 'cashout'
+        AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $2::boolean AND (time_ms IS NULL OR time_ms >= $3))) ORDER BY id DESC LIMIT 1`, [fingerprint, windowMin > 0, now - Math.max(0, windowMin) * 60_000])[0];
+      const e = row ? toPgEntry(row) : undefined;
+      return e && blocks(e, windowMin, now) ? e : undefined;
+    });
+  }
+
+  checkCashOut(target: string, body: { value: number; pixKeyType: number; pixKey: string }, windowMin: number): void {
+    const now = Date.now();
+    const earlier = this.blockingCashOut(cashOutFingerprint(target, body), windowMin, now);
+    if (earlier) throw duplicateError(earlier, windowMin, now);
+  }
+
+  begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean } = {}): { id: number; uuid: string; earlier?: LedgerEntry } {
+    const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
+    if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
+    const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
+    const now = Date.now();
+    checkClock(now, this.note);
+    const run = this.guard(() => this.register());
+    const uuid = uuidV7(now);
+    const endpoint = endpointIdentity(info.target);
+    const orderId = clip(info.orderId, 200);
+    const values = [
+      uuid, new Date(now).toISOString(), info.kind, fingerprint, info.value, displayTarget(info.target), endpoint, info.sandbox ? 1 : 0, clip(info.profile, 100),
+      info.pixKeyType ?? null, clip(info.pixKey, 200), clip(info.recipient, 200), clip(info.payer, 200), clip(info.product, 200), orderId, clip(info.batchId, 200), info.batchRow ?? null,
+      opts.allowDuplicate ? 1 : 0, null, process.pid, null, now, now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs, run.id, clip(run.user, 100), clip(run.host, 200), VERSION,
+    ];
+    const args: BeginArgs = { endpoint, ...(info.kind === 'cashout' ? { fingerprint } : {}), windowOn: windowMin > 0, sinceMs: now - Math.max(0, windowMin) * 60_000, allowDuplicate: Boolean(opts.allowDuplicate), orderId, values, inTransaction: this.depth > 0 };
+    const answer = this.guard(() => {
+      this.flushEnds();
+      return this.bridge.call<BeginAnswer>('begin', args);
+    });
+    if ('blocked' in answer) {
+      throw duplicateError(toPgEntry(answer.blocked), windowMin, now);
+    }
+    if ('taken' in answer) throw orderTakenError(toPgEntry(answer.taken), this.note);
+    return { id: answer.id, uuid, ...(answer.earlier ? { earlier: toPgEntry(answer.earlier) } : {}) };
+  }
+
+  extendDeadlines(ids: readonly number[], deadlineMs: number): void {
+    if (!ids.length) return;
+    this.guard(() => void this.q('UPDATE paycli.payments SET deadline_ms = greatest(coalesce(deadline_ms, 0), $2) WHERE id = ANY($1::bigint[]) AND outcome IS NULL', [ids, deadlineMs]));
+  }
+
+  inFlight(e: LedgerEntry): InFlightFacts & { run?: RunRecord } {
+    const deadlineMs = e.deadlineMs ?? (e.timeMs ?? Date.now()) + MAX_TIMEOUT_MS;
+    if (!e.runId) return { deadlineMs, owner: 'unknown' };
+    const run = this.run(e.runId);
+    if (!run) return { deadlineMs, owner: 'unknown' };
+    return { deadlineMs, owner: this.stateOf(run), run };
+  }
+
+  run(id: string): (RunRecord & { goneMs?: number }) | undefined {
+    return this.guard(() => {
+      const r = this.q('SELECT * FROM paycli.runs WHERE id = $1', [id])[0];
+      return r ? toPgRun(r) : undefined;
+    });
+  }
+
+  /** Whether a run is alive: its advisory lock held (running or stopped) or free (gone, recorded so). */
+  private stateOf(run: RunRecord & { goneMs?: number }): OwnerState {
+    if (this.me && run.id === this.me.id) return 'self';
+    if (run.goneMs !== undefined) return 'gone';
+    return this.guard(() => {
+      const free = this.q(PG_RUN_PROBE, [run.id])[0]?.free === true;
+      if (!free) return 'alive';
+      this.q('UPDATE paycli.runs SET gone_ms = coalesce(gone_ms, $1) WHERE id = $2', [Date.now(), run.id]);
+      return 'gone';
+    });
+  }
+
+  claimBatch(batchId: string, endpoint: string): RunRecord | undefined {
+    return this.guard(() => {
+      const me = this.register();
+      return this.transaction(() => {
+        this.q('SELECT pg_advisory_xact_lock(3, hashtext($1))', [`${batchId} ${endpoint}`]);
+        const others = this.q(`SELECT * FROM paycli.runs WHERE batch_id = $1 AND endpoint = $2 AND id <> $3 AND ended_ms IS NULL AND gone_ms IS NULL`, [batchId, endpoint, me.id]).map(toPgRun);
+        for (const other of others) if (this.stateOf(other) !== 'gone') return other;
+        this.q('UPDATE paycli.runs SET batch_id = $1, endpoint = $2 WHERE id = $3', [batchId, endpoint, me.id]);
+        return undefined;
+      });
+    });
+  }
+
+  releaseBatch(): void {
+    if (!this.me) return;
+    const id = this.me.id;
+    this.guard(() => void this.q('UPDATE paycli.runs SET ended_ms = $1 WHERE id = $2 AND batch_id IS NOT NULL', [Date.now(), id]));
+  }
+
+  end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
+    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)];
+    // Inside a group the outcomes are written together, in one statement before the next read or the commit.
+    if (this.depth > 0) {
+      this.pendingEnds.push(values);
+      return;
+    }
+    this.guard(
+      () =>
+        void this.q(
+          `UPDATE paycli.payments SET outcome = $2, end_time = $3, transaction_id = coalesce($4::jsonb, transaction_id), status = coalesce($5, status), http_status = $6, message = $7 WHERE id = $1`,
+          values,
+        ),
+      '',
+    );
+  }
+
+  /** Writes the outcomes {@link end} kept inside a group, in one UPDATE. */
+  private flushEnds(): void {
+    if (!this.pendingEnds.length) return;
+    const rows = this.pendingEnds;
+    this.pendingEnds = [];
+    const col = (j: number) => rows.map((r) => r[j]);
+    this.bridge.call('query',
+      `UPDATE paycli.payments AS p SET outcome = u.outcome, end_time = u.end_time, transaction_id = coalesce(u.transaction_id::jsonb, p.transaction_id), status = coalesce(u.status, p.status), http_status = u.http_status, message = u.message
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[]) AS u(id, outcome, end_time, transaction_id, status, http_status, message) WHERE p.id = u.id`,
+      [col(0), col(1), col(2), col(3), col(4), col(5), col(6)]);
+  }
+
+  /** BEGIN … COMMIT around `fn` (nested calls run inside the outer one). */
+  private transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.q('BEGIN');
+    this.depth++;
+    try {
+      const out = fn();
+      this.depth--;
+      this.q('COMMIT');
+      return out;
+    } catch (err) {
+      if (this.depth > 0) this.depth--;
+      this.pendingEnds = [];
+      try {
+        this.q('ROLLBACK');
+      } catch {
+        /* the first error is the one to report */
+      }
+      throw err;
+    }
+  }
+
+  group<T>(fn: () => T): T {
+    return this.guard(() => this.transaction(fn));
+  }
+
+  reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
+    return this.guard(
+      () =>
+        this.q(
+          `SELECT order_id FROM paycli.payments AS p WHERE fingerprint = $1 AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= $2
+             AND NOT EXISTS (SELECT 1 FROM paycli.payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`,
+          [fingerprint, sinceMs],
+        )[0]?.order_id as string | undefined,
+    );
+  }
+
+  get(id: number): LedgerEntry | undefined {
+    return this.guard(() => {
+      const row = this.q('SELECT * FROM paycli.payments WHERE id = $1', [id])[0];
+      return row ? toPgEntry(row) : undefined;
+    });
+  }
+
+  findByOrderId(orderId: string): LedgerEntry[] {
+    return this.guard(() => this.q('SELECT * FROM paycli.payments WHERE order_id = $1 ORDER BY id DESC', [orderId]).map(toPgEntry));
+  }
+
+  batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
+    return this.guard(() =>
+      this.q('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM paycli.payments WHERE batch_id = $1 AND endpoint = $2 ORDER BY batch_row, id', [batchId, endpoint]).map(
+        (r) => [r.batch_row, r.order_id, r.value, r.outcome ?? null, r.transaction_id ?? null, r.status ?? null] as BatchOutcome,
+      ),
+    );
+  }
+
+  batchRows(batchId: string): LedgerEntry[] {
+    return this.guard(() => this.q('SELECT * FROM paycli.payments WHERE batch_id = $1 ORDER BY batch_row, id', [batchId]).map(toPgEntry));
+  }
+
+  listUnknown(opts: { since?: string; kind?: PaymentKind } = {}): LedgerEntry[] {
+    return this.guard(() =>
+      this.q(`SELECT * FROM paycli.payments WHERE (outcome IS NULL OR outcome = 'unknown') AND ($1::bigint IS NULL OR time_ms IS NULL OR time_ms >= $1) AND ($2::text IS NULL OR kind = $2) ORDER BY id`, [
+        opts.since === undefined ? null : Date.parse(opts.since),
+        opts.kind ?? null,
+      ]).map(toPgEntry),
+    );
+  }
+
+  resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): LedgerEntry {
+    return this.guard(() =>
+      this.transaction(() => {
+        const row = this.q('SELECT * FROM paycli.payments WHERE id = $1 FOR UPDATE', [id])[0];
+        const before = row ? toPgEntry(row) : undefined;
+        if (!before) throw new UsageError(`there is no ledger entry ${id} (see \`paycli history\`)`, { field: 'entry' });
+        // Another machine's paycli recorded the outcome meanwhile (the run ended between our read and the
+        // lookup): what the gateway said is already in the ledger; the recorded outcome stands.
+        if (before.completed && before.outcome !== 'unknown' && opts.by === 'gateway') return before;
+        if (before.completed && before.outcome !== 'unknown') throw new UsageError(`ledger entry ${id} already has the outcome ${before.outcome}; nothing was changed`, { field: 'entry' });
+        const now = new Date().toISOString();
+        const after = this.q(
+          `UPDATE paycli.payments SET outcome = $2, end_time = coalesce(end_time, $3), resolved_by = $4, resolved_time = $3, note = $5,
+             transaction_id = coalesce($6::jsonb, transaction_id), status = coalesce($7, status), message = coalesce($8, message) WHERE id = $1 RETURNING *`,
+          [id, outcome, now, opts.by, clean(opts.note, 500), opts.transactionId === undefined ? null : JSON.stringify(opts.transactionId), clean(opts.status, 20), clean(opts.message, 500)],
+        )[0]!;
+        return toPgEntry(after);
+      }),
+    );
+  }
+
+  query(q: LedgerQuery): LedgerEntry[] {
+    return [...this.iterate(q)];
+  }
+
+  /** {@link query} in pages of 1,000 by entry number (an export of the whole ledger keeps memory flat). */
+  *iterate(q: LedgerQuery): Generator<LedgerEntry> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      if (value === undefined) return;
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    add('time_ms >= ?', q.since === undefined ? undefined : Date.parse(q.since));
+    add('time_ms < ?', q.until === undefined ? undefined : Date.parse(q.until));
+    add('kind = ?', q.kind);
+    if (q.outcome === 'unknown') where.push(`(outcome IS NULL OR outcome = 'unknown')`);
+    else add('outcome = ?', q.outcome);
+    add('profile = ?', q.profile);
+    add('order_id = ?', q.orderId);
+    add('batch_id = ?', q.batchId);
+    add('os_user = ?', q.by?.user);
+    add('lower(host) = lower(?)', q.by?.host);
+    let left = q.limit < 0 ? Infinity : q.limit;
+    let below: number | undefined;
+    while (left > 0) {
+      const page = Math.min(left, 1000);
+      const sql = `SELECT * FROM paycli.payments WHERE ${[...where, below === undefined ? 'true' : `id < ${below}`].join(' AND ')} ORDER BY id DESC LIMIT ${page}`;
+      const rows = this.guard(() => this.q(sql, params));
+      for (const r of rows) yield toPgEntry(r);
+      if (rows.length < page) return;
+      left -= rows.length;
+      below = Number(rows[rows.length - 1]!.id);
+    }
+  }
+
+  meta(key: string): string | undefined {
+    return this.guard(() => this.q('SELECT value FROM paycli.meta WHERE key = $1', [key])[0]?.value as string | undefined);
+  }
+
+  setMeta(key: string, value: string): void {
+    this.guard(() => void this.q('INSERT INTO paycli.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]));
+  }
+
+  /**
+   * Copies entries (and the runs they name) of a local ledger here, skipping those whose uuid the
+   * team ledger holds already (`paycli ledger push`): pushing twice adds nothing.
+   * @returns how many entries were added
+   */
+  push(entries: Iterable<LedgerEntry>, runs: (id: string) => RunRecord | undefined, onProgress?: (done: number) => void): number {
+    const cols = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version'];
+    const seenRuns = new Set<string>();
+    let added = 0;
+    let done = 0;
+    let chunk: LedgerEntry[] = [];
+    const flush = () => {
+      if (!chunk.length) return;
+      const runRows: unknown[][] = [];
+      for (const e of chunk) {
+        if (!e.runId || seenRuns.has(e.runId)) continue;
+        seenRuns.add(e.runId);
+        const r = runs(e.runId);
+        if (r) runRows.push([r.id, r.pid, r.host, r.user, r.version, r.startedMs, Date.now()]);
+      }
+      const rows = chunk.map((e) => {
+        const r = e.runId ? runs(e.runId) : undefined;
+        return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
+          e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
+          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null];
+      });
+      this.guard(() =>
+        this.transaction(() => {
+          if (runRows.length) this.insertRows('paycli.runs (id, pid, host, os_user, version, started_ms, gone_ms)', 7, runRows, 'ON CONFLICT (id) DO NOTHING');
+          added += this.insertColumns(cols, PUSH_TYPES, rows);
+        }),
+      );
+      done += chunk.length;
+      chunk = [];
+      onProgress?.(done);
+    };
+    for (const e of entries) {
+      chunk.push(e);
+      if (chunk.length >= 5000) flush();
+    }
+    flush();
+    return added;
+  }
+
+  /**
+   * One INSERT of many payments, one array parameter per column (`unnest`): a statement of 35
+   * parameters whatever the number of rows; entries whose uuid is held already are skipped.
+   * @returns the rows inserted
+   */
+  private insertColumns(cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
+    const arrays = cols.map((_, j) => rows.map((r) => r[j]));
+    const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
+    const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
+    const out = this.q(`WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`, arrays);
+    return Number(out[0]?.n ?? 0);
+  }
+
+  /** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
+  private insertRows(into: string, ncols: number, rows: unknown[][], conflict: string): number {
+    const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
+    const out = this.q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
+    return Number(out[0]?.n ?? 0);
+  }
+}
+
+/** The PostgreSQL types of the columns `ledger push` writes, in its order. */
+const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text'];
+
+/** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
+export function toPgEntry(r: Row): LedgerEntry {
+  return toEntry({ ...r, run_user: r.os_user, run_host: r.host, run_version: r.version });
+}
+
+/** A row of `paycli.runs` as a run. */
+function toPgRun(r: Row): RunRecord & { goneMs?: number } {
+  return {
+    id: r.id as string,
+    pid: r.pid as number,
+    procStart: null,
+    host: r.host as string,
+    bootId: null,
+    startedMs: r.started_ms as number,
+    user: (r.os_user as string | null) ?? 'unknown',
+    version: (r.version as string | null) ?? '?',
+    ...(r.gone_ms !== null && r.gone_ms !== undefined ? { goneMs: r.gone_ms as number } : {}),
+  };
+}
+
+/** A UUID version 7 (as src/ledger/ledger.ts `uuidV7`; kept here so the team ledger does not load the local one). */
+function uuidV7(now: number): string {
+  const h = randomUUID().replace(/-/g, '');
+  const t = now.toString(16).padStart(12, '0');
+  const s = `${t}7${h.slice(13, 16)}${((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17)}`;
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}

@@ -1,0 +1,136 @@
+/**
+ * The team ledger's schema on PostgreSQL (docs/ledger-and-safety.md, "Team ledger"): everything lives in
+ * the schema `paycli` of the database the `ledger-url` names, beside whatever else that database
+ * holds. Versioned: `paycli.meta` holds `schema_version`; {@link PG_MIGRATIONS} brings an older one
+ * up to {@link PG_SCHEMA_VERSION}, and only `paycli ledger migrate` applies them (a payment
+ * command refuses a team ledger that is not at its version, exit 2).
+ *
+ * The tables mirror the local ledger's (src/ledger/schema.ts): the same columns, with who sent each
+ * payment (operating-system user, host name, paycli version) on the entry itself.
+ */
+
+/** The schema version this paycli reads and writes. */
+export const PG_SCHEMA_VERSION = 1;
+
+/** The migrations: index 0 makes version 1 from nothing, index n makes version n + 1 from version n. */
+export const PG_MIGRATIONS: readonly string[] = [
+  `CREATE SCHEMA IF NOT EXISTS paycli;
+CREATE TABLE paycli.meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE paycli.runs (
+  id text PRIMARY KEY,
+  pid integer NOT NULL,
+  host text NOT NULL,
+  os_user text,
+  version text,
+  started_ms bigint NOT NULL,
+  batch_id text,
+  endpoint text,
+  ended_ms bigint,
+  gone_ms bigint
+);
+CREATE INDEX runs_by_batch ON paycli.runs (batch_id, endpoint) WHERE batch_id IS NOT NULL;
+CREATE TABLE paycli.payments (
+  id bigserial PRIMARY KEY,
+  uuid text NOT NULL UNIQUE,
+  time text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('cashout', 'cashin')),
+  fingerprint text NOT NULL,
+  value bigint NOT NULL,
+  target text NOT NULL,
+  endpoint text NOT NULL,
+  sandbox smallint NOT NULL DEFAULT 0,
+  profile text NOT NULL,
+  pix_key_type integer,
+  pix_key text,
+  recipient text,
+  payer text,
+  product text,
+  order_id text,
+  batch_id text,
+  batch_row integer,
+  allow_duplicate smallint NOT NULL DEFAULT 0,
+  overrides bigint,
+  pid integer,
+  source text,
+  outcome text CHECK (outcome IN ('ok', 'refused', 'unknown', 'not_sent')),
+  end_time text,
+  transaction_id jsonb,
+  status text,
+  http_status integer,
+  message text,
+  resolved_by text CHECK (resolved_by IN ('hand', 'gateway')),
+  resolved_time text,
+  note text,
+  time_ms bigint,
+  deadline_ms bigint,
+  run_id text,
+  os_user text,
+  host text,
+  version text
+);
+CREATE INDEX payments_by_fingerprint ON paycli.payments (fingerprint);
+CREATE INDEX payments_by_time_ms ON paycli.payments (time_ms);
+CREATE INDEX payments_by_order_id ON paycli.payments (order_id);
+CREATE INDEX payments_by_batch ON paycli.payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
+CREATE INDEX payments_unresolved ON paycli.payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
+CREATE INDEX payments_by_sender ON paycli.payments (os_user, host);
+INSERT INTO paycli.meta (key, value) VALUES ('format', 'paycli-ledger');`,
+];
+
+/** The columns of an insert, in order (the values come as $1...$n). */
+export const PG_INSERT_COLUMNS = [
+  'uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product',
+  'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'overrides', 'pid', 'source', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version',
+] as const;
+
+/** The PostgreSQL types of {@link PG_INSERT_COLUMNS}, in order. */
+const PG_INSERT_TYPES = [
+  'text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text',
+  'text', 'text', 'integer', 'smallint', 'bigint', 'integer', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text',
+] as const;
+
+/**
+ * Check and record in one statement (run after {@link PG_ENDPOINT_LOCK}, so its snapshot holds what
+ * the lock's previous holder committed): the blocking cash-out ({@link PG_BLOCKING}: $28 fingerprint
+ * or NULL for a cash-in, $29 window on, $30 since), the open entry with the same order reference
+ * ({@link PG_ORDER_TAKEN}), and the insert ($1...$27, `overrides` from the blocking one) when neither
+ * refuses it ($31 allow duplicate). Answers the blocking row, the taken row (as JSON) and the new id.
+ */
+export const PG_CHECK_AND_INSERT = `WITH b AS (
+    SELECT * FROM paycli.payments WHERE $28::text IS NOT NULL AND fingerprint = $28::text AND kind = 'cashout'
+      AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $29::boolean AND (time_ms IS NULL OR time_ms >= $30::bigint))) ORDER BY id DESC LIMIT 1),
+  t AS (
+    SELECT * FROM paycli.payments WHERE $15::text IS NOT NULL AND order_id = $15::text AND endpoint = $7::text AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1),
+  ins AS (
+    INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
+    SELECT ${PG_INSERT_COLUMNS.map((c, i) => (c === 'overrides' ? `coalesce($${i + 1}::bigint, (SELECT id FROM b))` : `$${i + 1}::${PG_INSERT_TYPES[i]}`)).join(', ')}
+    WHERE (NOT EXISTS (SELECT 1 FROM b) OR $31::boolean) AND NOT EXISTS (SELECT 1 FROM t)
+    RETURNING id)
+SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t) AS taken, (SELECT id FROM ins) AS id`;
+
+/** `INSERT` of one payment, returning its entry number. */
+export const PG_INSERT = `INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')}) VALUES (${PG_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
+
+/** The rule of src/ledger/rules.ts `blocks` in SQL: $1 fingerprint, $2 window on (boolean), $3 since (epoch ms). */
+export const PG_BLOCKING = `SELECT * FROM paycli.payments WHERE fingerprint = $1 AND kind = 'cashout'
+  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $2::boolean AND (time_ms IS NULL OR time_ms >= $3)))
+  ORDER BY id DESC LIMIT 1`;
+
+/** The latest open or created entry with an order reference at a gateway: $1 order reference, $2 endpoint. */
+export const PG_ORDER_TAKEN = `SELECT * FROM paycli.payments WHERE order_id = $1 AND endpoint = $2 AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1`;
+
+/**
+ * The advisory lock that serialises check-and-record per gateway endpoint (held to the end of the
+ * transaction): two paycli on two machines paying the same endpoint record one after the other.
+ */
+export const PG_ENDPOINT_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`;
+
+/**
+ * The advisory lock a run holds on its session for its whole life (two keys: 1 and the hash of its
+ * id, a key space apart from the endpoint locks): PostgreSQL releases it when the connection ends,
+ * however the process ended; a stopped process keeps its connection, and so its lock.
+ */
+export const PG_RUN_LOCK = `SELECT pg_advisory_lock(1, hashtext($1))`;
+
+/** Whether a run's lock is free (its run gone): tried, and let go again at once when taken. */
+export const PG_RUN_PROBE = `SELECT CASE WHEN pg_try_advisory_lock(1, hashtext($1)) THEN pg_advisory_unlock(1, hashtext($1)) ELSE false END AS free`;

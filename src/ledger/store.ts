@@ -1,0 +1,92 @@
+/**
+ * Which ledger a command uses (docs/ledger-and-safety.md, "Team ledger"): the local SQLite ledger
+ * (src/ledger/ledger.ts) unless the profile's `ledger-url` (or `PAYCLI_LEDGER_URL`) names a team
+ * ledger on PostgreSQL (src/ledger/pg/ledger.ts). Both offer the same synchronous methods,
+ * {@link LedgerStore}, so the commands that pay, list and settle do not tell them apart.
+ */
+import { UsageError } from '../core/errors.js';
+import { shownUrlInput } from '../core/secrets.js';
+import { profileName, readConfigFile } from '../config/settings.js';
+import { Ledger, openLedger as openLocalLedger } from './ledger.js';
+import { PgLedger } from './pg/ledger.js';
+
+/** The methods every ledger offers (those of the local one; the team ledger implements the same). */
+export type LedgerStore = Pick<
+  Ledger,
+  | 'file'
+  | 'close'
+  | 'blockingCashOut'
+  | 'checkCashOut'
+  | 'begin'
+  | 'extendDeadlines'
+  | 'inFlight'
+  | 'run'
+  | 'claimBatch'
+  | 'releaseBatch'
+  | 'end'
+  | 'group'
+  | 'reusableOrderId'
+  | 'get'
+  | 'findByOrderId'
+  | 'batchOutcomes'
+  | 'batchRows'
+  | 'listUnknown'
+  | 'resolve'
+  | 'query'
+  | 'iterate'
+  | 'meta'
+  | 'setMeta'
+>;
+
+/** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
+export interface TeamLedger {
+  /** `postgres://user@host:port/database?...` (may hold a password: a secret). */
+  url: string;
+  /** Config key `ledger-password`. */
+  password?: string;
+}
+
+/**
+ * The team ledger of a profile: `PAYCLI_LEDGER_URL`, else the profile's `ledger-url`; undefined for
+ * the local ledger.
+ * @param profile the profile in use (default: `PAYCLI_PROFILE`, else `default`)
+ * @throws UsageError (exit 2) when the URL is not a `postgres://` or `postgresql://` URL
+ */
+export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.env): TeamLedger | undefined {
+  const config = readConfigFile();
+  const name = profile ?? profileName({}, env);
+  const keys = config.profiles?.[name] ?? {};
+  const url = env.PAYCLI_LEDGER_URL || keys['ledger-url'];
+  if (!url) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
+    throw new UsageError(`${env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : `config key ledger-url (profile ${name})`} must be a postgres:// URL, got "${shownUrlInput(url)}"; nothing was sent`, { field: 'ledger-url' });
+  }
+  const password = keys['ledger-password'];
+  return { url, ...(password ? { password } : {}) };
+}
+
+let sharedTeam: PgLedger | undefined;
+
+/**
+ * The ledger of this process for the commands that send (opened once): the team ledger when one
+ * is configured, else the local one (created when missing).
+ * @param profile the profile in use
+ * @throws LedgerUnavailableError (exit 2, nothing was sent), LedgerBusyError
+ */
+export function openLedger(profile?: string): LedgerStore {
+  const team = teamLedger(profile);
+  if (!team) return openLocalLedger();
+  sharedTeam ??= PgLedger.open(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+  return sharedTeam;
+}
+
+/**
+ * The ledger for reading and settling (`history`, `reconcile`): the team ledger when one is
+ * configured, else the local one, or undefined when nothing was recorded on this machine yet.
+ * @throws LedgerUnavailableError (exit 2)
+ */
+export function openLedgerToRead(profile?: string): LedgerStore | undefined {
+  const team = teamLedger(profile);
+  if (!team) return Ledger.open({ create: false });
+  return PgLedger.open(team.url, team.password ? { password: team.password } : {});
+}
