@@ -367,6 +367,32 @@ export const en = {
   'result.retention': 'Retention',
   'result.toAnticipate': 'To anticipate',
   'result.finalBalance': 'Final balance',
+  // ── help of ledger (src/cli/commands/ledger.ts) ──
+  'help.ledger.description': 'the team ledger on PostgreSQL (config key ledger-url): create or update its schema, copy a local ledger into it',
+  'help.ledger.after': `With ledger-url set (per profile, or PAYCLI_LEDGER_URL), every machine that pays records in one
+PostgreSQL database, so the duplicate guard, order references and batch runs hold across machines.
+Payment commands never change a shared database's schema: run \`paycli ledger migrate\` once per
+new paycli version.
+
+Examples:
+  $ paycli config set ledger-url postgres://payments@db.internal:5432/payments
+  $ paycli config set ledger-password          # in a terminal: asks for it, hidden
+  $ paycli ledger migrate
+  $ paycli ledger push`,
+  'help.ledger.migrate': 'create the team ledger schema, or bring it up to this paycli version',
+  'help.ledger.migrate.after': `Applies, in order and each in its own transaction, the schema versions the team ledger lacks; two
+machines migrating at once apply each once. Exit 0 when it is at this paycli's version.
+
+Examples:
+  $ paycli ledger migrate
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json`,
+  'help.ledger.push': "copy this machine's local ledger into the team ledger (entries it holds already are skipped)",
+  'help.ledger.push.after': `Entries are matched by their uuid: pushing twice adds nothing. Refused (exit 2) while a local
+paycli still sends an entry. --json prints {"entries": N, "added": M}.
+
+Examples:
+  $ paycli ledger push
+  $ paycli ledger push --profile payroll --json`,
   // ── help of auth, balance, status, reconcile, listen (src/cli/commands/) ──
   'help.auth.description': 'log a profile in to its gateway: the API key checked, and kept in the system keychain',
   'help.auth.after': `Per profile (--profile or PAYCLI_PROFILE). login asks for the API key hidden (in a terminal; else

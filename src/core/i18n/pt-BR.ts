@@ -371,6 +371,33 @@ export const ptBR: Catalog = {
   'result.retention': 'Retenção',
   'result.toAnticipate': 'A antecipar',
   'result.finalBalance': 'Saldo final',
+  // ── help of ledger (src/cli/commands/ledger.ts) ──
+  'help.ledger.description': 'o registro da equipe no PostgreSQL (chave de configuração ledger-url): cria ou atualiza o esquema, copia um registro local para ele',
+  'help.ledger.after': `Com ledger-url definido (por perfil, ou PAYCLI_LEDGER_URL), toda máquina que paga registra num mesmo
+banco PostgreSQL, e assim a proteção contra duplicidade, as referências de pedido e os lotes valem entre
+máquinas. Os comandos de pagamento nunca mudam o esquema de um banco compartilhado: rode
+\`paycli ledger migrate\` uma vez a cada nova versão do paycli.
+
+Exemplos:
+  $ paycli config set ledger-url postgres://payments@db.internal:5432/payments
+  $ paycli config set ledger-password          # num terminal: pede a senha, sem mostrá-la
+  $ paycli ledger migrate
+  $ paycli ledger push`,
+  'help.ledger.migrate': 'cria o esquema do registro da equipe, ou o atualiza para esta versão do paycli',
+  'help.ledger.migrate.after': `Aplica, em ordem e cada uma na sua própria transação, as versões de esquema que faltam ao registro
+da equipe; duas máquinas migrando ao mesmo tempo aplicam cada uma uma só vez. Sai com 0 quando o
+esquema está na versão deste paycli.
+
+Exemplos:
+  $ paycli ledger migrate
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json`,
+  'help.ledger.push': 'copia o registro local desta máquina para o registro da equipe (as entradas que ele já tem são puladas)',
+  'help.ledger.push.after': `As entradas são casadas pelo uuid: enviar duas vezes não acrescenta nada. Recusado (saída 2) enquanto
+um paycli local ainda envia uma entrada. --json imprime {"entries": N, "added": M}.
+
+Exemplos:
+  $ paycli ledger push
+  $ paycli ledger push --profile payroll --json`,
   // ── help of auth, balance, status, reconcile, listen (src/cli/commands/) ──
   'help.auth.description': 'faz o login de um perfil no gateway: a chave de API é conferida e guardada no chaveiro do sistema',
   'help.auth.after': `Por perfil (--profile ou PAYCLI_PROFILE). login pede a chave de API sem mostrá-la (num terminal;
