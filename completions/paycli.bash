@@ -16,13 +16,13 @@ __paycli_spec() {
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --profile --base-url --timeout --lang'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --profile --base-url --timeout --lang'
       varg='' ;;
     'cashout')
       subs=''
-      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --retry-refused --wait --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --batch --batch-format --concurrency --rate --results --profile --base-url --timeout --lang'
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --encoding --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --csv-dialect --retry-refused --wait --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --encoding --batch --batch-format --concurrency --rate --results --csv-dialect --profile --base-url --timeout --lang'
       varg='' ;;
     'config')
       subs='set get unset list profiles path'
@@ -126,13 +126,13 @@ __paycli_spec() {
       varg='' ;;
     'history')
       subs='resolve'
-      flags='--since --until --kind --outcome --order-id --by --limit --format --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--since --until --kind --outcome --order-id --by --limit --format --profile --base-url --timeout --lang'
+      flags='--since --until --kind --outcome --order-id --by --limit --format --csv-dialect --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--since --until --kind --outcome --order-id --by --limit --format --csv-dialect --profile --base-url --timeout --lang'
       varg='' ;;
     'history resolve')
       subs=''
-      flags='--outcome --note --force --help -h --since --until --kind --order-id --by --limit --format --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--outcome --note --since --until --kind --order-id --by --limit --format --profile --base-url --timeout --lang'
+      flags='--outcome --note --force --help -h --since --until --kind --order-id --by --limit --format --csv-dialect --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--outcome --note --since --until --kind --order-id --by --limit --format --csv-dialect --profile --base-url --timeout --lang'
       varg='' ;;
     'status')
       subs=''
@@ -213,6 +213,10 @@ __paycli_values() {
       __paycli_words 'pt-BR en' "$3" ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
+    'cashin:--encoding'|'cashout:--encoding')
+      __paycli_words 'utf-8 windows-1252 latin1' "$3" ;;
+    'cashin:--csv-dialect'|'cashout:--csv-dialect'|'history:--csv-dialect'|'history resolve:--csv-dialect')
+      __paycli_words 'br intl' "$3" ;;
     'cashout:--pix-key-type')
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')

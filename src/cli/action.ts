@@ -5,7 +5,7 @@
  * A stack trace is printed only with `--verbose`.
  */
 import type { Command } from 'commander';
-import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliError } from '../core/errors.js';
+import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../core/errors.js';
 import { setupColor } from '../core/highlighter.js';
 import { logger, setupLogger } from '../core/logger.js';
 import { redact, sanitizeText } from '../core/sanitize.js';
@@ -25,6 +25,7 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
   await setupColor(opts.color === false);
   setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
   try {
+    checkArgvText(cmd, args);
     await checkNamedProfile(cmd, opts);
     await body(opts, processContext(args, cmd));
   } catch (err) {
@@ -59,6 +60,30 @@ async function checkNamedProfile(cmd: Command, opts: Record<string, unknown>): P
   if (OWN_PROFILE_CHECK.has(name)) return;
   const { checkProfile } = await import('../config/settings.js');
   checkProfile(opts, process.env, undefined, { action: path[0] === 'config' ? t('common.nothingChanged') : SENDING.has(path[0]!) ? t('common.nothingSent') : t('common.nothingDone') });
+}
+
+/**
+ * Refuses a flag value or argument that was not valid UTF-8 on the command line. Node reads the
+ * command line as UTF-8 and writes U+FFFD for bytes that are not (a terminal or script in
+ * Latin-1 or Windows-1252); the original bytes are lost, so such a value is refused rather than
+ * sent (docs/cash-in-and-cash-out.md "Encodings").
+ * @throws UsageError (exit 2) naming the flag and the character
+ */
+function checkArgvText(cmd: Command, args: readonly string[]): void {
+  const bad = (v: unknown): number => (typeof v === 'string' ? [...v].indexOf('\uFFFD') : Array.isArray(v) ? Math.max(-1, ...v.map(bad)) : -1);
+  const refuse = (what: string, at: number) => {
+    throw new UsageError(t('encoding.argv', what, at + 1), { field: what, hint: t('encoding.argvHint') });
+  };
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const o of c.options) {
+      const at = bad(c.getOptionValue(o.attributeName()));
+      if (at >= 0) refuse(o.long ?? o.flags, at);
+    }
+  }
+  args.forEach((a, i) => {
+    const at = bad(a);
+    if (at >= 0) refuse(cmd.registeredArguments[i]?.name() ?? `argument ${i + 1}`, at);
+  });
 }
 
 /** Prints an error as the user should see it and returns the exit code. */

@@ -1,33 +1,63 @@
 /**
  * The one parser of time bounds given on the command line (`history --since/--until`, and any
- * command that looks back in the ledger): a duration back from now, or a date or time.
+ * command that looks back in the ledger): a duration back from now, or a date or time. Dates are
+ * local calendar days (the `TZ` zone, src/core/local-time.ts), as `history` shows times.
  */
 import { UsageError } from '../core/errors.js';
+import { addDays, localDate, localDayStart, localTimeZone, offsetMinutes, type CalendarDate } from '../core/local-time.js';
+import { t as tr } from '../core/i18n/index.js';
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** Words for a day relative to today, in both languages. */
+const RELATIVE_DAYS: Record<string, number> = { today: 0, hoje: 0, yesterday: -1, ontem: -1 };
+
+function validDate(year: number, month: number, day: number): CalendarDate | undefined {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day ? { year, month, day } : undefined;
+}
 
 /**
  * Parses a time bound:
  * - a duration back from `now`: `30m`, `24h`, `7d`, `2w` (minutes, hours, days, weeks);
- * - a date `2026-11-01` (UTC, as `history` shows times): its start, or with `endOfDay` the start
+ * - a local calendar day: `2026-11-01`, `01/11/2026` (day/month/year), `today`/`hoje`,
+ *   `yesterday`/`ontem`: its first instant in `timeZone`, or with `endOfDay` the first instant
  *   of the next day, so that `--until 2026-11-01` includes that whole day;
- * - an ISO 8601 time `2026-11-01T12:00:00Z` (or with an offset, `-03:00`; no offset means UTC).
+ * - an ISO 8601 time `2026-11-01T12:00:00Z` or with an offset (`-03:00`); without one it is a
+ *   local time in `timeZone`.
  * @param flag the flag's name, for the error
+ * @param opts `now` (epoch ms) and `timeZone` (an IANA name; the local zone by default) are
+ *   injected by tests
  * @returns epoch milliseconds
  * @throws UsageError (exit 2)
  */
-export function parseTimeBound(text: string, flag: string, opts: { now?: number; endOfDay?: boolean } = {}): number {
+export function parseTimeBound(text: string, flag: string, opts: { now?: number; endOfDay?: boolean; timeZone?: string } = {}): number {
   const t = text.trim();
   const now = opts.now ?? Date.now();
+  const zone = opts.timeZone ?? localTimeZone();
   const m = /^([0-9]{1,6})\s*([mhdw])$/i.exec(t);
   if (m) return now - Number(m[1]) * UNIT_MS[m[2]!.toLowerCase() as keyof typeof UNIT_MS];
-  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) {
-    const ms = Date.parse(`${t}T00:00:00Z`);
-    if (Number.isFinite(ms) && new Date(ms).toISOString().startsWith(t)) return opts.endOfDay ? ms + UNIT_MS.d : ms;
-  } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(t)) {
-    const iso = t.replace(' ', 'T');
-    const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(iso) ? iso : `${iso}Z`);
-    if (Number.isFinite(ms)) return ms;
+  let day: CalendarDate | undefined;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  const br = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t);
+  const word = RELATIVE_DAYS[t.toLowerCase()];
+  if (iso) day = validDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  else if (br) day = validDate(Number(br[3]), Number(br[2]), Number(br[1]));
+  else if (word !== undefined) day = addDays(localDate(now, zone), word);
+  else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(t)) {
+    const text = t.replace(' ', 'T');
+    if (/(Z|[+-]\d{2}:?\d{2})$/i.test(text)) {
+      const ms = Date.parse(text);
+      if (Number.isFinite(ms)) return ms;
+    } else {
+      // A wall-clock time in the zone: read it as UTC, then move it by the zone's offset there.
+      const asUtc = Date.parse(`${text}Z`);
+      if (Number.isFinite(asUtc)) {
+        const first = asUtc - offsetMinutes(asUtc, zone) * 60_000;
+        return asUtc - offsetMinutes(first, zone) * 60_000;
+      }
+    }
   }
-  throw new UsageError(`${flag}: use a duration such as 30m, 24h, 7d or 2w, or a date such as 2026-11-01 (UTC) or 2026-11-01T12:00:00-03:00; got "${text}"`, { field: flag });
+  if (day) return localDayStart(opts.endOfDay ? addDays(day, 1) : day, zone);
+  throw new UsageError(tr('time.boundInvalid', flag, text), { field: flag });
 }

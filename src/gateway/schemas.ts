@@ -17,7 +17,7 @@ import en from 'zod/v4/locales/en.js';
 
 import { formatReais, MAX_CENTS } from '../pix/money.js';
 import { pixKeyTypeHelp } from '../pix/pix-key-types.js';
-import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProblem, textProblem } from '../pix/validators.js';
+import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProblem, replacementProblem, textProblem } from '../pix/validators.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pixkey.js';
 import { orderIdProblem } from './order-id.js';
 import { isHttpUrl } from './net.js';
@@ -112,6 +112,10 @@ const urlSchema = z.string(typed(() => t('schema.what.url'))).check(
   z.trim(),
   z.maxLength(MAX_URL, { error: () => t('schema.urlLong', MAX_URL) }),
   z.refine(isHttpUrl, { error: () => t('schema.urlNotHttp') }),
+  (ctx) => {
+    const problem = replacementProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+  },
 );
 
 /**

@@ -11,7 +11,11 @@ import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from '../gateway/endpoint.js
 import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { formatReais } from '../pix/money.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { t } from '../core/i18n/index.js';
+import { isPortuguese, t } from '../core/i18n/index.js';
+import { formatLocalTime } from '../core/local-time.js';
+
+/** A recorded time (ISO 8601 UTC) as messages show it: local, with its offset (src/core/local-time.ts). */
+const shownTime = (iso: string): string => formatLocalTime(iso, { portuguese: isPortuguese() });
 
 /** What a ledger entry is about. */
 export type PaymentKind = 'cashout' | 'cashin';
@@ -196,10 +200,10 @@ export function checkClock(now: number, note = '; nothing was sent'): void {
 export function orderTakenError(earlier: EarlierPayment & { orderId?: string }, note = `; ${t('common.nothingSent')}`): UsageError {
   const ref = sanitizeText(earlier.orderId ?? '?', true);
   if (earlier.outcome === 'ok') {
-    return new UsageError(t('rules.orderOk', ref, earlier.id, String(earlier.transactionId ?? '?'), formatReais(earlier.value), earlier.time, note), { field: '--order-id', hint: t('rules.orderOkHint') }, 'duplicate_order');
+    return new UsageError(t('rules.orderOk', ref, earlier.id, String(earlier.transactionId ?? '?'), formatReais(earlier.value), shownTime(earlier.time), note), { field: '--order-id', hint: t('rules.orderOkHint') }, 'duplicate_order');
   }
   return new UsageError(
-    t('rules.orderUnknown', ref, earlier.id, formatReais(earlier.value), earlier.time, note),
+    t('rules.orderUnknown', ref, earlier.id, formatReais(earlier.value), shownTime(earlier.time), note),
     { field: '--order-id', hint: t('rules.orderUnknownHint') },
     'duplicate_order',
   );
@@ -218,7 +222,7 @@ function windowWords(windowMin: number): string {
 
 /** The refusal of a duplicate cash-out (exit 2, `duplicate_cashout`), describing the earlier one. */
 export function duplicateError(earlier: EarlierPayment, windowMin: number, now = Date.now()): UsageError {
-  const what = t('rules.dupWhat', formatReais(earlier.value), sanitizeText(earlier.pixKey ?? '?', true), Boolean(earlier.sandbox), earlier.time, ago(earlier.time, now), earlier.id);
+  const what = t('rules.dupWhat', formatReais(earlier.value), sanitizeText(earlier.pixKey ?? '?', true), Boolean(earlier.sandbox), shownTime(earlier.time), ago(earlier.time, now), earlier.id);
   if (earlier.outcome === 'ok') {
     return new UsageError(
       t('rules.dupOk', what, String(earlier.transactionId ?? '?')),

@@ -9,6 +9,8 @@
  * Before that the outcome stays unknown. "Found" settles at any time: it is proof either way.
  * Pure: the clock and the owner's state are passed in (unit-tested with a fake clock).
  */
+import { formatLocalTime } from '../core/local-time.js';
+import { isPortuguese } from '../core/i18n/index.js';
 
 /** The state of the run that recorded an entry (src/ledger/runs.ts `runState`). */
 export type OwnerState =
@@ -67,9 +69,13 @@ export function deadlineOf(startBy: number, timeoutMs: number): number {
   return startBy + timeoutMs;
 }
 
-/** A time for messages: ISO 8601 UTC to the second (`2026-11-25T15:04:15Z`). */
-export function whenText(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+/**
+ * A time for messages, in the local zone with its offset, to the second (src/core/local-time.ts):
+ * `2026-11-25T12:04:15-03:00`, or `25/11/2026 12:04:15 -03:00` in Portuguese.
+ * @param timeZone an IANA zone (the local one by default; tests inject one)
+ */
+export function whenText(ms: number, timeZone?: string): string {
+  return formatLocalTime(ms, { portuguese: isPortuguese(), ...(timeZone ? { timeZone } : {}) });
 }
 
 /** Words for a verdict that does not settle, for messages and the `reason` of JSON output. */

@@ -5,7 +5,8 @@
 import { formatReais } from '../pix/money.js';
 import { CASH_OUT_STATUS_NAMES, statusWord, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../gateway/schemas.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { t } from '../core/i18n/index.js';
+import { formatLocalTime } from '../core/local-time.js';
+import { isPortuguese, t } from '../core/i18n/index.js';
 
 const row = (label: string, value: string) => `${label.padEnd(16)}${value}`;
 
@@ -23,7 +24,7 @@ export function formatCashIn(res: CashInResponse, valueCents: number, sandbox: b
   ].join('\n');
 }
 
-/** The cash-out result: id, order reference sent (when any), gross, fee and net in reais, status by name, created-at. */
+/** The cash-out result: id, order reference sent (when any), gross, fee and net in reais, status by name, created-at in local time (src/core/local-time.ts). */
 export function formatCashOut(res: CashOutResponse, sandbox: boolean, orderId?: string): string {
   const tax = Number(res.tax);
   const liquid = Number(res.liquid);
@@ -35,7 +36,7 @@ export function formatCashOut(res: CashOutResponse, sandbox: boolean, orderId?: 
     row(t('result.fee'), Number.isSafeInteger(tax) ? formatReais(tax) : sanitizeText(res.tax)),
     row(t('result.net'), Number.isSafeInteger(liquid) ? formatReais(liquid) : sanitizeText(res.liquid)),
     row(t('result.status'), CASH_OUT_STATUS_NAMES[res.status]),
-    row(t('result.createdAt'), sanitizeText(res.createdAt, true)),
+    row(t('result.createdAt'), sanitizeText(formatLocalTime(res.createdAt, { portuguese: isPortuguese() }), true)),
   ].join('\n');
 }
 
@@ -56,7 +57,7 @@ const joinParts = (parts: (string | number | null | undefined)[]) =>
 
 /**
  * A transaction as a lookup answered it (`paycli status`): kind and status word, ids, amount in
- * reais, end-to-end id, processed time (as the gateway wrote it), the payer (cash-in) or the
+ * reais, end-to-end id, processed time (in local time; as the gateway wrote it when it is not a time), the payer (cash-in) or the
  * destination (cash-out). `heading` replaces the first line.
  */
 export function formatLookup(doc: TransactionLookup, heading?: string): string {
@@ -66,7 +67,7 @@ export function formatLookup(doc: TransactionLookup, heading?: string): string {
   lines.push(row(t('result.amount'), formatReais(doc.value)));
   if (doc.method) lines.push(row(t('result.method'), sanitizeText(doc.method, true)));
   if (doc.endToEndId) lines.push(row(t('result.endToEnd'), sanitizeText(doc.endToEndId, true)));
-  if (doc.processedAt) lines.push(row(t('result.processedAt'), sanitizeText(doc.processedAt, true)));
+  if (doc.processedAt) lines.push(row(t('result.processedAt'), sanitizeText(formatLocalTime(doc.processedAt, { portuguese: isPortuguese() }), true)));
   const p = doc.payer;
   if (p) {
     const bank = joinParts([p.bankName, p.bankCode !== null && p.bankCode !== undefined ? t('result.code', String(p.bankCode)) : undefined, p.bankIspb ? `ISPB ${p.bankIspb}` : undefined]);

@@ -16,9 +16,10 @@ import { logger } from '../core/logger.js';
 import { parsePixKeyType } from '../pix/pix-key-types.js';
 import type { FieldProblem } from '../gateway/schemas.js';
 import { t } from '../core/i18n/index.js';
+import { decodeText, parseEncoding, type Encoding } from '../core/text-encoding.js';
 
 /** Flags that shape the body: the command's field flags (by commander attribute), `--input`, `--amount`. */
-export type BodyFlags = Record<string, unknown> & { input?: string; amount?: string; value?: string };
+export type BodyFlags = Record<string, unknown> & { input?: string; amount?: string; value?: string; encoding?: string };
 
 /** A body gathered from `--input` and the flags, with where each value came from. */
 export interface GatheredBody extends ValueSources {
@@ -45,11 +46,11 @@ export interface InputDocument {
 export const MAX_INPUT_BYTES = 1024 * 1024;
 
 /**
- * Reads at most {@link MAX_INPUT_BYTES} + 1 bytes of a file or of stdin (fd 0), as UTF-8.
- * @returns the text, or `undefined` when there is more than the limit
+ * Reads at most {@link MAX_INPUT_BYTES} + 1 bytes of a file or of stdin (fd 0).
+ * @returns the bytes, or `undefined` when there are more than the limit
  * @throws the system error when it cannot be read
  */
-function readLimited(source: string): string | undefined {
+function readLimited(source: string): Buffer | undefined {
   const fd = source === '-' ? 0 : openSync(source, 'r');
   try {
     const buf = Buffer.allocUnsafe(MAX_INPUT_BYTES + 1);
@@ -67,27 +68,30 @@ function readLimited(source: string): string | undefined {
       len += n;
       if (len > MAX_INPUT_BYTES) return undefined;
     }
-    return buf.toString('utf8', 0, len);
+    return buf.subarray(0, len);
   } finally {
     if (fd !== 0) closeSync(fd);
   }
 }
 
 /**
- * Reads `--input <file|->` strictly, at most {@link MAX_INPUT_BYTES}.
+ * Reads `--input <file|->` strictly, at most {@link MAX_INPUT_BYTES}, in `encoding` (`--encoding`:
+ * UTF-8 unless told; src/core/text-encoding.ts, whose `useEncoding` must have been awaited for
+ * another one).
  * @throws UsageError (exit 2, field = the JSON path when there is one) when it cannot be read,
  *   is larger than {@link MAX_INPUT_BYTES}, is not strict JSON (syntax, a key given twice, a lone
- *   surrogate) or is not an object
+ *   surrogate), is not valid UTF-8 (naming the line and character) or is not an object
  */
-export function readInput(source: string): InputDocument {
+export function readInput(source: string, encoding: Encoding = 'utf-8'): InputDocument {
   const name = source === '-' ? 'stdin' : source;
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    text = readLimited(source);
+    bytes = readLimited(source);
   } catch (err) {
     throw new UsageError(t('input.cannotRead', name, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--input' });
   }
-  if (text === undefined) throw new UsageError(t('input.tooLarge', name, MAX_INPUT_BYTES), { field: '--input' });
+  if (bytes === undefined) throw new UsageError(t('input.tooLarge', name, MAX_INPUT_BYTES), { field: '--input' });
+  const text = decodeText(bytes, encoding, '--input', name);
   let doc;
   try {
     doc = parseStrictJson(text);
@@ -159,7 +163,7 @@ export function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags): G
   let problems: FieldProblem[] = [];
   const fromInput = new Set<string>();
   if (flags.input) {
-    const doc = readInput(flags.input);
+    const doc = readInput(flags.input, parseEncoding(flags.encoding));
     const unknown = unknownFields(fields, doc.body);
     if (unknown.length) logger.warn(t('input.ignoring', unknown.length, unknown.join(', ')));
     problems = checkInputIntegers(fields, doc);

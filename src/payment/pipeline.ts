@@ -46,6 +46,7 @@ import { whenText } from '../ledger/settle-rule.js';
 import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
 import { settleEntry, type AskByOrder, type Settled, type SettleLedger } from './settle.js';
 import { t } from '../core/i18n/index.js';
+import { parseEncoding, useEncoding } from '../core/text-encoding.js';
 
 /** The settings of one payment run, resolved once: where and how to send, and how to look up and settle. */
 export interface RunSettings {
@@ -245,6 +246,7 @@ const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 6
 export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean }, deps?: PipelineDeps): Promise<void> {
   const d = deps ?? (await realDeps());
   refuseBatchOnlyFlags(opts);
+  await useEncoding(parseEncoding(opts.encoding as string | undefined)); // the decoder of an --input file not in UTF-8
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const run = d.settings(opts, spec.kind);
   const settings = run.send;
@@ -291,7 +293,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
     { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
   );
   const entry = begun.id;
-  if (begun.earlier) logger.warn(t('pay.allowDuplicate', spec.kind, begun.earlier.id, formatReais(begun.earlier.value), begun.earlier.time, begun.earlier.outcome, entry));
+  if (begun.earlier) logger.warn(t('pay.allowDuplicate', spec.kind, begun.earlier.id, formatReais(begun.earlier.value), whenText(Date.parse(begun.earlier.time)), begun.earlier.outcome, entry));
 
   // send
   // Ctrl-C before the request can have reached the gateway cancels it (nothing sent); after, it only

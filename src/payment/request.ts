@@ -41,6 +41,7 @@ export async function validateBody<S extends z.ZodMiniType>(fields: readonly Fie
 
 /** Flags that only a `--batch` run reads (docs/batch-runs.md), by option attribute. */
 const BATCH_ONLY: ReadonlyArray<readonly [string, string]> = [
+  ['csvDialect', '--csv-dialect'],
   ['batchFormat', '--batch-format'],
   ['concurrency', '--concurrency'],
   ['rate', '--rate'],

@@ -78,10 +78,31 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
  * @returns e.g. `contains U+202E, a right-to-left override, a bidi control; …`
  */
 export function textProblem(text: string): string | null {
+  const replaced = replacementProblem(text);
+  if (replaced) return replaced;
   const m = INVISIBLE.exec(text);
   if (!m) return null;
   if (m[0] === '\n' || m[0] === '\r' || m[0] === '\t') return tr('contact.oneLine');
   return tr('contact.onlyVisible', describeCharacter(m[0]));
+}
+
+/**
+ * Characters that stand for text lost on the way, refused in every text paycli sends: U+FFFD (the
+ * replacement character a decoder writes for bytes that are not valid UTF-8, e.g. `Jo\uFFFDo` for
+ * `João` saved as Windows-1252), U+FFFC (object replacement) and the noncharacters U+FFFE, U+FFFF.
+ */
+const REPLACEMENT = /[\uFFFC-\uFFFF]/u;
+
+/**
+ * What is wrong when a text holds a replacement character ({@link REPLACEMENT}), or `null`.
+ * @returns e.g. `contains U+FFFD, the replacement character (at character 3): …`
+ */
+export function replacementProblem(text: string): string | null {
+  const m = REPLACEMENT.exec(text);
+  if (!m) return null;
+  const at = [...text.slice(0, m.index)].length + 1;
+  const code = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase()}`;
+  return m[0] === '\uFFFD' ? tr('encoding.replacement', code, at) : tr('encoding.lostText', code, at);
 }
 
 /** RFC 5322 dot-atom text characters, ASCII. */

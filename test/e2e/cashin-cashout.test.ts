@@ -77,7 +77,7 @@ describe('built-in sandbox, in-process (fresh install)', () => {
     expect(r.stdout).toMatch(/^Fee\s+R\$ 0,65$/m); // 50 + floor(1550/100)
     expect(r.stdout).toMatch(/^Net\s+R\$ 14,85$/m);
     expect(r.stdout).toMatch(/^Status\s+created$/m);
-    expect(r.stdout).toMatch(/^Created at\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/m);
+    expect(r.stdout).toMatch(/^Created at\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/m); // local time with its offset
   });
 
   it('a cash-out without --yes and without a terminal exits 2 and sends nothing', async () => {

@@ -36,7 +36,7 @@ function seed(): void {
 }
 
 const ids = async (...flags: string[]) => {
-  const r = await runPaycli(['--json', 'history', ...flags], { env: t.env() });
+  const r = await runPaycli(['--json', 'history', ...flags], { env: t.env({ TZ: 'UTC' }) });
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { id: number }[]).map((e) => e.id);
 };
@@ -50,7 +50,7 @@ describe('paycli history', () => {
     expect(await ids('--since', '7d')).toEqual([6, 5, 4]);
     expect(await ids('--since', '30d', '--until', '4d')).toEqual([4, 3, 2]);
     const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
-    expect(await ids('--since', tenDaysAgo, '--until', tenDaysAgo)).toEqual([3]); // a date: that whole UTC day
+    expect(await ids('--since', tenDaysAgo, '--until', tenDaysAgo)).toEqual([3]); // a date: that whole local day (TZ=UTC here)
     expect(await ids('--kind', 'cashin')).toEqual([6, 2]);
     expect(await ids('--kind', 'cashout', '--outcome', 'ok')).toEqual([1]);
     expect(await ids('--outcome', 'unknown')).toEqual([4]);
@@ -58,7 +58,7 @@ describe('paycli history', () => {
     expect(await ids('--profile', 'prod')).toEqual([3, 2]);
     expect(await ids('--order-id', 'order-4')).toEqual([4]);
     expect(await ids('--order-id', 'nope')).toEqual([]);
-    for (const bad of [['--since', 'yesterday'], ['--limit', '0'], ['--kind', 'pix'], ['--outcome', 'maybe'], ['--format', 'xml'], ['--json', '--format', 'csv']]) {
+    for (const bad of [['--since', 'anteontem'], ['--csv-dialect', 'br'], ['--limit', '0'], ['--kind', 'pix'], ['--outcome', 'maybe'], ['--format', 'xml'], ['--json', '--format', 'csv']]) {
       const r = await runPaycli(['history', ...bad], { env: t.env() });
       expect(r.code, bad.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -97,9 +97,9 @@ describe('paycli history', () => {
     expect(c.code).toBe(0);
     const rows = c.stdout.split('\r\n');
     expect(rows.pop()).toBe('');
-    expect(rows[0]).toBe('entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version');
+    expect(rows[0]).toBe('entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version,time_local');
     expect(rows).toHaveLength(5);
-    expect(rows[4]).toMatch(/^1,\d{4}-[\d-]+T[\d:.]+Z,cashout,false,default,123456,"1234,56",ok,true,email,old@example\.com,Old,,,order-1,,,11,,,,false,,,,https:\/\/gw\.example\/transaction\/cashout,,,$/);
+    expect(rows[4]).toMatch(/^1,\d{4}-[\d-]+T[\d:.]+Z,cashout,false,default,123456,"1234,56",ok,true,email,old@example\.com,Old,,,order-1,,,11,,,,false,,,,https:\/\/gw\.example\/transaction\/cashout,,,,\d{4}-[\d-]+T[\d:]+[+-]\d\d:\d\d$/);
     // a key and a name that a spreadsheet would run as formulas; quotes and commas quoted
     expect(rows[3]).toContain(`,phone,'+5511987654321,'=cmd(),`);
     expect(rows[3]).toContain(`,400,"pixKey, ""inválida""",`);
@@ -120,9 +120,9 @@ describe('paycli history', () => {
       ...[6, 5, 4, 3, 2, 1].map((id) => [id, undefined, undefined, undefined]),
     ]);
     const csv = (await runPaycli(['history', '--format', 'csv', '--limit', '3'], { env: t.env() })).stdout.split('\r\n');
-    expect(csv[0]).toMatch(/,gateway,user,host,paycli_version$/);
-    expect(csv[1]!.endsWith(`,${user},${host},${version}`)).toBe(true);
-    expect(csv[3]).toMatch(/^6,.*,sandbox,,,$/); // an imported entry: nobody recorded
+    expect(csv[0]).toMatch(/,gateway,user,host,paycli_version,time_local$/);
+    expect(csv[1]!.replace(/,[^,]+$/, '').endsWith(`,${user},${host},${version}`)).toBe(true);
+    expect(csv[3]).toMatch(/^6,.*,sandbox,,,,[^,]+$/); // an imported entry: nobody recorded
 
     expect(await ids('--by', `${user}@${host}`)).toEqual([8, 7]);
     expect(await ids('--by', user)).toEqual([8, 7]);
@@ -172,6 +172,6 @@ describe('paycli history', () => {
     expect(h.stdout).toBe('');
     expect(h.stderr).toMatch(/nothing sent from this machine yet/);
     expect(JSON.parse((await runPaycli(['--json', 'history'], { env: t.env() })).stdout)).toEqual([]);
-    expect((await runPaycli(['history', '--format', 'csv'], { env: t.env() })).stdout).toMatch(/^entry,time_utc,.*,gateway,user,host,paycli_version\r\n$/);
+    expect((await runPaycli(['history', '--format', 'csv'], { env: t.env() })).stdout).toMatch(/^entry,time_utc,.*,gateway,user,host,paycli_version,time_local\r\n$/);
   });
 });

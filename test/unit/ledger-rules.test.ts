@@ -78,12 +78,13 @@ describe('time bounds', () => {
     expect(parseTimeBound('24h', '--since', { now })).toBe(now - 86_400_000);
     expect(parseTimeBound('30m', '--since', { now })).toBe(now - 1_800_000);
     expect(parseTimeBound('2w', '--since', { now })).toBe(now - 14 * 86_400_000);
-    expect(parseTimeBound('2026-11-01', '--since', { now })).toBe(Date.parse('2026-11-01T00:00:00Z'));
-    expect(parseTimeBound('2026-11-01', '--until', { now, endOfDay: true })).toBe(Date.parse('2026-11-02T00:00:00Z'));
-    expect(parseTimeBound('2026-11-01T12:00:00-03:00', '--since', { now })).toBe(Date.parse('2026-11-01T15:00:00Z'));
-    expect(parseTimeBound('2026-11-01 12:00', '--since', { now })).toBe(Date.parse('2026-11-01T12:00:00Z'));
+    const utc = { now, timeZone: 'UTC' };
+    expect(parseTimeBound('2026-11-01', '--since', utc)).toBe(Date.parse('2026-11-01T00:00:00Z'));
+    expect(parseTimeBound('2026-11-01', '--until', { ...utc, endOfDay: true })).toBe(Date.parse('2026-11-02T00:00:00Z'));
+    expect(parseTimeBound('2026-11-01T12:00:00-03:00', '--since', utc)).toBe(Date.parse('2026-11-01T15:00:00Z'));
+    expect(parseTimeBound('2026-11-01 12:00', '--since', utc)).toBe(Date.parse('2026-11-01T12:00:00Z'));
   });
-  it.each(['yesterday', '7', '7x', '2026-13-01', '2026-02-30', '', '-7d'])('%j is refused (exit 2, naming the flag)', (text) => {
+  it.each(['anteontem', '7', '7x', '2026-13-01', '31/02/2026', '2026-02-30', '', '-7d'])('%j is refused (exit 2, naming the flag)', (text) => {
     expect(() => parseTimeBound(text, '--since', { now })).toThrow(/--since: use a duration/);
   });
 });
@@ -118,14 +119,15 @@ describe('history flags and output', () => {
       id, uuid: 'u', time: '2026-11-23T12:34:56.789Z', kind: 'cashout', value, target: 't', endpoint: 't', sandbox: true, profile: 'default', pixKeyType: 2, pixKey,
       allowDuplicate: false, outcome: 'not_sent', completed: true, fingerprint: 'f',
     });
-    const text = formatHistory([e(1_000_000, 9_999_999_999, `${'a'.repeat(70)}@example.com`), e(2, 5, 'b@example.com')]);
+    const text = formatHistory([e(1_000_000, 9_999_999_999, `${'a'.repeat(70)}@example.com`), e(2, 5, 'b@example.com')], 80, { portuguese: false, timeZone: 'America/Sao_Paulo' });
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(text.split('\n')).toEqual([
-      '  ENTRY  TIME (UTC)        KIND                 AMOUNT  OUTCOME   TO / FROM',
-      '1000000  2026-11-23 12:34  cash-out*  R$ 99.999.999,99  not_sent  aaaaaaaaaaaaa…',
-      '      2  2026-11-23 12:34  cash-out*           R$ 0,05  not_sent  b@example.com',
+      '  ENTRY  TIME (UTC-03:00)  KIND                 AMOUNT  OUTCOME   TO / FROM',
+      '1000000  2026-11-23 09:34  cash-out*  R$ 99.999.999,99  not_sent  aaaaaaaaaaaaa…',
+      '      2  2026-11-23 09:34  cash-out*           R$ 0,05  not_sent  b@example.com',
     ]);
     expect(formatHistory([e(2, 5, 'b@example.com')])).toContain('R$ 0,05  not_sent  b@example.com');
+    expect(formatHistory([e(2, 5, 'b@example.com')], 80, { portuguese: true, timeZone: 'America/Sao_Paulo' })).toContain('23/11/2026 09:34  cash-out*');
   });
   it('--by: user@host, user or @host; the BY column where it fits', () => {
     expect(parseBy('ana@ci-1')).toEqual({ user: 'ana', host: 'ci-1' });

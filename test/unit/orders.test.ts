@@ -59,7 +59,7 @@ describe('parseSince', () => {
     expect(parseSince('2026-11-01T10:00:00-03:00', now)).toBe(Date.parse('2026-11-01T13:00:00Z'));
   });
   it('refuses anything else (exit 2)', () => {
-    for (const bad of ['yesterday', '7', '7x', '', '2026-13-45']) expect(() => parseSince(bad, now), bad).toThrow(/--since/);
+    for (const bad of ['anteontem', '7', '7x', '', '2026-13-45']) expect(() => parseSince(bad, now), bad).toThrow(/--since/);
   });
 });
 

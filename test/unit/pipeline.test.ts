@@ -20,6 +20,7 @@ import type { RowResult } from '../../src/cli/batch/results.js';
 import { CASHOUT } from '../../src/cli/run/cashout.js';
 import { CASHIN } from '../../src/cli/run/cashin.js';
 import type { Resolution } from '../../src/gateway/lookup.js';
+import { whenText } from '../../src/ledger/settle-rule.js';
 
 const T0 = Date.UTC(2026, 10, 25, 15, 0, 0);
 const GATEWAY = 'http://127.0.0.1:9';
@@ -154,7 +155,7 @@ describe('the payment pipeline, in-process', () => {
     const err = await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(() => undefined, (e: unknown) => e as NetworkError);
     expect(err?.exitCode).toBe(4);
     expect(err?.message).toContain('its outcome is unknown');
-    expect(err?.message).toContain('the gateway can be asked from 2026-11-25T15:02:30Z'); // T0 + 30 s timeout + 2 min settle-after
+    expect(err?.message).toContain(`the gateway can be asked from ${whenText(Date.parse('2026-11-25T15:02:30Z'))}`); // T0 + 30 s timeout + 2 min settle-after, in local time
     expect(h.asked).toEqual([h.sent[0]!.body.orderId]);
     expect(h.ledger.entries[0]).toMatchObject({ outcome: 'unknown' });
   });

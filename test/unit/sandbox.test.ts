@@ -106,10 +106,10 @@ describe('listen human line', () => {
   const at = new Date('2026-11-23T10:00:00.000Z');
   it('a ping, a cash-in with its order, a transfer with its destination', () => {
     expect(isPing({ test: true })).toBe(true);
-    expect(humanLine({ test: true }, at)).toBe('2026-11-23T10:00:00.000Z  ping (test postback)');
-    expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at)).toBe('2026-11-23T10:00:00.000Z  cash-in 5  paid  R$ 12,34  order p-1');
-    expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at)).toBe('2026-11-23T10:00:00.000Z  cash-out 6  created  R$ 1,00  to Ana (a@b.co)');
-    expect(humanLine({ transactionId: 7, status: 'paid' }, at)).toBe('2026-11-23T10:00:00.000Z  postback 7  paid  amount ?');
+    expect(humanLine({ test: true }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  ping (test postback)');
+    expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  cash-in 5  paid  R$ 12,34  order p-1');
+    expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  cash-out 6  created  R$ 1,00  to Ana (a@b.co)');
+    expect(humanLine({ transactionId: 7, status: 'paid' }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  postback 7  paid  amount ?');
   });
 });
 

@@ -38,6 +38,7 @@ describe('not found settles an entry only after its deadline, once its owner is 
     const v = notFoundSettles({ deadlineMs: deadline, owner: 'gone' }, 120_000, T0);
     expect(v.settle).toBe(false);
     if (!v.settle) expect(verdictWords(v)).toBe(`it may still be in flight at the gateway until ${whenText(deadline + 120_000)} (its deadline plus settle-after); a lookup can decide after that`);
-    expect(whenText(deadline + 120_000)).toBe('2026-11-25T15:02:30Z');
+    expect(whenText(deadline + 120_000, 'UTC')).toBe('2026-11-25T15:02:30+00:00');
+    expect(whenText(deadline + 120_000, 'America/Sao_Paulo')).toBe('2026-11-25T12:02:30-03:00');
   });
 });

@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../core/errors.js';
+import { toUtf8, type Encoding } from '../../core/text-encoding.js';
 
 /**
  * Bytes read at a time: a chunk's records wait in the parser's buffer until their turn, so a small
@@ -63,14 +64,16 @@ export interface BatchSource {
   name: string;
   /** Removes the stdin copy (no-op for a file). */
   dispose(): void;
+  /** How its bytes are read (`--encoding`; src/core/text-encoding.ts): UTF-8 unless told. */
+  encoding?: Encoding;
 }
 
 /**
  * Opens `--batch <file|->`: a file as it is; stdin copied to a 0600 file in a private temporary folder.
  * @throws UsageError when stdin cannot be read
  */
-export async function openSource(file: string): Promise<BatchSource> {
-  if (file !== '-') return { path: file, name: file, dispose: () => undefined };
+export async function openSource(file: string, encoding: Encoding = 'utf-8'): Promise<BatchSource> {
+  if (file !== '-') return { path: file, name: file, dispose: () => undefined, encoding };
   const dir = mkdtempSync(join(tmpdir(), 'paycli-batch-'));
   const path = join(dir, 'stdin');
   try {
@@ -79,7 +82,7 @@ export async function openSource(file: string): Promise<BatchSource> {
     rmSync(dir, { recursive: true, force: true });
     throw new UsageError(`--batch: cannot read stdin (${(err as Error).message}); nothing was sent`, { field: '--batch' });
   }
-  return { path, name: 'stdin', dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return { path, name: 'stdin', dispose: () => rmSync(dir, { recursive: true, force: true }), encoding };
 }
 
 function openFailure(source: BatchSource, err: unknown): UsageError {
@@ -124,6 +127,10 @@ async function firstLine(path: string): Promise<string> {
  * @throws UsageError when the file cannot be read, or the CSV is malformed (an unclosed quote…)
  */
 export async function* readRecords(source: BatchSource, format: BatchFormat, digest?: Hash): AsyncGenerator<BatchRecord> {
+  // The decoding step is made before the file is opened: nothing waits between the open and the reader.
+  const utf8 = await toUtf8(source.encoding ?? 'utf-8', '--batch', source.name);
+  const delimiter = format === 'csv' ? detectDelimiter(await firstLine(source.path)) : ',';
+  const csv = format === 'csv' ? await import('csv-parse') : undefined;
   let stream;
   try {
     stream = createReadStream(source.path, { highWaterMark: READ_CHUNK });
@@ -139,7 +146,11 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
     let row = 0;
     // Fed in the same turn as its consumer is attached: a 'data' listener starts the flow.
     if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
-    const rl = createInterface({ input: stream.pipe(lineLimit(source)), crlfDelay: Infinity });
+    const decoded = stream.pipe(utf8);
+    // A stream error (bytes that are not UTF-8) reaches the reader through lineLimit.
+    decoded.once('error', (err) => limited.destroy(err));
+    const limited = decoded.pipe(lineLimit(source));
+    const rl = createInterface({ input: limited, crlfDelay: Infinity });
     try {
       for await (const text of rl) {
         line++;
@@ -152,10 +163,11 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
     }
     return;
   }
-  const delimiter = detectDelimiter(await firstLine(source.path));
-  const { parse, CsvError } = await import('csv-parse');
+  const { parse, CsvError } = csv!;
   if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
-  const parser = stream.pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, max_record_size: MAX_RECORD_BYTES }));
+  const parser = stream.pipe(utf8).pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, max_record_size: MAX_RECORD_BYTES }));
+  // Bytes that are not UTF-8 (a stream error of the decoding step) end the parse with that error.
+  utf8.once('error', (err) => parser.destroy(err));
   let row = 0;
   let header = true;
   try {

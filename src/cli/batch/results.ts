@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
+import { amountBr, type CsvDialect } from '../csv-dialect.js';
 import { logger } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
@@ -44,10 +45,30 @@ export interface RowResult {
 
 const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error'];
 
+/**
+ * The columns of the `br` dialect (src/cli/csv-dialect.ts): Portuguese names, amounts in reais as
+ * `1.234,56` (from the cents) and the amount in cents too.
+ */
+const BR_COLUMNS: Array<[string, (r: RowResult) => unknown]> = [
+  ['registro', (r) => r.row],
+  ['linha', (r) => r.line],
+  ['id_pedido', (r) => r.orderId],
+  ['resultado', (r) => r.outcome],
+  ['valor', (r) => amountBr(r.valueCents)],
+  ['valor_centavos', (r) => r.valueCents],
+  ['id_transacao', (r) => r.transactionId],
+  ['status', (r) => r.status],
+  ['taxa', (r) => (r.feeCents === undefined ? undefined : amountBr(r.feeCents))],
+  ['liquido', (r) => (r.netCents === undefined ? undefined : amountBr(r.netCents))],
+  ['br_code', (r) => r.brCode],
+  ['png', (r) => r.png],
+  ['erro', (r) => r.error],
+];
+
 /** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */
 export function csvCell(v: unknown, sep: string): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'number') return String(v); // digits, a sign, a dot: nothing to quote
+  if (typeof v === 'number') return String(v); // digits and a sign: nothing to quote
   let s = String(v);
   if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -71,12 +92,13 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
 
 /**
  * Opens the run's results file (src/cli/batch/results.ts `resultsPath`), saying so when the
- * default name was taken by an earlier run; CSV results are separated like a CSV input.
+ * default name was taken by an earlier run. CSV results in the `intl` dialect are separated like
+ * a CSV input; in `br` by `;`, with Portuguese column names and amounts in reais (src/cli/csv-dialect.ts).
  * @throws UsageError when the file cannot be created (nothing sent)
  */
-export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean): Promise<ResultsWriter> {
+export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl'): Promise<ResultsWriter> {
   if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
-  return new ResultsWriter(results.path, json, format === 'csv' ? await csvDelimiter(source) : ',');
+  return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect);
 }
 
 /** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
@@ -96,6 +118,7 @@ export class ResultsWriter {
     readonly path: string,
     private readonly stdoutJson: boolean,
     sep = ',',
+    private readonly dialect: CsvDialect = 'intl',
   ) {
     this.jsonl = /\.(jsonl|ndjson)$/i.test(path);
     this.sep = sep;
@@ -104,7 +127,8 @@ export class ResultsWriter {
     } catch (err) {
       throw new UsageError(`--results: cannot create ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--results' });
     }
-    if (!this.jsonl) writeSync(this.fd, `${COLUMNS.join(this.sep)}\n`);
+    // br starts with a byte order mark: Excel reads a CSV as UTF-8 only with one
+    if (!this.jsonl) writeSync(this.fd, `${dialect === 'br' ? '\uFEFF' : ''}${(dialect === 'br' ? BR_COLUMNS.map(([name]) => name) : COLUMNS).join(this.sep)}\n`);
   }
 
   /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
@@ -112,6 +136,7 @@ export class ResultsWriter {
     const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
     const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
     if (this.jsonl) this.pendingFile += `${json}\n`;
+    else if (this.dialect === 'br') this.pendingFile += `${BR_COLUMNS.map(([, f]) => csvCell(f(clean), this.sep)).join(this.sep)}\n`;
     else {
       let line = csvCell(clean[COLUMNS[0]!], this.sep);
       for (let i = 1; i < COLUMNS.length; i++) line += this.sep + csvCell(clean[COLUMNS[i]!], this.sep);

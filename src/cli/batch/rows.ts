@@ -15,9 +15,45 @@ import { parseStrictJson, StrictJsonError } from '../../core/json-strict.js';
 import { amountProblem, parseReais } from '../../pix/money.js';
 import { problemsOf, type FieldProblem } from '../../gateway/schemas.js';
 import type * as z from 'zod/mini';
+import { t as tr } from '../../core/i18n/index.js';
 
-/** What one column of a CSV header stands for. */
-export type ColumnTarget = { field: FieldSpec } | { amount: true };
+/**
+ * What one column of a CSV header stands for. `reaisWithCentavos`: the Portuguese `valor` column,
+ * whose amounts must be written with the decimal comma and two centavos (`15,00`), so that a
+ * column of cents is never read as reais.
+ */
+export type ColumnTarget = { field: FieldSpec } | { amount: true; reaisWithCentavos?: boolean };
+
+/**
+ * Portuguese column names, by interface path (`amount` for reais): accepted besides the flag
+ * names and the interface's JSON names (docs/batch-runs.md "Columns"). Matched like every column
+ * name by {@link columnKey}: any letter case, with or without accents.
+ * `valor` is reais (like `amount`), `valor-centavos` is cents (like `value`).
+ */
+const PORTUGUESE_COLUMNS: Record<string, readonly string[]> = {
+  value: ['valor-centavos', 'centavos'],
+  amount: ['valor', 'valor-reais'],
+  pixKeyType: ['tipo-chave', 'tipo-chave-pix', 'tipo-de-chave', 'tipo'],
+  pixKey: ['chave', 'chave-pix'],
+  cpfCnpj: ['cpf-cnpj-recebedor', 'documento'],
+  'person.name': ['nome', 'nome-recebedor', 'favorecido'],
+  'person.email': ['email', 'email-recebedor'],
+  'person.phone': ['telefone', 'celular', 'telefone-recebedor'],
+  orderId: ['id-pedido', 'pedido', 'referencia'],
+  postbackUrl: ['url-postback', 'url-retorno'],
+  payerName: ['nome', 'nome-pagador', 'pagador'],
+  payerDocument: ['cpf-cnpj', 'documento', 'cpf-cnpj-pagador', 'documento-pagador'],
+  payerEmail: ['email', 'email-pagador'],
+  payerPhone: ['telefone', 'celular', 'telefone-pagador'],
+  productName: ['produto', 'nome-produto'],
+  productDescription: ['descricao', 'descricao-produto'],
+  splits: ['divisoes', 'divisao'],
+};
+
+/** A column name as it is matched: trimmed, lower case, without accents (`Descrição` → `descricao`). */
+export function columnKey(name: string): string {
+  return name.trim().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
 
 /** One bad row (or header): where, which column, what is wrong. */
 export interface RowProblem {
@@ -45,12 +81,23 @@ export function mapHeader(fields: readonly FieldSpec[], header: readonly string[
   }
   names.set('amount', { amount: true });
   const known = [...new Set([...names.keys()])].filter((n) => !n.includes('.') || !names.has(n.replace('.', '-')));
+  const portuguese: string[] = [];
+  for (const [path, aliases] of Object.entries(PORTUGUESE_COLUMNS)) {
+    const field = fields.find((f) => f.path === path);
+    if (!field && path !== 'amount') continue;
+    for (const alias of aliases) {
+      if (names.has(alias)) continue;
+      names.set(alias, field ? { field } : { amount: true, reaisWithCentavos: alias === 'valor' });
+      portuguese.push(alias);
+    }
+  }
+  for (const [name, target] of [...names]) if (!names.has(columnKey(name))) names.set(columnKey(name), target);
   const problems: Array<{ column: string; message: string }> = [];
   const seen = new Map<string, string>();
   const targets = header.map((cell) => {
-    const t = names.get(lower(cell));
+    const t = names.get(lower(cell)) ?? names.get(columnKey(cell));
     if (!t) {
-      if (cell.trim() !== '') problems.push({ column: cell, message: `is not a column paycli knows; use the flag names without dashes (${known.filter((n) => !/[A-Z.]/.test(n)).join(', ')}) or the interface's JSON names` });
+      if (cell.trim() !== '') problems.push({ column: cell, message: `is not a column paycli knows; use the flag names without dashes (${known.filter((n) => !/[A-Z.]/.test(n)).join(', ')}), the interface's JSON names or the Portuguese names (${portuguese.join(', ')})` });
       return undefined;
     }
     const key = 'field' in t ? t.field.path : 'value';
@@ -87,6 +134,10 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
     else if ('amount' in t) columns.set('value', column);
     if (raw === undefined || raw.trim() === '') return;
     if ('amount' in t) {
+      if (t.reaisWithCentavos && !/,[0-9]{2}$/.test(raw.trim())) {
+        problems.push({ column, message: tr('batch.valorNeedsCentavos', raw.trim()) });
+        return;
+      }
       const p = amountProblem(raw);
       if (p) problems.push({ column, message: p });
       else body.value = parseReais(raw);

@@ -33,6 +33,8 @@ import { emptyTally, openResults, printSummary, resultsPath } from './results.js
 import type { RunModule } from '../lazy.js';
 import type { RequestFlags } from '../../payment/request.js';
 import { t } from '../../core/i18n/index.js';
+import { parseEncoding } from '../../core/text-encoding.js';
+import { csvDialect } from '../csv-dialect.js';
 
 /** Default and largest `--concurrency`. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -51,6 +53,10 @@ export type BatchOptions = RequestFlags & {
   allowDuplicate?: boolean;
   yes?: boolean;
   qrDir?: string;
+  /** `--encoding` of the file (src/core/text-encoding.ts). */
+  encoding?: string;
+  /** `--csv-dialect` of a CSV results file (src/cli/csv-dialect.ts). */
+  csvDialect?: string;
 };
 
 /** What a batch pays: cash-outs or cash-ins. */
@@ -122,7 +128,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
   const concurrency = intFlag('--concurrency', opts.concurrency, DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
   const rate = rateFlag(opts.rate);
   if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError('--qr-dir is for cash-ins; nothing was sent', { field: '--qr-dir' });
-  const source = await openSource(opts.batch);
+  const source = await openSource(opts.batch, parseEncoding(opts.encoding));
   let ledger: BatchLedger | undefined;
   try {
     const sha256 = await fileSha256(source);
@@ -203,7 +209,7 @@ async function reportFinished(op: BatchOperation, source: BatchSource, format: B
   const finished = ledger.finishedBatch(batchId);
   if (!finished) return false;
   const results = resultsPath(opts.batch, opts.results, batchId);
-  const writer = await openResults(results, source, format, Boolean(opts.json));
+  const writer = await openResults(results, source, format, Boolean(opts.json), csvDialect(opts.csvDialect));
   const tally = emptyTally();
   try {
     const { firstLine } = finished.facts;

@@ -30,6 +30,7 @@ import { confirm, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type 
 import { recordRow, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
 import type { BatchOptions, PreparedBatch } from './run.js';
 import { t } from '../../core/i18n/index.js';
+import { csvDialect } from '../csv-dialect.js';
 
 
 /**
@@ -79,7 +80,7 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
     else process.stderr.write(`\n${summary}\n\n`);
     await confirm(op, summary, scan.toSend.count, opts);
   }
-  const writer = await openResults(results, source, format, json);
+  const writer = await openResults(results, source, format, json, csvDialect(opts.csvDialect));
   try {
     await sendAll(op, { source, spool: spool!, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });
   } finally {

@@ -1,4 +1,5 @@
 /** `paycli cashin`: definition (flags, help). Implementation: src/cli/run/cashin.ts. */
+import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
 import { lazyAction, type RunOptions } from '../lazy.js';
 import { t } from '../../core/i18n/index.js';
@@ -27,6 +28,7 @@ export function cashinCommand(program: Program) {
     .option('--split <clientId:cents>', t('help.cashin.split'), collect)
     .option('--order-id <ref>', t('help.cashin.orderId'))
     .option('--input <file>', t('help.input'))
+    .addOption(new Option('--encoding <encoding>', t('encoding.flag')).choices(['utf-8', 'windows-1252', 'latin1']))
     .option('--dry-run', t('help.dryRun'))
     .option('--qr', t('help.cashin.qr'))
     .option('--no-qr', t('help.cashin.noQr'))
@@ -37,6 +39,7 @@ export function cashinCommand(program: Program) {
     .option('--concurrency <n>', t('help.concurrency'))
     .option('--rate <per-second>', t('help.rate'))
     .option('--results <file>', t('help.results'))
+    .addOption(new Option('--csv-dialect <dialect>', t('csv.dialectFlagBatch')).choices(['br', 'intl']))
     .option('--retry-refused', t('help.retryRefused'))
     .option('--wait', t('help.wait'))
     .option('--allow-duplicate', t('help.cashin.allowDuplicate'))

@@ -36,6 +36,7 @@ export function cashoutCommand(program: Program) {
     .option('--order-id <ref>', t('help.cashout.orderId'))
     .option('--postback-url <url>', t('help.cashout.postbackUrl'))
     .option('--input <file>', t('help.input'))
+    .addOption(new Option('--encoding <encoding>', t('encoding.flag')).choices(['utf-8', 'windows-1252', 'latin1']))
     .option('--dry-run', t('help.dryRun'))
     .option('-y, --yes', t('help.cashout.yes'))
     .option('--allow-duplicate', t('help.cashout.allowDuplicate'))
@@ -44,6 +45,7 @@ export function cashoutCommand(program: Program) {
     .option('--concurrency <n>', t('help.concurrency'))
     .option('--rate <per-second>', t('help.rate'))
     .option('--results <file>', t('help.results'))
+    .addOption(new Option('--csv-dialect <dialect>', t('csv.dialectFlagBatch')).choices(['br', 'intl']))
     .option('--retry-refused', t('help.retryRefused'))
     .option('--wait', t('help.wait'))
     .addHelpText(

@@ -21,14 +21,15 @@ export function registerHistory(program: Program) {
   const history = program
     .command('history')
     .description(t('help.history.description'))
-    .option('--since <when>', t('help.history.since'))
-    .option('--until <when>', t('help.history.until'))
+    .option('--since <when>', t('history.sinceFlag'))
+    .option('--until <when>', t('history.untilFlag'))
     .addOption(new Option('--kind <kind>', t('help.history.kind')).choices(['cashin', 'cashout']))
     .addOption(outcomeOption(t('help.history.outcome'), ['ok', 'refused', 'unknown', 'not_sent']))
     .option('--order-id <ref>', t('help.history.orderId'))
     .option('--by <user@host>', t('help.history.by'))
     .option('--limit <n>', t('help.history.limit'), '20')
     .addOption(new Option('--format <format>', t('help.history.format')).choices(['table', 'json', 'csv']))
+    .addOption(new Option('--csv-dialect <dialect>', t('csv.dialectFlagHistory')).choices(['br', 'intl']))
     .addHelpText(
       'after',
       `
@@ -39,6 +40,7 @@ ${t('help.title.examples')}
   $ paycli history --since 7d --kind cashout --outcome unknown
   $ paycli history --since 2026-11-01 --until 2026-11-30 --limit all --format csv > november.csv
   $ paycli history --by deploy@ci-runner-2 --since 24h
+  $ paycli history --since ontem --until ontem --format csv --csv-dialect br > ontem.csv
   $ paycli history --limit 5 --json`,
     )
     .action(lazyAction(() => import('../run/history.js')));

@@ -16,6 +16,9 @@ import { registerConfigSecrets } from '../../core/secrets.js';
 import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
 import { outputWidth, prettyJson } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
+import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
+import { amountBr, csvDialect, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
+import { isPortuguese, t } from '../../core/i18n/index.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
 import { statusWord } from '../../gateway/schemas.js';
 import type { RunContext } from '../../core/terminal.js';
@@ -34,6 +37,7 @@ export type HistoryOptions = GlobalFlags & {
   orderId?: string;
   by?: string;
   format?: string;
+  csvDialect?: string;
 };
 
 /** Options of `history resolve`. */
@@ -129,17 +133,19 @@ const TO_FROM_MIN = 20;
 
 /**
  * The human table, at most `width` columns wide (80 when stdout is not a terminal): entry number,
- * time (UTC, to the minute), who sent it (`BY`, `user@host`), kind (`*` = sandbox), amount,
+ * local time (to the minute; its offset in the header: src/core/local-time.ts `localTimeColumn`),
+ * who sent it (`BY`, `user@host`), kind (`*` = sandbox), amount,
  * outcome, then the PIX key (cash-out) or payer (cash-in), shortened to fit. BY is shown where it
  * fits: when some entry records who sent it and the last column still gets its whole width, or at
  * least 20 characters. `--format json|csv` have every field.
  */
-export function formatHistory(entries: readonly LedgerEntry[], width = 80): string {
-  const head = ['ENTRY', 'TIME (UTC)', 'BY', 'KIND', 'AMOUNT', 'OUTCOME', 'TO / FROM'];
+export function formatHistory(entries: readonly LedgerEntry[], width = 80, opts: { portuguese?: boolean; timeZone?: string } = {}): string {
+  const time = localTimeColumn(entries.map((e) => e.time), { portuguese: opts.portuguese ?? isPortuguese(), timeZone: opts.timeZone ?? localTimeZone(), label: t('time.column') });
+  const head = ['ENTRY', time.header, 'BY', 'KIND', 'AMOUNT', 'OUTCOME', 'TO / FROM'];
   const right = [true, false, false, false, true, false, false];
-  let rows = entries.map((e) => [
+  let rows = entries.map((e, i) => [
     String(e.id),
-    e.time.slice(0, 16).replace('T', ' '),
+    time.cells[i]!,
     sanitizeText(sentBy(e), true),
     `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'}${e.sandbox ? '*' : ''}`,
     formatReais(e.value),
@@ -172,37 +178,52 @@ export function formatHistory(entries: readonly LedgerEntry[], width = 80): stri
     .join('\n');
 }
 
-/** CSV columns: header name and value of an entry. */
-const CSV_COLUMNS: [string, (e: LedgerEntry) => string | number | boolean | undefined][] = [
-  ['entry', (e) => e.id],
-  ['time_utc', (e) => e.time],
-  ['kind', (e) => e.kind],
-  ['sandbox', (e) => e.sandbox],
-  ['profile', (e) => e.profile],
-  ['value_cents', (e) => e.value],
-  ['amount_brl', (e) => amountBrl(e.value)],
-  ['outcome', (e) => e.outcome],
-  ['outcome_recorded', (e) => e.completed],
-  ['pix_key_type', (e) => keyType(e)],
-  ['pix_key', (e) => e.pixKey],
-  ['recipient', (e) => e.recipient],
-  ['payer', (e) => e.payer],
-  ['product', (e) => e.product],
-  ['order_id', (e) => e.orderId],
-  ['batch_id', (e) => e.batchId],
-  ['batch_row', (e) => e.batchRow],
-  ['transaction_id', (e) => e.transactionId],
-  ['status', (e) => (e.status === undefined ? undefined : statusWord(e.status))],
-  ['http_status', (e) => e.httpStatus],
-  ['message', (e) => e.message],
-  ['allow_duplicate', (e) => e.allowDuplicate],
-  ['resolved_by', (e) => e.resolvedBy],
-  ['resolved_time_utc', (e) => e.resolvedTime],
-  ['note', (e) => e.note],
-  ['gateway', (e) => e.target],
-  ['user', (e) => e.user],
-  ['host', (e) => e.host],
-  ['paycli_version', (e) => e.version],
+type CsvValue = string | number | boolean | undefined;
+
+/** Where a CSV is written for: the dialect (src/cli/csv-dialect.ts) and the local zone of its local times. */
+export interface CsvOptions {
+  dialect: CsvDialect;
+  timeZone: string;
+}
+
+/**
+ * CSV columns: the `intl` name, the `br` name (`undefined`: not in that dialect) and the value of
+ * an entry. `intl` is the format scripts have always read, with `time_local` added at the end;
+ * `br` puts the local date and time first and writes amounts as `1.234,56`.
+ */
+const CSV_COLUMNS: [string | undefined, string | undefined, (e: LedgerEntry, o: CsvOptions) => CsvValue][] = [
+  ['entry', 'lancamento', (e) => e.id],
+  [undefined, 'data_hora_local', (e, o) => spreadsheetTime(formatLocalTime(e.time, { portuguese: true, timeZone: o.timeZone }))],
+  [undefined, 'fuso_horario', (e, o) => `UTC${formatOffset(offsetMinutes(Date.parse(e.time), o.timeZone))}`],
+  ['time_utc', 'data_hora_utc', (e) => e.time],
+  ['kind', 'tipo', (e) => e.kind],
+  ['sandbox', 'sandbox', (e) => e.sandbox],
+  ['profile', 'perfil', (e) => e.profile],
+  ['value_cents', 'valor_centavos', (e) => e.value],
+  ['amount_brl', 'valor', (e, o) => (o.dialect === 'br' ? amountBr(e.value) : amountBrl(e.value))],
+  ['outcome', 'resultado', (e) => e.outcome],
+  ['outcome_recorded', 'resultado_registrado', (e) => e.completed],
+  ['pix_key_type', 'tipo_chave_pix', (e) => keyType(e)],
+  ['pix_key', 'chave_pix', (e) => e.pixKey],
+  ['recipient', 'recebedor', (e) => e.recipient],
+  ['payer', 'pagador', (e) => e.payer],
+  ['product', 'produto', (e) => e.product],
+  ['order_id', 'id_pedido', (e) => e.orderId],
+  ['batch_id', 'id_lote', (e) => e.batchId],
+  ['batch_row', 'linha_lote', (e) => e.batchRow],
+  ['transaction_id', 'id_transacao', (e) => e.transactionId],
+  ['status', 'status', (e) => (e.status === undefined ? undefined : statusWord(e.status))],
+  ['http_status', 'status_http', (e) => e.httpStatus],
+  ['message', 'mensagem', (e) => e.message],
+  ['allow_duplicate', 'duplicata_permitida', (e) => e.allowDuplicate],
+  ['resolved_by', 'resolvido_por', (e) => e.resolvedBy],
+  ['resolved_time_utc', 'resolvido_em_utc', (e) => e.resolvedTime],
+  ['note', 'nota', (e) => e.note],
+  ['gateway', 'gateway', (e) => e.target],
+  ['user', 'usuario', (e) => e.user],
+  ['host', 'host', (e) => e.host],
+  ['paycli_version', 'versao_paycli', (e) => e.version],
+  ['time_local', undefined, (e, o) => formatLocalTime(e.time, { portuguese: false, timeZone: o.timeZone })],
 ];
 
 /** Cents as a spreadsheet reads a Brazilian amount: `123456` → `1234,56` (no thousands separator). */
@@ -212,22 +233,31 @@ export function amountBrl(cents: number): string {
 }
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote, line break or edge space; a text
- * that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab) is prefixed
- * with `'` (OWASP "CSV injection"). Numbers and booleans are written as they are.
+ * One CSV cell (RFC 4180): quoted when it holds the separator, a quote, a line break or an edge
+ * space; a text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+ * tab) is prefixed with `'` (OWASP "CSV injection"). Numbers and booleans are written as they are.
+ * @param sep the separator: `,` (intl) or `;` (br)
  */
-export function csvCell(v: string | number | boolean | undefined): string {
+export function csvCell(v: CsvValue, sep = ','): string {
   if (v === undefined) return '';
   if (typeof v !== 'string') return String(v);
   let s = sanitizeText(v, true);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return s.includes(sep) || /["\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** The CSV document, in pieces: a header row, then one payment a line (CRLF, RFC 4180). */
-export function* csvChunks(entries: Iterable<LedgerEntry>): Generator<string> {
-  yield `${CSV_COLUMNS.map(([h]) => h).join(',')}\r\n`;
-  for (const e of entries) yield `${CSV_COLUMNS.map(([, f]) => csvCell(f(e))).join(',')}\r\n`;
+/**
+ * The CSV document, in pieces: a header row, then one payment a line (CRLF, RFC 4180), in the
+ * dialect of `opts` (`intl` by default: `,`, English column names; `br` begins with a UTF-8 byte
+ * order mark, which Excel needs to read the file as UTF-8).
+ */
+export function* csvChunks(entries: Iterable<LedgerEntry>, opts: CsvOptions = { dialect: 'intl', timeZone: 'UTC' }): Generator<string> {
+  const br = opts.dialect === 'br';
+  const sep = br ? ';' : ',';
+  const columns = CSV_COLUMNS.filter(([intl, brName]) => (br ? brName : intl) !== undefined);
+  // br starts with a byte order mark: Excel reads a CSV as UTF-8 only with one
+  yield `${br ? '\uFEFF' : ''}${columns.map(([intl, brName]) => (br ? brName : intl)).join(sep)}\r\n`;
+  for (const e of entries) yield `${columns.map(([, , f]) => csvCell(f(e, opts), sep)).join(sep)}\r\n`;
 }
 
 /**
@@ -250,6 +280,8 @@ export function* jsonChunks(entries: Iterable<LedgerEntry>, pretty = true): Gene
 export async function run(opts: HistoryOptions & ResolveOptions, { args, command }: RunContext): Promise<void> {
   if (command?.name() === 'resolve') return resolve(opts, args[0]);
   const { query, format } = historyQuery(opts);
+  const dialect = csvDialect(opts.csvDialect);
+  if (opts.csvDialect !== undefined && format !== 'csv') throw new UsageError(t('csv.dialectNeedsCsv'), { field: '--csv-dialect' });
   registerSecretsOfConfig();
   const ledger = openLedgerToRead(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
@@ -257,7 +289,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, { args, command
   if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
   // json and csv are streamed (an export of a million payments stays small in memory)
   if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : [], prettyJson()));
-  if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : []));
+  if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : [], { dialect, timeZone: localTimeZone() }));
   const shown = ledger ? ledger.query(query) : [];
   if (!shown.length) {
     const filtered = Object.keys(query).length > 1;
@@ -292,7 +324,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined): Pro
   }
   const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
   if (opts.json) return printResult({ json: entryJson(e) });
-  const what = `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'} ${formatReais(e.value)} ${e.kind === 'cashout' ? 'to' : 'from'} ${sanitizeText(counterpart(e), true)} at ${e.time}`;
+  const what = `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'} ${formatReais(e.value)} ${e.kind === 'cashout' ? 'to' : 'from'} ${sanitizeText(counterpart(e), true)} at ${formatLocalTime(e.time, { portuguese: isPortuguese() })}`;
   const effect =
     e.kind !== 'cashout'
       ? ''

@@ -38,6 +38,8 @@ import { readCappedBody, sendJson } from '../../core/http-server.js';
 import { formatReais } from '../../pix/money.js';
 import { logger, printResult } from '../../core/logger.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
+import { formatLocalTime } from '../../core/local-time.js';
+import { isPortuguese } from '../../core/i18n/index.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
 
 /** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
@@ -112,15 +114,16 @@ function destination(body: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The human line of one notification: time received, kind and transaction id, status, amount,
+ * The human line of one notification: time received (local, with its offset), kind and transaction id, status, amount,
  * then the order reference and, for a transfer, its recipient when the body has them.
  */
-export function humanLine(body: Record<string, unknown>, receivedAt: Date): string {
-  if (isPing(body)) return `${receivedAt.toISOString()}  ping (test postback)`;
+export function humanLine(body: Record<string, unknown>, receivedAt: Date, timeZone?: string): string {
+  const when = formatLocalTime(receivedAt.getTime(), { portuguese: isPortuguese(), ...(timeZone ? { timeZone } : {}) });
+  if (isPing(body)) return `${when}  ping (test postback)`;
   const amount = typeof body.value === 'number' && Number.isSafeInteger(body.value) ? formatReais(body.value) : 'amount ?';
   const order = typeof body.orderId === 'string' && body.orderId.trim() !== '' ? `  order ${field(body.orderId, 80)}` : '';
   const to = body.object === 'transfer' ? destination(body) : undefined;
-  return `${receivedAt.toISOString()}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  to ${to}` : ''}`;
+  return `${when}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  to ${to}` : ''}`;
 }
 
 /** What marks a delivery as a redelivery (module doc). */

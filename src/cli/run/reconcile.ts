@@ -20,9 +20,10 @@ import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { GlobalFlags, Settings } from '../../config/settings.js';
 import { parseTimeBound } from '../time-bound.js';
+import { localTimeColumn } from '../../core/local-time.js';
+import { isPortuguese, t } from '../../core/i18n/index.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { settingsFor } from '../../config/settings.js';
-import { t } from '../../core/i18n/index.js';
 
 /** Options of `reconcile`: its flags plus the globals. */
 export type ReconcileOptions = GlobalFlags & { since?: string };
@@ -47,7 +48,7 @@ export interface ReconcileRow {
 }
 
 /**
- * Parses `--since` (src/cli/time-bound.ts: `7d`, `24h`, `30m`, `2w`, a UTC date or an ISO time).
+ * Parses `--since` (src/cli/time-bound.ts: `7d`, `24h`, `30m`, `2w`, a local day or an ISO time).
  * @returns epoch milliseconds
  * @throws UsageError
  */
@@ -105,16 +106,17 @@ async function settle(ledger: LedgerStore, e: LedgerEntry, opts: ReconcileOption
 const RESULT_WORDS = { ok: 'created', not_sent: 'not sent', unknown: 'unknown' } as const;
 
 /** The human table: one line per payment; the last column says what was found or why not. */
-export function formatReconcile(rows: readonly ReconcileRow[]): string {
-  const cells = rows.map((r) => [
-    r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+export function formatReconcile(rows: readonly ReconcileRow[], opts: { portuguese?: boolean; timeZone?: string } = {}): string {
+  const time = localTimeColumn(rows.map((r) => r.time), { portuguese: opts.portuguese ?? isPortuguese(), ...(opts.timeZone ? { timeZone: opts.timeZone } : {}), label: t('time.column'), seconds: true });
+  const cells = rows.map((r, i) => [
+    time.cells[i]!,
     r.kind === 'cashout' ? 'cash-out' : 'cash-in',
     formatReais(r.value),
     sanitizeText(r.orderId ?? '-', true),
     RESULT_WORDS[r.result],
     sanitizeText([r.transactionId !== undefined ? `transaction ${r.transactionId}${r.status ? ` (${r.status})` : ''}` : '', r.reason ?? ''].filter(Boolean).join('; ') || '-', true),
   ]);
-  const head = ['TIME (UTC)', 'KIND', 'AMOUNT', 'ORDER ID', 'RESULT', 'DETAIL'];
+  const head = [time.header, 'KIND', 'AMOUNT', 'ORDER ID', 'RESULT', 'DETAIL'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   return [head, ...cells].map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')).join('\n');
 }

@@ -1,0 +1,149 @@
+/**
+ * Local time, encodings and Brazilian spreadsheets against the built CLI and a recording test
+ * gateway on 127.0.0.1: times in TZ=America/Sao_Paulo under a clock set to 22:30 local on the
+ * 24th (faketime) and history's local days; a Windows-1252 payout file refused, then decoded with
+ * --encoding; a Latin-1 flag value refused; an Excel-style pt-BR CSV paid; history's br CSV opened
+ * by LibreOffice (soffice) as columns with numeric amounts. Every test asserts what reached the gateway.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPaycli } from '../helpers/cli.js';
+import { cashOutAnswer, json, useGatewayFixture } from '../helpers/gateway.js';
+
+const t = useGatewayFixture('sk_test_local');
+const SP = { TZ: 'America/Sao_Paulo' };
+const PT = { ...SP, LANG: 'pt_BR.UTF-8' };
+/** The faked moment, 22:30 in São Paulo on the 24th: 01:30 UTC on the 25th. */
+const AT_2230 = '2026-11-25T01:30:00.000Z';
+const at = (local: string) => ['faketime', '-f', `@${local}`];
+const PAYOUT = ['cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'fulano@example.com', '--person-name', 'João Silva', '--person-email', 'fulano@example.com', '--person-phone', '11987654321', '--yes'];
+const posts = () => t.gw.received.filter((r) => r.method === 'POST');
+/** Windows-1252 bytes of a text of Latin-1 letters (what Excel on Brazilian Windows saves as "CSV"). */
+const cp1252 = (text: string) => Buffer.from(text, 'latin1');
+
+describe('local time (TZ) and local days', () => {
+  it('a payout at 22:30 -03:00 on the 24th: shown in local time, in --since/--until 2026-11-24, in --since ontem on the 25th', async () => {
+    t.gw.respond((req, res) => {
+      if (req.method === 'POST') return json(res, 200, { ...cashOutAnswer(1550), createdAt: AT_2230 });
+      if (req.path.includes('/by/id/77')) return json(res, 200, { transactionId: 77, object: 'transfer', status: 'created', value: 1550, processedAt: AT_2230 });
+      return json(res, 404, { message: 'Transaction not found' });
+    });
+    const paid = await runPaycli(PAYOUT, { env: t.env(PT), wrapper: at('2026-11-24 22:30:00') });
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/^Criado em\s+24\/11\/2026 22:30:00 -03:00$/m);
+    const english = await runPaycli(['--lang', 'en', 'status', '77'], { env: t.env(PT) });
+    expect(english.stdout, english.stderr).toMatch(/^Processed at\s+2026-11-24T22:30:00-03:00$/m);
+    expect(posts()).toHaveLength(1);
+    // the table: the offset in the header, the local day and time in the row
+    const table = await runPaycli(['history'], { env: t.env(PT) });
+    expect(table.stdout).toMatch(/^ENTRY {2}HORA \(UTC-03:00\) .*\n {4}1 {2}24\/11\/2026 22:30 {2}cash-out/);
+    const englishTable = await runPaycli(['--lang', 'en', 'history'], { env: t.env(PT) });
+    expect(englishTable.stdout).toMatch(/\n {4}1 {2}2026-11-24 22:30 {2}cash-out/);
+    const utc = await runPaycli(['--lang', 'en', 'history'], { env: t.env({ TZ: 'UTC' }) });
+    expect(utc.stdout).toMatch(/^ENTRY {2}TIME \(UTC\) .*\n {4}1 {2}2026-11-25 01:30 {2}cash-out/);
+
+    const day = await runPaycli(['history', '--since', '2026-11-24', '--until', '2026-11-24'], { env: t.env(PT) });
+    expect(day.code, day.stderr).toBe(0);
+    expect(day.stdout).toMatch(/^\s+1\s+24\/11\/2026 22:30\s+cash-out\s+R\$ 15,50\s+ok/m);
+    expect((await runPaycli(['history', '--since', '24/11/2026', '--until', '24/11/2026', '--json'], { env: t.env(PT) })).stdout).toContain(`"time":"2026-11-25T01:30`);
+    // the same days in UTC: the payout is on the 25th
+    expect((await runPaycli(['history', '--since', '2026-11-24', '--until', '2026-11-24', '--json'], { env: t.env({ TZ: 'UTC' }) })).stdout.trim()).toBe('[]');
+    const yesterday = await runPaycli(['history', '--since', 'ontem', '--until', 'ontem', '--json'], { env: t.env(PT), wrapper: at('2026-11-25 10:00:00') });
+    expect((JSON.parse(yesterday.stdout) as unknown[]).length).toBe(1);
+    const today = await runPaycli(['history', '--since', 'today', '--json'], { env: t.env(PT), wrapper: at('2026-11-25 10:00:00') });
+    expect(today.stdout.trim()).toBe('[]');
+    // JSON keeps ISO 8601 UTC
+    expect(JSON.parse((await runPaycli(['history', '--json'], { env: t.env(PT) })).stdout)[0].time).toMatch(/^2026-11-25T01:30:0\d\.\d{3}Z$/);
+  }, 120_000);
+});
+
+describe('encodings in', () => {
+  const header = 'valor;tipo-chave;chave;nome;email;telefone';
+  it('a Windows-1252 payout file is refused naming its first bad line (nothing sent); with --encoding windows-1252 the gateway gets João Silva in UTF-8', async () => {
+    const file = join(t.home.dir, 'pagamentos.csv');
+    writeFileSync(file, cp1252(`${header}\r\n15,50;email;ana@example.com;Ana Lima;ana@example.com;11987654321\r\n20,00;email;joao@example.com;João Silva;joao@example.com;11987654321\r\n`));
+    const refused = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('is not valid UTF-8: line 3, character 32 (byte 0xE3); nothing was sent');
+    expect(refused.stderr).toMatch(/Windows-1252.*João Silva.*--encoding windows-1252/s);
+    const portugues = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env(PT) });
+    expect(portugues.code).toBe(2);
+    expect(portugues.stderr).toContain('não é UTF-8 válido: linha 3, caractere 32 (byte 0xE3); nada foi enviado');
+    expect(portugues.stderr).toMatch(/a linha 3 seria ".*João Silva.*"; use --encoding windows-1252/);
+    expect(posts()).toHaveLength(0);
+
+    const paid = await runPaycli(['cashout', '--batch', file, '--encoding', 'windows-1252', '--yes'], { env: t.env() });
+    expect(paid.code, paid.stderr).toBe(0);
+    const names = posts().map((r) => (r.json as { person: { name: string } }).person.name);
+    expect(names.sort()).toEqual(['Ana Lima', 'João Silva']);
+    expect(posts().every((r) => !r.text.includes('\uFFFD'))).toBe(true);
+    expect(posts().some((r) => r.text.includes('Jo\u00e3o Silva'))).toBe(true); // the gateway decodes the body as UTF-8
+  }, 60_000);
+
+  it('an --input file in Windows-1252 is refused, then read with --encoding; a Latin-1 flag value is refused (exit 2, nothing sent)', async () => {
+    const file = join(t.home.dir, 'payout.json');
+    writeFileSync(file, cp1252('{"value": 1550, "pixKeyType": 2, "pixKey": "joao@example.com",\n "person": {"name": "João Silva", "email": "joao@example.com", "phone": "11987654321"}}\n'));
+    const refused = await runPaycli(['cashout', '--input', file, '--yes'], { env: t.env() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--input: ');
+    expect(refused.stderr).toContain('is not valid UTF-8: line 2, character 24 (byte 0xE3)');
+    expect(posts()).toHaveLength(0);
+    const ok = await runPaycli(['cashout', '--input', file, '--encoding', 'windows-1252', '--yes'], { env: t.env() });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((posts()[0]!.json as { person: { name: string } }).person.name).toBe('João Silva');
+
+    // the shell passes the Latin-1 bytes of "João" as the last argument; Node reads them as U+FFFD
+    const latin1 = await runPaycli([...PAYOUT.filter((a) => a !== '--person-name' && a !== 'João Silva'), '--person-name'], {
+      env: t.env(),
+      wrapper: ['bash', '-c', 'exec "$@" "$(printf \'Jo\\343o Silva\')"', 'bash'],
+    });
+    expect(latin1.code).toBe(2);
+    expect(latin1.stderr).toMatch(/--person-name is not valid UTF-8 \(character 3 is U\+FFFD/);
+    expect(posts()).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('Brazilian spreadsheets', () => {
+  it('an Excel-style pt-BR CSV (BOM, ;, CRLF, Portuguese headers, 1.234,56) pays; results and history --format csv in pt-BR open in LibreOffice as columns with numeric amounts', async () => {
+    const file = join(t.home.dir, 'Pagamentos.csv');
+    writeFileSync(file, `\uFEFFValor;Tipo-Chave;Chave;Nome;E-mail;Telefone;ID-Pedido\r\n1.234,56;email;joao@example.com;João Silva;joao@example.com;(11) 98765-4321;pedido-1\r\n15,50;cpf;123.456.789-09;Conceição Araújo;ca@example.com;11987654321;pedido-2\r\n`.replace('E-mail', 'email'));
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env(PT) });
+    expect(r.code, r.stderr).toBe(0);
+    const bodies = posts().map((p) => p.json as { value: number; orderId: string; person: { name: string } });
+    expect(bodies.map((b) => [b.orderId, b.value, b.person.name]).sort()).toEqual([['pedido-1', 123456, 'João Silva'], ['pedido-2', 1550, 'Conceição Araújo']]);
+    const results = readFileSync(join(t.home.dir, 'Pagamentos.csv.results.csv'), 'utf8');
+    expect(results.startsWith('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;')).toBe(true);
+    expect(results).toMatch(/^1;2;pedido-1;ok;1\.234,56;123456;/m);
+
+    const csv = await runPaycli(['history', '--format', 'csv'], { env: t.env(PT) });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.startsWith('\uFEFFlancamento;data_hora_local;fuso_horario;data_hora_utc;tipo;')).toBe(true);
+    expect((await runPaycli(['history', '--format', 'csv', '--csv-dialect', 'intl'], { env: t.env(PT) })).stdout).toMatch(/^entry,time_utc,kind,.*,gateway,user,host,paycli_version,time_local\r\n/);
+
+    // LibreOffice, set to Brazilian Portuguese (language 1046) for the import, as a pt-BR spreadsheet opens it
+    const dir = join(t.home.dir, 'lo');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'history.csv'), csv.stdout);
+    execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--infilter=CSV:59,34,76,1,,1046', '--convert-to', 'fods', '--outdir', join(dir, 'out'), join(dir, 'history.csv')], {
+      env: { ...process.env, HOME: dir },
+      stdio: 'ignore',
+      timeout: 110_000,
+    });
+    expect(readdirSync(join(dir, 'out'))).toEqual(['history.fods']);
+    const rows = readFileSync(join(dir, 'out', 'history.fods'), 'utf8')
+      .split('<table:table-row')
+      .slice(1)
+      .map((row) => [...row.matchAll(/<table:table-cell([^>]*)>\s*(?:<text:p>([^<]*)<\/text:p>)?/g)].map((c) => ({ attrs: c[1]!, text: c[2] ?? '' })));
+    const head = rows[0]!.map((c) => c.text);
+    expect(head.slice(0, 3)).toEqual(['lancamento', 'data_hora_local', 'fuso_horario']);
+    const valor = head.indexOf('valor');
+    const local = head.indexOf('data_hora_local');
+    const amounts = rows.slice(1, 3).map((row) => row[valor]!.attrs);
+    // newest first: 15,50 then 1.234,56, both numbers
+    expect(amounts.map((a) => /office:value-type="float"/.test(a) && /office:value="([0-9.]+)"/.exec(a)![1])).toEqual(['15.5', '1234.56']);
+    expect(rows[1]![local]!.attrs).toMatch(/office:value-type="date"/);
+    expect(rows[1]![head.indexOf('recebedor')]!.text).toBe('Conceição Araújo');
+  }, 180_000);
+});
