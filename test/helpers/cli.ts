@@ -43,14 +43,15 @@ export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid
 
 /**
  * What paycli reads from its environment; the test runner's own values never reach a child. The
- * locale variables are among them: a child runs with `LANG=C.UTF-8` (English messages, whatever
- * the machine's locale) unless the test sets them.
+ * locale variables and the time zone are among them: a child runs with `LANG=C.UTF-8` (English
+ * messages, whatever the machine's locale) and `TZ=UTC` (times as the tests write them, wherever the
+ * machine is) unless the test sets them.
  */
-const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$)/;
+const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$|TZ$)/;
 
 /**
  * Environment of a paycli child (every helper that spawns one uses it): the parent's minus
- * anything paycli reads and minus `alsoRemove`, with {@link TEST_CACHE_DIR} and `LANG=C.UTF-8`, plus `env`
+ * anything paycli reads and minus `alsoRemove`, with {@link TEST_CACHE_DIR}, `LANG=C.UTF-8` and `TZ=UTC`, plus `env`
  * (an `undefined` value removes the variable).
  */
 export function childEnv(env: Record<string, string | undefined>, alsoRemove?: RegExp): NodeJS.ProcessEnv {
@@ -58,6 +59,7 @@ export function childEnv(env: Record<string, string | undefined>, alsoRemove?: R
   for (const k of Object.keys(base)) if (READ_BY_PAYCLI.test(k) || alsoRemove?.test(k)) delete base[k];
   base.PAYCLI_CACHE_DIR = TEST_CACHE_DIR;
   base.LANG = 'C.UTF-8';
+  base.TZ = 'UTC';
   const out = { ...base, ...env };
   for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
   return out;
