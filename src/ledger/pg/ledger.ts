@@ -65,6 +65,9 @@ export function pgFailure(err: unknown, where: string, note: string): unknown {
   if (code === '28P01' || code === '28000') {
     return new LedgerUnavailableError(`${at} refused authentication: ${msg}${note}`, { hint: 'check the user in ledger-url and its password (config key ledger-password, PGPASSWORD or ~/.pgpass)' });
   }
+  if (code === 'NO_PASSWORD') {
+    return new LedgerUnavailableError(`${at} asks for a password and none was found${note}`, { hint: 'set one: in ledger-url, with `paycli config set ledger-password`, in PGPASSWORD or in ~/.pgpass (mode 0600)' });
+  }
   if (code === '3D000') return new LedgerUnavailableError(`${at} cannot be used: ${msg}${note}`, { hint: 'check the database name in ledger-url' });
   if (code === '42P01' || code === '3F000') return new LedgerUnavailableError(`${at} has no paycli schema${note}`, { hint: 'run `paycli ledger migrate` once to create it' });
   if (code === 'CONNECTION_LOST' || /Connection terminated|terminating connection|Client has encountered a connection error|not queryable/i.test(err.message) || code === '57P01' || code === '57P02' || code === '57P03') {

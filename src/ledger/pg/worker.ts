@@ -8,6 +8,8 @@
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import pg from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
+import pgPass from 'pgpass';
 import { PG_CHECK_AND_INSERT, PG_ENDPOINT_LOCK } from './schema.js';
 
 /** How the connection is made: the URL (its password, if any, inside), a password from the config, time limits. */
@@ -53,19 +55,35 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 let client: pg.Client | undefined;
 let lost: Error | undefined;
 
+/** What a password file line is matched against. */
+type ConnInfo = { host?: string; port?: number; database?: string; user?: string };
+
+/**
+ * The password when the server asks for one and neither the URL nor the config gave it, in
+ * libpq's order (docs/configuration.md "The team ledger's password"): `PGPASSWORD` (empty counts as unset), then
+ * the password file (`PGPASSFILE`, else `~/.pgpass`; ignored with group or other access, as libpq
+ * does). Throws an error with code `NO_PASSWORD` when neither has one for this host, port,
+ * database and user.
+ */
+async function passwordFromEnvironment(p: ConnInfo): Promise<string> {
+  const env = process.env.PGPASSWORD;
+  if (env) return env;
+  // The file reader skips the file whenever PGPASSWORD is present, even empty; libpq reads it then.
+  if (env === '') delete process.env.PGPASSWORD; // this worker's own copy of the environment
+  const fromFile = await new Promise<string | undefined>((resolve) => pgPass(p, resolve));
+  if (fromFile !== undefined) return fromFile;
+  throw Object.assign(new Error('no password was given (ledger-url, config key ledger-password, PGPASSWORD or the password file)'), { code: 'NO_PASSWORD' });
+}
+
 async function connect(a: ConnectArgs): Promise<{ server: string }> {
-  // The driver takes what the URL says over a separate password: the config's goes into the URL
-  // (when the URL has none); without either, the driver reads PGPASSWORD, then ~/.pgpass.
-  let url = a.url;
-  if (a.password !== undefined) {
-    const u = new URL(url);
-    if (!u.password) {
-      u.password = encodeURIComponent(a.password);
-      url = u.toString();
-    }
-  }
-  const c = new pg.Client({
-    connectionString: url,
+  // The URL's password first, then the config's, then PGPASSWORD and the password file, read only
+  // when the server asks (the driver's own reading of them is deprecated and warns on stderr).
+  const params = parseIntoClientConfig(a.url);
+  const c: pg.Client = new pg.Client({
+    ...params,
+    // The host, port, database and user the driver settled on (its defaults and PG* variables
+    // included), which the password file is matched against, as the driver itself does.
+    password: params.password || a.password || ((): Promise<string> => passwordFromEnvironment((c as unknown as { connectionParameters: ConnInfo }).connectionParameters)),
     connectionTimeoutMillis: a.connectTimeoutMs,
     query_timeout: a.queryTimeoutMs,
     keepAlive: true,
