@@ -45,9 +45,9 @@ export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid
  * What paycli reads from its environment; the test runner's own values never reach a child. The
  * locale variables and the time zone are among them: a child runs with `LANG=C.UTF-8` (English
  * messages, whatever the machine's locale) and `TZ=UTC` (times as the tests write them, wherever the
- * machine is) unless the test sets them.
+ * machine is) unless the test sets them. libpq's `PG*` variables (a team ledger's password) are too.
  */
-const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$|TZ$)/;
+const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$|TZ$|PG[A-Z]+$)/;
 
 /**
  * Environment of a paycli child (every helper that spawns one uses it): the parent's minus
