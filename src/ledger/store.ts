@@ -9,6 +9,7 @@ import { shownUrlInput } from '../core/secrets.js';
 import { profileName, readConfigFile } from '../config/settings.js';
 import { Ledger, openLedger as openLocalLedger } from './ledger.js';
 import { PgLedger } from './pg/ledger.js';
+import type { LedgerEntry } from './schema.js';
 
 /** The methods every ledger offers (those of the local one; the team ledger implements the same). */
 export type LedgerStore = Pick<
@@ -36,7 +37,13 @@ export type LedgerStore = Pick<
   | 'iterate'
   | 'meta'
   | 'setMeta'
->;
+> & {
+  /**
+   * {@link Ledger.findByOrderId} for many references in one round trip (the team ledger; the local
+   * ledger has none and is asked one reference at a time).
+   */
+  findByOrderIds?(orderIds: readonly string[]): Map<string, LedgerEntry[]>;
+};
 
 /** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
 export interface TeamLedger {

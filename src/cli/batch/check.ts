@@ -88,6 +88,9 @@ export function planFor(prev: PreviousRow | undefined, retryRefused: boolean): P
   return 'send'; // not_sent: nothing reached the gateway
 }
 
+/** Rows whose earlier entries the check asks the ledger for in one call. */
+const PLAN_STEP = 256;
+
 /**
  * Step 1: reads the whole file once, judging every row; with a spool, keeps each valid row there
  * for the send. The bytes read are fingerprinted again: a file that changed since it was first
@@ -101,6 +104,25 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
   const ownIds = new IdentitySet();
   let sawHeader = format === 'jsonl';
   const digest = createHash('sha256');
+  // The ledger is asked about PLAN_STEP rows at once (one round trip on the team ledger).
+  let unplanned: Array<{ row: number; orderId: string; value: number }> = [];
+  const plan = (): void => {
+    const rows = unplanned;
+    unplanned = [];
+    if (!rows.length) return;
+    const prevs = ledger.previousMany(rows.map((u) => u.orderId));
+    rows.forEach((u, i) => {
+      const plan = planFor(prevs[i], Boolean(opts.retryRefused));
+      if (plan === 'already_ok') scan.alreadyOk++;
+      else if (plan === 'already_refused') scan.alreadyRefused++;
+      else {
+        if (plan === 'resolve') scan.unknown++;
+        scan.toSend.count++;
+        scan.toSend.cents += u.value;
+        if (u.value > scan.toSend.largest) scan.toSend = { ...scan.toSend, largest: u.value, largestRow: u.row };
+      }
+    });
+  };
   for await (const rec of readRecords(source, format, digest)) {
     tick();
     if (rec.kind === 'header') {
@@ -126,16 +148,10 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
     }
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
     await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
-    const plan = planFor(ledger.previous(r.orderId), Boolean(opts.retryRefused));
-    if (plan === 'already_ok') scan.alreadyOk++;
-    else if (plan === 'already_refused') scan.alreadyRefused++;
-    else {
-      if (plan === 'resolve') scan.unknown++;
-      scan.toSend.count++;
-      scan.toSend.cents += r.body.value;
-      if (r.body.value > scan.toSend.largest) scan.toSend = { ...scan.toSend, largest: r.body.value, largestRow: r.row };
-    }
+    unplanned.push({ row: r.row, orderId: r.orderId, value: r.body.value });
+    if (unplanned.length >= PLAN_STEP) plan();
   }
+  plan();
   if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
     scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? 'the file has no rows under its header (a CSV batch starts with a header row of column names)' : 'the file has no rows' });
   } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: 'the file has no rows' });

@@ -3,7 +3,7 @@
  * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
  * its outcome after, and the settling of an unknown outcome.
  */
-import type { BeginInfo, EndDetails } from '../../ledger/ledger.js';
+import type { BeginInfo, EndDetails, LedgerEntry } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/store.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
 import type { RunRecord } from '../../ledger/runs.js';
@@ -50,6 +50,8 @@ export interface BatchFacts {
 export interface BatchLedger {
   /** The latest entry with this `orderId` sent to this run's gateway, if any. */
   previous(orderId: string): PreviousRow | undefined;
+  /** {@link previous} of each reference, in their order (the team ledger answers them in one round trip). */
+  previousMany(orderIds: readonly string[]): Array<PreviousRow | undefined>;
   /**
    * Records a row before it is sent (a cash-out is checked against identical earlier ones).
    * @throws UsageError `duplicate_cashout`; the ledger's errors when it cannot write
@@ -98,11 +100,17 @@ export interface BatchLedger {
 export function openBatchLedger(target: string, profile?: string): BatchLedger {
   const ledger = openLedger(profile);
   const endpoint = endpointIdentity(target);
+  const latest = (entries: readonly LedgerEntry[]): PreviousRow | undefined => {
+    const e = entries.find((entry) => entry.endpoint === endpoint);
+    if (!e) return undefined;
+    return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
+  };
   return {
-    previous(orderId) {
-      const e = ledger.findByOrderId(orderId).find((entry) => entry.endpoint === endpoint);
-      if (!e) return undefined;
-      return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
+    previous: (orderId) => latest(ledger.findByOrderId(orderId)),
+    previousMany(orderIds) {
+      if (!ledger.findByOrderIds) return orderIds.map((orderId) => latest(ledger.findByOrderId(orderId)));
+      const found = ledger.findByOrderIds(orderIds);
+      return orderIds.map((orderId) => latest(found.get(orderId) ?? []));
     },
     group: (fn) => ledger.group(fn),
     recordBatch: (batchId, facts) => ledger.setMeta(`batch:${batchId}`, JSON.stringify(facts)),

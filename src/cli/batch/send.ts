@@ -366,24 +366,25 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const drain = async (left: number) => {
     while (!stopping && ready.length - next > left) await change();
   };
-  try {
-    let step = 0;
-    for await (const spooled of ctx.spool.rows()) {
-      ctx.tick();
-      if (++step % READ_STEP === 0) await yieldToIo();
-      const row: ValidRow = { ...spooled, ok: true };
-      lastRead = row.row;
+  /**
+   * Plans the rows read since the last call: what the ledger holds of their references is asked in
+   * one call (one round trip on the team ledger), just before they join the group being recorded.
+   */
+  const take = async (rows: ValidRow[]): Promise<void> => {
+    let prevs: Array<PreviousRow | undefined>;
+    try {
+      prevs = stopping ? [] : ledger.previousMany(rows.map((r) => r.orderId));
+    } catch (err) {
+      for (const row of rows) notStarted(row);
+      throw err;
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
       if (stopping) {
         notStarted(row);
         continue;
       }
-      let prev: PreviousRow | undefined;
-      try {
-        prev = ledger.previous(row.orderId);
-      } catch (err) {
-        notStarted(row);
-        throw err;
-      }
+      const prev = prevs[i];
       const plan = planFor(prev, Boolean(opts.retryRefused));
       if (plan === 'already_ok') {
         finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_ok', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status });
@@ -399,6 +400,30 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         if (!stopping) record();
       }
     }
+  };
+  /** Rows read, not yet planned ({@link take}). */
+  let read: ValidRow[] = [];
+  try {
+    let step = 0;
+    for await (const spooled of ctx.spool.rows()) {
+      ctx.tick();
+      if (++step % READ_STEP === 0) await yieldToIo();
+      const row: ValidRow = { ...spooled, ok: true };
+      lastRead = row.row;
+      if (stopping) {
+        notStarted(row);
+        continue;
+      }
+      read.push(row);
+      if (queue.length + read.length >= groupSize) {
+        const rows = read;
+        read = [];
+        await take(rows);
+      }
+    }
+    const rows = read;
+    read = [];
+    await take(rows);
     if (queue.length && !stopping) record();
     await drain(0);
     await Promise.all(inflight);
@@ -415,6 +440,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
     for (const g of queue) notStarted(g.row);
     queue = [];
+    for (const row of read) notStarted(row);
+    read = [];
     // Rows a fatal error kept from being read at all: each is reported, so that every row of the file is in the results once.
     if (stopping) {
       try {

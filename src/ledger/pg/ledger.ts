@@ -406,6 +406,25 @@ export class PgLedger implements LedgerStore {
     return this.guard(() => this.q('SELECT * FROM paycli.payments WHERE order_id = $1 ORDER BY id DESC', [orderId]).map(toPgEntry));
   }
 
+  /**
+   * {@link findByOrderId} for many order references in one statement (a batch asks for a group of
+   * rows at once: one round trip instead of one a row).
+   * @returns each reference's entries, newest first (a reference without any: no key)
+   * @throws LedgerUnavailableError
+   */
+  findByOrderIds(orderIds: readonly string[]): Map<string, LedgerEntry[]> {
+    const out = new Map<string, LedgerEntry[]>();
+    if (!orderIds.length) return out;
+    const rows = this.guard(() => this.q('SELECT * FROM paycli.payments WHERE order_id = ANY($1::text[]) ORDER BY id DESC', [[...new Set(orderIds)]]));
+    for (const r of rows) {
+      const key = r.order_id as string;
+      const list = out.get(key);
+      if (list) list.push(toPgEntry(r));
+      else out.set(key, [toPgEntry(r)]);
+    }
+    return out;
+  }
+
   batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
     return this.guard(() =>
       this.q('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM paycli.payments WHERE batch_id = $1 AND endpoint = $2 ORDER BY batch_row, id', [batchId, endpoint]).map(
