@@ -36,8 +36,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'status-path', description: `lookup path by transaction id (default ${DEFAULT_LOOKUP_PATHS.statusPath})` },
   { name: 'status-by-order-path', description: `lookup path by order reference (default ${DEFAULT_LOOKUP_PATHS.statusByOrderPath})` },
   // The team ledger (docs/ledger-and-safety.md "Team ledger").
-  { name: 'ledger-url', description: 'postgres://user@host:port/database: record payments in this team ledger instead of the local one (PAYCLI_LEDGER_URL overrides)' },
-  { name: 'ledger-password', description: 'the team ledger password (else the one in ledger-url, PGPASSWORD or ~/.pgpass)', secret: true },
+  { name: 'ledger-url', description: 'postgres://USER@HOST:PORT/DATABASE: record payments in this team ledger instead of the local one (PAYCLI_LEDGER_URL overrides)' },
+  { name: 'ledger-password', description: "the team ledger's password when ledger-url holds none (then PGPASSWORD, then ~/.pgpass)", secret: true },
   { name: 'balance-path', description: `balance path (default ${DEFAULT_LOOKUP_PATHS.balancePath})` },
 ];
 

@@ -252,7 +252,7 @@ describe('paycli listen', () => {
     const good = await post({ 'x-paycli-signature': sign('listen_secret_0123', raw) });
     expect(good.status).toBe(200);
     await waitFor(() => li.stdout().includes('\n'), 3_000, 'the line');
-    expect(li.stdout()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}cash-in 7 {2}paid {2}R\$ 12,34\n$/); // the listener's own clock
+    expect(li.stdout()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 {2}cash-in 7 {2}paid {2}R\$ 12,34\n$/); // the listener's own clock, local time (TZ=UTC here)
     expect(li.stdout() + li.stderr()).not.toContain('listen_secret_0123');
   });
 

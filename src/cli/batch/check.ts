@@ -97,7 +97,7 @@ const PLAN_STEP = 256;
  * fingerprinted is refused (nothing sent), so what is checked and confirmed is that file.
  * @throws UsageError when the file changed, or cannot be read; the spool's write errors
  */
-export async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: BatchLedger, opts: BatchOptions, tick: () => void, spool?: RowSpool): Promise<Scan> {
+export async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: Pick<BatchLedger, 'previousMany'>, opts: BatchOptions, tick: () => void, spool?: RowSpool): Promise<Scan> {
   const map = rowMapper(op, format, sha256);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
   const identities = new IdentitySet();

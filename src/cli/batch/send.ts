@@ -50,11 +50,14 @@ export async function checkAndSend(prepared: PreparedBatch): Promise<void> {
   }
 }
 
+/** What a dry run without a ledger knows of earlier runs: nothing. */
+const NO_LEDGER: Pick<BatchLedger, 'previousMany'> = { previousMany: (orderIds) => orderIds.map(() => undefined) };
+
 /** {@link checkAndSend} with its spool (undefined for a dry run). */
 async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () => void, spool: RowSpool | undefined): Promise<void> {
   const { opts, source, format, sha256, batchId, settings, target, ledger, concurrency, rate } = prepared;
   const json = Boolean(opts.json);
-  const scan = await scanFile(op, source, format, sha256, ledger ?? { previous: () => undefined } as unknown as BatchLedger, opts, tick, spool);
+  const scan = await scanFile(op, source, format, sha256, ledger ?? NO_LEDGER, opts, tick, spool);
   if (scan.problems.length) return reportProblems(source, scan.problems, json);
   if (!settings) {
     const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };

@@ -14,7 +14,7 @@ import { teamLedger, type TeamLedger } from '../../ledger/store.js';
 
 function configured(opts: GlobalFlags): TeamLedger {
   const team = teamLedger(opts.profile);
-  if (!team) throw new UsageError('no team ledger is configured: set ledger-url (paycli config set ledger-url postgres://user@host:5432/database) or PAYCLI_LEDGER_URL; nothing was done', { field: 'ledger-url' });
+  if (!team) throw new UsageError('no team ledger is configured: set ledger-url (paycli config set ledger-url postgres://db.internal:5432/payments) or PAYCLI_LEDGER_URL; nothing was done', { field: 'ledger-url' });
   return team;
 }
 

@@ -398,22 +398,22 @@ new paycli version.
 Examples:
   $ paycli config set ledger-url postgres://payments@db.internal:5432/payments
   $ paycli config set ledger-password          # in a terminal: asks for it, hidden
-  $ paycli ledger migrate
-  $ paycli ledger push`,
+  $ paycli ledger migrate                      # exit 2 while db.internal does not answer; nothing is changed
+  $ paycli ledger push                         # a new machine has no local ledger: nothing to push`,
   'help.ledger.migrate': 'create the team ledger schema, or bring it up to this paycli version',
   'help.ledger.migrate.after': `Applies, in order and each in its own transaction, the schema versions the team ledger lacks; two
 machines migrating at once apply each once. Exit 0 when it is at this paycli's version.
 
 Examples:
-  $ paycli ledger migrate
-  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json`,
+  $ paycli ledger migrate                      # exit 2 without ledger-url: it names the key to set
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json   # exit 2 while db.internal does not answer`,
   'help.ledger.push': "copy this machine's local ledger into the team ledger (entries it holds already are skipped)",
   'help.ledger.push.after': `Entries are matched by their uuid: pushing twice adds nothing. Refused (exit 2) while a local
 paycli still sends an entry. --json prints {"entries": N, "added": M}.
 
 Examples:
-  $ paycli ledger push
-  $ paycli ledger push --profile payroll --json`,
+  $ paycli ledger push                         # exit 2 without ledger-url: it names the key to set
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger push --json   # {"entries": 0, "added": 0} on a new machine`,
   // ── help of auth, balance, status, reconcile, listen (src/cli/commands/) ──
   'help.auth.description': 'log a profile in to its gateway: the API key checked, and kept in the system keychain',
   'help.auth.after': `Per profile (--profile or PAYCLI_PROFILE). login asks for the API key hidden (in a terminal; else
@@ -679,6 +679,8 @@ Open a new shell afterwards.`,
   'configKey.allow-insecure-http': 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)',
   'configKey.lang': 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)',
   'configKey.timeout': 'request timeout in milliseconds (default 30000)',
+  'configKey.ledger-url': 'postgres://USER@HOST:PORT/DATABASE: record payments in this team ledger instead of the local one (PAYCLI_LEDGER_URL overrides)',
+  'configKey.ledger-password': "the team ledger's password when ledger-url holds none (then PGPASSWORD, then ~/.pgpass)",
   'configKey.settle-after': 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)',
   'configKey.duplicate-window': 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)',
   'configKey.order-id': 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given',

@@ -402,23 +402,23 @@ máquinas. Os comandos de pagamento nunca mudam o esquema de um banco compartilh
 Exemplos:
   $ paycli config set ledger-url postgres://payments@db.internal:5432/payments
   $ paycli config set ledger-password          # num terminal: pede a senha, sem mostrá-la
-  $ paycli ledger migrate
-  $ paycli ledger push`,
+  $ paycli ledger migrate                      # saída 2 enquanto db.internal não responde; nada muda
+  $ paycli ledger push                         # uma máquina nova não tem registro local: nada a enviar`,
   'help.ledger.migrate': 'cria o esquema do registro da equipe, ou o atualiza para esta versão do paycli',
   'help.ledger.migrate.after': `Aplica, em ordem e cada uma na sua própria transação, as versões de esquema que faltam ao registro
 da equipe; duas máquinas migrando ao mesmo tempo aplicam cada uma uma só vez. Sai com 0 quando o
 esquema está na versão deste paycli.
 
 Exemplos:
-  $ paycli ledger migrate
-  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json`,
+  $ paycli ledger migrate                      # saída 2 sem ledger-url: diz qual chave definir
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger migrate --json   # saída 2 enquanto db.internal não responde`,
   'help.ledger.push': 'copia o registro local desta máquina para o registro da equipe (as entradas que ele já tem são puladas)',
   'help.ledger.push.after': `As entradas são casadas pelo uuid: enviar duas vezes não acrescenta nada. Recusado (saída 2) enquanto
 um paycli local ainda envia uma entrada. --json imprime {"entries": N, "added": M}.
 
 Exemplos:
-  $ paycli ledger push
-  $ paycli ledger push --profile payroll --json`,
+  $ paycli ledger push                         # saída 2 sem ledger-url: diz qual chave definir
+  $ PAYCLI_LEDGER_URL=postgres://admin@db.internal/payments paycli ledger push --json   # {"entries": 0, "added": 0} numa máquina nova`,
   // ── help of auth, balance, status, reconcile, listen (src/cli/commands/) ──
   'help.auth.description': 'faz o login de um perfil no gateway: a chave de API é conferida e guardada no chaveiro do sistema',
   'help.auth.after': `Por perfil (--profile ou PAYCLI_PROFILE). login pede a chave de API sem mostrá-la (num terminal;
@@ -686,6 +686,8 @@ Depois abra um shell novo.`,
   'configKey.allow-insecure-http': 'true: este perfil pode enviar para uma URL base http:// sem TLS fora do loopback (definida com base-url e --allow-insecure-http)',
   'configKey.lang': 'idioma das mensagens e da ajuda: pt-BR ou en (padrão: LC_ALL/LC_MESSAGES/LANG; --lang tem precedência)',
   'configKey.timeout': 'tempo limite da requisição em milissegundos (padrão 30000)',
+  'configKey.ledger-url': 'postgres://USUARIO@HOST:PORTA/BANCO: registra os pagamentos neste registro da equipe em vez do local (PAYCLI_LEDGER_URL tem precedência)',
+  'configKey.ledger-password': 'a senha do registro da equipe quando ledger-url não traz uma (depois PGPASSWORD, depois ~/.pgpass)',
   'configKey.settle-after': 'por quanto tempo depois do prazo de um pagamento um "não encontrado" numa consulta ainda não prova nada (padrão 2m; p. ex. 90s, 5m)',
   'configKey.duplicate-window': 'minutos em que um saque idêntico é recusado (padrão 10; 0 = desligado; um resultado desconhecido bloqueia até ser resolvido)',
   'configKey.order-id': 'auto (padrão): dá a todo pagamento sem --order-id uma referência paycli-<ULID>; off: envia orderId só quando informado',

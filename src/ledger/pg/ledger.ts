@@ -96,6 +96,9 @@ export class PgLedger implements LedgerStore {
   /** Outcomes recorded inside a group, written together ({@link flushEnds}). */
   private pendingEnds: unknown[][] = [];
 
+  /** True once the connection was made: a connection that never came up is an error, not a loss. */
+  private connected = false;
+
   private constructor(where: string, bridge: SyncWorker, note: string) {
     this.file = where;
     this.bridge = bridge;
@@ -128,6 +131,7 @@ export class PgLedger implements LedgerStore {
     const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: PG_CONNECT_TIMEOUT_MS, queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
     try {
       bridge.call('connect', args);
+      ledger.connected = true;
       if (!opts.migrating) ledger.checkVersion();
       if (opts.beforeSend) ledger.register();
       return ledger;
@@ -139,6 +143,7 @@ export class PgLedger implements LedgerStore {
 
   /** The worker saw the connection end: said once on stderr (a batch then starts no more rows). */
   private onLost(event: unknown): void {
+    if (!this.connected) return;
     const why = (event as { lost?: string })?.lost ?? 'closed';
     logger.warn(`the connection to the team ledger at ${this.file} was lost (${redactUrls(why)}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`);
   }
