@@ -91,6 +91,9 @@ export function planFor(prev: PreviousRow | undefined, retryRefused: boolean): P
 /** Rows whose earlier entries the check asks the ledger for in one call. */
 const PLAN_STEP = 256;
 
+/** What a dry run without a ledger knows of earlier runs: nothing. */
+export const NO_LEDGER: Pick<BatchLedger, 'previousMany'> = { previousMany: (orderIds) => orderIds.map(() => undefined) };
+
 /**
  * Step 1: reads the whole file once, judging every row; with a spool, keeps each valid row there
  * for the send. The bytes read are fingerprinted again: a file that changed since it was first

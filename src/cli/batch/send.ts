@@ -26,7 +26,7 @@ import { boundBatchMemory } from './memory.js';
 import { startProgress, type BatchCounters } from './progress.js';
 import { emptyTally, openResults, printSummary, resultsPath, type ResultsWriter, type RowResult } from './results.js';
 import { processContext } from '../../core/terminal.js';
-import { confirm, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type Operation, type ValidRow } from './check.js';
+import { confirm, NO_LEDGER, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type Operation, type ValidRow } from './check.js';
 import { recordRow, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
 import type { BatchOptions, PreparedBatch } from './run.js';
 import { t } from '../../core/i18n/index.js';
@@ -49,9 +49,6 @@ export async function checkAndSend(prepared: PreparedBatch): Promise<void> {
     spool?.dispose();
   }
 }
-
-/** What a dry run without a ledger knows of earlier runs: nothing. */
-const NO_LEDGER: Pick<BatchLedger, 'previousMany'> = { previousMany: (orderIds) => orderIds.map(() => undefined) };
 
 /** {@link checkAndSend} with its spool (undefined for a dry run). */
 async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () => void, spool: RowSpool | undefined): Promise<void> {
