@@ -48,7 +48,7 @@ function parseKind(text: string | undefined): PaymentKind | undefined {
   if (text === undefined) return undefined;
   const k = text.trim().toLowerCase().replace('-', '');
   if (k === 'cashin' || k === 'cashout') return k;
-  throw new UsageError(`--kind: use cashin or cashout, got "${text}"`, { field: '--kind' });
+  throw new UsageError(t('history.kindInvalid', text), { field: '--kind' });
 }
 
 /** Reads an outcome flag (`not-sent` is accepted for `not_sent`). */
@@ -56,7 +56,7 @@ function parseOutcome(text: string | undefined, allowed: readonly Outcome[], fla
   if (text === undefined) return undefined;
   const o = text.trim().toLowerCase().replace('-', '_') as Outcome;
   if (allowed.includes(o)) return o;
-  throw new UsageError(`${flag}: use one of ${allowed.join(', ')}, got "${text}"`, { field: flag });
+  throw new UsageError(t('history.outcomeInvalid', flag, allowed.join(', '), text), { field: flag });
 }
 
 /**
@@ -65,11 +65,11 @@ function parseOutcome(text: string | undefined, allowed: readonly Outcome[], fla
  */
 export function parseBy(text: string | undefined): LedgerQuery['by'] {
   if (text === undefined) return undefined;
-  const t = text.trim();
-  const at = t.lastIndexOf('@');
-  const user = (at < 0 ? t : t.slice(0, at)).trim();
-  const host = (at < 0 ? '' : t.slice(at + 1)).trim();
-  if (!user && !host) throw new UsageError(`--by: use user@host, user or @host, got "${text}"`, { field: '--by' });
+  const by = text.trim();
+  const at = by.lastIndexOf('@');
+  const user = (at < 0 ? by : by.slice(0, at)).trim();
+  const host = (at < 0 ? '' : by.slice(at + 1)).trim();
+  if (!user && !host) throw new UsageError(t('history.byInvalid', text), { field: '--by' });
   return { ...(user ? { user } : {}), ...(host ? { host } : {}) };
 }
 
@@ -82,14 +82,14 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
   let limit: number;
   if (limitText === 'all') limit = -1; // SQLite: no limit
   else if (/^[0-9]+$/.test(limitText) && Number(limitText) >= 1) limit = Number(limitText);
-  else throw new UsageError(`--limit: must be a positive whole number or all, got "${opts.limit}"`, { field: '--limit' });
+  else throw new UsageError(t('history.limitInvalid', String(opts.limit)), { field: '--limit' });
   const formatText = opts.format?.trim().toLowerCase();
-  if (formatText !== undefined && !(HISTORY_FORMATS as readonly string[]).includes(formatText)) throw new UsageError(`--format: use table, json or csv, got "${opts.format}"`, { field: '--format' });
-  if (opts.json && formatText !== undefined && formatText !== 'json') throw new UsageError(`--json and --format ${formatText} ask for two formats: --json is --format json`, { field: '--format' });
+  if (formatText !== undefined && !(HISTORY_FORMATS as readonly string[]).includes(formatText)) throw new UsageError(t('history.formatInvalid', opts.format), { field: '--format' });
+  if (opts.json && formatText !== undefined && formatText !== 'json') throw new UsageError(t('history.jsonAndFormat', formatText), { field: '--format' });
   const format = (opts.json ? 'json' : (formatText ?? 'table')) as HistoryFormat;
   const since = opts.since !== undefined ? parseTimeBound(opts.since, '--since', { now }) : undefined;
   const until = opts.until !== undefined ? parseTimeBound(opts.until, '--until', { now, endOfDay: true }) : undefined;
-  if (since !== undefined && until !== undefined && until <= since) throw new UsageError('--until is not after --since: nothing could match', { field: '--until' });
+  if (since !== undefined && until !== undefined && until <= since) throw new UsageError(t('history.untilBeforeSince'), { field: '--until' });
   const query: LedgerQuery = { limit };
   if (since !== undefined) query.since = new Date(since).toISOString();
   if (until !== undefined) query.until = new Date(until).toISOString();
@@ -121,6 +121,16 @@ function counterpart(e: LedgerEntry): string {
   return (e.kind === 'cashout' ? e.pixKey : e.payer) ?? '?';
 }
 
+/** A kind as the table says it: cash-out / cash-in (saque / cobrança). */
+function kindWord(kind: PaymentKind): string {
+  return kind === 'cashout' ? t('history.kind.cashout') : t('history.kind.cashin');
+}
+
+/** An outcome as the table says it (`not_sent` in English, as `--outcome` takes it; in words in Portuguese). */
+function outcomeWord(outcome: Outcome): string {
+  return t(`history.outcome.${outcome}`);
+}
+
 const cut = (s: string, width: number): string => (s.length <= width ? s : width <= 1 ? '…'.slice(0, width) : `${s.slice(0, width - 1)}…`);
 
 /** Who sent an entry, as the table shows it: `user@host` (`?` for a part not recorded), or `?`. */
@@ -141,15 +151,15 @@ const TO_FROM_MIN = 20;
  */
 export function formatHistory(entries: readonly LedgerEntry[], width = 80, opts: { portuguese?: boolean; timeZone?: string } = {}): string {
   const time = localTimeColumn(entries.map((e) => e.time), { portuguese: opts.portuguese ?? isPortuguese(), timeZone: opts.timeZone ?? localTimeZone(), label: t('time.column') });
-  const head = ['ENTRY', time.header, 'BY', 'KIND', 'AMOUNT', 'OUTCOME', 'TO / FROM'];
+  const head = [t('history.col.entry'), time.header, t('history.col.by'), t('history.col.kind'), t('history.col.amount'), t('history.col.outcome'), t('history.col.toFrom')];
   const right = [true, false, false, false, true, false, false];
   let rows = entries.map((e, i) => [
     String(e.id),
     time.cells[i]!,
     sanitizeText(sentBy(e), true),
-    `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'}${e.sandbox ? '*' : ''}`,
+    `${kindWord(e.kind)}${e.sandbox ? '*' : ''}`,
     formatReais(e.value),
-    e.outcome,
+    outcomeWord(e.outcome),
     sanitizeText(counterpart(e), true),
   ]);
   const measure = (cols: string[], body: string[][]) => cols.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
@@ -293,45 +303,40 @@ export async function run(opts: HistoryOptions & ResolveOptions, { args, command
   const shown = ledger ? ledger.query(query) : [];
   if (!shown.length) {
     const filtered = Object.keys(query).length > 1;
-    return logger.notice(filtered ? 'no payment in the ledger matches' : `nothing sent from this machine yet (ledger: ${ledgerPath()})`);
+    return logger.notice(filtered ? t('history.noneMatches') : t('history.noneYet', ledgerPath()));
   }
   printResult(formatHistory(shown, outputWidth()));
-  if (shown.some((e) => e.sandbox)) logger.notice('* sent to the built-in sandbox: no money moved');
+  if (shown.some((e) => e.sandbox)) logger.notice(t('history.sandboxFootnote'));
 }
 
 /** `history resolve <entry>`: records the outcome found at the gateway for an unknown entry. */
 async function resolve(opts: ResolveOptions, entryText: string | undefined): Promise<void> {
   const text = (entryText ?? '').trim().replace(/^#/, '');
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1) throw new UsageError(`entry: the entry number as \`paycli history\` shows it, got "${entryText ?? ''}"`, { field: 'entry' });
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1) throw new UsageError(t('history.entryInvalid', entryText ?? ''), { field: 'entry' });
   const outcome = parseOutcome(opts.outcome, ['ok', 'not_sent', 'refused'], '--outcome');
-  if (!outcome) throw new UsageError('--outcome is required: ok (the gateway has it: it was paid), not_sent (the gateway never received it) or refused', { field: '--outcome' });
+  if (!outcome) throw new UsageError(t('history.outcomeRequired'), { field: '--outcome' });
   registerSecretsOfConfig();
   const ledger = openLedgerToRead(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
   if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
-  if (!ledger) throw new UsageError(`there is no ledger entry ${text}: nothing was recorded on this machine yet (${ledgerPath()})`, { field: 'entry' });
+  if (!ledger) throw new UsageError(t('history.noLedger', text, ledgerPath()), { field: 'entry' });
   // An entry whose run is still alive (running, or stopped) may still be sent or answered: that run settles it (docs/ledger-and-safety.md, "In flight").
   const before = ledger.get(Number(text));
   if (before && !before.completed && !opts.force) {
     const { owner, run } = ledger.inFlight(before);
     if (owner === 'alive' || owner === 'unknown') {
-      throw new UsageError(`ledger entry ${before.id} belongs to a paycli run that is still going${run ? ` (${describeRun(run)})` : ''}: it may still be sent, or its answer still come; nothing was changed`, {
+      throw new UsageError(t('history.inFlight', before.id, run ? describeRun(run) : ''), {
         field: '--force',
-        hint: `let that run end (or stop it), then resolve it; --force records the outcome anyway${owner === 'unknown' ? ' (the run is on another host, so whether it is alive cannot be told from here)' : ''}`,
+        hint: t('history.inFlightHint', owner === 'unknown'),
       });
     }
   }
   const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
   if (opts.json) return printResult({ json: entryJson(e) });
-  const what = `${e.kind === 'cashout' ? 'cash-out' : 'cash-in'} ${formatReais(e.value)} ${e.kind === 'cashout' ? 'to' : 'from'} ${sanitizeText(counterpart(e), true)} at ${formatLocalTime(e.time, { portuguese: isPortuguese() })}`;
-  const effect =
-    e.kind !== 'cashout'
-      ? ''
-      : outcome === 'ok'
-        ? '; an identical cash-out is now refused within the duplicate window of when it was sent'
-        : '; it no longer blocks an identical cash-out';
-  printResult(`entry ${e.id} (${what}) resolved: ${outcome}${effect}`);
+  const what = t(e.kind === 'cashout' ? 'history.resolvedCashout' : 'history.resolvedCashin', formatReais(e.value), sanitizeText(counterpart(e), true), formatLocalTime(e.time, { portuguese: isPortuguese() }));
+  const effect = e.kind !== 'cashout' ? '' : outcome === 'ok' ? t('history.resolvedOkEffect') : t('history.resolvedFreedEffect');
+  printResult(t('history.resolved', e.id, what, outcomeWord(outcome), effect));
 }
 
 /**
