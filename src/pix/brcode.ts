@@ -10,6 +10,7 @@
  * number); whole-payload validity is cross-checked with its `isValidPixPayload` in the tests.
  */
 import { centsToDecimal, decimalToCents } from './money.js';
+import { english, isPortuguese, t, type Key, type Params } from '../core/i18n/index.js';
 
 /** The PIX GUI of the merchant account template (BR Code manual). */
 export const PIX_GUI = 'br.gov.bcb.pix';
@@ -233,39 +234,54 @@ const DICT_KEY = [
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, // random key (EVP)
 ];
 
+/** The text of a problem in the run's language, when it is not English (a problem's `message` stays English: it is in `--json`). */
+const shown = new WeakMap<BrCodeProblem, string>();
+
+/**
+ * A problem as a person reads it, in the run's language: what is wrong and the rule. Its
+ * `message` and `ruleText` (in `--json`) are English in every language (docs/portugues.md).
+ */
+export function problemText(p: BrCodeProblem): { message: string; ruleText: string } {
+  if (!isPortuguese()) return { message: p.message, ruleText: p.ruleText };
+  return { message: shown.get(p) ?? p.message, ruleText: t(`brcodeRule.${p.rule}`) };
+}
+
 /**
  * Decodes a BR Code (PIX "copia e cola") and checks it against {@link RULES}. Never throws; a
  * code that is not even TLV comes back with one `tlv` problem and nothing else.
  */
 export function decodeBrCode(text: string): DecodedBrCode {
   const problems: BrCodeProblem[] = [];
-  const add = (rule: BrCodeRuleId, message: string) => {
+  // the message in English for JSON (the same in every language), in the run's language for people
+  const add = <K extends Key>(rule: BrCodeRuleId, key: K, ...params: Params<K>) => {
     const r = RULES[rule];
-    problems.push({ rule, severity: r.severity, message, ruleText: r.text, source: SOURCES[r.source] });
+    const problem: BrCodeProblem = { rule, severity: r.severity, message: english(key, ...params), ruleText: r.text, source: SOURCES[r.source] };
+    if (isPortuguese()) shown.set(problem, t(key, ...params));
+    problems.push(problem);
   };
   const out: DecodedBrCode = { valid: false, unknown: [], problems };
   const top = parseObjects(text);
   if (!top) {
-    add('tlv', 'it is not a BR Code: its TLV structure is broken');
+    add('tlv', 'brcodeProblem.notTlv');
     return out;
   }
   const get = (id: string) => top.find((o) => o.id === id)?.value;
   const crc = get('63');
   const last = top[top.length - 1];
-  if (!last || last.id !== '63' || last.value.length !== 4) add('crcLast', 'it has no 4-character CRC (63) as its last object');
+  if (!last || last.id !== '63' || last.value.length !== 4) add('crcLast', 'brcodeProblem.crcLast');
   else {
     out.crc = crc;
     const expected = crc16(text.slice(0, -4));
-    if (expected !== last.value.toUpperCase()) add('crcMatch', `its CRC ${last.value} does not match the payload (expected ${expected})`);
-    else if (last.value !== expected) add('crcCase', `its CRC ${last.value} is in lower case`);
+    if (expected !== last.value.toUpperCase()) add('crcMatch', 'brcodeProblem.crcMatch', last.value, expected);
+    else if (last.value !== expected) add('crcCase', 'brcodeProblem.crcCase', last.value);
   }
   const format = get('00');
-  if (format !== '01') add('formatIndicator', format === undefined ? 'it has no payload format indicator (00)' : `its payload format indicator (00) is "${format}"`);
-  else if (top[0]?.id !== '00') add('formatFirst', 'its payload format indicator (00) is not the first object');
+  if (format !== '01') add('formatIndicator', 'brcodeProblem.formatIndicator', format);
+  else if (top[0]?.id !== '00') add('formatFirst', 'brcodeProblem.formatFirst');
   const initiation = get('01');
   if (initiation !== undefined) {
     if (initiation === '11' || initiation === '12') out.initiation = initiation;
-    else add('initiation', `its point of initiation method (01) is "${initiation}"`);
+    else add('initiation', 'brcodeProblem.initiation', initiation);
   }
   let account = false;
   for (const o of top) {
@@ -273,7 +289,7 @@ export function decodeBrCode(text: string): DecodedBrCode {
     if (n >= 26 && n <= 51) {
       const sub = parseObjects(o.value);
       if (!sub) {
-        add('tlv', `its merchant account template ${o.id} is not TLV`);
+        add('tlv', 'brcodeProblem.accountNotTlv', o.id);
         continue;
       }
       if (sub.find((s) => s.id === '00')?.value.toLowerCase() !== PIX_GUI) {
@@ -296,41 +312,41 @@ export function decodeBrCode(text: string): DecodedBrCode {
       } else out.unknown.push(o);
     } else if (!['00', '01', '52', '53', '54', '58', '59', '60', '61', '62', '63'].includes(o.id)) out.unknown.push(o);
   }
-  if (!account) add('account', `it carries no PIX merchant account (GUI ${PIX_GUI})`);
-  else if (!out.key && !out.url && !out.recurrenceUrl) add('keyOrUrl', 'its PIX merchant account has neither a key (01) nor a location URL (25)');
-  else if (out.key !== undefined && out.url !== undefined) add('keyAndUrl', 'its PIX merchant account has both a key (01) and a location URL (25): a payer\'s bank cannot tell a static code from a dynamic one');
+  if (!account) add('account', 'brcodeProblem.account', PIX_GUI);
+  else if (!out.key && !out.url && !out.recurrenceUrl) add('keyOrUrl', 'brcodeProblem.keyOrUrl');
+  else if (out.key !== undefined && out.url !== undefined) add('keyAndUrl', 'brcodeProblem.keyAndUrl');
   out.kind = out.url ? 'dynamic' : out.key ? 'static' : out.recurrenceUrl ? 'dynamic' : undefined;
-  if (out.key !== undefined && (out.key.length > LIMITS.key || !DICT_KEY.some((re) => re.test(out.key!)))) add('keyForm', `its PIX key "${out.key}" is not in a DICT key form`);
-  for (const u of [out.url, out.recurrenceUrl]) if (u !== undefined && /^[a-z]+:\/\//i.test(u)) add('urlScheme', `its location URL "${u}" starts with a scheme`);
+  if (out.key !== undefined && (out.key.length > LIMITS.key || !DICT_KEY.some((re) => re.test(out.key!)))) add('keyForm', 'brcodeProblem.keyForm', out.key);
+  for (const u of [out.url, out.recurrenceUrl]) if (u !== undefined && /^[a-z]+:\/\//i.test(u)) add('urlScheme', 'brcodeProblem.urlScheme', u);
   out.merchantCategoryCode = get('52');
-  if (!/^[0-9]{4}$/.test(out.merchantCategoryCode ?? '')) add('mcc', out.merchantCategoryCode === undefined ? 'it has no merchant category code (52)' : `its merchant category code (52) "${out.merchantCategoryCode}" is not 4 digits`);
+  if (!/^[0-9]{4}$/.test(out.merchantCategoryCode ?? '')) add('mcc', 'brcodeProblem.mcc', out.merchantCategoryCode);
   out.currency = get('53');
-  if (out.currency !== '986') add('currency', out.currency === undefined ? 'it has no currency (53)' : `its currency (53) is "${out.currency}", not 986 (real)`);
+  if (out.currency !== '986') add('currency', 'brcodeProblem.currency', out.currency);
   const amountText = get('54');
   if (amountText !== undefined) {
     const cents = decimalToCents(amountText);
-    if (amountText.length > LIMITS.amount) add('amountLength', `its amount (54) "${amountText}" has ${amountText.length} characters`);
-    else if (cents === null || cents <= 0) add('amount', `its amount (54) "${amountText}" is not a positive decimal with at most 2 decimals`);
+    if (amountText.length > LIMITS.amount) add('amountLength', 'brcodeProblem.amountLength', amountText);
+    else if (cents === null || cents <= 0) add('amount', 'brcodeProblem.amount', amountText);
     else out.amountCents = cents;
   }
   out.country = get('58');
-  if (out.country !== 'BR') add('country', out.country === undefined ? 'it has no country code (58)' : `its country code (58) is "${out.country}"`);
+  if (out.country !== 'BR') add('country', 'brcodeProblem.country', out.country);
   out.merchantName = get('59');
-  if (out.merchantName === undefined || out.merchantName === '') add('merchantName', 'it has no merchant name (59)');
-  else if (out.merchantName.length > LIMITS.merchantName) add('nameLimit', `its merchant name has ${out.merchantName.length} characters`);
+  if (out.merchantName === undefined || out.merchantName === '') add('merchantName', 'brcodeProblem.merchantName');
+  else if (out.merchantName.length > LIMITS.merchantName) add('nameLimit', 'brcodeProblem.nameLimit', out.merchantName.length);
   out.merchantCity = get('60');
-  if (out.merchantCity === undefined || out.merchantCity === '') add('merchantCity', 'it has no merchant city (60)');
-  else if (out.merchantCity.length > LIMITS.merchantCity) add('cityLimit', `its merchant city has ${out.merchantCity.length} characters`);
+  if (out.merchantCity === undefined || out.merchantCity === '') add('merchantCity', 'brcodeProblem.merchantCity');
+  else if (out.merchantCity.length > LIMITS.merchantCity) add('cityLimit', 'brcodeProblem.cityLimit', out.merchantCity.length);
   out.postalCode = get('61');
-  if (out.postalCode !== undefined && out.postalCode.length > LIMITS.postalCode) add('postalCodeLimit', `its postal code (61) has ${out.postalCode.length} characters`);
+  if (out.postalCode !== undefined && out.postalCode.length > LIMITS.postalCode) add('postalCodeLimit', 'brcodeProblem.postalCodeLimit', out.postalCode.length);
   const additional = get('62');
   const extra = additional === undefined ? undefined : parseObjects(additional);
-  if (additional !== undefined && !extra) add('tlv', 'its additional data template (62) is not TLV');
+  if (additional !== undefined && !extra) add('tlv', 'brcodeProblem.additionalNotTlv');
   out.txid = extra?.find((s) => s.id === '05')?.value;
   for (const s of extra ?? []) if (s.id !== '05') out.unknown.push({ id: `62.${s.id}`, value: s.value });
-  if (out.txid === undefined) add('additional', additional === undefined ? 'it has no additional data template (62)' : 'its additional data template (62) has no reference label (05)');
-  else if (out.txid !== '***' && !new RegExp(`^[A-Za-z0-9]{1,${LIMITS.txid}}$`).test(out.txid)) add('txid', `its reference label "${out.txid}" is not "***" or 1-${LIMITS.txid} letters and digits`);
-  if (/[^\x20-\x7e]/.test(text)) add('ascii', 'it holds characters outside printable ASCII');
+  if (out.txid === undefined) add('additional', 'brcodeProblem.additional', additional !== undefined);
+  else if (out.txid !== '***' && !new RegExp(`^[A-Za-z0-9]{1,${LIMITS.txid}}$`).test(out.txid)) add('txid', 'brcodeProblem.txid', out.txid, LIMITS.txid);
+  if (/[^\x20-\x7e]/.test(text)) add('ascii', 'brcodeProblem.ascii');
   out.valid = !problems.some((p) => p.severity === 'error');
   return out;
 }

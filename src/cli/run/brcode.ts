@@ -3,7 +3,8 @@
  * (src/pix/brcode.ts), shared with the check of a cash-in's answer (src/pix/brcode-check.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, type DecodedBrCode } from '../../pix/brcode.js';
+import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, problemText, type DecodedBrCode } from '../../pix/brcode.js';
+import { isPortuguese, t } from '../../core/i18n/index.js';
 import { UsageError } from '../../core/errors.js';
 import { amountProblem, formatReais, MAX_CENTS, parseReais } from '../../pix/money.js';
 import { logger, printResult } from '../../core/logger.js';
@@ -19,17 +20,17 @@ interface GlobalOpts {
 
 /** Reads the code argument: the text itself, or `-` for stdin (surrounding white space dropped). */
 function codeFrom(arg: string | undefined, what: string): string {
-  if (arg === undefined) throw new UsageError(`${what}: give a BR Code, - to read it from stdin, or --image <file.png>`, { field: 'code' });
+  if (arg === undefined) throw new UsageError(t('brcode.noCode', what), { field: 'code' });
   let text = arg;
   if (arg === '-') {
     try {
       text = readFileSync(0, 'utf8');
     } catch (err) {
-      throw new UsageError(`${what}: cannot read stdin (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new UsageError(t('brcode.stdinUnreadable', what, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     }
   }
   text = text.replace(/^[\s\uFEFF]+|\s+$/g, '');
-  if (!text) throw new UsageError(`${what}: the BR Code is empty`, { field: 'code' });
+  if (!text) throw new UsageError(t('brcode.empty', what), { field: 'code' });
   return text;
 }
 
@@ -45,51 +46,55 @@ export async function readQrImage(file: string): Promise<string> {
   try {
     bytes = readFileSync(file);
   } catch (err) {
-    throw new UsageError(`--image: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--image' });
+    throw new UsageError(t('brcode.imageUnreadable', file, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--image' });
   }
   const { PNG } = await import('pngjs');
   let png: { width: number; height: number; data: Buffer };
   try {
     png = PNG.sync.read(bytes);
   } catch (err) {
-    throw new UsageError(`--image: ${file} is not a PNG image (${(err as Error).message})`, { field: '--image' });
+    throw new UsageError(t('brcode.imageNotPng', file, (err as Error).message), { field: '--image' });
   }
   // jsqr is CommonJS with `exports.default`; the bundle's namespace may wrap it once more.
   const mod = (await import('jsqr')) as unknown as { default: unknown };
   const jsQR = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as typeof import('jsqr').default;
   // As printed first: then flattened onto white with its contrast stretched (src/pix/qr-image.ts).
   const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height) ?? jsQR(normaliseForQr(png.data), png.width, png.height);
-  if (!found) throw new UsageError(`--image: no QR code found in ${file}`, { field: '--image' });
+  if (!found) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
   return found.data;
 }
 
-const row = (label: string, value: string) => `${label.padEnd(16)}${value}`;
+const row = (label: string, value: string) => `${label.padEnd(isPortuguese() ? 21 : 16)}${value}`;
 
 /** The human description of a decoded BR Code: every field by name, then every problem with its rule. */
 export function describeBrCode(d: DecodedBrCode): string {
-  const lines = [`BR Code: ${d.valid ? 'valid' : 'NOT VALID'}${d.kind ? ` (${d.kind})` : ''}`];
-  if (d.kind === 'static') lines.push(row('Kind', 'static: a PIX key, payable by anyone who scans it'));
-  if (d.kind === 'dynamic') lines.push(row('Kind', d.url ? "dynamic: a location URL; the payer's bank fetches the payment from it" : 'Pix Automático: a recurrence location URL'));
-  if (d.initiation) lines.push(row('Initiation', d.initiation === '12' ? '12 (single use)' : '11 (reusable)'));
-  if (d.key !== undefined) lines.push(row('PIX key', d.key));
-  if (d.url !== undefined) lines.push(row('Location URL', d.url));
-  if (d.recurrenceUrl !== undefined) lines.push(row('Recurrence URL', `${d.recurrenceUrl} (Pix Automático)`));
-  if (d.merchantName !== undefined) lines.push(row('Merchant name', d.merchantName));
-  if (d.merchantCity !== undefined) lines.push(row('Merchant city', d.merchantCity));
-  if (d.postalCode !== undefined) lines.push(row('Postal code', d.postalCode));
-  if (d.amountCents !== undefined) lines.push(row('Amount', `${formatReais(d.amountCents)}${d.url ? " (field 54; the payer's bank uses the amount in the URL's payload)" : ''}`));
-  else if (d.kind === 'dynamic') lines.push(row('Amount', "in the URL's payload"));
-  else if (d.kind === 'static') lines.push(row('Amount', 'none: the payer types the amount'));
-  if (d.txid !== undefined) lines.push(row('Txid', d.txid === '***' ? '*** (none)' : d.txid));
-  if (d.info !== undefined) lines.push(row('Information', d.info));
-  if (d.merchantCategoryCode !== undefined) lines.push(row('Category (MCC)', d.merchantCategoryCode));
-  if (d.currency !== undefined) lines.push(row('Currency', d.currency === '986' ? '986 (BRL)' : d.currency));
-  if (d.country !== undefined) lines.push(row('Country', d.country));
+  const kind = d.kind === 'static' ? t('brcode.kind.static') : d.kind === 'dynamic' ? t('brcode.kind.dynamic') : undefined;
+  const lines = [t('brcode.title', d.valid, kind)];
+  if (d.kind === 'static') lines.push(row(t('brcode.label.kind'), t('brcode.kindStatic')));
+  if (d.kind === 'dynamic') lines.push(row(t('brcode.label.kind'), d.url ? t('brcode.kindDynamic') : t('brcode.kindRecurrence')));
+  if (d.initiation) lines.push(row(t('brcode.label.initiation'), d.initiation === '12' ? t('brcode.singleUse') : t('brcode.reusable')));
+  if (d.key !== undefined) lines.push(row(t('brcode.label.key'), d.key));
+  if (d.url !== undefined) lines.push(row(t('brcode.label.url'), d.url));
+  if (d.recurrenceUrl !== undefined) lines.push(row(t('brcode.label.recurrenceUrl'), `${d.recurrenceUrl} (Pix Automático)`));
+  if (d.merchantName !== undefined) lines.push(row(t('brcode.label.merchantName'), d.merchantName));
+  if (d.merchantCity !== undefined) lines.push(row(t('brcode.label.merchantCity'), d.merchantCity));
+  if (d.postalCode !== undefined) lines.push(row(t('brcode.label.postalCode'), d.postalCode));
+  if (d.amountCents !== undefined) lines.push(row(t('brcode.label.amount'), `${formatReais(d.amountCents)}${d.url ? t('brcode.amountAlsoInUrl') : ''}`));
+  else if (d.kind === 'dynamic') lines.push(row(t('brcode.label.amount'), t('brcode.amountInUrl')));
+  else if (d.kind === 'static') lines.push(row(t('brcode.label.amount'), t('brcode.amountNone')));
+  if (d.txid !== undefined) lines.push(row('Txid', d.txid === '***' ? t('brcode.txidNone') : d.txid));
+  if (d.info !== undefined) lines.push(row(t('brcode.label.info'), d.info));
+  if (d.merchantCategoryCode !== undefined) lines.push(row(t('brcode.label.mcc'), d.merchantCategoryCode));
+  if (d.currency !== undefined) lines.push(row(t('brcode.label.currency'), d.currency === '986' ? '986 (BRL)' : d.currency));
+  if (d.country !== undefined) lines.push(row(t('brcode.label.country'), d.country));
   if (d.crc !== undefined) lines.push(row('CRC', d.crc));
-  for (const o of d.unknown) lines.push(row(`Object ${o.id}`, `${o.value} (not named by the BR Code manual; kept as read)`));
+  for (const o of d.unknown) lines.push(row(t('brcode.label.object', o.id), t('brcode.unknownObject', o.value)));
   if (d.problems.length) {
-    lines.push('', 'Problems:');
-    for (const p of d.problems) lines.push(`  ${p.severity}: ${p.message}`, `    rule: ${p.ruleText} (${p.source})`);
+    lines.push('', t('brcode.problems'));
+    for (const p of d.problems) {
+      const text = problemText(p);
+      lines.push(`  ${t(p.severity === 'error' ? 'brcode.severity.error' : 'brcode.severity.warning')}: ${text.message}`, `    ${t('brcode.rule')}: ${text.ruleText} (${p.source})`);
+    }
   }
   return sanitizeText(lines.join('\n'));
 }
@@ -103,12 +108,12 @@ function decodedJson(code: string, d: DecodedBrCode): unknown {
 /** Ends an invalid code's run with exit 2, after its description was printed. */
 function invalid(d: DecodedBrCode): UsageError {
   const errors = d.problems.filter((p) => p.severity === 'error');
-  return new UsageError(`the BR Code is not valid: ${errors.map((p) => p.message).join('; ')}`, {}, 'invalid_brcode');
+  return new UsageError(t('brcode.invalid', errors.map((p) => problemText(p).message).join('; ')), {}, 'invalid_brcode');
 }
 
 /** `paycli brcode decode [code] [--image file]`. @throws UsageError (exit 2) for an invalid code */
 export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<void> {
-  if (opts.image && args[0] !== undefined) throw new UsageError('give either a BR Code or --image, not both', { field: '--image' });
+  if (opts.image && args[0] !== undefined) throw new UsageError(t('brcode.codeAndImage'), { field: '--image' });
   const code = opts.image ? await readQrImage(opts.image) : codeFrom(args[0], 'brcode decode');
   const d = decodeBrCode(code);
   printResult(opts.json ? { json: decodedJson(code, d) } : describeBrCode(d));
@@ -124,9 +129,9 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
       if (type === 'png') writeFileSync(file, await QRCode.toBuffer(code, { type: 'png', margin: 4, scale: 8 }));
       else writeFileSync(file, await QRCode.toString(code, { type: 'svg', margin: 4 }));
     } catch (err) {
-      throw new UsageError(`--${type}: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: `--${type}` });
+      throw new UsageError(t('brcode.cannotWrite', `--${type}`, file, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: `--${type}` });
     }
-    logger.notice(`QR code ${type.toUpperCase()} written to ${file}`);
+    logger.notice(t('brcode.imageWritten', type.toUpperCase(), file));
   }
 }
 
@@ -134,7 +139,7 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 async function drawInTerminal(code: string): Promise<string> {
   const { drawQr } = await import('../output/qr-terminal.js');
   const qr = drawQr(code, qrColumns());
-  if (!qr) logger.notice(`the terminal is too narrow (${process.stdout.columns} columns) to draw this QR code readably: use --png qr.png`);
+  if (!qr) logger.notice(t('brcode.tooNarrow', process.stdout.columns));
   return qr ?? '';
 }
 
@@ -154,10 +159,10 @@ export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, {
 
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
 function asciiField(text: string | undefined, flag: string, max: number): string {
-  if (text === undefined || text.trim() === '') throw new UsageError(`missing required flag ${flag}; nothing was created`, { field: flag });
+  if (text === undefined || text.trim() === '') throw new UsageError(t('brcode.missingFlag', flag), { field: flag });
   const folded = text.trim().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-  if (/[^\x20-\x7e]/.test(folded)) throw new UsageError(`${flag}: "${sanitizeText(text, true)}" has characters a BR Code cannot hold (printable ASCII only; accents are dropped)`, { field: flag });
-  if (folded.length > max) throw new UsageError(`${flag}: "${folded}" has ${folded.length} characters; a BR Code takes at most ${max} (Banco Central, Manual do BR Code)`, { field: flag });
+  if (/[^\x20-\x7e]/.test(folded)) throw new UsageError(t('brcode.notAscii', flag, sanitizeText(text, true)), { field: flag });
+  if (folded.length > max) throw new UsageError(t('brcode.tooLong', flag, folded, folded.length, max), { field: flag });
   return folded;
 }
 
@@ -168,21 +173,21 @@ function asciiField(text: string | undefined, flag: string, max: number): string
  * @throws UsageError when it is no DICT key, not one of the type named, or ambiguous
  */
 function dictKey(text: string | undefined, keyType: string | undefined): string {
-  if (text === undefined || text.trim() === '') throw new UsageError('missing required flag --key; nothing was created', { field: '--key' });
+  if (text === undefined || text.trim() === '') throw new UsageError(t('brcode.missingFlag', '--key'), { field: '--key' });
   if (keyType !== undefined) {
     const type = parsePixKeyType(keyType, { numbers: false });
-    if (type === null) throw new UsageError(`--key-type: "${sanitizeText(keyType, true)}" is not a PIX key type: ${pixKeyTypeHelp()}`, { field: '--key-type' });
+    if (type === null) throw new UsageError(t('brcode.keyTypeInvalid', sanitizeText(keyType, true), pixKeyTypeHelp()), { field: '--key-type' });
     const check = checkPixKey(type, text);
-    if (!check.ok) throw new UsageError(`--key: ${check.message}; nothing was created`, { field: '--key' });
+    if (!check.ok) throw new UsageError(t('brcode.keyInvalid', check.message), { field: '--key' });
     return check.key;
   }
   const fits = PIX_KEY_TYPES.map((t) => ({ t, check: checkPixKey(t.value, text) })).filter((f) => f.check.ok);
   if (fits.length > 1 && /^[0-9]{11}$/.test(text.trim())) {
-    throw new UsageError(`--key: "${sanitizeText(text.trim(), true)}" is both a valid CPF and a valid mobile number; say which with --key-type cpf or --key-type phone (or write the phone as +55${text.trim()}); nothing was created`, { field: '--key-type' });
+    throw new UsageError(t('brcode.keyAmbiguous', sanitizeText(text.trim(), true)), { field: '--key-type' });
   }
   const first = fits[0];
   if (first?.check.ok) return first.check.key;
-  throw new UsageError(`--key: "${sanitizeText(text, true)}" is not a PIX key: a CPF, a CNPJ, a +55 mobile number, an e-mail or a random key (UUID) (DICT key formats)`, { field: '--key' });
+  throw new UsageError(t('brcode.notPixKey', sanitizeText(text, true)), { field: '--key' });
 }
 
 /** `paycli brcode create`. @throws UsageError on any invalid input (nothing created) */
@@ -192,9 +197,9 @@ export async function runCreate(
 ): Promise<void> {
   const key = dictKey(opts.key, opts.keyType);
   let amountCents: number | undefined;
-  if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError('give either --value (cents) or --amount (reais), not both', { field: '--amount' });
+  if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError(t('brcode.valueAndAmount'), { field: '--amount' });
   if (opts.value !== undefined) {
-    if (!/^[0-9]+$/.test(opts.value.trim()) || Number(opts.value) < 1 || Number(opts.value) > MAX_CENTS) throw new UsageError(`--value: "${opts.value}" is not an amount in cents from 1 to ${MAX_CENTS} (for reais, use --amount 10,50)`, { field: '--value' });
+    if (!/^[0-9]+$/.test(opts.value.trim()) || Number(opts.value) < 1 || Number(opts.value) > MAX_CENTS) throw new UsageError(t('brcode.valueInvalid', opts.value, MAX_CENTS), { field: '--value' });
     amountCents = Number(opts.value.trim());
   }
   if (opts.amount !== undefined) {
@@ -204,14 +209,14 @@ export async function runCreate(
   }
   const merchantName = asciiField(opts.name, '--name', LIMITS.merchantName);
   const merchantCity = asciiField(opts.city, '--city', LIMITS.merchantCity);
-  if (opts.txid !== undefined && !new RegExp(`^[A-Za-z0-9]{1,${LIMITS.txid}}$`).test(opts.txid)) throw new UsageError(`--txid: "${sanitizeText(opts.txid, true)}" must be 1-${LIMITS.txid} letters and digits (Banco Central, Manual do BR Code)`, { field: '--txid' });
+  if (opts.txid !== undefined && !new RegExp(`^[A-Za-z0-9]{1,${LIMITS.txid}}$`).test(opts.txid)) throw new UsageError(t('brcode.txidInvalid', sanitizeText(opts.txid, true), LIMITS.txid), { field: '--txid' });
   const info = opts.info === undefined ? undefined : asciiField(opts.info, '--info', LIMITS.objectValue);
   const account = 4 + PIX_GUI.length + 4 + key.length + (info ? 4 + info.length : 0);
-  if (account > LIMITS.objectValue) throw new UsageError(`--info: the key and the information take ${account} characters of the merchant account template; it holds ${LIMITS.objectValue}`, { field: '--info' });
+  if (account > LIMITS.objectValue) throw new UsageError(t('brcode.infoTooLong', account, LIMITS.objectValue), { field: '--info' });
   const code = buildStaticBrCode({ key, merchantName, merchantCity, amountCents, txid: opts.txid, info });
   const d = decodeBrCode(code);
   if (!d.valid) throw invalid(d); // cannot happen for checked inputs; fail closed all the same
-  if (amountCents === undefined) logger.notice('no --value/--amount: the payer types the amount');
+  if (amountCents === undefined) logger.notice(t('brcode.noAmount'));
   await writeImages(code, opts.png);
   if (opts.json) printResult({ json: decodedJson(code, d) });
   else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code)}` : ''}`);

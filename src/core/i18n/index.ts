@@ -28,6 +28,15 @@ export function t<K extends Key>(key: K, ...params: Params<K>): string {
   return typeof entry === 'function' ? entry(...params) : entry;
 }
 
+/**
+ * The English text of `key`, whatever the language: for what scripts read and must not change
+ * with the language (a `--json` document on stdout; docs/portugues.md).
+ */
+export function english<K extends Key>(key: K, ...params: Params<K>): string {
+  const entry = en[key] as string | ((...args: unknown[]) => string);
+  return typeof entry === 'function' ? entry(...params) : entry;
+}
+
 /** The language texts are rendered in (English until {@link setLanguage}). */
 export function language(): Language {
   return currentLanguage;
