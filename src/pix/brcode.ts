@@ -241,9 +241,10 @@ const shown = new WeakMap<BrCodeProblem, string>();
  * A problem as a person reads it, in the run's language: what is wrong and the rule. Its
  * `message` and `ruleText` (in `--json`) are English in every language (docs/portugues.md).
  */
-export function problemText(p: BrCodeProblem): { message: string; ruleText: string } {
-  if (!isPortuguese()) return { message: p.message, ruleText: p.ruleText };
-  return { message: shown.get(p) ?? p.message, ruleText: t(`brcodeRule.${p.rule}`) };
+export function problemText(p: BrCodeProblem): { message: string; ruleText: string; source: string } {
+  if (!isPortuguese()) return { message: p.message, ruleText: p.ruleText, source: p.source };
+  const source = (Object.keys(SOURCES) as Array<keyof typeof SOURCES>).find((k) => SOURCES[k] === p.source);
+  return { message: shown.get(p) ?? p.message, ruleText: t(`brcodeRule.${p.rule}`), source: source ? t(`brcodeSource.${source}`) : p.source };
 }
 
 /**

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pix-payload';
 import { isValidPixPayload } from '@brazilian-utils/brazilian-utils/is-valid-pix-payload';
 import { describe, expect, it } from 'vitest';
-import { buildBrCode, buildStaticBrCode, crc16, decodeBrCode, problemText, RULES, type BrCodeRuleId } from '../../src/pix/brcode.js';
+import { buildBrCode, buildStaticBrCode, crc16, decodeBrCode, problemText, RULES, SOURCES, type BrCodeRuleId } from '../../src/pix/brcode.js';
 import { en } from '../../src/core/i18n/en.js';
 import { setLanguage } from '../../src/core/i18n/index.js';
 import { checkCashInBrCode } from '../../src/pix/brcode-check.js';
@@ -103,6 +103,7 @@ describe('every rule, on a synthetic code that breaks only it', () => {
   }
   it('each rule, for people, is in the catalogs: the English text is the rule as --json gives it', () => {
     for (const rule of Object.keys(RULES) as BrCodeRuleId[]) expect(en[`brcodeRule.${rule}`]).toBe(RULES[rule].text);
+    for (const source of Object.keys(SOURCES) as Array<keyof typeof SOURCES>) expect(en[`brcodeSource.${source}`]).toBe(SOURCES[source]);
   });
   it('in Portuguese, a problem reads in Portuguese for people and stays English in what --json gives', async () => {
     const broken = BCB.slice(0, -4) + '0000';
@@ -111,12 +112,12 @@ describe('every rule, on a synthetic code that breaks only it', () => {
       const p = decodeBrCode(broken).problems.find((x) => x.rule === 'crcMatch')!;
       expect(p.message).toBe(`its CRC 0000 does not match the payload (expected ${BCB.slice(-4)})`);
       expect(p.ruleText).toBe(RULES.crcMatch.text);
-      expect(problemText(p)).toEqual({ message: `o CRC 0000 não confere com o payload (o esperado é ${BCB.slice(-4)})`, ruleText: 'o CRC é o CRC-16/CCITT-FALSE de tudo o que vem antes dele, "6304" incluído' });
+      expect(problemText(p)).toEqual({ message: `o CRC 0000 não confere com o payload (o esperado é ${BCB.slice(-4)})`, ruleText: 'o CRC é o CRC-16/CCITT-FALSE de tudo o que vem antes dele, "6304" incluído', source: 'EMV QRCPS Merchant-Presented Mode, como adotado pelo Banco Central (Manual do BR Code)' });
     } finally {
       await setLanguage('en');
     }
     const p = decodeBrCode(broken).problems.find((x) => x.rule === 'crcMatch')!;
-    expect(problemText(p)).toEqual({ message: p.message, ruleText: p.ruleText });
+    expect(problemText(p)).toEqual({ message: p.message, ruleText: p.ruleText, source: p.source });
   });
   it('formatFirst and crcCase are warnings: the code stays valid', () => {
     const body = `${o('52', '0000')}${o('00', '01')}${account(o('01', KEY))}${o('53', '986')}${o('58', 'BR')}${o('59', 'F')}${o('60', 'C')}${o('62', o('05', '***'))}6304`;

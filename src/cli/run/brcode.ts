@@ -93,7 +93,7 @@ export function describeBrCode(d: DecodedBrCode): string {
     lines.push('', t('brcode.problems'));
     for (const p of d.problems) {
       const text = problemText(p);
-      lines.push(`  ${t(p.severity === 'error' ? 'brcode.severity.error' : 'brcode.severity.warning')}: ${text.message}`, `    ${t('brcode.rule')}: ${text.ruleText} (${p.source})`);
+      lines.push(`  ${t(p.severity === 'error' ? 'brcode.severity.error' : 'brcode.severity.warning')}: ${text.message}`, `    ${t('brcode.rule')}: ${text.ruleText} (${text.source})`);
     }
   }
   return sanitizeText(lines.join('\n'));

@@ -921,6 +921,11 @@ Open a new shell afterwards.`,
   'brcodeRule.additional': 'the additional data template (62) is present, with a reference label (05), "***" when none',
   'brcodeRule.txid': 'the reference label (62-05) is "***" or 1-25 letters and digits',
   'brcodeRule.ascii': 'the text is printable ASCII (no accents, no control characters)',
+  'brcodeSource.emv': 'EMV QRCPS Merchant-Presented Mode, as adopted by the Banco Central (Manual do BR Code)',
+  'brcodeSource.brcode': 'Banco Central, Manual do BR Code',
+  'brcodeSource.iniciacao': 'Banco Central, Manual de Padrões para Iniciação do Pix',
+  'brcodeSource.automatico': 'Banco Central, Pix Automático (QR Code composto, template 80)',
+  'brcodeSource.dict': 'Banco Central, DICT key formats',
 } as const;
 
 /** The keys of every catalog. */
