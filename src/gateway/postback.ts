@@ -12,6 +12,7 @@
  * Only node:crypto is imported, so `paycli listen` loads this without anything heavy.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { t } from '../core/i18n/index.js';
 
 /** Name of the signature header (lower case, as node:http gives header names). */
 export const SIGNATURE_HEADER = 'x-paycli-signature';
@@ -110,7 +111,7 @@ export function signPostback(secret: string, rawBody: string | Uint8Array, times
   return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
 }
 
-/** Outcome of {@link verifyPostback}; `reason` is a short phrase for a warning. */
+/** Outcome of {@link verifyPostback}; `reason` is a short phrase for a warning, in the run's language. */
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: string };
 
 /**
@@ -128,8 +129,8 @@ export function verifyPostback(
   now: number = nowSeconds(),
   toleranceSeconds: number = SIGNATURE_TOLERANCE_SECONDS,
 ): VerifyResult {
-  if (header === undefined || header === '') return { ok: false, reason: `no ${SIGNATURE_HEADER} header` };
-  if (Array.isArray(header)) return { ok: false, reason: `more than one ${SIGNATURE_HEADER} header` };
+  if (header === undefined || header === '') return { ok: false, reason: t('postback.noSignature', SIGNATURE_HEADER) };
+  if (Array.isArray(header)) return { ok: false, reason: t('postback.manySignatures', SIGNATURE_HEADER) };
   let timestamp: number | undefined;
   const candidates: string[] = [];
   for (const part of header.split(',')) {
@@ -138,12 +139,12 @@ export function verifyPostback(
     const key = part.slice(0, i).trim();
     const value = part.slice(i + 1).trim();
     if (key === 't') {
-      if (timestamp !== undefined || !/^[0-9]{1,12}$/.test(value)) return { ok: false, reason: 'malformed signature header (t=)' };
+      if (timestamp !== undefined || !/^[0-9]{1,12}$/.test(value)) return { ok: false, reason: t('postback.malformedT') };
       timestamp = Number(value);
     } else if (key === 'v1') candidates.push(value);
   }
-  if (timestamp === undefined || candidates.length === 0) return { ok: false, reason: 'malformed signature header (needs t= and v1=)' };
-  if (Math.abs(now - timestamp) > toleranceSeconds) return { ok: false, reason: `signature timestamp is more than ${toleranceSeconds} s away from this clock` };
+  if (timestamp === undefined || candidates.length === 0) return { ok: false, reason: t('postback.malformed') };
+  if (Math.abs(now - timestamp) > toleranceSeconds) return { ok: false, reason: t('postback.tooOld', toleranceSeconds) };
   const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
   let match = false;
   for (const c of candidates) {
@@ -151,5 +152,5 @@ export function verifyPostback(
     // No early exit: every candidate is compared.
     if (timingSafeEqual(expected, Buffer.from(c, 'hex'))) match = true;
   }
-  return match ? { ok: true, timestamp } : { ok: false, reason: 'signature does not match (wrong secret, or the body was changed)' };
+  return match ? { ok: true, timestamp } : { ok: false, reason: t('postback.mismatch') };
 }

@@ -39,7 +39,7 @@ import { formatReais } from '../../pix/money.js';
 import { logger, printResult } from '../../core/logger.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { formatLocalTime } from '../../core/local-time.js';
-import { isPortuguese } from '../../core/i18n/index.js';
+import { isPortuguese, t } from '../../core/i18n/index.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
 
 /** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
@@ -98,8 +98,8 @@ export function isPing(body: Record<string, unknown>): boolean {
 
 /** `cashin` → `cash-in`, `transfer` → `cash-out`; another word as it came. */
 function objectWord(object: unknown): string {
-  if (object === 'cashin') return 'cash-in';
-  if (object === 'transfer') return 'cash-out';
+  if (object === 'cashin') return t('listen.cashin');
+  if (object === 'transfer') return t('listen.cashout');
   return typeof object === 'string' ? field(object, 16) : 'postback';
 }
 
@@ -119,11 +119,11 @@ function destination(body: Record<string, unknown>): string | undefined {
  */
 export function humanLine(body: Record<string, unknown>, receivedAt: Date, timeZone?: string): string {
   const when = formatLocalTime(receivedAt.getTime(), { portuguese: isPortuguese(), ...(timeZone ? { timeZone } : {}) });
-  if (isPing(body)) return `${when}  ping (test postback)`;
-  const amount = typeof body.value === 'number' && Number.isSafeInteger(body.value) ? formatReais(body.value) : 'amount ?';
-  const order = typeof body.orderId === 'string' && body.orderId.trim() !== '' ? `  order ${field(body.orderId, 80)}` : '';
+  if (isPing(body)) return `${when}  ${t('listen.ping')}`;
+  const amount = typeof body.value === 'number' && Number.isSafeInteger(body.value) ? formatReais(body.value) : t('listen.amountUnknown');
+  const order = typeof body.orderId === 'string' && body.orderId.trim() !== '' ? `  ${t('listen.order', field(body.orderId, 80))}` : '';
   const to = body.object === 'transfer' ? destination(body) : undefined;
-  return `${when}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  to ${to}` : ''}`;
+  return `${when}  ${objectWord(body.object)} ${field(body.transactionId, 40)}  ${field(body.status, 24)}  ${amount}${order}${to ? `  ${t('listen.to', to)}` : ''}`;
 }
 
 /** What marks a delivery as a redelivery (module doc). */
@@ -153,8 +153,8 @@ export function redeliveryOf(headers: IncomingHttpHeaders, seen: Set<string>): R
 
 /** `redelivery (attempt 3, already received)`. */
 export function redeliveryNote(r: Redelivery): string {
-  const parts = [r.attempt !== null ? `attempt ${r.attempt}` : '', r.alreadyReceived ? 'already received' : ''].filter(Boolean);
-  return `redelivery${parts.length ? ` (${parts.join(', ')})` : ''}`;
+  const parts = [r.attempt !== null ? t('listen.attempt', r.attempt) : '', r.alreadyReceived ? t('listen.alreadyReceived') : ''].filter(Boolean);
+  return `${t('listen.redelivery')}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
 function shownHeaders(headers: IncomingHttpHeaders): string[] {
@@ -166,7 +166,7 @@ function shownHeaders(headers: IncomingHttpHeaders): string[] {
 
 function checkUrl(text: string): URL {
   if (isHttpUrl(text)) return new URL(text.trim());
-  throw new UsageError(`--forward-to must be an absolute http(s) URL, e.g. http://localhost:3000/pix/postback, got "${sanitizeText(text, true)}"`, { field: '--forward-to' });
+  throw new UsageError(t('listen.forwardToInvalid', sanitizeText(text, true)), { field: '--forward-to' });
 }
 
 /** Runs the listener; resolves when stopped by SIGINT/SIGTERM. @throws UsageError (bad flags, port taken) */
@@ -174,7 +174,7 @@ export async function run(opts: ListenOptions): Promise<void> {
   const port = portFlag(opts.port);
   const forwardTo = opts.forwardTo === undefined ? undefined : checkUrl(opts.forwardTo);
   const secret = opts.secret ?? (process.env.PAYCLI_POSTBACK_SECRET || undefined);
-  if (secret === '') throw new UsageError('--secret must not be empty', { field: '--secret' });
+  if (secret === '') throw new UsageError(t('listen.secretEmpty'), { field: '--secret' });
   registerSecret(secret);
   const json = Boolean(opts.json);
   /** One stderr line: text, or with `--json` the JSON document `{[kind]: value}`. */
@@ -199,11 +199,11 @@ export async function run(opts: ListenOptions): Promise<void> {
     try {
       const res = await undiciRequest(forwardTo.href, { method: 'POST', headers: out, body: raw, dispatcher: agent, signal: AbortSignal.any([stopping.signal, timeout]) });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-      say('forwarded', { status: res.statusCode }, `→ forwarded: HTTP ${res.statusCode}`);
+      say('forwarded', { status: res.statusCode }, t('listen.forwarded', res.statusCode));
     } catch (err) {
       if (stopping.signal.aborted) return;
       const code = errorCodeOf(err);
-      logger.warn(`→ forward to ${forwardTo.host} failed: ${timeout.aborted ? `no answer within ${FORWARD_TIMEOUT_MS} ms` : sanitizeText(code ?? (err as Error).message, true)}`);
+      logger.warn(t('listen.forwardFailed', forwardTo.host, timeout.aborted ? t('listen.noAnswerWithin', FORWARD_TIMEOUT_MS) : sanitizeText(code ?? (err as Error).message, true)));
     }
   }
 
@@ -214,7 +214,7 @@ export async function run(opts: ListenOptions): Promise<void> {
       const now = Date.now();
       if (dropped === 1 || now - lastDropWarning >= DROP_WARNING_INTERVAL_MS) {
         lastDropWarning = now;
-        logger.warn(`forward queue full (${queue.count} notifications, ${queue.bytes} bytes waiting for ${forwardTo!.host}): ${what} not forwarded; ${dropped} dropped so far`);
+        logger.warn(t('listen.queueFull', queue.count, queue.bytes, forwardTo!.host, what, dropped));
       }
       return;
     }
@@ -237,7 +237,7 @@ export async function run(opts: ListenOptions): Promise<void> {
     const declared = Number(req.headers['content-length']);
     const raw = Number.isFinite(declared) && declared > LISTEN_MAX_BODY ? null : await readCappedBody(req, LISTEN_MAX_BODY);
     if (raw === null) {
-      logger.warn(`refused a postback from ${from}: body larger than ${LISTEN_MAX_BODY} bytes (413)`);
+      logger.warn(t('listen.tooLarge', from, LISTEN_MAX_BODY));
       sendJson(res, 413, { message: `body larger than ${LISTEN_MAX_BODY} bytes` }, { connection: 'close' });
       res.on('finish', () => req.destroy());
       return;
@@ -252,7 +252,7 @@ export async function run(opts: ListenOptions): Promise<void> {
     if (secret !== undefined) {
       const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
       if (!check.ok) {
-        logger.warn(`rejected a postback from ${from}: ${check.reason} (401)`);
+        logger.warn(t('listen.badSignature', from, check.reason));
         return sendJson(res, 401, { message: 'invalid signature' });
       }
     }
@@ -264,7 +264,7 @@ export async function run(opts: ListenOptions): Promise<void> {
       body = undefined;
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      logger.warn(`refused a postback from ${from}: the body is not a JSON object (400)`);
+      logger.warn(t('listen.notObject', from));
       return sendJson(res, 400, { message: 'the body must be a JSON object' });
     }
     sendJson(res, 200, { received: true });
@@ -273,12 +273,12 @@ export async function run(opts: ListenOptions): Promise<void> {
     const redelivery = redeliveryOf(req.headers, seen);
     printResult(json ? jsonLine(text) : `${humanLine(doc, receivedAt)}${redelivery ? `  ${redeliveryNote(redelivery)}` : ''}`);
     if (json && redelivery) say('redelivery', redelivery, '');
-    if (forwardTo) enqueueForward(raw, req.headers, isPing(doc) ? 'a ping' : `transaction ${field(doc.transactionId, 40)} ${field(doc.status, 24)}`);
+    if (forwardTo) enqueueForward(raw, req.headers, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24)));
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      logger.warn(`error while handling a postback: ${sanitizeText((err as Error).message ?? String(err), true)}`);
+      logger.warn(t('listen.handlerError', sanitizeText((err as Error).message ?? String(err), true)));
       if (!res.headersSent) sendJson(res, 500, { message: 'listener error' });
       else res.destroy();
     });
@@ -290,7 +290,7 @@ export async function run(opts: ListenOptions): Promise<void> {
     });
   } catch (err) {
     await agent?.destroy().catch(() => undefined);
-    throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--port' });
+    throw new UsageError(t('server.cannotListen', `${opts.host}:${opts.port}`, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--port' });
   }
   // Handlers first, then the "listening on" line: a signal sent as soon as it is read must not
   // find the default disposition (death by signal). They stay on until exit, so a second Ctrl-C
@@ -301,8 +301,8 @@ export async function run(opts: ListenOptions): Promise<void> {
   });
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  const notes = [secret !== undefined ? `verifying ${SIGNATURE_HEADER}` : 'signatures not checked (no --secret)', forwardTo ? `forwarding to ${forwardTo.origin}${forwardTo.pathname}` : ''].filter(Boolean);
-  logger.notice(`ready: postbacks to ${url} are printed here (${notes.join('; ')}); Ctrl-C to stop`);
+  const notes = [secret !== undefined ? t('listen.verifying', SIGNATURE_HEADER) : t('listen.notVerifying'), forwardTo ? t('listen.forwarding', `${forwardTo.origin}${forwardTo.pathname}`) : ''].filter(Boolean);
+  logger.notice(t('listen.ready', url, notes.join('; ')));
   say('listening', url, `listening on ${url}`);
 
   await stopped;
@@ -311,6 +311,5 @@ export async function run(opts: ListenOptions): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await forwards;
   await agent?.destroy().catch(() => undefined);
-  const droppedNote = dropped > 0 ? `; ${dropped} not forwarded (forward queue full)` : '';
-  logger.notice(`stopped; ${received} notification${received === 1 ? '' : 's'} received${droppedNote}`);
+  logger.notice(t('listen.stopped', received, dropped));
 }
