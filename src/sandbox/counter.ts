@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../core/paths.js';
+import { t } from '../core/i18n/index.js';
 
 const STALE_LOCK_MS = 10_000;
 
@@ -34,7 +35,7 @@ export function nextTransactionId(): number {
       } catch {
         /* someone else removed it */
       }
-      if (attempt > 1000) throw new Error(`could not lock ${lock}`);
+      if (attempt > 1000) throw new Error(t('sandbox.counterLock', lock));
       sleep(5);
     }
   }

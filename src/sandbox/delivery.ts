@@ -29,6 +29,7 @@ import { Agent, request } from 'undici';
 import { errorCodeOf } from '../core/error-cause.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signPostback, type PostbackBody } from '../gateway/postback.js';
 import { VERSION } from '../core/version.js';
+import { t } from '../core/i18n/index.js';
 import type { EventAttempt, EventStore, SandboxEvent } from './events.js';
 
 /** A retry schedule: the wait after the first failed attempt, doubling up to the largest. */
@@ -132,7 +133,7 @@ function dropFromLane(lane: Lane, e: SandboxEvent): void {
   const i = lane.queue.indexOf(e);
   if (i >= 0) lane.queue.splice(i, 1);
 }
-const kindOf = (e: SandboxEvent) => (e.object === 'cashin' ? 'cash-in' : 'cash-out');
+const kindOf = (e: SandboxEvent) => (e.object === 'cashin' ? t('sandbox.log.cashin') : t('sandbox.log.cashout'));
 
 /** Sends the events of an {@link EventStore} as the module doc says. */
 export class PostbackDeliverer {
@@ -251,7 +252,7 @@ export class PostbackDeliverer {
       const r = this.receiver(head.url);
       if (r.failures >= GATE_AFTER_FAILURES) {
         if (head.deadline <= now) {
-          this.giveUp(lane, head, 'its receiver is failing');
+          this.giveUp(lane, head);
           continue;
         }
         if (r.probing || now < r.nextProbeAt) {
@@ -312,7 +313,7 @@ export class PostbackDeliverer {
       const head = lane.queue[0];
       if (head && head.deadline <= now && r.failures >= GATE_AFTER_FAILURES) {
         lane.parked = undefined;
-        this.giveUp(lane, head, 'its receiver is failing');
+        this.giveUp(lane, head);
         this.kick(lane);
       } else keep.push(lane);
     }
@@ -325,11 +326,11 @@ export class PostbackDeliverer {
     this.armReceiver(r);
   }
 
-  /** Gives up the lane's head (state failed) and logs why. */
-  private giveUp(lane: Lane, e: SandboxEvent, why: string): void {
+  /** Gives up the lane's head (state failed), its receiver failing, and logs why. */
+  private giveUp(lane: Lane, e: SandboxEvent): void {
     dropFromLane(lane, e);
     this.opts.store.update(e, { state: 'failed' });
-    this.opts.log(`postback ${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id}): giving up after ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}, ${why} (not delivered within ${formatDuration(this.retryForMs)}; \`paycli sandbox resend ${e.id}\` sends it again)`);
+    this.opts.log(t('sandbox.log.gaveUpFailing', `${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id})`, e.attempts, formatDuration(this.retryForMs), e.id));
   }
 
   /** One attempt of the lane's head event, and what follows from its outcome. */
@@ -340,7 +341,7 @@ export class PostbackDeliverer {
     if (this.stop.signal.aborted) return; // stopped mid-attempt: still pending, sent again after a restart
     const now = Date.now();
     const attempt: EventAttempt = { n, at: new Date(started).toISOString(), outcome: result.outcome, status: result.status ?? null, ms: now - started };
-    const head = `postback ${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id}) attempt ${n}: ${result.outcome}`;
+    const head = t('sandbox.log.attempt', `${kindOf(e)} ${e.transactionId} ${e.status} → ${shownUrl(e.url)} (${e.id})`, n, result.outcome);
     const r = this.receiver(e.url);
     if (result.ok) {
       r.failures = 0;
@@ -359,7 +360,7 @@ export class PostbackDeliverer {
     if (result.ok) {
       dropFromLane(lane, e);
       this.opts.store.update(e, { state: 'delivered', attempts: n, streak: 0, deliveredAt: new Date(now).toISOString() }, attempt);
-      this.opts.log(`${head}, delivered`);
+      this.opts.log(`${head}${t('sandbox.log.delivered')}`);
       return;
     }
     const streak = e.streak + 1;
@@ -367,11 +368,11 @@ export class PostbackDeliverer {
     if (now + wait > e.deadline) {
       dropFromLane(lane, e);
       this.opts.store.update(e, { state: 'failed', attempts: n, streak }, attempt);
-      this.opts.log(`${head}; giving up (not delivered within ${formatDuration(this.retryForMs)}; \`paycli sandbox resend ${e.id}\` sends it again)`);
+      this.opts.log(`${head}${t('sandbox.log.givingUp', formatDuration(this.retryForMs), e.id)}`);
       return;
     }
     this.opts.store.update(e, { attempts: n, streak, nextAt: now + wait }, attempt);
-    this.opts.log(`${head}; retry in ${formatDuration(wait)}`);
+    this.opts.log(`${head}${t('sandbox.log.retryIn', formatDuration(wait))}`);
   }
 
   /** One attempt: POST `raw` to `url` with `extra` headers, signed when there is a secret. Never throws. */
@@ -406,7 +407,7 @@ export class PostbackDeliverer {
   /** Sends the `{"test": true}` ping to `url`: one attempt, logged, not an event. */
   async ping(url: string, raw: string): Promise<AttemptOutcome> {
     const result = await this.attempt(url, raw);
-    this.opts.log(`ping → ${shownUrl(url)}: ${result.outcome}${result.ok ? ', delivered' : ''}`);
+    this.opts.log(`ping → ${shownUrl(url)}: ${result.outcome}${result.ok ? t('sandbox.log.delivered') : ''}`);
     return result;
   }
 

@@ -28,6 +28,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PostbackObject, PostbackStatus } from '../gateway/postback.js';
+import { t } from '../core/i18n/index.js';
 
 /** Where an event is: waiting for an attempt (or in one), delivered (a 2xx), or given up. */
 export type EventState = 'pending' | 'delivered' | 'failed';
@@ -153,7 +154,7 @@ export class EventStore {
           skipped++;
         }
       }
-      if (skipped) this.log(`${skipped} damaged line${skipped === 1 ? '' : 's'} of ${this.file} skipped (a write cut short by a crash)`);
+      if (skipped) this.log(t('sandbox.log.damaged', skipped, this.file));
       this.compact();
     }
     let pending = 0;
@@ -284,7 +285,7 @@ export class EventStore {
       const id = this.delivered.values().next().value ?? this.failed.values().next().value ?? this.events.keys().next().value;
       if (id === undefined) return;
       const e = this.events.get(id)!;
-      if (e.state === 'pending') this.log(`event ${id} (${e.status} of transaction ${e.transactionId}) dropped undelivered: more than ${this.maxEvents} events kept`);
+      if (e.state === 'pending') this.log(t('sandbox.log.droppedEvent', id, e.status, e.transactionId, this.maxEvents));
       this.forget(id);
       this.write({ d: id });
     }

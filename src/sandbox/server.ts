@@ -44,9 +44,10 @@ import { nextTransactionId } from './counter.js';
 import { applyTransition, gatewayTime, postbackBody, SANDBOX_ACTIONS, type SandboxAction } from './lifecycle.js';
 import { PostbackDeliverer, shownUrl, type RetrySchedule } from './delivery.js';
 import { EventStore, type SandboxEvent } from './events.js';
-import { kindWord, TransactionStore, type SandboxTransaction } from './store.js';
+import { TransactionStore, type SandboxTransaction } from './store.js';
 import { validationProblem } from './validate.js';
 import { isHttpUrl } from '../gateway/net.js';
+import { t } from '../core/i18n/index.js';
 
 export type { SandboxTransaction } from './store.js';
 
@@ -152,6 +153,11 @@ export function authorizationCarries(header: string | undefined, apiKey: string)
 
 const optionalText = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
+/** A transaction's kind in a log line, in the run's language (cash-in / cobrança, cash-out / saque). */
+function logKind(tx: SandboxTransaction): string {
+  return tx.kind === 'cashin' ? t('sandbox.log.cashin') : t('sandbox.log.cashout');
+}
+
 /** Starts the sandbox; resolves once it listens. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const store = new TransactionStore();
@@ -162,7 +168,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     events = new EventStore({ dir: opts.stateDir, maxEvents: opts.maxEvents, log });
     restored = events.load();
   } catch (err) {
-    throw new SandboxStateError(`cannot use the sandbox's state folder ${opts.stateDir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+    throw new SandboxStateError(t('sandbox.stateDirUnusable', String(opts.stateDir), (err as NodeJS.ErrnoException).code ?? (err as Error).message), { cause: err });
   }
   const deliverer = new PostbackDeliverer({ store: events, secret: opts.postbackSecret, schedule: opts.retrySchedule, retryForMs: opts.retryForMs, attemptTimeoutMs: opts.attemptTimeoutMs, log });
   const autoPayTimers = new Set<NodeJS.Timeout>();
@@ -190,7 +196,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const done = applyTransition(tx, action);
     if ('error' in done) return { status: 409, body: { message: done.error } };
     const sent = notify(tx);
-    log(`${kindWord(tx)} ${id}: ${done.from} → ${tx.status} (${by})${sent ? `; postback${sent > 1 ? 's' : ''} queued` : ''}`);
+    log(t('sandbox.log.changed', logKind(tx), id, done.from, tx.status, by === 'auto-pay' ? t('sandbox.log.byAutoPay') : t('sandbox.log.byControl'), sent));
     return { status: 200, body: { transactionId: id, kind: tx.kind, status: tx.status, previousStatus: done.from, postback: sent ? 'queued' : 'none' } };
   }
 
@@ -198,7 +204,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   function remember(tx: SandboxTransaction): void {
     store.add(tx);
     const sent = notify(tx);
-    if (sent) log(`${kindWord(tx)} ${tx.transactionId}: created; postback${sent > 1 ? 's' : ''} queued`);
+    if (sent) log(t('sandbox.log.created', tx.kind === 'cashout', tx.transactionId, sent));
   }
 
   async function control(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): Promise<void> {
@@ -280,7 +286,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (failed !== true) return reply(400, { message: 'send {"failed": true} to resend every event not delivered, or POST /_sandbox/events/<id>/resend' });
       const ids = [...events.all()].filter((e) => e.state !== 'delivered').map((e) => e.id);
       const resent = ids.map((id) => deliverer.resend(id)!);
-      log(`resend of ${resent.length} event${resent.length === 1 ? '' : 's'} not delivered (control endpoint)`);
+      log(t('sandbox.log.resendAll', resent.length));
       return reply(200, { resent: resent.map(eventView) });
     }
     req.resume();
@@ -288,7 +294,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (!m) return reply(404, { message: `no such sandbox endpoint: ${req.method} ${path} (use POST /_sandbox/events/<event id>/resend)` });
     const e = deliverer.resend(m[1]!);
     if (!e) return reply(404, { message: `no event ${m[1]} in this sandbox` });
-    log(`event ${e.id} (${e.status} of transaction ${e.transactionId}) resent (control endpoint)`);
+    log(t('sandbox.log.resendOne', e.id, e.status, e.transactionId));
     return reply(200, { resent: [eventView(e)] });
   }
 
@@ -337,11 +343,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   function answerCreated(res: ServerResponse, tx: SandboxTransaction, body: Record<string, unknown>, reply: (status: number, body: unknown, note?: string) => void): void {
     created++;
     if (dropAt.has(created)) {
-      log(`${kindWord(tx)} ${tx.transactionId} created; connection reset before the answer (drop after create #${created})`);
+      log(t('sandbox.log.dropped', tx.kind === 'cashout', tx.transactionId, created));
       res.socket?.resetAndDestroy();
       return;
     }
-    reply(200, body, ` (${kindWord(tx)} ${tx.transactionId}${tx.orderId !== null ? `, order ${tx.orderId}` : ''})`);
+    reply(200, body, ` (${logKind(tx)} ${tx.transactionId}${tx.orderId !== null ? `, ${t('sandbox.log.order', tx.orderId)}` : ''})`);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -439,7 +445,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         }),
       ]);
       events.close();
-      if (pending > 0) log(`${pending} postback event${pending === 1 ? '' : 's'} not delivered yet: ${opts.stateDir !== undefined ? 'kept, sent when the sandbox starts again with this data folder' : 'abandoned (events kept in memory only)'}`);
+      if (pending > 0) log(t('sandbox.log.pendingAtStop', pending, opts.stateDir !== undefined));
     },
   };
 }

@@ -22,6 +22,7 @@ import { logger, printResult } from '../../core/logger.js';
 import { registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { VERSION } from '../../core/version.js';
 import type { RunContext } from '../../core/terminal.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Options of the control subcommands (plus the parent's `--api-key` and the globals). */
 export interface SandboxControlOptions {
@@ -63,37 +64,37 @@ export async function run(opts: SandboxControlOptions, { args, command }: RunCon
   if (action === 'events') return events(opts);
   if (action === 'resend') return resend(opts, args[0]);
   const id = args[0] ?? '';
-  if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(`<transactionId> must be a transaction id (digits), got "${sanitizeText(id, true)}"`, { field: 'transactionId' });
+  if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(t('sandbox.idInvalid', '<transactionId>', sanitizeText(id, true)), { field: 'transactionId' });
   const { status, json, message, host } = await callSandbox(opts, `_sandbox/transactions/${id}/${action}`);
   if (status >= 400 && status < 500) throw new GatewayRefusedError(message ?? `HTTP ${status}`, { status });
   const doc = json as { transactionId?: unknown; kind?: unknown; status?: unknown; previousStatus?: unknown; postback?: unknown };
   if (status !== 200 || typeof doc.status !== 'string' || typeof doc.previousStatus !== 'string') {
-    throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+    throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
   }
   if (opts.json) return printResult({ json });
-  const kind = doc.kind === 'cashout' ? 'cash-out' : 'cash-in';
-  const postback = doc.postback === 'queued' ? ' (postback queued)' : '';
+  const kind = doc.kind === 'cashout' ? t('sandbox.log.cashout') : t('sandbox.log.cashin');
+  const postback = doc.postback === 'queued' ? t('sandbox.postbackQueued') : '';
   printResult(sanitizeText(`${kind} ${id}: ${doc.previousStatus} → ${doc.status}${postback}`, true));
 }
 
 /** `sandbox ping [url]`. */
 async function ping(opts: SandboxControlOptions, target: string | undefined): Promise<void> {
   if (target !== undefined && !isHttpUrl(target)) {
-    throw new UsageError(`[url] must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(target, true)}"`, { field: 'url' });
+    throw new UsageError(t('sandbox.urlInvalid', '[url]', sanitizeText(target, true)), { field: 'url' });
   }
   const { status, json, message, host } = await callSandbox(opts, '_sandbox/ping', target === undefined ? {} : { url: target });
   // Without a URL, a sandbox started without --webhook-url has nowhere to send it: said in the
   // command's words, not the control endpoint's.
-  if (status === 400 && target === undefined) throw new UsageError(`no URL to ping: the sandbox at ${host} was started without --webhook-url`, { status, field: 'url', hint: 'name one: paycli sandbox ping http://127.0.0.1:4011/' });
+  if (status === 400 && target === undefined) throw new UsageError(t('sandbox.noPingUrl', host), { status, field: 'url', hint: t('sandbox.noPingUrlHint') });
   if (status >= 400 && status < 500) throw new UsageError(message ?? `HTTP ${status}`, { status });
   const doc = json as { url?: unknown; delivered?: unknown; outcome?: unknown };
   if (status !== 200 || typeof doc.delivered !== 'boolean' || typeof doc.outcome !== 'string') {
-    throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+    throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
   }
   const line = sanitizeText(`ping → ${String(doc.url)}: ${doc.outcome}`, true);
-  if (!doc.delivered) throw new GatewayRefusedError(`${line}; not delivered`);
+  if (!doc.delivered) throw new GatewayRefusedError(`${line}${t('sandbox.notDelivered')}`);
   if (opts.json) return printResult({ json });
-  printResult(`${line}, delivered`);
+  printResult(`${line}${t('sandbox.log.delivered')}`);
 }
 
 /** True when `doc.events` / `doc.resent` is a list of event views. */
@@ -103,10 +104,11 @@ function eventList(v: unknown): v is EventView[] {
 
 /** One event as a line: id, transaction, status, where, state, attempts, then the last outcome or the next attempt. */
 export function eventLine(e: EventView): string {
-  const kind = e.object === 'transfer' ? 'cash-out' : 'cash-in';
+  const kind = e.object === 'transfer' ? t('sandbox.log.cashout') : t('sandbox.log.cashin');
   const last = e.lastAttempts.at(-1);
-  const tries = `${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`;
-  const tail = e.state === 'delivered' ? `delivered ${e.deliveredAt ?? ''}`.trim() : e.state === 'failed' ? `gave up${last ? `; last: ${last.outcome}` : ''}` : `pending${e.nextAttemptAt ? `, next attempt ${e.nextAttemptAt}` : ''}${last ? `; last: ${last.outcome}` : ''}`;
+  const tries = t('sandbox.attempts', e.attempts);
+  const lastNote = last ? t('sandbox.lastOutcome', last.outcome) : '';
+  const tail = e.state === 'delivered' ? t('sandbox.deliveredAt', e.deliveredAt ?? '').trim() : e.state === 'failed' ? `${t('sandbox.gaveUp')}${lastNote}` : `${t('sandbox.pending', e.nextAttemptAt ?? '')}${lastNote}`;
   return sanitizeText(`${e.id}  ${kind} ${e.transactionId}  ${e.status}  → ${e.url}  ${tries}  ${tail}`, true);
 }
 
@@ -115,38 +117,38 @@ async function events(opts: SandboxControlOptions): Promise<void> {
   const params = new URLSearchParams();
   if (opts.failed) params.set('failed', 'true');
   if (opts.transaction !== undefined) {
-    if (!/^[0-9]{1,15}$/.test(opts.transaction.trim())) throw new UsageError(`--transaction must be a transaction id (digits), got "${sanitizeText(opts.transaction, true)}"`, { field: '--transaction' });
+    if (!/^[0-9]{1,15}$/.test(opts.transaction.trim())) throw new UsageError(t('sandbox.idInvalid', '--transaction', sanitizeText(opts.transaction, true)), { field: '--transaction' });
     params.set('transaction', opts.transaction.trim());
   }
   if (opts.limit !== undefined) {
-    if (!/^[0-9]{1,6}$/.test(opts.limit.trim()) || Number(opts.limit) < 1) throw new UsageError(`--limit must be a number from 1 to 999999, got "${sanitizeText(opts.limit, true)}"`, { field: '--limit' });
+    if (!/^[0-9]{1,6}$/.test(opts.limit.trim()) || Number(opts.limit) < 1) throw new UsageError(t('sandbox.limitInvalid', sanitizeText(opts.limit, true)), { field: '--limit' });
     params.set('limit', opts.limit.trim());
   }
   const query = params.toString();
   const { status, json, message, host } = await callSandbox(opts, `_sandbox/events${query ? `?${query}` : ''}`, undefined, 'GET');
   const doc = json as { events?: unknown; total?: unknown; persistent?: unknown };
-  if (status === 404) throw new GatewayError(`${host} has no event list (HTTP 404): a paycli sandbox older than this paycli?`, { status });
+  if (status === 404) throw new GatewayError(t('sandbox.noEventList', host), { status });
   if (status >= 400 && status < 500) throw new UsageError(message ?? `HTTP ${status}`, { status });
-  if (status !== 200 || !eventList(doc.events) || typeof doc.total !== 'number') throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+  if (status !== 200 || !eventList(doc.events) || typeof doc.total !== 'number') throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
   const list = doc.events;
-  if (list.length < doc.total) logger.notice(`showing the newest ${list.length} of ${doc.total} events (--limit to see more)`);
+  if (list.length < doc.total) logger.notice(t('sandbox.showingNewest', list.length, doc.total));
   if (opts.json) return printResult({ json: list });
-  if (list.length === 0) return logger.notice(opts.failed ? 'no event waits for delivery: every event was delivered' : 'no postback event in this sandbox yet');
+  if (list.length === 0) return logger.notice(opts.failed ? t('sandbox.noneWaiting') : t('sandbox.noEvents'));
   printResult(list.map(eventLine).join('\n'));
 }
 
 /** `sandbox resend <event id>|--failed`. */
 async function resend(opts: SandboxControlOptions, id: string | undefined): Promise<void> {
-  if ((id === undefined) === !opts.failed) throw new UsageError(id === undefined ? 'give an event id (evt_…, as `paycli sandbox events` shows it) or --failed' : 'give an event id or --failed, not both', { field: 'eventId' });
-  if (id !== undefined && !/^evt_[0-9]{1,15}$/.test(id.trim())) throw new UsageError(`<eventId> must be an event id as \`paycli sandbox events\` shows it (evt_<number>), got "${sanitizeText(id, true)}"`, { field: 'eventId' });
+  if ((id === undefined) === !opts.failed) throw new UsageError(id === undefined ? t('sandbox.resendWhich') : t('sandbox.resendBoth'), { field: 'eventId' });
+  if (id !== undefined && !/^evt_[0-9]{1,15}$/.test(id.trim())) throw new UsageError(t('sandbox.eventIdInvalid', sanitizeText(id, true)), { field: 'eventId' });
   const { status, json, message, host } = id !== undefined ? await callSandbox(opts, `_sandbox/events/${id.trim()}/resend`) : await callSandbox(opts, '_sandbox/events/resend', { failed: true });
   const doc = json as { resent?: unknown };
   if (status === 404 && message?.startsWith('no event')) throw new GatewayRefusedError(message, { status });
-  if (status >= 400 && status < 500) throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}: a paycli sandbox older than this paycli?`, { status });
-  if (status !== 200 || !eventList(doc.resent)) throw new GatewayError(`${host} answered HTTP ${status}${message ? `: ${message}` : ''}, not as a paycli sandbox does`, { status });
+  if (status >= 400 && status < 500) throw new GatewayError(t('sandbox.olderSandbox', host, status, message ?? ''), { status });
+  if (status !== 200 || !eventList(doc.resent)) throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
   if (opts.json) return printResult({ json: doc.resent });
-  if (doc.resent.length === 0) return logger.notice('no event to resend: every event was delivered');
-  printResult(doc.resent.map((e) => sanitizeText(`${e.id}  ${e.object === 'transfer' ? 'cash-out' : 'cash-in'} ${e.transactionId}  ${e.status}  → ${e.url}: queued for delivery`, true)).join('\n'));
+  if (doc.resent.length === 0) return logger.notice(t('sandbox.nothingToResend'));
+  printResult(doc.resent.map((e) => sanitizeText(`${e.id}  ${e.object === 'transfer' ? t('sandbox.log.cashout') : t('sandbox.log.cashin')} ${e.transactionId}  ${e.status}  → ${e.url}${t('sandbox.queued')}`, true)).join('\n'));
 }
 
 /** What the sandbox answered a control request. */
@@ -168,7 +170,7 @@ async function callSandbox(opts: SandboxControlOptions, path: string, body?: unk
     base = new URL(opts.sandboxUrl);
     if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('scheme');
   } catch {
-    throw new UsageError(`--sandbox-url must be an http(s) URL, e.g. http://127.0.0.1:4010, got "${sanitizeText(opts.sandboxUrl, true)}"`, { field: '--sandbox-url' });
+    throw new UsageError(t('sandbox.sandboxUrlInvalid', sanitizeText(opts.sandboxUrl, true)), { field: '--sandbox-url' });
   }
   registerSecret(opts.apiKey);
   const url = new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`).toString();
@@ -187,7 +189,7 @@ async function callSandbox(opts: SandboxControlOptions, path: string, body?: unk
       size += (c as Buffer).length;
       if (size > MAX_ANSWER_BYTES) {
         res.body.destroy();
-        throw new GatewayError(`the answer from ${base.host} is larger than ${MAX_ANSWER_BYTES} bytes: not a paycli sandbox?`);
+        throw new GatewayError(t('sandbox.answerTooLarge', base.host, MAX_ANSWER_BYTES));
       }
       chunks.push(c as Buffer);
     }
@@ -195,7 +197,7 @@ async function callSandbox(opts: SandboxControlOptions, path: string, body?: unk
   } catch (err) {
     if (err instanceof GatewayError) throw err;
     const code = errorCodeOf(err) ?? (err as Error).name;
-    throw new NetworkError(`no sandbox answers at ${base.host} (${code})`, { cause: err, hint: 'start one with `paycli sandbox` (default port 4010), or pass --sandbox-url' });
+    throw new NetworkError(t('sandbox.noAnswer', base.host, code), { cause: err, hint: t('sandbox.noAnswerHint') });
   } finally {
     void dispatcher.close().catch(() => undefined);
   }
@@ -203,9 +205,9 @@ async function callSandbox(opts: SandboxControlOptions, path: string, body?: unk
   try {
     json = JSON.parse(text);
   } catch {
-    throw new GatewayError(`${base.host} answered HTTP ${status} with a body that is not JSON: not a paycli sandbox?`, { status });
+    throw new GatewayError(t('sandbox.notJson', base.host, status), { status });
   }
   const message = json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string' ? sanitizeText((json as { message: string }).message, true) : undefined;
-  if (status === 401 || status === 403) throw new AuthError(`the sandbox refused the request (HTTP ${status}${message ? `: ${message}` : ''})`, { status, hint: 'this sandbox runs with --api-key: pass the same --api-key' });
+  if (status === 401 || status === 403) throw new AuthError(t('sandbox.refused', status, message ?? ''), { status, hint: t('sandbox.refusedHint') });
   return { status, json, message, host: base.host };
 }

@@ -14,6 +14,7 @@ import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, shownUrl, type RetrySchedule } from '../../sandbox/delivery.js';
 import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } from '../../sandbox/events.js';
 import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
+import { t } from '../../core/i18n/index.js';
 
 /** Options of `paycli sandbox`. */
 export interface SandboxRunOptions {
@@ -49,11 +50,11 @@ export interface SandboxRunOptions {
  */
 function retrySchedule(flag: string | undefined): { name: string; schedule: RetrySchedule } {
   const name = flag ?? (process.env.PAYCLI_SANDBOX_RETRY_SCHEDULE || 'standard');
-  if (name !== 'standard' && name !== 'fast') throw new UsageError(`--retry-schedule must be standard or fast, got "${sanitizeText(name, true)}"`, { field: '--retry-schedule' });
+  if (name !== 'standard' && name !== 'fast') throw new UsageError(t('sandbox.retryScheduleInvalid', sanitizeText(name, true)), { field: '--retry-schedule' });
   const raw = process.env.PAYCLI_SANDBOX_RETRY_BASE_MS;
   if (raw === undefined || raw === '') return { name, schedule: RETRY_SCHEDULES[name] };
-  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 60_000) throw new UsageError(`PAYCLI_SANDBOX_RETRY_BASE_MS must be milliseconds 1-60000, got "${raw}"`);
-  return { name: `first wait ${raw} ms`, schedule: { firstWaitMs: Number(raw), maxWaitMs: Number(raw) * 16 } };
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 60_000) throw new UsageError(t('sandbox.envMs', 'PAYCLI_SANDBOX_RETRY_BASE_MS', '1-60000', raw));
+  return { name: t('sandbox.firstWait', raw), schedule: { firstWaitMs: Number(raw), maxWaitMs: Number(raw) * 16 } };
 }
 
 /**
@@ -63,7 +64,7 @@ function retrySchedule(flag: string | undefined): { name: string; schedule: Retr
 function attemptTimeoutMs(): number | undefined {
   const raw = process.env.PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS;
   if (raw === undefined || raw === '') return undefined;
-  if (!/^[0-9]{3,5}$/.test(raw) || Number(raw) < 100 || Number(raw) > 60_000) throw new UsageError(`PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS must be milliseconds 100-60000, got "${raw}"`);
+  if (!/^[0-9]{3,5}$/.test(raw) || Number(raw) < 100 || Number(raw) > 60_000) throw new UsageError(t('sandbox.envMs', 'PAYCLI_SANDBOX_ATTEMPT_TIMEOUT_MS', '100-60000', raw));
   return Number(raw);
 }
 
@@ -71,14 +72,14 @@ function attemptTimeoutMs(): number | undefined {
 function retryForMs(text: string | undefined): number {
   if (text === undefined) return DEFAULT_RETRY_FOR_MS;
   const ms = parseDuration(text);
-  if (ms === undefined) throw new UsageError(`--retry-for must be a duration with its unit, ms, s, m, h or d, up to 30d (e.g. 90s, 30m, 24h), got "${sanitizeText(text, true)}"`, { field: '--retry-for' });
+  if (ms === undefined) throw new UsageError(t('sandbox.retryForInvalid', sanitizeText(text, true)), { field: '--retry-for' });
   return ms;
 }
 
 /** `--keep-events`: 100 to 1000000. @throws UsageError */
 function keepEvents(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_EVENTS;
-  if (!/^[0-9]{3,7}$/.test(text.trim()) || Number(text) < 100 || Number(text) > 1_000_000) throw new UsageError(`--keep-events must be a number of events from 100 to 1000000, got "${sanitizeText(text, true)}"`, { field: '--keep-events' });
+  if (!/^[0-9]{3,7}$/.test(text.trim()) || Number(text) < 100 || Number(text) > 1_000_000) throw new UsageError(t('sandbox.keepEventsInvalid', sanitizeText(text, true)), { field: '--keep-events' });
   return Number(text);
 }
 
@@ -95,12 +96,12 @@ function takeStateDir(flag: string | undefined): { lock?: StateDirLock; note: st
   try {
     got = lockStateDir(dir);
   } catch (err) {
-    throw new UsageError(`cannot use ${dir} for the sandbox's events (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--data-dir', hint: 'make it writable by this user, or pass --data-dir <another folder>' });
+    throw new UsageError(t('sandbox.dataDirUnusable', dir, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--data-dir', hint: t('sandbox.dataDirHint') });
   }
-  if ('dir' in got) return { lock: got, note: `events kept in ${dir}` };
-  const who = Number.isNaN(got.heldBy) ? 'another process' : `another paycli sandbox (pid ${got.heldBy})`;
-  if (flag !== undefined) throw new UsageError(`${dir} is in use by ${who}`, { field: '--data-dir', hint: 'stop it, or give this sandbox its own folder with --data-dir' });
-  return { note: `events kept in memory only: ${dir} is in use by ${who} (give this one --data-dir <folder>)` };
+  if ('dir' in got) return { lock: got, note: t('sandbox.eventsKeptIn', dir) };
+  const who = Number.isNaN(got.heldBy) ? t('sandbox.anotherProcess') : t('sandbox.anotherSandbox', got.heldBy);
+  if (flag !== undefined) throw new UsageError(t('sandbox.dataDirInUse', dir, who), { field: '--data-dir', hint: t('sandbox.dataDirInUseHint') });
+  return { note: t('sandbox.eventsInMemory', dir, who) };
 }
 
 /** `--auto-pay` seconds as integer milliseconds. @throws UsageError */
@@ -108,7 +109,7 @@ function autoPayMs(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const m = /^([0-9]{1,5})(?:\.([0-9]{1,3}))?$/.exec(text.trim());
   const ms = m ? Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0')) : NaN;
-  if (!m || ms > 86_400_000) throw new UsageError(`--auto-pay must be seconds 0-86400 (up to 3 decimals, e.g. 2 or 0.5), got "${text}"`, { field: '--auto-pay' });
+  if (!m || ms > 86_400_000) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
   return ms;
 }
 
@@ -116,14 +117,14 @@ function autoPayMs(text: string | undefined): number | undefined {
 function webhookUrl(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   if (isHttpUrl(text)) return text.trim();
-  throw new UsageError(`--webhook-url must be an absolute http(s) URL, e.g. http://127.0.0.1:4011/, got "${sanitizeText(text, true)}"`, { field: '--webhook-url' });
+  throw new UsageError(t('sandbox.urlInvalid', '--webhook-url', sanitizeText(text, true)), { field: '--webhook-url' });
 }
 
 /** `--drop-after-create`: positive integers separated by commas. @throws UsageError */
 function dropList(text: string | undefined): number[] | undefined {
   if (text === undefined) return undefined;
   const parts = text.split(',').map((p) => p.trim());
-  if (parts.some((p) => !/^[1-9][0-9]{0,8}$/.test(p))) throw new UsageError(`--drop-after-create must be a request number from 1, or several separated by commas (e.g. 1 or 2,5), got "${sanitizeText(text, true)}"`, { field: '--drop-after-create' });
+  if (parts.some((p) => !/^[1-9][0-9]{0,8}$/.test(p))) throw new UsageError(t('sandbox.dropInvalid', sanitizeText(text, true)), { field: '--drop-after-create' });
   return parts.map(Number);
 }
 
@@ -131,7 +132,7 @@ function dropList(text: string | undefined): number[] | undefined {
 export async function run(opts: SandboxRunOptions): Promise<void> {
   const port = portFlag(opts.port);
   const postbackSecret = opts.postbackSecret ?? (process.env.PAYCLI_POSTBACK_SECRET || undefined);
-  if (postbackSecret === '') throw new UsageError('--postback-secret must not be empty', { field: '--postback-secret' });
+  if (postbackSecret === '') throw new UsageError(t('sandbox.secretEmpty'), { field: '--postback-secret' });
   registerSecret(postbackSecret);
   registerSecret(opts.apiKey);
   const autoPay = autoPayMs(opts.autoPay);
@@ -166,21 +167,21 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     });
   } catch (err) {
     if (state.lock) releaseStateDir(state.lock);
-    if (err instanceof SandboxStateError) throw new UsageError(err.message, { field: '--data-dir', hint: 'make it readable and writable by this user, or pass --data-dir <another folder>' });
-    throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: '--port' });
+    if (err instanceof SandboxStateError) throw new UsageError(err.message, { field: '--data-dir', hint: t('sandbox.stateDirHint') });
+    throw new UsageError(t('server.cannotListen', `${opts.host}:${opts.port}`, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--port' });
   }
   const notes = [
-    'no money moves',
-    opts.apiKey ? 'API key required' : '',
-    opts.acquirer === false ? 'no active acquirer' : '',
-    postbackSecret !== undefined ? 'postbacks signed (x-paycli-signature; a sandbox feature, a real gateway may not sign)' : '',
-    autoPay !== undefined ? `cash-ins paid after ${autoPay / 1000} s` : '',
-    opts.strict ? 'strict: format rules on' : '',
-    webhook !== undefined ? `every postback also to ${shownUrl(webhook)}` : '',
-    drops !== undefined ? `connection reset after creating transaction${drops.length > 1 ? 's' : ''} #${drops.join(', #')}` : '',
-    `postbacks retried for ${formatDuration(retryFor)}${retry.name === 'standard' ? '' : ` (${retry.name} schedule)`}`,
+    t('sandbox.note.noMoney'),
+    opts.apiKey ? t('sandbox.note.apiKey') : '',
+    opts.acquirer === false ? t('sandbox.note.noAcquirer') : '',
+    postbackSecret !== undefined ? t('sandbox.note.signed') : '',
+    autoPay !== undefined ? t('sandbox.note.autoPay', autoPay / 1000) : '',
+    opts.strict ? t('sandbox.note.strict') : '',
+    webhook !== undefined ? t('sandbox.note.webhook', shownUrl(webhook)) : '',
+    drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
+    t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
     state.note,
-    sandbox.restored.events > 0 ? `${sandbox.restored.events} event${sandbox.restored.events === 1 ? '' : 's'} from the last run, ${sandbox.restored.pending} to deliver` : '',
+    sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',
   ].filter(Boolean);
   // Handlers before the "listening on" line, so that a signal sent as soon as it is read stops
   // the sandbox cleanly instead of killing it.
@@ -188,7 +189,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     process.on('SIGINT', () => resolve());
     process.on('SIGTERM', () => resolve());
   });
-  logger.notice(`sandbox listening on ${sandbox.url} (${notes.join('; ')})`);
+  logger.notice(t('sandbox.listening', sandbox.url, notes.join('; ')));
   write(json ? JSON.stringify({ listening: sandbox.url }) : `listening on ${sandbox.url}`);
   await stopped;
   await sandbox.close();
