@@ -7,13 +7,14 @@
  * Ctrl-C at any prompt makes @inquirer throw `ExitPromptError`, which src/cli/action.ts turns into
  * exit 130 "interrupted: nothing was sent".
  */
+import { styleText } from 'node:util';
 import type * as z from 'zod/mini';
 import { convertField, deletePath, describeProblem, fieldOf, getPath, missingFields, parseSplit, problemsError, setPath, type FieldSpec, type ValueSources } from '../gateway/fields.js';
 import { amountProblem, formatReais, parseReais } from '../pix/money.js';
 import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import { PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pix-key-types.js';
 import { promptOutput } from '../core/terminal.js';
-import { t, type Key } from '../core/i18n/index.js';
+import { isPortuguese, t, type Key } from '../core/i18n/index.js';
 import { en } from '../core/i18n/en.js';
 
 
@@ -55,6 +56,18 @@ const subject = (f: FieldSpec) => (f.kind === 'cents' ? t('prompt.amountSubject'
  */
 export function yesNoTheme(): { keywords: { yes: string; no: string; error: (k: { yes: string; no: string }) => string } } {
   return { keywords: { yes: t('prompt.yes'), no: t('prompt.no'), error: ({ yes, no }) => t('prompt.yesNoError', yes, no) } };
+}
+
+/**
+ * The theme of a select list in Portuguese: its keys line (`↑↓ navegar • ⏎ selecionar`) drawn as
+ * @inquirer/select draws its English one (`theme.style.keysHelpTip`, `theme.i18n`).
+ */
+export function selectTheme(): { style: { keysHelpTip: (keys: [string, string][]) => string }; i18n: { disabledError: string } } {
+  const actions: Record<string, string> = { navigate: t('prompt.selectNavigate'), select: t('prompt.selectSelect') };
+  return {
+    style: { keysHelpTip: (keys) => keys.map(([key, action]) => `${styleText('bold', key)} ${styleText('dim', actions[action] ?? action)}`).join(styleText('dim', ' • ')) },
+    i18n: { disabledError: t('prompt.selectDisabled') },
+  };
 }
 
 /**
@@ -119,6 +132,7 @@ async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[
           message: labelOf(f),
           choices: pixKeyTypeChoices(),
           default: PIX_KEY_TYPES[cur] ? cur : undefined,
+          ...(isPortuguese() ? { theme: selectTheme() } : {}),
         },
         ctx,
       );

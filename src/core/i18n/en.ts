@@ -1040,6 +1040,10 @@ Open a new shell afterwards.`,
   'sandbox.log.retryIn': (wait: string) => `; retry in ${wait}`,
   'sandbox.log.damaged': (count: number, file: string) => `${count} damaged line${count === 1 ? '' : 's'} of ${file} skipped (a write cut short by a crash)`,
   'sandbox.log.droppedEvent': (id: string, status: string, transaction: number, max: number) => `event ${id} (${status} of transaction ${transaction}) dropped undelivered: more than ${max} events kept`,
+  // ── the select list's keys line in a prompt (src/payment/prompts.ts selectTheme) ──
+  'prompt.selectNavigate': 'navigate',
+  'prompt.selectSelect': 'select',
+  'prompt.selectDisabled': 'This option is disabled and cannot be selected.',
 } as const;
 
 /** The keys of every catalog. */

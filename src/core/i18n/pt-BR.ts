@@ -1047,4 +1047,8 @@ Depois abra um shell novo.`,
   'sandbox.log.retryIn': (wait) => `; nova tentativa em ${wait}`,
   'sandbox.log.damaged': (count, file) => `${count} ${count === 1 ? 'linha danificada' : 'linhas danificadas'} de ${file} ${count === 1 ? 'ignorada' : 'ignoradas'} (uma escrita interrompida por uma queda)`,
   'sandbox.log.droppedEvent': (id, status, transaction, max) => `evento ${id} (${status} da transação ${transaction}) descartado sem entrega: mais de ${max} eventos guardados`,
+  // ── a linha de teclas de uma lista de escolha (src/payment/prompts.ts selectTheme) ──
+  'prompt.selectNavigate': 'navegar',
+  'prompt.selectSelect': 'selecionar',
+  'prompt.selectDisabled': 'Esta opção está desativada e não pode ser escolhida.',
 };
