@@ -131,7 +131,7 @@ export function commanderMessage(message: string): string {
   let head = first;
   if ((m = /^unknown option '(.+)'$/.exec(first))) head = t('cmdr.unknownOption', m[1]!);
   else if ((m = /^option '(.+)' argument missing$/.exec(first))) head = t('cmdr.argumentMissing', m[1]!);
-  else if ((m = /^option '(.+?)' argument '(.*)' is invalid\. ?(.*)$/s.exec(first))) head = `${t('cmdr.invalidArgument', m[1]!, m[2]!)}${m[3] ? ` ${m[3]}` : ''}`;
+  else if ((m = /^option '(.+?)' argument '(.*)' is invalid\. ?(.*)$/s.exec(first))) head = `${t('cmdr.invalidArgument', m[1]!, m[2]!)}${m[3] ? ` ${m[3].replace(/^Allowed choices are (.+)\.$/s, (_, list: string) => t('history.allowedChoices', list))}` : ''}`;
   else if ((m = /^unknown command '(.+)'$/.exec(first))) head = t('cmdr.unknownCommand', m[1]!, '');
   else if ((m = /^missing required argument '(.+)'$/.exec(first))) head = t('cmdr.missingArgument', m[1]!);
   else if ((m = /^too many arguments( for '.+')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(first))) head = t('cmdr.tooManyArguments', m[1] ? t('cmdr.for', m[1].slice(6, -1)) : '', Number(m[2]), Number(m[3]));

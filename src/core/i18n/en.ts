@@ -780,6 +780,7 @@ Open a new shell afterwards.`,
   'cashin.attentionHint': (tx: string) => `the cash-in exists at the gateway (transaction ${tx}); do not hand its BR Code to a payer until it is checked`,
   'cashout.attentionHint': (tx: string) => `the cash-out exists at the gateway (transaction ${tx}); check it there before anything else`,
   // ── paycli history (src/cli/run/history.ts) ──
+  'history.allowedChoices': (list: string) => `Allowed choices are ${list}.`,
   'history.col.entry': 'ENTRY',
   'history.col.by': 'BY',
   'history.col.kind': 'KIND',
