@@ -3,7 +3,8 @@
  * with the one decoder of src/pix/brcode.ts. The transaction exists either way, so the result is
  * always printed; what a payer's bank would get wrong makes the run end with exit 6.
  */
-import { decodeBrCode, type DecodedBrCode } from './brcode.js';
+import { decodeBrCode, problemText, type DecodedBrCode } from './brcode.js';
+import { t } from '../core/i18n/index.js';
 import { formatReais } from './money.js';
 
 /** The verdict on a cash-in's BR Code. */
@@ -32,16 +33,17 @@ export function checkCashInBrCode(qrCode: string, requestedCents: number): CashI
   const attention: string[] = [];
   const warnings: string[] = [];
   for (const p of decoded.problems) {
-    if (p.severity === 'error') attention.push(`the BR Code returned by the gateway is not valid: ${p.message}; do not hand it to a payer`);
-    else warnings.push(`the BR Code returned by the gateway: ${p.message} (${p.ruleText}); some banks refuse such codes`);
+    const text = problemText(p);
+    if (p.severity === 'error') attention.push(t('brcodeCheck.invalid', text.message));
+    else warnings.push(t('brcodeCheck.warning', text.message, text.ruleText));
   }
   let note: string | undefined;
   if (decoded.valid) {
-    if (decoded.url) note = `dynamic BR Code: the payer's bank takes the amount from the payload at ${decoded.url}`;
+    if (decoded.url) note = t('brcodeCheck.dynamic', decoded.url);
     else if (decoded.key) {
-      if (decoded.amountCents === undefined) attention.push(`the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this ${formatReais(requestedCents)} cash-in`);
-      else if (decoded.amountCents !== requestedCents) attention.push(`the BR Code asks the payer for ${formatReais(decoded.amountCents)}, but the cash-in was for ${formatReais(requestedCents)}`);
-    } else if (decoded.recurrenceUrl) note = `Pix Automático BR Code: the payer's bank takes the amount from the recurrence payload at ${decoded.recurrenceUrl}`;
+      if (decoded.amountCents === undefined) attention.push(t('brcodeCheck.noAmount', formatReais(requestedCents)));
+      else if (decoded.amountCents !== requestedCents) attention.push(t('brcodeCheck.otherAmount', formatReais(decoded.amountCents), formatReais(requestedCents)));
+    } else if (decoded.recurrenceUrl) note = t('brcodeCheck.recurrence', decoded.recurrenceUrl);
   }
   return { attention, warnings, note, decoded };
 }

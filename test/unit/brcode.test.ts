@@ -159,6 +159,16 @@ describe('the cash-in check', () => {
     expect(long.attention).toEqual([]);
     expect(long.warnings).toEqual([expect.stringMatching(/merchant name has 30 characters.*some banks refuse/)]);
   });
+  it('in Portuguese, its texts are in Portuguese', async () => {
+    await setLanguage('pt-BR');
+    try {
+      expect(checkCashInBrCode(sound(), 5000).attention).toEqual(['o BR Code pede R$ 10,00 ao pagador, mas a cobrança foi de R$ 50,00']);
+      expect(checkCashInBrCode(BCB.replace('Fulano', 'Fulana'), 1000).attention[0]).toMatch(/^o BR Code devolvido pelo gateway não é válido: o CRC 1D3D não confere/);
+      expect(checkCashInBrCode(sound({ '59': o('59', 'A'.repeat(30)) }), 1000).warnings).toEqual([expect.stringMatching(/o nome do recebedor tem 30 caracteres \(o nome do recebedor \(59\) tem no máximo 25 caracteres\); alguns bancos recusam/)]);
+    } finally {
+      await setLanguage('en');
+    }
+  });
   it("the sandbox's own codes pass", () => {
     expect(checkCashInBrCode(buildBrCode({ key: KEY, merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amountCents: 123456, txid: 'abc123' }), 123456)).toMatchObject({ attention: [], warnings: [] });
   });

@@ -1045,6 +1045,13 @@ Open a new shell afterwards.`,
   'prompt.selectNavigate': 'navigate',
   'prompt.selectSelect': 'select',
   'prompt.selectDisabled': 'This option is disabled and cannot be selected.',
+  // ── the check of a cash-in's BR Code (src/pix/brcode-check.ts) ──
+  'brcodeCheck.invalid': (problem: string) => `the BR Code returned by the gateway is not valid: ${problem}; do not hand it to a payer`,
+  'brcodeCheck.warning': (problem: string, rule: string) => `the BR Code returned by the gateway: ${problem} (${rule}); some banks refuse such codes`,
+  'brcodeCheck.dynamic': (url: string) => `dynamic BR Code: the payer's bank takes the amount from the payload at ${url}`,
+  'brcodeCheck.noAmount': (amount: string) => `the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this ${amount} cash-in`,
+  'brcodeCheck.otherAmount': (asked: string, requested: string) => `the BR Code asks the payer for ${asked}, but the cash-in was for ${requested}`,
+  'brcodeCheck.recurrence': (url: string) => `Pix Automático BR Code: the payer's bank takes the amount from the recurrence payload at ${url}`,
 } as const;
 
 /** The keys of every catalog. */

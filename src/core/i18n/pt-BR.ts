@@ -1052,4 +1052,11 @@ Depois abra um shell novo.`,
   'prompt.selectNavigate': 'navegar',
   'prompt.selectSelect': 'selecionar',
   'prompt.selectDisabled': 'Esta opção está desativada e não pode ser escolhida.',
+  // ── a conferência do BR Code de uma cobrança (src/pix/brcode-check.ts) ──
+  'brcodeCheck.invalid': (problem) => `o BR Code devolvido pelo gateway não é válido: ${problem}; não o entregue a um pagador`,
+  'brcodeCheck.warning': (problem, rule) => `o BR Code devolvido pelo gateway: ${problem} (${rule}); alguns bancos recusam códigos assim`,
+  'brcodeCheck.dynamic': (url) => `BR Code dinâmico: o banco do pagador pega o valor do payload em ${url}`,
+  'brcodeCheck.noAmount': (amount) => `o BR Code devolvido pelo gateway é estático e não tem valor: o app do pagador pediria que ele digitasse qualquer valor para esta cobrança de ${amount}`,
+  'brcodeCheck.otherAmount': (asked, requested) => `o BR Code pede ${asked} ao pagador, mas a cobrança foi de ${requested}`,
+  'brcodeCheck.recurrence': (url) => `BR Code do Pix Automático: o banco do pagador pega o valor do payload de recorrência em ${url}`,
 };
