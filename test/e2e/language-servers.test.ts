@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { startGateway } from '../helpers/gateway.js';
 import { startListenProcess, waitFor, type ListenProcess } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 import { startTty, type TtySession } from '../helpers/tty.js';
@@ -66,6 +67,29 @@ describe('history in both languages', () => {
       own.cleanup();
     }
   });
+
+  it('history resolve: its result line in Portuguese, in English otherwise', async () => {
+    const gw = await startGateway(() => undefined); // never answers: the outcome is unknown
+    try {
+      const homes = [makeHome(), makeHome()];
+      try {
+        const lines: string[] = [];
+        for (const [i, h] of homes.entries()) {
+          const env = { ...h.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: 'sk_test_lang_0123456789', ...(i === 0 ? PT : {}) };
+          expect((await runPaycli(['--timeout', '300', ...CASHOUT_ARGS, '--yes'], { env })).code).toBe(4);
+          const r = await runPaycli(['history', 'resolve', '1', '--outcome', 'not_sent'], { env });
+          expect(r.code, r.stderr).toBe(0);
+          lines.push(r.stdout);
+        }
+        expect(lines[0]).toMatch(/^lançamento 1 \(saque de R\$ 15,50 para fulano@example\.com em \d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d [+-]\d\d:\d\d\) resolvido: não enviado; ele não bloqueia mais um saque idêntico\n$/);
+        expect(lines[1]).toMatch(/^entry 1 \(cash-out R\$ 15,50 to fulano@example\.com at .*\) resolved: not_sent; it no longer blocks an identical cash-out\n$/);
+      } finally {
+        for (const h of homes) h.cleanup();
+      }
+    } finally {
+      await gw.close();
+    }
+  }, 60_000);
 });
 
 describe('brcode in both languages', () => {
