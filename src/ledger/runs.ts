@@ -18,6 +18,7 @@ import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { OwnerState } from './settle-rule.js';
 import { tryLockFile, type FileLock } from './lock-file.js';
+import { t } from '../core/i18n/index.js';
 
 /** What the ledger records of a run (table `runs`). */
 export interface RunRecord {
@@ -184,5 +185,5 @@ export function forgetRunLock(dataDir: string, id: string): void {
 
 /** How a run is named in messages: `process 4242 on host-a, started 2026-11-25T15:04:15Z`. */
 export function describeRun(r: Pick<RunRecord, 'pid' | 'host' | 'startedMs'>): string {
-  return `process ${r.pid} on ${r.host}, started ${new Date(r.startedMs).toISOString().replace(/\.\d+Z$/, 'Z')}`;
+  return t('history.runOf', r.pid, r.host, new Date(r.startedMs).toISOString().replace(/\.\d+Z$/, 'Z'));
 }

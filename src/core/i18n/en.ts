@@ -781,6 +781,7 @@ Open a new shell afterwards.`,
   'cashout.attentionHint': (tx: string) => `the cash-out exists at the gateway (transaction ${tx}); check it there before anything else`,
   // ── paycli history (src/cli/run/history.ts) ──
   'history.allowedChoices': (list: string) => `Allowed choices are ${list}.`,
+  'history.runOf': (pid: number, host: string, started: string) => `process ${pid} on ${host}, started ${started}`,
   'history.col.entry': 'ENTRY',
   'history.col.by': 'BY',
   'history.col.kind': 'KIND',

@@ -788,6 +788,7 @@ Depois abra um shell novo.`,
   'cashout.attentionHint': (tx) => `o saque existe no gateway (transação ${tx}); confira lá antes de qualquer outra coisa`,
   // ── paycli history (src/cli/run/history.ts) ──
   'history.allowedChoices': (list) => `Os valores aceitos são ${list}.`,
+  'history.runOf': (pid, host, started) => `processo ${pid} em ${host}, iniciado em ${started}`,
   'history.col.entry': 'Nº',
   'history.col.by': 'POR',
   'history.col.kind': 'TIPO',
