@@ -5,6 +5,7 @@
  */
 import { openBetterSqlite3 } from './driver-better-sqlite3.js';
 import { openNodeSqlite } from './driver-node-sqlite.js';
+import { t } from '../core/i18n/index.js';
 import { DriverUnavailableError, type Connection, type DriverInfo, type DriverName, type OpenOptions } from './driver.js';
 
 /** The name `PAYCLI_SQLITE_DRIVER` gives, or undefined (unset). @throws DriverUnavailableError for another value, or node:sqlite before 22.16 */
@@ -12,8 +13,8 @@ function requestedDriver(): DriverName | undefined {
   const v = process.env.PAYCLI_SQLITE_DRIVER;
   if (v === undefined || v === '') return undefined;
   if (v === 'better-sqlite3' || (v === 'node:sqlite' && nodeSqliteUsable())) return v;
-  if (v === 'node:sqlite') throw new DriverUnavailableError(`PAYCLI_SQLITE_DRIVER=node:sqlite needs Node 22.16 or later (this is ${process.version})`, 'unset PAYCLI_SQLITE_DRIVER: paycli then uses better-sqlite3 on this Node');
-  throw new DriverUnavailableError(`PAYCLI_SQLITE_DRIVER must be node:sqlite or better-sqlite3, not ${JSON.stringify(v)}`, 'unset PAYCLI_SQLITE_DRIVER, or set it to node:sqlite or better-sqlite3');
+  if (v === 'node:sqlite') throw new DriverUnavailableError(t('driver.nodeSqliteTooOld', process.version), t('driver.nodeSqliteTooOldHint'));
+  throw new DriverUnavailableError(t('driver.unknown', JSON.stringify(v)), t('driver.unknownHint'));
 }
 
 /**

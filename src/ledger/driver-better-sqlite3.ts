@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DriverUnavailableError, runImmediate, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
+import { t } from '../core/i18n/index.js';
 
 let sqlite: typeof Database | undefined;
 function sqliteDatabase(): typeof Database {
@@ -27,11 +28,7 @@ function nativeBinding(): string {
   try {
     return require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
   } catch (err) {
-    throw new DriverUnavailableError(
-      `on Node ${process.versions.node} the ledger needs better-sqlite3's compiled addon, which is not installed`,
-      'reinstall paycli without --ignore-scripts, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
-      { cause: err },
-    );
+    throw new DriverUnavailableError(t('driver.noAddon', process.versions.node), t('driver.noAddonHint'), { cause: err });
   }
 }
 

@@ -9,6 +9,7 @@ import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstat
 import { dirname, join } from 'node:path';
 import { PaycliError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
+import { t } from '../core/i18n/index.js';
 import { dataDir } from '../core/paths.js';
 import { openConnection } from './connect.js';
 import { FORMAT, SCHEMA, SCHEMA_VERSION } from './schema.js';
@@ -26,17 +27,16 @@ export const myUid = (): number | undefined => (typeof process.getuid === 'funct
 
 /** Why a SQLite error code makes the ledger unusable, in words. */
 export function sqliteReason(code: string, message: string): string {
-  if (code.startsWith('SQLITE_CORRUPT')) return `it is damaged or truncated (${code}: ${message})`;
-  if (code === 'SQLITE_NOTADB') return `it is not a database (${code})`;
-  if (code === 'SQLITE_FULL') return `the disk is full (${code})`;
-  if (code.startsWith('SQLITE_READONLY')) return `it cannot be written (${code}: ${message})`;
-  if (code.startsWith('SQLITE_CANTOPEN')) return `it cannot be opened (${code})`;
-  if (code.startsWith('SQLITE_IOERR')) return `an I/O error (${code}: ${message})`;
+  if (code.startsWith('SQLITE_CORRUPT')) return t('ledgerFile.damaged', `${code}: ${message}`);
+  if (code === 'SQLITE_NOTADB') return t('ledgerFile.notADatabase', code);
+  if (code === 'SQLITE_FULL') return t('ledgerFile.diskFull', code);
+  if (code.startsWith('SQLITE_READONLY')) return t('ledgerFile.cannotWrite', `${code}: ${message}`);
+  if (code.startsWith('SQLITE_CANTOPEN')) return t('ledgerFile.cannotOpen', code);
+  if (code.startsWith('SQLITE_IOERR')) return t('ledgerFile.ioError', `${code}: ${message}`);
   return `${code}: ${message}`;
 }
 
-export const UNUSABLE_HINT = (file: string) =>
-  `paycli sends nothing it cannot record. Fix the file or its folder; if it is damaged, move ${file} aside (keep it: it records what was paid) only after checking recent payments at the gateway, since a new ledger knows nothing of them`;
+export const UNUSABLE_HINT = (file: string): string => t('ledgerFile.unusableHint', file);
 
 /**
  * Checks a file of the ledger before SQLite opens it: a regular file (not a symbolic link),
@@ -50,14 +50,14 @@ export function inspectFile(file: string, note: string): Stats | undefined {
     st = lstatSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new LedgerUnavailableError(`the payment ledger ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})${note}`, { cause: err, hint: UNUSABLE_HINT(file) });
+    throw new LedgerUnavailableError(t('ledgerFile.cannotRead', file, (err as NodeJS.ErrnoException).code ?? (err as Error).message, note), { cause: err, hint: UNUSABLE_HINT(file) });
   }
-  const fail = (why: string, hint = UNUSABLE_HINT(file)) => new LedgerUnavailableError(`the payment ledger ${file} ${why}${note}`, { hint });
-  if (st.isSymbolicLink()) throw fail('is a symbolic link; paycli does not follow links for its ledger', `replace the link with the file itself (or point PAYCLI_DATA_DIR at the folder that holds it)`);
-  if (!st.isFile()) throw fail('is not a regular file');
+  const fail = (why: string, hint = UNUSABLE_HINT(file)) => new LedgerUnavailableError(t('ledgerFile.problem', file, why, note), { hint });
+  if (st.isSymbolicLink()) throw fail(t('ledgerFile.symlink'), t('ledgerFile.symlinkHint'));
+  if (!st.isFile()) throw fail(t('ledgerFile.notRegular'));
   const uid = myUid();
-  if (uid !== undefined && st.uid !== uid) throw fail(`belongs to another user (uid ${st.uid}); paycli uses only a ledger of its own user (uid ${uid})`, `run paycli as the user who owns it, or give it to this user (chown)`);
-  if ((st.mode & 0o200) === 0) throw fail('is read-only', `make it writable by its owner (chmod 600 ${file})`);
+  if (uid !== undefined && st.uid !== uid) throw fail(t('ledgerFile.otherUser', st.uid, uid), t('ledgerFile.otherUserHint'));
+  if ((st.mode & 0o200) === 0) throw fail(t('ledgerFile.readOnly'), t('ledgerFile.readOnlyHint', file));
   if ((st.mode & 0o077) !== 0) {
     try {
       chmodSync(file, 0o600);
@@ -75,19 +75,19 @@ export function inspectFile(file: string, note: string): Stats | undefined {
 export function ensureDataDir(create: boolean, note: string): string | undefined {
   const dir = dataDir();
   const fail = (why: string, err?: unknown) =>
-    new LedgerUnavailableError(`the payment ledger ${join(dir, LEDGER_NAME)} cannot be used: its folder ${dir} ${why}${note}`, { cause: err, hint: 'make the folder writable by this user, or point PAYCLI_DATA_DIR at one that is' });
+    new LedgerUnavailableError(t('ledgerFile.folder', join(dir, LEDGER_NAME), dir, why, note), { cause: err, hint: t('ledgerFile.folderHint') });
   let st: Stats;
   try {
     if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
     st = statSync(dir);
   } catch (err) {
     if (!create && (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw fail(`cannot be created or read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+    throw fail(t('ledgerFile.folderCannotCreate', (err as NodeJS.ErrnoException).code ?? (err as Error).message), err);
   }
-  if (!st.isDirectory()) throw fail('is not a folder');
+  if (!st.isDirectory()) throw fail(t('ledgerFile.notAFolder'));
   const uid = myUid();
-  if (uid !== undefined && st.uid !== uid) throw fail(`belongs to another user (uid ${st.uid})`);
-  if ((st.mode & 0o200) === 0) throw fail('is read-only');
+  if (uid !== undefined && st.uid !== uid) throw fail(t('ledgerFile.folderOtherUser', st.uid));
+  if ((st.mode & 0o200) === 0) throw fail(t('ledgerFile.readOnly'));
   if ((st.mode & 0o077) !== 0) {
     try {
       chmodSync(dir, 0o700);
@@ -114,24 +114,24 @@ export function fsyncDir(dir: string): void {
 /** The SQLite error (or file error) `err` as a paycli error naming `file`. */
 export function ledgerFailure(err: unknown, file: string, note: string): unknown {
   if (err instanceof PaycliError) return err;
-  if (err instanceof DriverUnavailableError) return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${err.message}${note}`, { cause: err, hint: err.hint });
+  if (err instanceof DriverUnavailableError) return new LedgerUnavailableError(t('ledgerFile.cannotUse', file, err.message, note), { cause: err, hint: err.hint });
   const code = typeof (err as { code?: unknown })?.code === 'string' ? ((err as { code: string }).code as string) : undefined;
   const message = err instanceof Error ? err.message : String(err);
-  const busyHint = 'run it again once the other paycli has finished; one that is stopped (Ctrl-Z, kill -STOP) keeps the lock until it is resumed (fg, kill -CONT) or ends';
+  const busyHint = t('ledgerFile.busyHint');
   if (code?.startsWith('SQLITE_BUSY')) {
-    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli has held its lock for more than ${BUSY_TIMEOUT_MS / 1000} s${note}`, { cause: err, hint: busyHint });
+    return new LedgerBusyError(t('ledgerFile.busy', file, BUSY_TIMEOUT_MS / 1000, note), { cause: err, hint: busyHint });
   }
   // SQLite's answer when another process keeps a lock of the write-ahead log's index that it
   // should have released at once: in practice a paycli stopped (SIGSTOP) while it reads or writes.
   // The ledger is whole; like SQLITE_BUSY, waiting for the other process is the remedy.
   if (code === 'SQLITE_PROTOCOL') {
-    return new LedgerBusyError(`the payment ledger ${file} is busy: another paycli holds a lock on its write-ahead log (it may be stopped) (${code})${note}`, { cause: err, hint: busyHint });
+    return new LedgerBusyError(t('ledgerFile.busyWal', file, code, note), { cause: err, hint: busyHint });
   }
   if (code === 'SQLITE_FULL') {
-    return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${sqliteReason(code, message)}${note}`, { cause: err, hint: `paycli sends nothing it cannot record. Free some space on the disk that holds ${dirname(file)}, then run again; the ledger itself is whole, so keep it` });
+    return new LedgerUnavailableError(t('ledgerFile.cannotUse', file, sqliteReason(code, message), note), { cause: err, hint: t('ledgerFile.diskFullHint', dirname(file)) });
   }
   if (code?.startsWith('SQLITE_') || code?.startsWith('E')) {
-    return new LedgerUnavailableError(`the payment ledger ${file} cannot be used: ${code.startsWith('SQLITE_') ? sqliteReason(code, message) : code}${note}`, { cause: err, hint: UNUSABLE_HINT(file) });
+    return new LedgerUnavailableError(t('ledgerFile.cannotUse', file, code.startsWith('SQLITE_') ? sqliteReason(code, message) : code, note), { cause: err, hint: UNUSABLE_HINT(file) });
   }
   return err;
 }
@@ -152,7 +152,7 @@ export function createLedger(dir: string, file: string, note: string): void {
       // A rollback journal while it is made: the commit writes the database file itself and fails
       // loudly (SQLITE_FULL) when it cannot, where a write-ahead log would leave the schema to a
       // checkpoint at close whose failure SQLite does not report. Ledger.open turns WAL on.
-      if (db.pragma('journal_mode = DELETE') !== 'delete') throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: its journal mode could not be set${note}`);
+      if (db.pragma('journal_mode = DELETE') !== 'delete') throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalMode'), note));
       db.pragma('synchronous = FULL');
       db.immediate(() => {
         db.exec(SCHEMA);
@@ -178,8 +178,8 @@ export function createLedger(dir: string, file: string, note: string): void {
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   }
   if (imported) {
-    logger.notice(`imported ${imported.entries} payment(s) from ${join(dir, JOURNAL_NAME)} into the ledger ${file} (the journal file is kept as it was)`);
-    if (imported.skipped) logger.warn(`${imported.skipped} line(s) of ${join(dir, JOURNAL_NAME)} are not journal events and were not imported`);
+    logger.notice(t('ledgerFile.imported', imported.entries, join(dir, JOURNAL_NAME), file));
+    if (imported.skipped) logger.warn(t('ledgerFile.importSkipped', imported.skipped, join(dir, JOURNAL_NAME)));
   }
 }
 
@@ -194,14 +194,14 @@ export function verifyCreated(tmp: string, file: string, note: string): void {
   let problem: string | undefined;
   try {
     const check = db.pragma('integrity_check');
-    if (check !== 'ok') problem = `it read back damaged (${String(check)})`;
-    else if (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() !== FORMAT) problem = 'it read back without its format';
-    else if (db.pragma('user_version') !== SCHEMA_VERSION) problem = 'it read back without its schema version';
+    if (check !== 'ok') problem = t('ledgerFile.readBackDamaged', String(check));
+    else if (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() !== FORMAT) problem = t('ledgerFile.readBackNoFormat');
+    else if (db.pragma('user_version') !== SCHEMA_VERSION) problem = t('ledgerFile.readBackNoVersion');
   } finally {
     db.close();
   }
-  if (problem) throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: ${problem}${note}`, { hint: 'free some space on the disk that holds it, then run again' });
-  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`)) throw new LedgerUnavailableError(`the payment ledger ${file} could not be created: a journal of it was left behind${note}`, { hint: 'free some space on the disk that holds it, then run again' });
+  if (problem) throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, problem, note), { hint: t('ledgerFile.notCreatedHint') });
+  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`)) throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalLeft'), note), { hint: t('ledgerFile.notCreatedHint') });
   const fd = openSync(tmp, 'r');
   try {
     fsyncSync(fd);
@@ -300,7 +300,7 @@ export function moveAsideHalfCreated(file: string, examined: Stats): boolean {
   rmSync(`${file}-wal`, { force: true });
   rmSync(`${file}-shm`, { force: true });
   fsyncDir(dirname(file));
-  logger.warn(`the payment ledger ${file} was left half-created (its creation stopped, on a full disk) and held no entry: made again from nothing; the old file is kept as ${aside}`);
+  logger.warn(t('ledgerFile.halfCreated', file, aside));
   return true;
 }
 

@@ -8,6 +8,7 @@ import { cashInFingerprint, cashOutFingerprint, endpointIdentity } from './rules
 import { clean, clip, INSERT, type InsertRow, type Row } from './schema.js';
 import type { Connection } from './driver.js';
 import { LedgerUnavailableError } from './errors.js';
+import { t } from '../core/i18n/index.js';
 
 /** Name of the journal of paycli before the ledger, imported once (docs/ledger-and-safety.md "An old journal"). */
 export const JOURNAL_NAME = 'journal.jsonl';
@@ -63,7 +64,7 @@ export function importJournal(db: Connection, path: string, note: string): Impor
   }
   const uid = myUid();
   if (!st.isFile() || (uid !== undefined && st.uid !== uid)) {
-    throw new LedgerUnavailableError(`the old payment journal ${path} is not a regular file of this user, so its payments cannot be imported into the ledger${note}`, { hint: `move it aside if it is not paycli's, then run again` });
+    throw new LedgerUnavailableError(t('ledgerFile.journalNotOurs', path, note), { hint: t('ledgerFile.journalNotOursHint') });
   }
   const insert = db.prepare(INSERT);
   const endStmt = db.prepare(

@@ -46,6 +46,7 @@ import { randomFillSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
 import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } from './runs.js';
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
@@ -134,9 +135,7 @@ export class Ledger {
       return;
     }
     if (now && now.dev === this.wal.dev && now.ino === this.wal.ino) return;
-    throw new LedgerUnavailableError(`the payment ledger ${this.file} lost its write-ahead log while paycli ran (${this.file}-wal was ${now ? 'replaced' : 'deleted'} by another program); paycli stops rather than record into a log no other paycli reads${note}`, {
-      hint: `keep cleaners and backup tools away from ${dirname(this.file)} while paycli runs (its -wal and -shm files are part of the ledger); what this run recorded before is in ledger.db; run the command again`,
-    });
+    throw new LedgerUnavailableError(t('ledgerFile.walLost', this.file, Boolean(now), note), { hint: t('ledgerFile.walLostHint', dirname(this.file)) });
   }
 
   /**
@@ -163,7 +162,7 @@ export class Ledger {
    */
   static open(opts: { create?: boolean; beforeSend?: boolean; rebuilt?: boolean } = {}): Ledger | undefined {
     const create = opts.create ?? true;
-    const note = opts.beforeSend ? '; nothing was sent' : '';
+    const note = opts.beforeSend ? `; ${t('common.nothingSent')}` : '';
     const dir = ensureDataDir(create || existsSync(join(dataDir(), JOURNAL_NAME)), note);
     if (!dir) return undefined;
     const file = join(dir, LEDGER_NAME);
@@ -172,9 +171,9 @@ export class Ledger {
       if (!create && !existsSync(join(dir, JOURNAL_NAME))) return undefined;
       createLedger(dir, file, note);
       st = inspectFile(file, note);
-      if (!st) throw new LedgerUnavailableError(`the payment ledger ${file} vanished while it was being created${note}`);
+      if (!st) throw new LedgerUnavailableError(t('ledgerFile.vanished', file, note));
     }
-    if (st.size === 0) throw new LedgerUnavailableError(`the payment ledger ${file} is empty: it was truncated, or is not a paycli ledger${note}`, { hint: UNUSABLE_HINT(file) });
+    if (st.size === 0) throw new LedgerUnavailableError(t('ledgerFile.empty', file, note), { hint: UNUSABLE_HINT(file) });
     inspectFile(`${file}-wal`, note);
     inspectFile(`${file}-shm`, note);
     let db: Connection | undefined;
@@ -190,9 +189,9 @@ export class Ledger {
       // memory with pages it does not read again (docs/speed.md, batch memory).
       db.pragma('cache_size = -2000');
       const format = db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value();
-      if (format !== FORMAT) throw new LedgerUnavailableError(`the payment ledger ${file} is not a paycli ledger${note}`, { hint: UNUSABLE_HINT(file) });
+      if (format !== FORMAT) throw new LedgerUnavailableError(t('ledgerFile.notPaycli', file, note), { hint: UNUSABLE_HINT(file) });
       const version = db.pragma('user_version') as number;
-      if (version > SCHEMA_VERSION) throw new LedgerUnavailableError(`the payment ledger ${file} was written by a newer paycli (schema ${version}); update paycli${note}`);
+      if (version > SCHEMA_VERSION) throw new LedgerUnavailableError(t('ledgerFile.newer', file, version, note));
       if (version < SCHEMA_VERSION) migrate(db);
       return new Ledger(file, db, note);
     } catch (err) {
@@ -550,9 +549,9 @@ export class Ledger {
     return this.guard(() =>
       this.db.immediate(() => {
           const before = this.get(id);
-          if (!before) throw new UsageError(`there is no ledger entry ${id} (see \`paycli history\`)`, { field: 'entry' });
+          if (!before) throw new UsageError(t('ledger.noEntry', id), { field: 'entry' });
           if (before.completed && before.outcome !== 'unknown') {
-            throw new UsageError(`ledger entry ${id} already has the outcome ${before.outcome}; nothing was changed`, { field: 'entry' });
+            throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
           }
           const now = new Date().toISOString();
           this.stmt(

@@ -186,10 +186,10 @@ export const CLOCK_RANGE = { from: Date.UTC(2000, 0, 1), to: Date.UTC(10000, 0, 
  * @param note appended to the message (the ledger's "; nothing was sent")
  * @throws UsageError `clock_invalid` (exit 2)
  */
-export function checkClock(now: number, note = '; nothing was sent'): void {
+export function checkClock(now: number, note = `; ${t('common.nothingSent')}`): void {
   if (Number.isFinite(now) && now >= CLOCK_RANGE.from && now <= CLOCK_RANGE.to) return;
   const shown = Number.isFinite(now) && Math.abs(now) <= 8.64e15 ? new Date(now).toISOString() : String(now);
-  throw new UsageError(`this machine's clock says ${shown}, outside the years 2000 to 9999; paycli records and compares payment times by it${note}`, { hint: 'set the system clock right (or the TZ/faketime that moved it), then run again' }, 'clock_invalid');
+  throw new UsageError(t('rules.clock', shown, note), { hint: t('rules.clockHint') }, 'clock_invalid');
 }
 
 /**

@@ -5,6 +5,7 @@
  * {@link LedgerStore}, so the commands that pay, list and settle do not tell them apart.
  */
 import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
 import { profileName, readConfigFile } from '../config/settings.js';
 import { Ledger, openLedger as openLocalLedger } from './ledger.js';
@@ -66,7 +67,7 @@ export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.en
   const url = env.PAYCLI_LEDGER_URL || keys['ledger-url'];
   if (!url) return undefined;
   if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
-    throw new UsageError(`${env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : `config key ledger-url (profile ${name})`} must be a postgres:// URL, got "${shownUrlInput(url)}"; nothing was sent`, { field: 'ledger-url' });
+    throw new UsageError(t('team.urlInvalid', env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : t('settings.configKey', 'ledger-url', name), shownUrlInput(url)), { field: 'ledger-url' });
   }
   const password = keys['ledger-password'];
   return { url, ...(password ? { password } : {}) };

@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { logger, printResult } from '../../core/logger.js';
+import { t } from '../../core/i18n/index.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
@@ -14,7 +15,7 @@ import { teamLedger, type TeamLedger } from '../../ledger/store.js';
 
 function configured(opts: GlobalFlags): TeamLedger {
   const team = teamLedger(opts.profile);
-  if (!team) throw new UsageError('no team ledger is configured: set ledger-url (paycli config set ledger-url postgres://db.internal:5432/payments) or PAYCLI_LEDGER_URL; nothing was done', { field: 'ledger-url' });
+  if (!team) throw new UsageError(t('team.notConfigured'), { field: 'ledger-url' });
   return team;
 }
 
@@ -27,7 +28,7 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<v
     try {
       const { from, to } = pg.migrate(PG_MIGRATIONS);
       if (opts.json) return printResult({ json: { from, to } });
-      logger.notice(from === to ? `the team ledger at ${pg.file} is at schema ${to} already: nothing to do` : `the team ledger at ${pg.file} is now at schema ${to} (was ${from})`);
+      logger.notice(from === to ? t('team.migrateNothing', pg.file, to) : t('team.migrated', pg.file, to, from));
       return;
     } finally {
       pg.close();
@@ -36,13 +37,13 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<v
   const local = Ledger.open({ create: false });
   if (!local) {
     if (opts.json) return printResult({ json: { entries: 0, added: 0 } });
-    return logger.notice(`nothing to push: there is no local ledger (${ledgerPath()})`);
+    return logger.notice(t('team.pushNoLocal', ledgerPath()));
   }
   // An entry still being sent by a local run would be pushed without its outcome: push once it ended.
   for (const e of local.listUnknown()) {
     if (e.completed) continue;
     const { owner } = local.inFlight(e);
-    if (owner === 'alive' || owner === 'unknown') throw new UsageError(`local ledger entry ${e.id} belongs to a paycli run that is still going; nothing was pushed`, { hint: 'let it end, then push again' });
+    if (owner === 'alive' || owner === 'unknown') throw new UsageError(t('team.pushRunGoing', e.id), { hint: t('team.pushRunGoingHint') });
   }
   const pg = PgLedger.open(team.url, pw);
   try {
@@ -58,7 +59,7 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<v
       (id) => runs.get(id),
     );
     if (opts.json) return printResult({ json: { entries: total, added } });
-    logger.notice(`${added} of ${total} local entries added to the team ledger at ${pg.file}${added < total ? ` (${total - added} it held already)` : ''}`);
+    logger.notice(t('team.pushed', added, total, pg.file));
   } finally {
     pg.close();
     local.close();

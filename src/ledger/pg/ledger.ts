@@ -27,6 +27,7 @@ import { UsageError } from '../../core/errors.js';
 import { registerSecret, redactUrls } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
 import { logger } from '../../core/logger.js';
+import { t } from '../../core/i18n/index.js';
 import { MAX_TIMEOUT_MS } from '../../config/settings.js';
 import { LedgerUnavailableError } from '../errors.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
@@ -60,23 +61,19 @@ export function ledgerWhere(url: string): string {
 export function pgFailure(err: unknown, where: string, note: string): unknown {
   if (!(err instanceof WorkerCallError)) return err;
   const code = err.code;
-  const msg = redactUrls(err.message);
-  const at = `the team ledger at ${where}`;
-  if (code === '28P01' || code === '28000') {
-    return new LedgerUnavailableError(`${at} refused authentication: ${msg}${note}`, { hint: 'check the user in ledger-url and its password (config key ledger-password, PGPASSWORD or ~/.pgpass)' });
-  }
-  if (code === 'NO_PASSWORD') {
-    return new LedgerUnavailableError(`${at} asks for a password and none was found${note}`, { hint: 'set one: in ledger-url, with `paycli config set ledger-password`, in PGPASSWORD or in ~/.pgpass (mode 0600)' });
-  }
-  if (code === '3D000') return new LedgerUnavailableError(`${at} cannot be used: ${msg}${note}`, { hint: 'check the database name in ledger-url' });
-  if (code === '42P01' || code === '3F000') return new LedgerUnavailableError(`${at} has no paycli schema${note}`, { hint: 'run `paycli ledger migrate` once to create it' });
+  // The worker has no language: it answers the driver's text and a code; the words are said here.
+  const msg = code === 'CONNECTION_LOST' && !err.message ? t('team.serverClosed') : redactUrls(err.message);
+  if (code === '28P01' || code === '28000') return new LedgerUnavailableError(t('team.authRefused', where, msg, note), { hint: t('team.authRefusedHint') });
+  if (code === 'NO_PASSWORD') return new LedgerUnavailableError(t('team.noPassword', where, note), { hint: t('team.noPasswordHint') });
+  if (code === '3D000') return new LedgerUnavailableError(t('team.cannotUse', where, msg, note), { hint: t('team.cannotUseHint') });
+  if (code === '42P01' || code === '3F000') return new LedgerUnavailableError(t('team.noSchema', where, note), { hint: t('team.noSchemaHint') });
   if (code === 'CONNECTION_LOST' || /Connection terminated|terminating connection|Client has encountered a connection error|not queryable/i.test(err.message) || code === '57P01' || code === '57P02' || code === '57P03') {
-    return new LedgerUnavailableError(`the connection to ${at} was lost (${msg})${note}`, { hint: 'check that the database server is running and reachable, then run again' });
+    return new LedgerUnavailableError(t('team.lost', where, msg, note), { hint: t('team.lostHint') });
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || /timeout/i.test(err.message)) {
-    return new LedgerUnavailableError(`${at} cannot be reached (${code ?? msg})${note}`, { hint: 'check that the database server is running and reachable from this machine, and ledger-url' });
+    return new LedgerUnavailableError(t('team.unreachable', where, code ?? msg, note), { hint: t('team.unreachableHint') });
   }
-  return new LedgerUnavailableError(`${at} failed: ${msg}${code ? ` (${code})` : ''}${note}`, { hint: 'check the database server and ledger-url' });
+  return new LedgerUnavailableError(t('team.failed', where, `${msg}${code ? ` (${code})` : ''}`, note), { hint: t('team.failedHint') });
 }
 
 /** The worker script beside the bundle (dist/pg-worker.cjs). */
@@ -123,7 +120,7 @@ export class PgLedger implements LedgerStore {
     }
     registerSecret(opts.password);
     const where = ledgerWhere(url);
-    const note = opts.beforeSend ? '; nothing was sent' : '';
+    const note = opts.beforeSend ? `; ${t('common.nothingSent')}` : '';
     const holder: { ledger?: PgLedger } = {};
     const bridge = new SyncWorker(workerFile(), {}, (event) => holder.ledger?.onLost(event));
     const ledger = new PgLedger(where, bridge, note);
@@ -144,8 +141,8 @@ export class PgLedger implements LedgerStore {
   /** The worker saw the connection end: said once on stderr (a batch then starts no more rows). */
   private onLost(event: unknown): void {
     if (!this.connected) return;
-    const why = (event as { lost?: string })?.lost ?? 'closed';
-    logger.warn(`the connection to the team ledger at ${this.file} was lost (${redactUrls(why)}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`);
+    const why = (event as { lost?: string })?.lost || t('team.serverClosed');
+    logger.warn(t('team.lostWarning', this.file, redactUrls(why)));
   }
 
   /**
@@ -153,7 +150,7 @@ export class PgLedger implements LedgerStore {
    * @throws LedgerUnavailableError
    */
   assertConnected(): void {
-    if (this.bridge.lost) throw new LedgerUnavailableError(`the connection to the team ledger at ${this.file} was lost${this.note || '; nothing more was sent'}`, { hint: 'check that the database server is running and reachable, then run again' });
+    if (this.bridge.lost) throw new LedgerUnavailableError(t('team.lostNow', this.file, this.note || `; ${t('team.nothingMoreSent')}`), { hint: t('team.lostHint') });
   }
 
   /** The schema version the database holds (0: none). */
@@ -167,10 +164,8 @@ export class PgLedger implements LedgerStore {
   private checkVersion(): void {
     const v = this.schemaVersion();
     if (v === PG_SCHEMA_VERSION) return;
-    if (v > PG_SCHEMA_VERSION) throw new LedgerUnavailableError(`the team ledger at ${this.file} has schema ${v}, newer than this paycli knows (${PG_SCHEMA_VERSION})${this.note}`, { hint: 'update paycli on this machine' });
-    throw new LedgerUnavailableError(`the team ledger at ${this.file} has schema ${v}, older than this paycli needs (${PG_SCHEMA_VERSION}); payment commands never change a shared database${this.note}`, {
-      hint: 'run `paycli ledger migrate` once (with a paycli of this version), then run again',
-    });
+    if (v > PG_SCHEMA_VERSION) throw new LedgerUnavailableError(t('team.schemaNewer', this.file, v, PG_SCHEMA_VERSION, this.note), { hint: t('team.schemaNewerHint') });
+    throw new LedgerUnavailableError(t('team.schemaOlder', this.file, v, PG_SCHEMA_VERSION, this.note), { hint: t('team.schemaOlderHint') });
   }
 
   /**
@@ -183,7 +178,7 @@ export class PgLedger implements LedgerStore {
       this.bridge.call('query', 'SELECT pg_advisory_lock(2, 0)');
       try {
         const from = this.schemaVersion();
-        if (from > migrations.length) throw new LedgerUnavailableError(`the team ledger at ${this.file} has schema ${from}, newer than this paycli knows (${migrations.length})`, { hint: 'update paycli on this machine' });
+        if (from > migrations.length) throw new LedgerUnavailableError(t('team.schemaNewer', this.file, from, migrations.length, ''), { hint: t('team.schemaNewerHint') });
         for (let v = from; v < migrations.length; v++) {
           this.q('BEGIN');
           try {
@@ -456,11 +451,11 @@ export class PgLedger implements LedgerStore {
       this.transaction(() => {
         const row = this.q('SELECT * FROM paycli.payments WHERE id = $1 FOR UPDATE', [id])[0];
         const before = row ? toPgEntry(row) : undefined;
-        if (!before) throw new UsageError(`there is no ledger entry ${id} (see \`paycli history\`)`, { field: 'entry' });
+        if (!before) throw new UsageError(t('ledger.noEntry', id), { field: 'entry' });
         // Another machine's paycli recorded the outcome meanwhile (the run ended between our read and the
         // lookup): what the gateway said is already in the ledger; the recorded outcome stands.
         if (before.completed && before.outcome !== 'unknown' && opts.by === 'gateway') return before;
-        if (before.completed && before.outcome !== 'unknown') throw new UsageError(`ledger entry ${id} already has the outcome ${before.outcome}; nothing was changed`, { field: 'entry' });
+        if (before.completed && before.outcome !== 'unknown') throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
         const now = new Date().toISOString();
         const after = this.q(
           `UPDATE paycli.payments SET outcome = $2, end_time = coalesce(end_time, $3), resolved_by = $4, resolved_time = $3, note = $5,

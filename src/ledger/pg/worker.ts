@@ -46,7 +46,7 @@ let closing = false;
 function connectionLost(err: Error | undefined): void {
   if (closing || Atomics.load(flag, 1) === 1) return;
   Atomics.store(flag, 1, 1);
-  events.postMessage({ lost: err?.message ?? 'the server closed the connection' });
+  events.postMessage({ lost: err?.message ?? '' }); // empty: the server closed it (worded by the main thread)
 }
 
 // int8 (entry numbers, epoch milliseconds, cents) as numbers: every value paycli writes fits.
@@ -72,7 +72,8 @@ async function passwordFromEnvironment(p: ConnInfo): Promise<string> {
   if (env === '') delete process.env.PGPASSWORD; // this worker's own copy of the environment
   const fromFile = await new Promise<string | undefined>((resolve) => pgPass(p, resolve));
   if (fromFile !== undefined) return fromFile;
-  throw Object.assign(new Error('no password was given (ledger-url, config key ledger-password, PGPASSWORD or the password file)'), { code: 'NO_PASSWORD' });
+  // The worker has no language: the main thread words it (pgFailure in ./ledger.ts).
+  throw Object.assign(new Error('NO_PASSWORD'), { code: 'NO_PASSWORD' });
 }
 
 async function connect(a: ConnectArgs): Promise<{ server: string }> {
@@ -94,7 +95,7 @@ async function connect(a: ConnectArgs): Promise<{ server: string }> {
     connectionLost(err);
   });
   c.on('end', () => {
-    lost ??= new Error('the server closed the connection');
+    lost ??= new Error(''); // the server closed it: the main thread says so in its language
     connectionLost(lost);
   });
   await c.connect();
@@ -104,7 +105,7 @@ async function connect(a: ConnectArgs): Promise<{ server: string }> {
 }
 
 function live(): pg.Client {
-  if (lost) throw Object.assign(new Error(`the connection was lost: ${lost.message}`), { code: 'CONNECTION_LOST' });
+  if (lost) throw Object.assign(new Error(lost.message), { code: 'CONNECTION_LOST' });
   if (!client) throw Object.assign(new Error('not connected'), { code: 'NOT_CONNECTED' });
   return client;
 }
