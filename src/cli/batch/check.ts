@@ -54,7 +54,7 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
     row(rec: Exclude<BatchRecord, { kind: 'header' }>): Row {
       const gathered: GatheredRow = rec.kind === 'json' ? bodyFromJsonLine(op.fields, rec.text) : bodyFromCells(header, targets, rec.cells);
       if (rec.kind === 'cells' && rec.cells.length > header.length && rec.cells.slice(header.length).some((c) => c.trim() !== '')) {
-        gathered.problems.push({ column: '', message: `has ${rec.cells.length} cells, more than the ${header.length} columns of the header` });
+        gathered.problems.push({ column: '', message: t('batchRow.tooManyCells', rec.cells.length, header.length) });
       }
       const judged = judgeRow(op.fields, op.schema(), gathered);
       if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
@@ -143,7 +143,7 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
     }
     if (r.ownOrderId) {
       const first = ownIds.claim(textIdentity(r.orderId), r.row);
-      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: 'order-id', message: `${r.orderId} is also the reference of row ${first}; each payment needs its own` });
+      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: 'order-id', message: t('batchRow.sameOrderId', r.orderId, first) });
     }
     if (!opts.allowDuplicate) {
       const first = identities.claim(rowIdentity(op.kind, r.body), r.row);
@@ -156,9 +156,9 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
   }
   plan();
   if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
-    scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? 'the file has no rows under its header (a CSV batch starts with a header row of column names)' : 'the file has no rows' });
-  } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: 'the file has no rows' });
-  if (digest.digest('hex') !== sha256) throw new UsageError(`--batch: ${source.name} changed while it was being checked; nothing was sent: run the command again once the file is complete`, { field: '--batch' });
+    scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? t('batchRow.noRowsUnderHeader') : t('batchRow.noRows') });
+  } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: t('batchRow.noRows') });
+  if (digest.digest('hex') !== sha256) throw new UsageError(t('batchFile.changed', source.name), { field: '--batch' });
   await spool?.finish();
   return scan;
 }
@@ -166,11 +166,11 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
 /** Exit 2 with every bad row listed (text, or one JSON document with `--json`). */
 export function reportProblems(source: BatchSource, problems: RowProblem[], json: boolean): void {
   const rows = new Set(problems.map((p) => p.row)).size;
-  const message = `${source.name}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in ${rows} row${rows > 1 ? 's' : ''}; nothing was sent`;
+  const message = t('batchRow.problems', source.name, problems.length, rows);
   if (json) {
     process.stderr.write(`${redact(JSON.stringify({ error: { code: 'validation', message, problems } }))}\n`);
   } else {
-    const lines = problems.map((p) => `  line ${p.line}${p.row ? ` (row ${p.row})` : ''}${p.column ? `, ${p.column}` : ''}: ${p.message}`);
+    const lines = problems.map((p) => `  ${t('batchRow.where', p.line, p.row)}${p.column ? `, ${p.column}` : ''}: ${p.message}`);
     logger.error(`${message}:\n${lines.join('\n')}`);
   }
   process.exitCode = ExitCode.USAGE;

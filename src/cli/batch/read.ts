@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../core/errors.js';
+import { t } from '../../core/i18n/index.js';
 import { toUtf8, type Encoding } from '../../core/text-encoding.js';
 
 /**
@@ -50,10 +51,10 @@ export function batchFormat(file: string, flag?: string): BatchFormat {
   const f = (flag ?? '').toLowerCase();
   if (f === 'csv') return 'csv';
   if (f === 'jsonl' || f === 'ndjson' || f === 'json-lines') return 'jsonl';
-  if (flag !== undefined) throw new UsageError(`--batch-format: use csv or jsonl, not ${JSON.stringify(flag)}; nothing was sent`, { field: '--batch-format' });
+  if (flag !== undefined) throw new UsageError(t('batchFile.formatInvalid', JSON.stringify(flag)), { field: '--batch-format' });
   if (/\.(csv|txt)$/i.test(file)) return 'csv';
   if (/\.(jsonl|ndjson)$/i.test(file)) return 'jsonl';
-  throw new UsageError(`--batch: cannot tell the format of ${file === '-' ? 'stdin' : file} from its name (pass --batch-format csv or jsonl); nothing was sent`, { field: '--batch-format', hint: 'name it .csv or .jsonl, or pass --batch-format csv|jsonl' });
+  throw new UsageError(t('batchFile.formatUnknown', file === '-' ? 'stdin' : file), { field: '--batch-format', hint: t('batchFile.formatUnknownHint') });
 }
 
 /** A batch file ready to be read (twice): its path and, for stdin, the copy to remove. */
@@ -80,13 +81,13 @@ export async function openSource(file: string, encoding: Encoding = 'utf-8'): Pr
     await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new UsageError(`--batch: cannot read stdin (${(err as Error).message}); nothing was sent`, { field: '--batch' });
+    throw new UsageError(t('batchFile.cannotRead', 'stdin', (err as Error).message), { field: '--batch' });
   }
   return { path, name: 'stdin', dispose: () => rmSync(dir, { recursive: true, force: true }), encoding };
 }
 
 function openFailure(source: BatchSource, err: unknown): UsageError {
-  return new UsageError(`--batch: cannot read ${source.name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--batch' });
+  return new UsageError(t('batchFile.cannotRead', source.name, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--batch' });
 }
 
 /**
@@ -175,7 +176,7 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
       const breaks = r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
       const line = r.info.lines - breaks;
       if (r.record.length > MAX_COLUMNS) {
-        throw new UsageError(`--batch: ${source.name} line ${line} has ${r.record.length} columns, more than the limit of ${MAX_COLUMNS}; nothing was sent`, { field: '--batch' }, 'validation');
+        throw new UsageError(t('batchFile.tooManyColumns', source.name, line, r.record.length, MAX_COLUMNS), { field: '--batch' }, 'validation');
       }
       if (header) {
         header = false;
@@ -194,11 +195,11 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
 /** The exit-2 error for a CSV the parser refused, naming the line and what to do. */
 function csvFailure(source: BatchSource, e: { code?: string; lines?: number; message?: string }): UsageError {
   let why: string;
-  if (e.code === 'INVALID_OPENING_QUOTE') why = `a quote inside a cell that does not start with one (such as =HYPERLINK("…")); quote the whole cell and double the quotes in it ("=HYPERLINK(""…"")"), or remove it`;
-  else if (e.code === 'CSV_MAX_RECORD_SIZE') why = `a record longer than ${MAX_RECORD_BYTES} bytes, the limit of one row`;
-  else if (e.code === 'CSV_QUOTE_NOT_CLOSED') why = 'a quoted cell that is never closed';
+  if (e.code === 'INVALID_OPENING_QUOTE') why = t('batchFile.openingQuote');
+  else if (e.code === 'CSV_MAX_RECORD_SIZE') why = t('batchFile.recordTooLong', MAX_RECORD_BYTES);
+  else if (e.code === 'CSV_QUOTE_NOT_CLOSED') why = t('batchFile.quoteNotClosed');
   else why = e.message ?? String(e.code);
-  return new UsageError(`--batch: ${source.name} is not a valid CSV file${e.lines ? ` (line ${e.lines})` : ''}: ${why}; nothing was sent`, { field: '--batch' }, 'validation');
+  return new UsageError(t('batchFile.notCsv', source.name, e.lines ?? 0, why), { field: '--batch' }, 'validation');
 }
 
 /**
@@ -225,7 +226,7 @@ function lineLimit(source: BatchSource): Transform {
   });
 }
 
-const tooLong = (source: BatchSource, line: number) => new UsageError(`--batch: ${source.name} line ${line}: a line longer than ${MAX_RECORD_BYTES} bytes, the limit of one row; nothing was sent`, { field: '--batch' }, 'validation');
+const tooLong = (source: BatchSource, line: number) => new UsageError(t('batchFile.lineTooLong', source.name, line, MAX_RECORD_BYTES), { field: '--batch' }, 'validation');
 
 /**
  * Turns CRLF line ends into LF before the CSV parser (which counts the CR of a CRLF inside a

@@ -7,6 +7,7 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { t } from '../../core/i18n/index.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
 import { amountBr, type CsvDialect } from '../csv-dialect.js';
@@ -81,7 +82,7 @@ export function csvCell(v: unknown, sep: string): string {
  */
 export function resultsPath(input: string, explicit: string | undefined, batchId: string): { path: string; moved: boolean } {
   if (explicit !== undefined) {
-    if (existsSync(explicit)) throw new UsageError(`--results: ${explicit} already exists; paycli never overwrites results; nothing was sent`, { field: '--results', hint: 'give another file name, or move the old one away' });
+    if (existsSync(explicit)) throw new UsageError(t('batchResults.exists', explicit), { field: '--results', hint: t('batchResults.existsHint') });
     return { path: explicit, moved: false };
   }
   const base = input === '-' ? `paycli-batch-${batchId}` : join(dirname(input), basename(input));
@@ -97,7 +98,7 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
  * @throws UsageError when the file cannot be created (nothing sent)
  */
 export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl'): Promise<ResultsWriter> {
-  if (results.moved) logger.notice(`${results.path.replace(/-[0-9]+\.csv$/, '.csv')} exists (an earlier run): writing the results to ${results.path}`);
+  if (results.moved) logger.notice(t('batchResults.moved', results.path.replace(/-[0-9]+\.csv$/, '.csv'), results.path));
   return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect);
 }
 
@@ -125,7 +126,7 @@ export class ResultsWriter {
     try {
       this.fd = openSync(path, 'wx', 0o600);
     } catch (err) {
-      throw new UsageError(`--results: cannot create ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--results' });
+      throw new UsageError(t('batchResults.cannotCreate', path, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--results' });
     }
     // br starts with a byte order mark: Excel reads a CSV as UTF-8 only with one
     if (!this.jsonl) writeSync(this.fd, `${dialect === 'br' ? '\uFEFF' : ''}${(dialect === 'br' ? BR_COLUMNS.map(([name]) => name) : COLUMNS).join(this.sep)}\n`);
@@ -174,29 +175,29 @@ export function emptyTally(): Tally {
 /**
  * The end of a run, on stderr: counts and reais per outcome (every row of the file exactly once),
  * and which rows need a look or were not started (with `--json`, one JSON document).
- * @param plural the payments' name (`cash-outs`)
+ * @param kind the payments' kind (`cashout`: "cash-outs created")
  * @param stopped why rows were not started (`interrupted`, `the run stopped: ...`)
  */
-export function printSummary(plural: string, tally: Tally, listed: Record<string, number[]>, json: boolean, resultsFile: string, stopped = 'interrupted'): void {
+export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: Record<string, number[]>, json: boolean, resultsFile: string, stopped = t('error.interrupted')): void {
   if (json) {
     process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
     return;
   }
   const words: Record<RowOutcome, string> = {
-    ok: `${plural} created`,
-    already_ok: 'already paid (earlier run)',
-    already_at_gateway: 'already at the gateway (not sent)',
-    refused: 'refused by the gateway',
-    already_refused: 'refused in an earlier run (not sent)',
-    unknown: 'UNKNOWN outcome',
-    not_sent: 'not sent',
-    needs_attention: 'created, need attention',
-    not_started: `not started (${stopped})`,
+    ok: t('batchEnd.created', kind),
+    already_ok: t('batchEnd.alreadyOk'),
+    already_at_gateway: t('batchEnd.alreadyAtGateway'),
+    refused: t('batchEnd.refused'),
+    already_refused: t('batchEnd.alreadyRefused'),
+    unknown: t('batchEnd.unknown'),
+    not_sent: t('batchEnd.notSent'),
+    needs_attention: t('batchEnd.needsAttention'),
+    not_started: t('batchEnd.notStarted', stopped),
   };
   const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
-  const rowsOf = (name: string, rows: number[] | undefined) => (rows?.length ? [`  ${name}: row${rows.length > 1 ? 's' : ''} ${listRows(rows)}`] : []);
-  lines.push(...rowsOf('already at the gateway', listed.already_at_gateway), ...rowsOf('refused', listed.refused), ...rowsOf('unknown', listed.unknown), ...rowsOf('need attention', listed.needs_attention), ...rowsOf('not sent', listed.not_sent), ...rowsOf('not started', listed.not_started));
-  process.stderr.write(`\nBatch summary\n${lines.join('\n')}\nResults: ${resultsFile}\n`);
+  const rowsOf = (state: Exclude<RowOutcome, 'ok' | 'already_ok' | 'already_refused'>, rows: number[] | undefined) => (rows?.length ? [`  ${t('batchEnd.rowsOf', t(`batchState.${state}`), rows.length, listRows(rows))}`] : []);
+  lines.push(...rowsOf('already_at_gateway', listed.already_at_gateway), ...rowsOf('refused', listed.refused), ...rowsOf('unknown', listed.unknown), ...rowsOf('needs_attention', listed.needs_attention), ...rowsOf('not_sent', listed.not_sent), ...rowsOf('not_started', listed.not_started));
+  process.stderr.write(`\n${t('batchEnd.title')}\n${lines.join('\n')}\n${t('batchEnd.results', resultsFile)}\n`);
 }
 
 /** Row numbers, sorted, runs of four or more consecutive rows as `a-b`; at most 20 items shown. */
@@ -211,5 +212,5 @@ export function listRows(rows: number[]): string {
       i = j + 1;
     } else items.push(String(sorted[i++]));
   }
-  return items.length > 20 ? `${items.slice(0, 20).join(', ')} and ${items.length - 20} more (see the results file)` : items.join(', ');
+  return items.length > 20 ? t('batchEnd.andMore', items.slice(0, 20).join(', '), items.length - 20) : items.join(', ');
 }

@@ -97,12 +97,12 @@ export function mapHeader(fields: readonly FieldSpec[], header: readonly string[
   const targets = header.map((cell) => {
     const t = names.get(lower(cell)) ?? names.get(columnKey(cell));
     if (!t) {
-      if (cell.trim() !== '') problems.push({ column: cell, message: `is not a column paycli knows; use the flag names without dashes (${known.filter((n) => !/[A-Z.]/.test(n)).join(', ')}), the interface's JSON names or the Portuguese names (${portuguese.join(', ')})` });
+      if (cell.trim() !== '') problems.push({ column: cell, message: tr('batchRow.unknownColumn', known.filter((n) => !/[A-Z.]/.test(n)).join(', '), portuguese.join(', ')) });
       return undefined;
     }
     const key = 'field' in t ? t.field.path : 'value';
     const earlier = seen.get(key);
-    if (earlier !== undefined) problems.push({ column: cell, message: `gives the same field as the column ${earlier}; keep one` });
+    if (earlier !== undefined) problems.push({ column: cell, message: tr('batchRow.sameField', earlier) });
     seen.set(key, cell);
     return t;
   });
@@ -162,13 +162,13 @@ export function bodyFromJsonLine(fields: readonly FieldSpec[], text: string): Ga
     doc = parseStrictJson(text);
   } catch (err) {
     if (!(err instanceof StrictJsonError)) throw err;
-    return { body: {}, problems: [{ column: err.path, message: `is not valid JSON: ${err.message}` }], columns };
+    return { body: {}, problems: [{ column: err.path, message: tr('batchRow.notJson', err.message) }], columns };
   }
   const json = doc.value;
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return { body: {}, problems: [{ column: '', message: 'must be a JSON object with the interface field names, e.g. {"value": 1000, ...}' }], columns };
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return { body: {}, problems: [{ column: '', message: tr('batchRow.notObject') }], columns };
   const body = json as Record<string, unknown>;
   const problems: GatheredRow['problems'] = [];
-  for (const k of unknownFields(fields, body)) problems.push({ column: k, message: 'is not a field of the interface' });
+  for (const k of unknownFields(fields, body)) problems.push({ column: k, message: tr('batchRow.notAField') });
   for (const p of checkInputIntegers(fields, { body, numbers: doc.numbers })) problems.push({ column: p.path, message: p.message });
   for (const f of fields) columns.set(f.path, f.path);
   return { body, problems, columns };
@@ -223,10 +223,10 @@ function columnOf(fields: readonly FieldSpec[], columns: ReadonlyMap<string, str
 function rowMessage(fields: readonly FieldSpec[], p: FieldProblem): string {
   if (p.message === 'is required') {
     const f = fieldOf(fields, p.path);
-    if (f && f.path === p.path) return `is required (e.g. ${f.example})`;
+    if (f && f.path === p.path) return tr('batchRow.requiredExample', f.example);
     const children = fields.filter((c) => c.required && c.path.startsWith(`${p.path}.`));
-    if (children.length) return `is required: give the columns ${children.map((c) => c.flag.replace(/^--/, '')).join(', ')}`;
-    return 'is required';
+    if (children.length) return tr('batchRow.requiredColumns', children.map((c) => c.flag.replace(/^--/, '')).join(', '));
+    return tr('batchRow.required');
   }
   // describeProblem's wording without the flag prefix (splits get their "split #n" words).
   const text = describeProblem(fields, p);

@@ -101,7 +101,7 @@ export interface PreparedBatch {
 /** Parses a positive integer flag within bounds. @throws UsageError */
 function intFlag(name: string, raw: string | undefined, def: number, max: number): number {
   if (raw === undefined) return def;
-  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name}: use a whole number from 1 to ${max}, not ${JSON.stringify(raw)}; nothing was sent`, { field: name });
+  if (!/^[0-9]+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(t('batchRun.intFlag', name, max, JSON.stringify(raw)), { field: name });
   return Number(raw);
 }
 
@@ -109,7 +109,7 @@ function intFlag(name: string, raw: string | undefined, def: number, max: number
 function rateFlag(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) || !(n > 0) || n > 10_000) throw new UsageError(`--rate: use requests per second, e.g. 5 or 0.5 (at most 10000), not ${JSON.stringify(raw)}; nothing was sent`, { field: '--rate' });
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) || !(n > 0) || n > 10_000) throw new UsageError(t('batchRun.rate', JSON.stringify(raw)), { field: '--rate' });
   return n;
 }
 
@@ -122,12 +122,12 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
   const op = BATCH_OPERATIONS[kind];
   const single = [...op.fields.map((f) => [f.attr, f.flag] as const), ['input', '--input'], ['amount', '--amount'], ['qrFile', '--qr-file'], ['qr', '--qr']] as const;
   for (const [attr, flag] of single) {
-    if (opts[attr] !== undefined) throw new UsageError(`${flag} is for a single payment; with --batch every value comes from the file; nothing was sent`, { field: flag });
+    if (opts[attr] !== undefined) throw new UsageError(t('batchRun.singleOnly', flag), { field: flag });
   }
   const format = batchFormat(opts.batch, opts.batchFormat);
   const concurrency = intFlag('--concurrency', opts.concurrency, DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
   const rate = rateFlag(opts.rate);
-  if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError('--qr-dir is for cash-ins; nothing was sent', { field: '--qr-dir' });
+  if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError(t('batchRun.qrDirCashIn'), { field: '--qr-dir' });
   const source = await openSource(opts.batch, parseEncoding(opts.encoding));
   let ledger: BatchLedger | undefined;
   try {
@@ -171,9 +171,9 @@ async function claimFile(ledger: BatchLedger, batchId: string, file: string, wai
   let other = ledger.claim(batchId);
   if (!other) return;
   if (!wait) {
-    throw new UsageError(`another run of ${file} at this gateway is still going (${describeRun(other)}); nothing was sent`, { field: '--batch', hint: 'wait for it to end (add --wait to wait here), or stop it first; a stopped run (Ctrl-Z, kill -STOP) counts as running until it ends' }, 'batch_running');
+    throw new UsageError(t('batchRun.running', file, describeRun(other)), { field: '--batch', hint: t('batchRun.runningHint') }, 'batch_running');
   }
-  logger.notice(`waiting for the other run of ${file} (${describeRun(other)}) to end; Ctrl-C to stop waiting (nothing is sent meanwhile)`);
+  logger.notice(t('batchRun.waiting', file, describeRun(other)));
   const interrupt = interruptSignal();
   try {
     while (other) {
@@ -181,13 +181,13 @@ async function claimFile(ledger: BatchLedger, batchId: string, file: string, wai
         const t = setTimeout(resolve, WAIT_POLL_MS);
         interrupt.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
       });
-      if (interrupt.signal.aborted) throw new InterruptedError(`interrupted while waiting for the other run of ${file}; nothing was sent`);
+      if (interrupt.signal.aborted) throw new InterruptedError(t('batchRun.waitInterrupted', file));
       other = ledger.claim(batchId);
     }
   } finally {
     interrupt.dispose();
   }
-  logger.notice(`the other run of ${file} has ended: continuing`);
+  logger.notice(t('batchRun.otherEnded', file));
 }
 
 /**
@@ -222,7 +222,7 @@ async function reportFinished(op: BatchOperation, source: BatchSource, format: B
     writer.close();
   }
   logger.notice(t('batch.allPaid', source.name));
-  printSummary(op.plural, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] }, Boolean(opts.json), results.path);
+  printSummary(op.kind, tally, { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] }, Boolean(opts.json), results.path);
   process.exitCode = ExitCode.OK;
   return true;
 }

@@ -72,7 +72,7 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
       mkdirSync(opts.qrDir, { recursive: true });
       accessSync(opts.qrDir, fsConstants.W_OK | fsConstants.X_OK);
     } catch (err) {
-      throw new UsageError(`--qr-dir: cannot write into ${opts.qrDir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--qr-dir', hint: 'give a folder that can be written, or one paycli may create' });
+      throw new UsageError(t('batchRun.qrDir', opts.qrDir, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--qr-dir', hint: t('batchRun.qrDirHint') });
     }
   }
   if (scan.toSend.count > 0) {
@@ -184,7 +184,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     try {
       flushEnds();
     } catch (err) {
-      logger.warn(outcomesNotRecorded(err, 'these rows'));
+      logger.warn(outcomesNotRecorded(err, t('batchRun.theseRows')));
     }
   };
 
@@ -350,7 +350,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       } catch (err) {
         // The transaction is rolled back: none of the group is recorded, none is sent.
         for (const g of group) notStarted(g.row);
-        if (unrecorded) logger.warn(outcomesNotRecorded(err, `${unrecorded} row${unrecorded === 1 ? '' : 's'}`));
+        if (unrecorded) logger.warn(outcomesNotRecorded(err, t('batch.rows', unrecorded)));
         throw err;
       }
     }
@@ -447,13 +447,13 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       try {
         for await (const spooled of ctx.spool.rows()) if (spooled.row > lastRead) notStarted(spooled);
       } catch (err) {
-        logger.warn(`the rows after row ${lastRead} were not started, but cannot be listed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        logger.warn(t('batchRun.cannotList', lastRead, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
       }
     }
     try {
       flushEnds();
     } catch (err) {
-      logger.warn(outcomesNotRecorded(err, 'the last rows'));
+      logger.warn(outcomesNotRecorded(err, t('batchRun.lastRows')));
     }
     clearTimeout(endTimer);
     process.off('SIGINT', onSignal);
@@ -464,22 +464,23 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   }
 
   writer.flush();
-  printSummary(op.plural, tally, listed, Boolean(opts.json), writer.path, fatal ? 'the run stopped; see below' : 'interrupted');
+  printSummary(op.kind, tally, listed, Boolean(opts.json), writer.path, fatal ? t('batchRun.stopped') : t('error.interrupted'));
   if (fatal) {
     // "Nothing was sent" (exit 2) may not be said once something was.
-    if (sentAny && fatal.exitCode === ExitCode.USAGE) throw new NeedsAttentionError([`${withoutNothingSent(fatal.message)}; the run stopped after sending some rows: ${runStates(tally)} (rows by state in the summary and the results file); the same command resumes it`]);
+    if (sentAny && fatal.exitCode === ExitCode.USAGE) throw new NeedsAttentionError([t('batchRun.stoppedAfterSending', withoutNothingSent(fatal.message), runStates(tally))]);
     throw fatal;
   }
   const left = tally.not_started.rows;
   if (stopping) throw new InterruptedError(t('batch.notStarted', left));
-  if (tally.unknown.rows && decidableAt !== undefined) logger.notice(`rows an earlier run may still have in flight are left unknown and not sent; run the same command again after ${whenText(decidableAt)}, when the gateway can decide`);
+  if (tally.unknown.rows && decidableAt !== undefined) logger.notice(t('batchRun.leftUnknown', whenText(decidableAt)));
   process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows || tally.already_refused.rows ? ExitCode.REFUSED : ExitCode.OK;
 }
 
 
 /** A ledger error's text without the "nothing was sent" that the ledger adds to errors before a send. */
 function withoutNothingSent(message: string): string {
-  return message.replace(/; nothing was sent$/, '');
+  const ending = `; ${t('common.nothingSent')}`;
+  return message.endsWith(ending) ? message.slice(0, -ending.length) : message;
 }
 
 /**
@@ -487,12 +488,11 @@ function withoutNothingSent(message: string): string {
  * ledger keeps them unknown, which blocks sending them again until the gateway is asked.
  */
 function outcomesNotRecorded(err: unknown, which: string): string {
-  return `${which} were sent, but their outcomes could not be recorded in the ledger (${withoutNothingSent((err as Error).message)}): the ledger keeps them with an unknown outcome, so they are not sent again; the next run of this file asks the gateway about them (the results file has what the gateway answered)`;
+  return t('batchRun.notRecorded', which, withoutNothingSent((err as Error).message));
 }
 
 /** How many rows ended in each state, in words (`112 created, 16 not sent, 472 not started`). */
 function runStates(tally: ReturnType<typeof emptyTally>): string {
-  const words: Record<string, string> = { ok: 'created', already_ok: 'already paid', already_at_gateway: 'already at the gateway', refused: 'refused', already_refused: 'refused before', unknown: 'unknown', not_sent: 'not sent', needs_attention: 'need attention', not_started: 'not started' };
-  return Object.entries(tally).filter(([, v]) => v.rows).map(([k, v]) => `${v.rows} ${words[k] ?? k}`).join(', ');
+  return Object.entries(tally).filter(([, v]) => v.rows).map(([k, v]) => `${v.rows} ${t(`batchState.${k as keyof typeof tally}`)}`).join(', ');
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../core/errors.js';
+import { t } from '../../core/i18n/index.js';
 
 /** A checked row: where it stands in the file, its body (interface field names; `value` in cents), its order reference. */
 export interface SpooledRow {
@@ -37,7 +38,7 @@ export class RowSpool {
     try {
       this.dir = mkdtempSync(join(tmpdir(), 'paycli-rows-'));
     } catch (err) {
-      throw new UsageError(`--batch: cannot make a temporary folder for the checked rows in ${tmpdir()} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was sent`, { field: '--batch', hint: 'set TMPDIR to a folder paycli can write' });
+      throw new UsageError(t('batchFile.noTempFolder', tmpdir(), (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--batch', hint: t('batchFile.noTempFolderHint') });
     }
     this.path = join(this.dir, 'rows.jsonl');
     this.out = createWriteStream(this.path, { mode: 0o600 });
@@ -73,7 +74,7 @@ export class RowSpool {
   private throwIfFailed(): void {
     if (!this.failure) return;
     const code = (this.failure as NodeJS.ErrnoException).code ?? this.failure.message;
-    throw new UsageError(`--batch: cannot keep the checked rows in ${this.dir} (${code}); nothing was sent`, { field: '--batch', hint: 'free some space in the temporary folder, or set TMPDIR to another one' });
+    throw new UsageError(t('batchFile.cannotKeep', this.dir, code), { field: '--batch', hint: t('batchFile.cannotKeepHint') });
   }
 
   /** The rows kept, in order. */
