@@ -182,7 +182,7 @@ export const MAX_TIMEOUT_MS = 3_600_000;
 
 function positiveInt(text: string, what: string, source: string, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0 || Number(text) > max) {
-    throw new UsageError(`${source}: ${what} must be a whole number from 1 to ${max}, got "${text}"`, { field: source });
+    throw new UsageError(t('settingsValue.positiveInt', source, what, max, text), { field: source });
   }
   return Number(text);
 }
@@ -200,13 +200,13 @@ export const MAX_SETTLE_AFTER_MS = 86_400_000;
 export function settleAfterMs(text: string, source: string): number {
   const m = /^\s*([0-9]{1,9})\s*(ms|s|m|h)?\s*$/.exec(text);
   const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
-  if (!(ms >= 0 && ms <= MAX_SETTLE_AFTER_MS)) throw new UsageError(`${source}: the grace period must be a duration from 0 to 24h, e.g. 120, 90s, 2m; got "${text}"`, { field: source });
+  if (!(ms >= 0 && ms <= MAX_SETTLE_AFTER_MS)) throw new UsageError(t('settingsValue.settleAfter', source, text), { field: source });
   return ms;
 }
 
 /** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
 function windowMinutes(text: string, source: string): number {
-  if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(`${source}: the window in minutes must be a whole number (0 turns it off), got "${text}"`, { field: source });
+  if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(t('settingsValue.window', source, text), { field: source });
   return Number(text);
 }
 
@@ -239,7 +239,7 @@ function pathTemplate(value: string | undefined, fallback: string, key: string, 
   if (value === undefined || value === '') return fallback;
   const v = value.trim();
   if (!v.startsWith('/') || (placeholder && !v.includes(placeholder))) {
-    throw new UsageError(`${profile ? `config key ${key} (profile ${profile})` : key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${fallback}; got "${value}"`, { field: key });
+    throw new UsageError(t('settingsValue.path', profile ? t('settings.configKey', key, profile) : key, placeholder ?? '', fallback, value), { field: key });
   }
   return v;
 }
@@ -282,9 +282,9 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const timeoutMs = flags.timeout
-    ? positiveInt(flags.timeout, 'the timeout in milliseconds', '--timeout', MAX_TIMEOUT_MS)
+    ? positiveInt(flags.timeout, t('settingsValue.timeout'), '--timeout', MAX_TIMEOUT_MS)
     : profile.timeout
-      ? positiveInt(profile.timeout, 'the timeout in milliseconds', `config key timeout (profile ${name})`, MAX_TIMEOUT_MS)
+      ? positiveInt(profile.timeout, t('settingsValue.timeout'), t('settings.configKey', 'timeout', name), MAX_TIMEOUT_MS)
       : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
   const settings: Settings = {
@@ -294,11 +294,11 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     authHeader: profile['auth-header'] || undefined,
     headers,
     timeoutMs,
-    duplicateWindowMin: windowText ? windowMinutes(windowText, `config key duplicate-window (profile ${name})`) : DEFAULT_DUPLICATE_WINDOW_MIN,
+    duplicateWindowMin: windowText ? windowMinutes(windowText, t('settings.configKey', 'duplicate-window', name)) : DEFAULT_DUPLICATE_WINDOW_MIN,
     settleAfterMs: env.PAYCLI_SETTLE_AFTER
       ? settleAfterMs(env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER')
       : profile['settle-after']
-        ? settleAfterMs(profile['settle-after'], `config key settle-after (profile ${name})`)
+        ? settleAfterMs(profile['settle-after'], t('settings.configKey', 'settle-after', name))
         : DEFAULT_SETTLE_AFTER_MS,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp) || choice(profile['allow-insecure-http'], ['false', 'true'] as const, 'allow-insecure-http', name) === 'true',
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),

@@ -9,6 +9,7 @@
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
 
 /** What {@link configTrust} found: nothing, or a warning to print once. */
 export interface ConfigTrust {
@@ -25,12 +26,12 @@ export interface ConfigTrust {
 export function judgeConfigFile(path: string, st: Pick<Stats, 'mode' | 'uid' | 'isSymbolicLink'> | undefined, uid: number | undefined): ConfigTrust {
   if (!st) return {};
   const refuse = (why: string, hint: string): never => {
-    throw new UsageError(`the config file ${path} ${why}; paycli does not trust it and sent nothing`, { hint }, 'config_untrusted');
+    throw new UsageError(t('trust.refused', path, why), { hint }, 'config_untrusted');
   };
-  if (st.isSymbolicLink()) refuse('is a symbolic link', `replace the link by the file itself (cp --remove-destination "$(readlink -f ${path})" ${path}), or point PAYCLI_CONFIG_DIR at the real folder`);
-  if (uid !== undefined && st.uid !== uid) refuse(`is owned by another user (uid ${st.uid}, you are ${uid})`, `copy it to a file of your own, or run paycli as its owner`);
-  if (st.mode & 0o022) refuse('can be written by other users', `run: chmod 600 ${path}`);
-  if (st.mode & 0o044) return { warning: `the config file ${path} can be read by other users (it may hold your API key); run: chmod 600 ${path}` };
+  if (st.isSymbolicLink()) refuse(t('trust.symlink'), t('trust.symlinkHint', path));
+  if (uid !== undefined && st.uid !== uid) refuse(t('trust.otherOwner', st.uid, uid), t('trust.otherOwnerHint'));
+  if (st.mode & 0o022) refuse(t('trust.othersWrite'), t('trust.chmodHint', path));
+  if (st.mode & 0o044) return { warning: t('trust.othersRead', path) };
   return {};
 }
 

@@ -22,6 +22,7 @@ import { GatewayError, GatewayRefusedError, PaycliError, UsageError } from '../c
 import { lookupGateway, LOOKUP_ATTEMPTS } from './client.js';
 import { formatReais } from '../pix/money.js';
 import { logger } from '../core/logger.js';
+import { t } from '../core/i18n/index.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { dataDir } from '../core/paths.js';
 import { transactionLookupSchema, type TransactionLookup } from './schemas.js';
@@ -45,7 +46,7 @@ export type LookupResult =
 
 /** Words for a key: `transaction 9029`, `order reference pedido-1`. */
 export function describeKey(key: LookupKey): string {
-  return 'orderId' in key ? `order reference ${key.orderId}` : `transaction ${key.transactionId}`;
+  return 'orderId' in key ? t('lookup.orderKey', key.orderId) : t('lookup.transactionKey', String(key.transactionId));
 }
 
 /** The lookup path for a key, from the profile's templates, the value URL-encoded. */
@@ -79,9 +80,7 @@ export async function findTransaction(settings: Settings, key: LookupKey, opts: 
 
 /** The refusal of a lookup against the built-in sandbox, which keeps nothing between runs (exit 2). */
 export function builtInSandboxError(): UsageError {
-  return new UsageError('the built-in sandbox keeps nothing between runs, so there is nothing to ask it; nothing was asked', {
-    hint: 'start one that does with `paycli sandbox` (on 127.0.0.1:4010) and add --base-url http://127.0.0.1:4010',
-  });
+  return new UsageError(t('lookup.builtInSandbox'), { hint: t('lookup.builtInSandboxHint') });
 }
 
 // ── Remembering a gateway without lookups (lookup = auto) ──
@@ -196,11 +195,7 @@ export async function witnessOrder(settings: Settings, orderId: string, signal?:
 export async function witnessCashOut(settings: Settings, orderId: string, signal?: AbortSignal): Promise<void> {
   const w = await witnessOrder(settings, orderId, signal);
   if (w.kind === 'absent') return;
-  throw new UsageError(
-    `the gateway already holds order ${orderId}: ${describeFound(w.data)}; refused so that it is not paid twice; nothing was sent`,
-    { field: '--order-id', hint: `see it with \`paycli status --order-id ${orderId}\`; to pay this order again on purpose, give it a new --order-id` },
-    'duplicate_cashout',
-  );
+  throw new UsageError(t('lookup.alreadyHeld', orderId, describeFound(w.data)), { field: '--order-id', hint: t('lookup.alreadyHeldHint', orderId) }, 'duplicate_cashout');
 }
 
 /** How asking about an unknown outcome ended. */

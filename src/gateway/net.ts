@@ -4,6 +4,7 @@
  * only): the command definitions may load it.
  */
 import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
 
 /** An HTTP field name: a `token` of RFC 9110 §5.1 (letters, digits and ``!#$%&'*+-.^_`|~``). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -31,7 +32,7 @@ export function parsePort(text: string): number | null {
  */
 export function portFlag(text: string, flag = '--port'): number {
   const port = parsePort(text);
-  if (port === null) throw new UsageError(`${flag} must be a port number 0-65535, got "${text}"`, { field: flag });
+  if (port === null) throw new UsageError(t('net.port', flag, text), { field: flag });
   return port;
 }
 

@@ -336,7 +336,7 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
   // One try, as after a timeout: the person is waiting for a yes or a no, not for retries.
   const settled = await settleEntry(ledger, earlier, run.lookup, { note: `${spec.noun} sent again`, after: 'timeout', ask: d.ask, now: d.now });
   if (settled.state === 'not_sent') {
-    logger.notice(`the gateway never got entry ${earlier.id} (asked after its deadline): recorded as not sent`);
+    logger.notice(t('pay.neverGot', earlier.id));
     return earlier.orderId;
   }
   const now = d.now();
@@ -359,11 +359,11 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
   const e = ledger.get(entry);
   let settled: Settled = { state: 'unknown', why: 'the wait was stopped (Ctrl-C twice, or SIGTERM)' };
   if (e && !interrupted && body.orderId !== undefined) {
-    logger.notice(`the outcome is unknown: asking the gateway for order ${body.orderId}`);
+    logger.notice(t('pay.askingOwn', body.orderId));
     settled = await settleEntry(ledger, e, run.lookup, { note: 'own lookup', selfOpen: false, after: err instanceof PaycliError && err.code === 'timeout' ? 'timeout' : undefined, ask: d.ask, now: d.now });
   }
   if (settled.state === 'ok') {
-    logger.notice(`the gateway holds it: recorded as created (entry ${entry})`);
+    logger.notice(t('pay.holdsIt', entry));
     // A malformed answer (exit 5) arrived but could not be trusted; anything else never arrived.
     const answer = err instanceof PaycliError && err.exitCode === ExitCode.GATEWAY ? 'its answer was outside the interface' : 'the answer was lost';
     return spec.printFound({ body, settled, entry, answer }, opts);

@@ -4,8 +4,7 @@
  */
 import type { Outcome } from '../ledger/rules.js';
 import { logger } from '../core/logger.js';
-
-const KIND_WORD = { cashin: 'cash-in', cashout: 'cash-out' } as const;
+import { t } from '../core/i18n/index.js';
 
 /**
  * Runs `write` (the caller's ledger call recording how entry `id` ended); a failure there only
@@ -17,11 +16,10 @@ export function recordEnd(kind: 'cashin' | 'cashout', id: number, outcome: Outco
   try {
     write();
   } catch (err) {
-    const reason = (err instanceof Error ? err.message : String(err)).replace(/; nothing was sent$/, '');
-    const what = outcome === 'not_sent' ? 'was not sent' : outcome === 'refused' ? 'was refused by the gateway' : outcome === 'ok' ? 'was sent and created' : 'was sent';
-    const blocks = kind === 'cashout' ? ', which blocks an identical cash-out' : '';
-    const next = outcome === 'unknown' ? `\`paycli reconcile\` asks the gateway later, or check it there and record what happened with \`paycli history resolve ${id} --outcome ok|not_sent\`` : `record it with \`paycli history resolve ${id} --outcome ${outcome}\` once the ledger can be written`;
-    logger.warn(`${KIND_WORD[kind]} entry ${id} ${what}, but that outcome could not be recorded in the ledger (${reason}): the entry stays with an unknown outcome${blocks}; ${next}`);
+    const message = err instanceof Error ? err.message : String(err);
+    const ending = `; ${t('common.nothingSent')}`;
+    const reason = message.endsWith(ending) ? message.slice(0, -ending.length) : message;
+    logger.warn(t('recordEnd.notRecorded', kind, id, outcome, reason));
   }
 }
 

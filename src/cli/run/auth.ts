@@ -59,12 +59,12 @@ async function checkKey(settings: Settings): Promise<Verdict> {
 async function readKey(opts: AuthOptions): Promise<string> {
   let key: string;
   if (processContext().isTTY.stdin) {
-    if (!canPrompt(opts)) throw new UsageError('pipe the API key on stdin, or run in a terminal to be asked for it; nothing was kept', { field: 'api-key' });
+    if (!canPrompt(opts)) throw new UsageError(t('authKey.pipe'), { field: 'api-key' });
     const { password } = await import('@inquirer/prompts');
-    key = await password({ message: 'API key:', mask: '•', validate: (v) => (v.trim() ? true : 'must not be empty') }, { output: process.stderr });
+    key = await password({ message: t('authKey.prompt'), mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: process.stderr });
   } else key = readFileSync(0, 'utf8');
   key = key.replace(/\r?\n$/, '').trim();
-  if (!key) throw new UsageError('the API key read from stdin is empty; nothing was kept', { field: 'api-key' });
+  if (!key) throw new UsageError(t('authKey.empty'), { field: 'api-key' });
   return key;
 }
 
@@ -72,10 +72,7 @@ async function readKey(opts: AuthOptions): Promise<string> {
 function gatewaySettings(opts: AuthOptions, key?: string): Settings {
   const settings = lookupSettings(opts, key);
   if (isSandbox(settings.endpoint)) {
-    throw new UsageError(`profile "${settings.profile}" sends to the built-in sandbox, which needs no API key; nothing was kept`, {
-      field: '--profile',
-      hint: `set its gateway first: paycli config set base-url <url>${profileFlag(settings.profile)}`,
-    });
+    throw new UsageError(t('authKey.sandbox', settings.profile), { field: '--profile', hint: t('authKey.sandboxHint', `paycli config set base-url <url>${profileFlag(settings.profile)}`) });
   }
   return settings;
 }
@@ -181,22 +178,22 @@ async function logout(opts: AuthOptions): Promise<void> {
       if (keychainDelete(profile)) removed.push(keychainName());
     } catch (err) {
       if (!(err instanceof KeychainUnavailable)) throw err;
-      if (keys?.['api-key-store'] === 'keychain') throw new AuthError(`the API key of profile "${profile}" is in ${keychainName()}, which cannot be reached (${err.message}); nothing was removed`);
+      if (keys?.['api-key-store'] === 'keychain') throw new AuthError(t('authKey.keychainUnreachable', profile, keychainName(), err.message));
     }
   }
   if (keys && (keys['api-key'] !== undefined || keys['api-key-store'] !== undefined)) {
     const store = await openStore();
     const profiles = store.get('profiles');
     const p = { ...profiles[profile] };
-    if (p['api-key'] !== undefined) removed.push(`the config file ${store.path}`);
+    if (p['api-key'] !== undefined) removed.push(t('authKey.configFile', store.path));
     delete p['api-key'];
     delete p['api-key-store'];
     profiles[profile] = p;
     store.set('profiles', profiles);
   }
   if (opts.json) printResult({ json: { profile, removed: removed.length > 0 } });
-  logger.notice(removed.length ? `API key of profile "${profile}" removed from ${removed.join(' and ')}` : `profile "${profile}" had no API key kept: nothing to remove`);
-  if (process.env.PAYCLI_API_KEY) logger.warn('PAYCLI_API_KEY is still set in this environment: requests keep using it');
+  logger.notice(removed.length ? t('authKey.removed', profile, removed.join(t('authKey.and'))) : t('authKey.nothingToRemove', profile));
+  if (process.env.PAYCLI_API_KEY) logger.warn(t('authKey.envStillSet'));
 }
 
 /** Runs an `auth` subcommand (the subcommand's name selects which). */

@@ -49,15 +49,15 @@ function checkKey(key: string): void {
 
 function checkValue(key: string, value: string, flags: GlobalFlags): void {
   if (key === 'timeout') {
-    if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(`${key} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`, { field: key });
+    if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(t('configValue.timeout', key, MAX_TIMEOUT_MS, value), { field: key });
   }
   if (key === 'settle-after') settleAfterMs(value, key);
-  if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(`${key} must be a whole number of minutes (0 turns the time window off), got "${value}"`, { field: key });
+  if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(t('configValue.window', key, value), { field: key });
   if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
-  if (key === 'ledger-url' && (!/^postgres(ql)?:\/\//i.test(value) || !URL.canParse(value))) throw new UsageError(`ledger-url must be a postgres:// URL (postgres://user@host:5432/database), got "${redactUrl(value)}"`, { field: key });
-  if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(`auth-header must be an HTTP header name, e.g. X-Api-Key`, { field: key });
+  if (key === 'ledger-url' && (!/^postgres(ql)?:\/\//i.test(value) || !URL.canParse(value))) throw new UsageError(t('configValue.ledgerUrl', redactUrl(value)), { field: key });
+  if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(t('configValue.authHeader'), { field: key });
   if (key === 'lang' && !parseLanguage(value)) throw new UsageError(t('config.lang.invalid', value), { field: key });
-  if (key === 'allow-insecure-http' && value !== 'true' && value !== 'false') throw new UsageError(`allow-insecure-http must be true or false, got "${value}"`, { field: key });
+  if (key === 'allow-insecure-http' && value !== 'true' && value !== 'false') throw new UsageError(t('configValue.trueFalse', key, value), { field: key });
   checkLookupSetting(key, value);
 }
 
@@ -73,9 +73,9 @@ function insecureHttp(value: string): boolean {
 
 async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
   if (processContext().isTTY.stdin) {
-    if (!canPrompt(flags)) throw new UsageError(`pipe the value of ${key} on stdin, or run in a terminal to be asked for it`, { field: key });
+    if (!canPrompt(flags)) throw new UsageError(t('configValue.pipeSecret', key), { field: key });
     const { password } = await import('@inquirer/prompts');
-    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : 'must not be empty') }, { output: process.stderr });
+    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: process.stderr });
   }
   return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
 }
@@ -137,17 +137,17 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       // A new profile only on purpose: a typo (`--profile prdo`) must not silently make one.
       if (!opts.create) {
         const names = Object.keys(readConfigFile().profiles ?? {});
-        checkProfile(opts, process.env, undefined, { action: 'nothing was changed', hint: `to make a new profile "${profile}", add --create${names.length ? `; configured profiles: ${names.join(', ')}` : ''}` });
+        checkProfile(opts, process.env, undefined, { action: t('common.nothingChanged'), hint: t('configValue.createHint', profile, names.join(', ')) });
       }
       let v = value;
       if (isSecretKey(key!)) {
-        if (v !== undefined && key === 'api-key') throw new UsageError(`do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`, { field: key });
-        if (v !== undefined) logger.warn(`${key} is a secret and is now in your shell history; next time run \`paycli config set ${key}\` and type it (hidden), or pipe it on stdin`);
+        if (v !== undefined && key === 'api-key') throw new UsageError(t('configValue.secretArgument', key!), { field: key });
+        if (v !== undefined) logger.warn(t('configValue.secretInHistory', key!));
         else v = await readSecret(key!, opts);
       }
-      if (v === undefined) throw new UsageError(`missing value: paycli config set ${key} <value>`, { field: key });
+      if (v === undefined) throw new UsageError(t('configValue.missing', key!), { field: key });
       v = v.trim();
-      if (!v) throw new UsageError(`the value of ${key} must not be empty`, { field: key });
+      if (!v) throw new UsageError(t('configValue.empty', key!), { field: key });
       checkValue(key!, v, opts);
       const store = await openStore();
       const profiles = store.get('profiles');

@@ -139,6 +139,6 @@ export async function run(opts: ReconcileOptions): Promise<void> {
   else if (rows.length) printResult(formatReconcile(rows));
   if (!rows.length) logger.notice(t('reconcile.nothing', opts.since ?? ''));
   else logger.notice(t('reconcile.settled', rows.length - left, rows.length, left));
-  if (left) throw new NetworkError(`${left} payment${left > 1 ? 's' : ''} still with an unknown outcome (see the DETAIL column${opts.json ? ' / reason' : ''})`, { hint: 'once checked at the gateway by hand, record the outcome with `paycli history resolve`' }, 'unresolved');
+  if (left) throw new NetworkError(t('reconcile.unresolved', left, Boolean(opts.json)), { hint: t('reconcile.unresolvedHint') }, 'unresolved');
   if (attention) throw new NeedsAttentionError(rows.filter((r) => r.reason).map((r) => `${r.orderId}: ${r.reason}`));
 }

@@ -28,10 +28,10 @@ export function statusKey(transactionId: string | undefined, orderId: string | u
   if (orderId !== undefined) {
     const ref = orderId.trim();
     const problem = orderIdProblem(ref);
-    if (problem) throw new UsageError(`--order-id: ${problem}`, { field: '--order-id' });
+    if (problem) throw new UsageError(t('status.orderIdProblem', problem), { field: '--order-id' });
     return { orderId: ref };
   }
-  if (transactionId === undefined) throw new UsageError(t('status.none'), { field: 'transactionId', hint: '`paycli history` lists the ids of what this machine sent' });
+  if (transactionId === undefined) throw new UsageError(t('status.none'), { field: 'transactionId', hint: t('status.noneHint') });
   const id = transactionId.trim();
   if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(t('status.notNumber', transactionId), { field: 'transactionId' });
   return { transactionId: Number(id) };
@@ -53,6 +53,6 @@ export async function run(opts: StatusOptions, { args }: RunContext): Promise<vo
   }
   // The gateway answers lookups: forget an earlier "no lookup path" for this profile.
   rememberUnsupported(settings, false);
-  if (result.kind === 'not_found') throw new GatewayRefusedError(`${result.message} (${describeKey(key)})`, { status: 404 }, 'not_found');
+  if (result.kind === 'not_found') throw new GatewayRefusedError(t('status.notFound', result.message, describeKey(key)), { status: 404 }, 'not_found');
   printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatLookup(result.data));
 }
