@@ -143,9 +143,7 @@ export function whyNoLookup(settings: Settings): string | null {
 
 function noteUnsupported(settings: Settings, answer: string): void {
   rememberUnsupported(settings, answer);
-  logger.warn(
-    `the gateway has no lookup by order reference (${answer}); paycli will not ask it again for profile "${settings.profile}" (config key lookup; \`paycli status --order-id <ref>\` asks again)`,
-  );
+  logger.warn(t('lookup.unsupported', answer, settings.profile));
 }
 
 /** One line about a transaction the gateway holds: `transaction 100 (cash-out, R$ 150,00, paid)`. */

@@ -3,6 +3,8 @@
  * values filled in (no key left empty, no value dropped by one language), and the language of a run
  * comes from --lang, then config key lang, then LC_ALL / LC_MESSAGES / LANG (docs/portugues.md).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/i18n/en.js';
 import { ptBR } from '../../src/core/i18n/pt-BR.js';
@@ -92,4 +94,86 @@ describe('the language of a run', () => {
     expect(flagValue(['cashout', '--', '--lang', 'en'], '--lang')).toBeUndefined();
   });
 
+});
+
+/**
+ * Files whose texts another change puts into the catalogs (history, brcode, sandbox, listen):
+ * skipped by the scan below until it is merged; then this list is emptied.
+ */
+const NOT_YET_TRANSLATED = [
+  'src/cli/run/history.ts',
+  'src/cli/run/brcode.ts',
+  'src/cli/run/sandbox.ts',
+  'src/cli/run/sandbox-control.ts',
+  'src/cli/run/listen.ts',
+  'src/pix/brcode.ts',
+  'src/sandbox/',
+];
+
+/**
+ * Errors thrown with a literal text on purpose: programmer assertions a person never meets (a
+ * bug in paycli, exit 70), never a message of the catalogs. File and the literal's first words.
+ */
+const ASSERTIONS = [
+  // the ledger's callers always give a cash-out's PIX key (src/payment/, src/cli/batch/)
+  { file: 'src/ledger/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
+  { file: 'src/ledger/pg/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
+  // every amount is checked to be integer cents before it is formatted
+  { file: 'src/pix/money.ts', text: 'not an integer amount of cents' },
+];
+
+/** Every .ts file under `dir`, with forward slashes. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+}
+
+/** The string or template literal starting at `at` (its quote), with `${…}` parts removed. */
+function literalAt(text: string, at: number): string {
+  const quote = text[at]!;
+  let out = '';
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') {
+      out += text[++i] ?? '';
+      continue;
+    }
+    if (c === quote) return out;
+    if (quote === '`' && c === '$' && text[i + 1] === '{') {
+      let depth = 0;
+      for (i++; i < text.length; i++) {
+        if (text[i] === '{') depth++;
+        else if (text[i] === '}' && --depth === 0) break;
+      }
+      out += ' ';
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+describe('texts for people come from the catalogs', () => {
+  it('no error, notice, warning or hint in src/ is an English literal (outside the catalogs and a short list of programmer assertions)', () => {
+    const found: string[] = [];
+    const patterns = [/new\s+[A-Z]\w*Error\(\s*(?=['"`])/g, /logger\.(?:warn|notice|error|hint)\(\s*(?=['"`])/g, /\bhint:\s*(?=['"`])/g];
+    for (const file of sources('src')) {
+      if (file.startsWith('src/core/i18n/') || NOT_YET_TRANSLATED.some((f) => file === f || (f.endsWith('/') && file.startsWith(f)))) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const re of patterns) {
+        for (const m of text.matchAll(re)) {
+          const literal = literalAt(text, m.index + m[0].length);
+          if (!/[A-Za-z]{2,}/.test(literal)) continue; // only values and punctuation: nothing to translate
+          if (ASSERTIONS.some((a) => a.file === file && literal.startsWith(a.text))) continue;
+          found.push(`${file}:${text.slice(0, m.index).split('\n').length}: ${literal.slice(0, 80)}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the scan sees what it looks for', () => {
+    expect(literalAt("'is a ${x} link'", 0)).toBe('is a ${x} link');
+    expect(literalAt('`the ledger ${file} at ${`x${y}`} failed`', 0)).toBe('the ledger   at   failed');
+    expect(literalAt('`${a}: ${b}`', 0)).toBe(' :  ');
+  });
 });

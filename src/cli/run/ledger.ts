@@ -59,7 +59,7 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<v
       (id) => runs.get(id),
     );
     if (opts.json) return printResult({ json: { entries: total, added } });
-    logger.notice(t('team.pushed', added, total, pg.file));
+    logger.notice(t('team.pushed', added, total, pg.file, total - added));
   } finally {
     pg.close();
     local.close();
