@@ -59,7 +59,7 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
   if (!settings) {
     const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
     if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
-    else process.stdout.write(`${source.name}: ${scan.rows} row${scan.rows === 1 ? '' : 's'} checked, all valid: ${scan.toSend.count} ${op.plural}, ${formatReais(scan.toSend.cents)} in total, largest ${formatReais(scan.toSend.largest)} (row ${scan.toSend.largestRow})\n`);
+    else process.stdout.write(`${t('batchRun.dryRun', source.name, t('batch.rows', scan.rows), t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents), formatReais(scan.toSend.largest), scan.toSend.largestRow)}\n`);
     logger.notice(t('pay.dryRun', false));
     return;
   }

@@ -446,6 +446,7 @@ export const en = {
   'batchRun.waiting': (file: string, run: string) => `waiting for the other run of ${file} (${run}) to end; Ctrl-C to stop waiting (nothing is sent meanwhile)`,
   'batchRun.waitInterrupted': (file: string) => `interrupted while waiting for the other run of ${file}; nothing was sent`,
   'batchRun.otherEnded': (file: string) => `the other run of ${file} has ended: continuing`,
+  'batchRun.dryRun': (name: string, rows: string, what: string, total: string, largest: string, row: number) => `${name}: ${rows} checked, all valid: ${what}, ${total} in total, largest ${largest} (row ${row})`,
   'batchRun.theseRows': 'these rows',
   'batchRun.lastRows': 'the last rows',
   'batchRun.cannotList': (row: number, why: string) => `the rows after row ${row} were not started, but cannot be listed (${why})`,

@@ -450,6 +450,7 @@ export const ptBR: Catalog = {
   'batchRun.waiting': (file, run) => `esperando a outra execução de ${file} (${run}) terminar; Ctrl-C para de esperar (nada é enviado enquanto isso)`,
   'batchRun.waitInterrupted': (file) => `interrompido enquanto esperava a outra execução de ${file}; nada foi enviado`,
   'batchRun.otherEnded': (file) => `a outra execução de ${file} terminou: continuando`,
+  'batchRun.dryRun': (name, rows, what, total, largest, row) => `${name}: ${rows} conferidas, todas válidas: ${what}, ${total} no total, a maior de ${largest} (linha ${row})`,
   'batchRun.theseRows': 'estas linhas',
   'batchRun.lastRows': 'as últimas linhas',
   'batchRun.cannotList': (row, why) => `as linhas depois da linha ${row} não foram iniciadas, mas não podem ser listadas (${why})`,
