@@ -101,8 +101,8 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       }));
       if (opts.json) return printResult({ json: { profiles: rows } });
       if (!rows.length) return logger.notice(t('config.noProfiles'));
-      const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || 'no base URL';
-      return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ' (no API key)'}`).join('\n'));
+      const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || t('configValue.noBaseUrl');
+      return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ` ${t('configValue.noApiKey')}`}`).join('\n'));
     }
     case 'list': {
       const entries = (await openStore()).get('profiles')[profile] ?? {};

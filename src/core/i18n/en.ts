@@ -341,6 +341,8 @@ export const en = {
   'team.lostNow': (where: string, note: string) => `the connection to the team ledger at ${where} was lost${note}`,
   'team.nothingMoreSent': 'nothing more was sent',
   'team.serverClosed': 'the server closed the connection',
+  'team.workerTimeout': (seconds: number) => `the team ledger connection did not answer within ${seconds} s`,
+  'team.workerClosed': 'the team ledger connection is closed',
   'team.lostWarning': (where: string, why: string) => `the connection to the team ledger at ${where} was lost (${why}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`,
   'team.unreachable': (where: string, why: string, note: string) => `the team ledger at ${where} cannot be reached (${why})${note}`,
   'team.unreachableHint': 'check that the database server is running and reachable from this machine, and ledger-url',
@@ -504,6 +506,8 @@ export const en = {
   'configValue.createHint': (profile: string, names: string) => `to make a new profile "${profile}", add --create${names ? `; configured profiles: ${names}` : ''}`,
   'configValue.secretArgument': (key: string) => `do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`,
   'configValue.secretInHistory': (key: string) => `${key} is a secret and is now in your shell history; next time run \`paycli config set ${key}\` and type it (hidden), or pipe it on stdin`,
+  'configValue.noBaseUrl': 'no base URL',
+  'configValue.noApiKey': '(no API key)',
   'configValue.missing': (key: string) => `missing value: paycli config set ${key} <value>`,
   'configValue.empty': (key: string) => `the value of ${key} must not be empty`,
   // ── auth, status, reconcile and lookups leftovers (src/cli/run/, src/gateway/lookup.ts, src/gateway/net.ts) ──

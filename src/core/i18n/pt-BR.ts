@@ -345,6 +345,8 @@ export const ptBR: Catalog = {
   'team.lostNow': (where, note) => `a conexão com o registro da equipe em ${where} caiu${note}`,
   'team.nothingMoreSent': 'nada mais foi enviado',
   'team.serverClosed': 'o servidor fechou a conexão',
+  'team.workerTimeout': (seconds) => `a conexão com o registro da equipe não respondeu em ${seconds} s`,
+  'team.workerClosed': 'a conexão com o registro da equipe está fechada',
   'team.lostWarning': (where, why) => `a conexão com o registro da equipe em ${where} caiu (${why}): nenhum pagamento novo é iniciado; o que foi registrado fica, e o que estava a caminho é resolvido depois (paycli reconcile, ou o mesmo lote de novo)`,
   'team.unreachable': (where, why, note) => `não foi possível alcançar o registro da equipe em ${where} (${why})${note}`,
   'team.unreachableHint': 'confira se o servidor do banco de dados está no ar e acessível a partir desta máquina, e a ledger-url',
@@ -508,6 +510,8 @@ export const ptBR: Catalog = {
   'configValue.createHint': (profile, names) => `para criar um perfil novo "${profile}", adicione --create${names ? `; perfis configurados: ${names}` : ''}`,
   'configValue.secretArgument': (key) => `não passe ${key} como argumento (ele iria parar no histórico do shell); rode \`paycli config set ${key}\` e digite-o, ou passe-o por um pipe: printf %s "$KEY" | paycli config set ${key}`,
   'configValue.secretInHistory': (key) => `${key} é um segredo e agora está no histórico do shell; da próxima vez rode \`paycli config set ${key}\` e digite-o (oculto), ou passe-o pela entrada padrão`,
+  'configValue.noBaseUrl': 'sem URL base',
+  'configValue.noApiKey': '(sem chave de API)',
   'configValue.missing': (key) => `falta o valor: paycli config set ${key} <valor>`,
   'configValue.empty': (key) => `o valor de ${key} não pode ficar vazio`,
   // ── auth, status, reconcile and lookups leftovers (src/cli/run/, src/gateway/lookup.ts, src/gateway/net.ts) ──

@@ -7,6 +7,7 @@
  * `receiveMessageOnPort`. One call at a time; nothing of the caller runs meanwhile.
  */
 import type { MessagePort, Worker } from 'node:worker_threads';
+import { t } from '../../core/i18n/index.js';
 
 type WorkerThreads = typeof import('node:worker_threads');
 /** `node:worker_threads`, loaded with the first team ledger (a local-ledger paycli never loads it). */
@@ -71,7 +72,7 @@ export class SyncWorker {
         throw new WorkerCallError(answer.message, answer.code);
       }
       if (r === 'timed-out' && Atomics.load(this.flag, 0) === 0) {
-        this.dead = 'the team ledger connection did not answer within 60 s';
+        this.dead = t('team.workerTimeout', 60);
         throw new WorkerCallError(this.dead, 'WORKER_TIMEOUT');
       }
     }
@@ -84,7 +85,7 @@ export class SyncWorker {
 
   /** Ends the worker (its connection closes with it). */
   close(): void {
-    this.dead ??= 'the team ledger connection is closed';
+    this.dead ??= t('team.workerClosed');
     void this.worker.terminate();
   }
 }
