@@ -9,8 +9,8 @@ import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
 import { profileName, readConfigFile } from '../config/settings.js';
 import { Ledger, openLedger as openLocalLedger } from './ledger.js';
-import { PgLedger } from './pg/ledger.js';
-import type { LedgerEntry } from './schema.js';
+import { PgLedger, type PgOpening } from './pg/ledger.js';
+import type { BeginInfo, LedgerEntry } from './schema.js';
 
 /** The methods every ledger offers (those of the local one; the team ledger implements the same). */
 export type LedgerStore = Pick<
@@ -44,6 +44,11 @@ export type LedgerStore = Pick<
    * ledger has none and is asked one reference at a time).
    */
   findByOrderIds?(orderIds: readonly string[]): Map<string, LedgerEntry[]>;
+  /**
+   * {@link Ledger.begin} of many payments in one round trip (the team ledger; src/payment/pipeline.ts
+   * `steps.recordMany` asks the local ledger one payment at a time instead).
+   */
+  beginMany?(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean }): Array<{ id: number; uuid: string; earlier?: LedgerEntry } | UsageError>;
 };
 
 /** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
@@ -74,17 +79,40 @@ export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.en
 }
 
 let sharedTeam: PgLedger | undefined;
+/** The team ledger {@link prepareLedger} started opening, not finished yet. */
+let preparing: PgOpening | undefined;
+
+/**
+ * Starts opening the team ledger of `profile`, when one is configured, without waiting: its
+ * worker starts, loads the driver and connects while the caller goes on (a single cash-out loads
+ * its code and checks its flags meanwhile); {@link openLedger} takes it over. Nothing is sent or
+ * recorded here, and nothing thrown: any problem shows when the ledger is opened.
+ */
+export function prepareLedger(profile?: string): void {
+  if (sharedTeam || preparing) return;
+  try {
+    const team = teamLedger(profile);
+    if (team) preparing = PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+  } catch {
+    /* said by openLedger */
+  }
+}
 
 /**
  * The ledger of this process for the commands that send (opened once): the team ledger when one
- * is configured, else the local one (created when missing).
+ * is configured, else the local one (created when missing). A team ledger {@link prepareLedger}
+ * started for the same address and password is finished; any other is let go.
  * @param profile the profile in use
  * @throws LedgerUnavailableError (exit 2, nothing was sent), LedgerBusyError
  */
 export function openLedger(profile?: string): LedgerStore {
   const team = teamLedger(profile);
+  const prepared = preparing;
+  preparing = undefined;
+  const usable = prepared && team && prepared.url === team.url && prepared.password === team.password ? prepared : undefined;
+  if (prepared && !usable) PgLedger.discard(prepared);
   if (!team) return openLocalLedger();
-  sharedTeam ??= PgLedger.open(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+  sharedTeam ??= usable ? PgLedger.finish(usable) : PgLedger.open(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
   return sharedTeam;
 }
 

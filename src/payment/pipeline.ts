@@ -132,6 +132,11 @@ export interface PaymentLedger extends SettleLedger {
   /** The order reference of the latest identical payment that the gateway was found not to have, within `sinceMs`. */
   reusableOrderId(fingerprint: string, sinceMs: number): string | undefined;
   begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }): { id: number; earlier?: LedgerEntry };
+  /**
+   * {@link begin} of many payments in one round trip, each answered in order with its entry or the
+   * error that refused it (the team ledger has it; the local one is asked one payment at a time).
+   */
+  beginMany?(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean }): Array<{ id: number; earlier?: LedgerEntry } | UsageError>;
   end(id: number, outcome: Outcome, extra?: EndDetails): void;
   get(id: number): LedgerEntry | undefined;
 }
@@ -199,6 +204,25 @@ export const steps = {
    */
   record(ledger: Pick<PaymentLedger, 'begin'>, info: BeginInfo, opts: { windowMin: number; allowDuplicate: boolean }): { id: number; earlier?: LedgerEntry } {
     return ledger.begin(info, opts);
+  },
+  /**
+   * record, for many payments at once (a batch's group recorded ahead, inside the caller's
+   * transaction): each checked and recorded as {@link steps.record} records it, in order, so each
+   * sees the ones before it; a ledger that does it in one round trip (`beginMany`) is asked once.
+   * A refusal (`duplicate_cashout`, `duplicate_order`) is that payment's answer, not thrown.
+   * @returns per payment, in order: its entry, or the UsageError that refused it
+   * @throws the ledger's other errors (nothing sent)
+   */
+  recordMany(ledger: Pick<PaymentLedger, 'begin' | 'beginMany'>, infos: readonly BeginInfo[], opts: { windowMin: number; allowDuplicate: boolean }): Array<{ id: number; earlier?: LedgerEntry } | UsageError> {
+    if (ledger.beginMany) return ledger.beginMany(infos, opts);
+    return infos.map((info) => {
+      try {
+        return steps.record(ledger, info, opts);
+      } catch (err) {
+        if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) return err;
+        throw err;
+      }
+    });
   },
   /**
    * send, then classify: one request (never retried here); an error is classified

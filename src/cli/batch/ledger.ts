@@ -8,6 +8,7 @@ import { openLedger } from '../../ledger/store.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
 import type { RunRecord } from '../../ledger/runs.js';
 import type { Settings } from '../../config/settings.js';
+import type { UsageError } from '../../core/errors.js';
 import { settleEntry, type Settled } from '../../payment/settle.js';
 
 export { outcomeOfError, type Outcome };
@@ -57,6 +58,8 @@ export interface BatchLedger {
    * @throws UsageError `duplicate_cashout`; the ledger's errors when it cannot write
    */
   begin(info: RowBegin, opts: { windowMin: number; allowDuplicate: boolean }): { id: number };
+  /** {@link begin} of many rows in one round trip, each answered with its entry or its refusal (the team ledger only). */
+  beginMany?(infos: readonly RowBegin[], opts: { windowMin: number; allowDuplicate: boolean }): Array<{ id: number } | UsageError>;
   end(id: string | number, outcome: Outcome, extra?: EndDetails): void;
   /** Runs `fn` in one transaction: the begins and ends inside it reach the disk together. */
   group<T>(fn: () => T): T;
@@ -137,6 +140,7 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
       return { facts, rows };
     },
     begin: (info, opts) => ledger.begin(info, opts),
+    ...(ledger.beginMany ? { beginMany: (infos: readonly RowBegin[], opts: { windowMin: number; allowDuplicate: boolean }) => ledger.beginMany!(infos, opts) } : {}),
     end: (id, outcome, extra) => ledger.end(Number(id), outcome, extra),
     async settle(id, lookup, opts) {
       const e = ledger.get(Number(id));

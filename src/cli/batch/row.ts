@@ -217,6 +217,16 @@ export function recordRow(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'tar
 }
 
 /**
+ * The record step for a group of rows recorded ahead (src/payment/pipeline.ts `steps.recordMany`,
+ * in the caller's transaction): one round trip on the team ledger.
+ * @returns per row, in order: its entry, or the UsageError (`duplicate_cashout` / `duplicate_order`) that refused it
+ * @throws the ledger's other errors
+ */
+export function recordRows(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>, rows: readonly ValidRow[]): Array<{ id: number } | UsageError> {
+  return steps.recordMany(run.ledger, rows.map((row) => beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId)), { windowMin: run.settings.duplicateWindowMin, allowDuplicate: run.allowDuplicate });
+}
+
+/**
  * A row an earlier run left unknown: settled first (src/payment/settle.ts, the settle step of every
  * payment): found at the gateway → `already_ok`; the gateway never got it (asked after the row's
  * deadline, once that run has ended) → sent now, under the same order reference; otherwise it

@@ -27,7 +27,7 @@ import { startProgress, type BatchCounters } from './progress.js';
 import { emptyTally, openResults, printSummary, resultsPath, type ResultsWriter, type RowResult } from './results.js';
 import { processContext } from '../../core/terminal.js';
 import { confirm, NO_LEDGER, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type Operation, type ValidRow } from './check.js';
-import { recordRow, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
+import { recordRows, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
 import type { BatchOptions, PreparedBatch } from './run.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDialect } from '../csv-dialect.js';
@@ -338,14 +338,11 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       try {
         ledger.group(() => {
           flushEnds();
-          for (const g of toBegin) {
-            try {
-              ids.set(g.row.row, recordRow(run, g.row).id);
-            } catch (err) {
-              if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) ids.set(g.row.row, err);
-              else throw err;
-            }
-          }
+          const begun = recordRows(run, toBegin.map((g) => g.row));
+          toBegin.forEach((g, i) => {
+            const b = begun[i]!;
+            ids.set(g.row.row, b instanceof Error ? b : b.id);
+          });
         });
       } catch (err) {
         // The transaction is rolled back: none of the group is recorded, none is sent.

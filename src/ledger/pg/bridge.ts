@@ -32,6 +32,8 @@ export class SyncWorker {
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
   private dead: string | undefined;
+  /** A call was posted and its answer not taken yet. */
+  private posted = false;
 
   /**
    * Starts the worker script `file` (a built .cjs beside the bundle).
@@ -58,9 +60,30 @@ export class SyncWorker {
    * @throws WorkerCallError with the worker's message and code
    */
   call<T>(op: string, ...args: unknown[]): T {
+    this.post(op, ...args);
+    return this.answer<T>();
+  }
+
+  /**
+   * Starts `op` in the worker without waiting: the caller goes on with its own work, and takes the
+   * answer with {@link answer} before any other call.
+   * @throws WorkerCallError when the worker is gone
+   */
+  post(op: string, ...args: unknown[]): void {
     if (this.dead) throw new WorkerCallError(this.dead, 'WORKER_GONE');
+    if (this.posted) throw new Error(`the team ledger's worker has a call waiting for its answer (${op})`);
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage({ op, args });
+    this.posted = true;
+  }
+
+  /**
+   * Waits for the answer of the call {@link post}ed last.
+   * @throws WorkerCallError with the worker's message and code
+   */
+  answer<T>(): T {
+    if (!this.posted) throw new Error('no call of the team ledger is waiting for its answer');
+    this.posted = false;
     // The worker answers every call (its driver has time limits of its own); the wait is bounded
     // anyway so that a worker that died is noticed.
     for (;;) {

@@ -36,8 +36,8 @@ import type { InFlightFacts, OwnerState } from '../settle-rule.js';
 import { clean, clip, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
 import type { LedgerStore } from '../store.js';
 import { SyncWorker, WorkerCallError } from './bridge.js';
-import { PG_RUN_LOCK, PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
-import type { BeginAnswer, BeginArgs, ConnectArgs } from './worker.js';
+import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
+import type { BeginAnswer, BeginArgs, BeginManyArgs, ConnectArgs } from './worker.js';
 
 /** Default duplicate window in minutes (as src/ledger/ledger.ts). */
 const DEFAULT_WINDOW_MIN = 10;
@@ -82,6 +82,20 @@ const workerFile = (): string => join(__dirname, 'pg-worker.cjs');
 /** This process as a run of the team ledger. */
 interface PgRun extends RunRecord {}
 
+/** One call the worker runs (src/ledger/pg/worker.ts `ops`). */
+type Step = { op: string; args: unknown[] };
+
+/**
+ * A team ledger being opened: its worker started and asked to connect and read the schema
+ * version, while the caller goes on ({@link PgLedger.start}); {@link PgLedger.finish} takes the answer.
+ */
+export interface PgOpening {
+  url: string;
+  password: string | undefined;
+  beforeSend: boolean;
+  ledger: PgLedger;
+}
+
 /** A connection to a team ledger, with the {@link LedgerStore} methods. */
 export class PgLedger implements LedgerStore {
   /** Where it is (`host:port/database`), in place of the local ledger's file path. */
@@ -90,8 +104,12 @@ export class PgLedger implements LedgerStore {
   private readonly note: string;
   private me: PgRun | undefined;
   private depth = 0;
-  /** Outcomes recorded inside a group, written together ({@link flushEnds}). */
+  /** Outcomes recorded inside a group, written together, with the next call or the commit. */
   private pendingEnds: unknown[][] = [];
+  /** A group's BEGIN, not sent yet: it goes with the group's first call (or not at all when the group makes none). */
+  private pendingBegin = false;
+  /** This run's registration (its lock and row), not sent yet: it goes with the next call, before anything it names. */
+  private pendingRegister: unknown[] | undefined;
 
   /** True once the connection was made: a connection that never came up is an error, not a loss. */
   private connected = false;
@@ -110,6 +128,15 @@ export class PgLedger implements LedgerStore {
    * @throws LedgerUnavailableError (exit 2)
    */
   static open(url: string, opts: { password?: string; beforeSend?: boolean; migrating?: boolean } = {}): PgLedger {
+    return PgLedger.finish(PgLedger.start(url, opts), opts);
+  }
+
+  /**
+   * Starts opening a team ledger: the worker starts, loads the driver, connects and reads the
+   * schema version while the caller goes on (a cash-out reads its flags meanwhile). Nothing is
+   * waited for and nothing thrown about the database here: {@link finish} does that.
+   */
+  static start(url: string, opts: { password?: string; beforeSend?: boolean } = {}): PgOpening {
     // The password is the secret (the URL's, the config's); the user name is shown, as libpq's tools do.
     try {
       const pw = new URL(url).password;
@@ -126,15 +153,31 @@ export class PgLedger implements LedgerStore {
     const ledger = new PgLedger(where, bridge, note);
     holder.ledger = ledger;
     const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: PG_CONNECT_TIMEOUT_MS, queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
+    bridge.post('open', args);
+    return { url, password: opts.password, beforeSend: Boolean(opts.beforeSend), ledger };
+  }
+
+  /** Lets a ledger {@link start}ed go unused (its worker ends, and its connection with it). */
+  static discard(opening: PgOpening): void {
+    opening.ledger.bridge.close();
+  }
+
+  /**
+   * Waits until a ledger {@link start}ed is connected, checks its schema version (unless
+   * `migrating`) and, before a send, registers this process as a run (sent with the first call).
+   * @throws LedgerUnavailableError (exit 2)
+   */
+  static finish(opening: PgOpening, opts: { migrating?: boolean } = {}): PgLedger {
+    const { ledger } = opening;
     try {
-      bridge.call('connect', args);
+      const { version } = ledger.bridge.answer<{ version: number }>();
       ledger.connected = true;
-      if (!opts.migrating) ledger.checkVersion();
-      if (opts.beforeSend) ledger.register();
+      if (!opts.migrating) ledger.checkVersion(version);
+      if (opening.beforeSend) ledger.register();
       return ledger;
     } catch (err) {
-      bridge.close();
-      throw pgFailure(err, where, note);
+      ledger.bridge.close();
+      throw pgFailure(err, ledger.file, ledger.note);
     }
   }
 
@@ -161,8 +204,7 @@ export class PgLedger implements LedgerStore {
     return v === undefined ? 0 : Number(v);
   }
 
-  private checkVersion(): void {
-    const v = this.schemaVersion();
+  private checkVersion(v: number): void {
     if (v === PG_SCHEMA_VERSION) return;
     if (v > PG_SCHEMA_VERSION) throw new LedgerUnavailableError(t('team.schemaNewer', this.file, v, PG_SCHEMA_VERSION, this.note), { hint: t('team.schemaNewerHint') });
     throw new LedgerUnavailableError(t('team.schemaOlder', this.file, v, PG_SCHEMA_VERSION, this.note), { hint: t('team.schemaOlderHint') });
@@ -197,10 +239,34 @@ export class PgLedger implements LedgerStore {
     });
   }
 
-  /** Runs one statement. @throws WorkerCallError */
+  /** Runs one statement (after what is pending). @throws WorkerCallError */
   private q(sql: string, params: unknown[] = []): Row[] {
-    if (this.pendingEnds.length && sql !== 'ROLLBACK') this.flushEnds();
-    return this.bridge.call<Row[]>('query', sql, params);
+    return this.call<Row[]>('query', sql, params);
+  }
+
+  /**
+   * Calls `op` in the worker, with what this ledger kept pending sent ahead of it in the same trip
+   * (this run's registration, a group's BEGIN, a group's outcomes), in that order.
+   * @throws WorkerCallError
+   */
+  private call<T>(op: string, ...args: unknown[]): T {
+    const pre: Step[] = [];
+    const register = this.pendingRegister;
+    if (register) pre.push({ op: 'register', args: [register] });
+    if (this.pendingBegin) pre.push({ op: 'query', args: ['BEGIN'] });
+    if (this.pendingEnds.length) pre.push({ op: 'endMany', args: [endColumns(this.pendingEnds), true] });
+    this.pendingRegister = undefined;
+    this.pendingBegin = false;
+    this.pendingEnds = [];
+    if (!pre.length) return this.bridge.call<T>(op, ...args);
+    try {
+      const out = this.bridge.call<unknown[]>('many', [...pre, { op, args }]);
+      return out[out.length - 1] as T;
+    } catch (err) {
+      // Whether the registration went through is not known: this process counts as no run yet.
+      if (register) this.me = undefined;
+      throw err;
+    }
   }
 
   private guard<T>(fn: () => T, note = this.note): T {
@@ -211,7 +277,10 @@ export class PgLedger implements LedgerStore {
     }
   }
 
-  /** Registers this process as a run: its lock first (so a visible run is a locked one while it lives), then its row. */
+  /**
+   * Registers this process as a run: its lock first (so a visible run is a locked one while it
+   * lives), then its row, in one statement sent with the next call (src/ledger/pg/schema.ts `PG_RUN_REGISTER`).
+   */
   private register(): PgRun {
     if (this.me) return this.me;
     let user = 'unknown';
@@ -221,8 +290,7 @@ export class PgLedger implements LedgerStore {
       /* no user database entry (a container) */
     }
     const run: PgRun = { id: randomUUID(), pid: process.pid, procStart: null, host: hostname(), bootId: null, startedMs: Date.now(), user, version: VERSION };
-    this.q(PG_RUN_LOCK, [run.id]);
-    this.q(`INSERT INTO paycli.runs (id, pid, host, os_user, version, started_ms) VALUES ($1, $2, $3, $4, $5, $6)`, [run.id, run.pid, clip(run.host, 200), clip(run.user, 100), run.version, run.startedMs]);
+    this.pendingRegister = [run.id, run.pid, clip(run.host, 200), clip(run.user, 100), run.version, run.startedMs];
     this.me = run;
     return run;
   }
@@ -252,12 +320,45 @@ export class PgLedger implements LedgerStore {
   }
 
   begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean } = {}): { id: number; uuid: string; earlier?: LedgerEntry } {
-    const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
-    if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
-    const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
+    const now = Date.now();
+    checkClock(now, this.note);
+    const args = this.beginArgs(info, opts, now, this.guard(() => this.register()));
+    const answer = this.guard(() => this.call<BeginAnswer>('begin', args));
+    return this.begun(answer, args, opts.windowMin ?? DEFAULT_WINDOW_MIN, now);
+  }
+
+  /**
+   * {@link begin} of many payments (a batch's group) in one round trip and, with no two of them
+   * able to refuse each other, one statement: each is checked and recorded as {@link begin} would
+   * one after the other. A refusal is that payment's answer, as the error {@link begin} throws
+   * (`duplicate_cashout`, `duplicate_order`); the others are recorded all the same.
+   * @returns per payment, in order: its entry, or the error that refused it
+   * @throws LedgerUnavailableError (nothing of the call recorded when outside a group; inside, the group's transaction fails)
+   */
+  beginMany(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean } = {}): Array<{ id: number; uuid: string; earlier?: LedgerEntry } | UsageError> {
+    if (!infos.length) return [];
     const now = Date.now();
     checkClock(now, this.note);
     const run = this.guard(() => this.register());
+    const rows = infos.map((info) => this.beginArgs(info, opts, now, run));
+    const call: BeginManyArgs = { rows, inTransaction: this.depth > 0 };
+    const answers = this.guard(() => this.call<BeginAnswer[]>('beginMany', call));
+    const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
+    return answers.map((answer, i) => {
+      try {
+        return this.begun(answer, rows[i]!, windowMin, now);
+      } catch (err) {
+        if (err instanceof UsageError) return err;
+        throw err;
+      }
+    });
+  }
+
+  /** What the worker needs to check and record one payment. */
+  private beginArgs(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }, now: number, run: PgRun): BeginArgs & { uuid: string } {
+    const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
+    if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
+    const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
     const uuid = uuidV7(now);
     const endpoint = endpointIdentity(info.target);
     const orderId = clip(info.orderId, 200);
@@ -266,16 +367,14 @@ export class PgLedger implements LedgerStore {
       info.pixKeyType ?? null, clip(info.pixKey, 200), clip(info.recipient, 200), clip(info.payer, 200), clip(info.product, 200), orderId, clip(info.batchId, 200), info.batchRow ?? null,
       opts.allowDuplicate ? 1 : 0, null, process.pid, null, now, now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs, run.id, clip(run.user, 100), clip(run.host, 200), VERSION,
     ];
-    const args: BeginArgs = { endpoint, ...(info.kind === 'cashout' ? { fingerprint } : {}), windowOn: windowMin > 0, sinceMs: now - Math.max(0, windowMin) * 60_000, allowDuplicate: Boolean(opts.allowDuplicate), orderId, values, inTransaction: this.depth > 0 };
-    const answer = this.guard(() => {
-      this.flushEnds();
-      return this.bridge.call<BeginAnswer>('begin', args);
-    });
-    if ('blocked' in answer) {
-      throw duplicateError(toPgEntry(answer.blocked), windowMin, now);
-    }
+    return { uuid, endpoint, ...(info.kind === 'cashout' ? { fingerprint } : {}), windowOn: windowMin > 0, sinceMs: now - Math.max(0, windowMin) * 60_000, allowDuplicate: Boolean(opts.allowDuplicate), orderId, values, inTransaction: this.depth > 0 };
+  }
+
+  /** The entry the worker recorded, or the error of its refusal. @throws UsageError `duplicate_cashout` / `duplicate_order` */
+  private begun(answer: BeginAnswer, args: { uuid: string }, windowMin: number, now: number): { id: number; uuid: string; earlier?: LedgerEntry } {
+    if ('blocked' in answer) throw duplicateError(toPgEntry(answer.blocked), windowMin, now);
     if ('taken' in answer) throw orderTakenError(toPgEntry(answer.taken), this.note);
-    return { id: answer.id, uuid, ...(answer.earlier ? { earlier: toPgEntry(answer.earlier) } : {}) };
+    return { id: answer.id, uuid: args.uuid, ...(answer.earlier ? { earlier: toPgEntry(answer.earlier) } : {}) };
   }
 
   extendDeadlines(ids: readonly number[], deadlineMs: number): void {
@@ -331,50 +430,46 @@ export class PgLedger implements LedgerStore {
 
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
     const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)];
-    // Inside a group the outcomes are written together, in one statement before the next read or the commit.
+    // Inside a group the outcomes are written together, in one statement with the next call or the commit.
     if (this.depth > 0) {
       this.pendingEnds.push(values);
       return;
     }
-    this.guard(
-      () =>
-        void this.q(
-          `UPDATE paycli.payments SET outcome = $2, end_time = $3, transaction_id = coalesce($4::jsonb, transaction_id), status = coalesce($5, status), http_status = $6, message = $7 WHERE id = $1`,
-          values,
-        ),
-      '',
-    );
+    this.guard(() => void this.call('endMany', endColumns([values]), false), '');
   }
 
-  /** Writes the outcomes {@link end} kept inside a group, in one UPDATE. */
-  private flushEnds(): void {
-    if (!this.pendingEnds.length) return;
-    const rows = this.pendingEnds;
-    this.pendingEnds = [];
-    const col = (j: number) => rows.map((r) => r[j]);
-    this.bridge.call('query',
-      `UPDATE paycli.payments AS p SET outcome = u.outcome, end_time = u.end_time, transaction_id = coalesce(u.transaction_id::jsonb, p.transaction_id), status = coalesce(u.status, p.status), http_status = u.http_status, message = u.message
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[]) AS u(id, outcome, end_time, transaction_id, status, http_status, message) WHERE p.id = u.id`,
-      [col(0), col(1), col(2), col(3), col(4), col(5), col(6)]);
-  }
-
-  /** BEGIN … COMMIT around `fn` (nested calls run inside the outer one). */
+  /**
+   * BEGIN … COMMIT around `fn` (nested calls run inside the outer one). The BEGIN goes with the
+   * first call inside; a group that only wrote outcomes writes them in one transaction of their
+   * own that does not wait for the disk (src/ledger/pg/worker.ts `endMany`: an outcome lost to a
+   * database crash leaves its entry unknown); the COMMIT of anything else waits for it.
+   */
   private transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    this.q('BEGIN');
+    this.pendingBegin = true;
     this.depth++;
     try {
       const out = fn();
       this.depth--;
-      this.q('COMMIT');
+      if (!this.pendingBegin) this.q('COMMIT');
+      else {
+        this.pendingBegin = false;
+        const ends = this.pendingEnds;
+        this.pendingEnds = [];
+        if (ends.length) this.call('endMany', endColumns(ends), false);
+      }
       return out;
     } catch (err) {
       if (this.depth > 0) this.depth--;
       this.pendingEnds = [];
-      try {
-        this.q('ROLLBACK');
-      } catch {
-        /* the first error is the one to report */
+      const begun = !this.pendingBegin;
+      this.pendingBegin = false;
+      if (begun) {
+        try {
+          this.q('ROLLBACK');
+        } catch {
+          /* the first error is the one to report */
+        }
       }
       throw err;
     }
@@ -574,6 +669,11 @@ export class PgLedger implements LedgerStore {
     const out = this.q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
     return Number(out[0]?.n ?? 0);
   }
+}
+
+/** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
+function endColumns(rows: readonly unknown[][]): unknown[][] {
+  return Array.from({ length: 7 }, (_, j) => rows.map((r) => r[j]));
 }
 
 /** The PostgreSQL types of the columns `ledger push` writes, in its order. */

@@ -108,6 +108,37 @@ export const PG_CHECK_AND_INSERT = `WITH b AS (
     RETURNING id)
 SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t) AS taken, (SELECT id FROM ins) AS id`;
 
+/**
+ * {@link PG_CHECK_AND_INSERT} for many rows in one statement (a batch's group; run after the
+ * endpoint locks): one array per column of {@link PG_INSERT_COLUMNS} ($1...$27), then per row the
+ * fingerprint or NULL ($28), window on ($29), since ($30) and allow duplicate ($31). Each row is
+ * checked against what was committed before the statement, not against the other rows of the
+ * statement: the caller sends only rows that cannot refuse each other (src/ledger/pg/worker.ts
+ * `beginMany`). Answers one row per input row, in their order: blocked, taken, new id.
+ */
+export const PG_CHECK_AND_INSERT_MANY = `WITH u AS (
+    SELECT * FROM unnest(${PG_INSERT_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}, $28::text[], $29::boolean[], $30::bigint[], $31::boolean[])
+      WITH ORDINALITY AS u(${PG_INSERT_COLUMNS.map((_, i) => `c${i + 1}`).join(', ')}, fp, window_on, since, allow_dup, k)),
+  c AS (
+    SELECT u.*,
+      (SELECT row_to_json(b) FROM paycli.payments AS b WHERE u.fp IS NOT NULL AND b.fingerprint = u.fp AND b.kind = 'cashout'
+        AND (b.outcome IS NULL OR b.outcome = 'unknown' OR (b.outcome = 'ok' AND u.window_on AND (b.time_ms IS NULL OR b.time_ms >= u.since))) ORDER BY b.id DESC LIMIT 1) AS blocked,
+      (SELECT row_to_json(t) FROM paycli.payments AS t WHERE u.c15 IS NOT NULL AND t.order_id = u.c15 AND t.endpoint = u.c7 AND (t.outcome IS NULL OR t.outcome IN ('unknown', 'ok')) ORDER BY t.id DESC LIMIT 1) AS taken
+    FROM u),
+  ins AS (
+    INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
+    SELECT ${PG_INSERT_COLUMNS.map((col, i) => (col === 'overrides' ? `coalesce(c.c${i + 1}, (c.blocked->>'id')::bigint)` : `c.c${i + 1}`)).join(', ')}
+    FROM c WHERE (c.blocked IS NULL OR c.allow_dup) AND c.taken IS NULL ORDER BY c.k
+    RETURNING id, uuid)
+SELECT c.blocked, c.taken, ins.id FROM c LEFT JOIN ins ON ins.uuid = c.c1 ORDER BY c.k`;
+
+/**
+ * Outcomes of many entries in one statement, one array per column: $1 entry numbers, $2 outcomes,
+ * $3 end times, $4 transaction ids (JSON text or NULL), $5 statuses, $6 HTTP statuses, $7 messages.
+ */
+export const PG_END_MANY = `UPDATE paycli.payments AS p SET outcome = u.outcome, end_time = u.end_time, transaction_id = coalesce(u.transaction_id::jsonb, p.transaction_id), status = coalesce(u.status, p.status), http_status = u.http_status, message = u.message
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[]) AS u(id, outcome, end_time, transaction_id, status, http_status, message) WHERE p.id = u.id`;
+
 /** `INSERT` of one payment, returning its entry number. */
 export const PG_INSERT = `INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')}) VALUES (${PG_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
 
@@ -131,6 +162,14 @@ export const PG_ENDPOINT_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended($
  * however the process ended; a stopped process keeps its connection, and so its lock.
  */
 export const PG_RUN_LOCK = `SELECT pg_advisory_lock(1, hashtext($1))`;
+
+/**
+ * Registers a run in one statement: its lock ({@link PG_RUN_LOCK}) is taken before its row is
+ * written, so a run that others can see is a locked one while it lives. $1 id, $2 pid, $3 host,
+ * $4 operating-system user, $5 paycli version, $6 start (epoch ms).
+ */
+export const PG_RUN_REGISTER = `WITH l AS (${PG_RUN_LOCK})
+  INSERT INTO paycli.runs (id, pid, host, os_user, version, started_ms) SELECT $1::text, $2::integer, $3::text, $4::text, $5::text, $6::bigint FROM l`;
 
 /** Whether a run's lock is free (its run gone): tried, and let go again at once when taken. */
 export const PG_RUN_PROBE = `SELECT CASE WHEN pg_try_advisory_lock(1, hashtext($1)) THEN pg_advisory_unlock(1, hashtext($1)) ELSE false END AS free`;

@@ -10,7 +10,7 @@ import type { MessagePort } from 'node:worker_threads';
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import pgPass from 'pgpass';
-import { PG_CHECK_AND_INSERT, PG_ENDPOINT_LOCK } from './schema.js';
+import { PG_CHECK_AND_INSERT, PG_CHECK_AND_INSERT_MANY, PG_END_MANY, PG_ENDPOINT_LOCK, PG_RUN_REGISTER } from './schema.js';
 
 /** How the connection is made: the URL (its password, if any, inside), a password from the config, time limits. */
 export interface ConnectArgs {
@@ -33,6 +33,12 @@ export interface BeginArgs {
   /** The values of src/ledger/pg/schema.ts `PG_INSERT_COLUMNS`, in order. */
   values: unknown[];
   /** Inside a transaction already (a group): no BEGIN/COMMIT here. */
+  inTransaction: boolean;
+}
+
+/** What {@link beginMany} does: {@link begin} of each row, in order, in the caller's transaction (or one of its own). */
+export interface BeginManyArgs {
+  rows: BeginArgs[];
   inTransaction: boolean;
 }
 
@@ -76,7 +82,7 @@ async function passwordFromEnvironment(p: ConnInfo): Promise<string> {
   throw Object.assign(new Error('NO_PASSWORD'), { code: 'NO_PASSWORD' });
 }
 
-async function connect(a: ConnectArgs): Promise<{ server: string }> {
+async function connect(a: ConnectArgs): Promise<void> {
   // The URL's password first, then the config's, then PGPASSWORD and the password file, read only
   // when the server asks (the driver's own reading of them is deprecated and warns on stderr).
   const params = parseIntoClientConfig(a.url);
@@ -100,8 +106,23 @@ async function connect(a: ConnectArgs): Promise<{ server: string }> {
   });
   await c.connect();
   client = c;
-  const r = await c.query('SHOW server_version');
-  return { server: String(r.rows[0]?.server_version ?? '?') };
+}
+
+/**
+ * Connects and reads the schema version in one call (0: no paycli schema yet), so that a paycli
+ * can start this while it still reads its flags (src/ledger/store.ts `prepareLedger`).
+ */
+async function open(a: ConnectArgs): Promise<{ version: number }> {
+  await connect(a);
+  try {
+    const r = await live().query(`SELECT value FROM paycli.meta WHERE key = 'schema_version'`);
+    return { version: r.rows[0] ? Number(r.rows[0].value) : 0 };
+  } catch (err) {
+    // No schema (3F000) or no table (42P01): nothing of paycli's there yet.
+    const code = (err as { code?: unknown }).code;
+    if (code === '42P01' || code === '3F000') return { version: 0 };
+    throw err;
+  }
 }
 
 function live(): pg.Client {
@@ -123,14 +144,12 @@ async function begin(a: BeginArgs): Promise<BeginAnswer> {
   const c = live();
   if (!a.inTransaction) {
     lockedInTransaction.clear();
-    await c.query('BEGIN');
+    // BEGIN and the lock in one round trip (two statements of one simple query, the endpoint as a literal).
+    await c.query(`BEGIN; ${lockSql(c, a.endpoint)}`);
   }
   try {
     // The lock first, in a statement of its own: the checks after it read what the previous holder committed.
-    if (!lockedInTransaction.has(a.endpoint)) {
-      await c.query(PG_ENDPOINT_LOCK, [a.endpoint]);
-      if (a.inTransaction) lockedInTransaction.add(a.endpoint);
-    }
+    if (a.inTransaction) await lockEndpoints(c, [a.endpoint]);
     const values = [...a.values, a.fingerprint ?? null, a.windowOn, a.sinceMs, a.allowDuplicate];
     values[18] = null; // overrides: the blocking entry's, set by the statement
     const r = (await c.query({ name: 'paycli_check_and_insert', text: PG_CHECK_AND_INSERT, values })).rows[0]!;
@@ -149,6 +168,115 @@ async function begin(a: BeginArgs): Promise<BeginAnswer> {
   }
 }
 
+/** {@link PG_ENDPOINT_LOCK} with the endpoint as a literal (for a simple query of several statements). */
+function lockSql(c: pg.Client, endpoint: string): string {
+  return PG_ENDPOINT_LOCK.replace('$1', c.escapeLiteral(endpoint));
+}
+
+/** Takes the endpoint locks the open transaction does not hold yet (in a fixed order: two paycli never wait on each other crosswise). */
+async function lockEndpoints(c: pg.Client, endpoints: readonly string[]): Promise<void> {
+  const missing = [...new Set(endpoints)].filter((e) => !lockedInTransaction.has(e)).sort();
+  if (!missing.length) return;
+  await c.query(missing.map((e) => lockSql(c, e)).join('; '));
+  for (const e of missing) lockedInTransaction.add(e);
+}
+
+/**
+ * {@link begin} of many rows (a batch's group), with the same answers in the same order. The
+ * endpoint locks first, then one statement checks and records every row
+ * ({@link PG_CHECK_AND_INSERT_MANY}): its snapshot holds what the locks' previous holders
+ * committed. Rows of the group that could refuse each other (the same fingerprint, or the same
+ * order reference at the same endpoint) are checked one after the other instead, as {@link begin}
+ * does, so that each sees the ones before it.
+ */
+async function beginMany(a: BeginManyArgs): Promise<BeginAnswer[]> {
+  const c = live();
+  if (!a.rows.length) return [];
+  if (!a.inTransaction) {
+    lockedInTransaction.clear();
+    await c.query('BEGIN');
+  }
+  try {
+    await lockEndpoints(c, a.rows.map((r) => r.endpoint));
+    let answers: BeginAnswer[];
+    if (collide(a.rows)) {
+      answers = [];
+      for (const r of a.rows) answers.push(await begin({ ...r, inTransaction: true }));
+    } else {
+      const cols = a.rows[0]!.values.map((_, j) => a.rows.map((r) => r.values[j] ?? null));
+      const params = [...cols, a.rows.map((r) => r.fingerprint ?? null), a.rows.map((r) => r.windowOn), a.rows.map((r) => r.sinceMs), a.rows.map((r) => r.allowDuplicate)];
+      const out = (await c.query({ name: 'paycli_check_and_insert_many', text: PG_CHECK_AND_INSERT_MANY, values: params })).rows;
+      answers = a.rows.map((r, i) => {
+        const row = out[i]!;
+        const earlier = (row.blocked as Record<string, unknown> | null) ?? undefined;
+        const taken = (row.taken as Record<string, unknown> | null) ?? undefined;
+        if (earlier && !r.allowDuplicate) return { blocked: earlier };
+        if (taken || row.id === null) return { taken: taken! };
+        return { id: Number(row.id), ...(earlier ? { earlier } : {}) };
+      });
+    }
+    if (!a.inTransaction) await c.query('COMMIT');
+    return answers;
+  } catch (err) {
+    if (!a.inTransaction) await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Whether two rows of a group could refuse each other: the same fingerprint, or the same order reference at one endpoint. */
+function collide(rows: readonly BeginArgs[]): boolean {
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const keys = [`f ${String(r.values[3])}`, ...(r.orderId !== null ? [`o ${r.endpoint} ${r.orderId}`] : [])];
+    for (const k of keys) {
+      if (seen.has(k)) return true;
+      seen.add(k);
+    }
+  }
+  return false;
+}
+
+/**
+ * Writes outcomes (the columns of {@link PG_END_MANY}). Outside a transaction, in one of its own
+ * whose commit does not wait for the disk (`synchronous_commit` off): an outcome lost to a crash
+ * of the database server leaves its entry unknown, which the rules settle later; every record
+ * made before a send keeps waiting for the disk.
+ */
+async function endMany(columns: unknown[][], inTransaction: boolean): Promise<void> {
+  const c = live();
+  if (inTransaction) {
+    await c.query(PG_END_MANY, columns);
+    return;
+  }
+  await c.query('BEGIN; SET LOCAL synchronous_commit TO off');
+  try {
+    await c.query(PG_END_MANY, columns);
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Registers a run: its session lock, then its row, in one statement (src/ledger/pg/schema.ts `PG_RUN_REGISTER`). */
+async function register(values: unknown[]): Promise<void> {
+  await live().query(PG_RUN_REGISTER, values);
+}
+
+/**
+ * Several calls in one trip across the bridge, in order (what a ledger kept pending, then the call
+ * it waits on): the answers in the same order; the first error stops the rest and is the answer.
+ */
+async function many(steps: Array<{ op: string; args: unknown[] }>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const s of steps) {
+    const fn = ops[s.op];
+    if (!fn || s.op === 'many') throw new Error(`no such operation: ${s.op}`);
+    out.push(await (fn as (...a: unknown[]) => Promise<unknown>)(...s.args));
+  }
+  return out;
+}
+
 /** Copies rows into `paycli.payments`, skipping uuids it holds (ledger push). @returns how many were added */
 async function insertMany(sql: string, rows: unknown[][]): Promise<number> {
   const c = live();
@@ -164,7 +292,7 @@ async function close(): Promise<void> {
   await c?.end().catch(() => undefined);
 }
 
-const ops: Record<string, (...args: never[]) => Promise<unknown>> = { connect, query, begin, insertMany, close };
+const ops: Record<string, (...args: never[]) => Promise<unknown>> = { connect, open, query, begin, beginMany, endMany, register, many, insertMany, close };
 
 port.on('message', async (msg: { op: string; args: unknown[] }) => {
   let answer: unknown;
