@@ -142,30 +142,50 @@ const lockedInTransaction = new Set<string>();
 
 async function begin(a: BeginArgs): Promise<BeginAnswer> {
   const c = live();
+  const values = [...a.values, a.fingerprint ?? null, a.windowOn, a.sinceMs, a.allowDuplicate];
+  values[18] = null; // overrides: the blocking entry's, set by the statement
   if (!a.inTransaction) {
+    // One round trip: BEGIN, the lock, check-and-record, COMMIT as the statements of one simple
+    // query (values as literals), each statement with its own snapshot, so the check reads what
+    // the lock's previous holder committed. A refusal inserts nothing, so the COMMIT records nothing.
     lockedInTransaction.clear();
-    // BEGIN and the lock in one round trip (two statements of one simple query, the endpoint as a literal).
-    await c.query(`BEGIN; ${lockSql(c, a.endpoint)}`);
-  }
-  try {
-    // The lock first, in a statement of its own: the checks after it read what the previous holder committed.
-    if (a.inTransaction) await lockEndpoints(c, [a.endpoint]);
-    const values = [...a.values, a.fingerprint ?? null, a.windowOn, a.sinceMs, a.allowDuplicate];
-    values[18] = null; // overrides: the blocking entry's, set by the statement
-    const r = (await c.query({ name: 'paycli_check_and_insert', text: PG_CHECK_AND_INSERT, values })).rows[0]!;
-    const earlier = (r.blocked as Record<string, unknown> | null) ?? undefined;
-    const taken = (r.taken as Record<string, unknown> | null) ?? undefined;
-    const refusal: BeginAnswer | undefined = earlier && !a.allowDuplicate ? { blocked: earlier } : taken ? { taken } : undefined;
-    if (refusal || r.id === null) {
-      if (!a.inTransaction) await c.query('ROLLBACK');
-      return refusal ?? { taken: taken! };
+    try {
+      const results = (await c.query(`BEGIN; ${lockSql(c, a.endpoint)}; ${inline(c, PG_CHECK_AND_INSERT, values)}; COMMIT`)) as unknown as pg.QueryResult[];
+      return beginAnswer(results[2]!.rows[0]!, a);
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
     }
-    if (!a.inTransaction) await c.query('COMMIT');
-    return { id: Number(r.id), ...(earlier ? { earlier } : {}) };
-  } catch (err) {
-    if (!a.inTransaction) await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
   }
+  // Inside a group: the lock first (once a transaction), in a statement of its own, so the check after it reads what the previous holder committed.
+  await lockEndpoints(c, [a.endpoint]);
+  return beginAnswer((await c.query({ name: 'paycli_check_and_insert', text: PG_CHECK_AND_INSERT, values })).rows[0]!, a);
+}
+
+/** What a row of {@link PG_CHECK_AND_INSERT} answers for `a`: its refusal, or the new entry. */
+function beginAnswer(r: Record<string, unknown>, a: Pick<BeginArgs, 'allowDuplicate'>): BeginAnswer {
+  const earlier = (r.blocked as Record<string, unknown> | null) ?? undefined;
+  const taken = (r.taken as Record<string, unknown> | null) ?? undefined;
+  if (earlier && !a.allowDuplicate) return { blocked: earlier };
+  if (taken || r.id === null) return { taken: taken! };
+  return { id: Number(r.id), ...(earlier ? { earlier } : {}) };
+}
+
+/**
+ * `sql` with its parameters `$1`...`$n` as literals, for a simple query of several statements (one
+ * round trip): strings through the driver's `escapeLiteral`, numbers, booleans, NULL, and arrays
+ * of them; the statement's own casts give the types.
+ */
+export function inline(c: Pick<pg.Client, 'escapeLiteral'>, sql: string, params: readonly unknown[]): string {
+  const literal = (v: unknown): string => {
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (typeof v === 'number' && Number.isFinite(v)) return v < 0 ? `(${v})` : String(v);
+    if (typeof v === 'string') return c.escapeLiteral(v);
+    if (Array.isArray(v)) return v.length ? `ARRAY[${v.map(literal).join(', ')}]` : `'{}'`;
+    throw new TypeError(`a value of type ${typeof v} cannot be written as a literal`);
+  };
+  return sql.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }
 
 /** {@link PG_ENDPOINT_LOCK} with the endpoint as a literal (for a simple query of several statements). */
@@ -206,14 +226,7 @@ async function beginMany(a: BeginManyArgs): Promise<BeginAnswer[]> {
       const cols = a.rows[0]!.values.map((_, j) => a.rows.map((r) => r.values[j] ?? null));
       const params = [...cols, a.rows.map((r) => r.fingerprint ?? null), a.rows.map((r) => r.windowOn), a.rows.map((r) => r.sinceMs), a.rows.map((r) => r.allowDuplicate)];
       const out = (await c.query({ name: 'paycli_check_and_insert_many', text: PG_CHECK_AND_INSERT_MANY, values: params })).rows;
-      answers = a.rows.map((r, i) => {
-        const row = out[i]!;
-        const earlier = (row.blocked as Record<string, unknown> | null) ?? undefined;
-        const taken = (row.taken as Record<string, unknown> | null) ?? undefined;
-        if (earlier && !r.allowDuplicate) return { blocked: earlier };
-        if (taken || row.id === null) return { taken: taken! };
-        return { id: Number(row.id), ...(earlier ? { earlier } : {}) };
-      });
+      answers = a.rows.map((r, i) => beginAnswer(out[i]!, r));
     }
     if (!a.inTransaction) await c.query('COMMIT');
     return answers;
@@ -248,10 +261,18 @@ async function endMany(columns: unknown[][], inTransaction: boolean): Promise<vo
     await c.query(PG_END_MANY, columns);
     return;
   }
-  await c.query('BEGIN; SET LOCAL synchronous_commit TO off');
+  await unhurried(c, inline(c, PG_END_MANY, columns));
+}
+
+/**
+ * Runs `statement` in a transaction of its own whose commit does not wait for the disk, in one
+ * round trip. Only for writes whose loss to a database crash is safe: an outcome (its entry then
+ * stays unknown), a run's row (the commit of any entry naming it waits for the disk, and so
+ * writes it first: the log is written in order).
+ */
+async function unhurried(c: pg.Client, statement: string): Promise<void> {
   try {
-    await c.query(PG_END_MANY, columns);
-    await c.query('COMMIT');
+    await c.query(`BEGIN; SET LOCAL synchronous_commit TO off; ${statement}; COMMIT`);
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -260,7 +281,8 @@ async function endMany(columns: unknown[][], inTransaction: boolean): Promise<vo
 
 /** Registers a run: its session lock, then its row, in one statement (src/ledger/pg/schema.ts `PG_RUN_REGISTER`). */
 async function register(values: unknown[]): Promise<void> {
-  await live().query(PG_RUN_REGISTER, values);
+  const c = live();
+  await unhurried(c, inline(c, PG_RUN_REGISTER, values));
 }
 
 /**
