@@ -7,12 +7,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { settingsFrom } from '../../src/config/settings.js';
-import { GatewayRefusedError, NetworkError, type PaycliError } from '../../src/core/errors.js';
+import { GatewayRefusedError, NetworkError, UsageError, type PaycliError } from '../../src/core/errors.js';
 import type { BeginInfo, EndDetails, LedgerEntry } from '../../src/ledger/ledger.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, type Outcome } from '../../src/ledger/rules.js';
 import type { OwnerState } from '../../src/ledger/settle-rule.js';
 import { runPayment, steps, type PaymentLedger, type PaymentSpec, type PipelineDeps, type RunSettings } from '../../src/payment/pipeline.js';
-import { recordRow, sendBatchRow, type RowRun } from '../../src/cli/batch/row.js';
+import { recordRow, recordRows, sendBatchRow, type RowRun } from '../../src/cli/batch/row.js';
 import { SCHEMAS, type ValidRow } from '../../src/cli/batch/check.js';
 import { BATCH_OPERATIONS } from '../../src/cli/batch/run.js';
 import type { BatchLedger } from '../../src/cli/batch/ledger.js';
@@ -294,6 +294,35 @@ describe('one pipeline: a single payment and a batch row call the same step func
       ['paycli-b1-3', 'refused', undefined],
     ]);
     expect(results.map((r) => [r.row, r.outcome])).toEqual([[1, 'ok'], [2, 'ok'], [3, 'refused']]);
+  });
+
+  it('a group recorded ahead (steps.recordMany): row by row through steps.record on a ledger without beginMany, a refusal being that row\'s answer; a ledger with beginMany asked once for the group', () => {
+    const h = harness();
+    const run = batchRun(h, []);
+    const w = watch();
+    const plain = run.ledger.begin;
+    run.ledger.begin = (info, opts) => {
+      if (info.batchRow === 2) throw new UsageError('an identical cash-out was already sent', {}, 'duplicate_cashout');
+      return plain(info, opts);
+    };
+    const out = recordRows(run, [row(1, 1000), row(2, 2000), row(3, 3000)]);
+    expect(counts(w)).toEqual({ record: 3, send: 0, classify: 0, recordEnd: 0 });
+    expect(out[0]).toEqual({ id: 1 });
+    expect(out[1]).toBeInstanceOf(UsageError);
+    expect(out[2]).toEqual({ id: 2 });
+    expect(h.ledger.entries.map((e) => e.orderId)).toEqual(['paycli-b1-1', 'paycli-b1-3']);
+    // any other error of the ledger stops the group (the caller's transaction is rolled back)
+    run.ledger.begin = () => {
+      throw new Error('disk I/O error');
+    };
+    expect(() => recordRows(run, [row(4, 4000)])).toThrow('disk I/O error');
+    // a ledger that records a group in one round trip (the team ledger) is asked once, in row order
+    const many = vi.fn((infos: readonly BeginInfo[], _opts: { windowMin: number; allowDuplicate: boolean }) => infos.map((info) => ({ id: 100 + info.batchRow! })));
+    run.ledger.beginMany = many;
+    expect(recordRows(run, [row(5, 5000), row(6, 6000)])).toEqual([{ id: 105 }, { id: 106 }]);
+    expect(many).toHaveBeenCalledTimes(1);
+    expect(many.mock.calls[0]![1]).toEqual({ windowMin: run.settings.duplicateWindowMin, allowDuplicate: false });
+    expect(counts(w).record).toBe(4);
   });
 
   it('a batch row answered 429 is sent again after Retry-After through the same send step; given up, recorded not_sent (the gateway did not process it)', async () => {
