@@ -28,12 +28,12 @@ export type RunOptions<C extends AnyCommand> =
 /**
  * The `prepare` of `cashout` and `cashin` ({@link lazyAction}): a single payment's team ledger, when
  * its profile has one, starts connecting while the run module loads and the flags are checked
- * (src/ledger/store.ts `prepareLedger`). Not for a batch (it opens its ledger its own way) or a dry run (none).
+ * (src/ledger/team.ts `prepareLedger`). Not for a batch (it opens its ledger its own way) or a dry run (none).
  */
 export function prepareTeamLedger(opts: { batch?: unknown; dryRun?: unknown; profile?: unknown }): void {
   if (opts.batch !== undefined || opts.dryRun) return;
   const profile = typeof opts.profile === 'string' ? opts.profile : undefined;
-  void import('../ledger/store.js').then((m) => m.prepareLedger(profile)).catch(() => undefined);
+  void import('../ledger/team.js').then((m) => m.prepareLedger(profile)).catch(() => undefined);
 }
 
 /** A run module: `run(options, context)`; options as {@link RunOptions}, context from src/core/terminal.ts. */

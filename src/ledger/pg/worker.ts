@@ -9,7 +9,6 @@ import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
-import pgPass from 'pgpass';
 import { PG_CHECK_AND_INSERT, PG_CHECK_AND_INSERT_MANY, PG_END_MANY, PG_ENDPOINT_LOCK, PG_RUN_REGISTER } from './schema.js';
 
 /** How the connection is made: the URL (its password, if any, inside), a password from the config, time limits. */
@@ -76,7 +75,10 @@ async function passwordFromEnvironment(p: ConnInfo): Promise<string> {
   if (env) return env;
   // The file reader skips the file whenever PGPASSWORD is present, even empty; libpq reads it then.
   if (env === '') delete process.env.PGPASSWORD; // this worker's own copy of the environment
-  const fromFile = await new Promise<string | undefined>((resolve) => pgPass(p, resolve));
+  // Loaded here, when a password is asked for: most connections never need the file reader.
+  const pgPass = (require('pgpass') as { default?: typeof import('pgpass').default } & typeof import('pgpass').default);
+  const read = pgPass.default ?? pgPass;
+  const fromFile = await new Promise<string | undefined>((resolve) => read(p, resolve));
   if (fromFile !== undefined) return fromFile;
   // The worker has no language: the main thread words it (pgFailure in ./ledger.ts).
   throw Object.assign(new Error('NO_PASSWORD'), { code: 'NO_PASSWORD' });

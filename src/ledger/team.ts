@@ -1,0 +1,63 @@
+/**
+ * Which team ledger a profile names (docs/ledger-and-safety.md, "Team ledger"), and the start of
+ * its opening ahead of time. Apart from src/ledger/store.ts so that a single payment can start
+ * connecting without loading the local ledger's code first.
+ */
+import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
+import { shownUrlInput } from '../core/secrets.js';
+import { profileName, readConfigFile } from '../config/settings.js';
+import { PgLedger, type PgOpening } from './pg/ledger.js';
+
+/** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
+export interface TeamLedger {
+  /** `postgres://user@host:port/database?...` (may hold a password: a secret). */
+  url: string;
+  /** Config key `ledger-password`. */
+  password?: string;
+}
+
+/**
+ * The team ledger of a profile: `PAYCLI_LEDGER_URL`, else the profile's `ledger-url`; undefined for
+ * the local ledger.
+ * @param profile the profile in use (default: `PAYCLI_PROFILE`, else `default`)
+ * @throws UsageError (exit 2) when the URL is not a `postgres://` or `postgresql://` URL
+ */
+export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.env): TeamLedger | undefined {
+  const config = readConfigFile();
+  const name = profile ?? profileName({}, env);
+  const keys = config.profiles?.[name] ?? {};
+  const url = env.PAYCLI_LEDGER_URL || keys['ledger-url'];
+  if (!url) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
+    throw new UsageError(t('team.urlInvalid', env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : t('settings.configKey', 'ledger-url', name), shownUrlInput(url)), { field: 'ledger-url' });
+  }
+  const password = keys['ledger-password'];
+  return { url, ...(password ? { password } : {}) };
+}
+
+/** The team ledger {@link prepareLedger} started opening, not taken yet. */
+let preparing: PgOpening | undefined;
+
+/**
+ * Starts opening the team ledger of `profile`, when one is configured, without waiting: its
+ * worker starts, loads the driver and connects while the caller goes on (a single cash-out loads
+ * its code and checks its flags meanwhile); src/ledger/store.ts `openLedger` takes it over.
+ * Nothing is sent or recorded here, and nothing thrown: any problem shows when the ledger is opened.
+ */
+export function prepareLedger(profile?: string): void {
+  if (preparing) return;
+  try {
+    const team = teamLedger(profile);
+    if (team) preparing = PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+  } catch {
+    /* said by openLedger */
+  }
+}
+
+/** The team ledger {@link prepareLedger} started, if any, handed over once (src/ledger/store.ts `openLedger`). */
+export function takePrepared(): PgOpening | undefined {
+  const p = preparing;
+  preparing = undefined;
+  return p;
+}
