@@ -174,6 +174,26 @@ describe('fail closed', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('a cash-out starts connecting while it reads its flags: refused by its own checks (a PIX key that is not one), it records nothing, sends nothing, exits 2 without waiting for the database', async () => {
+    await migrate();
+    const args = CASHOUT_ARGS.map((x) => (x === 'Fulano@Example.com' ? 'not-an-email' : x));
+    const r = await runPaycli([...args, '--yes', '--json'], { env: env(a) });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.code, r.stderr).toBe('validation');
+    expect(posts()).toHaveLength(0);
+    expect(pg.sql('SELECT count(*) FROM paycli.runs')).toBe('0'); // no run registered, no entry
+    expect(pg.sql('SELECT count(*) FROM paycli.payments')).toBe('0');
+    // the same with the database stopped: the check's own error, not the database's
+    await pg.stop();
+    try {
+      const down = await runPaycli([...args, '--yes', '--json'], { env: env(a) });
+      expect(down.code).toBe(2);
+      expect(JSON.parse(down.stderr.trim().split('\n').pop()!).error.code, down.stderr).toBe('validation');
+    } finally {
+      await pg.start();
+    }
+  });
+
   it('a local-ledger cash-out never loads the PostgreSQL driver', async () => {
     const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: { ...env(a), PAYCLI_LEDGER_URL: undefined as unknown as string, PAYCLI_TEST_REPORT_LOADS: '^pg$|pg-worker|^node:worker_threads$' }, nodeArgs: ['--require', LOADS_HOOK] });
     expect(r.code, r.stderr).toBe(0);
