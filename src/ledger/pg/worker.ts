@@ -5,6 +5,8 @@
  * message and code; the driver's own time limits (connecting, each query) keep a call from
  * hanging on a database that no longer answers.
  */
+// First: what the driver reads as it loads (src/ledger/pg/runtime.ts).
+import './runtime.js';
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import pg from 'pg';
