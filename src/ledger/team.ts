@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
 import { profileName, readConfigFile } from '../config/settings.js';
-import { PgLedger, type PgOpening } from './pg/ledger.js';
+import { startOpening, type PgOpening } from './pg/opening.js';
 
 /** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
 export interface TeamLedger {
@@ -49,7 +49,7 @@ export function prepareLedger(profile?: string): void {
   if (preparing) return;
   try {
     const team = teamLedger(profile);
-    if (team) preparing = PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+    if (team) preparing = startOpening(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
   } catch {
     /* said by openLedger */
   }

@@ -22,9 +22,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { registerSecret, redactUrls } from '../../core/secrets.js';
+import { redactUrls } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
 import { logger } from '../../core/logger.js';
 import { t } from '../../core/i18n/index.js';
@@ -37,14 +36,12 @@ import { clean, clip, toEntry, type BatchOutcome, type BeginInfo, type EndDetail
 import type { LedgerStore } from '../store.js';
 import { SyncWorker, WorkerCallError } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
-import type { BeginAnswer, BeginArgs, BeginManyArgs, ConnectArgs } from './worker.js';
+import type { BeginAnswer, BeginArgs, BeginManyArgs } from './worker.js';
+import { startOpening, type PgOpening } from './opening.js';
 
 /** Default duplicate window in minutes (as src/ledger/ledger.ts). */
 const DEFAULT_WINDOW_MIN = 10;
-/** How long connecting may take before the team ledger counts as unreachable (ms). */
-export const PG_CONNECT_TIMEOUT_MS = 10_000;
-/** How long one statement may take (ms): a lock held by a stopped paycli is waited for this long at most. */
-export const PG_QUERY_TIMEOUT_MS = 30_000;
+export { PG_CONNECT_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS, type PgOpening } from './opening.js';
 
 /** Where a team ledger is, for messages: `host:port/database` (never user-info). */
 export function ledgerWhere(url: string): string {
@@ -76,25 +73,12 @@ export function pgFailure(err: unknown, where: string, note: string): unknown {
   return new LedgerUnavailableError(t('team.failed', where, `${msg}${code ? ` (${code})` : ''}`, note), { hint: t('team.failedHint') });
 }
 
-/** The worker script beside the bundle (dist/pg-worker.cjs). */
-const workerFile = (): string => join(__dirname, 'pg-worker.cjs');
 
 /** This process as a run of the team ledger. */
 interface PgRun extends RunRecord {}
 
 /** One call the worker runs (src/ledger/pg/worker.ts `ops`). */
 type Step = { op: string; args: unknown[] };
-
-/**
- * A team ledger being opened: its worker started and asked to connect and read the schema
- * version, while the caller goes on ({@link PgLedger.start}); {@link PgLedger.finish} takes the answer.
- */
-export interface PgOpening {
-  url: string;
-  password: string | undefined;
-  beforeSend: boolean;
-  ledger: PgLedger;
-}
 
 /** A connection to a team ledger, with the {@link LedgerStore} methods. */
 export class PgLedger implements LedgerStore {
@@ -137,29 +121,12 @@ export class PgLedger implements LedgerStore {
    * waited for and nothing thrown about the database here: {@link finish} does that.
    */
   static start(url: string, opts: { password?: string; beforeSend?: boolean } = {}): PgOpening {
-    // The password is the secret (the URL's, the config's); the user name is shown, as libpq's tools do.
-    try {
-      const pw = new URL(url).password;
-      registerSecret(pw);
-      registerSecret(decodeURIComponent(pw));
-    } catch {
-      /* not a URL: teamLedger checked it already */
-    }
-    registerSecret(opts.password);
-    const where = ledgerWhere(url);
-    const note = opts.beforeSend ? `; ${t('common.nothingSent')}` : '';
-    const holder: { ledger?: PgLedger } = {};
-    const bridge = new SyncWorker(workerFile(), {}, (event) => holder.ledger?.onLost(event));
-    const ledger = new PgLedger(where, bridge, note);
-    holder.ledger = ledger;
-    const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: PG_CONNECT_TIMEOUT_MS, queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
-    bridge.post('open', args);
-    return { url, password: opts.password, beforeSend: Boolean(opts.beforeSend), ledger };
+    return startOpening(url, opts);
   }
 
   /** Lets a ledger {@link start}ed go unused (its worker ends, and its connection with it). */
   static discard(opening: PgOpening): void {
-    opening.ledger.bridge.close();
+    opening.bridge.close();
   }
 
   /**
@@ -168,7 +135,9 @@ export class PgLedger implements LedgerStore {
    * @throws LedgerUnavailableError (exit 2)
    */
   static finish(opening: PgOpening, opts: { migrating?: boolean } = {}): PgLedger {
-    const { ledger } = opening;
+    const note = opening.beforeSend ? `; ${t('common.nothingSent')}` : '';
+    const ledger = new PgLedger(ledgerWhere(opening.url), opening.bridge, note);
+    opening.onEvent.handler = (event) => ledger.onLost(event);
     try {
       const { version } = ledger.bridge.answer<{ version: number }>();
       ledger.connected = true;
