@@ -25,17 +25,6 @@ export type RunOptions<C extends AnyCommand> =
     ? Omit<Globals, 'input'> & Omit<Opts, 'input'> & { input?: Opts extends { input?: infer I } ? I : never; noInput: boolean }
     : never;
 
-/**
- * The `prepare` of `cashout` and `cashin` ({@link lazyAction}): a single payment's team ledger, when
- * its profile has one, starts connecting while the run module loads and the flags are checked
- * (src/ledger/team.ts `prepareLedger`). Not for a batch (it opens its ledger its own way) or a dry run (none).
- */
-export function prepareTeamLedger(opts: { batch?: unknown; dryRun?: unknown; profile?: unknown }): void {
-  if (opts.batch !== undefined || opts.dryRun) return;
-  const profile = typeof opts.profile === 'string' ? opts.profile : undefined;
-  void import('../ledger/team.js').then((m) => m.prepareLedger(profile)).catch(() => undefined);
-}
-
 /** A run module: `run(options, context)`; options as {@link RunOptions}, context from src/core/terminal.ts. */
 export interface RunModule<O> {
   run: (opts: O, ctx: RunContext) => Promise<void>;
@@ -45,14 +34,10 @@ export interface RunModule<O> {
  * Wraps a lazily imported run module as a commander action (its type parameters are inferred from
  * the command the action is given to); errors are reported by src/cli/action.ts. `load` gets the run
  * options, so that a command can load a different module for a different job (`cashout --batch`).
- * `prepare`, when given, is called first with the flags (local and global) as commander parsed
- * them, to start slow work that runs beside the loading (a cash-out's team ledger connects
- * meanwhile); it must not throw, and nothing waits for it here.
  */
-export function lazyAction<A extends unknown[], O, C extends AnyCommand>(load: (opts: RunOptions<C>) => Promise<RunModule<RunOptions<C>>>, prepare?: (opts: RunOptions<C>) => void): (...args: [...A, O, C]) => Promise<void> {
+export function lazyAction<A extends unknown[], O, C extends AnyCommand>(load: (opts: RunOptions<C>) => Promise<RunModule<RunOptions<C>>>): (...args: [...A, O, C]) => Promise<void> {
   return async (...args: [...A, O, C]): Promise<void> => {
     const cmd = args[args.length - 1] as unknown as Command;
-    prepare?.(cmd.optsWithGlobals() as RunOptions<C>);
     const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');
     const { execute } = await import('./action.js');
     await execute(cmd, positional, async (opts, ctx) => (await load(opts as RunOptions<C>)).run(opts as RunOptions<C>, ctx));

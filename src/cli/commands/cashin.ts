@@ -1,7 +1,7 @@
 /** `paycli cashin`: definition (flags, help). Implementation: src/cli/run/cashin.ts. */
 import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
-import { lazyAction, prepareTeamLedger, type RunOptions } from '../lazy.js';
+import { lazyAction, type RunOptions } from '../lazy.js';
 import { t } from '../../core/i18n/index.js';
 
 /** The canonical cash-in example, shown in `paycli --help` and `paycli cashin --help`. */
@@ -62,7 +62,7 @@ ${cashinExample()}
 /** Adds `cashin` to the program. */
 export function registerCashin(program: Program) {
   // A batch run loads only what it needs until it has something to check or send (src/cli/batch/run.ts).
-  return cashinCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashin')) : import('../run/cashin.js')), prepareTeamLedger));
+  return cashinCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashin')) : import('../run/cashin.js'))));
 }
 
 /** What src/cli/run/cashin.ts gets: the flags of `cashin` and the global ones (src/cli/lazy.ts). */

@@ -1,7 +1,7 @@
 /** `paycli cashout`: definition (flags, help). Implementation: src/cli/run/cashout.ts. */
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
-import { lazyAction, prepareTeamLedger, type RunOptions } from '../lazy.js';
+import { lazyAction, type RunOptions } from '../lazy.js';
 import { parsePixKeyType, PIX_KEY_TYPE_NAMES, PIX_KEY_TYPES, pixKeyTypeHelp } from '../../pix/pix-key-types.js';
 import { t } from '../../core/i18n/index.js';
 
@@ -68,7 +68,7 @@ ${t('help.title.examples')}
 /** Adds `cashout` to the program. */
 export function registerCashout(program: Program) {
   // A batch run loads only what it needs until it has something to check or send (src/cli/batch/run.ts).
-  return cashoutCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashout')) : import('../run/cashout.js')), prepareTeamLedger));
+  return cashoutCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashout')) : import('../run/cashout.js'))));
 }
 
 /** What src/cli/run/cashout.ts gets: the flags of `cashout` and the global ones (src/cli/lazy.ts). */

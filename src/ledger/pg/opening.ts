@@ -2,7 +2,7 @@
  * The first half of opening a team ledger (src/ledger/pg/ledger.ts `PgLedger.finish` is the second):
  * the worker thread started (src/ledger/pg/bridge.ts) and asked to connect and read the schema
  * version, without waiting. Apart from the ledger class, with little to load, so that a single
- * payment can start it as soon as its flags are parsed (src/ledger/team.ts `prepareLedger`).
+ * payment can start it before the command tree loads (src/cli/early-ledger.ts, src/ledger/team.ts `prepareLedger`).
  */
 import { join } from 'node:path';
 import { registerSecret } from '../../core/secrets.js';
