@@ -1,5 +1,5 @@
 /**
- * Times in the local time zone, through Node's `Intl` (no time-zone library): the zone of the
+ * Times in the local time zone, through `Date`'s local-time methods and Node's `Intl` for a named zone (no time-zone library): the zone of the
  * machine (the `TZ` environment variable, else the system's), its offset at an instant, an
  * instant as people read it (`25/11/2026 12:04:15 -03:00` in Portuguese,
  * `2026-11-25T12:04:15-03:00` in English) and the start of a local calendar day. JSON and CSV
@@ -7,13 +7,17 @@
  * zone as a parameter so that tests can inject one.
  */
 
-/** The local time zone: an IANA name such as `America/Sao_Paulo` (`TZ` honoured), `UTC` when unknown. */
+/**
+ * The machine's own time zone as the functions here take it (`TZ` honoured, else the system's; an
+ * empty or unknown `TZ` is UTC, as the C library reads it). Read through `Date`'s local-time methods,
+ * not `Intl`: asking `Intl` for the default zone costs about 30 ms of ICU set-up on every start that
+ * shows a time (docs/speed.md), and answers `Etc/Unknown`, which `Intl` then refuses, for `TZ=`.
+ */
+export const LOCAL_ZONE = 'local';
+
+/** The local time zone, as {@link LOCAL_ZONE}; any other zone the functions here take is an IANA name (`America/Sao_Paulo`). */
 export function localTimeZone(): string {
-  try {
-    return new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
+  return LOCAL_ZONE;
 }
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
@@ -39,11 +43,15 @@ export interface LocalParts {
 }
 
 /**
- * The wall-clock date and time of an instant in `timeZone`.
+ * The wall-clock date and time of an instant in `timeZone` ({@link LOCAL_ZONE} or an IANA name).
  * @param ms epoch milliseconds
  * @throws RangeError when the zone is not one `Intl` knows
  */
 export function localParts(ms: number, timeZone: string): LocalParts {
+  if (timeZone === LOCAL_ZONE) {
+    const d = new Date(ms);
+    return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes(), second: d.getSeconds() };
+  }
   const p: Record<string, number> = {};
   for (const part of partsFormat(timeZone).formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
   return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour! % 24, minute: p.minute!, second: p.second! };
@@ -54,6 +62,8 @@ export function localParts(ms: number, timeZone: string): LocalParts {
  * @param ms epoch milliseconds
  */
 export function offsetMinutes(ms: number, timeZone: string): number {
+  // Whole minutes, as the IANA zones below give them (old local mean times had seconds).
+  if (timeZone === LOCAL_ZONE) return -Math.trunc(new Date(ms).getTimezoneOffset()) || 0;
   let f = offsetFormats.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });

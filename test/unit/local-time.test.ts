@@ -1,6 +1,6 @@
 /** Local time (src/core/local-time.ts) and local days in time bounds (src/cli/time-bound.ts), with injected clocks and zones. */
 import { describe, expect, it } from 'vitest';
-import { formatLocalTime, formatOffset, localDayStart, localTimeColumn, offsetMinutes } from '../../src/core/local-time.js';
+import { formatLocalTime, formatOffset, LOCAL_ZONE, localDayStart, localParts, localTimeColumn, offsetMinutes } from '../../src/core/local-time.js';
 import { parseTimeBound } from '../../src/cli/time-bound.js';
 
 const SP = 'America/Sao_Paulo';
@@ -93,5 +93,49 @@ describe('localTimeColumn', () => {
     expect(localTimeColumn(['2026-11-25T01:30:00.000Z'], { portuguese: true, timeZone: SP, label: 'TIME' })).toEqual({ header: 'TIME (UTC-03:00)', cells: ['24/11/2026 22:30'] });
     expect(localTimeColumn(['2026-11-25T01:30:00.000Z'], { portuguese: false, timeZone: 'UTC', label: 'TIME', seconds: true })).toEqual({ header: 'TIME (UTC)', cells: ['2026-11-25 01:30:00'] });
     expect(localTimeColumn(['2018-12-01T12:00:00Z', '2018-07-01T12:00:00Z'], { portuguese: false, timeZone: SP, label: 'TIME' })).toEqual({ header: 'TIME', cells: ['2018-12-01 10:00 -02:00', '2018-07-01 09:00 -03:00'] });
+  });
+});
+
+describe('the local zone (TZ, read through Date)', () => {
+  const withTz = (tz: string | undefined, fn: () => void) => {
+    const before = process.env.TZ;
+    if (tz === undefined) delete process.env.TZ;
+    else process.env.TZ = tz;
+    try {
+      fn();
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  };
+  const at = Date.UTC(2026, 10, 25, 1, 30, 5); // 22:30:05 on the 24th in São Paulo
+
+  it('is the same as the named zone TZ gives, in both languages and for day starts', () => {
+    for (const zone of ['America/Sao_Paulo', 'America/Noronha', 'America/Manaus', 'Asia/Kolkata', 'UTC']) {
+      withTz(zone, () => {
+        expect(localParts(at, LOCAL_ZONE)).toEqual(localParts(at, zone));
+        expect(offsetMinutes(at, LOCAL_ZONE)).toBe(offsetMinutes(at, zone));
+        expect(formatLocalTime(at, { portuguese: true })).toBe(formatLocalTime(at, { portuguese: true, timeZone: zone }));
+        expect(formatLocalTime(at, { portuguese: false })).toBe(formatLocalTime(at, { portuguese: false, timeZone: zone }));
+        expect(localDayStart({ year: 2026, month: 11, day: 24 }, LOCAL_ZONE)).toBe(localDayStart({ year: 2026, month: 11, day: 24 }, zone));
+      });
+    }
+    withTz('America/Sao_Paulo', () => expect(formatLocalTime(at, { portuguese: true })).toBe('24/11/2026 22:30:05 -03:00'));
+  });
+
+  it('is UTC for an empty or unknown TZ, never an error', () => {
+    for (const tz of ['', 'Nowhere/Atlantis']) {
+      withTz(tz, () => {
+        expect(formatLocalTime(at, { portuguese: false })).toBe('2026-11-25T01:30:05+00:00');
+        expect(offsetMinutes(at, LOCAL_ZONE)).toBe(0);
+      });
+    }
+  });
+
+  it('follows Brazil\'s old daylight saving time (São Paulo, January 2018: -02:00; a day that began at 01:00)', () => {
+    withTz('America/Sao_Paulo', () => {
+      expect(formatLocalTime(Date.UTC(2018, 0, 15, 12), { portuguese: false })).toBe('2018-01-15T10:00:00-02:00');
+      expect(localDayStart({ year: 2017, month: 10, day: 15 }, LOCAL_ZONE)).toBe(localDayStart({ year: 2017, month: 10, day: 15 }, 'America/Sao_Paulo'));
+    });
   });
 });
