@@ -134,10 +134,10 @@ export function rememberUnsupported(settings: Settings, answer: string | false):
  * @returns null when it may, else why not (for messages)
  */
 export function whyNoLookup(settings: Settings): string | null {
-  if (settings.lookup === 'off') return `lookups are off for profile "${settings.profile}" (config key lookup)`;
-  if (isSandbox(settings.endpoint)) return 'the built-in sandbox keeps no transactions between runs';
+  if (settings.lookup === 'off') return t('lookup.whyOff', settings.profile);
+  if (isSandbox(settings.endpoint)) return t('lookup.whySandbox');
   const known = rememberedUnsupported(settings);
-  if (known) return `the gateway has no lookup path (it answered ${known.answer} on ${known.time}; \`paycli status\` asks again)`;
+  if (known) return t('lookup.whyNoPath', known.answer, known.time);
   return null;
 }
 
@@ -148,9 +148,9 @@ function noteUnsupported(settings: Settings, answer: string): void {
 
 /** One line about a transaction the gateway holds: `transaction 100 (cash-out, R$ 150,00, paid)`. */
 export function describeFound(doc: TransactionLookup): string {
-  const kind = doc.object === 'transfer' ? 'cash-out' : doc.object === 'cashin' ? 'cash-in' : doc.object ? sanitizeText(doc.object, true) : undefined;
+  const kind = doc.object === 'transfer' ? t('history.kind.cashout') : doc.object === 'cashin' ? t('history.kind.cashin') : doc.object ? sanitizeText(doc.object, true) : undefined;
   const parts = [kind, Number.isSafeInteger(doc.value) ? formatReais(doc.value) : undefined, sanitizeText(String(doc.status), true)].filter(Boolean);
-  return `transaction ${doc.transactionId} (${parts.join(', ')})`;
+  return t('lookup.found', String(doc.transactionId), parts.join(', '));
 }
 
 /**
@@ -210,7 +210,7 @@ export type Resolution =
  * @returns never throws (a failed lookup is `unresolved`)
  */
 export async function resolveByOrder(settings: Settings, orderId: string | undefined, opts: { signal?: AbortSignal; after?: 'timeout' | 'interrupt' } = {}): Promise<Resolution> {
-  if (orderId === undefined) return { kind: 'unresolved', why: 'it has no order reference to ask the gateway about' };
+  if (orderId === undefined) return { kind: 'unresolved', why: t('lookup.noOrderToAsk') };
   const why = whyNoLookup(settings);
   if (why) return { kind: 'unresolved', why };
   const once = opts.after === 'interrupt' ? { attempts: 1, timeoutMs: 5000 } : opts.after === 'timeout' ? { attempts: 1 } : {};
@@ -219,8 +219,8 @@ export async function resolveByOrder(settings: Settings, orderId: string | undef
     if (r.kind === 'found') return r;
     if (r.kind === 'not_found') return { kind: 'not_found' };
     noteUnsupported(settings, r.answer);
-    return { kind: 'unresolved', why: `the gateway has no lookup by order reference (${r.answer})` };
+    return { kind: 'unresolved', why: t('lookup.noLookupByOrder', r.answer) };
   } catch (err) {
-    return { kind: 'unresolved', why: `asking the gateway failed: ${err instanceof Error ? err.message : String(err)}` };
+    return { kind: 'unresolved', why: t('lookup.askFailed', err instanceof Error ? err.message : String(err)) };
   }
 }

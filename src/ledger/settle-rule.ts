@@ -10,7 +10,7 @@
  * Pure: the clock and the owner's state are passed in (unit-tested with a fake clock).
  */
 import { formatLocalTime } from '../core/local-time.js';
-import { isPortuguese } from '../core/i18n/index.js';
+import { isPortuguese, t } from '../core/i18n/index.js';
 
 /** The state of the run that recorded an entry (src/ledger/runs.ts `runState`). */
 export type OwnerState =
@@ -80,6 +80,6 @@ export function whenText(ms: number, timeZone?: string): string {
 
 /** Words for a verdict that does not settle, for messages and the `reason` of JSON output. */
 export function verdictWords(v: Exclude<SettleVerdict, { settle: true }>): string {
-  if (v.why === 'owner_alive') return 'the paycli run that sent it is still running (or stopped), so it may still be in flight';
-  return `it may still be in flight at the gateway until ${whenText(v.decidableAt!)} (its deadline plus settle-after); a lookup can decide after that`;
+  if (v.why === 'owner_alive') return t('settle.ownerAlive');
+  return t('settle.untilDeadline', whenText(v.decidableAt!));
 }

@@ -12,6 +12,7 @@
  */
 import type { LedgerEntry, ResolvedBy, EndDetails } from '../ledger/ledger.js';
 import type { Outcome } from '../ledger/rules.js';
+import { t } from '../core/i18n/index.js';
 import { notFoundSettles, verdictWords, type InFlightFacts } from '../ledger/settle-rule.js';
 import { describeFound, resolveByOrder, type Resolution } from '../gateway/lookup.js';
 import type { Settings } from '../gateway/connection.js';
@@ -54,7 +55,7 @@ export async function settleEntry(
   if (facts.owner === 'alive' || facts.owner === 'unknown') {
     return { state: 'unknown', why: verdictWords({ settle: false, why: 'owner_alive' }), ownerAlive: true };
   }
-  if (!e.orderId) return { state: 'unknown', why: 'no order reference was sent, so the gateway cannot be asked: check it at the gateway' };
+  if (!e.orderId) return { state: 'unknown', why: t('settle.noOrderRef') };
   if ('problem' in lookup) return { state: 'unknown', why: lookup.problem };
   const ask = opts.ask ?? ((s, o, a) => resolveByOrder(s, o, a));
   const r = await ask(lookup, e.orderId, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.after ? { after: opts.after } : {}) });
@@ -64,7 +65,7 @@ export async function settleEntry(
     return { state: 'ok', found: r.data, raw: r.raw };
   }
   const verdict = notFoundSettles(facts, lookup.settleAfterMs, now());
-  if (!verdict.settle) return { state: 'unknown', why: `the gateway has no order ${e.orderId} yet, which proves nothing: ${verdictWords(verdict)}`, ...(verdict.decidableAt !== undefined ? { decidableAt: verdict.decidableAt } : {}) };
+  if (!verdict.settle) return { state: 'unknown', why: t('settle.notFoundYet', e.orderId, verdictWords(verdict)), ...(verdict.decidableAt !== undefined ? { decidableAt: verdict.decidableAt } : {}) };
   ledger.resolve(e.id, 'not_sent', { by: 'gateway', note: `${opts.note}: the gateway has no order ${e.orderId}, asked after its deadline: not created` });
   return { state: 'not_sent' };
 }

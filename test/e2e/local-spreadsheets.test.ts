@@ -38,15 +38,19 @@ describe('local time (TZ) and local days', () => {
     expect(posts()).toHaveLength(1);
     // the table: the offset in the header, the local day and time in the row
     const table = await runPaycli(['history'], { env: t.env(PT) });
-    expect(table.stdout).toMatch(/^ENTRY {2}HORA \(UTC-03:00\) .*\n {4}1 {2}24\/11\/2026 22:30 {2}cash-out/);
+    expect(table.stdout).toMatch(/^Nº {2}HORA \(UTC-03:00\) .*\n 1 {2}24\/11\/2026 22:30 {2}(\S+ +)?saque /);
     const englishTable = await runPaycli(['--lang', 'en', 'history'], { env: t.env(PT) });
     expect(englishTable.stdout).toMatch(/\n {4}1 {2}2026-11-24 22:30 {2}cash-out/);
     const utc = await runPaycli(['--lang', 'en', 'history'], { env: t.env({ TZ: 'UTC' }) });
     expect(utc.stdout).toMatch(/^ENTRY {2}TIME \(UTC\) .*\n {4}1 {2}2026-11-25 01:30 {2}cash-out/);
+    // TZ set but empty (some containers): UTC, as the C library reads it
+    const empty = await runPaycli(['--lang', 'en', 'history'], { env: t.env({ TZ: '' }) });
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stdout).toMatch(/^ENTRY {2}TIME \(UTC\) .*\n {4}1 {2}2026-11-25 01:30 {2}cash-out/);
 
     const day = await runPaycli(['history', '--since', '2026-11-24', '--until', '2026-11-24'], { env: t.env(PT) });
     expect(day.code, day.stderr).toBe(0);
-    expect(day.stdout).toMatch(/^\s+1\s+24\/11\/2026 22:30\s+cash-out\s+R\$ 15,50\s+ok/m);
+    expect(day.stdout).toMatch(/^\s+1\s+24\/11\/2026 22:30\s+(\S+\s+)?saque\s+R\$ 15,50\s+ok/m);
     expect((await runPaycli(['history', '--since', '24/11/2026', '--until', '24/11/2026', '--json'], { env: t.env(PT) })).stdout).toContain(`"time":"2026-11-25T01:30`);
     // the same days in UTC: the payout is on the 25th
     expect((await runPaycli(['history', '--since', '2026-11-24', '--until', '2026-11-24', '--json'], { env: t.env({ TZ: 'UTC' }) })).stdout.trim()).toBe('[]');

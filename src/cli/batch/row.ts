@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { AuthError, ExitCode, GatewayError, GatewayRefusedError, PaycliError, UsageError } from '../../core/errors.js';
+import { t } from '../../core/i18n/index.js';
 import { redact } from '../../core/sanitize.js';
 import { formatReais } from '../../pix/money.js';
 import { describeFound, witnessOrder } from '../../gateway/lookup.js';
@@ -156,7 +157,7 @@ export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number
     try {
       const w = await witnessOrder(run.lookup(), row.orderId, run.signal);
       if (w.kind === 'held') {
-        return run.finish({ ...base, outcome: 'already_at_gateway', transactionId: w.data.transactionId, status: String(w.data.status), error: `the gateway already holds order ${row.orderId}: ${describeFound(w.data)}; not sent, so that it is not paid twice` });
+        return run.finish({ ...base, outcome: 'already_at_gateway', transactionId: w.data.transactionId, status: String(w.data.status), error: t('batchRow.alreadyAtGateway', row.orderId, describeFound(w.data)) });
       }
     } catch (err) {
       if (err instanceof AuthError) run.stop(err);
@@ -249,5 +250,5 @@ export async function resumeBatchRow(run: RowRun, row: ValidRow, prev: PreviousR
   if (settled.state === 'not_sent') return sendBatchRow(run, row);
   run.unknownExit(ExitCode.NETWORK);
   if (settled.decidableAt !== undefined) run.decidableAt(settled.decidableAt);
-  return run.finish({ ...base, error: `an earlier run may have sent it; not sent again: ${settled.why}` });
+  return run.finish({ ...base, error: t('batchRow.earlierRun', settled.why) });
 }

@@ -80,14 +80,14 @@ function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): string {
 async function settle(ledger: LedgerStore, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
   const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
   const unknown = (reason: string) => ({ ...row, reason });
-  if (e.sandbox) return unknown('sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)');
-  if (!e.orderId) return unknown('no order reference was sent, so the gateway cannot be asked: check it at the gateway');
+  if (e.sandbox) return unknown(t('reconcile.why.sandbox'));
+  if (!e.orderId) return unknown(t('settle.noOrderRef'));
   const flags = { ...opts, profile: e.profile, profileFromLedger: true };
   let lookup: Settings | { problem: string };
   try {
     const sendSettings = settingsFor(flags, e.kind);
     const now = targetOf(sendSettings, e.kind);
-    if (endpointIdentity(now) !== e.endpoint) return unknown(`it was sent to ${e.target}, but profile "${e.profile}" now sends to ${now}: run again with --base-url for that gateway`);
+    if (endpointIdentity(now) !== e.endpoint) return unknown(t('reconcile.why.otherGateway', e.target, e.profile, now));
     lookup = settingsFor(flags, 'lookup', e.kind);
   } catch (err) {
     return unknown((err as Error).message);
@@ -98,25 +98,25 @@ async function settle(ledger: LedgerStore, e: LedgerEntry, opts: ReconcileOption
   if (r.state === 'not_sent') return { ...row, result: 'not_sent' };
   const problems: string[] = [];
   const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
-  if (r.found.object && r.found.object !== expected) problems.push(`the gateway says it is a ${sanitizeText(r.found.object, true)}, not a ${expected}`);
-  if (r.found.value !== e.value) problems.push(`the gateway holds ${formatReais(r.found.value)}, not the ${formatReais(e.value)} sent`);
-  return { ...row, result: 'ok', transactionId: r.found.transactionId, status: statusWord(r.found.status), ...(problems.length ? { reason: `needs attention: ${problems.join('; ')}` } : {}) };
+  if (r.found.object && r.found.object !== expected) problems.push(t('reconcile.why.otherObject', sanitizeText(r.found.object, true), expected));
+  if (r.found.value !== e.value) problems.push(t('reconcile.why.otherValue', formatReais(r.found.value), formatReais(e.value)));
+  return { ...row, result: 'ok', transactionId: r.found.transactionId, status: statusWord(r.found.status), ...(problems.length ? { reason: t('reconcile.why.attention', problems.join('; ')) } : {}) };
 }
 
-const RESULT_WORDS = { ok: 'created', not_sent: 'not sent', unknown: 'unknown' } as const;
+const RESULT_WORDS = { ok: 'reconcile.result.ok', not_sent: 'reconcile.result.not_sent', unknown: 'reconcile.result.unknown' } as const;
 
 /** The human table: one line per payment; the last column says what was found or why not. */
 export function formatReconcile(rows: readonly ReconcileRow[], opts: { portuguese?: boolean; timeZone?: string } = {}): string {
   const time = localTimeColumn(rows.map((r) => r.time), { portuguese: opts.portuguese ?? isPortuguese(), ...(opts.timeZone ? { timeZone: opts.timeZone } : {}), label: t('time.column'), seconds: true });
   const cells = rows.map((r, i) => [
     time.cells[i]!,
-    r.kind === 'cashout' ? 'cash-out' : 'cash-in',
+    r.kind === 'cashout' ? t('history.kind.cashout') : t('history.kind.cashin'),
     formatReais(r.value),
     sanitizeText(r.orderId ?? '-', true),
-    RESULT_WORDS[r.result],
-    sanitizeText([r.transactionId !== undefined ? `transaction ${r.transactionId}${r.status ? ` (${r.status})` : ''}` : '', r.reason ?? ''].filter(Boolean).join('; ') || '-', true),
+    t(RESULT_WORDS[r.result]),
+    sanitizeText([r.transactionId !== undefined ? t('reconcile.transaction', String(r.transactionId), r.status ?? '') : '', r.reason ?? ''].filter(Boolean).join('; ') || '-', true),
   ]);
-  const head = [time.header, 'KIND', 'AMOUNT', 'ORDER ID', 'RESULT', 'DETAIL'];
+  const head = [time.header, t('reconcile.head.kind'), t('reconcile.head.amount'), t('reconcile.head.orderId'), t('reconcile.head.result'), t('reconcile.head.detail')];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   return [head, ...cells].map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')).join('\n');
 }
