@@ -2,10 +2,12 @@
  * The earliest start of a single payment's team ledger (docs/speed.md, "Team ledger"): before the
  * command tree loads, when the command line is a `cashout` or `cashin` that sends one payment, the
  * team ledger's worker starts, loads the driver and connects (src/ledger/team.ts `prepareLedger`)
- * while the rest of paycli loads. It only reads the command line: no import of its own (src/cli/boot.ts
- * bundles it), nothing sent, recorded or said; with no team ledger configured it starts nothing, and
- * whatever it started and nobody takes is let go at exit.
+ * while the rest of paycli loads. It reads the command line, `PAYCLI_LEDGER_URL` and whether the config
+ * file names a `ledger-url` at all (src/cli/boot.ts bundles it; nothing else is loaded for a local
+ * ledger); nothing is sent, recorded or said, and whatever it started and nobody takes is let go at exit.
  */
+import { readFileSync } from 'node:fs';
+import { configFile } from '../core/paths.js';
 
 /** The global options that take a value (src/cli/program.ts `rootProgram`): their value is not the command. */
 const VALUED = new Set(['--profile', '--base-url', '--timeout', '--lang']);
@@ -39,10 +41,23 @@ export function singlePayment(args: readonly string[]): { command: 'cashout' | '
  */
 export async function prepareEarly(args: readonly string[]): Promise<void> {
   const payment = singlePayment(args);
-  if (!payment) return;
+  if (!payment || !mayHaveTeamLedger()) return;
   try {
     (await import('../ledger/team.js')).prepareLedger(payment.profile);
   } catch {
     /* said when the ledger is opened */
+  }
+}
+
+/**
+ * True when a team ledger may be configured: `PAYCLI_LEDGER_URL` is set, or the config file mentions
+ * `ledger-url` (which profile's, and whether it is valid, src/ledger/team.ts decides).
+ */
+function mayHaveTeamLedger(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.PAYCLI_LEDGER_URL) return true;
+  try {
+    return readFileSync(configFile(), 'utf8').includes('"ledger-url"');
+  } catch {
+    return false;
   }
 }
