@@ -277,8 +277,10 @@ describe('paycli listen', () => {
     sb = await sandbox(args);
     const resent = await runPaycli(['sandbox', 'resend', 'evt_1', '--sandbox-url', sb.url], { env: home.env });
     expect(resent.code, resent.stderr).toBe(0);
+    // a resend is delivered by the sandbox in its own time: wait for it, so that the lines' order is known
+    await waitFor(() => li.stdout().trim().split('\n').length >= 2, 30_000, 'the redelivery');
     const id2 = await create(sb, 'cashin', `${li.url}/hook`);
-    await waitFor(() => li.stdout().trim().split('\n').length >= 3, 10_000, 'three lines');
+    await waitFor(() => li.stdout().trim().split('\n').length >= 3, 30_000, 'three lines');
     const lines = li.stdout().trim().split('\n');
     expect(lines[1]).toMatch(new RegExp(`cash-in ${id}  created  R\\$ 10,00  order pedido-1  redelivery \\(attempt 2, already received\\)$`));
     expect(lines[2]).toMatch(new RegExp(`cash-in ${id2}  created  R\\$ 10,00  order pedido-1$`));
