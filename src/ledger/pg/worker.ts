@@ -194,7 +194,7 @@ export function inline(c: Pick<pg.Client, 'escapeLiteral'>, sql: string, params:
 
 /** {@link PG_ENDPOINT_LOCK} with the endpoint as a literal (for a simple query of several statements). */
 function lockSql(c: pg.Client, endpoint: string): string {
-  return PG_ENDPOINT_LOCK.replace('$1', c.escapeLiteral(endpoint));
+  return PG_ENDPOINT_LOCK.replace('$1', () => c.escapeLiteral(endpoint));
 }
 
 /** Takes the endpoint locks the open transaction does not hold yet (in a fixed order: two paycli never wait on each other crosswise). */
