@@ -80,7 +80,10 @@ export type ErrorCode =
   | 'unresolved'
   | 'invalid_brcode'
   | 'config_untrusted'
-  | 'proxy_auth_required';
+  | 'proxy_auth_required'
+  | 'not_paid'
+  | 'watch_timeout'
+  | 'watch_failed';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {

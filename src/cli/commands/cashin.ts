@@ -42,6 +42,9 @@ export function cashinCommand(program: Program) {
     .addOption(new Option('--csv-dialect <dialect>', t('csv.dialectFlagBatch')).choices(['br', 'intl']))
     .option('--retry-refused', t('help.retryRefused'))
     .option('--wait', t('help.wait'))
+    .option('--watch', t('help.watch'))
+    .option('--watch-timeout <duration>', t('help.watchTimeout'))
+    .option('--until <state>', t('help.until'))
     .option('--allow-duplicate', t('help.cashin.allowDuplicate'))
     .option('-y, --yes', t('help.cashin.yes'))
     .addHelpText(
@@ -54,6 +57,7 @@ ${cashinExample()}
   $ paycli cashin --amount 25,90 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
       --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta \\
       --product-description "Camiseta azul M" --order-id pedido-1234 --no-qr
+  $ paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --watch --watch-timeout 10m
   $ paycli cashin                       ${t('help.cashin.promptsComment')}
   $ cp "$(paycli help examples)/charges.csv" . && paycli cashin --batch charges.csv --qr-dir qr --yes --json`,
     );

@@ -24,6 +24,7 @@ export { decodeQrImage } from '../../pix/qr-image.js';
 import { decodeQrImage } from '../../pix/qr-image.js';
 import type { CashinFlags } from '../commands/cashin.js';
 import { t } from '../../core/i18n/index.js';
+import { watchOne, watchPlan, type WatchPlan } from './watch.js';
 
 /** A cash-in as the payment pipeline runs it (src/payment/pipeline.ts): recorded, never refused as a duplicate. */
 export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
@@ -55,16 +56,31 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
 
 /** Runs a cash-in. @throws the typed errors of src/core/errors.ts */
 export async function run(opts: CashinOptions, ctx: RunContext = processContext()): Promise<void> {
-  const spec: PaymentSpec<CashInRequest, CashInResponse> = { ...CASHIN, print: ({ body, data, raw, sandbox }, o) => printCashIn(data, raw, body, o as CashinOptions, sandbox, ctx) };
+  let plan: WatchPlan | undefined;
+  const spec: PaymentSpec<CashInRequest, CashInResponse> = {
+    ...CASHIN,
+    precheck(o) {
+      CASHIN.precheck!(o);
+      plan = watchPlan(o as CashinOptions, 'cashin');
+    },
+    async print({ body, data, raw, sandbox }, o) {
+      await printCashIn(data, raw, body, o as CashinOptions, sandbox, ctx, plan !== undefined);
+      if (!plan) return;
+      const key = body.orderId ? { orderId: body.orderId } : { transactionId: data.transactionId };
+      await watchOne(key, plan, o, ctx, { label: `cash-in ${data.transactionId}`, raw });
+    },
+  };
   return runPayment(spec, opts);
 }
 
-async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean, ctx: RunContext): Promise<void> {
+/** Prints the created cash-in; with `--watch --json` nothing yet (the final document comes once, src/cli/run/watch.ts). */
+async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean, ctx: RunContext, watching = false): Promise<void> {
   const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
   const check = checkCashInBrCode(res.qrCode, body.value);
   for (const w of check.warnings) logger.warn(w);
-  if (opts.json) printResult({ json: sanitizeJson(raw) }, { created: `cash-in ${res.transactionId}` });
-  else {
+  if (opts.json) {
+    if (!watching) printResult({ json: sanitizeJson(raw) }, { created: `cash-in ${res.transactionId}` });
+  } else {
     let text = formatCashIn(res, body.value, sandbox, body.orderId);
     if (check.note) text += `\n(${check.note})`;
     const draw = opts.qr ?? ctx.isTTY.stdout;

@@ -15,9 +15,10 @@ import { interruptSignal } from '../../core/terminal.js';
 import { settingsFor } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
+import { watchOne, watchPlan, type WatchFlags } from './watch.js';
 
 /** Options of `status`: its flags plus the globals. */
-export type StatusOptions = GlobalFlags & { orderId?: string };
+export type StatusOptions = GlobalFlags & WatchFlags & { orderId?: string };
 
 /**
  * The lookup key from the argument or `--order-id` (exactly one).
@@ -38,8 +39,9 @@ export function statusKey(transactionId: string | undefined, orderId: string | u
 }
 
 /** Runs `status`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: StatusOptions, { args }: RunContext): Promise<void> {
-  const key = statusKey(args[0], opts.orderId);
+export async function run(opts: StatusOptions, ctx: RunContext): Promise<void> {
+  const key = statusKey(ctx.args[0], opts.orderId);
+  const plan = watchPlan(opts);
   const settings = settingsFor(opts, 'lookup');
   const interrupt = interruptSignal();
   let result;
@@ -54,5 +56,6 @@ export async function run(opts: StatusOptions, { args }: RunContext): Promise<vo
   // The gateway answers lookups: forget an earlier "no lookup path" for this profile.
   rememberUnsupported(settings, false);
   if (result.kind === 'not_found') throw new GatewayRefusedError(t('status.notFound', result.message, describeKey(key)), { status: 404 }, 'not_found');
+  if (plan) return watchOne(key, plan, opts, ctx, undefined, result);
   printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatLookup(result.data));
 }
