@@ -15,6 +15,7 @@
  *   that transaction's pause. A 401/403 or an answer outside the interface ends the wait (thrown).
  * - Memory: one small record per transaction, the last document only (bounded by the number watched).
  */
+import { setMaxListeners } from 'node:events';
 import { GatewayError, GatewayRefusedError, NetworkError, PaycliError, UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { logger } from '../core/logger.js';
@@ -34,9 +35,9 @@ export const MAX_INTERVAL_MS = 10_000;
 /** Shortest pause between two questions about one transaction, in ms: once a second at most. */
 export const MIN_INTERVAL_MS = 1000;
 /** Requests out at once for one wait, whatever the number of transactions. */
-export const MAX_IN_FLIGHT = 4;
+export const MAX_IN_FLIGHT = 8;
 /** Requests started per second for one wait, whatever the number of transactions. */
-export const MAX_PER_SECOND = 20;
+export const MAX_PER_SECOND = 50;
 
 /** A state word: a cash-out digit as its word, lower case, `refunded` as `refund`. */
 export function stateOf(status: string | number): string {
@@ -114,6 +115,7 @@ export async function watchByLookup(settings: Settings, list: Watched[], opts: W
   const shared = { inFlight: 0, pausedUntil: 0, nextStart: 0, waiters: [] as (() => void)[] };
   const stop = new AbortController();
   const signal = AbortSignal.any([opts.signal, stop.signal]);
+  setMaxListeners(0, signal); // one short-lived listener per transaction waiting, each removed when its pause ends
 
   /** Waits for a request slot: the 429 pause, the per-second spacing, then a free place. */
   async function slot(): Promise<void> {
