@@ -174,9 +174,6 @@ export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proce
   return { name, keys: (Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? {}, configured: Object.keys(profiles).length > 0 };
 }
 
-/** The keys that give a profile a gateway: without any of them, a profile is the built-in sandbox. */
-const BASE_URL_KEYS = ['base-url', 'cashin-base-url', 'cashout-base-url', 'lookup-base-url'] as const;
-
 /** The longest request timeout paycli takes: one hour, in milliseconds (docs/configuration.md). */
 export const MAX_TIMEOUT_MS = 3_600_000;
 
@@ -211,24 +208,44 @@ function windowMinutes(text: string, source: string): number {
 }
 
 /**
+ * The gateway settings present in a request's sources other than a base URL: a credential (the
+ * environment's `PAYCLI_API_KEY`, the profile's `api-key` or keychain key), a way to send it
+ * (`auth-header`, `header.<Name>`), a base URL for another operation, a lookup path, or
+ * `allow-insecure-http` (flag or profile). Any of them says a gateway was meant, so a request without
+ * a base URL must not fall back to the built-in sandbox (docs/configuration.md "Which gateway").
+ * @returns the names of the settings found, as the user wrote them (`PAYCLI_API_KEY`, `api-key`, `header.X-Cs`)
+ */
+export function gatewaySettingsPresent(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>): string[] {
+  const found: string[] = [];
+  if (env.PAYCLI_API_KEY) found.push('PAYCLI_API_KEY');
+  if (flags.allowInsecureHttp) found.push('--allow-insecure-http');
+  for (const [k, v] of Object.entries(profile)) if (v !== '' && (GATEWAY_KEYS.includes(k) || k.startsWith(HEADER_PREFIX))) found.push(k);
+  return found;
+}
+
+/** The profile keys that only a gateway uses (see {@link gatewaySettingsPresent}). */
+const GATEWAY_KEYS: readonly string[] = ['base-url', 'cashin-base-url', 'cashout-base-url', 'lookup-base-url', 'api-key', 'api-key-store', 'auth-header', 'allow-insecure-http', 'status-path', 'status-by-order-path', 'balance-path'];
+
+/**
  * The base URL of a request: `--base-url`, `PAYCLI_BASE_URL`, then the profile. A lookup uses
  * `lookup-base-url`, else `base-url`, else the host of the operation it is about (`about`; for
- * `status` and `balance`, `cashout-base-url` then `cashin-base-url`).
+ * `status` and `balance`, `cashout-base-url` then `cashin-base-url`). Without one, the built-in
+ * sandbox only when no gateway setting is present ({@link gatewaySettingsPresent}): a credential
+ * or a half set-up profile without a base URL is exit 2, nothing sent, never a sandbox "success".
+ * @throws UsageError `usage` naming the missing `base-url` and the settings that were found
  */
-function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, configuredProfile: string | undefined): string {
+function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, profileName: string): string {
   const fromProfile =
     op === 'lookup'
       ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
       : profile[`${op}-base-url`] || profile['base-url'];
   const chosen = (flags.baseUrl || env.PAYCLI_BASE_URL || fromProfile || '').trim();
   if (chosen) return chosen;
-  // A profile that names no gateway at all is the built-in sandbox (its notice says so), whatever
-  // else it sets. One that names a gateway for another operation only must not silently "succeed"
-  // in the sandbox: that is a profile half set up.
-  if (configuredProfile !== undefined && BASE_URL_KEYS.some((k) => profile[k])) {
-    throw new UsageError(t('settings.noBaseUrl', configuredProfile, op), {
-      field: '--base-url',
-      hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}`),
+  const present = gatewaySettingsPresent(flags, env, profile);
+  if (present.length > 0) {
+    throw new UsageError(t('settings.noBaseUrl', profileName, op, present.join(', ')), {
+      field: 'base-url',
+      hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${profileName === 'default' ? '' : ` --profile ${profileName}`}`),
     }, 'usage');
   }
   return BUILT_IN_SANDBOX;
@@ -269,16 +286,16 @@ export function resolveSettings(flags: GlobalFlags & { profileFromLedger?: boole
 /**
  * The settings of one operation or lookup; the one precedence rule, without side effects:
  * flags, then the environment (`PAYCLI_PROFILE`, `PAYCLI_BASE_URL`, `PAYCLI_API_KEY`), then the
- * profile's keys, then the defaults; the built-in sandbox only when named or when no profile is
- * configured at all.
+ * profile's keys, then the defaults; the built-in sandbox only when named or when no gateway
+ * setting is present at all (see {@link gatewaySettingsPresent}).
  * @param op which request: `cashin` / `cashout` (for `cashin-base-url` / `cashout-base-url`), or `lookup`
  * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
  * @throws UsageError `unknown_profile`; a profile without base URL; a malformed timeout, base URL, lookup path or mode
  */
 export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?: boolean }; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
   const { flags, env, op, about } = input;
-  const { name, keys: profile, configured } = selectProfile(flags, env, input.config, Boolean(flags.profileFromLedger));
-  const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, configured ? name : undefined));
+  const { name, keys: profile } = selectProfile(flags, env, input.config, Boolean(flags.profileFromLedger));
+  const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, name));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const timeoutMs = flags.timeout

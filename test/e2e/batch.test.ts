@@ -123,7 +123,8 @@ describe('sending', () => {
     expect(jose).toMatchObject({ pixKeyType: 0, pixKey: '12345678909', person: { name: 'José da Silva', phone: '11987654321' } });
     expect(bodies.find((b) => b.value === 1050)).toMatchObject({ pixKeyType: 2, person: { name: 'Ana; Souza' } });
     const lines = results(`${file}.results.csv`);
-    expect(lines[0]).toBe('row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error');
+    expect(lines[0]).toBe('row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error;sandbox');
+    expect(lines[1]!.split(';').at(-1)).toBe('false');
     expect(lines).toHaveLength(3);
 
     // cash-ins from JSON Lines on stdin, with splits
