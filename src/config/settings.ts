@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configFile } from '../core/paths.js';
-import { HEADER_PREFIX } from './keys.js';
+import { HEADER_PREFIX, secretStoreKey } from './keys.js';
 import { configTrust } from './trust.js';
 import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
@@ -219,7 +219,7 @@ export function gatewaySettingsPresent(flags: GlobalFlags, env: NodeJS.ProcessEn
   const found: string[] = [];
   if (env.PAYCLI_API_KEY) found.push('PAYCLI_API_KEY');
   if (flags.allowInsecureHttp) found.push('--allow-insecure-http');
-  for (const [k, v] of Object.entries(profile)) if (v !== '' && (GATEWAY_KEYS.includes(k) || k.startsWith(HEADER_PREFIX))) found.push(k);
+  for (const [k, v] of Object.entries(profile)) if (v !== '' && (GATEWAY_KEYS.includes(k) || k.startsWith(HEADER_PREFIX) || k.startsWith('header-store.'))) found.push(k);
   return found;
 }
 
@@ -387,34 +387,49 @@ export function keylessLoopback(settings: Settings): boolean {
 }
 
 const keylessNoticed = new Set<string>();
-const keychainKeys = new Map<string, string | undefined>();
+const keychainSecrets = new Map<string, string | undefined>();
 
-/** Where a profile's API key is kept, by what the config file says: `keychain` when `auth login` put it there. */
-export function keyStoreOf(config: ConfigFile, profile: string): 'keychain' | 'file' | undefined {
+/** Where a profile's API key is kept, by what the config file says: `keychain` when `auth login` or `config set` put it there. */
+export function keyStoreOf(config: ConfigFile, profile: string, key = 'api-key'): 'keychain' | 'file' | undefined {
   const keys = config.profiles?.[profile];
-  if (keys?.['api-key-store'] === 'keychain') return 'keychain';
-  return keys?.['api-key'] ? 'file' : undefined;
+  if (keys?.[secretStoreKey(key)] === 'keychain') return 'keychain';
+  return keys?.[key] ? 'file' : undefined;
 }
 
 /**
- * The API key of `profile` from the system keychain (src/config/keychain.ts), only when the profile
- * says it is kept there: the keychain library is loaded on no other path (docs/speed.md). Asked
- * once per process. Fail closed: a keychain that cannot be read is exit 3, nothing sent.
+ * A profile's secret config key (`api-key`, `header.<Name>`, `ledger-password`) where it is kept
+ * (docs/configuration.md "Where secrets are kept"): the system keychain (src/config/keychain.ts)
+ * when the profile says so, else the config file. The keychain library is loaded on no other path
+ * (docs/speed.md), and asked once per process. Fail closed: a keychain that cannot be read is
+ * exit 3, nothing sent.
  * @throws AuthError `no_credential`
  */
-function keyFromKeychain(profile: string, config: ConfigFile): string | undefined {
-  if (keyStoreOf(config, profile) !== 'keychain') return undefined;
-  if (keychainKeys.has(profile)) return keychainKeys.get(profile);
-  let key: string | undefined;
+export function keptSecret(config: ConfigFile, profile: string, key: string): string | undefined {
+  if (keyStoreOf(config, profile, key) !== 'keychain') return config.profiles?.[profile]?.[key] || undefined;
+  const id = `${profile}\n${key}`;
+  if (keychainSecrets.has(id)) return keychainSecrets.get(id);
+  let secret: string | undefined;
   try {
-    key = keychainGet(profile);
+    secret = keychainGet(profile, key);
   } catch (err) {
-    throw new AuthError(t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true)), {
-      hint: t('settings.keychainHint', `paycli auth login${profile === 'default' ? '' : ` --profile ${profile}`}`),
+    throw new AuthError(t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true), key), {
+      hint: t('settings.keychainHint', `paycli ${key === 'api-key' ? 'auth login' : `config set ${key}`}${profile === 'default' ? '' : ` --profile ${profile}`}`),
     }, 'no_credential');
   }
-  keychainKeys.set(profile, key);
-  return key;
+  keychainSecrets.set(id, secret);
+  return secret;
+}
+
+/** The `header.<Name>` values a profile keeps in the keychain (`header-store.<Name>` = `keychain`), by header name. @throws as {@link keptSecret} */
+function keychainHeaders(config: ConfigFile, profile: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(config.profiles?.[profile] ?? {})) {
+    if (!k.startsWith('header-store.') || v !== 'keychain') continue;
+    const name = k.slice('header-store.'.length);
+    const value = keptSecret(config, profile, `${HEADER_PREFIX}${name}`);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }
 
 /**
@@ -429,7 +444,10 @@ function keyFromKeychain(profile: string, config: ConfigFile): string | undefine
 export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
   const config = readConfigFile();
   const settings = settingsFrom({ flags, env: process.env, config, op, about });
-  if (!settings.apiKey && !isSandbox(settings.endpoint)) settings.apiKey = keyFromKeychain(settings.profile, config);
+  if (!isSandbox(settings.endpoint)) {
+    if (!settings.apiKey) settings.apiKey = keptSecret(config, settings.profile, 'api-key');
+    Object.assign(settings.headers, keychainHeaders(config, settings.profile));
+  }
   registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
   const noticeKey = `${settings.profile}\n${endpointHost(settings.endpoint)}`;
   if (keylessLoopback(settings)) {
