@@ -10,7 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
-import { amountBr, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, guardFormula, type CsvDialect } from '../csv-dialect.js';
 import { logger } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
@@ -74,7 +74,7 @@ export function csvCell(v: unknown, sep: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'number') return String(v); // digits and a sign: nothing to quote
   let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (typeof v === 'string') s = guardFormula(s);
   return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -31,7 +31,6 @@ export const en = {
   'csv.dialectNeedsCsv': '--csv-dialect is for --format csv',
   'csv.dialectFlagHistory': 'with --format csv: br (; separated, Portuguese column names, 1.234,56, local times; the default when Portuguese is on) or intl (, separated, English names)',
   'csv.dialectFlagBatch': 'with --batch: a .csv results file in br (; separated, Portuguese column names, amounts as 1.234,56; the default when Portuguese is on) or intl (separated like the input, English names, cents)',
-  'batch.valorNeedsCentavos': (raw: string) => `"${raw}" must be reais with the decimal comma and two centavos, e.g. 15,00 or 1.234,56 (a column of cents is named valor-centavos)`,
   'history.sinceFlag': 'only payments recorded since: a duration back (30m, 24h, 7d, 2w), a local day (2026-11-01, 01/11/2026, today, yesterday, hoje, ontem) or a time (2026-11-01T12:00:00-03:00)',
   'history.untilFlag': 'only payments recorded before (a day includes that whole local day)',
   // ── message prefixes (src/core/logger.ts) ──

@@ -35,7 +35,6 @@ export const ptBR: Catalog = {
   'csv.dialectNeedsCsv': '--csv-dialect é para --format csv',
   'csv.dialectFlagHistory': 'com --format csv: br (separado por ;, nomes de coluna em português, 1.234,56, hora local; o padrão em português) ou intl (separado por vírgula, nomes em inglês)',
   'csv.dialectFlagBatch': 'com --batch: um arquivo de resultados .csv em br (separado por ;, nomes de coluna em português, valores como 1.234,56; o padrão em português) ou intl (separado como a entrada, nomes em inglês, centavos)',
-  'batch.valorNeedsCentavos': (raw) => `"${raw}" deve estar em reais com vírgula decimal e dois centavos, ex.: 15,00 ou 1.234,56 (uma coluna em centavos se chama valor-centavos)`,
   'history.sinceFlag': 'só pagamentos registrados desde: uma duração para trás (30m, 24h, 7d, 2w), um dia local (2026-11-01, 01/11/2026, hoje, ontem, today, yesterday) ou um horário (2026-11-01T12:00:00-03:00)',
   'history.untilFlag': 'só pagamentos registrados antes de (um dia inclui o dia local inteiro)',
   // ── message prefixes (src/core/logger.ts) ──
