@@ -65,7 +65,7 @@ describe('transitions and postback bodies', () => {
     expect(infraction.endToEndId).toBeUndefined();
     expect(applyTransition(t, 'refund')).toEqual({ from: 'infraction' });
     const refund = postbackBody(t);
-    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: null, pixKeyType: null } });
+    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: '12345678909', pixKeyType: '' } });
     expect(refund.payer).toBeUndefined();
     expect(refund.endToEndId).toBeUndefined();
     expect(t.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
