@@ -1,18 +1,15 @@
 /**
  * `paycli sandbox`: definition. Implementation: src/cli/run/sandbox.ts (the server) and
  * src/cli/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund|infraction <id>`,
- * `sandbox ping [url]`, `sandbox events`, `sandbox resend`: clients of a running one).
+ * `sandbox ping [url]`, `sandbox events`, `sandbox resend`, `sandbox failure`: clients of a running one).
  */
 import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
 import { lazyAction } from '../lazy.js';
 import { t } from '../../core/i18n/index.js';
+import { SANDBOX_DEFAULT_PORT } from '../../sandbox/address.js';
 
-/** Default address of the standalone sandbox. */
-export const SANDBOX_DEFAULT_PORT = 4010;
-
-/** Default `--sandbox-url` of the control subcommands: the standalone sandbox's usual address. */
-export const SANDBOX_DEFAULT_URL = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`;
+export { SANDBOX_DEFAULT_PORT, SANDBOX_DEFAULT_URL } from '../../sandbox/address.js';
 
 const CONTROL: ReadonlyArray<[name: 'pay' | 'fail' | 'cancel' | 'refund' | 'infraction', what: () => string]> = [
   ['pay', () => t('help.sandbox.control.pay')],

@@ -35,7 +35,7 @@ import type { RunContext } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
 import { readConfigFile, selectProfile, settingsFrom, type GlobalFlags } from '../../config/settings.js';
 import { isSandbox } from '../../gateway/endpoint.js';
-import { SANDBOX_DEFAULT_URL } from '../commands/sandbox.js';
+import { SANDBOX_DEFAULT_URL } from '../../sandbox/address.js';
 import { SANDBOX_FAILURES } from '../../sandbox/failures.js';
 import { SANDBOX_HEADER } from '../../gateway/postback.js';
 
