@@ -31,7 +31,7 @@ export function crc16(text: string): string {
 /**
  * True when `text` ends with the CRC field `6304` and 4 hex digits that are the CRC-16 of everything
  * before them (`6304` included), in either letter case: the check that tells a BR Code read whole
- * from a misread (docs/brcodes.md "From an image").
+ * from a misread (docs/brcodes.md "Images, ambiguous keys, field limits").
  */
 export function crcHolds(text: string): boolean {
   const m = /6304([0-9A-Fa-f]{4})$/.exec(text);

@@ -1,6 +1,6 @@
 /**
  * The sandbox's account balance rule and the failures it can be told to answer
- * (docs/sandbox-and-postbacks.md, "Balance" and "Failures on demand"):
+ * (docs/sandbox-and-postbacks.md, "What it answers" and "Failures on demand"):
  *
  * - the account starts with an opening balance ({@link DEFAULT_OPENING_BALANCE}, `paycli sandbox
  *   --opening-balance`), and every figure of the balance lookup includes it; a cash-out whose `value`

@@ -60,7 +60,7 @@ async function qrReaders(): Promise<QrReader[]> {
  * then flattened onto white with their contrast stretched, then binarized at one threshold, then
  * inverted (src/pix/qr-image.ts); the first read whose CRC holds is the answer. A read whose CRC
  * does not hold is a misread, not the payer's code: when no read holds, the image could not be read
- * (docs/brcodes.md "From an image").
+ * (docs/brcodes.md "Images, ambiguous keys, field limits").
  * @returns the text it holds
  * @throws UsageError when the file cannot be read, is not a PNG, holds no QR code, or no read of it has a CRC that holds
  */
