@@ -116,7 +116,7 @@ describe('paycli brcode qr and decode --image', () => {
     expect(JSON.parse(b.stdout).brCode).toBe(BCB);
   });
   it('a grey-on-grey code (dark #787878 on light #8c8c8c, quiet zone 4) reads, at any size', async () => {
-    const sandboxCode = generatePixPayload({ key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amount: 1234.56, txid: 'abcdefabcdefabcdefabcdefa' });
+    const sandboxCode = generatePixPayload({ key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amount: 1234.56, txid: 'abcdefabcdefabcdefabcdefa' })!;
     for (const [text, scale] of [[BCB, 6], [BCB, 2], [sandboxCode, 3], [sandboxCode, 8]] as const) {
       const file = join(home.dir, `grey-${scale}.png`);
       writeFileSync(file, drawQr(text, scale, 0x78, 0x8c));
