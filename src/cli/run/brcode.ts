@@ -3,7 +3,7 @@
  * (src/pix/brcode.ts), shared with the check of a cash-in's answer (src/pix/brcode-check.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildStaticBrCode, crcHolds, decodeBrCode, LIMITS, PIX_GUI, problemText, type DecodedBrCode } from '../../pix/brcode.js';
+import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, problemText, type DecodedBrCode } from '../../pix/brcode.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { UsageError } from '../../core/errors.js';
 import { amountProblem, formatReais, MAX_CENTS, parseReais } from '../../pix/money.js';
@@ -11,7 +11,7 @@ import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { parsePixKeyType, pixKeyTypeHelp, PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 import { checkPixKey } from '../../pix/pixkey.js';
-import { binariseForQr, invertForQr, normaliseForQr } from '../../pix/qr-image.js';
+import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader } from '../../pix/qr-image.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 
 interface GlobalOpts {
@@ -33,9 +33,6 @@ function codeFrom(arg: string | undefined, what: string): string {
   if (!text) throw new UsageError(t('brcode.empty', what), { field: 'code' });
   return text;
 }
-
-/** A QR decoder: the text it read in RGBA pixels, or null. */
-type QrReader = (pixels: Uint8ClampedArray, width: number, height: number) => string | null;
 
 /** The two QR decoders: jsQR, and paulmillr's `qr` (another detector and binarizer). */
 async function qrReaders(): Promise<QrReader[]> {
@@ -81,17 +78,10 @@ export async function readQrImage(file: string): Promise<string> {
   const raw = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
   let grey: Uint8ClampedArray | undefined;
   const variants: Array<() => Uint8ClampedArray> = [() => raw, () => (grey ??= normaliseForQr(png.data)), () => binariseForQr((grey ??= normaliseForQr(png.data))), () => invertForQr((grey ??= normaliseForQr(png.data)))];
-  const misreads: string[] = [];
-  for (const read of await qrReaders()) {
-    for (const pixels of variants) {
-      const text = read(pixels(), png.width, png.height);
-      if (text === null || text === '') continue;
-      if (crcHolds(text.trim())) return text.trim();
-      if (!misreads.includes(text)) misreads.push(text);
-    }
-  }
-  if (misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
-  throw new UsageError(t('brcode.imageMisread', file, misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(misreads[0]!, true).slice(0, 300)) });
+  const read = readBrCode(await qrReaders(), variants, png.width, png.height);
+  if ('text' in read) return read.text;
+  if (read.misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
+  throw new UsageError(t('brcode.imageMisread', file, read.misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(read.misreads[0]!, true).slice(0, 300)) });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(isPortuguese() ? 21 : 16)}${value}`;

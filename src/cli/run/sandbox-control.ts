@@ -22,7 +22,8 @@
  * `PAYCLI_BASE_URL`, the profile's `base-url`: src/config/settings.ts), else the standalone sandbox's
  * usual address {@link SANDBOX_DEFAULT_URL}. `--sandbox-url` and a different `--base-url` together are
  * a usage error, and so is a base URL of `sandbox` (the built-in sandbox lives inside one command:
- * there is nothing to control). The key: `--api-key` or `PAYCLI_API_KEY`, else the profile's `api-key`.
+ * there is nothing to control). The key: `--api-key` or `PAYCLI_API_KEY`, else the profile's `api-key`
+ * (where it is kept: the config file or the keychain).
  */
 import { Agent, request } from 'undici';
 import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../../core/errors.js';
@@ -33,7 +34,7 @@ import { registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { VERSION } from '../../core/version.js';
 import type { RunContext } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
-import { readConfigFile, selectProfile, settingsFrom, type GlobalFlags } from '../../config/settings.js';
+import { keptSecret, readConfigFile, selectProfile, settingsFrom, type GlobalFlags } from '../../config/settings.js';
 import { isSandbox } from '../../gateway/endpoint.js';
 import { SANDBOX_DEFAULT_URL } from '../../sandbox/address.js';
 import { SANDBOX_FAILURES } from '../../sandbox/failures.js';
@@ -225,8 +226,10 @@ export function controlTarget(opts: SandboxControlOptions, env: NodeJS.ProcessEn
   }
   if (flagUrl) return { url: flagUrl, flag: '--sandbox-url', apiKey: opts.apiKey };
   const config = readConfigFile();
-  const settings = settingsFrom({ flags: opts, env, config, op: 'lookup' });
-  const apiKey = opts.apiKey ?? settings.apiKey;
+  // PAYCLI_API_KEY is this command's own --api-key (the running sandbox's key), not a sign that a
+  // gateway was meant: it does not make a missing base URL an error here.
+  const settings = settingsFrom({ flags: opts, env: { ...env, PAYCLI_API_KEY: undefined }, config, op: 'lookup' });
+  const apiKey = opts.apiKey ?? settings.apiKey ?? keptSecret(config, settings.profile, 'api-key');
   const source = baseFlag ? '--base-url' : env.PAYCLI_BASE_URL?.trim() ? 'PAYCLI_BASE_URL' : t('settings.configKey', 'base-url', settings.profile);
   if (!isSandbox(settings.endpoint)) return { url: settings.endpoint.url, flag: source, apiKey };
   const profile = selectProfile(opts, env, config).keys;

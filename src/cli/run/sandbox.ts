@@ -191,9 +191,9 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     autoPay !== undefined ? t('sandbox.note.autoPay', autoPay / 1000) : '',
     opts.strict ? t('sandbox.note.strict') : '',
     webhook !== undefined ? t('sandbox.note.webhook', shownUrl(webhook)) : '',
-    t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
     drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
     t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
+    t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
     state.note,
     sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',
   ].filter(Boolean);
