@@ -1,4 +1,9 @@
-/** The cash-in's `qrCodeBase64` as PNG bytes (one place for cash-ins and batch runs). */
+/**
+ * QR code images: the cash-in's `qrCodeBase64` as PNG bytes (one place for cash-ins and batch runs),
+ * and the versions of an image's pixels that `paycli brcode decode --image` hands the QR decoders
+ * (src/cli/run/brcode.ts `readQrImage`): contrast stretched, binarized, inverted.
+ */
+
 /** PNG file signature. */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -41,6 +46,56 @@ export function normaliseForQr(rgba: Uint8Array): Uint8ClampedArray {
     const v = range > 0 ? ((lum[i]! - min) * 255) / range : lum[i]!;
     out[i * 4] = out[i * 4 + 1] = out[i * 4 + 2] = v;
     out[i * 4 + 3] = 255;
+  }
+  return out;
+}
+
+/**
+ * A black-and-white version of grey pixels (as {@link normaliseForQr} returns them), split at the
+ * threshold that best separates the two shades (Otsu's method on the histogram of the red channel,
+ * which equals the grey): the global binarization that reads grey on grey where a local threshold
+ * does not.
+ * @param grey RGBA bytes, grey and opaque; not changed
+ * @returns new RGBA bytes, each pixel 0 or 255 and opaque
+ */
+export function binariseForQr(grey: Uint8ClampedArray): Uint8ClampedArray {
+  const n = grey.length >> 2;
+  const hist = new Float64Array(256);
+  for (let i = 0; i < n; i++) hist[grey[i * 4]!]!++;
+  let sum = 0;
+  for (let v = 0; v < 256; v++) sum += v * hist[v]!;
+  let below = 0;
+  let sumBelow = 0;
+  let best = -1;
+  let threshold = 127;
+  for (let v = 0; v < 256; v++) {
+    below += hist[v]!;
+    if (below === 0 || below === n) continue;
+    sumBelow += v * hist[v]!;
+    const meanBelow = sumBelow / below;
+    const meanAbove = (sum - sumBelow) / (n - below);
+    const between = below * (n - below) * (meanBelow - meanAbove) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = v;
+    }
+  }
+  const out = new Uint8ClampedArray(n * 4);
+  for (let i = 0; i < n; i++) {
+    out[i * 4] = out[i * 4 + 1] = out[i * 4 + 2] = grey[i * 4]! > threshold ? 255 : 0;
+    out[i * 4 + 3] = 255;
+  }
+  return out;
+}
+
+/** The pixels with dark and light swapped (a light code on a dark background); alpha kept. */
+export function invertForQr(rgba: Uint8ClampedArray): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(rgba.length);
+  for (let i = 0; i < rgba.length; i += 4) {
+    out[i] = 255 - rgba[i]!;
+    out[i + 1] = 255 - rgba[i + 1]!;
+    out[i + 2] = 255 - rgba[i + 2]!;
+    out[i + 3] = rgba[i + 3]!;
   }
   return out;
 }

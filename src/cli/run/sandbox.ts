@@ -16,6 +16,8 @@ import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, s
 import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } from '../../sandbox/events.js';
 import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
 import { t } from '../../core/i18n/index.js';
+import { formatReais } from '../../pix/money.js';
+import { DEFAULT_OPENING_BALANCE } from '../../sandbox/failures.js';
 
 /** Options of `paycli sandbox`. */
 export interface SandboxRunOptions {
@@ -42,6 +44,15 @@ export interface SandboxRunOptions {
   dataDir?: string;
   /** `--keep-events <n>`: cap on kept events. */
   keepEvents?: string;
+  /** `--opening-balance <cents>`: the account's balance before any transaction. */
+  openingBalance?: string;
+}
+
+/** `--opening-balance`: whole cents, 0 to 10^15. @throws UsageError */
+function openingBalance(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]{1,15}$/.test(text.trim())) throw new UsageError(t('sandbox.openingBalanceInvalid', sanitizeText(text, true)), { field: '--opening-balance' });
+  return Number(text.trim());
 }
 
 /**
@@ -141,6 +152,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const maxEvents = keepEvents(opts.keepEvents);
   const webhook = webhookUrl(opts.webhookUrl);
   const drops = dropList(opts.dropAfterCreate);
+  const opening = openingBalance(opts.openingBalance);
   const json = Boolean(opts.json);
   const write = (line: string) => process.stderr.write(redact(`${line}\n`));
   const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
@@ -163,6 +175,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       sendPostbacks: true,
       webhookUrl: webhook,
       dropAfterCreate: drops,
+      openingBalance: opening,
       log,
     });
   } catch (err) {
@@ -178,6 +191,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     autoPay !== undefined ? t('sandbox.note.autoPay', autoPay / 1000) : '',
     opts.strict ? t('sandbox.note.strict') : '',
     webhook !== undefined ? t('sandbox.note.webhook', shownUrl(webhook)) : '',
+    t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
     drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
     t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
     state.note,
