@@ -26,9 +26,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
   { name: 'allow-insecure-http', description: 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)' },
   { name: 'lang', description: 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)' },
-  { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
+  { name: 'timeout', description: 'request timeout: 30s, 500ms, 2m, or a plain number of milliseconds (default 30s)' },
   { name: 'settle-after', description: 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)' },
-  { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)' },
+  { name: 'duplicate-window', description: 'how long an identical cash-out is refused: 10 (minutes), 30m, 1h (default 10; 0 = off; an unknown outcome blocks until resolved)' },
   // Beyond the interface: the gateway family's order references and lookups (docs/order-references.md "Beyond the interface").
   { name: 'order-id', description: 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given' },
   { name: 'lookup', description: 'auto (default): ask the gateway by orderId before a cash-out and after an unknown outcome; off: never' },

@@ -5,6 +5,7 @@
  * `src/cli/run/config.ts`) so that the request path does not load `conf`.
  */
 import { readFileSync } from 'node:fs';
+import { parseDuration } from '../core/duration.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configFile } from '../core/paths.js';
 import { HEADER_PREFIX, secretStoreKey } from './keys.js';
@@ -177,11 +178,16 @@ export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proce
 /** The longest request timeout paycli takes: one hour, in milliseconds (docs/configuration.md). */
 export const MAX_TIMEOUT_MS = 3_600_000;
 
-function positiveInt(text: string, what: string, source: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0 || Number(text) > max) {
-    throw new UsageError(t('settingsValue.positiveInt', source, what, max, text), { field: source });
-  }
-  return Number(text);
+/**
+ * A request timeout (`--timeout`, config key `timeout`) in the one duration syntax (src/core/duration.ts):
+ * `30s`, `500ms`, `2m`, a plain number in milliseconds; 1 ms to {@link MAX_TIMEOUT_MS}.
+ * @returns milliseconds
+ * @throws UsageError naming the source
+ */
+export function timeoutMs(text: string, source: string): number {
+  const ms = parseDuration(text, 'ms');
+  if (ms === undefined || ms < 1 || ms > MAX_TIMEOUT_MS) throw new UsageError(t('settingsValue.positiveInt', source, t('settingsValue.timeout'), MAX_TIMEOUT_MS, text), { field: source });
+  return ms;
 }
 
 /** The longest `settle-after`: one day, in milliseconds. */
@@ -189,22 +195,28 @@ export const MAX_SETTLE_AFTER_MS = 86_400_000;
 
 /**
  * `settle-after` (config key, or `PAYCLI_SETTLE_AFTER`): how long past a payment's deadline a
- * gateway's "not found" still proves nothing (docs/ledger-and-safety.md, "In flight"): a whole
- * number of seconds, or with a unit, `90s`, `2m`, `1h`, `500ms`; `0` for none.
+ * gateway's "not found" still proves nothing (docs/ledger-and-safety.md, "In flight"): a duration
+ * (src/core/duration.ts), `90s`, `2m`, `1h`, `500ms`, a plain number in seconds; `0` for none.
  * @returns milliseconds
  * @throws UsageError naming the source
  */
 export function settleAfterMs(text: string, source: string): number {
-  const m = /^\s*([0-9]{1,9})\s*(ms|s|m|h)?\s*$/.exec(text);
-  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  const ms = parseDuration(text, 's') ?? NaN;
   if (!(ms >= 0 && ms <= MAX_SETTLE_AFTER_MS)) throw new UsageError(t('settingsValue.settleAfter', source, text), { field: source });
   return ms;
 }
 
-/** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
-function windowMinutes(text: string, source: string): number {
-  if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(t('settingsValue.window', source, text), { field: source });
-  return Number(text);
+/**
+ * `duplicate-window` in the one duration syntax (src/core/duration.ts): `10`, `1h`, `30m`, `0` turning
+ * the time window off (an unknown outcome still blocks); a plain number is minutes, and the window is
+ * whole minutes.
+ * @returns minutes
+ * @throws UsageError naming the source
+ */
+export function windowMinutes(text: string, source: string): number {
+  const ms = parseDuration(text, 'm');
+  if (ms === undefined || ms % 60_000 !== 0) throw new UsageError(t('settingsValue.window', source, text), { field: source });
+  return ms / 60_000;
 }
 
 /**
@@ -298,11 +310,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
   const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, name));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
-  const timeoutMs = flags.timeout
-    ? positiveInt(flags.timeout, t('settingsValue.timeout'), '--timeout', MAX_TIMEOUT_MS)
-    : profile.timeout
-      ? positiveInt(profile.timeout, t('settingsValue.timeout'), t('settings.configKey', 'timeout', name), MAX_TIMEOUT_MS)
-      : DEFAULT_TIMEOUT_MS;
+  const requestTimeoutMs = flags.timeout ? timeoutMs(flags.timeout, '--timeout') : profile.timeout ? timeoutMs(profile.timeout, t('settings.configKey', 'timeout', name)) : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
   const settings: Settings = {
     profile: name,
@@ -310,7 +318,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     apiKey: env.PAYCLI_API_KEY || profile['api-key'] || undefined,
     authHeader: profile['auth-header'] || undefined,
     headers,
-    timeoutMs,
+    timeoutMs: requestTimeoutMs,
     duplicateWindowMin: windowText ? windowMinutes(windowText, t('settings.configKey', 'duplicate-window', name)) : DEFAULT_DUPLICATE_WINDOW_MIN,
     settleAfterMs: env.PAYCLI_SETTLE_AFTER
       ? settleAfterMs(env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER')

@@ -25,6 +25,7 @@
  *   whose deadline passes while it waits is given up; a resend lets the next probe go at once;
  * - `resend` puts an event (delivered or not) back as pending, due now, with a new deadline.
  */
+import { parseDuration as parseAnyDuration } from '../core/duration.js';
 import { Agent, request } from 'undici';
 import { errorCodeOf } from '../core/error-cause.js';
 import { LOOKUP_TIMEOUT_CODE, lookupWithin, type LookupFunction } from '../gateway/resolve-within.js';
@@ -447,8 +448,6 @@ export function formatDuration(ms: number): string {
  * `24h`, `2d`); from 1 ms to 30 days. @returns ms, or undefined when it is not one
  */
 export function parseDuration(text: string): number | undefined {
-  const m = /^([0-9]{1,9}(?:\.[0-9]{1,3})?)\s*(ms|s|m|h|d)$/.exec(text.trim());
-  if (!m) return undefined;
-  const ms = Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms']);
-  return ms >= 1 && ms <= 30 * 86_400_000 ? ms : undefined;
+  const ms = parseAnyDuration(text); // src/core/duration.ts: the one syntax
+  return ms !== undefined && ms >= 1 && ms <= 30 * 86_400_000 ? ms : undefined;
 }

@@ -17,7 +17,7 @@ import { logger, printResult } from '../../core/logger.js';
 import { configDir, configFile } from '../../core/paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
 import { isHeaderName } from '../../gateway/net.js';
-import { checkBaseUrl, checkLookupSetting, checkProfile, isLoopbackHost, keptSecret, keyStoreOf, MAX_TIMEOUT_MS, profileName, readConfigFile, settleAfterMs, type GlobalFlags } from '../../config/settings.js';
+import { checkBaseUrl, checkLookupSetting, checkProfile, isLoopbackHost, keptSecret, keyStoreOf, profileName, readConfigFile, settleAfterMs, timeoutMs, windowMinutes, type GlobalFlags } from '../../config/settings.js';
 import { isSandbox, parseEndpoint } from '../../gateway/endpoint.js';
 import { canPrompt, processContext, type RunContext } from '../../core/terminal.js';
 
@@ -81,11 +81,9 @@ function checkKey(key: string): void {
 }
 
 function checkValue(key: string, value: string, flags: GlobalFlags): void {
-  if (key === 'timeout') {
-    if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || Number(value) > MAX_TIMEOUT_MS) throw new UsageError(t('configValue.timeout', key, MAX_TIMEOUT_MS, value), { field: key });
-  }
+  if (key === 'timeout') timeoutMs(value, key);
   if (key === 'settle-after') settleAfterMs(value, key);
-  if (key === 'duplicate-window' && !/^[0-9]+$/.test(value)) throw new UsageError(t('configValue.window', key, value), { field: key });
+  if (key === 'duplicate-window') windowMinutes(value, key);
   if (key.endsWith('base-url') && !isSandbox(parseEndpoint(value))) checkBaseUrl(value, Boolean(flags.allowInsecureHttp));
   if (key === 'ledger-url' && (!/^postgres(ql)?:\/\//i.test(value) || !URL.canParse(value))) throw new UsageError(t('configValue.ledgerUrl', redactUrl(value)), { field: key });
   if (key === 'auth-header' && !isHeaderName(value)) throw new UsageError(t('configValue.authHeader'), { field: key });

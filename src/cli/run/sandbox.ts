@@ -5,6 +5,7 @@
  * src/sandbox/server.ts for what it implements and src/sandbox/lifecycle.ts for state changes and
  * postbacks.
  */
+import { parseDuration as parseAnyDuration } from '../../core/duration.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
@@ -118,9 +119,8 @@ function takeStateDir(flag: string | undefined): { lock?: StateDirLock; note: st
 /** `--auto-pay` seconds as integer milliseconds. @throws UsageError */
 function autoPayMs(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const m = /^([0-9]{1,5})(?:\.([0-9]{1,3}))?$/.exec(text.trim());
-  const ms = m ? Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0')) : NaN;
-  if (!m || ms > 86_400_000) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
+  const ms = parseAnyDuration(text, 's') ?? NaN; // src/core/duration.ts: 2, 0.5, 500ms, 1m
+  if (!(ms >= 0 && ms <= 86_400_000)) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
   return ms;
 }
 
