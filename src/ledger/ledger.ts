@@ -588,7 +588,8 @@ export class Ledger {
     else add('p.outcome = @outcome', 'outcome', q.outcome);
     add('p.profile = @profile', 'profile', q.profile);
     add('p.order_id = @order_id', 'order_id', q.orderId);
-    add('CAST(p.transaction_id AS TEXT) = @transaction_id', 'transaction_id', q.transactionId);
+    // an id kept as a number may be stored as a REAL (500.0): compared as a number too
+    add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
     add('p.batch_id = @batch_id', 'batch_id', q.batchId);
     add('r.user = @by_user', 'by_user', q.by?.user);
     add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
@@ -599,6 +600,15 @@ export class Ledger {
       if (next.done) return;
       yield toEntry(next.value);
     }
+  }
+
+  /**
+   * Records the status the gateway now gives a created payment (`paid` for a cash-in seen paid:
+   * docs/receipts-and-statements.md "Statements"); nothing else of the entry changes.
+   * @throws LedgerUnavailableError, LedgerBusyError
+   */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.stmt(`UPDATE payments SET status = @status WHERE id = @id AND outcome = 'ok'`).run({ id, status: clean(status, 20) }), '');
   }
 
   /** Facts about the ledger itself, for `history --json` and support: entries imported, and when. */

@@ -23,7 +23,9 @@ export type Paper = (typeof PAPERS)[number];
 /** A drawing operation, in points from the page's top-left corner; a text's `y` is the top of its line. */
 export type Op =
   | { op: 'text'; x: number; y: number; size: number; bold: boolean; text: string; color: string }
-  | { op: 'rect'; x: number; y: number; w: number; h: number; color: string };
+  | { op: 'rect'; x: number; y: number; w: number; h: number; color: string }
+  /** Many rectangles filled as one shape (a QR code: no seams between its modules). */
+  | { op: 'rects'; rects: [x: number, y: number, w: number, h: number][]; color: string };
 
 /** A laid-out page. */
 export interface Page {
@@ -59,8 +61,9 @@ export function ascent(size: number, bold = false): number {
   return (f.ascent * size) / f.unitsPerEm;
 }
 
-/** Splits a text into lines no wider than `width`: at spaces, and inside a word that alone is too wide (a BR Code). */
-export function wrap(text: string, width: number, size: number, bold = false): string[] {
+/** Splits a text into lines no wider than `width`: at spaces, and inside a word that alone is too wide; with `anywhere`, at any character (a BR Code). */
+export function wrap(text: string, width: number, size: number, bold = false, anywhere = false): string[] {
+  if (anywhere) return wrap(text.replace(/ /g, '\u00a0'), width, size, bold).map((l) => l.replace(/\u00a0/g, ' '));
   const lines: string[] = [];
   let line = '';
   const push = (word: string) => {
@@ -222,6 +225,7 @@ function brCodeBlock(code: string, ops: Op[], g: Geometry, y0: number, inner: nu
   const module = g.qr / (n + 8);
   const left = g.margin + 4 * module;
   y += 4 * module;
+  const rects: [number, number, number, number][] = [];
   for (let row = 0; row < n; row++) {
     for (let col = 0; col < n; ) {
       if (!qr.modules.get(row, col)) {
@@ -230,12 +234,13 @@ function brCodeBlock(code: string, ops: Op[], g: Geometry, y0: number, inner: nu
       }
       let end = col;
       while (end < n && qr.modules.get(row, end)) end++;
-      ops.push({ op: 'rect', x: left + col * module, y: y + row * module, w: (end - col) * module, h: module, color: INK });
+      rects.push([left + col * module, y + row * module, (end - col) * module, module]);
       col = end;
     }
   }
+  ops.push({ op: 'rects', rects, color: INK });
   y += (n + 4) * module;
-  for (const l of wrap(code, inner, g.size - 1)) {
+  for (const l of wrap(code, inner, g.size - 1, false, true)) {
     ops.push({ op: 'text', x: g.margin, y, size: g.size - 1, bold: false, text: l, color: INK });
     y += line(g.size - 1);
   }

@@ -26,6 +26,10 @@ export async function renderPdf(page: Page): Promise<Buffer> {
   });
   for (const op of page.ops) {
     if (op.op === 'rect') doc.rect(op.x, op.y, op.w, op.h).fill(op.color);
+    else if (op.op === 'rects') {
+      for (const [x, y, w, h] of op.rects) doc.rect(x, y, w, h);
+      doc.fill(op.color);
+    }
     else doc.font(op.bold ? files.bold : files.regular).fontSize(op.size).fillColor(op.color).text(op.text, op.x, op.y, { lineBreak: false });
   }
   doc.end();

@@ -18,7 +18,9 @@ export function pageSvg(page: Page): string {
   const body = page.ops.map((op) =>
     op.op === 'rect'
       ? `<rect x="${n(op.x)}" y="${n(op.y)}" width="${n(op.w)}" height="${n(op.h)}" fill="${op.color}"/>`
-      : `<text x="${n(op.x)}" y="${n(op.y + ascent(op.size, op.bold))}" font-size="${n(op.size)}"${op.bold ? ' font-weight="bold"' : ''} fill="${op.color}" xml:space="preserve">${esc(op.text)}</text>`,
+      : op.op === 'rects'
+        ? `<path shape-rendering="crispEdges" fill="${op.color}" d="${op.rects.map(([x, y, w, h]) => `M${n(x)} ${n(y)}h${n(w)}v${n(h)}h${n(-w)}z`).join('')}"/>`
+        : `<text x="${n(op.x)}" y="${n(op.y + ascent(op.size, op.bold))}" font-size="${n(op.size)}"${op.bold ? ' font-weight="bold"' : ''} fill="${op.color}" xml:space="preserve">${esc(op.text)}</text>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${n(page.width)}" height="${n(page.height)}" viewBox="0 0 ${n(page.width)} ${n(page.height)}" font-family="DejaVu Sans"><rect width="100%" height="100%" fill="#ffffff"/>${body.join('')}</svg>`;
 }

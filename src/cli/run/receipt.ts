@@ -98,6 +98,14 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
   const why = ledgerRefusal(e);
   if (why) throw new UsageError(why, { field: 'transactionId' }, 'no_receipt');
   const found = await askGateway(e, opts);
+  // the gateway's latest word, kept: a cash-in seen paid enters the statements (history --format ofx)
+  if (found && ledger && String(found.status) !== e.status) {
+    try {
+      ledger.noteStatus(e.id, String(found.status));
+    } catch (err) {
+      logger.warn(t('receipt.statusNotKept', (err as Error).message));
+    }
+  }
   return buildReceipt(e, found, { gateway: e.sandbox ? 'sandbox' : new URL(e.target).host });
 }
 

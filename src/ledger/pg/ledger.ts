@@ -572,6 +572,11 @@ export class PgLedger implements LedgerStore {
     return this.guard(() => this.q('SELECT value FROM paycli.meta WHERE key = $1', [key])[0]?.value as string | undefined);
   }
 
+  /** {@link Ledger.noteStatus}: the status the gateway now gives a created payment. */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.q(`UPDATE paycli.payments SET status = $1 WHERE id = $2 AND outcome = 'ok'`, [clean(status, 20), id]), '');
+  }
+
   setMeta(key: string, value: string): void {
     this.guard(() => void this.q('INSERT INTO paycli.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]));
   }
