@@ -19,6 +19,7 @@ import { registerBalance } from './commands/balance.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerStatus } from './commands/status.js';
+import { registerReceipt } from './commands/receipt.js';
 import { ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { createdInThisRun } from '../core/result-state.js';
 import { VERSION } from '../core/version.js';
@@ -109,6 +110,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
   ['sandbox', registerSandbox],
   ['history', registerHistory],
   ['status', registerStatus],
+  ['receipt', registerReceipt],
   ['balance', registerBalance],
   ['reconcile', registerReconcile],
   ['ledger', registerLedger],

@@ -24,7 +24,7 @@ import { statusWord } from '../../gateway/schemas.js';
 import type { RunContext } from '../../core/terminal.js';
 
 /** Output formats of `history`. */
-export const HISTORY_FORMATS = ['table', 'json', 'csv'] as const;
+export const HISTORY_FORMATS = ['table', 'json', 'csv', 'ofx'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
 /** Options of `history`: its flags plus the globals (`--profile` filters by profile when given). */
@@ -78,7 +78,8 @@ export function parseBy(text: string | undefined): LedgerQuery['by'] {
  * @throws UsageError (exit 2) on a bad flag
  */
 export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: LedgerQuery; format: HistoryFormat } {
-  const limitText = String(opts.limit ?? '20').trim();
+  // a statement (ofx) covers the whole period unless --limit says otherwise
+  const limitText = String(opts.limit ?? (opts.format?.trim().toLowerCase() === 'ofx' ? 'all' : '20')).trim();
   let limit: number;
   if (limitText === 'all') limit = -1; // SQLite: no limit
   else if (/^[0-9]+$/.test(limitText) && Number(limitText) >= 1) limit = Number(limitText);
@@ -300,6 +301,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, { args, command
   // json and csv are streamed (an export of a million payments stays small in memory)
   if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : [], prettyJson()));
   if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : [], { dialect, timeZone: localTimeZone() }));
+  if (format === 'ofx') return writeOfx(ledger ? ledger.query(query) : [], query, opts);
   const shown = ledger ? ledger.query(query) : [];
   if (!shown.length) {
     const filtered = Object.keys(query).length > 1;
@@ -307,6 +309,20 @@ export async function run(opts: HistoryOptions & ResolveOptions, { args, command
   }
   printResult(formatHistory(shown, outputWidth()));
   if (shown.some((e) => e.sandbox)) logger.notice(t('history.sandboxFootnote'));
+}
+
+/** Writes the OFX statement of `entries` (src/cli/run/history-ofx.ts) to stdout, its bytes in Windows-1252. */
+async function writeOfx(entries: LedgerEntry[], query: LedgerQuery, opts: HistoryOptions): Promise<void> {
+  const { ofxStatement, isSettled } = await import('./history-ofx.js');
+  const bytes = ofxStatement(entries, {
+    ...(query.since !== undefined ? { since: Date.parse(query.since) } : {}),
+    ...(query.until !== undefined ? { until: Date.parse(query.until) } : {}),
+    account: opts.profile ?? 'paycli',
+    now: Date.now(),
+  });
+  const left = entries.filter((e) => !isSettled(e)).length;
+  if (left) logger.notice(t('ofx.leftOut', left));
+  process.stdout.write(bytes); // its texts were redacted as they were written (history-ofx.ts `field`)
 }
 
 /** `history resolve <entry>`: records the outcome found at the gateway for an unknown entry. */
