@@ -88,7 +88,8 @@ export interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
   timeout?: string;
-  json?: boolean;
+  /** `--json`: true for the whole document, or the comma list of `--json FIELDS` (src/cli/output/shape.ts). */
+  json?: boolean | string;
   verbose?: boolean;
   color?: boolean;
   allowInsecureHttp?: boolean;
@@ -409,9 +410,9 @@ function keyFromKeychain(profile: string, config: ConfigFile): string | undefine
  *   (reconcile): a profile the config file lacks is then empty, not an error
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
-export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Settings {
   const config = readConfigFile();
-  const settings = settingsFrom({ flags, env: process.env, config, op, about });
+  const settings = settingsFrom({ flags, env: opts.env ?? process.env, config, op, about });
   if (!settings.apiKey && !isSandbox(settings.endpoint)) settings.apiKey = keyFromKeychain(settings.profile, config);
   registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
   const noticeKey = `${settings.profile}\n${endpointHost(settings.endpoint)}`;
