@@ -26,7 +26,7 @@ import { EXIT_CODE_SUMMARY } from '../core/errors.js';
 import { LANGUAGES, parseLanguage, t } from '../core/i18n/index.js';
 import { chooseLanguage } from './language.js';
 import { currentBase, inProcess, runArgv, setRunArgv } from './base-context.js';
-import { jsonRequested, normalizeJsonArgs } from './output/fields.js';
+import { isFieldList, jsonRequested, normalizeJsonArgs } from './output/fields.js';
 
 /**
  * The exit-code table, shown in `paycli --help`, in the language of the run: one line per code of
@@ -129,10 +129,11 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
  * @param args the arguments after the program, e.g. `['--json', 'cashout', '--value', '1550']`
  */
 export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readonly string[]): string | undefined {
-  const withValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  // `--json` takes the next word only when it is a field list (src/cli/output/fields.ts)
+  const withValue = new Set(root.options.filter((o) => o.required).flatMap((o) => [o.long, o.short]));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (withValue.has(arg)) i++;
+    if (withValue.has(arg) || (arg === '--json' && isFieldList(args[i + 1]))) i++;
     else if (arg === '--' || arg === '-h' || arg === '--help' || arg === '-V' || arg === '--version') return undefined;
     else if (!arg.startsWith('-')) return COMMANDS.some(([name]) => name === arg) ? arg : undefined;
   }
