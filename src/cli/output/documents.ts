@@ -123,6 +123,57 @@ export const dryRunDocSchema = z.object({
   body: z.unknown(),
 });
 
+/** A decoded BR Code (`brcode decode`, `brcode qr`, `brcode create`): its objects by name, amounts in cents, and every problem found. */
+export const brCodeDocSchema = z.object({
+  brCode: z.string(),
+  valid: z.boolean(),
+  kind: z.optional(z.enum(['static', 'dynamic'])),
+  initiation: z.optional(z.enum(['11', '12'])),
+  key: z.optional(z.string()),
+  url: z.optional(z.string()),
+  info: z.optional(z.string()),
+  recurrenceUrl: z.optional(z.string()),
+  merchantCategoryCode: z.optional(z.string()),
+  currency: z.optional(z.string()),
+  amountCents: z.optional(cents),
+  country: z.optional(z.string()),
+  merchantName: z.optional(z.string()),
+  merchantCity: z.optional(z.string()),
+  postalCode: z.optional(z.string()),
+  txid: z.optional(z.string()),
+  crc: z.optional(z.string()),
+  unknown: z.array(z.object({ id: z.string(), value: z.string() })),
+  problems: z.array(z.object({ rule: z.string(), severity: z.enum(['error', 'warning']), message: z.string(), ruleText: z.string(), source: z.string() })),
+});
+
+/** One postback event of the sandbox (`sandbox events`, `sandbox resend`: an array of these). */
+const sandboxEventSchema = z.looseObject({
+  id: z.string(),
+  transactionId: z.int(),
+  object: z.string(),
+  status: z.string(),
+  url: z.string(),
+  state: z.string(),
+  attempts: z.int(),
+  createdAt: z.string(),
+  deliveredAt: nullableText,
+  nextAttemptAt: nullableText,
+  lastAttempts: z.array(z.object({ n: z.int(), at: z.string(), outcome: z.string() })),
+});
+
+/** A sandbox state change (`sandbox pay|fail|cancel|refund|infraction`). */
+const sandboxChangeSchema = z.looseObject({ transactionId: z.int(), kind: z.string(), status: z.string(), previousStatus: z.string(), postback: z.optional(z.unknown()) });
+
+/** A profile as `config profiles` lists it (no secret: `apiKey` says whether one is set). */
+const profileRowSchema = z.object({ name: z.string(), active: z.boolean(), baseUrl: nullableText, cashinBaseUrl: nullableText, cashoutBaseUrl: nullableText, apiKey: z.boolean() });
+
+/** `reconcile`: each unknown entry asked about, and how many were settled. */
+export const reconcileDocSchema = z.object({
+  entries: z.array(z.looseObject({ id: z.int(), time: z.string(), kind: z.enum(['cashin', 'cashout']), value: cents, profile: z.string(), orderId: z.optional(z.string()), result: z.enum(['ok', 'not_sent', 'unknown']), transactionId: z.optional(z.int()), status: z.optional(z.string()) })),
+  settled: z.int(),
+  unknown: z.int(),
+});
+
 export type CashOutDoc = z.output<typeof cashOutDocSchema>;
 export type CashInDoc = z.output<typeof cashInDocSchema>;
 export type TransactionDoc = z.output<typeof transactionDocSchema>;
@@ -140,7 +191,44 @@ export const DOCUMENT_SCHEMAS = {
   balance: balanceDocSchema,
   history: historyEntryDocSchema,
   'history-resolve': historyEntryDocSchema,
+  reconcile: reconcileDocSchema,
+  'config-path': z.object({ path: z.string() }),
+  'config-profiles': z.object({ profiles: z.array(profileRowSchema) }),
+  'config-list': z.object({ profile: z.string(), values: z.record(z.string(), z.string()) }),
+  'config-get': z.object({ profile: z.string(), key: z.string(), value: z.string() }),
+  'auth-login': z.object({ profile: z.string(), gateway: z.string(), store: z.enum(['keychain', 'file']), checked: z.boolean() }),
+  'auth-status': z.object({ profile: z.string(), gateway: z.string(), store: z.enum(['env', 'keychain', 'file', 'none']), key: nullableText, accepted: z.nullable(z.boolean()), problem: z.optional(z.string()) }),
+  'auth-logout': z.object({ profile: z.string(), removed: z.boolean() }),
+  'ledger-migrate': z.object({ from: z.int(), to: z.int() }),
+  'ledger-push': z.object({ entries: z.int(), added: z.int() }),
+  'brcode-decode': brCodeDocSchema,
+  'brcode-qr': brCodeDocSchema,
+  'brcode-create': brCodeDocSchema,
+  'sandbox-pay': sandboxChangeSchema,
+  'sandbox-fail': sandboxChangeSchema,
+  'sandbox-cancel': sandboxChangeSchema,
+  'sandbox-refund': sandboxChangeSchema,
+  'sandbox-infraction': sandboxChangeSchema,
+  'sandbox-ping': z.looseObject({ url: z.string(), delivered: z.boolean(), outcome: z.string() }),
+  'sandbox-events': z.array(sandboxEventSchema),
+  'sandbox-resend': z.array(sandboxEventSchema),
+  completion: z.object({ shell: z.enum(['bash', 'zsh', 'fish']), script: z.string() }),
 } as const;
+
+/**
+ * The JSON Schema files of {@link DOCUMENT_SCHEMAS}: file name (`cashout.schema.json`) → its text,
+ * each with a title naming the command. Written into schemas/ by the build (tsup.config.ts).
+ */
+export function schemaFiles(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(DOCUMENT_SCHEMAS).map(([name, schema]) => {
+      const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+      const command = `paycli ${name.replace('-', ' ')}`;
+      const doc = { $schema: json.$schema, title: `${command} --json${name === 'history' ? ' (one element of the array)' : ''}`, ...json };
+      return [`${name}.schema.json`, `${JSON.stringify(doc, null, 2)}\n`];
+    }),
+  );
+}
 
 /** The interface's code of a status word or digit (`created` → 0, `'1'` → 1); null for a word it has no code for. */
 export function statusCode(status: string | number | null | undefined): number | null {
@@ -228,4 +316,12 @@ export function historyEntryDoc(e: LedgerEntry): HistoryEntryDoc {
     doc.statusCode = statusCode(rest.status);
   }
   return sanitizeJson(doc) as HistoryEntryDoc;
+}
+
+/** Writes {@link schemaFiles} into `dir` (the package's schemas/ folder). */
+export async function writeSchemaFiles(dir: string): Promise<void> {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(schemaFiles())) writeFileSync(join(dir, name), text);
 }
