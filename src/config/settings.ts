@@ -13,8 +13,7 @@ import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { keychainGet, keychainName } from './keychain.js';
-import type { OrderIdMode } from '../gateway/order-id.js';
-import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
+import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint } from '../gateway/endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -12,7 +12,7 @@ import { callGateway, prepareRequest, type GatewayResult } from '../gateway/clie
 import { logger } from '../core/logger.js';
 import { output, type Output } from '../core/output.js';
 import { problemsOf } from '../gateway/schemas.js';
-import { endpointHost, isSandbox } from '../gateway/endpoint.js';
+import { isSandbox } from '../gateway/endpoint.js';
 import { canPrompt } from '../core/terminal.js';
 import { keylessLoopback, type GlobalFlags, type Settings } from '../config/settings.js';
 import { t } from '../core/i18n/index.js';

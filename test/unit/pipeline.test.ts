@@ -124,8 +124,14 @@ function harness(env: Record<string, string> = {}): Harness {
 function quiet<B extends { value: number; orderId?: string }, R>(spec: PaymentSpec<B, R>, h: Harness): PaymentSpec<B, R> {
   return {
     ...spec,
-    print: async (c) => (h.printed.push(c.data), { doc: c.data, text: () => '' }),
-    printFound: (f) => (h.printed.push(f.settled.found), { doc: f.settled.found, text: () => '' }),
+    print: async (c) => {
+      h.printed.push(c.data);
+      return { doc: c.data, text: () => '' };
+    },
+    printFound: (f) => {
+      h.printed.push(f.settled.found);
+      return { doc: f.settled.found, text: () => '' };
+    },
   };
 }
 

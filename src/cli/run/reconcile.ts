@@ -9,7 +9,7 @@
  */
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
-import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../../core/errors.js';
+import { InterruptedError, NeedsAttentionError, NetworkError } from '../../core/errors.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import { openLedgerToRead, type LedgerStore } from '../../ledger/store.js';
 import { endpointIdentity } from '../../ledger/rules.js';
