@@ -12,7 +12,7 @@ import { NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { isStream, type CommandResult, type Output, type StreamOutput } from '../../core/output.js';
 import { noteCreated } from '../../core/result-state.js';
-import { redact } from '../../core/sanitize.js';
+import { redact, sanitizeJson } from '../../core/sanitize.js';
 import type { OutputRequest } from './shape.js';
 
 /** Where the printer writes, and whether stdout is a terminal (from the run's context). */
@@ -80,7 +80,8 @@ export class Printer {
     noteCreated(result.created);
     const req = this.req;
     if (req.mode === 'text') return this.out(await result.text());
-    const doc = selectFields(result.doc, req.fields);
+    // every string that came from a gateway is cleaned of control characters (src/core/sanitize.ts)
+    const doc = selectFields(sanitizeJson(result.doc), req.fields);
     if (req.mode === 'json') return this.out(this.json(doc));
     try {
       this.out(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc));
@@ -93,7 +94,7 @@ export class Printer {
   private filterFailed(err: Error, result: Output): never {
     const flag = this.req.mode === 'jq' ? '--jq' : '--template';
     if (result.created) {
-      this.io.stderr.write(redact(`${JSON.stringify(result.doc)}\n`));
+      this.io.stderr.write(redact(`${JSON.stringify(sanitizeJson(result.doc))}\n`));
       throw new NeedsAttentionError([t('shape.failedAfter', flag, err.message, result.created), ...(result.attention?.problems ?? [])]);
     }
     throw new UsageError(t('shape.failed', flag, err.message), { field: flag });
