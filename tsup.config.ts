@@ -65,7 +65,9 @@ export default defineConfig([{
   // read and compile at every cash-out; docs/speed.md). Its compiled addon stays in the installed
   // package, and src/ledger/driver-better-sqlite3.ts names it (`nativeBinding`); it is loaded only with the first ledger
   // opened, never on the path of --help or --version.
-  noExternal: [/.*/],
+  // Except resvg (the PNG of a receipt): its index picks a platform package's prebuilt binary at run time.
+  noExternal: [/^(?!@resvg\/resvg-js)/],
+  external: ['@resvg/resvg-js'],
   minify: true,
   esbuildOptions(options) {
     options.minifyIdentifiers = false;

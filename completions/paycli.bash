@@ -10,7 +10,7 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config auth sandbox history status balance reconcile ledger listen brcode completion help'
+      subs='cashin cashout config auth sandbox history status receipt balance reconcile ledger listen brcode completion help'
       flags='--version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang --help -h'
       vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
@@ -80,49 +80,54 @@ __paycli_spec() {
       vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox')
-      subs='pay fail cancel refund infraction ping events resend'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      subs='pay fail cancel refund infraction ping events resend failure'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox infraction')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox ping')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox events')
       subs=''
-      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox resend')
       subs=''
-      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --jq --template --profile --base-url --timeout --lang'
+      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      varg='' ;;
+    'sandbox failure')
+      subs=''
+      flags='--pix-key --value --clear --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--pix-key --value --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'history')
       subs='resolve'
@@ -138,6 +143,11 @@ __paycli_spec() {
       subs=''
       flags='--order-id --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
       vflags='--order-id --jq --template --profile --base-url --timeout --lang'
+      varg='' ;;
+    'receipt')
+      subs=''
+      flags='--order-id --format --paper --output -o --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--order-id --format --paper --output -o --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'balance')
       subs=''
@@ -207,9 +217,9 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'sandbox failure:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'receipt:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
-    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox resend:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
+    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox resend:--lang'|'sandbox failure:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'receipt:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
       __paycli_words 'pt-BR en' "$3" ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -239,7 +249,7 @@ __paycli_values() {
       __paycli_words 'profile gateway store key accepted problem' "$3" ;;
     'auth logout:--json')
       __paycli_words 'profile removed' "$3" ;;
-    'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox resend:--retry-schedule')
+    'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox resend:--retry-schedule'|'sandbox failure:--retry-schedule')
       __paycli_words 'standard fast' "$3" ;;
     'sandbox pay:--json'|'sandbox fail:--json'|'sandbox cancel:--json'|'sandbox refund:--json'|'sandbox infraction:--json')
       __paycli_words 'transactionId kind status previousStatus postback' "$3" ;;
@@ -247,18 +257,26 @@ __paycli_values() {
       __paycli_words 'url delivered outcome' "$3" ;;
     'sandbox events:--json'|'sandbox resend:--json')
       __paycli_words 'id transactionId object status url state attempts createdAt deliveredAt nextAttemptAt lastAttempts' "$3" ;;
+    'sandbox failure:--json')
+      __paycli_words 'cleared failure pixKey value' "$3" ;;
     'history:--kind'|'history resolve:--kind')
       __paycli_words 'cashin cashout' "$3" ;;
     'history:--outcome')
       __paycli_words 'ok refused unknown not_sent' "$3" ;;
     'history:--format'|'history resolve:--format')
-      __paycli_words 'table json csv' "$3" ;;
+      __paycli_words 'table json csv ofx' "$3" ;;
     'history:--json'|'history resolve:--json')
       __paycli_words 'id uuid time kind value target endpoint sandbox profile pixKeyType pixKey recipient payer product orderId batchId batchRow allowDuplicate overrides outcome completed endTime transactionId status statusCode httpStatus message resolvedBy resolvedTime note timeMs deadlineMs runId pid user host version' "$3" ;;
     'history resolve:--outcome')
       __paycli_words 'ok not_sent refused' "$3" ;;
     'status:--json')
       __paycli_words 'kind transactionId orderId value status statusCode method endToEndId processedAt payer destinationBank foundByOrderId ledgerEntry gateway' "$3" ;;
+    'receipt:--format')
+      __paycli_words 'pdf png json' "$3" ;;
+    'receipt:--paper')
+      __paycli_words 'a4 80mm' "$3" ;;
+    'receipt:--json')
+      __paycli_words 'kind entry transactionId orderId endToEndId externalId value fee net time status payer recipient brCode product gateway profile sandbox file' "$3" ;;
     'balance:--json')
       __paycli_words 'balance retention toAnticipate finalBalance gateway' "$3" ;;
     'reconcile:--json')
@@ -274,7 +292,7 @@ __paycli_values() {
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
-      __paycli_words 'cashin cashout config auth sandbox history status balance reconcile ledger listen brcode completion' "$3" ;;
+      __paycli_words 'cashin cashout config auth sandbox history status receipt balance reconcile ledger listen brcode completion' "$3" ;;
   esac
   return 0
 }

@@ -65,7 +65,7 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
 const OWN_PROFILE_CHECK = new Set(['config set', 'config profiles', 'config path', 'history', 'history resolve', 'completion']);
 
 /** Commands that send a request: an unknown profile there means "nothing was sent". */
-const SENDING = new Set(['cashin', 'cashout', 'status', 'balance', 'reconcile', 'sandbox', 'listen', 'auth']);
+const SENDING = new Set(['cashin', 'cashout', 'status', 'receipt', 'balance', 'reconcile', 'sandbox', 'listen', 'auth']);
 
 /**
  * Every command checks a profile named by `--profile` or `PAYCLI_PROFILE` the same way before it

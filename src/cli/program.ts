@@ -19,6 +19,7 @@ import { registerBalance } from './commands/balance.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerStatus } from './commands/status.js';
+import { registerReceipt } from './commands/receipt.js';
 import { ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { createdInThisRun } from '../core/result-state.js';
 import { VERSION } from '../core/version.js';
@@ -68,7 +69,7 @@ export function rootProgram() {
     .option('--template <text>', t('root.template'))
     .option('--profile <name>', t('root.profile'))
     .option('--base-url <url>', t('root.baseUrl'))
-    .option('--timeout <ms>', t('root.timeout'))
+    .option('--timeout <duration>', t('root.timeout'))
     .option('--verbose', t('root.verbose'))
     .option('--no-color', t('root.noColor'))
     .option('--no-input', t('root.noInput'))
@@ -114,6 +115,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
   ['sandbox', registerSandbox],
   ['history', registerHistory],
   ['status', registerStatus],
+  ['receipt', registerReceipt],
   ['balance', registerBalance],
   ['reconcile', registerReconcile],
   ['ledger', registerLedger],

@@ -79,6 +79,7 @@ export type ErrorCode =
   | 'not_found'
   | 'unresolved'
   | 'invalid_brcode'
+  | 'no_receipt'
   | 'config_untrusted'
   | 'proxy_auth_required';
 

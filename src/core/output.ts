@@ -36,8 +36,11 @@ export interface Output<D = unknown> {
 export interface StreamOutput<D = unknown> {
   /** The documents, one per element, in order. */
   docs: () => Iterable<D>;
-  /** The text for people, in pieces (a table, a CSV export); each piece ends with a newline. */
-  text: () => Iterable<string>;
+  /**
+   * The text for people, in pieces (a table, a CSV export); each piece ends with a newline. Bytes
+   * (an OFX statement in Windows-1252) are written as they are: they were redacted when made.
+   */
+  text: () => Iterable<string | Uint8Array>;
   /** Text formats that are not JSON (`--format csv`) are written as they are, never shaped. */
   textOnly?: boolean;
   after?: () => void;

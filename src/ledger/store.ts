@@ -36,6 +36,7 @@ export type LedgerStore = Pick<
   | 'iterate'
   | 'meta'
   | 'setMeta'
+  | 'noteStatus'
 > & {
   /**
    * {@link Ledger.findByOrderId} for many references in one round trip (the team ledger; the local

@@ -41,7 +41,7 @@ import { withOrderId } from '../gateway/order-id.js';
 import type { GatewayResult } from '../gateway/client.js';
 import { formatReais } from '../pix/money.js';
 import { settingsFor, type GlobalFlags } from '../config/settings.js';
-import type { BeginInfo, EndDetails, LedgerEntry } from '../ledger/ledger.js';
+import type { BeginInfo, EndDetails, LedgerEntry, PaymentFacts } from '../ledger/ledger.js';
 import { cashInFingerprint, cashOutFingerprint, checkClock, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
 import { whenText } from '../ledger/settle-rule.js';
 import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
@@ -255,10 +255,32 @@ export const steps = {
   recordEnd(kind: PaymentKind, ledger: Pick<PaymentLedger, 'end'>, entry: number, sent: Sent): void {
     if (sent.created) {
       const data = sent.result.data as { transactionId?: number | string; status?: unknown };
-      recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
+      const answer = paymentFacts(sent.result.data);
+      recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}), ...(answer ? { answer } : {}) }));
     } else recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
   },
 };
+
+/**
+ * What a create answer says of the payment that its receipt shows (src/ledger/schema.ts
+ * `PaymentFacts`): a cash-in's `qrCode` and `externalId` (interface §2.2), a cash-out's `gross`,
+ * `tax`, `liquid` (integer cents; the last two carried as strings of digits, interface §2.4) and
+ * `createdAt`. Undefined when it says none of them.
+ */
+export function paymentFacts(data: unknown): PaymentFacts | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const d = data as Record<string, unknown>;
+  const cents = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : typeof v === 'string' && /^-?[0-9]{1,15}$/.test(v) ? Number(v) : undefined);
+  const facts: PaymentFacts = {};
+  if (typeof d.qrCode === 'string') facts.qrCode = d.qrCode;
+  if (typeof d.externalId === 'string') facts.externalId = d.externalId;
+  if (typeof d.createdAt === 'string') facts.createdAt = d.createdAt;
+  for (const k of ['gross', 'tax', 'liquid'] as const) {
+    const c = cents(d[k]);
+    if (c !== undefined) facts[k] = c;
+  }
+  return Object.keys(facts).length ? facts : undefined;
+}
 
 /** Minutes of the duplicate window (at least the default 10) within which an earlier order reference is reused. */
 const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 60_000;

@@ -112,6 +112,8 @@ export const historyEntryDocSchema = z.object({
   user: z.optional(z.string()),
   host: z.optional(z.string()),
   version: z.optional(z.string()),
+  /** What the gateway's create answer said (BR Code, fee, net…), in cents. */
+  answer: z.optional(z.object({ qrCode: z.optional(z.string()), externalId: z.optional(z.string()), gross: z.optional(cents), tax: z.optional(cents), liquid: z.optional(cents), createdAt: z.optional(z.string()) })),
 });
 
 /** A `--dry-run`: the request that would be sent, nothing sent. */
@@ -210,9 +212,38 @@ export const DOCUMENT_SCHEMAS = {
   'sandbox-refund': sandboxChangeSchema,
   'sandbox-infraction': sandboxChangeSchema,
   'sandbox-ping': z.looseObject({ url: z.string(), delivered: z.boolean(), outcome: z.string() }),
+  'sandbox-failure': z.union([
+    z.object({ cleared: z.int() }),
+    z.array(z.looseObject({ failure: z.string(), pixKey: z.optional(z.string()), value: z.optional(cents) })),
+    z.looseObject({ failure: z.string(), pixKey: z.optional(z.string()), value: z.optional(cents) }),
+  ]),
   'sandbox-events': z.array(sandboxEventSchema),
   'sandbox-resend': z.array(sandboxEventSchema),
   completion: z.object({ shell: z.enum(['bash', 'zsh', 'fish']), script: z.string() }),
+  receipt: z.union([
+    z.object({
+      kind: z.enum(['cashin', 'cashout']),
+      entry: z.int(),
+      transactionId: z.string(),
+      orderId: z.optional(z.string()),
+      endToEndId: z.optional(z.string()),
+      externalId: z.optional(z.string()),
+      value: cents,
+      fee: z.optional(cents),
+      net: z.optional(cents),
+      time: z.string(),
+      status: z.string(),
+      payer: z.record(z.string(), z.unknown()),
+      recipient: z.record(z.string(), z.unknown()),
+      brCode: z.optional(z.string()),
+      product: z.optional(z.string()),
+      gateway: z.string(),
+      profile: z.string(),
+      sandbox: z.boolean(),
+    }),
+    // a PDF or PNG written to a file: the file's name
+    z.object({ file: z.string() }),
+  ]),
 } as const;
 
 /**

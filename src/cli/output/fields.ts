@@ -16,7 +16,7 @@ const DRY_RUN = ['dryRun', 'method', 'url', 'headers', 'body'];
 const HISTORY = [
   'id', 'uuid', 'time', 'kind', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pixKeyType', 'pixKey', 'recipient', 'payer', 'product', 'orderId', 'batchId', 'batchRow',
   'allowDuplicate', 'overrides', 'outcome', 'completed', 'endTime', 'transactionId', 'status', 'statusCode', 'httpStatus', 'message', 'resolvedBy', 'resolvedTime', 'note', 'timeMs',
-  'deadlineMs', 'runId', 'pid', 'user', 'host', 'version',
+  'deadlineMs', 'runId', 'pid', 'user', 'host', 'version', 'answer',
 ];
 const BRCODE = [
   'brCode', 'valid', 'kind', 'initiation', 'key', 'url', 'info', 'recurrenceUrl', 'merchantCategoryCode', 'currency', 'amountCents', 'country', 'merchantName', 'merchantCity',
@@ -53,9 +53,11 @@ export const COMMAND_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'sandbox refund': SANDBOX_CHANGE,
   'sandbox infraction': SANDBOX_CHANGE,
   'sandbox ping': ['url', 'delivered', 'outcome'],
+  'sandbox failure': ['cleared', 'failure', 'pixKey', 'value'],
   'sandbox events': EVENT,
   'sandbox resend': EVENT,
   completion: ['shell', 'script'],
+  receipt: ['kind', 'entry', 'transactionId', 'orderId', 'endToEndId', 'externalId', 'value', 'fee', 'net', 'time', 'status', 'payer', 'recipient', 'brCode', 'product', 'gateway', 'profile', 'sandbox', 'file'],
 };
 
 /** Every field name of every document. */
@@ -64,7 +66,7 @@ const ALL_FIELDS = new Set(Object.values(COMMAND_FIELDS).flat());
 /** paycli's command and subcommand names: never read as a field list. */
 const COMMAND_WORDS = new Set([
   'cashin', 'cashout', 'config', 'auth', 'sandbox', 'history', 'status', 'balance', 'reconcile', 'ledger', 'listen', 'brcode', 'completion', 'help',
-  'pay', 'fail', 'cancel', 'refund', 'infraction', 'create', 'decode', 'events', 'get', 'list', 'login', 'logout', 'migrate', 'path', 'ping', 'profiles', 'push', 'qr', 'resend', 'resolve', 'set', 'unset',
+  'failure', 'receipt', 'pay', 'fail', 'cancel', 'refund', 'infraction', 'create', 'decode', 'events', 'get', 'list', 'login', 'logout', 'migrate', 'path', 'ping', 'profiles', 'push', 'qr', 'resend', 'resolve', 'set', 'unset',
 ]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

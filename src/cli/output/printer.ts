@@ -125,10 +125,16 @@ export class Printer {
     }
   }
 
-  /** Writes pieces in blocks of about 64 KiB. */
-  private async pieces(pieces: Iterable<string>): Promise<void> {
+  /** Writes pieces in blocks of about 64 KiB; bytes as they are. */
+  private async pieces(pieces: Iterable<string | Uint8Array>): Promise<void> {
     let block = '';
     for (const piece of pieces) {
+      if (typeof piece !== 'string') {
+        await this.block(block);
+        block = '';
+        if (!this.io.stdout.write(piece)) await new Promise((resolve) => this.io.stdout.once('drain', resolve));
+        continue;
+      }
       block += piece;
       if (block.length >= 65_536) {
         await this.block(block);

@@ -20,12 +20,12 @@ import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from 
 import { outputWidth } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
-import { amountBr, csvDialect, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
 
 /** Output formats of `history`. */
-export const HISTORY_FORMATS = ['table', 'json', 'csv'] as const;
+export const HISTORY_FORMATS = ['table', 'json', 'csv', 'ofx'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
 /** Options of `history`: its flags plus the globals (`--profile` filters by profile when given). */
@@ -79,7 +79,8 @@ export function parseBy(text: string | undefined): LedgerQuery['by'] {
  * @throws UsageError (exit 2) on a bad flag
  */
 export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: LedgerQuery; format: HistoryFormat } {
-  const limitText = String(opts.limit ?? '20').trim();
+  // a statement (ofx) covers the whole period unless --limit says otherwise
+  const limitText = String(opts.limit ?? (opts.format?.trim().toLowerCase() === 'ofx' ? 'all' : '20')).trim();
   let limit: number;
   if (limitText === 'all') limit = -1; // SQLite: no limit
   else if (/^[0-9]+$/.test(limitText) && Number(limitText) >= 1) limit = Number(limitText);
@@ -251,7 +252,7 @@ export function csvCell(v: CsvValue, sep = ','): string {
   if (v === undefined) return '';
   if (typeof v !== 'string') return String(v);
   let s = sanitizeText(v, true);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  s = guardFormula(s);
   return s.includes(sep) || /["\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -297,7 +298,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   const { query, format } = historyQuery(opts, ctx.now().getTime());
   const dialect = csvDialect(opts.csvDialect);
   if (opts.csvDialect !== undefined && format !== 'csv') throw new UsageError(t('csv.dialectNeedsCsv'), { field: '--csv-dialect' });
-  if (format === 'csv' && ctx.output.mode !== 'text') throw new UsageError(t('history.jsonAndFormat', format), { field: '--format' });
+  if ((format === 'csv' || format === 'ofx') && ctx.output.mode !== 'text') throw new UsageError(t('history.jsonAndFormat', format), { field: '--format' });
   registerSecretsOfConfig();
   const ledger = await ctx.readLedger(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
@@ -309,6 +310,10 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   };
   if (format === 'json') return { docs, text: () => jsonChunks(entries(), ctx.isTTY.stdout) };
   if (format === 'csv') return { docs, textOnly: true, text: () => csvChunks(entries(), { dialect, timeZone: localTimeZone() }) };
+  if (format === 'ofx') {
+    const statement = await ofxBytes(ledger ? ledger.query(query) : [], query, opts, ctx.now().getTime());
+    return { docs, textOnly: true, text: () => [statement] };
+  }
   let sandbox = false;
   return {
     docs,
@@ -322,6 +327,20 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
       if (sandbox) logger.notice(t('history.sandboxFootnote'));
     },
   };
+}
+
+/** The OFX statement of `entries` (src/cli/run/history-ofx.ts), its bytes in Windows-1252, its texts redacted as they were written. */
+async function ofxBytes(entries: LedgerEntry[], query: LedgerQuery, opts: HistoryOptions, now: number): Promise<Uint8Array> {
+  const { ofxStatement, isSettled } = await import('./history-ofx.js');
+  const bytes = ofxStatement(entries, {
+    ...(query.since !== undefined ? { since: Date.parse(query.since) } : {}),
+    ...(query.until !== undefined ? { until: Date.parse(query.until) } : {}),
+    account: opts.profile ?? 'paycli',
+    now,
+  });
+  const left = entries.filter((e) => !isSettled(e)).length;
+  if (left) logger.notice(t('ofx.leftOut', left));
+  return bytes;
 }
 
 /** `history resolve <entry>`: records the outcome found at the gateway for an unknown entry. */
