@@ -266,7 +266,7 @@ __paycli_values() {
     'history:--format'|'history resolve:--format')
       __paycli_words 'table json csv ofx' "$3" ;;
     'history:--json'|'history resolve:--json')
-      __paycli_words 'id uuid time kind value target endpoint sandbox profile pixKeyType pixKey recipient payer product orderId batchId batchRow allowDuplicate overrides outcome completed endTime transactionId status statusCode httpStatus message resolvedBy resolvedTime note timeMs deadlineMs runId pid user host version' "$3" ;;
+      __paycli_words 'id uuid time kind value target endpoint sandbox profile pixKeyType pixKey recipient payer product orderId batchId batchRow allowDuplicate overrides outcome completed endTime transactionId status statusCode httpStatus message resolvedBy resolvedTime note timeMs deadlineMs runId pid user host version answer' "$3" ;;
     'history resolve:--outcome')
       __paycli_words 'ok not_sent refused' "$3" ;;
     'status:--json')
