@@ -727,6 +727,7 @@ and refused let it be sent again. Only an entry whose outcome is unknown can be 
   'help.sandbox.dataDir': 'keep the postback events in this folder across restarts (default: <data folder>/sandbox)',
   'help.sandbox.keepEvents': 'most events kept; past it the oldest delivered go first',
   'help.sandbox.openingBalance': 'the account\'s balance before any transaction, in cents (default 100000000, R$ 1.000.000,00); a cash-out over the balance gets 400 "Insufficient balance"',
+  'help.sandbox.failureRule': 'answer a named failure from the start (repeatable): <failure>:pix-key=<key> or <failure>:value=<cents>, the failure insufficient-balance, key-not-found or bank-timeout (see `paycli sandbox failure --help`)',
   'help.sandbox.after': `The sandbox answers like the gateway: POST /transaction/qrcode/cashin, POST /transaction/cashout,
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> and
 GET /transaction/get/balance. It checks what the gateway documents (required fields and their
@@ -1224,6 +1225,8 @@ Open a new shell afterwards.`,
   'sandbox.note.webhook': (url: string) => `every postback also to ${url}`,
   'sandbox.note.drops': (count: number, list: string) => `connection reset after creating transaction${count > 1 ? 's' : ''} ${list}`,
   'sandbox.note.openingBalance': (amount: string) => `opening balance ${amount}`,
+  'sandbox.note.failureRules': (n: number) => `${n} failure rule${n === 1 ? '' : 's'} (paycli sandbox failure lists them)`,
+  'sandbox.failureRuleInvalid': (text: string, names: string) => `--failure: use <${names}>:pix-key=<key> or <failure>:value=<cents> (cents at least 1), got "${text}"`,
   'sandbox.openingBalanceInvalid': (text: string) => `--opening-balance: use a whole number of cents (0 to 999999999999999), got "${text}"`,
   'sandbox.note.retried': (duration: string, schedule: string) => `postbacks retried for ${duration}${schedule ? ` (${schedule} schedule)` : ''}`,
   'sandbox.note.restored': (events: number, pending: number) => `${events} event${events === 1 ? '' : 's'} from the last run, ${pending} to deliver`,

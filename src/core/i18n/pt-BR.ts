@@ -732,6 +732,7 @@ e refused deixam enviá-lo de novo. Só uma entrada de resultado desconhecido po
   'help.sandbox.dataDir': 'guarda os eventos de postback nesta pasta entre reinícios (padrão: <pasta de dados>/sandbox)',
   'help.sandbox.keepEvents': 'máximo de eventos guardados; passando disso, os entregues mais antigos saem primeiro',
   'help.sandbox.openingBalance': 'o saldo da conta antes de qualquer transação, em centavos (padrão 100000000, R$ 1.000.000,00); um saque acima do saldo recebe 400 "Insufficient balance"',
+  'help.sandbox.failureRule': 'responde uma falha nomeada desde o início (repetível): <falha>:pix-key=<chave> ou <falha>:value=<centavos>, sendo a falha insufficient-balance, key-not-found ou bank-timeout (veja `paycli sandbox failure --help`)',
   'help.sandbox.after': `O sandbox responde como o gateway: POST /transaction/qrcode/cashin, POST /transaction/cashout,
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> e
 GET /transaction/get/balance. Confere o que o gateway documenta (campos obrigatórios e seus tipos
@@ -1231,6 +1232,8 @@ Depois abra um shell novo.`,
   'sandbox.note.webhook': (url) => `todo postback também para ${url}`,
   'sandbox.note.drops': (count, list) => `conexão derrubada depois de criar ${count > 1 ? 'as transações' : 'a transação'} ${list}`,
   'sandbox.note.openingBalance': (amount) => `saldo inicial ${amount}`,
+  'sandbox.note.failureRules': (n) => `${n} ${n === 1 ? 'regra de falha' : 'regras de falha'} (paycli sandbox failure as lista)`,
+  'sandbox.failureRuleInvalid': (text, names) => `--failure: use <${names}>:pix-key=<chave> ou <falha>:value=<centavos> (no mínimo 1 centavo); veio "${text}"`,
   'sandbox.openingBalanceInvalid': (text) => `--opening-balance: use um número inteiro de centavos (0 a 999999999999999), recebido "${text}"`,
   'sandbox.note.retried': (duration, schedule) => `postbacks tentados de novo por ${duration}${schedule ? ` (esperas: ${schedule})` : ''}`,
   'sandbox.note.restored': (events, pending) => `${events} ${events === 1 ? 'evento' : 'eventos'} da última execução, ${pending} a entregar`,
