@@ -9,11 +9,16 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';
+
+// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
+type JsQR = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQRAny = jsQRModule as unknown as JsQR | { default: JsQR };
+const jsQR: JsQR = typeof jsQRAny === 'function' ? jsQRAny : jsQRAny.default;
 
 const KEY = 'sk_live_RECEIPT_0123456789abcdef';
 const t = useGatewayFixture(KEY);
