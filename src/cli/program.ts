@@ -135,6 +135,32 @@ export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readon
 }
 
 /**
+ * The first word of a command line that names no command (`cashot` in `paycli cashot --help`), the
+ * root's flags and their values skipped; undefined when the line names a command, `help`,
+ * `completion`, or nothing. Such a line is an unknown command (exit 2, "did you mean cashout?")
+ * even with `--help`, never the root's help with exit 0.
+ */
+export function unknownCommandWord(root: UntypedCommand, args: readonly string[]): string | undefined {
+  const withValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (withValue.has(arg)) i++;
+    else if (arg === '--') return undefined;
+    else if (!arg.startsWith('-')) return root.commands.some((c) => c.name() === arg) ? undefined : arg;
+  }
+  return undefined;
+}
+
+/** True for a command line asking the root for its version (`--version` / `-V` among the root's flags, no command). */
+function wantsVersion(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--' || !arg.startsWith('-')) return false;
+    if (arg === '--version' || arg === '-V') return true;
+  }
+  return false;
+}
+
+/**
  * True for `paycli --version --verbose` (either order, with other root flags, no command): the
  * version with where paycli runs (src/cli/version-info.ts) instead of the bare version.
  */
@@ -187,7 +213,14 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     (await import('./version-info.js')).printVersionInfo(args.includes('--json'));
     return;
   }
+  if (args.includes('--json') && wantsVersion(args)) {
+    process.stdout.write(`${JSON.stringify({ version: VERSION })}\n`); // --json: every answer is a JSON document
+    return;
+  }
   const program = buildProgram(args);
+  // `paycli cashot --help`: the mistyped command is the error (exit 2, with a suggestion), not the root's help
+  const unknown = unknownCommandWord(program, args);
+  if (unknown !== undefined) argv = [...argv.slice(0, 2), ...args.filter((a) => a !== '--help' && a !== '-h')];
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -165,11 +165,12 @@ describe('code cache', () => {
 
   it('stack traces (--verbose) are the same with and without it', async () => {
     const args = ['--verbose', '--base-url', 'https://gateway.invalid', ...CASHIN_ARGS];
-    const noKey = { ...home.env, PAYCLI_CACHE_DIR: cacheRoot }; // no API key: a PaycliError with its trace
-    const plain = await runPaycli(args, { env: { ...noKey, NODE_DISABLE_COMPILE_CACHE: '1' } });
-    const cold = await runPaycli(args, { env: noKey });
-    const warm = await runPaycli(args, { env: noKey });
-    expect(plain.code).toBe(3);
+    // a bug planted inside paycli: an internal error, the one kind --verbose prints a trace for
+    const bug = { env: { ...home.env, PAYCLI_CACHE_DIR: cacheRoot, PAYCLI_API_KEY: 'sk_test_cache_0123' }, nodeArgs: ['-r', join(__dirname, '../helpers/internal-bug.cjs')] };
+    const plain = await runPaycli(args, { ...bug, env: { ...bug.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    const cold = await runPaycli(args, bug);
+    const warm = await runPaycli(args, bug);
+    expect(plain.code).toBe(70);
     expect(plain.stderr).toMatch(/\n {4}at .*dist[\\/][\w-]+-[A-Z0-9]{8}\.cjs:\d+:\d+/);
     expect(cold.stderr).toBe(plain.stderr);
     expect(warm.stderr).toBe(plain.stderr);

@@ -16,6 +16,8 @@ import { processContext, qrColumns, type RunContext } from '../../core/terminal.
 
 interface GlobalOpts {
   json?: boolean;
+  /** false with `--no-color` (the terminal QR code then has no escape sequence). */
+  color?: boolean;
 }
 
 /** Reads the code argument: the text itself, or `-` for stdin (surrounding white space dropped). */
@@ -166,9 +168,9 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 }
 
 /** Draws `code` on stdout when it is a terminal wide enough; otherwise says what to do. */
-async function drawInTerminal(code: string): Promise<string> {
-  const { drawQr } = await import('../output/qr-terminal.js');
-  const qr = drawQr(code, qrColumns());
+async function drawInTerminal(code: string, color?: boolean): Promise<string> {
+  const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
+  const qr = drawQr(code, qrColumns(), { color: qrInColor(color) });
   if (!qr) logger.notice(t('brcode.tooNarrow', process.stdout.columns));
   return qr ?? '';
 }
@@ -184,7 +186,7 @@ export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, {
   await writeImages(code, opts.png, opts.svg);
   if (opts.png || opts.svg) return;
   if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(await drawInTerminal(code));
+  else printResult(await drawInTerminal(code, opts.color));
 }
 
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
@@ -249,5 +251,5 @@ export async function runCreate(
   if (amountCents === undefined) logger.notice(t('brcode.noAmount'));
   await writeImages(code, opts.png);
   if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code)}` : ''}`);
+  else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, opts.color)}` : ''}`);
 }

@@ -69,8 +69,8 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
     if (check.note) text += `\n(${check.note})`;
     const draw = opts.qr ?? ctx.isTTY.stdout;
     if (draw && check.decoded.valid) {
-      const { drawQr } = await import('../output/qr-terminal.js');
-      const qr = drawQr(sanitizeText(res.qrCode, true), qrColumns(ctx));
+      const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
+      const qr = drawQr(sanitizeText(res.qrCode, true), qrColumns(ctx), { color: qrInColor(opts.color, ctx.env) });
       if (qr) text += `\n\n${qr}`;
       else logger.notice(t('cashin.tooNarrow', process.stdout.columns));
     }

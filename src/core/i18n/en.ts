@@ -40,6 +40,7 @@ export const en = {
   // ── help layout (src/cli/help.ts): commander's headings and notes ──
   'help.title.usage': 'Usage:',
   'help.title.options': 'Options:',
+  'help.globalOptionsLine': (flags: string) => `Global options (see paycli --help): ${flags}`,
   'help.title.globalOptions': 'Global Options:',
   'help.title.commands': 'Commands:',
   'help.title.arguments': 'Arguments:',
@@ -50,6 +51,7 @@ export const en = {
   'help.option.help': 'show help',
   'help.option.helpCommand': 'display help for command',
   // ── commander's own errors, as paycli shows them ──
+  'cmdr.formatHint': (format: string) => `(did you mean --format ${format}?)`,
   'cmdr.unknownOption': (flag: string) => `unknown option '${flag}'`,
   'cmdr.didYouMean': (name: string) => `(Did you mean ${name}?)`,
   'cmdr.argumentMissing': (flags: string) => `option '${flags}' argument missing`,
@@ -266,6 +268,7 @@ export const en = {
   'settings.noKeyHint': (command: string) => `run \`${command}\` or set PAYCLI_API_KEY`,
   // ── errors every command may end with (src/core/errors.ts, src/cli/action.ts) ──
   'error.needsAttention': 'created, but needs attention',
+  'error.causedBy': (message: string) => `cause: ${message}`,
   'error.interrupted': 'interrupted',
   'error.interruptedNothingSent': 'interrupted: nothing was sent',
   'error.internal': (message: string) => `internal error: ${message} (a bug in paycli; run with --verbose for details)`,

@@ -44,6 +44,7 @@ export const ptBR: Catalog = {
   // ── help layout (src/cli/help.ts): commander's headings and notes ──
   'help.title.usage': 'Uso:',
   'help.title.options': 'Opções:',
+  'help.globalOptionsLine': (flags) => `Opções globais (veja paycli --help): ${flags}`,
   'help.title.globalOptions': 'Opções globais:',
   'help.title.commands': 'Comandos:',
   'help.title.arguments': 'Argumentos:',
@@ -54,6 +55,7 @@ export const ptBR: Catalog = {
   'help.option.help': 'mostra a ajuda',
   'help.option.helpCommand': 'mostra a ajuda do comando',
   // ── commander's own errors, as paycli shows them ──
+  'cmdr.formatHint': (format) => `(você quis dizer --format ${format}?)`,
   'cmdr.unknownOption': (flag) => `opção desconhecida '${flag}'`,
   'cmdr.didYouMean': (name) => `(Você quis dizer ${name}?)`,
   'cmdr.argumentMissing': (flags) => `falta o valor da opção '${flags}'`,
@@ -270,6 +272,7 @@ export const ptBR: Catalog = {
   'settings.noKeyHint': (command) => `rode \`${command}\` ou defina PAYCLI_API_KEY`,
   // ── errors every command may end with (src/core/errors.ts, src/cli/action.ts) ──
   'error.needsAttention': 'criado, mas precisa de atenção',
+  'error.causedBy': (message) => `causa: ${message}`,
   'error.interrupted': 'interrompido',
   'error.interruptedNothingSent': 'interrompido: nada foi enviado',
   'error.internal': (message) => `erro interno: ${message} (um bug no paycli; rode com --verbose para ver os detalhes)`,
