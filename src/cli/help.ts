@@ -106,15 +106,26 @@ export function configureRootHelp(program: Command): Command {
       },
       // commander's own headings and notes, in the language of the run
       styleTitle: (title: string) => helpTitle(title),
+      subcommandTerm(this: Help, cmd) {
+        const term = Help.prototype.subcommandTerm.call(this, cmd);
+        return isPortuguese() ? term.replace('[options]', `[${t('help.usage.options')}]`) : term;
+      },
       commandUsage(this: Help, cmd) {
         const usage = Help.prototype.commandUsage.call(this, cmd);
         return isPortuguese() ? usage.replace('[options]', `[${t('help.usage.options')}]`).replace('[command]', `[${t('help.usage.command')}]`) : usage;
       },
       optionDescription(this: Help, option) {
-        const text = Help.prototype.optionDescription.call(this, option);
-        return isPortuguese() ? text.replace('(choices: ', `(${t('help.choices')} `).replace(/([(,] )default: /, `$1${t('help.default')} `) : text;
+        return commanderNotes(Help.prototype.optionDescription.call(this, option));
+      },
+      argumentDescription(this: Help, argument) {
+        return commanderNotes(Help.prototype.argumentDescription.call(this, argument));
       },
     });
+}
+
+/** commander's `(choices: …)` and `(default: …)` after a description, in the language of the run. */
+function commanderNotes(text: string): string {
+  return isPortuguese() ? text.replace('(choices: ', `(${t('help.choices')} `).replace(/(\(|, )default: /, `$1${t('help.default')} `) : text;
 }
 
 /** A heading of commander's help (`Usage:`, `Options:`…) in the language of the run. */

@@ -151,11 +151,16 @@ export function unknownCommandWord(root: UntypedCommand, args: readonly string[]
   return undefined;
 }
 
+/** The root's flags that take a value (src/cli/program.ts `rootProgram`), skipped with it when the root's own flags are read. */
+const ROOT_VALUE_FLAGS: readonly string[] = ['--profile', '--base-url', '--timeout', '--lang'];
+
 /** True for a command line asking the root for its version (`--version` / `-V` among the root's flags, no command). */
 function wantsVersion(args: readonly string[]): boolean {
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     if (arg === '--' || !arg.startsWith('-')) return false;
     if (arg === '--version' || arg === '-V') return true;
+    if (ROOT_VALUE_FLAGS.includes(arg)) i++;
   }
   return false;
 }
@@ -166,9 +171,11 @@ function wantsVersion(args: readonly string[]): boolean {
  */
 export function wantsVerboseVersion(args: readonly string[]): boolean {
   const root: string[] = [];
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     if (arg === '--' || !arg.startsWith('-')) break;
     root.push(arg);
+    if (ROOT_VALUE_FLAGS.includes(arg)) i++; // `--lang pt-BR --version --verbose`
   }
   return (root.includes('--version') || root.includes('-V')) && root.includes('--verbose');
 }

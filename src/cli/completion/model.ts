@@ -8,6 +8,7 @@
 import type { Argument, Command, Option } from 'commander';
 import type { COMPLETION_SHELLS } from '../commands/completion.js';
 import { CONFIG_KEYS, HEADER_PREFIX } from '../../config/keys.js';
+import { t } from '../../core/i18n/index.js';
 import profilesAwk from './profiles.awk';
 
 /** A shell paycli writes a completion script for (`COMPLETION_SHELLS`, src/cli/commands/completion.ts). */
@@ -72,7 +73,7 @@ const FLAG_VALUES: Record<string, ValueCompletion> = {
 function configKeyWords(): ValueCompletion {
   return {
     kind: 'words',
-    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: k.description })), { value: HEADER_PREFIX, description: 'an extra static header: header.<Name>' }],
+    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: t(`configKey.${k.name}` as 'configKey.base-url') })), { value: HEADER_PREFIX, description: t('completion.headerPrefix') }],
   };
 }
 
