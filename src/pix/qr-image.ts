@@ -4,6 +4,8 @@
  * (src/cli/run/brcode.ts `readQrImage`): contrast stretched, binarized, inverted.
  */
 
+import { crcHolds } from './brcode.js';
+
 /** PNG file signature. */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -98,4 +100,27 @@ export function invertForQr(rgba: Uint8ClampedArray): Uint8ClampedArray {
     out[i + 3] = rgba[i + 3]!;
   }
   return out;
+}
+
+/** A QR decoder: the text it read in RGBA pixels, or null. */
+export type QrReader = (pixels: Uint8ClampedArray, width: number, height: number) => string | null;
+
+/**
+ * Reads a BR Code with each reader on each version of the pixels, in order (every version of the
+ * first reader, then of the next), and takes the first read whose CRC holds (src/pix/brcode.ts
+ * `crcHolds`): a read whose CRC does not hold is a misread of the image, never the answer.
+ * @param variants the versions of the pixels, each made when first asked for
+ * @returns `{text}`, or `{misreads}`: the distinct texts read, none with a CRC that holds (empty: no QR code found)
+ */
+export function readBrCode(readers: readonly QrReader[], variants: ReadonlyArray<() => Uint8ClampedArray>, width: number, height: number): { text: string } | { misreads: string[] } {
+  const misreads: string[] = [];
+  for (const read of readers) {
+    for (const pixels of variants) {
+      const text = read(pixels(), width, height)?.trim();
+      if (!text) continue;
+      if (crcHolds(text)) return { text };
+      if (!misreads.includes(text)) misreads.push(text);
+    }
+  }
+  return { misreads };
 }

@@ -91,6 +91,30 @@ export class FailureRules {
 }
 
 /**
+ * The answer of the failure rules' control endpoint (outside the interface): `GET /_sandbox/failures`
+ * answers `{failures: [rule]}`; `POST` with `{"failure", "pixKey"}` or `{"failure", "value"}` adds one
+ * and answers `{added, failures}` (400 `{message}` for a body that is not a rule); `DELETE` removes
+ * them all and answers `{cleared: n}`; another method 405.
+ * @param text the request body (POST), as received
+ * @returns the status and body, and the rule added (for the log)
+ */
+export function failuresAnswer(method: string, path: string, text: string, rules: FailureRules): { status: number; body: unknown; added?: FailureRule } {
+  if (method === 'GET') return { status: 200, body: { failures: rules.list() } };
+  if (method === 'DELETE') return { status: 200, body: { cleared: rules.clear() } };
+  if (method !== 'POST') return { status: 405, body: { message: `use GET, POST or DELETE for ${path}` } };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const rule = parseFailureRule(body);
+  if (typeof rule === 'string') return { status: 400, body: { message: rule } };
+  rules.add(rule);
+  return { status: 200, body: { added: rule, failures: rules.list() }, added: rule };
+}
+
+/**
  * The balance with the opening balance added to every figure but retention and anticipation.
  * @param movements the store's balance (src/sandbox/store.ts: paid cash-ins minus live cash-outs)
  * @param opening the opening balance, cents

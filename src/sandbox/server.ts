@@ -49,7 +49,7 @@ import { PostbackDeliverer, shownUrl, type RetrySchedule } from './delivery.js';
 import { EventStore, type SandboxEvent } from './events.js';
 import { TransactionStore, type SandboxTransaction } from './store.js';
 import { canonicalBody, validationProblem } from './validate.js';
-import { BANK_TIMEOUT_OBSERVATION, cashoutFate, DEFAULT_OPENING_BALANCE, FailureRules, parseFailureRule, withOpening } from './failures.js';
+import { BANK_TIMEOUT_OBSERVATION, cashoutFate, DEFAULT_OPENING_BALANCE, failuresAnswer, FailureRules, withOpening } from './failures.js';
 import { isHttpUrl } from '../gateway/net.js';
 import { t } from '../core/i18n/index.js';
 import { VERSION } from '../core/version.js';
@@ -308,32 +308,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return reply(200, { resent: [eventView(e)] });
   }
 
-  /**
-   * The failure rules (outside the interface): `GET /_sandbox/failures` answers `{failures: [rule]}`;
-   * `POST` with `{"failure", "pixKey"}` or `{"failure", "value"}` adds one and answers `{added, failures}`
-   * (400 `{message}` for a body that is not a rule); `DELETE` removes them all and answers `{cleared: n}`.
-   */
+  /** The failure rules' endpoint (src/sandbox/failures.ts `failuresAnswer`). */
   async function failuresEndpoint(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): Promise<void> {
-    if (req.method === 'GET' || req.method === 'DELETE') {
-      req.resume();
-      return req.method === 'GET' ? reply(200, { failures: rules.list() }) : reply(200, { cleared: rules.clear() });
-    }
-    if (req.method !== 'POST') {
-      req.resume();
-      return reply(405, { message: `use GET, POST or DELETE for ${path}` });
-    }
-    const text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? '';
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const rule = parseFailureRule(body);
-    if (typeof rule === 'string') return reply(400, { message: rule });
-    rules.add(rule);
-    log(t('sandbox.log.failureRule', rule.failure, rule.pixKey ?? rule.value!));
-    return reply(200, { added: rule, failures: rules.list() });
+    let text = '';
+    if (req.method === 'POST') text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? '';
+    else req.resume();
+    const out = failuresAnswer(req.method ?? '', path, text, rules);
+    if (out.added) log(t('sandbox.log.failureRule', out.added.failure, out.added.pixKey ?? out.added.value!));
+    return reply(out.status, out.body);
   }
 
   /** An event as the control endpoints show it: the URL without its query, the body parsed. */

@@ -110,6 +110,9 @@ describe('a clean clone', () => {
     const qrRows = out.split('\n').filter((l) => /[▀▄█]{5}/.test(l));
     expect(qrRows.length).toBeGreaterThan(10); // the QR code, drawn with half blocks
     expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    // it builds once (`npm ci` runs `prepare`, which builds), with no npm or build warning
+    expect(out.match(/^> paycli@[\d.]+ build$/gm) ?? []).toHaveLength(1);
+    expect(out).not.toMatch(/npm warn|WARN|is using named and default exports/i);
   }, SLOW);
 });
 

@@ -169,3 +169,28 @@ describe('balance and failure rules', () => {
     expect(parseFailureRule({ failure: 'bank-timeout', value: 0 })).toBe('value must be an integer of cents, at least 1');
   });
 });
+
+describe('which sandbox the control subcommands act on (src/cli/run/sandbox-control.ts)', () => {
+  it('--sandbox-url, else the base URL of flag, environment or profile, else 127.0.0.1:4010; PAYCLI_API_KEY is the sandbox key, not a gateway setting', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { controlTarget } = await import('../../src/cli/run/sandbox-control.js');
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-control-'));
+    const saved = process.env.PAYCLI_CONFIG_DIR;
+    process.env.PAYCLI_CONFIG_DIR = dir; // no config file: nothing configured
+    try {
+      const env = { PAYCLI_API_KEY: 'sk_sandbox' };
+      expect(controlTarget({ apiKey: 'sk_sandbox' }, env)).toEqual({ url: 'http://127.0.0.1:4010', flag: '--sandbox-url', apiKey: 'sk_sandbox' });
+      expect(controlTarget({ baseUrl: 'http://127.0.0.1:4020' }, {})).toMatchObject({ url: 'http://127.0.0.1:4020', flag: '--base-url' });
+      expect(controlTarget({}, { PAYCLI_BASE_URL: 'http://127.0.0.1:4030' })).toMatchObject({ url: 'http://127.0.0.1:4030', flag: 'PAYCLI_BASE_URL' });
+      expect(controlTarget({ sandboxUrl: 'http://127.0.0.1:4040/', baseUrl: 'http://127.0.0.1:4040' }, {})).toMatchObject({ url: 'http://127.0.0.1:4040/' });
+      expect(() => controlTarget({ sandboxUrl: 'http://127.0.0.1:4040', baseUrl: 'http://127.0.0.1:4050' }, {})).toThrow(/name two different sandboxes/);
+      expect(() => controlTarget({}, { PAYCLI_BASE_URL: 'sandbox' })).toThrow(/PAYCLI_BASE_URL is "sandbox", the built-in sandbox/);
+    } finally {
+      if (saved === undefined) delete process.env.PAYCLI_CONFIG_DIR;
+      else process.env.PAYCLI_CONFIG_DIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,19 +3,20 @@
  * (src/pix/brcode.ts), shared with the check of a cash-in's answer (src/pix/brcode-check.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildStaticBrCode, crcHolds, decodeBrCode, LIMITS, PIX_GUI, problemText, type DecodedBrCode } from '../../pix/brcode.js';
+import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, problemText, type DecodedBrCode } from '../../pix/brcode.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { UsageError } from '../../core/errors.js';
 import { amountProblem, formatReais, MAX_CENTS, parseReais } from '../../pix/money.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { parsePixKeyType, pixKeyTypeHelp, PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 import { checkPixKey } from '../../pix/pixkey.js';
-import { binariseForQr, invertForQr, normaliseForQr } from '../../pix/qr-image.js';
+import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader } from '../../pix/qr-image.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 
 interface GlobalOpts {
-  json?: boolean;
+  json?: boolean | string;
   /** false with `--no-color` (the terminal QR code then has no escape sequence). */
   color?: boolean;
 }
@@ -35,9 +36,6 @@ function codeFrom(arg: string | undefined, what: string): string {
   if (!text) throw new UsageError(t('brcode.empty', what), { field: 'code' });
   return text;
 }
-
-/** A QR decoder: the text it read in RGBA pixels, or null. */
-type QrReader = (pixels: Uint8ClampedArray, width: number, height: number) => string | null;
 
 /** The two QR decoders: jsQR, and paulmillr's `qr` (another detector and binarizer). */
 async function qrReaders(): Promise<QrReader[]> {
@@ -83,17 +81,10 @@ export async function readQrImage(file: string): Promise<string> {
   const raw = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
   let grey: Uint8ClampedArray | undefined;
   const variants: Array<() => Uint8ClampedArray> = [() => raw, () => (grey ??= normaliseForQr(png.data)), () => binariseForQr((grey ??= normaliseForQr(png.data))), () => invertForQr((grey ??= normaliseForQr(png.data)))];
-  const misreads: string[] = [];
-  for (const read of await qrReaders()) {
-    for (const pixels of variants) {
-      const text = read(pixels(), png.width, png.height);
-      if (text === null || text === '') continue;
-      if (crcHolds(text.trim())) return text.trim();
-      if (!misreads.includes(text)) misreads.push(text);
-    }
-  }
-  if (misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
-  throw new UsageError(t('brcode.imageMisread', file, misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(misreads[0]!, true).slice(0, 300)) });
+  const read = readBrCode(await qrReaders(), variants, png.width, png.height);
+  if ('text' in read) return read.text;
+  if (read.misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
+  throw new UsageError(t('brcode.imageMisread', file, read.misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(read.misreads[0]!, true).slice(0, 300)) });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(isPortuguese() ? 21 : 16)}${value}`;
@@ -144,12 +135,15 @@ function invalid(d: DecodedBrCode): UsageError {
 }
 
 /** `paycli brcode decode [code] [--image file]`. @throws UsageError (exit 2) for an invalid code */
-export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<void> {
+export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<Output> {
   if (opts.image && args[0] !== undefined) throw new UsageError(t('brcode.codeAndImage'), { field: '--image' });
   const code = opts.image ? await readQrImage(opts.image) : codeFrom(args[0], 'brcode decode');
   const d = decodeBrCode(code);
-  printResult(opts.json ? { json: decodedJson(code, d) } : describeBrCode(d));
-  if (!d.valid) throw invalid(d);
+  return output(decodedJson(code, d), () => describeBrCode(d), {
+    after: () => {
+      if (!d.valid) throw invalid(d);
+    },
+  });
 }
 
 /** Writes the PNG and/or SVG of `code` (four-module quiet zone). @throws UsageError when a file cannot be written */
@@ -168,25 +162,25 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 }
 
 /** Draws `code` on stdout when it is a terminal wide enough; otherwise says what to do. */
-async function drawInTerminal(code: string, color?: boolean): Promise<string> {
+async function drawInTerminal(code: string, ctx: RunContext, color?: boolean): Promise<string> {
   const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
-  const qr = drawQr(code, qrColumns(), { color: qrInColor(color) });
-  if (!qr) logger.notice(t('brcode.tooNarrow', process.stdout.columns));
+  const columns = qrColumns(ctx);
+  const qr = drawQr(code, columns, { color: qrInColor(color, ctx.env) });
+  if (!qr) logger.notice(t('brcode.tooNarrow', columns ?? 0));
   return qr ?? '';
 }
 
 /** `paycli brcode qr [code] [--png f] [--svg f]`. @throws UsageError for an invalid code (nothing drawn) */
-export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, { args }: RunContext): Promise<void> {
-  const code = codeFrom(args[0], 'brcode qr');
+export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, ctx: RunContext): Promise<Output | void> {
+  const code = codeFrom(ctx.args[0], 'brcode qr');
   const d = decodeBrCode(code);
   if (!d.valid) {
-    process.stderr.write(`${describeBrCode(d)}\n`);
+    ctx.stderr.write(`${describeBrCode(d)}\n`);
     throw invalid(d);
   }
   await writeImages(code, opts.png, opts.svg);
   if (opts.png || opts.svg) return;
-  if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(await drawInTerminal(code, opts.color));
+  return output(decodedJson(code, d), () => drawInTerminal(code, ctx, opts.color));
 }
 
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
@@ -226,7 +220,7 @@ function dictKey(text: string | undefined, keyType: string | undefined): string 
 export async function runCreate(
   opts: GlobalOpts & { key?: string; keyType?: string; value?: string; amount?: string; name?: string; city?: string; txid?: string; info?: string; png?: string },
   ctx: RunContext = processContext(),
-): Promise<void> {
+): Promise<Output> {
   const key = dictKey(opts.key, opts.keyType);
   let amountCents: number | undefined;
   if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError(t('brcode.valueAndAmount'), { field: '--amount' });
@@ -250,6 +244,5 @@ export async function runCreate(
   if (!d.valid) throw invalid(d); // cannot happen for checked inputs; fail closed all the same
   if (amountCents === undefined) logger.notice(t('brcode.noAmount'));
   await writeImages(code, opts.png);
-  if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, opts.color)}` : ''}`);
+  return output(decodedJson(code, d), async () => `${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, ctx, opts.color)}` : ''}`);
 }

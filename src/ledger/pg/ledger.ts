@@ -32,7 +32,7 @@ import { LedgerUnavailableError } from '../errors.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { clean, clip, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
+import { clean, clip, factsJson, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
 import type { LedgerStore } from '../store.js';
 import { SyncWorker, WorkerCallError } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
@@ -398,7 +398,7 @@ export class PgLedger implements LedgerStore {
   }
 
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
-    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)];
+    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500), factsJson(extra.answer)];
     // Inside a group the outcomes are written together, in one statement with the next call or the commit.
     if (this.depth > 0) {
       this.pendingEnds.push(values);
@@ -551,6 +551,7 @@ export class PgLedger implements LedgerStore {
     else add('outcome = ?', q.outcome);
     add('profile = ?', q.profile);
     add('order_id = ?', q.orderId);
+    add(`transaction_id #>> '{}' = ?`, q.transactionId);
     add('batch_id = ?', q.batchId);
     add('os_user = ?', q.by?.user);
     add('lower(host) = lower(?)', q.by?.host);
@@ -569,6 +570,11 @@ export class PgLedger implements LedgerStore {
 
   meta(key: string): string | undefined {
     return this.guard(() => this.q('SELECT value FROM paycli.meta WHERE key = $1', [key])[0]?.value as string | undefined);
+  }
+
+  /** {@link Ledger.noteStatus}: the status the gateway now gives a created payment. */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.q(`UPDATE paycli.payments SET status = $1 WHERE id = $2 AND outcome = 'ok'`, [clean(status, 20), id]), '');
   }
 
   setMeta(key: string, value: string): void {
@@ -642,7 +648,7 @@ export class PgLedger implements LedgerStore {
 
 /** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
 function endColumns(rows: readonly unknown[][]): unknown[][] {
-  return Array.from({ length: 7 }, (_, j) => rows.map((r) => r[j]));
+  return Array.from({ length: 8 }, (_, j) => rows.map((r) => r[j] ?? null));
 }
 
 /** The PostgreSQL types of the columns `ledger push` writes, in its order. */
