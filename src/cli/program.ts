@@ -233,16 +233,15 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     (await import('./version-info.js')).printVersionInfo(jsonRequested(args), base.stdout);
     return;
   }
-  if (args.includes('--json') && wantsVersion(args)) {
-    process.stdout.write(`${JSON.stringify({ version: VERSION })}\n`); // --json: every answer is a JSON document
+  if (jsonRequested(args) && wantsVersion(args)) {
+    base.stdout.write(`${JSON.stringify({ version: VERSION })}\n`); // --json: every answer is a JSON document
     return;
   }
   const program = buildProgram(args);
   // `paycli cashot --help`: the mistyped command is the error (exit 2, with a suggestion), not the root's help
-  const unknown = unknownCommandWord(program, args);
-  if (unknown !== undefined) argv = [...argv.slice(0, 2), ...args.filter((a) => a !== '--help' && a !== '-h')];
+  const parsed = unknownCommandWord(program, args) === undefined ? args : args.filter((a) => a !== '--help' && a !== '-h');
   try {
-    await program.parseAsync([...argv.slice(0, 2), ...args]);
+    await program.parseAsync([...argv.slice(0, 2), ...parsed]);
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
