@@ -174,7 +174,7 @@ describe('fail closed', () => {
     expect(posts()).toHaveLength(1);
   });
 
-  it('a cash-out starts connecting while it reads its flags: refused by its own checks (a PIX key that is not one), it records nothing, sends nothing, exits 2 without waiting for the database', async () => {
+  it('a cash-out starts connecting while it reads its flags: refused by its own checks (a Pix key that is not one), it records nothing, sends nothing, exits 2 without waiting for the database', async () => {
     await migrate();
     const args = CASHOUT_ARGS.map((x) => (x === 'Fulano@Example.com' ? 'not-an-email' : x));
     const r = await runPaycli([...args, '--yes', '--json'], { env: env(a) });
