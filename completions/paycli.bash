@@ -10,7 +10,7 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config auth sandbox history status balance reconcile ledger listen brcode completion help'
+      subs='cashin cashout config auth sandbox history status receipt balance reconcile ledger listen brcode completion help'
       flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang --help -h'
       vflags='--profile --base-url --timeout --lang'
       varg='' ;;
@@ -139,6 +139,11 @@ __paycli_spec() {
       flags='--order-id --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
       vflags='--order-id --profile --base-url --timeout --lang'
       varg='' ;;
+    'receipt')
+      subs=''
+      flags='--order-id --format --paper --output -o --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--order-id --format --paper --output -o --profile --base-url --timeout --lang'
+      varg='' ;;
     'balance')
       subs=''
       flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
@@ -207,9 +212,9 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'receipt:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
-    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox resend:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
+    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox resend:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'receipt:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
       __paycli_words 'pt-BR en' "$3" ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -228,13 +233,17 @@ __paycli_values() {
     'history:--outcome')
       __paycli_words 'ok refused unknown not_sent' "$3" ;;
     'history:--format'|'history resolve:--format')
-      __paycli_words 'table json csv' "$3" ;;
+      __paycli_words 'table json csv ofx' "$3" ;;
     'history resolve:--outcome')
       __paycli_words 'ok not_sent refused' "$3" ;;
+    'receipt:--format')
+      __paycli_words 'pdf png json' "$3" ;;
+    'receipt:--paper')
+      __paycli_words 'a4 80mm' "$3" ;;
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
-      __paycli_words 'cashin cashout config auth sandbox history status balance reconcile ledger listen brcode completion' "$3" ;;
+      __paycli_words 'cashin cashout config auth sandbox history status receipt balance reconcile ledger listen brcode completion' "$3" ;;
   esac
   return 0
 }

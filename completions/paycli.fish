@@ -12,7 +12,7 @@ function __paycli_spec
     set -g __paycli_varg ''
     switch $argv[1]
         case ''
-            set -g __paycli_subs 'cashin' 'cashout' 'config' 'auth' 'sandbox' 'history' 'status' 'balance' 'reconcile' 'ledger' 'listen' 'brcode' 'completion' 'help'
+            set -g __paycli_subs 'cashin' 'cashout' 'config' 'auth' 'sandbox' 'history' 'status' 'receipt' 'balance' 'reconcile' 'ledger' 'listen' 'brcode' 'completion' 'help'
             set -g __paycli_vflags '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'cashin'
@@ -114,6 +114,10 @@ function __paycli_spec
         case 'status'
             set -g __paycli_subs
             set -g __paycli_vflags '--order-id' '--profile' '--base-url' '--timeout' '--lang'
+            set -g __paycli_varg ''
+        case 'receipt'
+            set -g __paycli_subs
+            set -g __paycli_vflags '--order-id' '--format' '--paper' '--output' '-o' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'balance'
             set -g __paycli_subs
@@ -271,6 +275,7 @@ complete -c paycli -n '__paycli_at \'\' 0' -a 'auth' -d 'log a profile in to its
 complete -c paycli -n '__paycli_at \'\' 0' -a 'sandbox' -d 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'history' -d 'list the cash-ins and cash-outs this machine sent (newest first), from the ledger (the team ledger when ledger-url is set)'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'status' -d 'ask the gateway about one transaction, by its id or by your order reference (beyond the interface)'
+complete -c paycli -n '__paycli_at \'\' 0' -a 'receipt' -d 'write the receipt (comprovante) of a cash-out or a paid cash-in: PDF, PNG or JSON'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'balance' -d 'show the account\'s balance at the gateway (beyond the interface)'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'reconcile' -d 'settle every payment whose outcome is unknown by asking the gateway for its order reference'
 complete -c paycli -n '__paycli_at \'\' 0' -a 'ledger' -d 'the team ledger on PostgreSQL (config key ledger-url): create or update its schema, copy a local ledger into it'
@@ -844,7 +849,7 @@ complete -c paycli -n '__paycli_at \'history\'' -l outcome -x -a 'ok refused unk
 complete -c paycli -n '__paycli_at \'history\'' -l order-id -x -d 'only payments sent with this order reference'
 complete -c paycli -n '__paycli_at \'history\'' -l by -x -d 'only payments sent by this operating-system user on this host (also user alone, or @host)'
 complete -c paycli -n '__paycli_at \'history\'' -l limit -x -d 'show at most this many entries (or all)'
-complete -c paycli -n '__paycli_at \'history\'' -l format -x -a 'table json csv' -d 'output: a table for people, json, or csv for spreadsheets (--json = --format json)'
+complete -c paycli -n '__paycli_at \'history\'' -l format -x -a 'table json csv ofx' -d 'output: a table for people, json, csv for spreadsheets, or ofx (an OFX 1.0.2 bank statement for accounting software; --json = --format json)'
 complete -c paycli -n '__paycli_at \'history\'' -l csv-dialect -x -a 'br intl' -d 'with --format csv: br (; separated, Portuguese column names, 1.234,56, local times; the default when Portuguese is on) or intl (, separated, English names)'
 complete -c paycli -n '__paycli_at \'history\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'history\'' -s V -l version -d 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)'
@@ -869,7 +874,7 @@ complete -c paycli -n '__paycli_at \'history resolve\'' -l kind -x -a 'cashin ca
 complete -c paycli -n '__paycli_at \'history resolve\'' -l order-id -x -d 'only payments sent with this order reference'
 complete -c paycli -n '__paycli_at \'history resolve\'' -l by -x -d 'only payments sent by this operating-system user on this host (also user alone, or @host)'
 complete -c paycli -n '__paycli_at \'history resolve\'' -l limit -x -d 'show at most this many entries (or all)'
-complete -c paycli -n '__paycli_at \'history resolve\'' -l format -x -a 'table json csv' -d 'output: a table for people, json, or csv for spreadsheets (--json = --format json)'
+complete -c paycli -n '__paycli_at \'history resolve\'' -l format -x -a 'table json csv ofx' -d 'output: a table for people, json, csv for spreadsheets, or ofx (an OFX 1.0.2 bank statement for accounting software; --json = --format json)'
 complete -c paycli -n '__paycli_at \'history resolve\'' -l csv-dialect -x -a 'br intl' -d 'with --format csv: br (; separated, Portuguese column names, 1.234,56, local times; the default when Portuguese is on) or intl (, separated, English names)'
 complete -c paycli -n '__paycli_at \'history resolve\'' -s V -l version -d 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)'
 complete -c paycli -n '__paycli_at \'history resolve\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
@@ -895,6 +900,23 @@ complete -c paycli -n '__paycli_at \'status\'' -l no-color -d 'no colour (also N
 complete -c paycli -n '__paycli_at \'status\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
 complete -c paycli -n '__paycli_at \'status\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
 complete -c paycli -n '__paycli_at \'status\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
+
+# paycli receipt
+complete -c paycli -n '__paycli_at \'receipt\'' -l order-id -x -d 'find the payment by the order reference sent as orderId instead'
+complete -c paycli -n '__paycli_at \'receipt\'' -l format -x -a 'pdf png json' -d 'pdf (default), png, or json (--json = --format json)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l paper -x -a 'a4 80mm' -d 'a4 (default) or 80mm (a thermal printer roll), for pdf and png'
+complete -c paycli -n '__paycli_at \'receipt\'' -s o -l output -x -d 'file to write (default receipt-<transactionId>.<format>; - for stdout)'
+complete -c paycli -n '__paycli_at \'receipt\'' -s h -l help -d 'show help'
+complete -c paycli -n '__paycli_at \'receipt\'' -s V -l version -d 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l profile -x -a '(__paycli_profiles)' -d 'config profile to use (env PAYCLI_PROFILE; default "default")'
+complete -c paycli -n '__paycli_at \'receipt\'' -l base-url -x -d 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l timeout -x -d 'request timeout in milliseconds (default 30000)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l verbose -d 'trace the request and response on stderr (credential redacted)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l no-color -d 'no colour (also NO_COLOR=1)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l no-input -d 'never prompt; fail on missing fields (also PAYCLI_NO_INPUT=1)'
+complete -c paycli -n '__paycli_at \'receipt\'' -l allow-insecure-http -d 'allow a plain http:// base URL to a non-loopback host'
+complete -c paycli -n '__paycli_at \'receipt\'' -l lang -x -a 'pt-BR en' -d 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)'
 
 # paycli balance
 complete -c paycli -n '__paycli_at \'balance\'' -s h -l help -d 'show help'
@@ -1070,6 +1092,7 @@ complete -c paycli -n '__paycli_at \'help\' 0' -a 'auth' -d 'log a profile in to
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'sandbox' -d 'run the built-in sandbox gateway standalone (no money moves), for other programs and tests'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'history' -d 'list the cash-ins and cash-outs this machine sent (newest first), from the ledger (the team ledger when ledger-url is set)'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'status' -d 'ask the gateway about one transaction, by its id or by your order reference (beyond the interface)'
+complete -c paycli -n '__paycli_at \'help\' 0' -a 'receipt' -d 'write the receipt (comprovante) of a cash-out or a paid cash-in: PDF, PNG or JSON'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'balance' -d 'show the account\'s balance at the gateway (beyond the interface)'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'reconcile' -d 'settle every payment whose outcome is unknown by asking the gateway for its order reference'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'ledger' -d 'the team ledger on PostgreSQL (config key ledger-url): create or update its schema, copy a local ledger into it'

@@ -14,6 +14,7 @@ import { maskDocument, maskPixKey } from '../pix/mask.js';
 import { PIX_KEY_TYPES } from '../pix/pixkey.js';
 import { statusWord, type TransactionLookup } from '../gateway/schemas.js';
 import type { LedgerEntry } from '../ledger/ledger.js';
+import { SANDBOX_PAYER_BANK } from '../sandbox/lifecycle.js';
 
 /** One side of a payment as the receipt shows it; every field optional (shown when known), keys and documents masked. */
 export interface ReceiptParty {
@@ -55,8 +56,17 @@ export interface Receipt {
   /** Gateway host (`api.gateway.example`), or `sandbox` for the built-in sandbox. */
   gateway: string;
   profile: string;
-  /** True for the built-in sandbox: no money moved (marked on the page). */
+  /** True for the built-in sandbox or paycli's standalone sandbox: no money moved (marked on the page). */
   sandbox: boolean;
+}
+
+/**
+ * True when the gateway's answer comes from paycli's standalone sandbox (`paycli sandbox`): its
+ * payer bank and end-to-end ids carry ISPB 99999999, which no institution has.
+ */
+export function fromSandbox(found: TransactionLookup | undefined): boolean {
+  const ispb = SANDBOX_PAYER_BANK.bankIspb;
+  return String(found?.payer?.bankIspb ?? '') === ispb || String(found?.endToEndId ?? '').startsWith(`E${ispb}`);
 }
 
 /** Status words of a cash-out that did not happen: no receipt. */
@@ -126,7 +136,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
     recipient: {},
     gateway: where.gateway,
     profile: e.profile,
-    sandbox: e.sandbox,
+    sandbox: e.sandbox || fromSandbox(found),
   };
   const extra = defined({ orderId: text(e.orderId), endToEndId: text(found?.endToEndId, 40), externalId: text(facts.externalId, 60), fee, net, product: text(e.product) });
   Object.assign(r, extra);

@@ -110,9 +110,10 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
 }
 
 /** Runs `receipt`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: ReceiptOptions, { args }: RunContext): Promise<void> {
+export async function run(opts: ReceiptOptions, { args, isTTY }: RunContext): Promise<void> {
   const key = statusKey(args[0], opts.orderId);
   const { format, paper, output } = receiptOutput(opts);
+  if (output === '-' && format !== 'json' && isTTY.stdout) throw new UsageError(t('receipt.binaryToTerminal', format), { field: '--output' });
   const receipt = await receiptFor(key, opts);
   if (format === 'json') return printResult({ json: receipt });
   const page = layoutReceipt(receipt, paper);

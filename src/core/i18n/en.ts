@@ -1317,6 +1317,7 @@ Open a new shell afterwards.`,
   'receipt.otherGateway': (target: string, profile: string) => `profile ${profile} now points at another gateway than the one this payment went to (${target}); the receipt shows what the ledger recorded`,
   'receipt.noLookup': (why: string) => `the gateway was not asked (${why}); the receipt shows what the ledger recorded`,
   'receipt.statusNotKept': (why: string) => `the gateway's status could not be kept in the ledger: ${why}`,
+  'receipt.binaryToTerminal': (format: string) => `-o - writes the ${format} to stdout, which is a terminal: redirect it (> receipt.${format}) or name a file`,
   'receipt.sandboxNotice': 'a sandbox payment: the receipt is marked SANDBOX (no money moved)',
   'receipt.written': (file: string, lang: string) => `receipt written to ${file} (${lang})`,
   'receipt.formatInvalid': (v: string) => `--format must be pdf, png or json, not "${v}"`,
@@ -1372,7 +1373,8 @@ recipient (CPF masked as ***.456.789-**, keys masked), end-to-end id, transactio
 status, fee and net, the BR Code of a cash-in, the gateway and profile. A sandbox payment is marked.
 The same payment always gives the same bytes. In the language in use (--lang).
 A refused, unknown, never sent or unpaid payment gets no receipt: exit 2 (no_receipt), saying why.`,
-  'help.receipt.example.pdf': '# writes receipt-9029.pdf, prints its name',
+  'help.receipt.example.pdf': '# writes receipt-1.pdf (marked SANDBOX), prints its name',
+  'help.receipt.example.none': '# exit 2: no payment with transaction 404404 in the ledger',
   'help.receipt.example.pt': '# in Portuguese',
   // ── OFX statements (src/cli/run/history-ofx.ts) ──
   'ofx.memo.cashout': 'Pix sent',

@@ -1324,6 +1324,7 @@ Depois abra um shell novo.`,
   'receipt.otherGateway': (target, profile) => `o perfil ${profile} agora aponta para outro gateway, não aquele para onde foi este pagamento (${target}); o comprovante mostra o que o ledger registrou`,
   'receipt.noLookup': (why) => `o gateway não foi consultado (${why}); o comprovante mostra o que o ledger registrou`,
   'receipt.statusNotKept': (why) => `a situação dada pelo gateway não pôde ser guardada no ledger: ${why}`,
+  'receipt.binaryToTerminal': (format) => `-o - grava o ${format} na saída padrão, que é um terminal: redirecione (> comprovante.${format}) ou informe um arquivo`,
   'receipt.sandboxNotice': 'pagamento do sandbox: o comprovante sai marcado SANDBOX (nenhum dinheiro foi movido)',
   'receipt.written': (file, lang) => `comprovante gravado em ${file} (${lang})`,
   'receipt.formatInvalid': (v) => `--format deve ser pdf, png ou json, não "${v}"`,
@@ -1379,7 +1380,8 @@ recebeu (CPF mascarado como ***.456.789-**, chaves mascaradas), ID fim a fim, id
 do pedido, situação, tarifa e valor líquido, o Pix Copia e Cola de uma cobrança, o gateway e o perfil.
 Pagamento do sandbox sai marcado. O mesmo pagamento dá sempre os mesmos bytes. No idioma em uso (--lang).
 Pagamento recusado, desconhecido, não enviado ou não pago não tem comprovante: saída 2 (no_receipt), dizendo por quê.`,
-  'help.receipt.example.pdf': '# grava receipt-9029.pdf e imprime o nome',
+  'help.receipt.example.pdf': '# grava receipt-1.pdf (marcado SANDBOX) e imprime o nome',
+  'help.receipt.example.none': '# saída 2: nenhum pagamento com a transação 404404 no ledger',
   'help.receipt.example.pt': '# em português',
   // ── extratos OFX (src/cli/run/history-ofx.ts) ──
   'ofx.memo.cashout': 'Pix enviado',
