@@ -65,7 +65,7 @@ export function rootProgram() {
     .option('--json', t('root.json'))
     .option('--profile <name>', t('root.profile'))
     .option('--base-url <url>', t('root.baseUrl'))
-    .option('--timeout <ms>', t('root.timeout'))
+    .option('--timeout <duration>', t('root.timeout'))
     .option('--verbose', t('root.verbose'))
     .option('--no-color', t('root.noColor'))
     .option('--no-input', t('root.noInput'))

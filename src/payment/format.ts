@@ -10,6 +10,16 @@ import { isPortuguese, t } from '../core/i18n/index.js';
 
 const row = (label: string, value: string) => `${label.padEnd(16)}${value}`;
 
+/**
+ * The `--json` document of a payment: the gateway's answer as it came, plus `"sandbox": true` when
+ * the built-in sandbox produced it, so a script that reads only stdout cannot take a rehearsal for a
+ * payment (docs/output-for-scripts.md). An answer from a gateway is left as it came.
+ */
+export function paymentDocument(raw: unknown, sandbox: boolean): unknown {
+  if (!sandbox) return raw;
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ...raw, sandbox: true } : { answer: raw, sandbox: true };
+}
+
 /** The cash-in result: ids (the order reference sent, when any), amount, the BR Code copy-and-paste text. */
 export function formatCashIn(res: CashInResponse, valueCents: number, sandbox: boolean, orderId?: string): string {
   return [

@@ -28,6 +28,16 @@ export function crc16(text: string): string {
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 
+/**
+ * True when `text` ends with the CRC field `6304` and 4 hex digits that are the CRC-16 of everything
+ * before them (`6304` included), in either letter case: the check that tells a BR Code read whole
+ * from a misread (docs/brcodes.md "Images, ambiguous keys, field limits").
+ */
+export function crcHolds(text: string): boolean {
+  const m = /6304([0-9A-Fa-f]{4})$/.exec(text);
+  return m !== null && crc16(text.slice(0, -4)) === m[1]!.toUpperCase();
+}
+
 const tlv = (id: string, value: string): string => {
   if (value.length > 99) throw new RangeError(`BR Code object ${id} longer than 99 characters`);
   return `${id}${String(value.length).padStart(2, '0')}${value}`;

@@ -14,6 +14,21 @@ import { CASHIN_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, json, useGatewayFixture } from '../helpers/gateway.js';
 import { startTty, type TtySession } from '../helpers/tty.js';
 
+/** A PNG of `text` drawn by paulmillr's `qr` encoder: `scale` px a module, a 4-module quiet zone, grey levels `dark` on `light`. */
+function drawQr(text: string, scale: number, dark: number, light: number): Buffer {
+  const matrix = encodeQR(text, 'raw', { ecc: 'medium' });
+  const size = (matrix.length + 8) * scale;
+  const png = new PNG({ width: size, height: size });
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const on = matrix[Math.floor(y / scale) - 4]?.[Math.floor(x / scale) - 4] === true;
+      png.data.fill(on ? dark : light, (y * size + x) * 4, (y * size + x) * 4 + 3);
+      png.data[(y * size + x) * 4 + 3] = 255;
+    }
+  }
+  return PNG.sync.write(png);
+}
+
 const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 const o = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
 const code = (...objects: string[]) => `${objects.join('')}6304${crc16(`${objects.join('')}6304`)}`;
@@ -99,6 +114,28 @@ describe('paycli brcode qr and decode --image', () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(JSON.parse(a.stdout).brCode).toBe(BCB);
     expect(JSON.parse(b.stdout).brCode).toBe(BCB);
+  });
+  it('a grey-on-grey code (dark #787878 on light #8c8c8c, quiet zone 4) reads, at any size', async () => {
+    const sandboxCode = generatePixPayload({ key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amount: 1234.56, txid: 'abcdefabcdefabcdefabcdefa' });
+    if (sandboxCode === null) throw new Error('the sandbox payload could not be built');
+    for (const [text, scale] of [[BCB, 6], [BCB, 2], [sandboxCode, 3], [sandboxCode, 8]] as const) {
+      const file = join(home.dir, `grey-${scale}.png`);
+      writeFileSync(file, drawQr(text, scale, 0x78, 0x8c));
+      const r = await run(['--json', 'brcode', 'decode', '--image', file]);
+      expect(r.code, `${scale}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ brCode: text, valid: true });
+    }
+  });
+  it('a read whose CRC does not hold is a misread: "could not read the image", never "the code is invalid"', async () => {
+    const wrong = BCB.replace(/1D3D$/, '1D3E');
+    const file = join(home.dir, 'wrong-crc.png');
+    writeFileSync(file, drawQr(wrong, 6, 0, 255));
+    const r = await run(['brcode', 'decode', '--image', file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: --image: could not read .*wrong-crc\.png: the QR code was found, but none of the \d+ reads? of it has a CRC that holds \(a misread of the image, not a verdict on the code\)/);
+    expect(r.stderr).not.toMatch(/NOT VALID|not valid/i);
+    expect(r.stderr).toContain(`hint: to check the text that was read anyway: paycli brcode decode '${wrong}'`);
   });
   it('an invalid code is not drawn: exit 2, no file', async () => {
     const r = await run(['brcode', 'qr', BCB.replace('Fulano', 'Fulana'), '--png', join(home.dir, 'x.png')]);

@@ -156,8 +156,8 @@ describe('the sandbox and listen servers in both languages', () => {
 
     const [ptBad, enBad] = await inBoth(['sandbox', '--port', '0', '--auto-pay', 'x']);
     expect([ptBad.code, enBad.code]).toEqual([2, 2]);
-    expect(ptBad.stderr).toContain('erro: --auto-pay precisa ser em segundos, de 0 a 86400');
-    expect(enBad.stderr).toContain('error: --auto-pay must be seconds 0-86400');
+    expect(ptBad.stderr).toContain('erro: --auto-pay precisa ser uma duração de até 24h');
+    expect(enBad.stderr).toContain('error: --auto-pay must be a duration up to 24h');
   }, 60_000);
 
   it('listen: its ready and stopped notices, a refused postback, the line of a notification; --json stdout the same', async () => {

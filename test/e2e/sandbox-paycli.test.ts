@@ -66,7 +66,7 @@ describe('paycli against paycli sandbox', () => {
     expect(missing.stderr).toMatch(/Transaction not found/);
     // The cash-in was refunded; the cash-out (1550) is paid, under an infraction: still debited.
     const balance = await paycli(sb, ['--json', 'balance']);
-    expect(JSON.parse(balance.stdout)).toEqual({ balance: -1550, retention: 0, toAnticipate: 0, finalBalance: -1550 });
+    expect(JSON.parse(balance.stdout)).toEqual({ balance: 99_998_450, retention: 0, toAnticipate: 0, finalBalance: 99_998_450 });
   });
 
   it('--drop-after-create 1: the cash-out is reported as created (exit 0) from the lookup, and an identical retry sends nothing', async () => {

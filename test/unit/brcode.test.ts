@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pix-payload';
 import { isValidPixPayload } from '@brazilian-utils/brazilian-utils/is-valid-pix-payload';
 import { describe, expect, it } from 'vitest';
-import { buildBrCode, buildStaticBrCode, crc16, decodeBrCode, problemText, RULES, SOURCES, type BrCodeRuleId } from '../../src/pix/brcode.js';
+import { buildBrCode, buildStaticBrCode, crc16, crcHolds, decodeBrCode, problemText, RULES, SOURCES, type BrCodeRuleId } from '../../src/pix/brcode.js';
+import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader } from '../../src/pix/qr-image.js';
 import { en } from '../../src/core/i18n/en.js';
 import { setLanguage } from '../../src/core/i18n/index.js';
 import { checkCashInBrCode } from '../../src/pix/brcode-check.js';
@@ -197,5 +198,37 @@ describe('the terminal QR code', () => {
   it('draws nothing in a terminal narrower than the code', () => {
     expect(drawQr(BCB, qrColumns(BCB) - 1)).toBeNull();
     expect(drawQr(BCB, qrColumns(BCB))).not.toBeNull();
+  });
+});
+
+describe('reading a BR Code from an image (src/pix/qr-image.ts)', () => {
+  const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+  const misread = BCB.replace('Fulano', 'Fulanp'); // one character misread: its CRC no longer holds
+  it('a CRC holds only for the whole code, in either letter case', () => {
+    expect(crcHolds(BCB)).toBe(true);
+    expect(crcHolds(BCB.replace(/1D3D$/, '1d3d'))).toBe(true);
+    expect(crcHolds(misread)).toBe(false);
+    expect(crcHolds(BCB.slice(0, -1))).toBe(false);
+  });
+  it('takes the first read whose CRC holds, skipping misreads; no read that holds is not a verdict', () => {
+    const made: string[] = [];
+    const variant = (name: string) => () => (made.push(name), new Uint8ClampedArray(4));
+    const variants = [variant('raw'), variant('stretched'), variant('binarized')];
+    const calls: string[] = [];
+    const reader = (name: string, answers: Array<string | null>): QrReader => {
+      let i = 0;
+      return () => (calls.push(name), answers[i++] ?? null);
+    };
+    expect(readBrCode([reader('jsqr', [misread, null, misread]), reader('qr', [` ${BCB}\n`])], variants, 1, 1)).toEqual({ text: BCB });
+    expect(calls).toEqual(['jsqr', 'jsqr', 'jsqr', 'qr']); // the misreads did not end the search
+    expect(readBrCode([reader('jsqr', [misread, misread]), reader('qr', ['not a code'])], variants, 1, 1)).toEqual({ misreads: [misread, 'not a code'] });
+    expect(readBrCode([reader('jsqr', []), reader('qr', [])], variants, 1, 1)).toEqual({ misreads: [] });
+  });
+  it('grey on grey (#787878 on #8c8c8c) becomes black on white; inversion swaps them', () => {
+    const px = (v: number) => [v, v, v, 255];
+    const image = new Uint8Array([...px(0x78), ...px(0x8c), ...px(0x8c), ...px(0x78)]);
+    const bw = binariseForQr(normaliseForQr(image));
+    expect([...bw]).toEqual([...px(0), ...px(255), ...px(255), ...px(0)]);
+    expect([...invertForQr(bw)]).toEqual([...px(255), ...px(0), ...px(0), ...px(255)]);
   });
 });

@@ -1,4 +1,5 @@
 /** Spreadsheets in and out: Portuguese batch columns (src/cli/batch/rows.ts), the CSV dialects (src/cli/csv-dialect.ts) of history and batch results. */
+import { amountProblem, parseReais } from '../../src/pix/money.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +24,18 @@ describe('Portuguese batch columns', () => {
     expect(mapHeader(CASHOUT_FIELDS, ['value', 'pix-key-type', 'pixKey', 'person.name']).problems).toEqual([]);
     expect(mapHeader(CASHOUT_FIELDS, ['valor', 'amount']).problems[0]!.message).toMatch(/same field as the column valor/);
   });
-  it('valor is reais with centavos (1.234,56); valor-centavos is cents; a bare number under valor is refused', () => {
+  it('valor is reais by the one rule of --amount (89,9, 12, 1.234,5 as Excel writes them); valor-centavos is cents', () => {
     const header = ['valor'];
     const { targets } = mapHeader(CASHOUT_FIELDS, header);
-    expect(bodyFromCells(header, targets, ['1.234,56']).body.value).toBe(123456);
-    expect(bodyFromCells(header, targets, ['15,00']).body.value).toBe(1500);
-    expect(bodyFromCells(header, targets, ['1500']).problems[0]!.message).toMatch(/must be reais with the decimal comma and two centavos, e\.g\. 15,00/);
+    for (const text of ['1.234,56', '15,00', '89,9', '12', '1.234,5', 'R$ 7,05', '1234.56', '0,01']) {
+      const row = bodyFromCells(header, targets, [text]);
+      expect(row.problems, text).toEqual([]);
+      expect(row.body.value, text).toBe(parseReais(text));
+      expect(amountProblem(text), text).toBeNull(); // what --amount accepts, and the same cents
+    }
+    expect([bodyFromCells(header, targets, ['89,9']).body.value, bodyFromCells(header, targets, ['12']).body.value, bodyFromCells(header, targets, ['1.234,5']).body.value]).toEqual([8990, 1200, 123450]);
+    // and what --amount refuses, the column refuses with the same words
+    for (const text of ['1.234', '15,505', '-3', 'abc', '0']) expect(bodyFromCells(header, targets, [text]).problems[0]!.message, text).toBe(amountProblem(text));
     const cents = mapHeader(CASHOUT_FIELDS, ['valor-centavos']);
     expect(bodyFromCells(['valor-centavos'], cents.targets, ['1500']).body.value).toBe(1500);
   });
@@ -69,7 +76,7 @@ describe('CSV dialects', () => {
       const w = new ResultsWriter(path, false, ';', 'br');
       w.write({ row: 1, line: 2, orderId: 'p-1', outcome: 'ok', valueCents: 123456, transactionId: 9, status: '0', feeCents: 150, netCents: 123306 });
       w.close();
-      expect(readFileSync(path, 'utf8')).toBe('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;id_transacao;status;taxa;liquido;br_code;png;erro\n1;2;p-1;ok;1.234,56;123456;9;0;1,50;1.233,06;;;\n');
+      expect(readFileSync(path, 'utf8')).toBe('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;id_transacao;status;taxa;liquido;br_code;png;erro;sandbox\n1;2;p-1;ok;1.234,56;123456;9;0;1,50;1.233,06;;;;não\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -342,3 +342,18 @@ describe('money: reais ↔ cents, exactly', () => {
     expect(parseReais('15,505')).toBeNull();
   });
 });
+
+describe('one rule for a CPF written with "/"', () => {
+  it('is refused as a PIX key and as a document alike, with the same reason; its own mask is accepted by both', () => {
+    const reason = 'a CPF is written with dots and a dash (123.456.789-09); "/" belongs to a CNPJ\'s mask';
+    expect(documentProblem('123.456.789/09')).toBe(`is not a valid CPF or CNPJ: ${reason}`);
+    expect(normaliseCpfCnpj('123.456.789/09')).toBeNull();
+    expect(isCpf('123.456.789/09')).toBe(false);
+    const key = checkPixKey(0, '123.456.789/09');
+    expect(key.ok).toBe(false);
+    expect(!key.ok && key.message).toContain(reason);
+    expect(checkPixKey(0, '123.456.789-09')).toEqual({ ok: true, key: '12345678909' });
+    expect(normaliseCpfCnpj('123.456.789-09')).toBe('12345678909');
+    expect(normaliseCpfCnpj('11.222.333/0001-81')).toBe('11222333000181'); // a CNPJ keeps its "/"
+  });
+});

@@ -10,7 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
-import { amountBr, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, guardFormula, type CsvDialect } from '../csv-dialect.js';
 import { logger } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
@@ -42,9 +42,11 @@ export interface RowResult {
   brCode?: string;
   png?: string;
   error?: string;
+  /** True on every row of a run against the built-in sandbox (no money moved); set by the writer. */
+  sandbox?: boolean;
 }
 
-const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error'];
+const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error', 'sandbox'];
 
 /**
  * The columns of the `br` dialect (src/cli/csv-dialect.ts): Portuguese names, amounts in reais as
@@ -64,6 +66,7 @@ const BR_COLUMNS: Array<[string, (r: RowResult) => unknown]> = [
   ['br_code', (r) => r.brCode],
   ['png', (r) => r.png],
   ['erro', (r) => r.error],
+  ['sandbox', (r) => (r.sandbox ? 'sim' : 'não')],
 ];
 
 /** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */
@@ -71,7 +74,7 @@ export function csvCell(v: unknown, sep: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'number') return String(v); // digits and a sign: nothing to quote
   let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (typeof v === 'string') s = guardFormula(s);
   return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -97,9 +100,9 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
  * a CSV input; in `br` by `;`, with Portuguese column names and amounts in reais (src/cli/csv-dialect.ts).
  * @throws UsageError when the file cannot be created (nothing sent)
  */
-export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl'): Promise<ResultsWriter> {
+export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl', sandbox = false): Promise<ResultsWriter> {
   if (results.moved) logger.notice(t('batchResults.moved', results.path.replace(/-[0-9]+\.csv$/, '.csv'), results.path));
-  return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect);
+  return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect, sandbox);
 }
 
 /** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
@@ -120,6 +123,8 @@ export class ResultsWriter {
     private readonly stdoutJson: boolean,
     sep = ',',
     private readonly dialect: CsvDialect = 'intl',
+    /** The run goes to the built-in sandbox: every row says so (`sandbox` true / the CSV column). */
+    private readonly sandbox = false,
   ) {
     this.jsonl = /\.(jsonl|ndjson)$/i.test(path);
     this.sep = sep;
@@ -132,9 +137,9 @@ export class ResultsWriter {
     if (!this.jsonl) writeSync(this.fd, `${dialect === 'br' ? '\uFEFF' : ''}${(dialect === 'br' ? BR_COLUMNS.map(([name]) => name) : COLUMNS).join(this.sep)}\n`);
   }
 
-  /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
+  /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised; a sandbox run's rows say `sandbox`. */
   write(r: RowResult): void {
-    const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
+    const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}), sandbox: this.sandbox };
     const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
     if (this.jsonl) this.pendingFile += `${json}\n`;
     else if (this.dialect === 'br') this.pendingFile += `${BR_COLUMNS.map(([, f]) => csvCell(f(clean), this.sep)).join(this.sep)}\n`;

@@ -80,7 +80,7 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
     else process.stderr.write(`\n${summary}\n\n`);
     await confirm(op, summary, scan.toSend.count, opts);
   }
-  const writer = await openResults(results, source, format, json, csvDialect(opts.csvDialect));
+  const writer = await openResults(results, source, format, json, csvDialect(opts.csvDialect), isSandbox(settings.endpoint));
   try {
     await sendAll(op, { source, spool: spool!, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });
   } finally {

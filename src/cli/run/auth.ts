@@ -2,9 +2,9 @@
  * `paycli auth login|status|logout`, per profile (docs/configuration.md "Where the API key is kept").
  * - login: reads the key (hidden prompt in a terminal, else stdin), checks it with the balance
  *   lookup (moves no money; skipped with `--no-check` or when the profile has `lookup off`), keeps it
- *   in the system keychain (src/config/keychain.ts) and marks the profile `api-key-store=keychain`
- *   with no `api-key` left in the file; without a keychain, in the config file (0600) as
- *   `config set api-key` does. Says which.
+ *   as `config set api-key` does (src/cli/run/config.ts `keepSecret`): in the system keychain, the
+ *   profile marked `api-key-store=keychain` with no `api-key` left in the file; without a keychain,
+ *   in the config file (0600). Says which.
  * - status: profile, gateway host, where the key is kept, the key masked (first and last 4
  *   characters, never more than half), and whether the gateway accepts it. Exit 0 accepted (or not
  *   checkable), 3 no key or refused, 4 the gateway could not be reached.
@@ -18,8 +18,8 @@ import { maskKeyEnds, registerSecret } from '../../core/secrets.js';
 import { canPrompt, interruptSignal, processContext, type RunContext } from '../../core/terminal.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import { keyStoreOf, readConfigFile, settingsFrom, type GlobalFlags, type Settings } from '../../config/settings.js';
-import { KeychainUnavailable, keychainDelete, keychainGet, keychainName, keychainSet } from '../../config/keychain.js';
-import { openStore } from './config.js';
+import { KeychainUnavailable, keychainDelete, keychainGet, keychainName } from '../../config/keychain.js';
+import { keepSecret, openStore } from './config.js';
 import { t } from '../../core/i18n/index.js';
 
 /** Options of the auth subcommands: `--no-check` (login) and the globals. */
@@ -92,27 +92,10 @@ async function login(opts: AuthOptions): Promise<void> {
       logger.warn(t('auth.uncheckedKept', verdict.why));
     } else checked = true;
   }
-  const store = await openStore();
-  const profiles = store.get('profiles');
-  const keys = { ...(profiles[settings.profile] ?? {}) };
-  let where: 'keychain' | 'file';
-  let fallbackWhy = '';
-  try {
-    keychainSet(settings.profile, key);
-    delete keys['api-key'];
-    keys['api-key-store'] = 'keychain';
-    where = 'keychain';
-  } catch (err) {
-    if (!(err instanceof KeychainUnavailable)) throw err;
-    fallbackWhy = err.message;
-    keys['api-key'] = key;
-    delete keys['api-key-store'];
-    where = 'file';
-  }
-  profiles[settings.profile] = keys;
-  store.set('profiles', profiles);
-  chmodSync(store.path, 0o600);
-  const said = t('auth.kept', checked, host, maskKeyEnds(key), settings.profile, where === 'keychain' ? keychainName() : t('auth.configFile', store.path));
+  const kept = await keepSecret(settings.profile, 'api-key', key);
+  const { where } = kept;
+  const fallbackWhy = kept.why ?? '';
+  const said = t('auth.kept', checked, host, maskKeyEnds(key), settings.profile, where === 'keychain' ? keychainName() : t('auth.configFile', kept.path));
   if (opts.json) printResult({ json: { profile: settings.profile, gateway: host, store: where, checked } });
   logger.notice(where === 'file' ? t('auth.noKeychain', said, fallbackWhy) : said);
   if (process.env.PAYCLI_API_KEY) logger.warn(t('auth.envWins'));

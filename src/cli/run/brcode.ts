@@ -11,7 +11,7 @@ import { logger, printResult } from '../../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { parsePixKeyType, pixKeyTypeHelp, PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 import { checkPixKey } from '../../pix/pixkey.js';
-import { normaliseForQr } from '../../pix/qr-image.js';
+import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader } from '../../pix/qr-image.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 
 interface GlobalOpts {
@@ -34,12 +34,32 @@ function codeFrom(arg: string | undefined, what: string): string {
   return text;
 }
 
+/** The two QR decoders: jsQR, and paulmillr's `qr` (another detector and binarizer). */
+async function qrReaders(): Promise<QrReader[]> {
+  // jsqr is CommonJS with `exports.default`; the bundle's namespace may wrap it once more.
+  const mod = (await import('jsqr')) as unknown as { default: unknown };
+  const jsQR = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as typeof import('jsqr').default;
+  const { decodeQR } = await import('qr/decode.js');
+  return [
+    (data, width, height) => jsQR(data, width, height)?.data ?? null,
+    (data, width, height) => {
+      try {
+        return decodeQR({ width, height, data });
+      } catch {
+        return null; // no finder pattern, or a read its error correction could not repair
+      }
+    },
+  ];
+}
+
 /**
- * Reads the QR code in a PNG image (jsQR on the pixels pngjs decodes; if it finds none, on the
- * pixels flattened onto white with their contrast stretched, which reads grey on grey and light
- * modules left transparent).
+ * Reads the BR Code in a PNG image. Each decoder (jsQR, then `qr`) tries the pixels as they are,
+ * then flattened onto white with their contrast stretched, then binarized at one threshold, then
+ * inverted (src/pix/qr-image.ts); the first read whose CRC holds is the answer. A read whose CRC
+ * does not hold is a misread, not the payer's code: when no read holds, the image could not be read
+ * (docs/brcodes.md "Images, ambiguous keys, field limits").
  * @returns the text it holds
- * @throws UsageError when the file cannot be read, is not a PNG, or holds no QR code
+ * @throws UsageError when the file cannot be read, is not a PNG, holds no QR code, or no read of it has a CRC that holds
  */
 export async function readQrImage(file: string): Promise<string> {
   let bytes: Buffer;
@@ -55,13 +75,13 @@ export async function readQrImage(file: string): Promise<string> {
   } catch (err) {
     throw new UsageError(t('brcode.imageNotPng', file, (err as Error).message), { field: '--image' });
   }
-  // jsqr is CommonJS with `exports.default`; the bundle's namespace may wrap it once more.
-  const mod = (await import('jsqr')) as unknown as { default: unknown };
-  const jsQR = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as typeof import('jsqr').default;
-  // As printed first: then flattened onto white with its contrast stretched (src/pix/qr-image.ts).
-  const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height) ?? jsQR(normaliseForQr(png.data), png.width, png.height);
-  if (!found) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
-  return found.data;
+  const raw = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
+  let grey: Uint8ClampedArray | undefined;
+  const variants: Array<() => Uint8ClampedArray> = [() => raw, () => (grey ??= normaliseForQr(png.data)), () => binariseForQr((grey ??= normaliseForQr(png.data))), () => invertForQr((grey ??= normaliseForQr(png.data)))];
+  const read = readBrCode(await qrReaders(), variants, png.width, png.height);
+  if ('text' in read) return read.text;
+  if (read.misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
+  throw new UsageError(t('brcode.imageMisread', file, read.misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(read.misreads[0]!, true).slice(0, 300)) });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(isPortuguese() ? 21 : 16)}${value}`;

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { GatewayError, NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { CASHIN_PATH } from '../../gateway/contract.js';
 import { CASHIN_FIELDS } from '../../gateway/fields.js';
-import { formatCashIn, formatLookup } from '../../payment/format.js';
+import { formatCashIn, formatLookup, paymentDocument } from '../../payment/format.js';
 import { formatReais } from '../../pix/money.js';
 import { runPayment, type PaymentSpec } from '../../payment/pipeline.js';
 import { logger, printResult } from '../../core/logger.js';
@@ -63,7 +63,7 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
   const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
   const check = checkCashInBrCode(res.qrCode, body.value);
   for (const w of check.warnings) logger.warn(w);
-  if (opts.json) printResult({ json: sanitizeJson(raw) }, { created: `cash-in ${res.transactionId}` });
+  if (opts.json) printResult({ json: sanitizeJson(paymentDocument(raw, sandbox)) }, { created: `cash-in ${res.transactionId}` });
   else {
     let text = formatCashIn(res, body.value, sandbox, body.orderId);
     if (check.note) text += `\n(${check.note})`;

@@ -8,7 +8,7 @@ import { cashOutAnswerProblems } from '../../gateway/answers.js';
 import { NeedsAttentionError } from '../../core/errors.js';
 import { CASHOUT_FIELDS } from '../../gateway/fields.js';
 import { formatReais } from '../../pix/money.js';
-import { formatCashOut, formatLookup } from '../../payment/format.js';
+import { formatCashOut, formatLookup, paymentDocument } from '../../payment/format.js';
 import { printResult } from '../../core/logger.js';
 import { sanitizeJson } from '../../core/sanitize.js';
 import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest, type CashOutResponse } from '../../gateway/schemas.js';
@@ -55,7 +55,7 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   async print({ body, data, raw, sandbox }, opts) {
     // An answer wrong about money (src/gateway/answers.ts): printed and recorded as created, then exit 6.
     const problems = cashOutAnswerProblems(body.value, data);
-    printResult(opts.json ? { json: sanitizeJson(raw) } : formatCashOut(data, sandbox, body.orderId), { created: `cash-out ${data.transactionId}` });
+    printResult(opts.json ? { json: sanitizeJson(paymentDocument(raw, sandbox)) } : formatCashOut(data, sandbox, body.orderId), { created: `cash-out ${data.transactionId}` });
     if (problems.length) throw new NeedsAttentionError(problems, { hint: t('cashout.attentionHint', String(data.transactionId)) });
   },
   printFound({ body, settled, answer }, opts) {

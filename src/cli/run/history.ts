@@ -17,7 +17,7 @@ import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from 
 import { outputWidth, prettyJson } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
-import { amountBr, csvDialect, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
 import { statusWord } from '../../gateway/schemas.js';
@@ -253,7 +253,7 @@ export function csvCell(v: CsvValue, sep = ','): string {
   if (v === undefined) return '';
   if (typeof v !== 'string') return String(v);
   let s = sanitizeText(v, true);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  s = guardFormula(s);
   return s.includes(sep) || /["\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

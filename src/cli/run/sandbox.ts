@@ -5,6 +5,7 @@
  * src/sandbox/server.ts for what it implements and src/sandbox/lifecycle.ts for state changes and
  * postbacks.
  */
+import { parseDuration as parseAnyDuration } from '../../core/duration.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
@@ -15,6 +16,8 @@ import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, s
 import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } from '../../sandbox/events.js';
 import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
 import { t } from '../../core/i18n/index.js';
+import { formatReais } from '../../pix/money.js';
+import { DEFAULT_OPENING_BALANCE } from '../../sandbox/failures.js';
 
 /** Options of `paycli sandbox`. */
 export interface SandboxRunOptions {
@@ -41,6 +44,15 @@ export interface SandboxRunOptions {
   dataDir?: string;
   /** `--keep-events <n>`: cap on kept events. */
   keepEvents?: string;
+  /** `--opening-balance <cents>`: the account's balance before any transaction. */
+  openingBalance?: string;
+}
+
+/** `--opening-balance`: whole cents, 0 to 10^15. @throws UsageError */
+function openingBalance(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]{1,15}$/.test(text.trim())) throw new UsageError(t('sandbox.openingBalanceInvalid', sanitizeText(text, true)), { field: '--opening-balance' });
+  return Number(text.trim());
 }
 
 /**
@@ -107,9 +119,8 @@ function takeStateDir(flag: string | undefined): { lock?: StateDirLock; note: st
 /** `--auto-pay` seconds as integer milliseconds. @throws UsageError */
 function autoPayMs(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const m = /^([0-9]{1,5})(?:\.([0-9]{1,3}))?$/.exec(text.trim());
-  const ms = m ? Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0')) : NaN;
-  if (!m || ms > 86_400_000) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
+  const ms = parseAnyDuration(text, 's') ?? NaN; // src/core/duration.ts: 2, 0.5, 500ms, 1m
+  if (!(ms >= 0 && ms <= 86_400_000)) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
   return ms;
 }
 
@@ -141,6 +152,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const maxEvents = keepEvents(opts.keepEvents);
   const webhook = webhookUrl(opts.webhookUrl);
   const drops = dropList(opts.dropAfterCreate);
+  const opening = openingBalance(opts.openingBalance);
   const json = Boolean(opts.json);
   const write = (line: string) => process.stderr.write(redact(`${line}\n`));
   const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
@@ -163,6 +175,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       sendPostbacks: true,
       webhookUrl: webhook,
       dropAfterCreate: drops,
+      openingBalance: opening,
       log,
     });
   } catch (err) {
@@ -180,6 +193,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     webhook !== undefined ? t('sandbox.note.webhook', shownUrl(webhook)) : '',
     drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
     t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
+    t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
     state.note,
     sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',
   ].filter(Boolean);
