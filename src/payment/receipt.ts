@@ -27,8 +27,8 @@ export interface ReceiptParty {
   pixKeyType?: string;
   /** Bank or institution name, or its ISPB. */
   institution?: string;
-  /** The gateway account (host and profile) when this side is the merchant paycli pays from. */
-  account?: string;
+  /** The gateway account (host and profile) when this side is the merchant paycli pays from or charges for. */
+  account?: { gateway: string; profile: string };
 }
 
 /** Everything a receipt shows; amounts in integer cents; `time` an ISO 8601 instant (UTC). */
@@ -124,7 +124,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
   const time = (status === 'paid' ? gatewayInstant(found?.processedAt) : undefined) ?? gatewayInstant(facts.createdAt) ?? e.endTime ?? e.time;
   const fee = facts.tax;
   const net = facts.liquid ?? (fee !== undefined ? (facts.gross ?? e.value) - fee : undefined);
-  const account = t('receipt.account', where.gateway, e.profile);
+  const account = { gateway: where.gateway, profile: e.profile };
   const r: Receipt = {
     kind: e.kind,
     entry: e.id,
@@ -149,7 +149,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
   } else {
     const payer = found?.payer;
     const doc = text(payer?.documentId, 20);
-    r.payer = defined({ name: text(payer?.name) ?? text(e.payer), document: doc ? maskDocument(doc) : undefined, institution: text(payer?.bankName) ?? (payer?.bankIspb != null ? t('receipt.ispb', String(payer.bankIspb)) : undefined) });
+    r.payer = defined({ name: text(payer?.name) ?? text(e.payer), document: doc ? maskDocument(doc) : undefined, institution: text(payer?.bankName) ?? (payer?.bankIspb != null ? `ISPB ${String(payer.bankIspb)}` : undefined) });
     const code = facts.qrCode;
     if (code) {
       r.brCode = code;

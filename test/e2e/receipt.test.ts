@@ -161,6 +161,9 @@ describe('paycli receipt', () => {
       sandbox: false,
       profile: 'default',
     });
+    const jpt = await runPaycli(['--lang', 'pt-BR', 'receipt', '--order-id', 'pedido-77', '--json'], { env: t.env(SP) });
+    expect(jpt.stdout).toBe(j.stdout); // what scripts read does not change with the language
+    expect(JSON.parse(j.stdout).recipient.account).toEqual({ gateway: `127.0.0.1:${new URL(t.gw.url).port}`, profile: 'default' });
     // the gateway's "paid" is kept: the cash-in now counts in statements
     const h = await runPaycli(['history', '--json'], { env: t.env(SP) });
     expect((JSON.parse(h.stdout) as { status?: string }[])[0]!.status).toBe('paid');
