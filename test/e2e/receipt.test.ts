@@ -9,11 +9,16 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import jsqr from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';
+
+// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
+type JsQR = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQRAny = jsQRModule as unknown as JsQR | { default: JsQR };
+const jsQR: JsQR = typeof jsQRAny === 'function' ? jsQRAny : jsQRAny.default;
 
 const KEY = 'sk_live_RECEIPT_0123456789abcdef';
 const t = useGatewayFixture(KEY);
@@ -232,9 +237,6 @@ describe('paycli receipt', () => {
     execFileSync(process.execPath, [resolve(__dirname, '../../scripts/receipt-screenshot.mjs'), out], { encoding: 'utf8' });
     const image = PNG.sync.read(readFileSync(out));
     expect(image.width).toBe(Math.round(226.77 * 2));
-    // jsqr is CommonJS with a `default` inside (as src/cli/run/brcode.ts reads it)
-    const mod = jsqr as unknown as { default?: typeof jsqr };
-    const jsQR = (typeof jsqr === 'function' ? jsqr : mod.default!) as unknown as (data: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
     const qr = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
     expect(qr?.data).toMatch(/^000201.*br\.gov\.bcb\.pix.*5406149\.90.*6304[0-9A-F]{4}$/);
     expect(PNG.sync.read(readFileSync(resolve(__dirname, '../../docs/receipt-pt-BR.png'))).width).toBe(image.width); // the committed screenshot
