@@ -13,6 +13,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { ledgerRun } from '../helpers/ledger.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';
 
 // jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
@@ -197,6 +198,9 @@ describe('paycli receipt', () => {
     const refused = await runPaycli([...CASHOUT_ARGS, '--order-id', 'pedido-x', '--yes'], { env: t.env(SP) });
     expect(refused.code).toBe(1);
     await expectNone(['--order-id', 'pedido-x'], /the gateway refused ledger entry \d+ \(Validation Failed - pixKey is invalid\)/);
+    // an entry whose outcome was never recorded (paycli stopped while sending): unknown, no receipt
+    ledgerRun(t.home.env.PAYCLI_DATA_DIR!, `UPDATE payments SET outcome = NULL, end_time = NULL WHERE order_id = 'pedido-1234'`);
+    await expectNone(['--order-id', 'pedido-1234'], /outcome of ledger entry \d+ is unknown/);
     expect(readdirSync(t.home.dir)).not.toContain('x.pdf');
   });
 
