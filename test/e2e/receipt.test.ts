@@ -148,7 +148,12 @@ describe('paycli receipt', () => {
       'pedido-77',
       'Pix Copia e Cola',
       'Lançamento no ledger',
+      'Camiseta', // the product
+      CASHIN_OK.externalId,
+      `127.0.0.1:${new URL(t.gw.url).port}, perfil default`,
     ]) expect(text).toContain(want);
+    expect(pageSize(file)).toEqual([595.28, 841.89]);
+    expect(rendered(file, t.home.dir)).toBe(1); // the QR code and the BR Code fit on the A4 page
     expect(text.replace(/\s+/g, '')).toContain(CASHIN_OK.qrCode.replace(/\s+/g, ''));
     expect(text).not.toContain('98765432100');
     const j = await runPaycli(['receipt', '--order-id', 'pedido-77', '--json'], { env: t.env(SP) });
