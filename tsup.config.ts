@@ -83,8 +83,11 @@ export default defineConfig([{
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
 }, {
   // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
-  entry: { man: 'src/cli/man.ts' },
+  // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.
+  entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/documents.ts' },
   outDir: MAN_BUILD_DIR,
+  // zod is bundled as in the CLI (its locale module's default export, read by src/gateway/schemas.ts)
+  noExternal: [/^zod/],
   format: ['cjs'],
   platform: 'node',
   target: 'node20',
@@ -95,5 +98,6 @@ export default defineConfig([{
   removeNodeProtocol: false,
   onSuccess: async () => {
     execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/schemas.cjs`)}).writeSchemaFiles('schemas').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
   },
 }]);

@@ -8,6 +8,7 @@
  *   (`--json`, `--profile`, `--base-url`, ...).
  * Loaded with the command tree: commander only, nothing heavy.
  */
+import { currentBase } from './base-context.js';
 import { resolve } from 'node:path';
 import { Command, Help } from 'commander';
 import { isPortuguese, t } from '../core/i18n/index.js';
@@ -168,7 +169,7 @@ ${t('help.title.examples')}
     )
     .action((path: string[], _opts: unknown, cmd: Command) => {
       if (path.length === 1 && path[0] === 'examples') {
-        process.stdout.write(`${examplesDir()}\n`);
+        currentBase().stdout.write(`${examplesDir()}\n`);
         return;
       }
       findCommand(program, path, cmd).outputHelp();

@@ -26,6 +26,8 @@ import { VERSION } from '../core/version.js';
 import { EXIT_CODE_SUMMARY } from '../core/errors.js';
 import { LANGUAGES, parseLanguage, t } from '../core/i18n/index.js';
 import { chooseLanguage } from './language.js';
+import { currentBase, inProcess, runArgv, setRunArgv } from './base-context.js';
+import { isFieldList, jsonRequested, normalizeJsonArgs } from './output/fields.js';
 
 /**
  * The exit-code table, shown in `paycli --help`, in the language of the run: one line per code of
@@ -62,7 +64,9 @@ export function rootProgram() {
     .description(t('root.description'))
     .version(VERSION, '-V, --version', t('root.version'))
     .helpOption('-h, --help', t('help.option.help'))
-    .option('--json', t('root.json'))
+    .addOption(new Option('--json [fields]', t('root.json')).argParser((v: string) => (v === '' ? true : v)))
+    .option('--jq <expression>', t('root.jq'))
+    .option('--template <text>', t('root.template'))
     .option('--profile <name>', t('root.profile'))
     .option('--base-url <url>', t('root.baseUrl'))
     .option('--timeout <duration>', t('root.timeout'))
@@ -75,11 +79,12 @@ export function rootProgram() {
     .exitOverride()
     .configureOutput({
       // with --json, stderr stays JSON Lines: no "(run with --help for usage)" after the error document
-      writeErr: (str) => void (process.argv.includes('--json') && str === `${t('help.after.error')}\n` ? undefined : process.stderr.write(str)),
+      writeOut: (str) => void currentBase().stdout.write(str),
+      writeErr: (str) => void (jsonRequested(runArgv()) && str === `${t('help.after.error')}\n` ? undefined : currentBase().stderr.write(str)),
       outputError: (str, write) => {
         const message = commanderMessage(str.replace(/^error: /, '').trim());
-        if (process.argv.includes('--json')) {
-          process.stderr.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
+        if (jsonRequested(runArgv())) {
+          currentBase().stderr.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
         } else write(`${t('log.error')} ${message}\n`);
       },
     })
@@ -126,10 +131,11 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
  * @param args the arguments after the program, e.g. `['--json', 'cashout', '--value', '1550']`
  */
 export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readonly string[]): string | undefined {
-  const withValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  // `--json` takes the next word only when it is a field list (src/cli/output/fields.ts)
+  const withValue = new Set(root.options.filter((o) => o.required).flatMap((o) => [o.long, o.short]));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (withValue.has(arg)) i++;
+    if (withValue.has(arg) || (arg === '--json' && isFieldList(args[i + 1]))) i++;
     else if (arg === '--' || arg === '-h' || arg === '--help' || arg === '-V' || arg === '--version') return undefined;
     else if (!arg.startsWith('-')) return COMMANDS.some(([name]) => name === arg) ? arg : undefined;
   }
@@ -167,31 +173,36 @@ export function buildProgram(args?: readonly string[]): UntypedCommand {
 
 /** Entry point: parses argv and runs the command; exit codes as in {@link EXIT_CODES_HELP}. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  setRunArgv(argv);
+  const base = currentBase();
   // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do. But a result
   // about something the gateway created that cannot be written out (a full disk, a closed pipe)
   // ends with exit 6, so a script never takes it for "nothing happened" (docs/output-for-scripts.md "Exit codes").
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      const created = stream === process.stdout ? createdInThisRun() : undefined;
-      if (created) {
-        const message = `${t('error.needsAttention')}: ${t('error.stdoutLost', created, err.code ?? err.message)}`;
-        process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `${t('log.error')} ${message}\n`);
-        process.exit(ExitCode.NEEDS_ATTENTION);
-      }
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      process.stderr.write(`${t('log.error')} ${t('error.stdoutFailed', err.code ?? err.message)}\n`);
-      process.exit(ExitCode.USAGE);
-    });
+  if (!inProcess()) {
+    for (const stream of [base.stdout, base.stderr]) {
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        const created = stream === base.stdout ? createdInThisRun() : undefined;
+        if (created) {
+          const message = `${t('error.needsAttention')}: ${t('error.stdoutLost', created, err.code ?? err.message)}`;
+          base.stderr.write(jsonRequested(argv) ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `${t('log.error')} ${message}\n`);
+          process.exit(ExitCode.NEEDS_ATTENTION);
+        }
+        if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        base.stderr.write(`${t('log.error')} ${t('error.stdoutFailed', err.code ?? err.message)}\n`);
+        process.exit(ExitCode.USAGE);
+      });
+    }
   }
-  const args = argv.slice(2);
+  // `--json FIELDS` and a bare `--json` read the same way whatever follows (src/cli/output/fields.ts)
+  const args = normalizeJsonArgs(argv.slice(2));
   await chooseLanguage(args);
   if (wantsVerboseVersion(args)) {
-    (await import('./version-info.js')).printVersionInfo(args.includes('--json'));
+    (await import('./version-info.js')).printVersionInfo(jsonRequested(args), base.stdout);
     return;
   }
   const program = buildProgram(args);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...args]);
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;

@@ -73,8 +73,8 @@ export function formatVersionInfo(i: VersionInfo): string {
   return `${rows.map(([k, v]) => `${k.padEnd(11)}${v}`).join('\n')}\n`;
 }
 
-/** Prints {@link versionInfo} on stdout, as text or one JSON document. */
-export function printVersionInfo(json: boolean): void {
+/** Prints {@link versionInfo} on the run's stdout, as text or one JSON document. */
+export function printVersionInfo(json: boolean, stdout: NodeJS.WritableStream): void {
   const info = versionInfo();
-  process.stdout.write(json ? `${JSON.stringify(info)}\n` : formatVersionInfo(info));
+  stdout.write(json ? `${JSON.stringify(info)}\n` : formatVersionInfo(info));
 }

@@ -14,8 +14,7 @@ import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { keychainGet, keychainName } from './keychain.js';
-import type { OrderIdMode } from '../gateway/order-id.js';
-import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
+import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint } from '../gateway/endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -89,7 +88,8 @@ export interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
   timeout?: string;
-  json?: boolean;
+  /** `--json`: true for the whole document, or the comma list of `--json FIELDS` (src/cli/output/shape.ts). */
+  json?: boolean | string;
   verbose?: boolean;
   color?: boolean;
   allowInsecureHttp?: boolean;
@@ -449,9 +449,9 @@ function keychainHeaders(config: ConfigFile, profile: string): Record<string, st
  *   (reconcile): a profile the config file lacks is then empty, not an error
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
-export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Settings {
   const config = readConfigFile();
-  const settings = settingsFrom({ flags, env: process.env, config, op, about });
+  const settings = settingsFrom({ flags, env: opts.env ?? process.env, config, op, about });
   if (!isSandbox(settings.endpoint)) {
     if (!settings.apiKey) settings.apiKey = keptSecret(config, settings.profile, 'api-key');
     Object.assign(settings.headers, keychainHeaders(config, settings.profile));

@@ -633,3 +633,8 @@ export function openLedger(): Ledger {
   return shared;
 }
 
+/** Closes the ledger of this process, if open (a run in a test's process ends with it). */
+export function closeLedger(): void {
+  shared?.close();
+}
+

@@ -106,10 +106,11 @@ describe('profiles never fall back to the sandbox', () => {
     const entries = JSON.parse(h.stdout) as Array<{ sandbox: boolean }>;
     expect(entries).toHaveLength(3);
     expect(entries.every((e) => e.sandbox === true)).toBe(true);
-    // a gateway's answer carries no sandbox mark
+    // a gateway's result says sandbox: false, and the gateway's answer under `gateway` is left as it came
     const gw = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(gw.code).toBe(0);
-    expect(JSON.parse(gw.stdout).sandbox).toBeUndefined();
+    expect(JSON.parse(gw.stdout).sandbox).toBe(false);
+    expect(JSON.parse(gw.stdout).gateway.sandbox).toBeUndefined();
   });
   it('paycli config profiles lists every profile and where it sends, no secret', async () => {
     writeConfig({ default: { 'base-url': 'https://u:pw@gw.example/api' }, prod: { 'base-url': t.gw.url, 'api-key': 'sk_live_secret' } });

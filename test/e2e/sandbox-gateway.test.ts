@@ -255,7 +255,7 @@ describe('the in-process sandbox', () => {
     gateways.push(hook);
     const r = await runPaycli(['--json', ...CASHIN_ARGS, '--postback-url', `${hook.url}/x`], { env: home.env });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'cashin', gateway: { success: true } });
     await new Promise((res) => setTimeout(res, 300));
     expect(hook.received).toHaveLength(0);
   });

@@ -11,7 +11,7 @@ import { t } from '../../core/i18n/index.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
 import { amountBr, guardFormula, type CsvDialect } from '../csv-dialect.js';
-import { logger } from '../../core/logger.js';
+import { logger, runStreams } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
 /**
@@ -155,7 +155,7 @@ export class ResultsWriter {
   /** Writes what {@link write} kept (the batch calls it with each group of outcomes recorded). */
   flush(): void {
     if (this.pendingFile) writeSync(this.fd, this.pendingFile);
-    if (this.pendingOut) process.stdout.write(this.pendingOut);
+    if (this.pendingOut) runStreams().stdout.write(this.pendingOut);
     this.pendingFile = '';
     this.pendingOut = '';
   }
@@ -185,7 +185,7 @@ export function emptyTally(): Tally {
  */
 export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: Record<string, number[]>, json: boolean, resultsFile: string, stopped = t('error.interrupted')): void {
   if (json) {
-    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
+    runStreams().stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
     return;
   }
   const words: Record<RowOutcome, string> = {
@@ -202,7 +202,7 @@ export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: R
   const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
   const rowsOf = (state: Exclude<RowOutcome, 'ok' | 'already_ok' | 'already_refused'>, rows: number[] | undefined) => (rows?.length ? [`  ${t('batchEnd.rowsOf', t(`batchState.${state}`), rows.length, listRows(rows))}`] : []);
   lines.push(...rowsOf('already_at_gateway', listed.already_at_gateway), ...rowsOf('refused', listed.refused), ...rowsOf('unknown', listed.unknown), ...rowsOf('needs_attention', listed.needs_attention), ...rowsOf('not_sent', listed.not_sent), ...rowsOf('not_started', listed.not_started));
-  process.stderr.write(`\n${t('batchEnd.title')}\n${lines.join('\n')}\n${t('batchEnd.results', resultsFile)}\n`);
+  runStreams().stderr.write(`\n${t('batchEnd.title')}\n${lines.join('\n')}\n${t('batchEnd.results', resultsFile)}\n`);
 }
 
 /** Row numbers, sorted, runs of four or more consecutive rows as `a-b`; at most 20 items shown. */

@@ -42,7 +42,9 @@ ${t('help.title.examples')}
   $ paycli history --by deploy@ci-runner-2 --since 24h
   $ paycli history --since ontem --until ontem --format csv --csv-dialect br > ontem.csv
   $ paycli history --since 2026-11-01 --until 2026-11-30 --format ofx > novembro.ofx
-  $ paycli history --limit 5 --json`,
+  $ paycli history --limit 5 --json
+  $ paycli history --limit all --jq '.[] | select(.outcome=="unknown") | .orderId'
+  $ paycli history --template '{{ id }} {{ value | reais }} {{ outcome }}'`,
     )
     .action(lazyAction(() => import('../run/history.js')));
 

@@ -7,7 +7,8 @@ import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, problemText, type Dec
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { UsageError } from '../../core/errors.js';
 import { amountProblem, formatReais, MAX_CENTS, parseReais } from '../../pix/money.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { parsePixKeyType, pixKeyTypeHelp, PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 import { checkPixKey } from '../../pix/pixkey.js';
@@ -15,7 +16,7 @@ import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader }
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 
 interface GlobalOpts {
-  json?: boolean;
+  json?: boolean | string;
 }
 
 /** Reads the code argument: the text itself, or `-` for stdin (surrounding white space dropped). */
@@ -132,12 +133,15 @@ function invalid(d: DecodedBrCode): UsageError {
 }
 
 /** `paycli brcode decode [code] [--image file]`. @throws UsageError (exit 2) for an invalid code */
-export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<void> {
+export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<Output> {
   if (opts.image && args[0] !== undefined) throw new UsageError(t('brcode.codeAndImage'), { field: '--image' });
   const code = opts.image ? await readQrImage(opts.image) : codeFrom(args[0], 'brcode decode');
   const d = decodeBrCode(code);
-  printResult(opts.json ? { json: decodedJson(code, d) } : describeBrCode(d));
-  if (!d.valid) throw invalid(d);
+  return output(decodedJson(code, d), () => describeBrCode(d), {
+    after: () => {
+      if (!d.valid) throw invalid(d);
+    },
+  });
 }
 
 /** Writes the PNG and/or SVG of `code` (four-module quiet zone). @throws UsageError when a file cannot be written */
@@ -156,25 +160,25 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 }
 
 /** Draws `code` on stdout when it is a terminal wide enough; otherwise says what to do. */
-async function drawInTerminal(code: string): Promise<string> {
+async function drawInTerminal(code: string, ctx: RunContext): Promise<string> {
   const { drawQr } = await import('../output/qr-terminal.js');
-  const qr = drawQr(code, qrColumns());
-  if (!qr) logger.notice(t('brcode.tooNarrow', process.stdout.columns));
+  const columns = qrColumns(ctx);
+  const qr = drawQr(code, columns);
+  if (!qr) logger.notice(t('brcode.tooNarrow', columns ?? 0));
   return qr ?? '';
 }
 
 /** `paycli brcode qr [code] [--png f] [--svg f]`. @throws UsageError for an invalid code (nothing drawn) */
-export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, { args }: RunContext): Promise<void> {
-  const code = codeFrom(args[0], 'brcode qr');
+export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, ctx: RunContext): Promise<Output | void> {
+  const code = codeFrom(ctx.args[0], 'brcode qr');
   const d = decodeBrCode(code);
   if (!d.valid) {
-    process.stderr.write(`${describeBrCode(d)}\n`);
+    ctx.stderr.write(`${describeBrCode(d)}\n`);
     throw invalid(d);
   }
   await writeImages(code, opts.png, opts.svg);
   if (opts.png || opts.svg) return;
-  if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(await drawInTerminal(code));
+  return output(decodedJson(code, d), () => drawInTerminal(code, ctx));
 }
 
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
@@ -214,7 +218,7 @@ function dictKey(text: string | undefined, keyType: string | undefined): string 
 export async function runCreate(
   opts: GlobalOpts & { key?: string; keyType?: string; value?: string; amount?: string; name?: string; city?: string; txid?: string; info?: string; png?: string },
   ctx: RunContext = processContext(),
-): Promise<void> {
+): Promise<Output> {
   const key = dictKey(opts.key, opts.keyType);
   let amountCents: number | undefined;
   if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError(t('brcode.valueAndAmount'), { field: '--amount' });
@@ -238,6 +242,5 @@ export async function runCreate(
   if (!d.valid) throw invalid(d); // cannot happen for checked inputs; fail closed all the same
   if (amountCents === undefined) logger.notice(t('brcode.noAmount'));
   await writeImages(code, opts.png);
-  if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code)}` : ''}`);
+  return output(decodedJson(code, d), async () => `${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, ctx)}` : ''}`);
 }

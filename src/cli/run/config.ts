@@ -13,7 +13,8 @@ import { CONFIG_KEYS, isValidKey, secretStoreKey } from '../../config/keys.js';
 import { KeychainUnavailable, keychainDelete, keychainName, keychainSet } from '../../config/keychain.js';
 import { UsageError } from '../../core/errors.js';
 import { parseLanguage, t } from '../../core/i18n/index.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { configDir, configFile } from '../../core/paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
 import { isHeaderName } from '../../gateway/net.js';
@@ -106,18 +107,18 @@ async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean 
   if (processContext().isTTY.stdin) {
     if (!canPrompt(flags)) throw new UsageError(t('configValue.pipeSecret', key), { field: key });
     const { password } = await import('@inquirer/prompts');
-    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: process.stderr });
+    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: processContext().stderr as NodeJS.WriteStream });
   }
   return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
 }
 
 /** Runs a `config` subcommand (the subcommand's name selects which). */
-export async function run(opts: GlobalFlags & { noInput?: boolean; create?: boolean }, { args, command }: RunContext): Promise<void> {
+export async function run(opts: GlobalFlags & { noInput?: boolean; create?: boolean }, { args, command }: RunContext): Promise<Output | void> {
   const profile = profileName(opts);
   const [key, value] = args;
   switch (command?.name()) {
     case 'path':
-      return printResult(opts.json ? { json: { path: configFile() } } : configFile());
+      return output({ path: configFile() }, configFile());
     case 'profiles': {
       // Each profile with where it sends (docs/configuration.md); no secret is shown.
       const profiles = (await openStore()).get('profiles');
@@ -130,19 +131,21 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
         cashoutBaseUrl: keys['cashout-base-url'] === undefined ? null : redactUrl(keys['cashout-base-url']),
         apiKey: keys['api-key'] !== undefined || keys['api-key-store'] === 'keychain',
       }));
-      if (opts.json) return printResult({ json: { profiles: rows } });
-      if (!rows.length) return logger.notice(t('config.noProfiles'));
       const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || t('configValue.noBaseUrl');
-      return printResult(rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ` ${t('configValue.noApiKey')}`}`).join('\n'));
+      return output({ profiles: rows }, () => {
+        if (!rows.length) logger.notice(t('config.noProfiles'));
+        return rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ` ${t('configValue.noApiKey')}`}`).join('\n');
+      });
     }
     case 'list': {
       const entries = (await openStore()).get('profiles')[profile] ?? {};
       registerProfileSecrets(entries);
       const shown = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, shownSetting(k, v)]));
-      if (opts.json) return printResult({ json: { profile, values: shown } });
       const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}`);
-      if (!lines.length) return logger.notice(t('config.emptyProfile', profile));
-      return printResult(lines.join('\n'));
+      return output({ profile, values: shown }, () => {
+        if (!lines.length) logger.notice(t('config.emptyProfile', profile));
+        return lines.join('\n');
+      });
     }
     case 'get': {
       checkKey(key!);
@@ -152,7 +155,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       registerProfileSecrets({ [key!]: v });
       if (v === undefined) throw new UsageError(t('config.notSet', key!, profile), { field: key });
       const shown = shownSetting(key!, v);
-      return printResult(opts.json ? { json: { profile, key, value: shown } } : shown);
+      return output({ profile, key, value: shown }, shown);
     }
     case 'unset': {
       checkKey(key!);

@@ -41,7 +41,7 @@ import { errorCodeOf } from '../../core/error-cause.js';
 import { isCredentialHeader, REDACTED } from '../../core/secrets.js';
 import { readCappedBody, sendJson } from '../../core/http-server.js';
 import { formatReais } from '../../pix/money.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger, printResult, runStreams } from '../../core/logger.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { formatLocalTime } from '../../core/local-time.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
@@ -68,7 +68,7 @@ export interface ListenOptions {
   forwardTo?: string;
   /** `--secret`, else env PAYCLI_POSTBACK_SECRET. */
   secret?: string;
-  json?: boolean;
+  json?: boolean | string;
   verbose?: boolean;
 }
 
@@ -187,7 +187,7 @@ export async function run(opts: ListenOptions): Promise<void> {
   registerSecret(secret);
   const json = Boolean(opts.json);
   /** One stderr line: text, or with `--json` the JSON document `{[kind]: value}`. */
-  const say = (kind: string, value: unknown, text: string) => process.stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
+  const say = (kind: string, value: unknown, text: string) => runStreams().stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
 
   const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS, connect: { lookup: lookupWithin(FORWARD_TIMEOUT_MS) } }) : undefined;
   const stopping = new AbortController();

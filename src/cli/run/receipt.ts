@@ -8,9 +8,11 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output, type StreamOutput } from '../../core/output.js';
+import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
-import { interruptSignal, type RunContext } from '../../core/terminal.js';
+import { interruptSignal } from '../../core/terminal.js';
 import { readConfigFile, settingsFor, type GlobalFlags } from '../../config/settings.js';
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
@@ -110,18 +112,20 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
 }
 
 /** Runs `receipt`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: ReceiptOptions, { args, isTTY }: RunContext): Promise<void> {
-  const key = statusKey(args[0], opts.orderId);
-  const { format, paper, output } = receiptOutput(opts);
-  if (output === '-' && format !== 'json' && isTTY.stdout) throw new UsageError(t('receipt.binaryToTerminal', format), { field: '--output' });
+export async function run(opts: ReceiptOptions, ctx: CommandContext): Promise<Output | StreamOutput> {
+  const key = statusKey(ctx.args[0], opts.orderId);
+  // --jq and --template shape the JSON receipt
+  const shaped = ctx.output.mode === 'jq' || ctx.output.mode === 'template';
+  const { format, paper, output: target } = receiptOutput(shaped ? { ...opts, json: true } : opts);
+  if (target === '-' && format !== 'json' && ctx.isTTY.stdout) throw new UsageError(t('receipt.binaryToTerminal', format), { field: '--output' });
   const receipt = await receiptFor(key, opts);
-  if (format === 'json') return printResult({ json: receipt });
+  if (format === 'json') return output(receipt, () => JSON.stringify(receipt, null, ctx.isTTY.stdout ? 2 : undefined));
   const page = layoutReceipt(receipt, paper);
   const bytes = format === 'pdf' ? await (await import('../receipt/pdf.js')).renderPdf(page) : await (await import('../receipt/png.js')).renderPng(page);
-  if (output === '-') return void process.stdout.write(bytes);
-  const file = output ?? `receipt-${receipt.transactionId.replace(/[^0-9A-Za-z_-]/g, '_')}${paper === '80mm' ? '-80mm' : ''}.${format}`;
+  if (target === '-') return { docs: () => [], textOnly: true, text: () => [bytes] };
+  const file = target ?? `receipt-${receipt.transactionId.replace(/[^0-9A-Za-z_-]/g, '_')}${paper === '80mm' ? '-80mm' : ''}.${format}`;
   writeFileSync(file, bytes);
   if (receipt.sandbox) logger.notice(t('receipt.sandboxNotice'));
   logger.notice(t('receipt.written', file, isPortuguese() ? 'pt-BR' : 'en'));
-  printResult(file);
+  return output({ file }, file);
 }

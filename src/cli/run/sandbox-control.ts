@@ -29,7 +29,8 @@ import { Agent, request } from 'undici';
 import { AuthError, GatewayError, GatewayRefusedError, NetworkError, UsageError } from '../../core/errors.js';
 import { isHttpUrl } from '../../gateway/net.js';
 import { errorCodeOf } from '../../core/error-cause.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { VERSION } from '../../core/version.js';
 import type { RunContext } from '../../core/terminal.js';
@@ -45,7 +46,7 @@ export interface SandboxControlOptions extends GlobalFlags {
   /** `--sandbox-url`; else the address every command uses (module doc, "Which sandbox"). */
   sandboxUrl?: string;
   apiKey?: string;
-  json?: boolean;
+  json?: boolean | string;
   /** `events --failed`, `resend --failed`. */
   failed?: boolean;
   /** `events --transaction <id>`. */
@@ -81,7 +82,7 @@ const CONTROL_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** Runs one control subcommand; the action is the subcommand's name. */
-export async function run(opts: SandboxControlOptions, { args, command }: RunContext): Promise<void> {
+export async function run(opts: SandboxControlOptions, { args, command }: RunContext): Promise<Output> {
   const action = command?.name();
   if (action === 'ping') return ping(opts, args[0]);
   if (action === 'events') return events(opts);
@@ -95,14 +96,13 @@ export async function run(opts: SandboxControlOptions, { args, command }: RunCon
   if (status !== 200 || typeof doc.status !== 'string' || typeof doc.previousStatus !== 'string') {
     throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
   }
-  if (opts.json) return printResult({ json });
   const kind = doc.kind === 'cashout' ? t('sandbox.log.cashout') : t('sandbox.log.cashin');
   const postback = doc.postback === 'queued' ? t('sandbox.postbackQueued') : '';
-  printResult(sanitizeText(`${kind} ${id}: ${doc.previousStatus} → ${doc.status}${postback}`, true));
+  return output(json, sanitizeText(`${kind} ${id}: ${doc.previousStatus} → ${doc.status}${postback}`, true));
 }
 
 /** `sandbox ping [url]`. */
-async function ping(opts: SandboxControlOptions, target: string | undefined): Promise<void> {
+async function ping(opts: SandboxControlOptions, target: string | undefined): Promise<Output> {
   if (target !== undefined && !isHttpUrl(target)) {
     throw new UsageError(t('sandbox.urlInvalid', '[url]', sanitizeText(target, true)), { field: 'url' });
   }
@@ -117,8 +117,7 @@ async function ping(opts: SandboxControlOptions, target: string | undefined): Pr
   }
   const line = sanitizeText(`ping → ${String(doc.url)}: ${doc.outcome}`, true);
   if (!doc.delivered) throw new GatewayRefusedError(`${line}${t('sandbox.notDelivered')}`);
-  if (opts.json) return printResult({ json });
-  printResult(`${line}${t('sandbox.log.delivered')}`);
+  return output(json, `${line}${t('sandbox.log.delivered')}`);
 }
 
 /** True when `doc.events` / `doc.resent` is a list of event views. */
@@ -137,7 +136,7 @@ export function eventLine(e: EventView): string {
 }
 
 /** `sandbox events`. */
-async function events(opts: SandboxControlOptions): Promise<void> {
+async function events(opts: SandboxControlOptions): Promise<Output> {
   const params = new URLSearchParams();
   if (opts.failed) params.set('failed', 'true');
   if (opts.transaction !== undefined) {
@@ -156,13 +155,14 @@ async function events(opts: SandboxControlOptions): Promise<void> {
   if (status !== 200 || !eventList(doc.events) || typeof doc.total !== 'number') throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
   const list = doc.events;
   if (list.length < doc.total) logger.notice(t('sandbox.showingNewest', list.length, doc.total));
-  if (opts.json) return printResult({ json: list });
-  if (list.length === 0) return logger.notice(opts.failed ? t('sandbox.noneWaiting') : t('sandbox.noEvents'));
-  printResult(list.map(eventLine).join('\n'));
+  return output(list, () => {
+    if (list.length === 0) logger.notice(opts.failed ? t('sandbox.noneWaiting') : t('sandbox.noEvents'));
+    return list.map(eventLine).join('\n');
+  });
 }
 
 /** `sandbox resend <event id>|--failed`. */
-async function resend(opts: SandboxControlOptions, id: string | undefined): Promise<void> {
+async function resend(opts: SandboxControlOptions, id: string | undefined): Promise<Output> {
   if ((id === undefined) === !opts.failed) throw new UsageError(id === undefined ? t('sandbox.resendWhich') : t('sandbox.resendBoth'), { field: 'eventId' });
   if (id !== undefined && !/^evt_[0-9]{1,15}$/.test(id.trim())) throw new UsageError(t('sandbox.eventIdInvalid', sanitizeText(id, true)), { field: 'eventId' });
   const { status, json, message, host } = id !== undefined ? await callSandbox(opts, `_sandbox/events/${id.trim()}/resend`) : await callSandbox(opts, '_sandbox/events/resend', { failed: true });
@@ -170,30 +170,33 @@ async function resend(opts: SandboxControlOptions, id: string | undefined): Prom
   if (status === 404 && message?.startsWith('no event')) throw new GatewayRefusedError(message, { status });
   if (status >= 400 && status < 500) throw new GatewayError(t('sandbox.olderSandbox', host, status, message ?? ''), { status });
   if (status !== 200 || !eventList(doc.resent)) throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
-  if (opts.json) return printResult({ json: doc.resent });
-  if (doc.resent.length === 0) return logger.notice(t('sandbox.nothingToResend'));
-  printResult(doc.resent.map((e) => sanitizeText(`${e.id}  ${e.object === 'transfer' ? t('sandbox.log.cashout') : t('sandbox.log.cashin')} ${e.transactionId}  ${e.status}  → ${e.url}${t('sandbox.queued')}`, true)).join('\n'));
+  const resent = doc.resent;
+  return output(resent, () => {
+    if (resent.length === 0) logger.notice(t('sandbox.nothingToResend'));
+    return resent.map((e) => sanitizeText(`${e.id}  ${e.object === 'transfer' ? t('sandbox.log.cashout') : t('sandbox.log.cashin')} ${e.transactionId}  ${e.status}  → ${e.url}${t('sandbox.queued')}`, true)).join('\n');
+  });
 }
 
 /** `sandbox failure [name] --pix-key K | --value N`, `--clear`, or the list. */
-async function failure(opts: SandboxControlOptions, name: string | undefined): Promise<void> {
+async function failure(opts: SandboxControlOptions, name: string | undefined): Promise<Output> {
   const given = [opts.pixKey !== undefined, opts.value !== undefined];
   if (opts.clear) {
     if (name !== undefined || given.some(Boolean)) throw new UsageError(t('sandbox.failure.clearAlone'), { field: '--clear' });
     const { status, json, message, host } = await callSandbox(opts, '_sandbox/failures', undefined, 'DELETE');
     const doc = json as { cleared?: unknown };
     if (status !== 200 || typeof doc.cleared !== 'number') throw new GatewayError(t('sandbox.olderSandbox', host, status, message ?? ''), { status });
-    if (opts.json) return printResult({ json });
-    return printResult(t('sandbox.failure.cleared', doc.cleared));
+    return output(json, t('sandbox.failure.cleared', doc.cleared));
   }
   if (name === undefined) {
     if (given.some(Boolean)) throw new UsageError(t('sandbox.failure.which', SANDBOX_FAILURES.join('|')), { field: 'failure' });
     const { status, json, message, host } = await callSandbox(opts, '_sandbox/failures', undefined, 'GET');
     const doc = json as { failures?: unknown };
     if (status !== 200 || !Array.isArray(doc.failures)) throw new GatewayError(t('sandbox.olderSandbox', host, status, message ?? ''), { status });
-    if (opts.json) return printResult({ json: doc.failures });
-    if (doc.failures.length === 0) return logger.notice(t('sandbox.failure.none'));
-    return printResult((doc.failures as Array<{ failure: string; pixKey?: string; value?: number }>).map(failureLine).join('\n'));
+    const failures = doc.failures as Array<{ failure: string; pixKey?: string; value?: number }>;
+    return output(failures, () => {
+      if (failures.length === 0) logger.notice(t('sandbox.failure.none'));
+      return failures.map(failureLine).join('\n');
+    });
   }
   if (!(SANDBOX_FAILURES as readonly string[]).includes(name)) throw new UsageError(t('sandbox.failure.unknown', sanitizeText(name, true), SANDBOX_FAILURES.join(', ')), { field: 'failure' });
   if (given[0] === given[1]) throw new UsageError(t('sandbox.failure.keyOrValue'), { field: '--pix-key' });
@@ -205,8 +208,7 @@ async function failure(opts: SandboxControlOptions, name: string | undefined): P
   if (status === 404 || status === 405) throw new GatewayError(t('sandbox.olderSandbox', host, status, message ?? ''), { status });
   if (status >= 400 && status < 500) throw new UsageError(message ?? `HTTP ${status}`, { status });
   if (status !== 200 || !doc.added || typeof doc.added !== 'object') throw new GatewayError(t('sandbox.notASandbox', host, status, message ?? ''), { status });
-  if (opts.json) return printResult({ json: doc.added });
-  printResult(failureLine(doc.added as { failure: string; pixKey?: string; value?: number }));
+  return output(doc.added, failureLine(doc.added as { failure: string; pixKey?: string; value?: number }));
 }
 
 /** One failure rule as a line: `insufficient-balance  value 66600` / `key-not-found  Pix key x@y.com`. */

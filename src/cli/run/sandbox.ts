@@ -9,7 +9,7 @@ import { parseDuration as parseAnyDuration } from '../../core/duration.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
-import { logger } from '../../core/logger.js';
+import { logger, runStreams } from '../../core/logger.js';
 import { dataDir } from '../../core/paths.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, shownUrl, type RetrySchedule } from '../../sandbox/delivery.js';
@@ -25,7 +25,7 @@ export interface SandboxRunOptions {
   host: string;
   apiKey?: string;
   acquirer?: boolean;
-  json?: boolean;
+  json?: boolean | string;
   /** `--postback-secret`, else env PAYCLI_POSTBACK_SECRET. */
   postbackSecret?: string;
   /** `--auto-pay <seconds>`: decimal seconds, at most 3 decimals, ≤ 86400. */
@@ -154,7 +154,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const drops = dropList(opts.dropAfterCreate);
   const opening = openingBalance(opts.openingBalance);
   const json = Boolean(opts.json);
-  const write = (line: string) => process.stderr.write(redact(`${line}\n`));
+  const write = (line: string) => runStreams().stderr.write(redact(`${line}\n`));
   const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
   const state = takeStateDir(opts.dataDir);
   let sandbox;
