@@ -14,6 +14,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
 import { ledgerRun } from '../helpers/ledger.js';
+import { DOCUMENT_SCHEMAS } from '../../src/cli/output/documents.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';
 
 // jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
@@ -172,6 +173,7 @@ describe('paycli receipt', () => {
       sandbox: false,
       profile: 'default',
     });
+    expect(DOCUMENT_SCHEMAS.receipt.safeParse(JSON.parse(j.stdout)).success).toBe(true); // the document its JSON Schema describes
     const jpt = await runPaycli(['--lang', 'pt-BR', 'receipt', '--order-id', 'pedido-77', '--json'], { env: t.env(SP) });
     expect(jpt.stdout).toBe(j.stdout); // what scripts read does not change with the language
     expect(JSON.parse(j.stdout).recipient.account).toEqual({ gateway: `127.0.0.1:${new URL(t.gw.url).port}`, profile: 'default' });
