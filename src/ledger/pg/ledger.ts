@@ -587,7 +587,7 @@ export class PgLedger implements LedgerStore {
    * @returns how many entries were added
    */
   push(entries: Iterable<LedgerEntry>, runs: (id: string) => RunRecord | undefined, onProgress?: (done: number) => void): number {
-    const cols = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version'];
+    const cols = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version', 'answer'];
     const seenRuns = new Set<string>();
     let added = 0;
     let done = 0;
@@ -605,7 +605,7 @@ export class PgLedger implements LedgerStore {
         const r = e.runId ? runs(e.runId) : undefined;
         return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
           e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
-          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null];
+          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null, factsJson(e.answer)];
       });
       this.guard(() =>
         this.transaction(() => {
@@ -652,7 +652,7 @@ function endColumns(rows: readonly unknown[][]): unknown[][] {
 }
 
 /** The PostgreSQL types of the columns `ledger push` writes, in its order. */
-const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text'];
+const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'text'];
 
 /** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
 export function toPgEntry(r: Row): LedgerEntry {
