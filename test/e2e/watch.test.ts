@@ -61,7 +61,7 @@ describe('--watch', () => {
     }
   }, 120_000);
 
-  it('status --order-id --watch: asks at most once a second, ends 6 (not_paid) when the charge fails, printing the last document', async () => {
+  it('status --order-id --watch: asks at most once a second, ends 6 (needs attention) when the charge fails, printing the last document', async () => {
     const l = lookupGateway();
     l.held.push({ transactionId: 900, orderId: 'pedido-w2', object: 'cashin', status: 'created', value: 1000 });
     const times = timedLookups(l);
@@ -71,7 +71,7 @@ describe('--watch', () => {
     const out = await watching;
     expect(out.code, out.stderr).toBe(6);
     expect(JSON.parse(out.stdout)).toMatchObject({ transactionId: 900, status: 'failed' });
-    expect(JSON.parse(out.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'not_paid' } });
+    expect(JSON.parse(out.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'needs_attention' } });
     for (const g of gaps(times)) expect(g).toBeGreaterThanOrEqual(990);
     expect(t.gw.received.every((r) => r.method === 'GET')).toBe(true);
   }, 60_000);
@@ -89,7 +89,7 @@ describe('--watch', () => {
     expect(gaps(times)[1]).toBeGreaterThanOrEqual(1990);
   }, 60_000);
 
-  it('--watch-timeout passes: exit 6 (watch_timeout), the charge still exists, the last document on stdout', async () => {
+  it('--watch-timeout passes: exit 6 (needs attention), the charge still exists, the last document on stdout', async () => {
     const l = lookupGateway();
     l.held.push({ transactionId: 902, orderId: 'pedido-w4', object: 'cashin', status: 'created', value: 1000 });
     timedLookups(l);
@@ -97,7 +97,7 @@ describe('--watch', () => {
     expect(out.code, out.stderr).toBe(6);
     expect(JSON.parse(out.stdout)).toMatchObject({ transactionId: 902, status: 'created' });
     const err = JSON.parse(out.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string } };
-    expect(err.error.code).toBe('watch_timeout');
+    expect(err.error.code).toBe('needs_attention');
     expect(err.error.message).toMatch(/still exists/);
   }, 60_000);
 

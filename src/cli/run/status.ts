@@ -8,12 +8,11 @@ import { GatewayRefusedError, UsageError } from '../../core/errors.js';
 import { describeKey, findTransaction, rememberUnsupported, type LookupKey } from '../../gateway/lookup.js';
 import { orderIdProblem } from '../../gateway/order-id.js';
 import { formatLookup } from '../../payment/format.js';
-import { printResult } from '../../core/logger.js';
-import { sanitizeJson } from '../../core/sanitize.js';
+import { output, type Output } from '../../core/output.js';
+import { transactionDoc, type TransactionDoc } from '../output/documents.js';
+import type { CommandContext } from '../context.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { interruptSignal } from '../../core/terminal.js';
-import { settingsFor } from '../../config/settings.js';
-import type { RunContext } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
 import { watchOne, watchPlan, type WatchFlags } from './watch.js';
 
@@ -39,10 +38,10 @@ export function statusKey(transactionId: string | undefined, orderId: string | u
 }
 
 /** Runs `status`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: StatusOptions, ctx: RunContext): Promise<void> {
+export async function run(opts: StatusOptions, ctx: CommandContext): Promise<Output<TransactionDoc> | Output> {
   const key = statusKey(ctx.args[0], opts.orderId);
-  const plan = watchPlan(opts);
-  const settings = settingsFor(opts, 'lookup');
+  const plan = await watchPlan(opts, ctx);
+  const settings = await ctx.settings(opts, 'lookup');
   const interrupt = interruptSignal();
   let result;
   try {
@@ -56,6 +55,7 @@ export async function run(opts: StatusOptions, ctx: RunContext): Promise<void> {
   // The gateway answers lookups: forget an earlier "no lookup path" for this profile.
   rememberUnsupported(settings, false);
   if (result.kind === 'not_found') throw new GatewayRefusedError(t('status.notFound', result.message, describeKey(key)), { status: 404 }, 'not_found');
-  if (plan) return watchOne(key, plan, opts, ctx, undefined, result);
-  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatLookup(result.data));
+  const { data, raw } = result;
+  if (plan) return watchOne(key, plan, ctx, { first: { data, raw } });
+  return output(transactionDoc(data, raw), () => formatLookup(data));
 }
