@@ -81,8 +81,7 @@ export type ErrorCode =
   | 'invalid_brcode'
   | 'no_receipt'
   | 'config_untrusted'
-  | 'proxy_auth_required'
-  | 'watch_failed';
+  | 'proxy_auth_required';
 
 /** Extra facts an error may carry; all are optional and go into the `--json` error document. */
 export interface ErrorDetails {

@@ -8,10 +8,10 @@
  * - Result on stdout: the last document (text as `status` shows it, or with `--json` its document,
  *   once); a cash-in's creation (its QR code) is shown first in text only.
  * - Exit: 0 the state waited for; 6 (`needs_attention`) another final state, or `--watch-timeout`
- *   passed, or (`watch_failed`) the wait for a created cash-in failed: the charge exists in every
+ *   passed, or the wait for a created cash-in failed: the charge exists in every
  *   case, and the document says its state; 130 Ctrl-C or SIGTERM (the charge still exists).
  */
-import { ExitCode, InterruptedError, PaycliError, UsageError } from '../../core/errors.js';
+import { InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../../core/errors.js';
 import { parseDuration } from '../../core/duration.js';
 import { t } from '../../core/i18n/index.js';
 import { logger } from '../../core/logger.js';
@@ -107,7 +107,7 @@ export interface WatchAbout {
  * @returns the result; with `attention` (exit 6) when it ended in another final state or
  *   `--watch-timeout` passed (the charge still exists)
  * @throws InterruptedError (130) on Ctrl-C/SIGTERM, after the last document is shown; for a
- *   created cash-in, PaycliError `watch_failed` (exit 6) when the wait failed; for `status`, the lookup's own errors
+ *   created cash-in, NeedsAttentionError (exit 6) when the wait failed; for `status`, the lookup's own errors
  */
 export async function watchOne(key: LookupKey, plan: WatchPlan, ctx: CommandContext, about: WatchAbout = {}): Promise<Output> {
   const what = describeKey(key);
@@ -140,7 +140,7 @@ export async function watchOne(key: LookupKey, plan: WatchPlan, ctx: CommandCont
   if (failure !== undefined) {
     if (!about.created || !(failure instanceof PaycliError)) throw failure;
     await renderNow(ctx, last ?? about.created.result);
-    throw new PaycliError('watch_failed', ExitCode.NEEDS_ATTENTION, t('watch.failed', what, failure.message), failure.details.hint !== undefined ? { hint: failure.details.hint } : {});
+    throw new NeedsAttentionError([t('watch.failed', what, failure.message)], failure.details.hint !== undefined ? { hint: failure.details.hint } : {});
   }
   if (w.end === 'reached') return last!;
   const fallback = last ?? about.created?.result ?? output(null, '');
