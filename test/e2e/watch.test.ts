@@ -5,6 +5,8 @@
  * the final states' exit codes, `--watch-timeout`, Ctrl-C. Real processes, real HTTP on 127.0.0.1.
  */
 import { spawn } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, childEnv, makeHome, PAYCLI, runPaycli, type RunResult } from '../helpers/cli.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
@@ -130,4 +132,19 @@ describe('--watch', () => {
     expect(results[3]!.stderr).toMatch(/built-in sandbox keeps nothing/);
     expect(t.gw.received).toHaveLength(0);
   });
+
+  it('cashin --batch --watch waits for every created row and summarises them; one ending failed is exit 6', async () => {
+    const l = lookupGateway();
+    const times = timedLookups(l);
+    const file = join(t.home.dir, 'charges.csv');
+    copyFileSync(resolve(__dirname, '../../examples/charges.csv'), file);
+    const watching = runPaycli(['cashin', '--batch', file, '--yes', '--watch', '--watch-timeout', '5m'], { env: t.env(), timeoutMs: 120_000 });
+    await waitFor(() => times.length >= 2, 30_000, 'a lookup of each row');
+    l.held[0]!.status = 'paid';
+    l.held[1]!.status = 'failed';
+    const out = await watching;
+    expect(out.code, out.stderr).toBe(6);
+    expect(out.stderr).toMatch(/2 charge\(s\) watched: (1 paid, 1 failed|1 failed, 1 paid)/);
+    expect(t.gw.received.filter((r) => r.method === 'POST')).toHaveLength(2);
+  }, 120_000);
 });

@@ -92,7 +92,7 @@ export const en = {
   'exit.3': 'authentication failed (401/403) or no API key configured',
   'exit.4': 'network failure or timeout (outcome unknown if the request may have been sent; a batch: some rows unknown)',
   'exit.5': 'the gateway failed or answered outside the interface (5xx, not JSON, wrong shape; a batch: some rows unknown)',
-  'exit.6': 'created, but needs attention (wrong amounts or BR Code in the answer; result not written; a batch: some rows need a person)',
+  'exit.6': 'created, but needs attention (wrong amounts or BR Code in the answer; result not written; --watch ended unpaid or timed out; a batch: some rows need a person)',
   'exit.70': 'internal error (a bug in paycli)',
   'exit.130': 'interrupted (Ctrl-C, or SIGTERM during a request; a batch: rows in flight recorded, run it again to resume)',
   // ── paycli help (src/cli/help.ts) ──
@@ -559,6 +559,9 @@ export const en = {
   'watch.timeout': (what: string, state: string, waited: string) => `${what} is still ${state} after ${waited} of waiting; the charge still exists`,
   'watch.timeoutHint': (what: string) => `wait again with \`paycli status --watch\` (${what}), or see it later with \`paycli status\``,
   'watch.interrupted': (what: string, state: string) => `stopped waiting for ${what} (last seen ${state}); the charge still exists and can still be paid`,
+  'watch.batchStart': (n: number, until: string) => `waiting for ${n} charge(s) to be ${until} (Ctrl-C stops waiting; the charges stay)`,
+  'watch.batchSummary': (n: number, summary: string) => `${n} charge(s) watched: ${summary}`,
+  'watch.batchInterrupted': (n: number) => `stopped waiting; ${n} charge(s) still exist and can still be paid`,
   'watch.failed': (what: string, reason: string) => `${what} was created, but waiting for it stopped: ${reason}`,
   'help.watch': 'wait until the transaction is paid or ends otherwise (failed, canceled, refund, expired), asking the gateway at most once a second; exit 0 paid, 6 otherwise or on --watch-timeout, 130 on Ctrl-C',
   'help.watchTimeout': 'with --watch: stop waiting after this long, e.g. 90s, 10m, 1h (default 30m); exit 6, the charge still exists',

@@ -96,7 +96,7 @@ export const ptBR: Catalog = {
   'exit.3': 'a autenticação falhou (401/403) ou não há chave de API configurada',
   'exit.4': 'falha de rede ou tempo esgotado (resultado desconhecido se a requisição pode ter sido enviada; um lote: algumas linhas desconhecidas)',
   'exit.5': 'o gateway falhou ou respondeu fora da interface (5xx, não JSON, formato errado; um lote: algumas linhas desconhecidas)',
-  'exit.6': 'criado, mas precisa de atenção (valores ou BR Code errados na resposta; resultado não gravado; um lote: algumas linhas precisam de revisão manual)',
+  'exit.6': 'criado, mas precisa de atenção (valores ou BR Code errados na resposta; resultado não gravado; --watch terminou sem pagamento ou no tempo limite; um lote: algumas linhas precisam de revisão manual)',
   'exit.70': 'erro interno (um bug no paycli)',
   'exit.130': 'interrompido (Ctrl-C, ou SIGTERM durante uma requisição; um lote: as linhas em andamento ficam registradas, rode de novo para continuar)',
   // ── paycli help (src/cli/help.ts) ──
@@ -563,6 +563,9 @@ export const ptBR: Catalog = {
   'watch.timeout': (what: string, state: string, waited: string) => `${what} continua ${state} depois de ${waited} de espera; a cobrança continua existindo`,
   'watch.timeoutHint': (what: string) => `aguarde de novo com \`paycli status --watch\` (${what}), ou consulte depois com \`paycli status\``,
   'watch.interrupted': (what: string, state: string) => `parou de aguardar ${what} (último estado visto: ${state}); a cobrança continua existindo e ainda pode ser paga`,
+  'watch.batchStart': (n: number, until: string) => `aguardando ${n} cobrança(s) ficarem ${until} (Ctrl-C para de aguardar; as cobranças continuam)`,
+  'watch.batchSummary': (n: number, summary: string) => `${n} cobrança(s) acompanhada(s): ${summary}`,
+  'watch.batchInterrupted': (n: number) => `parou de aguardar; ${n} cobrança(s) continuam existindo e ainda podem ser pagas`,
   'watch.failed': (what: string, reason: string) => `${what} foi criada, mas a espera parou: ${reason}`,
   'help.watch': 'aguarda até a transação ser paga ou terminar de outro jeito (failed, canceled, refund, expired), perguntando ao gateway no máximo uma vez por segundo; saída 0 paga, 6 no resto ou no --watch-timeout, 130 no Ctrl-C',
   'help.watchTimeout': 'com --watch: para de aguardar depois desse tempo, ex. 90s, 10m, 1h (padrão 30m); saída 6, a cobrança continua existindo',
