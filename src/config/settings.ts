@@ -204,6 +204,33 @@ export function settleAfterMs(text: string, source: string): number {
   return ms;
 }
 
+/**
+ * The shortest `settle-after` for a gateway that is not the sandbox or on loopback: one minute
+ * (docs/ledger-and-safety.md, "In flight"). paycli's deadline is when it stops waiting, not when
+ * the gateway stops working: a request that left may sit in the gateway's queues and be created
+ * seconds later, so a "not found" right at the deadline proves nothing, and a payment settled
+ * `not_sent` on it would be sent a second time.
+ */
+export const MIN_REMOTE_SETTLE_AFTER_MS = 60_000;
+
+/**
+ * Refuses a `settle-after` below {@link MIN_REMOTE_SETTLE_AFTER_MS} for a gateway that is not the
+ * sandbox or on loopback (where tests use 0: their gateway answers or not, nothing is queued).
+ * @throws UsageError (exit 2, nothing sent) naming where the value came from
+ */
+function checkSettleFloor(ms: number, endpoint: Endpoint, source: string): void {
+  if (ms >= MIN_REMOTE_SETTLE_AFTER_MS || isSandbox(endpoint)) return;
+  let host = '';
+  try {
+    host = new URL(endpoint.url).hostname;
+  } catch {
+    /* checkBaseUrl says what is wrong with the URL */
+    return;
+  }
+  if (isLoopbackHost(host)) return;
+  throw new UsageError(t('settingsValue.settleAfterFloor', source, ms, MIN_REMOTE_SETTLE_AFTER_MS / 1000), { field: 'settle-after' });
+}
+
 /** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
 function windowMinutes(text: string, source: string): number {
   if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(t('settingsValue.window', source, text), { field: source });
@@ -287,6 +314,11 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
       ? positiveInt(profile.timeout, t('settingsValue.timeout'), t('settings.configKey', 'timeout', name), MAX_TIMEOUT_MS)
       : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
+  const settleSource: [string, string] | undefined = env.PAYCLI_SETTLE_AFTER
+    ? [env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER']
+    : profile['settle-after']
+      ? [profile['settle-after'], t('settings.configKey', 'settle-after', name)]
+      : undefined;
   const settings: Settings = {
     profile: name,
     endpoint,
@@ -295,11 +327,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     headers,
     timeoutMs,
     duplicateWindowMin: windowText ? windowMinutes(windowText, t('settings.configKey', 'duplicate-window', name)) : DEFAULT_DUPLICATE_WINDOW_MIN,
-    settleAfterMs: env.PAYCLI_SETTLE_AFTER
-      ? settleAfterMs(env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER')
-      : profile['settle-after']
-        ? settleAfterMs(profile['settle-after'], t('settings.configKey', 'settle-after', name))
-        : DEFAULT_SETTLE_AFTER_MS,
+    settleAfterMs: settleSource ? settleAfterMs(settleSource[0], settleSource[1]) : DEFAULT_SETTLE_AFTER_MS,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp) || choice(profile['allow-insecure-http'], ['false', 'true'] as const, 'allow-insecure-http', name) === 'true',
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
     lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
@@ -308,6 +336,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     balancePath: pathTemplate(profile['balance-path'], DEFAULT_LOOKUP_PATHS.balancePath, 'balance-path', name),
   };
   if (!isSandbox(endpoint)) checkBaseUrl(endpoint.url, settings.allowInsecureHttp);
+  if (settleSource) checkSettleFloor(settings.settleAfterMs, endpoint, settleSource[1]);
   return settings;
 }
 

@@ -486,6 +486,7 @@ export const en = {
   'settingsValue.positiveInt': (source: string, what: string, max: number, text: string) => `${source}: ${what} must be a whole number from 1 to ${max}, got "${text}"`,
   'settingsValue.timeout': 'the timeout in milliseconds',
   'settingsValue.settleAfter': (source: string, text: string) => `${source}: the grace period must be a duration from 0 to 24h, e.g. 120, 90s, 2m; got "${text}"`,
+  'settingsValue.settleAfterFloor': (source: string, ms: number, floorS: number) => `${source}: settle-after ${ms} ms is below ${floorS}s, the shortest for a gateway outside this machine (a request may still be created after paycli stops waiting; a shorter grace could pay twice); use ${floorS}s or more`,
   'settingsValue.window': (source: string, text: string) => `${source}: the window in minutes must be a whole number (0 turns it off), got "${text}"`,
   'settingsValue.path': (key: string, placeholder: string, example: string, value: string) => `${key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${example}; got "${value}"`,
   'trust.refused': (path: string, why: string) => `the config file ${path} ${why}; paycli does not trust it and sent nothing`,
