@@ -517,6 +517,7 @@ export const en = {
   'settingsValue.timeout': 'the timeout',
   'settingsValue.settleAfter': (source: string, text: string) => `${source}: the grace period must be a duration from 0 to 24h, e.g. 120, 90s, 2m; got "${text}"`,
   'settingsValue.window': (source: string, text: string) => `${source}: the window must be a duration of whole minutes: 10 (minutes), 30m, 1h; 0 turns it off; got "${text}"`,
+  'settingsValue.settleAfterFloor': (source: string, ms: number, floorS: number) => `${source}: settle-after ${ms} ms is below ${floorS}s, the shortest for a gateway outside this machine (a request may still be created after paycli stops waiting; a shorter grace could pay twice); use ${floorS}s or more`,
   'settingsValue.path': (key: string, placeholder: string, example: string, value: string) => `${key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${example}; got "${value}"`,
   'trust.refused': (path: string, why: string) => `the config file ${path} ${why}; paycli does not trust it and sent nothing`,
   'trust.symlink': 'is a symbolic link',

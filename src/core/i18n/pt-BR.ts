@@ -521,6 +521,7 @@ export const ptBR: Catalog = {
   'settingsValue.timeout': 'o tempo limite',
   'settingsValue.settleAfter': (source, text) => `${source}: a carência deve ser uma duração de 0 a 24h, por exemplo 120, 90s, 2m; veio "${text}"`,
   'settingsValue.window': (source, text) => `${source}: a janela deve ser uma duração em minutos inteiros: 10 (minutos), 30m, 1h; 0 a desliga; veio "${text}"`,
+  'settingsValue.settleAfterFloor': (source, ms, floorS) => `${source}: settle-after de ${ms} ms é menor que ${floorS}s, o mínimo para um gateway fora desta máquina (um pedido ainda pode ser criado depois que o paycli para de esperar; uma carência menor pode pagar duas vezes); use ${floorS}s ou mais`,
   'settingsValue.path': (key, placeholder, example, value) => `${key} deve ser um caminho começando com /${placeholder ? ` e contendo ${placeholder}` : ''}, por exemplo ${example}; veio "${value}"`,
   'trust.refused': (path, why) => `o arquivo de configuração ${path} ${why}; o paycli não confia nele e não enviou nada`,
   'trust.symlink': 'é um link simbólico',

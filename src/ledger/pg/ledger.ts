@@ -1,6 +1,6 @@
 /**
  * The team ledger (docs/ledger-and-safety.md, "Team ledger"): the same store as the local ledger
- * (src/ledger/ledger.ts, the {@link LedgerStore} methods), kept in PostgreSQL so that every machine
+ * (src/ledger/ledger.ts, the methods of src/ledger/store.ts `LedgerStore`), kept in PostgreSQL so that every machine
  * of a team checks and records against one history.
  *
  * - The API stays synchronous: every call goes through src/ledger/pg/bridge.ts to the worker that
@@ -33,7 +33,6 @@ import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarge
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
 import { clean, clip, factsJson, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
-import type { LedgerStore } from '../store.js';
 import { SyncWorker, WorkerCallError } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
 import type { BeginAnswer, BeginArgs, BeginManyArgs } from './worker.js';
@@ -80,8 +79,8 @@ interface PgRun extends RunRecord {}
 /** One call the worker runs (src/ledger/pg/worker.ts `ops`). */
 type Step = { op: string; args: unknown[] };
 
-/** A connection to a team ledger, with the {@link LedgerStore} methods. */
-export class PgLedger implements LedgerStore {
+/** A connection to a team ledger, with the methods of src/ledger/store.ts `LedgerStore`. */
+export class PgLedger {
   /** Where it is (`host:port/database`), in place of the local ledger's file path. */
   readonly file: string;
   private readonly bridge: SyncWorker;
