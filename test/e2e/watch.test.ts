@@ -12,6 +12,7 @@ import { CASHIN_ARGS, childEnv, makeHome, PAYCLI, runPaycli, type RunResult } fr
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { waitFor } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
+import { startTty } from '../helpers/tty.js';
 
 const KEY = 'sk_live_WATCH_0123456789abcdef';
 const t = useGatewayFixture(KEY);
@@ -147,4 +148,25 @@ describe('--watch', () => {
     expect(out.stderr).toMatch(/2 charge\(s\) watched: (1 paid, 1 failed|1 failed, 1 paid)/);
     expect(t.gw.received.filter((r) => r.method === 'POST')).toHaveLength(2);
   }, 120_000);
+
+  it('in a terminal: the QR code stays on screen with a live line under it (state, time waited), erased when it is paid (exit 0)', async () => {
+    const l = lookupGateway();
+    const times = timedLookups(l);
+    const tty = startTty([...CASHIN_ARGS, '--order-id', 'pedido-w6', '--watch'], t.env(), t.home.dir, { cols: 200, rows: 80 });
+    try {
+      const screen = await tty.waitFor(/Waiting for order reference pedido-w6: created \(0:[0-5][0-9]\)/, 30_000);
+      expect(screen).toMatch(/Cash-in created/);
+      expect(screen).toMatch(/[█▀▄]{10}/); // the QR code, still on screen
+      await waitFor(() => times.length >= 2, 30_000, 'a second lookup');
+      await tty.waitFor(/Waiting for order reference pedido-w6: created \(0:(0[1-9]|[1-5][0-9])\)/, 30_000);
+      l.held[0]!.status = 'paid';
+      expect(await tty.exitCode(30_000)).toBe(0);
+      const end = tty.screen();
+      expect(end).toMatch(/[█▀▄]{10}/);
+      expect(end).toMatch(/Cash-in, paid/);
+      expect(end).not.toMatch(/Waiting for/); // the live line is erased
+    } finally {
+      tty.kill();
+    }
+  }, 90_000);
 });
