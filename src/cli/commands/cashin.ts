@@ -57,7 +57,6 @@ ${cashinExample()}
   $ paycli cashin --amount 25,90 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 \\
       --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta \\
       --product-description "Camiseta azul M" --order-id pedido-1234 --no-qr
-  $ paycli --base-url http://127.0.0.1:4010 cashin --input "$(paycli help examples)/order.json" --watch --watch-timeout 10m
   $ paycli cashin                       ${t('help.cashin.promptsComment')}
   $ cp "$(paycli help examples)/charges.csv" . && paycli cashin --batch charges.csv --qr-dir qr --yes --json`,
     );

@@ -25,7 +25,7 @@ ${t('help.title.examples')}
       --order-id pedido-1234 --yes --json | jq .transactionId)
   $ paycli --base-url http://127.0.0.1:4010 status "$id"
   $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-1234 --json
-  $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-1234 --watch --until refund --watch-timeout 90s
+  $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-1234 --watch --until failed --watch-timeout 2s   # exit 6
   $ paycli --base-url http://127.0.0.1:4010 status 404404         ${t('help.status.exit1')}`,
     )
     .action(lazyAction(() => import('../run/status.js')));
