@@ -59,6 +59,8 @@ describe('--watch', () => {
       expect(out.stdout.trim().split('\n')).toHaveLength(1);
       expect(JSON.parse(out.stdout)).toMatchObject({ transactionId: id, status: 'paid', orderId: 'pedido-w1' });
       expect(out.stderr).not.toMatch(/Waiting for/); // no live line when stderr is not a terminal
+      const history = JSON.parse((await runPaycli(['history', '--json'], { env: home.env })).stdout) as { orderId: string; status: string }[];
+      expect(history.find((e) => e.orderId === 'pedido-w1')?.status).toBe('paid'); // kept in the ledger: it enters the statements
     } finally {
       home.cleanup();
     }
