@@ -42,12 +42,11 @@
  * and its prepared statements; what is not (the schema and its SQL, the file on disk, the old
  * journal, the runs, the errors) lives beside it in schema.ts, files.ts, journal.ts, runs.ts, errors.ts.
  */
-import { randomFillSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
-import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
+import { blocks, DEFAULT_WINDOW_MIN, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
 import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } from './runs.js';
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
@@ -55,6 +54,7 @@ import { VERSION } from '../core/version.js';
 import { dataDir } from '../core/paths.js';
 import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
+import { uuidV7 } from './uuid.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from './driver.js';
 import { LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
@@ -63,11 +63,10 @@ export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
 
-export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
+export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
 export { LEDGER_NAME } from './files.js';
-/** Default duplicate window in minutes (the profile's `duplicate-window` overrides it). */
-export const DEFAULT_WINDOW_MIN = 10;
+export { uuidV7 } from './uuid.js';
 /** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
 export function ledgerPath(): string {
   return join(dataDir(), LEDGER_NAME);
@@ -76,29 +75,6 @@ export function ledgerPath(): string {
 /** Path of the old journal, imported once. */
 export function journalPath(): string {
   return join(dataDir(), JOURNAL_NAME);
-}
-
-/**
- * Opens a connection for paycli (src/ledger/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
- * @throws SqliteError; DriverUnavailableError when better-sqlite3's addon is needed and missing
- */
-/** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
-const UUID_BYTES = Buffer.alloc(16);
-
-/**
- * A UUID version 7 (RFC 9562 §5.7): 48 bits of Unix time in milliseconds, then 74 random bits. An
- * entry's `uuid` is unique like a version 4 one, but entries recorded one after another get
- * neighbouring keys, so the `uuid` index grows at its end instead of at random pages: a batch of
- * thousands of rows writes a fraction of the pages to the write-ahead log (docs/speed.md).
- * @param now milliseconds since the Unix epoch (tests pass their own)
- */
-export function uuidV7(now = Date.now()): string {
-  const b = randomFillSync(UUID_BYTES);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70; // version 7
-  b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /** An open ledger. Every method throws {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
