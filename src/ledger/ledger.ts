@@ -23,19 +23,8 @@
  * paycli before the ledger), its payments are imported into the new database before it is put in
  * place, so the import happens exactly once; the journal file is kept untouched.
  *
- * The API (used by cash-in, cash-out, history, order lookups and batches):
- * - {@link openLedger} / {@link Ledger.open}: open (creating it when asked); `close()`.
- * - {@link Ledger.blockingCashOut}: the earlier identical cash-out that blocks a new one (read only;
- *   lets paycli refuse before asking for confirmation).
- * - {@link Ledger.begin}: check for a duplicate and record the payment, in one `BEGIN IMMEDIATE`;
- *   returns the entry number.
- * - {@link Ledger.end}: record how a payment ended.
- * - {@link Ledger.group}: several begins and ends in one transaction (batch runs).
- * - {@link Ledger.get}, {@link Ledger.findByOrderId}, {@link Ledger.batchRows},
- *   {@link Ledger.listUnknown}: look entries up.
- * - {@link Ledger.resolve}: settle an entry whose outcome is unknown (`ok`, `not_sent`, `refused`),
- *   by hand (`paycli history resolve`) or from the gateway's answer to a lookup, with a note.
- * - {@link Ledger.query}: what `paycli history` shows, newest first, reading only those rows.
+ * Its methods are those of src/ledger/store.ts `LedgerStore`; callers above src/ledger/ use them
+ * through the asynchronous contract of src/ledger/contract.ts.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  *
  * Longer than 500 lines: one class over one connection, whose every method is a transaction on it
@@ -51,32 +40,21 @@ import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } fro
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
-import { dataDir } from '../core/paths.js';
-import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { uuidV7 } from './uuid.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from './driver.js';
-import { LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
+import { journalPath, LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
 
 export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
-export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
+export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, PaymentFacts, ResolvedBy } from './schema.js';
 
 export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
-export { LEDGER_NAME } from './files.js';
+export { journalPath, LEDGER_NAME, ledgerPath } from './files.js';
 export { uuidV7 } from './uuid.js';
-/** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
-export function ledgerPath(): string {
-  return join(dataDir(), LEDGER_NAME);
-}
-
-/** Path of the old journal, imported once. */
-export function journalPath(): string {
-  return join(dataDir(), JOURNAL_NAME);
-}
-
 /** An open ledger. Every method throws {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
 export class Ledger {
   /** Path of the database file. */
@@ -139,7 +117,7 @@ export class Ledger {
   static open(opts: { create?: boolean; beforeSend?: boolean; rebuilt?: boolean } = {}): Ledger | undefined {
     const create = opts.create ?? true;
     const note = opts.beforeSend ? `; ${t('common.nothingSent')}` : '';
-    const dir = ensureDataDir(create || existsSync(join(dataDir(), JOURNAL_NAME)), note);
+    const dir = ensureDataDir(create || existsSync(journalPath()), note);
     if (!dir) return undefined;
     const file = join(dir, LEDGER_NAME);
     let st = inspectFile(file, note);
@@ -429,8 +407,9 @@ export class Ledger {
     // After the send: its errors never say "nothing was sent".
     if (!this.db.inTransaction) this.checkWal('');
     this.guard(() =>
-      this.stmt(`UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message WHERE id = @id`).run({
+      this.stmt(`UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message, answer = coalesce(@answer, answer) WHERE id = @id`).run({
         id,
+        answer: factsJson(extra.answer),
         outcome,
         end: new Date().toISOString(),
         transaction_id: extra.transactionId ?? null,
@@ -563,6 +542,8 @@ export class Ledger {
     else add('p.outcome = @outcome', 'outcome', q.outcome);
     add('p.profile = @profile', 'profile', q.profile);
     add('p.order_id = @order_id', 'order_id', q.orderId);
+    // an id kept as a number may be stored as a REAL (500.0): compared as a number too
+    add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
     add('p.batch_id = @batch_id', 'batch_id', q.batchId);
     add('r.user = @by_user', 'by_user', q.by?.user);
     add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
@@ -573,6 +554,15 @@ export class Ledger {
       if (next.done) return;
       yield toEntry(next.value);
     }
+  }
+
+  /**
+   * Records the status the gateway now gives a created payment (`paid` for a cash-in seen paid:
+   * docs/receipts-and-statements.md "Statements"); nothing else of the entry changes.
+   * @throws LedgerUnavailableError, LedgerBusyError
+   */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.stmt(`UPDATE payments SET status = @status WHERE id = @id AND outcome = 'ok'`).run({ id, status: clean(status, 20) }), '');
   }
 
   /** Facts about the ledger itself, for `history --json` and support: entries imported, and when. */
@@ -595,5 +585,10 @@ let shared: Ledger | undefined;
 export function openLedger(): Ledger {
   shared ??= Ledger.open({ create: true, beforeSend: true })!;
   return shared;
+}
+
+/** Closes the ledger of this process, if open (a run in a test's process ends with it). */
+export function closeLedger(): void {
+  shared?.close();
 }
 

@@ -32,13 +32,13 @@ import { LedgerUnavailableError } from '../errors.js';
 import { blocks, DEFAULT_WINDOW_MIN, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { clean, clip, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
+import { clean, clip, factsJson, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
 import type { SyncWorker } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
 import type { BeginAnswer, BeginArgs, BeginManyArgs } from './worker.js';
 import { startOpening, type PgOpening } from './opening.js';
 import { ledgerWhere, pgFailure } from './failure.js';
-import { endColumns, PUSH_COLUMNS, PUSH_TYPES, pushRows, toPgEntry, toPgRun } from './rows.js';
+import { endColumns, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, toPgEntry, toPgRun } from './rows.js';
 import { uuidV7 } from '../uuid.js';
 
 export { ledgerWhere, pgFailure } from './failure.js';
@@ -179,6 +179,9 @@ export class PgLedger {
       }
     });
   }
+
+  /** {@link q} as a function (for the statements of ./rows.ts). */
+  private readonly statement = (sql: string, params: unknown[]): Row[] => this.q(sql, params);
 
   /** Runs one statement (after what is pending). @throws WorkerCallError */
   private q(sql: string, params: unknown[] = []): Row[] {
@@ -370,7 +373,7 @@ export class PgLedger {
   }
 
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
-    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)];
+    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500), factsJson(extra.answer)];
     // Inside a group the outcomes are written together, in one statement with the next call or the commit.
     if (this.depth > 0) {
       this.pendingEnds.push(values);
@@ -523,6 +526,7 @@ export class PgLedger {
     else add('outcome = ?', q.outcome);
     add('profile = ?', q.profile);
     add('order_id = ?', q.orderId);
+    add(`transaction_id #>> '{}' = ?`, q.transactionId);
     add('batch_id = ?', q.batchId);
     add('os_user = ?', q.by?.user);
     add('lower(host) = lower(?)', q.by?.host);
@@ -541,6 +545,11 @@ export class PgLedger {
 
   meta(key: string): string | undefined {
     return this.guard(() => this.q('SELECT value FROM paycli.meta WHERE key = $1', [key])[0]?.value as string | undefined);
+  }
+
+  /** {@link Ledger.noteStatus}: the status the gateway now gives a created payment. */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.q(`UPDATE paycli.payments SET status = $1 WHERE id = $2 AND outcome = 'ok'`, [clean(status, 20), id]), '');
   }
 
   setMeta(key: string, value: string): void {
@@ -562,8 +571,8 @@ export class PgLedger {
       const { runRows, rows } = pushRows(chunk, runs, seenRuns);
       this.guard(() =>
         this.transaction(() => {
-          if (runRows.length) this.insertRows('paycli.runs (id, pid, host, os_user, version, started_ms, gone_ms)', 7, runRows, 'ON CONFLICT (id) DO NOTHING');
-          added += this.insertColumns(PUSH_COLUMNS, PUSH_TYPES, rows);
+          if (runRows.length) insertRows(this.statement, 'paycli.runs (id, pid, host, os_user, version, started_ms, gone_ms)', 7, runRows, 'ON CONFLICT (id) DO NOTHING');
+          added += insertColumns(this.statement, PUSH_COLUMNS, PUSH_TYPES, rows);
         }),
       );
       done += chunk.length;
@@ -576,25 +585,5 @@ export class PgLedger {
     }
     flush();
     return added;
-  }
-
-  /**
-   * One INSERT of many payments, one array parameter per column (`unnest`): a statement of 35
-   * parameters whatever the number of rows; entries whose uuid is held already are skipped.
-   * @returns the rows inserted
-   */
-  private insertColumns(cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
-    const arrays = cols.map((_, j) => rows.map((r) => r[j]));
-    const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
-    const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
-    const out = this.q(`WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`, arrays);
-    return Number(out[0]?.n ?? 0);
-  }
-
-  /** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
-  private insertRows(into: string, ncols: number, rows: unknown[][], conflict: string): number {
-    const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
-    const out = this.q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
-    return Number(out[0]?.n ?? 0);
   }
 }
