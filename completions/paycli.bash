@@ -81,53 +81,53 @@ __paycli_spec() {
       varg='' ;;
     'sandbox')
       subs='pay fail cancel refund infraction ping events resend failure'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox infraction')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox ping')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox events')
       subs=''
-      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox resend')
       subs=''
-      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox failure')
       subs=''
-      flags='--pix-key --value --clear --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--pix-key --value --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --jq --template --profile --base-url --timeout --lang'
+      flags='--pix-key --value --clear --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--pix-key --value --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'history')
       subs='resolve'

@@ -49,7 +49,7 @@ import { PostbackDeliverer, shownUrl, type RetrySchedule } from './delivery.js';
 import { EventStore, type SandboxEvent } from './events.js';
 import { TransactionStore, type SandboxTransaction } from './store.js';
 import { canonicalBody, validationProblem } from './validate.js';
-import { BANK_TIMEOUT_OBSERVATION, cashoutFate, DEFAULT_OPENING_BALANCE, failuresAnswer, FailureRules, withOpening } from './failures.js';
+import { BANK_TIMEOUT_OBSERVATION, cashoutFate, DEFAULT_OPENING_BALANCE, failuresAnswer, FailureRules, withOpening, type FailureRule } from './failures.js';
 import { isHttpUrl } from '../gateway/net.js';
 import { t } from '../core/i18n/index.js';
 import { VERSION } from '../core/version.js';
@@ -124,6 +124,8 @@ export interface SandboxOptions {
   dropAfterCreate?: readonly number[];
   /** The account's opening balance, cents (src/sandbox/failures.ts `DEFAULT_OPENING_BALANCE`). */
   openingBalance?: number;
+  /** Failure rules from the start (src/sandbox/failures.ts). */
+  failures?: readonly FailureRule[];
 }
 
 /** A running sandbox. */
@@ -181,6 +183,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const autoPayTimers = new Set<NodeJS.Timeout>();
   const dropAt = new Set(opts.dropAfterCreate ?? []);
   const rules = new FailureRules();
+  for (const rule of opts.failures ?? []) rules.add(rule);
   const opening = opts.openingBalance ?? DEFAULT_OPENING_BALANCE;
   let created = 0;
 

@@ -88,7 +88,7 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     ['paycli completion ', ['bash', 'fish', 'zsh']],
     ['paycli --json --timeout 100 cashout --pix-key-type em', ['email']],
     ['paycli cashin --no-', ['--no-color', '--no-input', '--no-qr']],
-    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--help', '--host', '--jq', '--json', '--keep-events', '--lang', '--no-acquirer', '--no-color', '--no-input', '--opening-balance', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--template', '--timeout', '--verbose', '--version', '--webhook-url']],
+    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--failure', '--help', '--host', '--jq', '--json', '--keep-events', '--lang', '--no-acquirer', '--no-color', '--no-input', '--opening-balance', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--template', '--timeout', '--verbose', '--version', '--webhook-url']],
     ['paycli help co', ['completion', 'config']],
   ];
 

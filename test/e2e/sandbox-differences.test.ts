@@ -150,6 +150,23 @@ describe('balance and failures on demand', () => {
   });
 });
 
+describe('failure rules from the start', () => {
+  it('`paycli sandbox --failure` sets them as the sandbox starts; a rule that is not one is exit 2', async () => {
+    const sb = await sandbox(['--failure', 'key-not-found:pix-key=Ninguem@example.com', '--failure', 'insufficient-balance:value=66600']);
+    expect(sb.log()).toMatch(/2 failure rules \(paycli sandbox failure lists them\)/);
+    const listed = await runPaycli(['--json', 'sandbox', 'failure', '--sandbox-url', sb.url], { env: home.env });
+    expect(JSON.parse(listed.stdout)).toEqual([{ failure: 'key-not-found', pixKey: 'Ninguem@example.com' }, { failure: 'insufficient-balance', value: 66600 }]);
+    const person = { name: 'A', email: 'a@b.co', phone: '' };
+    expect(await post(`${sb.url}/transaction/cashout`, { value: 100, pixKeyType: 2, pixKey: 'ninguem@example.com', person })).toEqual({ status: 400, body: { message: 'Pix key not found' } });
+    expect(await post(`${sb.url}/transaction/cashout`, { value: 66600, pixKeyType: 2, pixKey: 'a@b.co', person })).toEqual({ status: 400, body: { message: 'Insufficient balance' } });
+    for (const bad of ['key-not-found', 'nope:value=1', 'bank-timeout:value=0', 'bank-timeout:value=x', 'bank-timeout:pix-key=']) {
+      const r = await runPaycli(['sandbox', '--port', '0', '--failure', bad], { env: home.env });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/--failure: use <insufficient-balance\|key-not-found\|bank-timeout>:pix-key=<key> or <failure>:value=<cents>/);
+    }
+  });
+});
+
 describe('which sandbox the control subcommands act on', () => {
   it('--base-url, PAYCLI_BASE_URL and the profile name it like every other command; never 127.0.0.1:4010 when another was given', async () => {
     const sb = await sandbox();

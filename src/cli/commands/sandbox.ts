@@ -38,6 +38,7 @@ export function registerSandbox(program: Program) {
     .option('--data-dir <folder>', t('help.sandbox.dataDir'))
     .option('--keep-events <n>', t('help.sandbox.keepEvents'), '20000')
     .option('--opening-balance <cents>', t('help.sandbox.openingBalance'))
+    .option('--failure <rule>', t('help.sandbox.failureRule'), (rule: string, rules: string[]) => [...rules, rule], [] as string[])
     .addHelpText(
       'after',
       `
@@ -51,7 +52,8 @@ ${t('help.title.examples')}
   $ paycli sandbox pay "$id"
   $ paycli sandbox ping
   $ paycli sandbox events --failed && paycli sandbox resend --failed
-  $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &`,
+  $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &
+  $ paycli sandbox --port 4030 --failure key-not-found:pix-key=ninguem@example.com --failure insufficient-balance:value=66600 &`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));
   for (const [name, what] of CONTROL) {

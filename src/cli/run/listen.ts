@@ -252,9 +252,9 @@ export async function run(opts: ListenOptions): Promise<void> {
 
   /** Answers the sender of a forwarded notification with what the application did (module doc). */
   function answerForwarded(res: ServerResponse, result: ForwardResult): void {
+    if (!result.ok) notTaken++;
+    if (res.destroyed) return; // the sender stopped waiting (its own timeout): it sends it again
     if (result.ok) return sendJson(res, 200, { received: true, forwarded: result.status });
-    notTaken++;
-    if (res.destroyed) return;
     sendJson(res, result.timedOut ? 504 : 502, { message: `the application did not take the postback (${result.reason}): send it again` });
   }
 

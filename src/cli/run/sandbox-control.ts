@@ -39,6 +39,7 @@ import { keptSecret, readConfigFile, selectProfile, settingsFrom, type GlobalFla
 import { isSandbox } from '../../gateway/endpoint.js';
 import { SANDBOX_DEFAULT_URL } from '../../sandbox/address.js';
 import { SANDBOX_FAILURES } from '../../sandbox/failures.js';
+import { formatReais } from '../../pix/money.js';
 import { SANDBOX_HEADER } from '../../gateway/postback.js';
 
 /** Options of the control subcommands (plus the parent's `--api-key` and the globals). */
@@ -213,7 +214,7 @@ async function failure(opts: SandboxControlOptions, name: string | undefined): P
 
 /** One failure rule as a line: `insufficient-balance  value 66600` / `key-not-found  Pix key x@y.com`. */
 function failureLine(r: { failure: string; pixKey?: string; value?: number }): string {
-  return sanitizeText(`${r.failure}  ${r.pixKey !== undefined ? t('sandbox.failure.forKey', r.pixKey) : t('sandbox.failure.forValue', r.value ?? 0)}`, true);
+  return sanitizeText(`${r.failure}  ${r.pixKey !== undefined ? t('sandbox.failure.forKey', r.pixKey) : t('sandbox.failure.forValue', r.value ?? 0, formatReais(r.value ?? 0))}`, true);
 }
 
 /**

@@ -17,7 +17,7 @@ import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } 
 import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
 import { t } from '../../core/i18n/index.js';
 import { formatReais } from '../../pix/money.js';
-import { DEFAULT_OPENING_BALANCE } from '../../sandbox/failures.js';
+import { DEFAULT_OPENING_BALANCE, parseFailureRule, SANDBOX_FAILURES, type FailureRule } from '../../sandbox/failures.js';
 
 /** Options of `paycli sandbox`. */
 export interface SandboxRunOptions {
@@ -46,6 +46,21 @@ export interface SandboxRunOptions {
   keepEvents?: string;
   /** `--opening-balance <cents>`: the account's balance before any transaction. */
   openingBalance?: string;
+  /** `--failure <failure>:pix-key=<key>|value=<cents>`, repeatable: failure rules from the start. */
+  failure?: string[];
+}
+
+/**
+ * `--failure` rules: `<failure>:pix-key=<key>` or `<failure>:value=<cents>` (src/sandbox/failures.ts).
+ * @throws UsageError naming the rule that is not one
+ */
+function failureRules(texts: readonly string[] | undefined): FailureRule[] {
+  return (texts ?? []).map((text) => {
+    const m = /^([a-z-]+):(pix-key|value)=(.*)$/.exec(text.trim());
+    const rule = m ? parseFailureRule(m[2] === 'value' ? { failure: m[1], value: /^[0-9]{1,15}$/.test(m[3]!) ? Number(m[3]) : m[3] } : { failure: m[1], pixKey: m[3] }) : 'not a rule';
+    if (typeof rule === 'string') throw new UsageError(t('sandbox.failureRuleInvalid', sanitizeText(text, true), SANDBOX_FAILURES.join('|')), { field: '--failure' });
+    return rule;
+  });
 }
 
 /** `--opening-balance`: whole cents, 0 to 10^15. @throws UsageError */
@@ -153,6 +168,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const webhook = webhookUrl(opts.webhookUrl);
   const drops = dropList(opts.dropAfterCreate);
   const opening = openingBalance(opts.openingBalance);
+  const failures = failureRules(opts.failure);
   const json = Boolean(opts.json);
   const write = (line: string) => runStreams().stderr.write(redact(`${line}\n`));
   const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
@@ -176,6 +192,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       webhookUrl: webhook,
       dropAfterCreate: drops,
       openingBalance: opening,
+      failures,
       log,
     });
   } catch (err) {
@@ -194,6 +211,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
     t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
     t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
+    failures.length > 0 ? t('sandbox.note.failureRules', failures.length) : '',
     state.note,
     sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',
   ].filter(Boolean);
