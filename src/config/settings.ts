@@ -222,14 +222,8 @@ export const MIN_REMOTE_SETTLE_AFTER_MS = 60_000;
  */
 function checkSettleFloor(ms: number, endpoint: Endpoint, source: string): void {
   if (ms >= MIN_REMOTE_SETTLE_AFTER_MS || isSandbox(endpoint)) return;
-  let host = '';
-  try {
-    host = new URL(endpoint.url).hostname;
-  } catch {
-    /* checkBaseUrl says what is wrong with the URL */
-    return;
-  }
-  if (isLoopbackHost(host)) return;
+  // a URL that does not parse is checkBaseUrl's to name
+  if (!URL.canParse(endpoint.url) || isLoopbackHost(new URL(endpoint.url).hostname)) return;
   throw new UsageError(t('settingsValue.settleAfterFloor', source, ms, MIN_REMOTE_SETTLE_AFTER_MS / 1000), { field: 'settle-after' });
 }
 
