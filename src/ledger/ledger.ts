@@ -53,7 +53,7 @@ import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
 import { dataDir } from '../core/paths.js';
-import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { ATTENTION_SQL, needsAttention, BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from './driver.js';
@@ -516,7 +516,7 @@ export class Ledger {
    * @param endpoint only entries sent to this gateway (src/ledger/rules.ts `endpointIdentity`)
    */
   batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
-    return this.guard(() => this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').allArrays(batchId, endpoint) as BatchOutcome[]);
+    return this.guard(() => this.stmt(`SELECT batch_row, order_id, value, outcome, transaction_id, status, ${ATTENTION_SQL} FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id`).allArrays(batchId, endpoint) as BatchOutcome[]);
   }
 
   /** The entries of a batch, by row number then entry number (a row sent twice appears twice). */
@@ -551,7 +551,7 @@ export class Ledger {
       this.db.immediate(() => {
           const before = this.get(id);
           if (!before) throw new UsageError(t('ledger.noEntry', id), { field: 'entry' });
-          if (before.completed && before.outcome !== 'unknown') {
+          if (before.completed && before.outcome !== 'unknown' && !needsAttention(before)) {
             throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
           }
           const now = new Date().toISOString();

@@ -387,6 +387,10 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_ok', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status });
         continue;
       }
+      if (plan === 'needs_attention') {
+        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'needs_attention', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status, error: t('batchRow.stillNeedsAttention', String(prev!.id), prev!.attention!.join('; ')) });
+        continue;
+      }
       if (plan === 'already_refused') {
         finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_refused', valueCents: row.body.value, error: prev!.message });
         continue;

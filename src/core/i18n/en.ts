@@ -1343,6 +1343,7 @@ Open a new shell afterwards.`,
   'reconcile.head.result': 'RESULT',
   'reconcile.head.detail': 'DETAIL',
   'batchRow.alreadyAtGateway': (orderId: string, found: string) => `the gateway already holds order ${orderId}: ${found}; not sent, so that it is not paid twice`,
+  'batchRow.stillNeedsAttention': (entry: string, problems: string) => `created by an earlier run and still needs attention (ledger entry ${entry}; settle it with paycli history resolve ${entry} --outcome ok once checked): ${problems}`,
   'batchRow.earlierRun': (why: string) => `an earlier run may have sent it; not sent again: ${why}`,
   // ── receipt (src/cli/run/receipt.ts, src/payment/receipt.ts, src/cli/receipt/layout.ts) ──
   'receipt.noUnknown': (id: number) => `no receipt: the outcome of ledger entry ${id} is unknown (run paycli reconcile, or paycli history resolve, first)`,

@@ -1350,6 +1350,7 @@ Depois abra um shell novo.`,
   'reconcile.head.result': 'RESULTADO',
   'reconcile.head.detail': 'DETALHE',
   'batchRow.alreadyAtGateway': (orderId, found) => `o gateway já tem o pedido ${orderId}: ${found}; não enviado, para não pagar duas vezes`,
+  'batchRow.stillNeedsAttention': (entry, problems) => `criado por uma execução anterior e ainda precisa de atenção (registro ${entry} do ledger; depois de conferir, encerre com paycli history resolve ${entry} --outcome ok): ${problems}`,
   'batchRow.earlierRun': (why) => `uma execução anterior pode tê-lo enviado; não enviado de novo: ${why}`,
   // ── receipt (src/cli/run/receipt.ts, src/payment/receipt.ts, src/cli/receipt/layout.ts) ──
   'receipt.noUnknown': (id) => `sem comprovante: o resultado do lançamento ${id} no ledger é desconhecido (rode paycli reconcile, ou paycli history resolve, antes)`,
