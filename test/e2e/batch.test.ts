@@ -161,6 +161,16 @@ describe('sending', () => {
     expect(out[0]!.brCode).toBe(CASHIN_OK.qrCode);
   });
 
+  it('--concurrency 32 against a failing gateway, --json: stderr holds only JSON lines, no MaxListenersExceededWarning', async () => {
+    const file = writeCsv('fail32.csv', [HEADER, ...Array.from({ length: 96 }, (_, i) => payoutRow(i + 1))]);
+    gw.respond((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 500, { message: 'internal error' })));
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--concurrency', '32'], { env: env() });
+    expect(r.code).toBe(5);
+    expect(cashouts()).toHaveLength(96);
+    expect(r.stderr).not.toMatch(/MaxListenersExceeded|Warning/);
+    for (const line of r.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+  });
+
   it('waits for Retry-After after a 429 and sends that row again; nothing else is retried', async () => {
     const file = writeCsv('rl.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3)]);
     let limited = false;

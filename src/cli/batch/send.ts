@@ -9,6 +9,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { setMaxListeners } from 'node:events';
 import { accessSync, constants as fsConstants, mkdirSync } from 'node:fs';
 import { setImmediate as yieldToIo, setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../../core/errors.js';
@@ -106,6 +107,9 @@ interface SendContext {
   tick: () => void;
 }
 
+/** Listeners a request in flight may add to the run's abort signal at once (client, transport, lookup), with room to spare. */
+const LISTENERS_PER_SLOT = 4;
+
 /** Steps 3 and 4: sends what needs sending, writes results, prints the summary, sets the exit code. */
 async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const { settings, ledger, writer, opts } = ctx;
@@ -134,6 +138,10 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   // Ctrl-C / SIGTERM: stop starting rows and let the ones in flight finish; a second one aborts them.
   let stopping = false;
   const abort = new AbortController();
+  // Each request in flight listens to the run's signal (its own listener, removed when it ends; a
+  // lookup, a transport's own): up to a few per slot. Node warns past 10 listeners on stderr, which
+  // is outside the output's contract (docs/output-for-scripts.md), so the bound is the run's own.
+  setMaxListeners(LISTENERS_PER_SLOT * ctx.concurrency + 10, abort.signal);
   let onStop = (): void => undefined; // wakes the reader waiting for rows to start (set below)
   const onSignal = () => {
     if (!stopping) {
