@@ -20,7 +20,7 @@ import { steps, type PipelineDeps } from '../../payment/pipeline.js';
 import type { Settled } from '../../payment/settle.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
 import type { RowResult } from './results.js';
-import type { Operation, ValidRow } from './check.js';
+import type { Operation, Plan, ValidRow } from './check.js';
 
 /** How many times one row is sent again after 429 answers before it is given up (recorded not_sent: the gateway did not process it). */
 export const MAX_429_RETRIES = 20;
@@ -212,6 +212,18 @@ export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number
     if (!(err instanceof PaycliError)) throw err;
     return run.finish({ ...base, outcome: outcome === 'ok' ? 'unknown' : outcome, error: details.message });
   }
+}
+
+/**
+ * The result of a row an earlier run of the file finished (src/cli/batch/check.ts `planFor`): paid
+ * (`already_ok`), refused (`already_refused`), or created but wrong and not settled by
+ * `history resolve` (`needs_attention` again, naming its ledger entry).
+ */
+export function earlierRunResult(row: ValidRow, plan: Exclude<Plan, 'send' | 'resolve'>, prev: PreviousRow): RowResult {
+  const base = { row: row.row, line: row.line, orderId: row.orderId, valueCents: row.body.value };
+  if (plan === 'already_ok') return { ...base, outcome: 'already_ok', transactionId: prev.transactionId, status: prev.status };
+  if (plan === 'already_refused') return { ...base, outcome: 'already_refused', error: prev.message };
+  return { ...base, outcome: 'needs_attention', transactionId: prev.transactionId, status: prev.status, error: t('batchRow.stillNeedsAttention', String(prev.id), (prev.attention ?? []).join('; ')) };
 }
 
 /**

@@ -28,7 +28,7 @@ import { startProgress, type BatchCounters } from './progress.js';
 import { emptyTally, openResults, printSummary, resultsPath, type ResultsWriter, type RowResult } from './results.js';
 import { processContext } from '../../core/terminal.js';
 import { confirm, NO_LEDGER, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type Operation, type ValidRow } from './check.js';
-import { recordRows, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
+import { earlierRunResult, recordRows, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
 import type { BatchOptions, PreparedBatch } from './run.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDialect } from '../csv-dialect.js';
@@ -109,7 +109,6 @@ interface SendContext {
 
 /** Listeners a request in flight may add to the run's abort signal at once (client, transport, lookup), with room to spare. */
 const LISTENERS_PER_SLOT = 4;
-
 /** Steps 3 and 4: sends what needs sending, writes results, prints the summary, sets the exit code. */
 async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const { settings, ledger, writer, opts } = ctx;
@@ -127,7 +126,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const { target } = ctx;
   const agentOpts = { keepAlive: true, maxSockets: ctx.concurrency, maxFreeSockets: ctx.concurrency };
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
-  const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
+  const counters: BatchCounters = { total: ctx.rows, done: 0, skipped: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
   const tally = emptyTally();
   const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent' | 'not_started', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] };
   let unknownExit: number = ExitCode.NETWORK;
@@ -138,9 +137,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   // Ctrl-C / SIGTERM: stop starting rows and let the ones in flight finish; a second one aborts them.
   let stopping = false;
   const abort = new AbortController();
-  // Each request in flight listens to the run's signal (its own listener, removed when it ends; a
-  // lookup, a transport's own): up to a few per slot. Node warns past 10 listeners on stderr, which
-  // is outside the output's contract (docs/output-for-scripts.md), so the bound is the run's own.
+  // Each request in flight listens to it: Node's warning past 10 listeners would reach stderr outside the output's contract.
   setMaxListeners(LISTENERS_PER_SLOT * ctx.concurrency + 10, abort.signal);
   let onStop = (): void => undefined; // wakes the reader waiting for rows to start (set below)
   const onSignal = () => {
@@ -196,7 +193,9 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
-  const finish = (r: RowResult) => {
+  /** A row's end; `skipped`: this run sent no request for it (an earlier run of the file finished it). */
+  const finish = (r: RowResult, skipped = r.outcome === 'already_ok') => {
+    if (skipped) counters.skipped++;
     tally[r.outcome].rows++;
     tally[r.outcome].cents += r.valueCents;
     if (r.outcome === 'ok') {
@@ -391,16 +390,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       }
       const prev = prevs[i];
       const plan = planFor(prev, Boolean(opts.retryRefused));
-      if (plan === 'already_ok') {
-        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_ok', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status });
-        continue;
-      }
-      if (plan === 'needs_attention') {
-        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'needs_attention', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status, error: t('batchRow.stillNeedsAttention', String(prev!.id), prev!.attention!.join('; ')) });
-        continue;
-      }
-      if (plan === 'already_refused') {
-        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_refused', valueCents: row.body.value, error: prev!.message });
+      if (plan !== 'send' && plan !== 'resolve') {
+        finish(earlierRunResult(row, plan, prev!), true);
         continue;
       }
       queue.push({ row, plan, prev });
