@@ -81,6 +81,10 @@ export default defineConfig([{
   esbuildPlugins: [lazyChildProcessInCommander],
   onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
+  // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.
+  // Rollup's tree-shaking pass warns that the chunks of jsQR and qr export a default beside named
+  // exports, which is how requireDynamicImports() above hands them over; errors still stop the build.
+  silent: true,
 }, {
   // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
   // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.

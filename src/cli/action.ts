@@ -122,9 +122,13 @@ export function report(err: unknown, json: boolean, verbose: boolean, stderr: No
     else logger.error(e.message);
     if (e.details.hint) logger.hint(e.details.hint);
   }
-  if (verbose) {
+  // --verbose: a stack trace for a bug in paycli only (exit 70); an ordinary error (a refused key, an
+  // unreachable host) is said in full above, with at most the one line of what caused it.
+  if (verbose && e.exitCode === ExitCode.INTERNAL) {
     const cause = e.details.cause ?? (e === err ? undefined : err);
     stderr.write(`${redact(sanitizeText(String((cause as Error)?.stack ?? e.stack ?? '')))}\n`);
+  } else if (verbose && !json && e.details.cause instanceof Error && e.details.cause.message && !e.message.includes(e.details.cause.message)) {
+    stderr.write(`${redact(sanitizeText(t('error.causedBy', e.details.cause.message.split('\n')[0]!), true))}\n`);
   }
   return e.exitCode;
 }

@@ -27,6 +27,24 @@ export function unguardCell(text: string): string {
   return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
 }
 
+/**
+ * The words of paycli's values in the `br` dialect, a Portuguese format whatever the language of the
+ * run (its column names are Portuguese too): kinds, outcomes, statuses, key types; `intl` keeps the
+ * English words scripts read.
+ */
+const BR_WORDS: Readonly<Record<string, string>> = {
+  cashout: 'saque', cashin: 'cobrança',
+  ok: 'ok', refused: 'recusado', unknown: 'desconhecido', not_sent: 'não enviado',
+  created: 'criado', paid: 'pago', failed: 'falhou', canceled: 'cancelado', refund: 'estornado',
+  cpf: 'CPF', cnpj: 'CNPJ', email: 'e-mail', phone: 'telefone', random: 'aleatória',
+};
+
+/** A value as the `br` dialect writes it: `sim`/`não` for a boolean, a known word in Portuguese ({@link BR_WORDS}), anything else as it is. */
+export function brValue<T>(value: T): T | string {
+  if (typeof value === 'boolean') return value ? 'sim' : 'não';
+  return typeof value === 'string' && Object.hasOwn(BR_WORDS, value) ? BR_WORDS[value]! : value;
+}
+
 /** The dialects `--csv-dialect` takes. */
 export const CSV_DIALECTS = ['br', 'intl'] as const;
 export type CsvDialect = (typeof CSV_DIALECTS)[number];

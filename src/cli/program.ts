@@ -143,14 +143,47 @@ export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readon
 }
 
 /**
+ * The first word of a command line that names no command (`cashot` in `paycli cashot --help`), the
+ * root's flags and their values skipped; undefined when the line names a command, `help`,
+ * `completion`, or nothing. Such a line is an unknown command (exit 2, "did you mean cashout?")
+ * even with `--help`, never the root's help with exit 0.
+ */
+export function unknownCommandWord(root: UntypedCommand, args: readonly string[]): string | undefined {
+  const withValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (withValue.has(arg)) i++;
+    else if (arg === '--') return undefined;
+    else if (!arg.startsWith('-')) return root.commands.some((c) => c.name() === arg) ? undefined : arg;
+  }
+  return undefined;
+}
+
+/** The root's flags that take a value (src/cli/program.ts `rootProgram`), skipped with it when the root's own flags are read. */
+const ROOT_VALUE_FLAGS: readonly string[] = ['--profile', '--base-url', '--timeout', '--lang'];
+
+/** True for a command line asking the root for its version (`--version` / `-V` among the root's flags, no command). */
+function wantsVersion(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || !arg.startsWith('-')) return false;
+    if (arg === '--version' || arg === '-V') return true;
+    if (ROOT_VALUE_FLAGS.includes(arg)) i++;
+  }
+  return false;
+}
+
+/**
  * True for `paycli --version --verbose` (either order, with other root flags, no command): the
  * version with where paycli runs (src/cli/version-info.ts) instead of the bare version.
  */
 export function wantsVerboseVersion(args: readonly string[]): boolean {
   const root: string[] = [];
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     if (arg === '--' || !arg.startsWith('-')) break;
     root.push(arg);
+    if (ROOT_VALUE_FLAGS.includes(arg)) i++; // `--lang pt-BR --version --verbose`
   }
   return (root.includes('--version') || root.includes('-V')) && root.includes('--verbose');
 }
@@ -200,9 +233,15 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     (await import('./version-info.js')).printVersionInfo(jsonRequested(args), base.stdout);
     return;
   }
+  if (jsonRequested(args) && wantsVersion(args)) {
+    base.stdout.write(`${JSON.stringify({ version: VERSION })}\n`); // --json: every answer is a JSON document
+    return;
+  }
   const program = buildProgram(args);
+  // `paycli cashot --help`: the mistyped command is the error (exit 2, with a suggestion), not the root's help
+  const parsed = unknownCommandWord(program, args) === undefined ? args : args.filter((a) => a !== '--help' && a !== '-h');
   try {
-    await program.parseAsync([...argv.slice(0, 2), ...args]);
+    await program.parseAsync([...argv.slice(0, 2), ...parsed]);
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;

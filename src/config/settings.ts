@@ -14,7 +14,7 @@ import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { keychainGet, keychainName } from './keychain.js';
-import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint } from '../gateway/endpoint.js';
+import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -207,6 +207,27 @@ export function settleAfterMs(text: string, source: string): number {
 }
 
 /**
+ * The shortest `settle-after` for a gateway that is not the sandbox or on loopback: one minute
+ * (docs/ledger-and-safety.md, "In flight"). paycli's deadline is when it stops waiting, not when
+ * the gateway stops working: a request that left may sit in the gateway's queues and be created
+ * seconds later, so a "not found" right at the deadline proves nothing, and a payment settled
+ * `not_sent` on it would be sent a second time.
+ */
+export const MIN_REMOTE_SETTLE_AFTER_MS = 60_000;
+
+/**
+ * Refuses a `settle-after` below {@link MIN_REMOTE_SETTLE_AFTER_MS} for a gateway that is not the
+ * sandbox or on loopback (where tests use 0: their gateway answers or not, nothing is queued).
+ * @throws UsageError (exit 2, nothing sent) naming where the value came from
+ */
+function checkSettleFloor(ms: number, endpoint: Endpoint, source: string): void {
+  if (ms >= MIN_REMOTE_SETTLE_AFTER_MS || isSandbox(endpoint)) return;
+  // a URL that does not parse is checkBaseUrl's to name
+  if (!URL.canParse(endpoint.url) || isLoopbackHost(new URL(endpoint.url).hostname)) return;
+  throw new UsageError(t('settingsValue.settleAfterFloor', source, ms, MIN_REMOTE_SETTLE_AFTER_MS / 1000), { field: 'settle-after' });
+}
+
+/**
  * `duplicate-window` in the one duration syntax (src/core/duration.ts): `10`, `1h`, `30m`, `0` turning
  * the time window off (an unknown outcome still blocks); a plain number is minutes, and the window is
  * whole minutes.
@@ -312,6 +333,11 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
   const requestTimeoutMs = flags.timeout ? timeoutMs(flags.timeout, '--timeout') : profile.timeout ? timeoutMs(profile.timeout, t('settings.configKey', 'timeout', name)) : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
+  const settleSource: [string, string] | undefined = env.PAYCLI_SETTLE_AFTER
+    ? [env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER']
+    : profile['settle-after']
+      ? [profile['settle-after'], t('settings.configKey', 'settle-after', name)]
+      : undefined;
   const settings: Settings = {
     profile: name,
     endpoint,
@@ -320,11 +346,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     headers,
     timeoutMs: requestTimeoutMs,
     duplicateWindowMin: windowText ? windowMinutes(windowText, t('settings.configKey', 'duplicate-window', name)) : DEFAULT_DUPLICATE_WINDOW_MIN,
-    settleAfterMs: env.PAYCLI_SETTLE_AFTER
-      ? settleAfterMs(env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER')
-      : profile['settle-after']
-        ? settleAfterMs(profile['settle-after'], t('settings.configKey', 'settle-after', name))
-        : DEFAULT_SETTLE_AFTER_MS,
+    settleAfterMs: settleSource ? settleAfterMs(settleSource[0], settleSource[1]) : DEFAULT_SETTLE_AFTER_MS,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp) || choice(profile['allow-insecure-http'], ['false', 'true'] as const, 'allow-insecure-http', name) === 'true',
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
     lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
@@ -333,6 +355,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     balancePath: pathTemplate(profile['balance-path'], DEFAULT_LOOKUP_PATHS.balancePath, 'balance-path', name),
   };
   if (!isSandbox(endpoint)) checkBaseUrl(endpoint.url, settings.allowInsecureHttp);
+  if (settleSource) checkSettleFloor(settings.settleAfterMs, endpoint, settleSource[1]);
   return settings;
 }
 

@@ -10,16 +10,6 @@ import { isPortuguese, t } from '../core/i18n/index.js';
 
 const row = (label: string, value: string) => `${label.padEnd(16)}${value}`;
 
-/**
- * The `--json` document of a payment: the gateway's answer as it came, plus `"sandbox": true` when
- * the built-in sandbox produced it, so a script that reads only stdout cannot take a rehearsal for a
- * payment (docs/output-for-scripts.md). An answer from a gateway is left as it came.
- */
-export function paymentDocument(raw: unknown, sandbox: boolean): unknown {
-  if (!sandbox) return raw;
-  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ...raw, sandbox: true } : { answer: raw, sandbox: true };
-}
-
 /** The cash-in result: ids (the order reference sent, when any), amount, the BR Code copy-and-paste text. */
 export function formatCashIn(res: CashInResponse, valueCents: number, sandbox: boolean, orderId?: string): string {
   return [
@@ -45,9 +35,19 @@ export function formatCashOut(res: CashOutResponse, sandbox: boolean, orderId?: 
     row(t('result.gross'), formatReais(res.gross)),
     row(t('result.fee'), Number.isSafeInteger(tax) ? formatReais(tax) : sanitizeText(res.tax)),
     row(t('result.net'), Number.isSafeInteger(liquid) ? formatReais(liquid) : sanitizeText(res.liquid)),
-    row(t('result.status'), CASH_OUT_STATUS_NAMES[res.status]),
+    row(t('result.status'), shownStatus(res.status)),
     row(t('result.createdAt'), sanitizeText(formatLocalTime(res.createdAt, { portuguese: isPortuguese() }), true)),
   ].join('\n');
+}
+
+/**
+ * A status for people, in the language of the run: a cash-out digit or one of its words
+ * (src/gateway/schemas.ts `CASH_OUT_STATUS_NAMES`: `0`/`created` → `criado` in Portuguese); any other
+ * word (a lookup's, a postback's) as it came. `--json` and CSV for scripts keep the English word.
+ */
+export function shownStatus(status: string | number): string {
+  const word = statusWord(status);
+  return (Object.values(CASH_OUT_STATUS_NAMES) as string[]).includes(word) ? t(`statusWord.${word as 'created'}`) : sanitizeText(word, true);
 }
 
 /** `cashin` → `cash-in`, `transfer` → `cash-out (transfer)`; other words as they came. */
@@ -59,7 +59,7 @@ export function lookupKind(object: string | null | undefined): string {
 
 /** A status word or digit as shown: one vocabulary, digits by their word (`1` → `paid`; src/gateway/schemas.ts `statusWord`). */
 export function lookupStatus(status: string | number): string {
-  return sanitizeText(statusWord(status), true);
+  return shownStatus(status);
 }
 
 const joinParts = (parts: (string | number | null | undefined)[]) =>

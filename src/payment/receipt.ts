@@ -14,6 +14,7 @@ import { maskDocument, maskPixKey } from '../pix/mask.js';
 import { PIX_KEY_TYPES } from '../pix/pixkey.js';
 import { statusWord, type TransactionLookup } from '../gateway/schemas.js';
 import type { LedgerEntry } from '../ledger/ledger.js';
+import { SANDBOX_PAYER_BANK } from '../sandbox/lifecycle.js';
 
 /** One side of a payment as the receipt shows it; every field optional (shown when known), keys and documents masked. */
 export interface ReceiptParty {
@@ -26,8 +27,8 @@ export interface ReceiptParty {
   pixKeyType?: string;
   /** Bank or institution name, or its ISPB. */
   institution?: string;
-  /** The gateway account (host and profile) when this side is the merchant paycli pays from. */
-  account?: string;
+  /** The gateway account (host and profile) when this side is the merchant paycli pays from or charges for. */
+  account?: { gateway: string; profile: string };
 }
 
 /** Everything a receipt shows; amounts in integer cents; `time` an ISO 8601 instant (UTC). */
@@ -55,8 +56,17 @@ export interface Receipt {
   /** Gateway host (`api.gateway.example`), or `sandbox` for the built-in sandbox. */
   gateway: string;
   profile: string;
-  /** True for the built-in sandbox: no money moved (marked on the page). */
+  /** True for the built-in sandbox or paycli's standalone sandbox: no money moved (marked on the page). */
   sandbox: boolean;
+}
+
+/**
+ * True when the gateway's answer comes from paycli's standalone sandbox (`paycli sandbox`): its
+ * payer bank and end-to-end ids carry ISPB 99999999, which no institution has.
+ */
+export function fromSandbox(found: TransactionLookup | undefined): boolean {
+  const ispb = SANDBOX_PAYER_BANK.bankIspb;
+  return String(found?.payer?.bankIspb ?? '') === ispb || String(found?.endToEndId ?? '').startsWith(`E${ispb}`);
 }
 
 /** Status words of a cash-out that did not happen: no receipt. */
@@ -114,7 +124,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
   const time = (status === 'paid' ? gatewayInstant(found?.processedAt) : undefined) ?? gatewayInstant(facts.createdAt) ?? e.endTime ?? e.time;
   const fee = facts.tax;
   const net = facts.liquid ?? (fee !== undefined ? (facts.gross ?? e.value) - fee : undefined);
-  const account = t('receipt.account', where.gateway, e.profile);
+  const account = { gateway: where.gateway, profile: e.profile };
   const r: Receipt = {
     kind: e.kind,
     entry: e.id,
@@ -126,7 +136,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
     recipient: {},
     gateway: where.gateway,
     profile: e.profile,
-    sandbox: e.sandbox,
+    sandbox: e.sandbox || fromSandbox(found),
   };
   const extra = defined({ orderId: text(e.orderId), endToEndId: text(found?.endToEndId, 40), externalId: text(facts.externalId, 60), fee, net, product: text(e.product) });
   Object.assign(r, extra);
@@ -139,7 +149,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
   } else {
     const payer = found?.payer;
     const doc = text(payer?.documentId, 20);
-    r.payer = defined({ name: text(payer?.name) ?? text(e.payer), document: doc ? maskDocument(doc) : undefined, institution: text(payer?.bankName) ?? (payer?.bankIspb != null ? t('receipt.ispb', String(payer.bankIspb)) : undefined) });
+    r.payer = defined({ name: text(payer?.name) ?? text(e.payer), document: doc ? maskDocument(doc) : undefined, institution: text(payer?.bankName) ?? (payer?.bankIspb != null ? `ISPB ${String(payer.bankIspb)}` : undefined) });
     const code = facts.qrCode;
     if (code) {
       r.brCode = code;

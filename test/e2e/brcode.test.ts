@@ -71,7 +71,7 @@ describe('paycli brcode decode', () => {
     const r = await run(['brcode', 'decode', BCB]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('BR Code: valid (static)');
-    expect(r.stdout).toMatch(/PIX key\s+123e4567-e12b-12d1-a456-426655440000/);
+    expect(r.stdout).toMatch(/Pix key\s+123e4567-e12b-12d1-a456-426655440000/);
     expect(r.stdout).toMatch(/Merchant name\s+Fulano de Tal/);
     expect(r.stdout).toMatch(/Merchant city\s+BRASILIA/);
     expect(r.stdout).toMatch(/Amount\s+none: the payer types the amount/);
@@ -196,7 +196,7 @@ describe('paycli brcode create', () => {
       [['--name', 'A'.repeat(26)], /--name: "A{26}" has 26 characters; a BR Code takes at most 25/],
       [['--city', 'Sao Jose dos Campos'], /--city: .* has 19 characters; a BR Code takes at most 15/],
       [['--txid', 'PEDIDO-42'], /--txid: "PEDIDO-42" must be 1-25 letters and digits/],
-      [['--key', 'josé@example.com'], /--key: "josé@example.com" is not a PIX key/],
+      [['--key', 'josé@example.com'], /--key: "josé@example.com" is not a Pix key/],
       [['--amount', '10,001'], /--amount: /],
       [['--value', '10.50'], /--value: "10.50" is not an amount in cents/],
     ];

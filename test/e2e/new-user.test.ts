@@ -238,7 +238,7 @@ describe('8. BR Codes', () => {
     const both = withCrc(head + o('26', o('00', 'br.gov.bcb.pix') + o('01', '123e4567-e12b-12d1-a456-426655440000') + o('25', 'pix.example.com/qr/1')) + tail + rest);
     const b = await runPaycli(['brcode', 'decode', both], { env: t.home.env });
     expect(b.code).toBe(2);
-    expect(b.stdout).toMatch(/error: its PIX merchant account has both a key \(01\) and a location URL \(25\)/);
+    expect(b.stdout).toMatch(/error: its Pix merchant account has both a key \(01\) and a location URL \(25\)/);
   });
 });
 

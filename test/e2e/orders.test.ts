@@ -106,7 +106,7 @@ describe('status and balance', () => {
     const byOrder = await runPaycli(['status', '--order-id', 'out-1'], { env: t.env() });
     expect(byOrder.code).toBe(0);
     expect(byOrder.stdout).toContain('Cash-out (transfer), created');
-    expect(byOrder.stdout).toMatch(/Recipient\s+FULANO, PIX key user@example.com/);
+    expect(byOrder.stdout).toMatch(/Recipient\s+FULANO, Pix key user@example.com/);
     expect(byOrder.stdout).toMatch(/Recipient bank\s+Banco X/);
     const j = await runPaycli(['status', '9029', '--json'], { env: t.env() });
     // the lookup as received under `gateway`; paycli's typed document around it

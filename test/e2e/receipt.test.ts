@@ -13,6 +13,8 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { ledgerRun } from '../helpers/ledger.js';
+import { DOCUMENT_SCHEMAS } from '../../src/cli/output/documents.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';
 
 // jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
@@ -147,7 +149,12 @@ describe('paycli receipt', () => {
       'pedido-77',
       'Pix Copia e Cola',
       'Lançamento no ledger',
+      'Camiseta', // the product
+      CASHIN_OK.externalId,
+      `127.0.0.1:${new URL(t.gw.url).port}, perfil default`,
     ]) expect(text).toContain(want);
+    expect(pageSize(file)).toEqual([595.28, 841.89]);
+    expect(rendered(file, t.home.dir)).toBe(1); // the QR code and the BR Code fit on the A4 page
     expect(text.replace(/\s+/g, '')).toContain(CASHIN_OK.qrCode.replace(/\s+/g, ''));
     expect(text).not.toContain('98765432100');
     const j = await runPaycli(['receipt', '--order-id', 'pedido-77', '--json'], { env: t.env(SP) });
@@ -166,6 +173,10 @@ describe('paycli receipt', () => {
       sandbox: false,
       profile: 'default',
     });
+    expect(DOCUMENT_SCHEMAS.receipt.safeParse(JSON.parse(j.stdout)).success).toBe(true); // the document its JSON Schema describes
+    const jpt = await runPaycli(['--lang', 'pt-BR', 'receipt', '--order-id', 'pedido-77', '--json'], { env: t.env(SP) });
+    expect(jpt.stdout).toBe(j.stdout); // what scripts read does not change with the language
+    expect(JSON.parse(j.stdout).recipient.account).toEqual({ gateway: `127.0.0.1:${new URL(t.gw.url).port}`, profile: 'default' });
     // the gateway's "paid" is kept: the cash-in now counts in statements
     const h = await runPaycli(['history', '--json'], { env: t.env(SP) });
     expect((JSON.parse(h.stdout) as { status?: string }[])[0]!.status).toBe('paid');
@@ -194,6 +205,9 @@ describe('paycli receipt', () => {
     const refused = await runPaycli([...CASHOUT_ARGS, '--order-id', 'pedido-x', '--yes'], { env: t.env(SP) });
     expect(refused.code).toBe(1);
     await expectNone(['--order-id', 'pedido-x'], /the gateway refused ledger entry \d+ \(Validation Failed - pixKey is invalid\)/);
+    // an entry whose outcome was never recorded (paycli stopped while sending): unknown, no receipt
+    ledgerRun(t.home.env.PAYCLI_DATA_DIR!, `UPDATE payments SET outcome = NULL, end_time = NULL WHERE order_id = 'pedido-1234'`);
+    await expectNone(['--order-id', 'pedido-1234'], /outcome of ledger entry \d+ is unknown/);
     expect(readdirSync(t.home.dir)).not.toContain('x.pdf');
   });
 

@@ -58,7 +58,7 @@ describe('paycli against paycli sandbox', () => {
     const status = await paycli(sb, ['status', '--order-id', 'saque-9']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/^Cash-out \(transfer\), infraction\n/);
-    expect(status.stdout).toMatch(/Recipient +Fulano de Tal, PIX key fulano@example\.com/);
+    expect(status.stdout).toMatch(/Recipient +Fulano de Tal, Pix key fulano@example\.com/);
     const byId = await paycli(sb, ['--json', 'status', String(cashIn.transactionId)]);
     expect(JSON.parse(byId.stdout)).toMatchObject({ transactionId: cashIn.transactionId, kind: 'cashin', status: 'refund', statusCode: 4, orderId: 'pedido-9', gateway: { object: 'cashin', status: 'refund' } });
     const missing = await paycli(sb, ['status', '--order-id', 'never-sent']);

@@ -15,6 +15,10 @@ import { en } from '../../src/core/i18n/en.js';
 import { setLanguage } from '../../src/core/i18n/index.js';
 import { checkCashInBrCode } from '../../src/pix/brcode-check.js';
 import { drawQr, QUIET_ZONE, qrColumns } from '../../src/cli/output/qr-terminal.js';
+import jsQRModule from 'jsqr';
+
+type JsQR = typeof import('jsqr').default;
+const jsQR: JsQR = typeof jsQRModule === 'function' ? (jsQRModule as unknown as JsQR) : (jsQRModule as unknown as { default: JsQR }).default;
 
 const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 const KEY = '123e4567-e12b-12d1-a456-426655440000';
@@ -194,6 +198,34 @@ describe('the terminal QR code', () => {
     expect(lines.every((l) => l.startsWith('    ') && l.endsWith('    '))).toBe(true);
     expect(lines.at(-1)!.trim()).toBe('');
     expect(lines.at(-2)!.replace(/▀/g, ' ').trim()).toBe(''); // last symbol row on top, quiet zone below
+  });
+  it('without colour (NO_COLOR): no escape sequence; light modules and the quiet zone drawn as blocks, and the drawing decodes', () => {
+    const plain = drawQr(BCB, undefined, { color: false })!;
+    expect(plain).not.toMatch(/\x1b/);
+    const coloured = drawQr(BCB)!.replace(/\x1b\[[0-9;]*m/g, '');
+    // the same symbol, the other polarity: every half block swapped with its complement
+    const swap: Record<string, string> = { '█': ' ', ' ': '█', '▀': '▄', '▄': '▀' };
+    const rows = plain.split('\n').slice(0, -1);
+    const colouredRows = coloured.split('\n').slice(0, -1);
+    // the last text row holds one module row (the quiet zone's last) over nothing: compare the others
+    expect(rows.slice(0, -1)).toEqual(colouredRows.slice(0, -1).map((l) => [...l].map((c) => swap[c]).join('')));
+    expect(rows[0]).toBe('█'.repeat(qrColumns(BCB))); // the quiet zone: blocks in the text colour
+    // read as a dark-background terminal shows it (blocks light), it decodes to the BR Code
+    const width = qrColumns(BCB);
+    const height = rows.length * 2;
+    const scale = 2; // 2x2 pixels per module
+    const W = width * scale;
+    const pixels = new Uint8ClampedArray(W * height * scale * 4);
+    rows.forEach((row, r) => [...row].forEach((c, x) => {
+      for (const [half, light] of [[0, c === '█' || c === '▀'], [1, c === '█' || c === '▄']] as const) {
+        for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) {
+          const i = (((r * 2 + half) * scale + dy) * W + x * scale + dx) * 4;
+          pixels.fill(light ? 255 : 0, i, i + 3);
+          pixels[i + 3] = 255;
+        }
+      }
+    }));
+    expect(jsQR(pixels, W, height * scale)?.data).toBe(BCB);
   });
   it('draws nothing in a terminal narrower than the code', () => {
     expect(drawQr(BCB, qrColumns(BCB) - 1)).toBeNull();

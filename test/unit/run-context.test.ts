@@ -102,6 +102,27 @@ describe('settings precedence: flags, then environment, then profile, then defau
     expect(() => settings({ timeout: '2147483648' })).toThrow(/--timeout/);
     expect(() => settings({}, {}, 'cashin', { profiles: { default: { 'base-url': 'https://gw.example', timeout: '0' } } })).toThrow(/config key timeout \(profile default\)/);
   });
+  it('settle-after below one minute is refused for a gateway outside this machine, allowed for the sandbox and loopback', () => {
+    const remote = (value: string, url = 'https://gw.example') => () => settingsFrom({ flags: {}, env: {}, config: { profiles: { default: { 'base-url': url, 'settle-after': value } } }, op: 'cashout' });
+    for (const value of ['0', '59s', '59999ms']) {
+      let err: unknown;
+      try {
+        remote(value)();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).exitCode).toBe(ExitCode.USAGE);
+      expect((err as UsageError).message).toMatch(/config key settle-after \(profile default\): settle-after \d+ ms is below 60s/);
+    }
+    expect(() => settings({}, { PAYCLI_SETTLE_AFTER: '0' })).toThrow(/^PAYCLI_SETTLE_AFTER: settle-after 0 ms is below 60s/);
+    expect(remote('60s')().settleAfterMs).toBe(60_000);
+    expect(remote('0', 'http://127.0.0.1:8080')().settleAfterMs).toBe(0);
+    expect(remote('0', 'http://localhost:8080')().settleAfterMs).toBe(0);
+    expect(remote('0', 'http://[::1]:8080')().settleAfterMs).toBe(0);
+    expect(remote('0', 'sandbox')().settleAfterMs).toBe(0);
+    expect(settings({})).toMatchObject({ settleAfterMs: 120_000 });
+  });
 });
 
 describe('the outcome of an error', () => {

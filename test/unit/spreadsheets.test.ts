@@ -61,8 +61,15 @@ describe('CSV dialects', () => {
   it('history br: ; separated, Portuguese names, local day and time first, 1.234,56', () => {
     const [head, row] = [...csvChunks([entry], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
     expect(head!.startsWith('\uFEFFlancamento;data_hora_local;fuso_horario;data_hora_utc;tipo;sandbox;perfil;valor_centavos;valor;resultado;')).toBe(true);
-    expect(row!.startsWith('7;24/11/2026 22:30:00;UTC-03:00;2026-11-25T01:30:00.000Z;cashout;false;default;123456;1.234,56;ok;')).toBe(true);
+    expect(row!.startsWith('7;24/11/2026 22:30:00;UTC-03:00;2026-11-25T01:30:00.000Z;saque;não;default;123456;1.234,56;ok;')).toBe(true); // paycli's words in Portuguese
     expect(row).toContain(';"João; Silva";');
+    const [, phone] = [...csvChunks([{ ...entry, pixKeyType: 3, pixKey: '+5531998765432', status: '0' }], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
+    expect(phone).toContain(";sim;telefone;'+5531998765432;"); // outcome recorded; key type; the key behind the formula guard
+    expect(phone).toContain(';criado;');
+    expect(phone).not.toMatch(/;(true|false|phone|created|cashout);/);
+    const [, intl] = [...csvChunks([{ ...entry, pixKeyType: 3, status: '0' }], { dialect: 'intl', timeZone: 'UTC' })];
+    expect(intl).toContain(',true,phone,'); // intl keeps the words scripts read
+    expect(intl).toContain(',created,');
   });
   it('history intl: today\'s columns, then time_local at the end', () => {
     const [head, row] = [...csvChunks([entry], { dialect: 'intl', timeZone: 'America/Sao_Paulo' })];

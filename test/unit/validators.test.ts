@@ -1,5 +1,5 @@
 /**
- * Property-based tests (fast-check) of the document, PIX key and money validators.
+ * Property-based tests (fast-check) of the document, Pix key and money validators.
  *
  * Valid CPFs and CNPJs are generated with check digits computed HERE, independently of the
  * library paycli uses (docs/gateway-contract.md §2.6: CPF weights 10..2 then 11..2; CNPJ values = ASCII code − 48,
@@ -264,7 +264,7 @@ describe('PIX keys', () => {
     );
     const landline = checkPixKey(3, '(11) 3456-7890');
     expect(landline.ok).toBe(false);
-    expect(!landline.ok && landline.message).toMatch(/is a landline number; a PIX phone key is a mobile number/);
+    expect(!landline.ok && landline.message).toMatch(/is a landline number; a Pix phone key is a mobile number/);
   });
 
   it('e-mail keys longer than 77 characters fail; the hint names the type a key looks like', () => {
@@ -344,7 +344,7 @@ describe('money: reais ↔ cents, exactly', () => {
 });
 
 describe('one rule for a CPF written with "/"', () => {
-  it('is refused as a PIX key and as a document alike, with the same reason; its own mask is accepted by both', () => {
+  it('is refused as a Pix key and as a document alike, with the same reason; its own mask is accepted by both', () => {
     const reason = 'a CPF is written with dots and a dash (123.456.789-09); "/" belongs to a CNPJ\'s mask';
     expect(documentProblem('123.456.789/09')).toBe(`is not a valid CPF or CNPJ: ${reason}`);
     expect(normaliseCpfCnpj('123.456.789/09')).toBeNull();

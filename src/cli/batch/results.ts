@@ -10,7 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
-import { amountBr, guardFormula, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, brValue, guardFormula, type CsvDialect } from '../csv-dialect.js';
 import { logger, runStreams } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
@@ -66,7 +66,7 @@ const BR_COLUMNS: Array<[string, (r: RowResult) => unknown]> = [
   ['br_code', (r) => r.brCode],
   ['png', (r) => r.png],
   ['erro', (r) => r.error],
-  ['sandbox', (r) => (r.sandbox ? 'sim' : 'não')],
+  ['sandbox', (r) => brValue(Boolean(r.sandbox))],
 ];
 
 /** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */

@@ -20,11 +20,13 @@ export function registerReceipt(program: Program) {
 ${t('help.receipt.after')}
 
 ${t('help.title.examples')}
-  $ paycli receipt 9029                                   ${t('help.receipt.example.pdf')}
-  $ paycli receipt --order-id pedido-1234 --paper 80mm -o - | lp -d termica
-  $ paycli receipt 9029 --format png -o comprovante.png
+  $ paycli cashout --amount 15,50 --pix-key-type cpf --pix-key 123.456.789-09 --person-name "Fulano de Tal" \\
+      --person-email fulano@example.com --person-phone 11987654321 --order-id pedido-1234 --yes
+  $ paycli receipt --order-id pedido-1234                 ${t('help.receipt.example.pdf')}
+  $ paycli receipt --order-id pedido-1234 --paper 80mm --format png -o comprovante.png
   $ paycli receipt --order-id pedido-1234 --json | jq .recipient
-  $ paycli --lang pt-BR receipt 9029                      ${t('help.receipt.example.pt')}`,
+  $ paycli --lang pt-BR receipt --order-id pedido-1234 -o - > comprovante.pdf   ${t('help.receipt.example.pt')}
+  $ paycli receipt 404404                                 ${t('help.receipt.example.none')}`,
     )
     .action(lazyAction(() => import('../run/receipt.js')));
 }

@@ -8,6 +8,7 @@
 import type { Argument, Command, Option } from 'commander';
 import type { COMPLETION_SHELLS } from '../commands/completion.js';
 import { CONFIG_KEYS, HEADER_PREFIX } from '../../config/keys.js';
+import { t } from '../../core/i18n/index.js';
 import profilesAwk from './profiles.awk';
 import { COMMAND_FIELDS } from '../output/fields.js';
 
@@ -77,7 +78,7 @@ const FLAG_VALUES: Record<string, ValueCompletion> = {
 function configKeyWords(): ValueCompletion {
   return {
     kind: 'words',
-    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: k.description })), { value: HEADER_PREFIX, description: 'an extra static header: header.<Name>' }],
+    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: t(`configKey.${k.name}` as 'configKey.base-url') })), { value: HEADER_PREFIX, description: t('completion.headerPrefix') }],
   };
 }
 

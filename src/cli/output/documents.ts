@@ -182,6 +182,16 @@ export type TransactionDoc = z.output<typeof transactionDocSchema>;
 export type BalanceDoc = z.output<typeof balanceDocSchema>;
 export type HistoryEntryDoc = z.output<typeof historyEntryDocSchema>;
 
+/** One side of a receipt (src/payment/receipt.ts `ReceiptParty`): keys and documents masked; the gateway account when it is yours. */
+const receiptPartySchema = z.object({
+  name: z.optional(z.string()),
+  document: z.optional(z.string()),
+  pixKey: z.optional(z.string()),
+  pixKeyType: z.optional(z.string()),
+  institution: z.optional(z.string()),
+  account: z.optional(z.object({ gateway: z.string(), profile: z.string() })),
+});
+
 /**
  * The JSON Schema of each command's `--json` document, by command (its file in schemas/ is
  * `<name>.schema.json`). `history` is the schema of one element of its array.
@@ -233,8 +243,8 @@ export const DOCUMENT_SCHEMAS = {
       net: z.optional(cents),
       time: z.string(),
       status: z.string(),
-      payer: z.record(z.string(), z.unknown()),
-      recipient: z.record(z.string(), z.unknown()),
+      payer: receiptPartySchema,
+      recipient: receiptPartySchema,
       brCode: z.optional(z.string()),
       product: z.optional(z.string()),
       gateway: z.string(),

@@ -115,7 +115,7 @@ function partyRows(p: ReceiptParty): [string, string | undefined][] {
     [t('receipt.label.document'), p.document],
     [t('receipt.label.pixKey'), p.pixKey && (p.pixKeyType ? `${p.pixKey} (${t(`receipt.keyType.${p.pixKeyType}` as 'receipt.keyType.cpf')})` : p.pixKey)],
     [t('receipt.label.institution'), p.institution],
-    [t('receipt.label.account'), p.account],
+    [t('receipt.label.account'), p.account && t('receipt.account', p.account.gateway, p.account.profile)],
   ];
 }
 

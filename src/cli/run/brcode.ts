@@ -17,6 +17,8 @@ import { processContext, qrColumns, type RunContext } from '../../core/terminal.
 
 interface GlobalOpts {
   json?: boolean | string;
+  /** false with `--no-color` (the terminal QR code then has no escape sequence). */
+  color?: boolean;
 }
 
 /** Reads the code argument: the text itself, or `-` for stdin (surrounding white space dropped). */
@@ -160,10 +162,10 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 }
 
 /** Draws `code` on stdout when it is a terminal wide enough; otherwise says what to do. */
-async function drawInTerminal(code: string, ctx: RunContext): Promise<string> {
-  const { drawQr } = await import('../output/qr-terminal.js');
+async function drawInTerminal(code: string, ctx: RunContext, color?: boolean): Promise<string> {
+  const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
   const columns = qrColumns(ctx);
-  const qr = drawQr(code, columns);
+  const qr = drawQr(code, columns, { color: qrInColor(color, ctx.env) });
   if (!qr) logger.notice(t('brcode.tooNarrow', columns ?? 0));
   return qr ?? '';
 }
@@ -178,7 +180,7 @@ export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, c
   }
   await writeImages(code, opts.png, opts.svg);
   if (opts.png || opts.svg) return;
-  return output(decodedJson(code, d), () => drawInTerminal(code, ctx));
+  return output(decodedJson(code, d), () => drawInTerminal(code, ctx, opts.color));
 }
 
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
@@ -242,5 +244,5 @@ export async function runCreate(
   if (!d.valid) throw invalid(d); // cannot happen for checked inputs; fail closed all the same
   if (amountCents === undefined) logger.notice(t('brcode.noAmount'));
   await writeImages(code, opts.png);
-  return output(decodedJson(code, d), async () => `${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, ctx)}` : ''}`);
+  return output(decodedJson(code, d), async () => `${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, ctx, opts.color)}` : ''}`);
 }

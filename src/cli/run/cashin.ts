@@ -75,9 +75,9 @@ async function printCashIn(created: { res: CashInResponse; raw: unknown; body: C
     if (check.note) text += `\n(${check.note})`;
     const draw = opts.qr ?? ctx.isTTY.stdout;
     if (draw && check.decoded.valid) {
-      const { drawQr } = await import('../output/qr-terminal.js');
+      const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
       const columns = qrColumns(ctx);
-      const qr = drawQr(sanitizeText(res.qrCode, true), columns);
+      const qr = drawQr(sanitizeText(res.qrCode, true), columns, { color: qrInColor(opts.color, ctx.env) });
       if (qr) text += `\n\n${qr}`;
       else logger.notice(t('cashin.tooNarrow', columns ?? 0));
     }

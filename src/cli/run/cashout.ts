@@ -31,7 +31,7 @@ export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'e
   return [
     row(t('summary.gateway'), isSandbox(settings.endpoint) ? t('summary.sandbox') : t('summary.profile', endpointHost(settings.endpoint), settings.profile)),
     row(t('summary.amount'), formatReais(body.value)),
-    row(t('summary.pixKey'), `${body.pixKey} (${type.name})`),
+    row(t('summary.pixKey'), `${body.pixKey} (${t(`pixkey.shown.${type.name}`)})`),
     row(t('summary.recipient'), `${body.person.name} <${body.person.email}>, ${body.person.phone}`),
     ...(body.cpfCnpj ? [row('CPF/CNPJ', body.cpfCnpj)] : []),
     ...(body.orderId ? [row(t('summary.orderId'), body.orderId)] : []),

@@ -20,7 +20,7 @@ import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from 
 import { outputWidth } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
-import { amountBr, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, brValue, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
 
@@ -267,7 +267,10 @@ export function* csvChunks(entries: Iterable<LedgerEntry>, opts: CsvOptions = { 
   const columns = CSV_COLUMNS.filter(([intl, brName]) => (br ? brName : intl) !== undefined);
   // br starts with a byte order mark: Excel reads a CSV as UTF-8 only with one
   yield `${br ? '\uFEFF' : ''}${columns.map(([intl, brName]) => (br ? brName : intl)).join(sep)}\r\n`;
-  for (const e of entries) yield `${columns.map(([, , f]) => csvCell(f(e, opts), sep)).join(sep)}\r\n`;
+  // br writes paycli's own words (kind, outcome, status, key type, yes/no) in Portuguese; free text (keys, names, messages) as it is
+  const words = new Set(['kind', 'sandbox', 'outcome', 'outcome_recorded', 'pix_key_type', 'status', 'allow_duplicate']);
+  const brColumn = columns.map(([intl]) => br && intl !== undefined && words.has(intl));
+  for (const e of entries) yield `${columns.map(([, , f], i) => csvCell(brColumn[i] ? (brValue(f(e, opts)) as CsvValue) : f(e, opts), sep)).join(sep)}\r\n`;
 }
 
 /**

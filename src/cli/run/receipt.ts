@@ -117,6 +117,7 @@ export async function run(opts: ReceiptOptions, ctx: CommandContext): Promise<Ou
   // --jq and --template shape the JSON receipt
   const shaped = ctx.output.mode === 'jq' || ctx.output.mode === 'template';
   const { format, paper, output: target } = receiptOutput(shaped ? { ...opts, json: true } : opts);
+  if (target === '-' && format !== 'json' && ctx.isTTY.stdout) throw new UsageError(t('receipt.binaryToTerminal', format), { field: '--output' });
   const receipt = await receiptFor(key, opts);
   if (format === 'json') return output(receipt, () => JSON.stringify(receipt, null, ctx.isTTY.stdout ? 2 : undefined));
   const page = layoutReceipt(receipt, paper);
