@@ -189,3 +189,30 @@ describe('a group of rows recorded in one round trip', () => {
     expect(rows.split('\n')).toEqual(['1:-', '2:-', '3:2', '4:3']);
   });
 });
+
+describe('a row created but wrong, on the team ledger', () => {
+  it('stays needs_attention (exit 6) when the other machine runs the file again, until history resolve settles it; sent once', async () => {
+    gw.respond((req, res) => {
+      if (req.method === 'GET') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Transaction not found"}');
+      const v = (req.json as { value: number }).value;
+      const body = JSON.stringify({ transactionId: 9, gross: v, tax: '0', liquid: String(v), status: '2', createdAt: '2026-11-21T12:00:00.000Z' });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    const file = payoutFile(1);
+    const args = ['cashout', '--batch', file, '--yes', '--json'];
+    const first = await runPaycli(args, { env: env(a) });
+    expect(first.code, first.stderr).toBe(6);
+    const again = await runPaycli(args, { env: env(b) });
+    expect(again.code, again.stderr).toBe(6);
+    const row = JSON.parse(again.stdout.trim()) as { outcome: string; error: string };
+    expect(row.outcome).toBe('needs_attention');
+    expect(row.error).toMatch(/status 2 \(failed\)/);
+    const entry = /ledger entry (\d+)/.exec(row.error)![1]!;
+    const resolved = await runPaycli(['history', 'resolve', entry, '--outcome', 'ok'], { env: env(b) });
+    expect(resolved.code, resolved.stderr).toBe(0);
+    const settled = await runPaycli(args, { env: env(a) });
+    expect(settled.code, settled.stderr).toBe(0);
+    expect((JSON.parse(settled.stdout.trim()) as { outcome: string }).outcome).toBe('already_ok');
+    expect(posts()).toHaveLength(1);
+  });
+});
