@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, runPaycli, spawnPaycli, type Home } from '../helpers/cli.js';
-import { lookupGateway, startGateway, type LookupGateway, type TestGateway } from '../helpers/gateway.js';
+import { json, lookupGateway, startGateway, type LookupGateway, type TestGateway } from '../helpers/gateway.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 
 const KEY = 'sk_live_TEAMBATCH_0123456789abcdef';
@@ -193,10 +193,9 @@ describe('a group of rows recorded in one round trip', () => {
 describe('a row created but wrong, on the team ledger', () => {
   it('stays needs_attention (exit 6) when the other machine runs the file again, until history resolve settles it; sent once', async () => {
     gw.respond((req, res) => {
-      if (req.method === 'GET') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Transaction not found"}');
+      if (req.method === 'GET') return json(res, 404, { message: 'Transaction not found' });
       const v = (req.json as { value: number }).value;
-      const body = JSON.stringify({ transactionId: 9, gross: v, tax: '0', liquid: String(v), status: '2', createdAt: '2026-11-21T12:00:00.000Z' });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      json(res, 200, { transactionId: 9, gross: v, tax: '0', liquid: String(v), status: '2', createdAt: '2026-11-21T12:00:00.000Z' });
     });
     const file = payoutFile(1);
     const args = ['cashout', '--batch', file, '--yes', '--json'];
