@@ -40,7 +40,8 @@ import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } fro
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
-import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { dataDir } from '../core/paths.js';
+import { ATTENTION_SQL, needsAttention, BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { uuidV7 } from './uuid.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
@@ -470,7 +471,7 @@ export class Ledger {
    * @param endpoint only entries sent to this gateway (src/ledger/rules.ts `endpointIdentity`)
    */
   batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
-    return this.guard(() => this.stmt('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id').allArrays(batchId, endpoint) as BatchOutcome[]);
+    return this.guard(() => this.stmt(`SELECT batch_row, order_id, value, outcome, transaction_id, status, ${ATTENTION_SQL} FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id`).allArrays(batchId, endpoint) as BatchOutcome[]);
   }
 
   /** The entries of a batch, by row number then entry number (a row sent twice appears twice). */
@@ -505,7 +506,7 @@ export class Ledger {
       this.db.immediate(() => {
           const before = this.get(id);
           if (!before) throw new UsageError(t('ledger.noEntry', id), { field: 'entry' });
-          if (before.completed && before.outcome !== 'unknown') {
+          if (before.completed && before.outcome !== 'unknown' && !needsAttention(before)) {
             throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
           }
           const now = new Date().toISOString();

@@ -11,8 +11,17 @@ import type { RunRecord } from './runs.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 export const FORMAT = 'paycli-ledger';
-/** One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status. */
-export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null];
+/**
+ * One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status,
+ * and 1 when its create answer needs attention that no `history resolve` settled yet (else 0).
+ */
+export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null, attention: number];
+
+/** SQL: 1 when an entry's create answer needs attention ({@link PaymentFacts} `attention`) not yet settled by `history resolve`. */
+export const ATTENTION_SQL = `CASE WHEN resolved_by IS NULL AND answer LIKE '%"attention":%' THEN 1 ELSE 0 END`;
+
+/** Whether an entry was created with an answer that needs attention, not yet settled by `history resolve`. */
+export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'answer' | 'resolvedBy'>): boolean => e.completed && e.outcome === 'ok' && Boolean(e.answer?.attention?.length) && e.resolvedBy === undefined;
 
 /**
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
@@ -254,6 +263,12 @@ export interface PaymentFacts {
   tax?: number;
   liquid?: number;
   createdAt?: string;
+  /**
+   * What was wrong in the create answer (src/gateway/answers.ts, src/pix/brcode-check.ts): the
+   * payment needs a person until `paycli history resolve` settles it (a batch re-run reports it
+   * `needs_attention` until then, never `already_ok`).
+   */
+  attention?: string[];
 }
 
 /** {@link PaymentFacts} as the ledger keeps them: JSON, its texts redacted and cleaned of control characters, or null for none. */
@@ -264,6 +279,7 @@ export function factsJson(facts: PaymentFacts | undefined): string | null {
   if (facts.externalId !== undefined) out.externalId = clean(facts.externalId, 100)!;
   if (facts.createdAt !== undefined) out.createdAt = clean(facts.createdAt, 40)!;
   for (const k of ['gross', 'tax', 'liquid'] as const) if (Number.isSafeInteger(facts[k])) out[k] = facts[k];
+  if (facts.attention?.length) out.attention = facts.attention.slice(0, 10).map((p) => clean(p, 300)!);
   return Object.keys(out).length ? JSON.stringify(out) : null;
 }
 

@@ -250,12 +250,14 @@ export const steps = {
   },
   /**
    * record end: how the payment ended, after it was sent; a ledger that cannot take it only warns,
-   * truthfully (src/payment/record-end.ts). A created payment keeps its transaction id and status.
+   * truthfully (src/payment/record-end.ts). A created payment keeps its transaction id and status,
+   * and `attention`, what was wrong in its answer (it then needs a person until `history resolve`).
    */
-  recordEnd(kind: PaymentKind, ledger: Pick<PaymentLedger, 'end'>, entry: number, sent: Sent): void {
+  recordEnd(kind: PaymentKind, ledger: Pick<PaymentLedger, 'end'>, entry: number, sent: Sent, attention: readonly string[] = []): void {
     if (sent.created) {
       const data = sent.result.data as { transactionId?: number | string; status?: unknown };
-      const answer = paymentFacts(sent.result.data);
+      const facts = paymentFacts(sent.result.data);
+      const answer = attention.length ? { ...facts, attention: [...attention] } : facts;
       recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}), ...(answer ? { answer } : {}) }));
     } else recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
   },

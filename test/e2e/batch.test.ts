@@ -161,6 +161,37 @@ describe('sending', () => {
     expect(out[0]!.brCode).toBe(CASHIN_OK.qrCode);
   });
 
+  it('--concurrency 32 against a failing gateway, --json: stderr holds only JSON lines, no MaxListenersExceededWarning', async () => {
+    const file = writeCsv('fail32.csv', [HEADER, ...Array.from({ length: 96 }, (_, i) => payoutRow(i + 1))]);
+    gw.respond((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 500, { message: 'internal error' })));
+    const r = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--concurrency', '32'], { env: env() });
+    expect(r.code).toBe(5);
+    expect(cashouts()).toHaveLength(96);
+    expect(r.stderr).not.toMatch(/MaxListenersExceeded|Warning/);
+    for (const line of r.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+  });
+
+  it('a resumed run says how many rows it skipped, and its rate counts only the rows it sent', async () => {
+    const file = writeCsv('resume.csv', [HEADER, ...Array.from({ length: 20 }, (_, i) => payoutRow(i + 1))]);
+    // first run: rows of R$ 10,11 and more are refused, the 10 others paid
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      if (body.value > 1010) return json(res, 400, { message: 'try later' });
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const first = await runPaycli(['cashout', '--batch', file, '--yes', '--json'], { env: env() });
+    expect(first.code).toBe(1);
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const again = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--retry-refused', '--results', join(home.dir, 'again.jsonl')], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(cashouts()).toHaveLength(30);
+    const progress = again.stderr.trim().split('\n').map((l) => JSON.parse(l) as { progress?: { done: number; skipped: number; ok: number } }).filter((l) => l.progress).at(-1)!.progress!;
+    expect(progress).toMatchObject({ done: 20, skipped: 10, ok: 10 });
+  });
+
   it('waits for Retry-After after a 429 and sends that row again; nothing else is retried', async () => {
     const file = writeCsv('rl.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3)]);
     let limited = false;

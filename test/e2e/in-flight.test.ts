@@ -167,6 +167,9 @@ describe('one batch file, one run at a time', () => {
     const r3 = await waiting.done;
     expect(r3.code).toBe(0);
     expect(r3.stderr).toContain('nothing to send');
+    // the wait polls many times: no listener is left behind (stderr carries only the run's JSON lines)
+    expect(r3.stderr).not.toMatch(/MaxListenersExceeded|Warning/);
+    for (const line of r3.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     expect(posts()).toHaveLength(ROWS);
     expect(orderIds().size).toBe(ROWS);
   });

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, runPaycli, spawnPaycli, type Home } from '../helpers/cli.js';
-import { lookupGateway, startGateway, type LookupGateway, type TestGateway } from '../helpers/gateway.js';
+import { json, lookupGateway, startGateway, type LookupGateway, type TestGateway } from '../helpers/gateway.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 
 const KEY = 'sk_live_TEAMBATCH_0123456789abcdef';
@@ -187,5 +187,31 @@ describe('a group of rows recorded in one round trip', () => {
     expect(posts()).toHaveLength(4);
     const rows = pg.sql(`SELECT batch_row || ':' || coalesce((SELECT o.batch_row::text FROM paycli.payments AS o WHERE o.id = p.overrides), '-') FROM paycli.payments AS p ORDER BY batch_row`);
     expect(rows.split('\n')).toEqual(['1:-', '2:-', '3:2', '4:3']);
+  });
+});
+
+describe('a row created but wrong, on the team ledger', () => {
+  it('stays needs_attention (exit 6) when the other machine runs the file again, until history resolve settles it; sent once', async () => {
+    gw.respond((req, res) => {
+      if (req.method === 'GET') return json(res, 404, { message: 'Transaction not found' });
+      const v = (req.json as { value: number }).value;
+      json(res, 200, { transactionId: 9, gross: v, tax: '0', liquid: String(v), status: '2', createdAt: '2026-11-21T12:00:00.000Z' });
+    });
+    const file = payoutFile(1);
+    const args = ['cashout', '--batch', file, '--yes', '--json'];
+    const first = await runPaycli(args, { env: env(a) });
+    expect(first.code, first.stderr).toBe(6);
+    const again = await runPaycli(args, { env: env(b) });
+    expect(again.code, again.stderr).toBe(6);
+    const row = JSON.parse(again.stdout.trim()) as { outcome: string; error: string };
+    expect(row.outcome).toBe('needs_attention');
+    expect(row.error).toMatch(/status 2 \(failed\)/);
+    const entry = /ledger entry (\d+)/.exec(row.error)![1]!;
+    const resolved = await runPaycli(['history', 'resolve', entry, '--outcome', 'ok'], { env: env(b) });
+    expect(resolved.code, resolved.stderr).toBe(0);
+    const settled = await runPaycli(args, { env: env(a) });
+    expect(settled.code, settled.stderr).toBe(0);
+    expect((JSON.parse(settled.stdout.trim()) as { outcome: string }).outcome).toBe('already_ok');
+    expect(posts()).toHaveLength(1);
   });
 });

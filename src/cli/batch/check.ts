@@ -78,12 +78,13 @@ export interface Scan {
 }
 
 /** What to do with a valid row, given what the ledger knows of its `orderId`. */
-export type Plan = 'send' | 'already_ok' | 'already_refused' | 'resolve';
+export type Plan = 'send' | 'already_ok' | 'already_refused' | 'resolve' | 'needs_attention';
 
 export function planFor(prev: PreviousRow | undefined, retryRefused: boolean): Plan {
   if (!prev) return 'send';
   if (!prev.completed || prev.outcome === 'unknown') return 'resolve';
-  if (prev.outcome === 'ok') return 'already_ok';
+  // created with a wrong answer: it needs a person on every run until `history resolve` settles it
+  if (prev.outcome === 'ok') return prev.attention?.length ? 'needs_attention' : 'already_ok';
   if (prev.outcome === 'refused') return retryRefused ? 'send' : 'already_refused';
   return 'send'; // not_sent: nothing reached the gateway
 }
@@ -116,7 +117,7 @@ export async function scanFile(op: Operation, source: BatchSource, format: Batch
     const prevs = ledger.previousMany(rows.map((u) => u.orderId));
     rows.forEach((u, i) => {
       const plan = planFor(prevs[i], Boolean(opts.retryRefused));
-      if (plan === 'already_ok') scan.alreadyOk++;
+      if (plan === 'already_ok' || plan === 'needs_attention') scan.alreadyOk++;
       else if (plan === 'already_refused') scan.alreadyRefused++;
       else {
         if (plan === 'resolve') scan.unknown++;

@@ -4,6 +4,7 @@
  * its outcome after, and the settling of an unknown outcome.
  */
 import type { BeginInfo, EndDetails, LedgerEntry } from '../../ledger/ledger.js';
+import { needsAttention } from '../../ledger/schema.js';
 import { openLedger } from '../../ledger/store.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../../ledger/rules.js';
 import type { RunRecord } from '../../ledger/runs.js';
@@ -22,6 +23,8 @@ export interface PreviousRow {
   transactionId?: number | string;
   status?: string;
   message?: string;
+  /** What was wrong in its create answer, while no `history resolve` settled it (src/ledger/schema.ts `needsAttention`). */
+  attention?: string[];
 }
 
 /** What is recorded before a row is sent: the ledger's {@link BeginInfo}, with the order reference and batch position required. */
@@ -106,7 +109,7 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
   const latest = (entries: readonly LedgerEntry[]): PreviousRow | undefined => {
     const e = entries.find((entry) => entry.endpoint === endpoint);
     if (!e) return undefined;
-    return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}) };
+    return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}), ...(needsAttention(e) ? { attention: e.answer!.attention! } : {}) };
   };
   return {
     previous: (orderId) => latest(ledger.findByOrderId(orderId)),
@@ -131,9 +134,10 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
       const entries = ledger.batchOutcomes(batchId, endpoint);
       const rows: FinishedRow[] = [];
       for (let i = 0; i < entries.length; i++) {
-        const [row, orderId, value, outcome, transactionId, status] = entries[i]!;
+        const [row, orderId, value, outcome, transactionId, status, attention] = entries[i]!;
         if (i + 1 < entries.length && entries[i + 1]![0] === row) continue;
-        if (row !== rows.length + 1 || outcome !== 'ok') return undefined;
+        // a row that needs attention is reported as such, row by row, until `history resolve` settles it
+        if (row !== rows.length + 1 || outcome !== 'ok' || attention) return undefined;
         rows.push({ row, orderId, valueCents: value, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });
       }
       if (rows.length !== facts.rows) return undefined;

@@ -12,6 +12,8 @@ export interface BatchCounters {
   total: number;
   /** Rows finished (sent, skipped or left). */
   done: number;
+  /** Rows of {@link done} this run sent no request for: done by an earlier run of the file (`already_ok`, `already_refused`, still needing attention). */
+  skipped: number;
   ok: number;
   refused: number;
   unknown: number;
@@ -28,10 +30,21 @@ export interface Progress {
   stop(): void;
 }
 
-function eta(c: BatchCounters, startedAt: number): { rate: number; left: number } {
-  const elapsed = (Date.now() - startedAt) / 1000;
-  const rate = elapsed > 0 ? c.done / elapsed : 0;
+/**
+ * Rows a second and seconds left, from the rows this run sent only: the rows an earlier run of the
+ * file finished are skipped in no time, and counting them would promise a resumed run far too soon an end.
+ * @param now epoch ms (the clock, for tests)
+ */
+export function eta(c: BatchCounters, startedAt: number, now = Date.now()): { rate: number; left: number } {
+  const elapsed = (now - startedAt) / 1000;
+  const rate = elapsed > 0 ? (c.done - c.skipped) / elapsed : 0;
   return { rate, left: rate > 0 ? Math.ceil((c.total - c.done) / rate) : 0 };
+}
+
+/** The plain progress line (also the bar's `skipped` text): rows done, outcomes, and the rows skipped when a run resumes a file. */
+export function progressLine(c: BatchCounters, rate: number, left: number): string {
+  const line = t('batch.progress', c.done, c.total, c.ok, c.refused, c.unknown, formatReais(c.sentCents), rate.toFixed(1), left);
+  return c.skipped ? `${line}${t('batch.progressSkipped', c.skipped)}` : line;
 }
 
 /** Starts the progress display fitting the output. */
@@ -42,15 +55,16 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
     const bar = new SingleBar(
       {
         stream: runStreams().stderr as NodeJS.WriteStream,
-        format: t('batch.bar'),
         hideCursor: true,
         clearOnComplete: false,
         etaBuffer: 200,
+        // cli-progress's own ETA counts every row; ours counts only the rows this run sent
+        format: t('batch.bar').replace('{eta_formatted}', '{left}'),
         fps: 8,
       },
       Presets.shades_classic,
     );
-    const payload = () => ({ ok: c.ok, refused: c.refused, unknown: c.unknown, reais: formatReais(c.sentCents), rate: eta(c, startedAt).rate.toFixed(1) });
+    const payload = () => ({ left: `${eta(c, startedAt).left} s`, ok: c.ok, refused: c.refused, unknown: c.unknown, reais: formatReais(c.sentCents), rate: eta(c, startedAt).rate.toFixed(1), skipped: c.skipped ? t('batch.progressSkipped', c.skipped) : '' });
     bar.start(c.total, c.done, payload());
     return { update: () => bar.update(c.done, payload()), stop: () => bar.stop() };
   }
@@ -58,9 +72,9 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
   const emit = () => {
     const { rate, left } = eta(c, startedAt);
     if (mode.json) {
-      runStreams().stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
+      runStreams().stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, skipped: c.skipped, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
     } else {
-      runStreams().stderr.write(`${t('batch.progress', c.done, c.total, c.ok, c.refused, c.unknown, formatReais(c.sentCents), rate.toFixed(1), left)}\n`);
+      runStreams().stderr.write(`${progressLine(c, rate, left)}\n`);
     }
   };
   return {

@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { AuthError, ExitCode, GatewayError, GatewayRefusedError, PaycliError, UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { redact } from '../../core/sanitize.js';
-import { formatReais } from '../../pix/money.js';
+import { cashOutAnswerProblems } from '../../gateway/answers.js';
+import type { CashOutResponse } from '../../gateway/schemas.js';
 import { describeFound, witnessOrder } from '../../gateway/lookup.js';
 import type { Settings } from '../../config/settings.js';
 import type { BeginInfo, EndDetails } from '../../ledger/ledger.js';
@@ -19,7 +20,7 @@ import { steps, type PipelineDeps } from '../../payment/pipeline.js';
 import type { Settled } from '../../payment/settle.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
 import type { RowResult } from './results.js';
-import type { Operation, ValidRow } from './check.js';
+import type { Operation, Plan, ValidRow } from './check.js';
 
 /** How many times one row is sent again after 429 answers before it is given up (recorded not_sent: the gateway did not process it). */
 export const MAX_429_RETRIES = 20;
@@ -56,16 +57,16 @@ export function beginInfo(op: Operation, row: ValidRow, target: string, sandbox:
 export const START_WITHIN_MS = 10_000;
 
 
-/** The result of a created payment; checks what a single payment checks (amounts, BR Code), writes the PNG. */
-async function onCreated(op: Operation, row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<RowResult> {
+/** The result of a created payment; checks what a single payment checks (status, amounts, BR Code), writes the PNG. */
+async function onCreated(op: Operation, row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<{ result: RowResult; attention: string[] }> {
   const out: RowResult = { ...base, outcome: 'ok', transactionId: res.transactionId as number };
   const attention: string[] = [];
   if (op.kind === 'cashout') {
     out.status = res.status as string;
     out.feeCents = Number(res.tax);
     out.netCents = Number(res.liquid);
-    if (res.gross !== row.body.value) attention.push(`the gateway's gross amount (${formatReais(res.gross as number)}) differs from the row's ${formatReais(row.body.value)}`);
-    if (BigInt(res.gross as number) - BigInt(res.tax as string) !== BigInt(res.liquid as string)) attention.push(`the net amount (${String(res.liquid)}) is not gross minus fee`);
+    // the checks of a single cash-out (src/cli/run/cashout.ts): status, gross, fee and net
+    attention.push(...cashOutAnswerProblems(row.body.value, res as unknown as CashOutResponse));
   } else {
     out.brCode = res.qrCode as string;
     const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
@@ -85,8 +86,8 @@ async function onCreated(op: Operation, row: ValidRow, res: Record<string, unkno
       }
     }
   }
-  if (attention.length) return { ...out, outcome: 'needs_attention', error: attention.join('; ') };
-  return out;
+  if (attention.length) return { result: { ...out, outcome: 'needs_attention', error: attention.join('; ') }, attention };
+  return { result: out, attention };
 }
 
 /**
@@ -188,14 +189,31 @@ export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number
       if (!run.stopping()) continue;
     }
     run.started(id);
+    if (sent.created) {
+      // the answer's problems are recorded with it: later runs report the row needs_attention until `history resolve`
+      const { result, attention } = await onCreated(op, row, sent.result.data as Record<string, unknown>, base, run.qrDir);
+      steps.recordEnd(op.kind, ends, Number(id), sent, attention);
+      return run.finish(result);
+    }
     steps.recordEnd(op.kind, ends, Number(id), sent);
-    if (sent.created) return run.finish(await onCreated(op, row, sent.result.data as Record<string, unknown>, base, run.qrDir));
     const { err, outcome, details } = sent;
     if (err instanceof AuthError) run.stop(err);
     if (outcome === 'unknown' && err instanceof GatewayError) run.unknownExit(ExitCode.GATEWAY);
     if (!(err instanceof PaycliError)) throw err;
     return run.finish({ ...base, outcome: outcome === 'ok' ? 'unknown' : outcome, error: details.message });
   }
+}
+
+/**
+ * The result of a row an earlier run of the file finished (src/cli/batch/check.ts `planFor`): paid
+ * (`already_ok`), refused (`already_refused`), or created but wrong and not settled by
+ * `history resolve` (`needs_attention` again, naming its ledger entry).
+ */
+export function earlierRunResult(row: ValidRow, plan: Exclude<Plan, 'send' | 'resolve'>, prev: PreviousRow): RowResult {
+  const base = { row: row.row, line: row.line, orderId: row.orderId, valueCents: row.body.value };
+  if (plan === 'already_ok') return { ...base, outcome: 'already_ok', transactionId: prev.transactionId, status: prev.status };
+  if (plan === 'already_refused') return { ...base, outcome: 'already_refused', error: prev.message };
+  return { ...base, outcome: 'needs_attention', transactionId: prev.transactionId, status: prev.status, error: t('batchRow.stillNeedsAttention', String(prev.id), (prev.attention ?? []).join('; ')) };
 }
 
 /**

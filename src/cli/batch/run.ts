@@ -180,9 +180,15 @@ async function claimFile(ledger: BatchLedger, batchId: string, file: string, wai
   const interrupt = interruptSignal();
   try {
     while (other) {
+      // one listener per poll, removed when the poll ends (a long wait adds none)
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, WAIT_POLL_MS);
-        interrupt.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        const done = () => {
+          clearTimeout(timer);
+          interrupt.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, WAIT_POLL_MS);
+        interrupt.signal.addEventListener('abort', done, { once: true });
       });
       if (interrupt.signal.aborted) throw new InterruptedError(t('batchRun.waitInterrupted', file));
       other = ledger.claim(batchId);

@@ -9,6 +9,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { setMaxListeners } from 'node:events';
 import { accessSync, constants as fsConstants, mkdirSync } from 'node:fs';
 import { setImmediate as yieldToIo, setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../../core/errors.js';
@@ -27,7 +28,7 @@ import { startProgress, type BatchCounters } from './progress.js';
 import { emptyTally, openResults, printSummary, resultsPath, type ResultsWriter, type RowResult } from './results.js';
 import { processContext } from '../../core/terminal.js';
 import { confirm, NO_LEDGER, planFor, reportProblems, scanFile, SCHEMAS, summaryText, type Operation, type ValidRow } from './check.js';
-import { recordRows, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
+import { earlierRunResult, recordRows, resumeBatchRow, sendBatchRow, START_WITHIN_MS, type RowRun } from './row.js';
 import type { BatchOptions, PreparedBatch } from './run.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDialect } from '../csv-dialect.js';
@@ -106,6 +107,8 @@ interface SendContext {
   tick: () => void;
 }
 
+/** Listeners a request in flight may add to the run's abort signal at once (client, transport, lookup), with room to spare. */
+const LISTENERS_PER_SLOT = 4;
 /** Steps 3 and 4: sends what needs sending, writes results, prints the summary, sets the exit code. */
 async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const { settings, ledger, writer, opts } = ctx;
@@ -123,7 +126,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const { target } = ctx;
   const agentOpts = { keepAlive: true, maxSockets: ctx.concurrency, maxFreeSockets: ctx.concurrency };
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
-  const counters: BatchCounters = { total: ctx.rows, done: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
+  const counters: BatchCounters = { total: ctx.rows, done: 0, skipped: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
   const tally = emptyTally();
   const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent' | 'not_started', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] };
   let unknownExit: number = ExitCode.NETWORK;
@@ -134,6 +137,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   // Ctrl-C / SIGTERM: stop starting rows and let the ones in flight finish; a second one aborts them.
   let stopping = false;
   const abort = new AbortController();
+  // Each request in flight listens to it: Node's warning past 10 listeners would reach stderr outside the output's contract.
+  setMaxListeners(LISTENERS_PER_SLOT * ctx.concurrency + 10, abort.signal);
   let onStop = (): void => undefined; // wakes the reader waiting for rows to start (set below)
   const onSignal = () => {
     if (!stopping) {
@@ -188,7 +193,9 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     }
   };
 
-  const finish = (r: RowResult) => {
+  /** A row's end; `skipped`: this run sent no request for it (an earlier run of the file finished it). */
+  const finish = (r: RowResult, skipped = r.outcome === 'already_ok') => {
+    if (skipped) counters.skipped++;
     tally[r.outcome].rows++;
     tally[r.outcome].cents += r.valueCents;
     if (r.outcome === 'ok') {
@@ -383,12 +390,8 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       }
       const prev = prevs[i];
       const plan = planFor(prev, Boolean(opts.retryRefused));
-      if (plan === 'already_ok') {
-        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_ok', valueCents: row.body.value, transactionId: prev!.transactionId, status: prev!.status });
-        continue;
-      }
-      if (plan === 'already_refused') {
-        finish({ row: row.row, line: row.line, orderId: row.orderId, outcome: 'already_refused', valueCents: row.body.value, error: prev!.message });
+      if (plan !== 'send' && plan !== 'resolve') {
+        finish(earlierRunResult(row, plan, prev!), true);
         continue;
       }
       queue.push({ row, plan, prev });

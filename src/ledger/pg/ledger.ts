@@ -32,7 +32,7 @@ import { LedgerUnavailableError } from '../errors.js';
 import { blocks, DEFAULT_WINDOW_MIN, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { clean, clip, factsJson, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
+import { ATTENTION_SQL, needsAttention, clean, clip, factsJson, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
 import type { SyncWorker } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
 import type { BeginAnswer, BeginArgs, BeginManyArgs } from './worker.js';
@@ -466,8 +466,8 @@ export class PgLedger {
 
   batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
     return this.guard(() =>
-      this.q('SELECT batch_row, order_id, value, outcome, transaction_id, status FROM paycli.payments WHERE batch_id = $1 AND endpoint = $2 ORDER BY batch_row, id', [batchId, endpoint]).map(
-        (r) => [r.batch_row, r.order_id, r.value, r.outcome ?? null, r.transaction_id ?? null, r.status ?? null] as BatchOutcome,
+      this.q(`SELECT batch_row, order_id, value, outcome, transaction_id, status, ${ATTENTION_SQL} AS attention FROM paycli.payments WHERE batch_id = $1 AND endpoint = $2 ORDER BY batch_row, id`, [batchId, endpoint]).map(
+        (r) => [r.batch_row, r.order_id, r.value, r.outcome ?? null, r.transaction_id ?? null, r.status ?? null, Number(r.attention)] as BatchOutcome,
       ),
     );
   }
@@ -494,7 +494,7 @@ export class PgLedger {
         // Another machine's paycli recorded the outcome meanwhile (the run ended between our read and the
         // lookup): what the gateway said is already in the ledger; the recorded outcome stands.
         if (before.completed && before.outcome !== 'unknown' && opts.by === 'gateway') return before;
-        if (before.completed && before.outcome !== 'unknown') throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
+        if (before.completed && before.outcome !== 'unknown' && !needsAttention(before)) throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
         const now = new Date().toISOString();
         const after = this.q(
           `UPDATE paycli.payments SET outcome = $2, end_time = coalesce(end_time, $3), resolved_by = $4, resolved_time = $3, note = $5,
