@@ -7,7 +7,7 @@ import Module from 'node:module';
 import { join } from 'node:path';
 import { cacheDir, configFile } from '../core/paths.js';
 import { VERSION } from '../core/version.js';
-import { sqliteDriverInfo } from '../ledger/connect.js';
+import { sqliteDriverInfo } from '../core/sqlite/connect.js';
 import { ledgerPath } from '../ledger/ledger.js';
 
 /** What `paycli --version --verbose` reports (its `--json` shape). */

@@ -4,7 +4,7 @@
  * afterwards. It is what stops a retried CI job from paying the same payout twice, and what
  * `paycli history` lists.
  *
- * Storage: SQLite through the driver seam of src/ledger/driver.ts (`node:sqlite`, or better-sqlite3 on
+ * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
  * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder.
  *
@@ -56,7 +56,7 @@ import { dataDir } from '../core/paths.js';
 import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
-import type { Connection, Statement } from './driver.js';
+import type { Connection, Statement } from '../core/sqlite/driver.js';
 import { LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
 
 export { JOURNAL_NAME } from './journal.js';
@@ -79,7 +79,7 @@ export function journalPath(): string {
 }
 
 /**
- * Opens a connection for paycli (src/ledger/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
+ * Opens a connection for paycli (src/core/sqlite/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
  * @throws SqliteError; DriverUnavailableError when better-sqlite3's addon is needed and missing
  */
 /** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
