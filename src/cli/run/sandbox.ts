@@ -181,6 +181,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
     t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
     state.note,
+    sandbox.restored.transactions > 0 ? t('sandbox.note.restoredTransactions', sandbox.restored.transactions) : '',
     sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',
   ].filter(Boolean);
   // Handlers before the "listening on" line, so that a signal sent as soon as it is read stops
