@@ -65,7 +65,9 @@ export default defineConfig([{
   // read and compile at every cash-out; docs/speed.md). Its compiled addon stays in the installed
   // package, and src/core/sqlite/driver-better-sqlite3.ts names it (`nativeBinding`); it is loaded only with the first ledger
   // opened, never on the path of --help or --version.
-  noExternal: [/.*/],
+  // Except resvg (the PNG of a receipt): its index picks a platform package's prebuilt binary at run time.
+  noExternal: [/^(?!@resvg\/resvg-js)/],
+  external: ['@resvg/resvg-js'],
   minify: true,
   esbuildOptions(options) {
     options.minifyIdentifiers = false;
@@ -79,10 +81,17 @@ export default defineConfig([{
   esbuildPlugins: [lazyChildProcessInCommander],
   onSuccess: async () => requireDynamicImports('dist'),
   removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
+  // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.
+  // Rollup's tree-shaking pass warns that the chunks of jsQR and qr export a default beside named
+  // exports, which is how requireDynamicImports() above hands them over; errors still stop the build.
+  silent: true,
 }, {
   // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
-  entry: { man: 'src/cli/man.ts' },
+  // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.
+  entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/documents.ts' },
   outDir: MAN_BUILD_DIR,
+  // zod is bundled as in the CLI (its locale module's default export, read by src/gateway/schemas.ts)
+  noExternal: [/^zod/],
   format: ['cjs'],
   platform: 'node',
   target: 'node20',
@@ -93,5 +102,6 @@ export default defineConfig([{
   removeNodeProtocol: false,
   onSuccess: async () => {
     execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/schemas.cjs`)}).writeSchemaFiles('schemas').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
   },
 }]);

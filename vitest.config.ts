@@ -38,6 +38,14 @@ const LIMIT = timeLimitMs();
 // End-to-end tests spawn the built paycli (npm test builds first); they share nothing but the
 // dist folder, and each uses its own temporary config and data folders.
 export default defineConfig({
+  // The completion scripts' static bodies are imported as text (tsup.config.ts loads them the same way),
+  // so that in-process tests can run `paycli completion`.
+  plugins: [
+    {
+      name: 'paycli-text-assets',
+      transform: (code: string, id: string) => (/\.(bash|zsh|fish|awk)$/.test(id) ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined),
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: LIMIT,

@@ -16,7 +16,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     // A checkout that was never built (e.g. linked by `npm install -g <checkout>` with its scripts blocked).
     const root = require('node:path').resolve(__dirname, '..');
     process.stderr.write(`error: paycli is not built (no ${root}/dist): run \`npm ci && npm run build\` in ${root}\n`);
-    process.exit(70);
+    process.exit(2); // a usage problem of the installation, not a bug: nothing ran
   }
   boot.main();
 }

@@ -10,199 +10,209 @@
 __paycli_spec() {
   case $1 in
     '')
-      subs='cashin cashout config auth sandbox history status balance reconcile ledger listen brcode completion help'
-      flags='--version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang --help -h'
-      vflags='--profile --base-url --timeout --lang'
+      subs='cashin cashout config auth sandbox history status receipt balance reconcile ledger listen brcode completion help'
+      flags='--version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang --help -h'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --profile --base-url --timeout --lang'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'cashout')
       subs=''
-      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --encoding --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --csv-dialect --retry-refused --wait --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --encoding --batch --batch-format --concurrency --rate --results --csv-dialect --profile --base-url --timeout --lang'
+      flags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --encoding --dry-run --yes -y --allow-duplicate --batch --batch-format --concurrency --rate --results --csv-dialect --retry-refused --wait --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --pix-key-type --pix-key --cpf-cnpj --person-name --person-email --person-phone --order-id --postback-url --input --encoding --batch --batch-format --concurrency --rate --results --csv-dialect --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config')
       subs='set get unset list profiles path'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config set')
       subs=''
-      flags='--create --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--create --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config get')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config unset')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config list')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config profiles')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'config path')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'auth')
       subs='login status logout'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'auth login')
       subs=''
-      flags='--no-check --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--no-check --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'auth status')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'auth logout')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox')
-      subs='pay fail cancel refund infraction ping events reset resend'
-      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      subs='pay fail cancel refund infraction ping events reset resend failure'
+      flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox pay')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox fail')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox cancel')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox refund')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox infraction')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox ping')
       subs=''
-      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox events')
       subs=''
-      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox reset')
       subs=''
-      flags='--data-dir --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--data-dir --port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --keep-events --profile --base-url --timeout --lang'
+      flags='--data-dir --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--data-dir --port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox resend')
       subs=''
-      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --profile --base-url --timeout --lang'
+      flags='--failed --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
+      varg='' ;;
+    'sandbox failure')
+      subs=''
+      flags='--pix-key --value --clear --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--pix-key --value --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'history')
       subs='resolve'
-      flags='--since --until --kind --outcome --order-id --by --limit --format --csv-dialect --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--since --until --kind --outcome --order-id --by --limit --format --csv-dialect --profile --base-url --timeout --lang'
+      flags='--since --until --kind --outcome --order-id --by --limit --format --csv-dialect --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--since --until --kind --outcome --order-id --by --limit --format --csv-dialect --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'history resolve')
       subs=''
-      flags='--outcome --note --force --help -h --since --until --kind --order-id --by --limit --format --csv-dialect --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--outcome --note --since --until --kind --order-id --by --limit --format --csv-dialect --profile --base-url --timeout --lang'
+      flags='--outcome --note --force --help -h --since --until --kind --order-id --by --limit --format --csv-dialect --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--outcome --note --since --until --kind --order-id --by --limit --format --csv-dialect --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'status')
       subs=''
-      flags='--order-id --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--order-id --profile --base-url --timeout --lang'
+      flags='--order-id --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--order-id --jq --template --profile --base-url --timeout --lang'
+      varg='' ;;
+    'receipt')
+      subs=''
+      flags='--order-id --format --paper --output -o --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--order-id --format --paper --output -o --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'balance')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'reconcile')
       subs=''
-      flags='--since --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--since --profile --base-url --timeout --lang'
+      flags='--since --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--since --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'ledger')
       subs='migrate push'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'ledger migrate')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'ledger push')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'listen')
       subs=''
-      flags='--port --host --forward-to --secret --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--port --host --forward-to --secret --profile --base-url --timeout --lang'
+      flags='--port --host --forward-to --secret --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--port --host --forward-to --secret --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode')
       subs='decode qr create'
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode decode')
       subs=''
-      flags='--image --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--image --profile --base-url --timeout --lang'
+      flags='--image --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--image --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode qr')
       subs=''
-      flags='--png --svg --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--png --svg --profile --base-url --timeout --lang'
+      flags='--png --svg --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--png --svg --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'brcode create')
       subs=''
-      flags='--key --key-type --value --amount --name --city --txid --info --png --help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--key --key-type --value --amount --name --city --txid --info --png --profile --base-url --timeout --lang'
+      flags='--key --key-type --value --amount --name --city --txid --info --png --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--key --key-type --value --amount --name --city --txid --info --png --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'completion')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'help')
       subs=''
-      flags='--help -h --version -V --json --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--profile --base-url --timeout --lang'
+      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--jq --template --profile --base-url --timeout --lang'
       varg='0' ;;
     *) subs='' flags='' vflags='' varg='' ;;
   esac
@@ -212,9 +222,9 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox reset:--profile'|'sandbox resend:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox reset:--profile'|'sandbox resend:--profile'|'sandbox failure:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'receipt:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
-    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox reset:--lang'|'sandbox resend:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
+    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox reset:--lang'|'sandbox resend:--lang'|'sandbox failure:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'receipt:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
       __paycli_words 'pt-BR en' "$3" ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -222,24 +232,74 @@ __paycli_values() {
       __paycli_words 'utf-8 windows-1252 latin1' "$3" ;;
     'cashin:--csv-dialect'|'cashout:--csv-dialect'|'history:--csv-dialect'|'history resolve:--csv-dialect')
       __paycli_words 'br intl' "$3" ;;
+    'cashin:--json')
+      __paycli_words 'kind transactionId externalId orderId value qrCode qrCodeBase64 sandbox ledgerEntry gateway status statusCode method endToEndId processedAt payer destinationBank foundByOrderId dryRun url headers body' "$3" ;;
     'cashout:--pix-key-type')
       __paycli_words 'cpf cnpj email phone random' "$3" ;;
+    'cashout:--json')
+      __paycli_words 'kind transactionId orderId gross tax liquid status statusCode createdAt sandbox ledgerEntry gateway value method endToEndId processedAt payer destinationBank foundByOrderId dryRun url headers body' "$3" ;;
     'config set:#0'|'config get:#0'|'config unset:#0')
       __paycli_words 'base-url cashin-base-url cashout-base-url api-key api-key-store auth-header allow-insecure-http lang timeout settle-after duplicate-window order-id lookup lookup-base-url status-path status-by-order-path ledger-url ledger-password balance-path header.' "$3" ;;
-    'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox reset:--retry-schedule'|'sandbox resend:--retry-schedule')
+    'config get:--json')
+      __paycli_words 'profile key value' "$3" ;;
+    'config list:--json')
+      __paycli_words 'profile values' "$3" ;;
+    'config profiles:--json')
+      __paycli_words 'profiles' "$3" ;;
+    'config path:--json')
+      __paycli_words 'path' "$3" ;;
+    'auth login:--json')
+      __paycli_words 'profile gateway store checked' "$3" ;;
+    'auth status:--json')
+      __paycli_words 'profile gateway store key accepted problem' "$3" ;;
+    'auth logout:--json')
+      __paycli_words 'profile removed' "$3" ;;
+    'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox reset:--retry-schedule'|'sandbox resend:--retry-schedule'|'sandbox failure:--retry-schedule')
       __paycli_words 'standard fast' "$3" ;;
+    'sandbox pay:--json'|'sandbox fail:--json'|'sandbox cancel:--json'|'sandbox refund:--json'|'sandbox infraction:--json')
+      __paycli_words 'transactionId kind status previousStatus postback' "$3" ;;
+    'sandbox ping:--json')
+      __paycli_words 'url delivered outcome' "$3" ;;
+    'sandbox events:--json'|'sandbox resend:--json')
+      __paycli_words 'id transactionId object status url state attempts createdAt deliveredAt nextAttemptAt lastAttempts' "$3" ;;
+    'sandbox reset:--json')
+      __paycli_words 'dataDir removed' "$3" ;;
+    'sandbox failure:--json')
+      __paycli_words 'cleared failure pixKey value' "$3" ;;
     'history:--kind'|'history resolve:--kind')
       __paycli_words 'cashin cashout' "$3" ;;
     'history:--outcome')
       __paycli_words 'ok refused unknown not_sent' "$3" ;;
     'history:--format'|'history resolve:--format')
-      __paycli_words 'table json csv' "$3" ;;
+      __paycli_words 'table json csv ofx' "$3" ;;
+    'history:--json'|'history resolve:--json')
+      __paycli_words 'id uuid time kind value target endpoint sandbox profile pixKeyType pixKey recipient payer product orderId batchId batchRow allowDuplicate overrides outcome completed endTime transactionId status statusCode httpStatus message resolvedBy resolvedTime note timeMs deadlineMs runId pid user host version answer' "$3" ;;
     'history resolve:--outcome')
       __paycli_words 'ok not_sent refused' "$3" ;;
+    'status:--json')
+      __paycli_words 'kind transactionId orderId value status statusCode method endToEndId processedAt payer destinationBank foundByOrderId ledgerEntry gateway' "$3" ;;
+    'receipt:--format')
+      __paycli_words 'pdf png json' "$3" ;;
+    'receipt:--paper')
+      __paycli_words 'a4 80mm' "$3" ;;
+    'receipt:--json')
+      __paycli_words 'kind entry transactionId orderId endToEndId externalId value fee net time status payer recipient brCode product gateway profile sandbox file' "$3" ;;
+    'balance:--json')
+      __paycli_words 'balance retention toAnticipate finalBalance gateway' "$3" ;;
+    'reconcile:--json')
+      __paycli_words 'entries settled unknown' "$3" ;;
+    'ledger migrate:--json')
+      __paycli_words 'from to' "$3" ;;
+    'ledger push:--json')
+      __paycli_words 'entries added' "$3" ;;
+    'brcode decode:--json'|'brcode qr:--json'|'brcode create:--json')
+      __paycli_words 'brCode valid kind initiation key url info recurrenceUrl merchantCategoryCode currency amountCents country merchantName merchantCity postalCode txid crc unknown problems' "$3" ;;
+    'completion:--json')
+      __paycli_words 'shell script' "$3" ;;
     'completion:#0')
       __paycli_words 'bash zsh fish' "$3" ;;
     'help:#0')
-      __paycli_words 'cashin cashout config auth sandbox history status balance reconcile ledger listen brcode completion' "$3" ;;
+      __paycli_words 'cashin cashout config auth sandbox history status receipt balance reconcile ledger listen brcode completion' "$3" ;;
   esac
   return 0
 }

@@ -9,30 +9,51 @@ import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliE
 import { setupColor } from '../core/highlighter.js';
 import { logger, setupLogger } from '../core/logger.js';
 import { redact, sanitizeText } from '../core/sanitize.js';
-import { processContext, type RunContext } from '../core/terminal.js';
 import { t } from '../core/i18n/index.js';
+import type { CommandResult } from '../core/output.js';
+import { commandContext, type CommandContext } from './context.js';
+import { baseContext, currentBase, inProcess } from './base-context.js';
+
+/** A command's path below the root (`history resolve`). */
+export function commandPath(cmd: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) path.unshift(c.name());
+  return path.join(' ');
+}
 
 /**
- * Runs `body` with the command's options merged with the global ones and the run context of
- * this process (src/core/terminal.ts); never throws: an error becomes a message and an exit code.
+ * Runs `body` with the command's options merged with the global ones and the run's context
+ * (src/cli/context.ts), then renders what it returns with the one printer (src/cli/output/printer.ts);
+ * never throws: an error becomes a message and an exit code. The output flags are read first, so
+ * a bad `--json FIELDS`, `--jq` or `--template` is exit 2 before anything is sent.
  */
-export async function execute(cmd: Command, args: string[], body: (opts: Record<string, unknown>, ctx: RunContext) => Promise<void>): Promise<void> {
+export async function execute(cmd: Command, args: string[], body: (opts: Record<string, unknown>, ctx: CommandContext) => Promise<CommandResult | void>): Promise<void> {
   // The global --no-input and the command's --input <file> share commander's attribute name.
   let root = cmd;
   while (root.parent) root = root.parent;
   const local = cmd.opts() as Record<string, unknown>;
   const opts: Record<string, unknown> = { ...(cmd.optsWithGlobals() as Record<string, unknown>), input: local.input, noInput: root.opts().input === false };
-  await setupColor(opts.color === false);
-  setupLogger({ verbose: Boolean(opts.verbose), json: Boolean(opts.json) });
+  const base = baseContext(args, cmd);
+  const json = Boolean(opts.json) || opts.jq !== undefined;
+  await setupColor(opts.color === false, base);
+  setupLogger({ verbose: Boolean(opts.verbose), json, stderr: base.stderr, stdout: base.stdout, stdoutIsTTY: base.isTTY.stdout });
   try {
     checkArgvText(cmd, args);
-    await checkNamedProfile(cmd, opts);
-    await body(opts, processContext(args, cmd));
+    const { outputRequest } = await import('./output/shape.js');
+    const path = commandPath(cmd);
+    const output = await outputRequest(opts.batch !== undefined ? `${path} --batch` : path, opts);
+    await checkNamedProfile(cmd, opts, base.env);
+    const ctx = commandContext(base, output);
+    const result = await body(opts, ctx);
+    if (result) {
+      const { Printer } = await import('./output/printer.js');
+      await new Printer({ stdout: base.stdout, stderr: base.stderr, stdoutIsTTY: base.isTTY.stdout }, output).render(result);
+    }
   } catch (err) {
-    process.exitCode = report(err, Boolean(opts.json), Boolean(opts.verbose));
+    process.exitCode = report(err, json, Boolean(opts.verbose), base.stderr);
     // Ctrl-C means "stop now": a connection still being torn down (e.g. a CONNECT to a proxy
     // that never answers) must not keep the process alive. Everything was written synchronously.
-    if (process.exitCode === ExitCode.INTERRUPTED) process.exit(ExitCode.INTERRUPTED);
+    if (process.exitCode === ExitCode.INTERRUPTED && !inProcess()) process.exit(ExitCode.INTERRUPTED);
   }
 }
 
@@ -44,7 +65,7 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
 const OWN_PROFILE_CHECK = new Set(['config set', 'config profiles', 'config path', 'history', 'history resolve', 'completion']);
 
 /** Commands that send a request: an unknown profile there means "nothing was sent". */
-const SENDING = new Set(['cashin', 'cashout', 'status', 'balance', 'reconcile', 'sandbox', 'listen', 'auth']);
+const SENDING = new Set(['cashin', 'cashout', 'status', 'receipt', 'balance', 'reconcile', 'sandbox', 'listen', 'auth']);
 
 /**
  * Every command checks a profile named by `--profile` or `PAYCLI_PROFILE` the same way before it
@@ -52,14 +73,13 @@ const SENDING = new Set(['cashin', 'cashout', 'status', 'balance', 'reconcile', 
  * mean". The config file is read only when a profile is named.
  * @throws UsageError `unknown_profile`
  */
-async function checkNamedProfile(cmd: Command, opts: Record<string, unknown>): Promise<void> {
-  if (!opts.profile && !process.env.PAYCLI_PROFILE) return;
-  const path: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) path.unshift(c.name());
-  const name = path.join(' ');
+async function checkNamedProfile(cmd: Command, opts: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!opts.profile && !env.PAYCLI_PROFILE) return;
+  const name = commandPath(cmd);
+  const path = name.split(' ');
   if (OWN_PROFILE_CHECK.has(name)) return;
   const { checkProfile } = await import('../config/settings.js');
-  checkProfile(opts, process.env, undefined, { action: path[0] === 'config' ? t('common.nothingChanged') : SENDING.has(path[0]!) ? t('common.nothingSent') : t('common.nothingDone') });
+  checkProfile(opts, env, undefined, { action: path[0] === 'config' ? t('common.nothingChanged') : SENDING.has(path[0]!) ? t('common.nothingSent') : t('common.nothingDone') });
 }
 
 /**
@@ -87,7 +107,7 @@ function checkArgvText(cmd: Command, args: readonly string[]): void {
 }
 
 /** Prints an error as the user should see it and returns the exit code. */
-export function report(err: unknown, json: boolean, verbose: boolean): number {
+export function report(err: unknown, json: boolean, verbose: boolean, stderr: NodeJS.WritableStream = currentBase().stderr): number {
   const e = toPaycliError(err);
   if (json) {
     const doc: Record<string, unknown> = { code: e.code, message: e.message };
@@ -96,15 +116,19 @@ export function report(err: unknown, json: boolean, verbose: boolean): number {
     if (e.details.maybeSent !== undefined) doc.maybeSent = e.details.maybeSent;
     if (e.details.hint !== undefined) doc.hint = e.details.hint;
     if (e instanceof NeedsAttentionError) doc.problems = e.problems;
-    process.stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
+    stderr.write(`${redact(JSON.stringify({ error: doc }))}\n`);
   } else {
     if (e instanceof NeedsAttentionError) logger.error(`${t('error.needsAttention')}:\n${e.problems.map((p) => `  - ${p}`).join('\n')}`);
     else logger.error(e.message);
     if (e.details.hint) logger.hint(e.details.hint);
   }
-  if (verbose) {
+  // --verbose: a stack trace for a bug in paycli only (exit 70); an ordinary error (a refused key, an
+  // unreachable host) is said in full above, with at most the one line of what caused it.
+  if (verbose && e.exitCode === ExitCode.INTERNAL) {
     const cause = e.details.cause ?? (e === err ? undefined : err);
-    process.stderr.write(`${redact(sanitizeText(String((cause as Error)?.stack ?? e.stack ?? '')))}\n`);
+    stderr.write(`${redact(sanitizeText(String((cause as Error)?.stack ?? e.stack ?? '')))}\n`);
+  } else if (verbose && !json && e.details.cause instanceof Error && e.details.cause.message && !e.message.includes(e.details.cause.message)) {
+    stderr.write(`${redact(sanitizeText(t('error.causedBy', e.details.cause.message.split('\n')[0]!), true))}\n`);
   }
   return e.exitCode;
 }

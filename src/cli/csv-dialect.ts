@@ -10,6 +10,41 @@ import { UsageError } from '../core/errors.js';
 import { isPortuguese, t } from '../core/i18n/index.js';
 import { formatReais } from '../pix/money.js';
 
+/** What a spreadsheet would run as a formula (OWASP "CSV injection"): text starting with `=`, `+`, `-`, `@`, a tab or a CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Text as paycli writes it into a CSV cell: `'` before what a spreadsheet would run as a formula (`+5531…` → `'+5531…`). */
+export function guardFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/**
+ * A CSV cell as paycli's own CSV wrote it, read back ({@link guardFormula} undone:
+ * `'+5531998765432` → `+5531998765432`), so a results file or a `history` export can be fed back
+ * into a batch (docs/batch-runs.md).
+ */
+export function unguardCell(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}
+
+/**
+ * The words of paycli's values in the `br` dialect, a Portuguese format whatever the language of the
+ * run (its column names are Portuguese too): kinds, outcomes, statuses, key types; `intl` keeps the
+ * English words scripts read.
+ */
+const BR_WORDS: Readonly<Record<string, string>> = {
+  cashout: 'saque', cashin: 'cobrança',
+  ok: 'ok', refused: 'recusado', unknown: 'desconhecido', not_sent: 'não enviado',
+  created: 'criado', paid: 'pago', failed: 'falhou', canceled: 'cancelado', refund: 'estornado',
+  cpf: 'CPF', cnpj: 'CNPJ', email: 'e-mail', phone: 'telefone', random: 'aleatória',
+};
+
+/** A value as the `br` dialect writes it: `sim`/`não` for a boolean, a known word in Portuguese ({@link BR_WORDS}), anything else as it is. */
+export function brValue<T>(value: T): T | string {
+  if (typeof value === 'boolean') return value ? 'sim' : 'não';
+  return typeof value === 'string' && Object.hasOwn(BR_WORDS, value) ? BR_WORDS[value]! : value;
+}
+
 /** The dialects `--csv-dialect` takes. */
 export const CSV_DIALECTS = ['br', 'intl'] as const;
 export type CsvDialect = (typeof CSV_DIALECTS)[number];

@@ -4,10 +4,12 @@
  *   unknown name ends with exit 2 and the nearest known name ("did you mean cashin?");
  * - bare `paycli`, or a command group without its subcommand (`paycli config`), prints the help on
  *   stdout and exits 0; an unknown subcommand of a group ends with exit 2 and a suggestion;
- * - every subcommand's help lists, under "Global Options", the root options it accepts
- *   (`--json`, `--profile`, `--base-url`, ...).
+ * - every subcommand's help names, in one line, the root options it accepts (`--json`, `--profile`,
+ *   `--base-url`, ...), described once in `paycli --help`: a page shows what is its own, as `gh`'s
+ *   "Inherited flags" stay short.
  * Loaded with the command tree: commander only, nothing heavy.
  */
+import { currentBase } from './base-context.js';
 import { resolve } from 'node:path';
 import { Command, Help } from 'commander';
 import { isPortuguese, t } from '../core/i18n/index.js';
@@ -81,11 +83,11 @@ export function findCommand(root: Command, path: readonly string[], reporter: Co
   return cmd;
 }
 
-/** The root's options a subcommand accepts (all of them but --help and --version). */
-function globalOptions(cmd: Command, helper: Help): ReturnType<Help['visibleOptions']> {
+/** The root's options a subcommand accepts (all of them but --help and --version), by their flags. */
+function globalOptions(cmd: Command): string[] {
   const root = rootOf(cmd);
   if (root === cmd) return [];
-  return helper.visibleOptions(root).filter((o) => o.long !== '--help' && o.long !== '--version');
+  return root.options.filter((o) => !(o as unknown as { hidden?: boolean }).hidden && o.long !== '--help' && o.long !== '--version').map((o) => o.long!);
 }
 
 /**
@@ -97,19 +99,34 @@ export function configureRootHelp(program: Command): Command {
   return program
     .helpCommand(false)
     .configureHelp({
-      showGlobalOptions: true,
-      visibleGlobalOptions: (cmd: Command) => globalOptions(cmd, cmd.createHelp()),
+      // the global options in one line under a subcommand's own (described in `paycli --help`)
+      formatHelp(this: Help, cmd, helper) {
+        const text = Help.prototype.formatHelp.call(this, cmd, helper);
+        const globals = globalOptions(cmd);
+        return globals.length ? `${text.replace(/\n*$/, '')}\n\n${t('help.globalOptionsLine', globals.join(' '))}\n` : text;
+      },
       // commander's own headings and notes, in the language of the run
       styleTitle: (title: string) => helpTitle(title),
+      subcommandTerm(this: Help, cmd) {
+        const term = Help.prototype.subcommandTerm.call(this, cmd);
+        return isPortuguese() ? term.replace('[options]', `[${t('help.usage.options')}]`) : term;
+      },
       commandUsage(this: Help, cmd) {
         const usage = Help.prototype.commandUsage.call(this, cmd);
         return isPortuguese() ? usage.replace('[options]', `[${t('help.usage.options')}]`).replace('[command]', `[${t('help.usage.command')}]`) : usage;
       },
       optionDescription(this: Help, option) {
-        const text = Help.prototype.optionDescription.call(this, option);
-        return isPortuguese() ? text.replace('(choices: ', `(${t('help.choices')} `).replace(/([(,] )default: /, `$1${t('help.default')} `) : text;
+        return commanderNotes(Help.prototype.optionDescription.call(this, option));
+      },
+      argumentDescription(this: Help, argument) {
+        return commanderNotes(Help.prototype.argumentDescription.call(this, argument));
       },
     });
+}
+
+/** commander's `(choices: …)` and `(default: …)` after a description, in the language of the run. */
+function commanderNotes(text: string): string {
+  return isPortuguese() ? text.replace('(choices: ', `(${t('help.choices')} `).replace(/(\(|, )default: /, `$1${t('help.default')} `) : text;
 }
 
 /** A heading of commander's help (`Usage:`, `Options:`…) in the language of the run. */
@@ -124,6 +141,14 @@ function helpTitle(title: string): string {
  * command; any other text as it came.
  */
 export function commanderMessage(message: string): string {
+  // `history --csv`: the format is a value of --format (history's table, json, csv)
+  const format = /^unknown option '--(csv|table)'/.exec(message);
+  const hint = format ? `\n${t('cmdr.formatHint', format[1]!)}` : '';
+  return `${translatedCommanderMessage(message)}${hint}`;
+}
+
+/** {@link commanderMessage} without its hints. */
+function translatedCommanderMessage(message: string): string {
   if (!isPortuguese()) return message;
   const [first = '', ...rest] = message.split('\n');
   const tail = rest.map((l) => l.replace(/^\(Did you mean (.+)\?\)$/, (_, n: string) => t('cmdr.didYouMean', n)));
@@ -168,7 +193,7 @@ ${t('help.title.examples')}
     )
     .action((path: string[], _opts: unknown, cmd: Command) => {
       if (path.length === 1 && path[0] === 'examples') {
-        process.stdout.write(`${examplesDir()}\n`);
+        currentBase().stdout.write(`${examplesDir()}\n`);
         return;
       }
       findCommand(program, path, cmd).outputHelp();

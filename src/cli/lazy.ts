@@ -10,7 +10,8 @@
  */
 import type { Command as TypedCommand } from '@commander-js/extra-typings';
 import type { Command } from 'commander';
-import type { RunContext } from '../core/terminal.js';
+import type { CommandResult } from '../core/output.js';
+import type { CommandContext } from './context.js';
 
 type AnyCommand = TypedCommand<any, any, any>;
 
@@ -25,9 +26,13 @@ export type RunOptions<C extends AnyCommand> =
     ? Omit<Globals, 'input'> & Omit<Opts, 'input'> & { input?: Opts extends { input?: infer I } ? I : never; noInput: boolean }
     : never;
 
-/** A run module: `run(options, context)`; options as {@link RunOptions}, context from src/core/terminal.ts. */
+/**
+ * A run module: `run(options, context)` returns its result (src/core/output.ts), which the one printer
+ * renders (src/cli/output/printer.ts), or nothing when it wrote a running log itself (`listen`).
+ * Options as {@link RunOptions}, context from src/cli/context.ts.
+ */
 export interface RunModule<O> {
-  run: (opts: O, ctx: RunContext) => Promise<void>;
+  run: (opts: O, ctx: CommandContext) => Promise<CommandResult | void>;
 }
 
 /**

@@ -19,12 +19,15 @@ import { registerBalance } from './commands/balance.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerStatus } from './commands/status.js';
+import { registerReceipt } from './commands/receipt.js';
 import { ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { createdInThisRun } from '../core/result-state.js';
 import { VERSION } from '../core/version.js';
 import { EXIT_CODE_SUMMARY } from '../core/errors.js';
 import { LANGUAGES, parseLanguage, t } from '../core/i18n/index.js';
 import { chooseLanguage } from './language.js';
+import { currentBase, inProcess, runArgv, setRunArgv } from './base-context.js';
+import { isFieldList, jsonRequested, normalizeJsonArgs } from './output/fields.js';
 
 /**
  * The exit-code table, shown in `paycli --help`, in the language of the run: one line per code of
@@ -61,10 +64,12 @@ export function rootProgram() {
     .description(t('root.description'))
     .version(VERSION, '-V, --version', t('root.version'))
     .helpOption('-h, --help', t('help.option.help'))
-    .option('--json', t('root.json'))
+    .addOption(new Option('--json [fields]', t('root.json')).argParser((v: string) => (v === '' ? true : v)))
+    .option('--jq <expression>', t('root.jq'))
+    .option('--template <text>', t('root.template'))
     .option('--profile <name>', t('root.profile'))
     .option('--base-url <url>', t('root.baseUrl'))
-    .option('--timeout <ms>', t('root.timeout'))
+    .option('--timeout <duration>', t('root.timeout'))
     .option('--verbose', t('root.verbose'))
     .option('--no-color', t('root.noColor'))
     .option('--no-input', t('root.noInput'))
@@ -74,11 +79,12 @@ export function rootProgram() {
     .exitOverride()
     .configureOutput({
       // with --json, stderr stays JSON Lines: no "(run with --help for usage)" after the error document
-      writeErr: (str) => void (process.argv.includes('--json') && str === `${t('help.after.error')}\n` ? undefined : process.stderr.write(str)),
+      writeOut: (str) => void currentBase().stdout.write(str),
+      writeErr: (str) => void (jsonRequested(runArgv()) && str === `${t('help.after.error')}\n` ? undefined : currentBase().stderr.write(str)),
       outputError: (str, write) => {
         const message = commanderMessage(str.replace(/^error: /, '').trim());
-        if (process.argv.includes('--json')) {
-          process.stderr.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
+        if (jsonRequested(runArgv())) {
+          currentBase().stderr.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
         } else write(`${t('log.error')} ${message}\n`);
       },
     })
@@ -109,6 +115,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
   ['sandbox', registerSandbox],
   ['history', registerHistory],
   ['status', registerStatus],
+  ['receipt', registerReceipt],
   ['balance', registerBalance],
   ['reconcile', registerReconcile],
   ['ledger', registerLedger],
@@ -124,14 +131,46 @@ const COMMANDS: ReadonlyArray<readonly [string, (program: Program) => unknown]> 
  * @param args the arguments after the program, e.g. `['--json', 'cashout', '--value', '1550']`
  */
 export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readonly string[]): string | undefined {
-  const withValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  // `--json` takes the next word only when it is a field list (src/cli/output/fields.ts)
+  const withValue = new Set(root.options.filter((o) => o.required).flatMap((o) => [o.long, o.short]));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (withValue.has(arg)) i++;
+    if (withValue.has(arg) || (arg === '--json' && isFieldList(args[i + 1]))) i++;
     else if (arg === '--' || arg === '-h' || arg === '--help' || arg === '-V' || arg === '--version') return undefined;
     else if (!arg.startsWith('-')) return COMMANDS.some(([name]) => name === arg) ? arg : undefined;
   }
   return undefined;
+}
+
+/**
+ * The first word of a command line that names no command (`cashot` in `paycli cashot --help`), the
+ * root's flags and their values skipped; undefined when the line names a command, `help`,
+ * `completion`, or nothing. Such a line is an unknown command (exit 2, "did you mean cashout?")
+ * even with `--help`, never the root's help with exit 0.
+ */
+export function unknownCommandWord(root: UntypedCommand, args: readonly string[]): string | undefined {
+  const withValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (withValue.has(arg)) i++;
+    else if (arg === '--') return undefined;
+    else if (!arg.startsWith('-')) return root.commands.some((c) => c.name() === arg) ? undefined : arg;
+  }
+  return undefined;
+}
+
+/** The root's flags that take a value (src/cli/program.ts `rootProgram`), skipped with it when the root's own flags are read. */
+const ROOT_VALUE_FLAGS: readonly string[] = ['--profile', '--base-url', '--timeout', '--lang'];
+
+/** True for a command line asking the root for its version (`--version` / `-V` among the root's flags, no command). */
+function wantsVersion(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || !arg.startsWith('-')) return false;
+    if (arg === '--version' || arg === '-V') return true;
+    if (ROOT_VALUE_FLAGS.includes(arg)) i++;
+  }
+  return false;
 }
 
 /**
@@ -140,9 +179,11 @@ export function commandToRun(root: Pick<UntypedCommand, 'options'>, args: readon
  */
 export function wantsVerboseVersion(args: readonly string[]): boolean {
   const root: string[] = [];
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     if (arg === '--' || !arg.startsWith('-')) break;
     root.push(arg);
+    if (ROOT_VALUE_FLAGS.includes(arg)) i++; // `--lang pt-BR --version --verbose`
   }
   return (root.includes('--version') || root.includes('-V')) && root.includes('--verbose');
 }
@@ -165,31 +206,42 @@ export function buildProgram(args?: readonly string[]): UntypedCommand {
 
 /** Entry point: parses argv and runs the command; exit codes as in {@link EXIT_CODES_HELP}. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  setRunArgv(argv);
+  const base = currentBase();
   // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do. But a result
   // about something the gateway created that cannot be written out (a full disk, a closed pipe)
   // ends with exit 6, so a script never takes it for "nothing happened" (docs/output-for-scripts.md "Exit codes").
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      const created = stream === process.stdout ? createdInThisRun() : undefined;
-      if (created) {
-        const message = `${t('error.needsAttention')}: ${t('error.stdoutLost', created, err.code ?? err.message)}`;
-        process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `${t('log.error')} ${message}\n`);
-        process.exit(ExitCode.NEEDS_ATTENTION);
-      }
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      process.stderr.write(`${t('log.error')} ${t('error.stdoutFailed', err.code ?? err.message)}\n`);
-      process.exit(ExitCode.USAGE);
-    });
+  if (!inProcess()) {
+    for (const stream of [base.stdout, base.stderr]) {
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        const created = stream === base.stdout ? createdInThisRun() : undefined;
+        if (created) {
+          const message = `${t('error.needsAttention')}: ${t('error.stdoutLost', created, err.code ?? err.message)}`;
+          base.stderr.write(jsonRequested(argv) ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `${t('log.error')} ${message}\n`);
+          process.exit(ExitCode.NEEDS_ATTENTION);
+        }
+        if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        base.stderr.write(`${t('log.error')} ${t('error.stdoutFailed', err.code ?? err.message)}\n`);
+        process.exit(ExitCode.USAGE);
+      });
+    }
   }
-  const args = argv.slice(2);
+  // `--json FIELDS` and a bare `--json` read the same way whatever follows (src/cli/output/fields.ts)
+  const args = normalizeJsonArgs(argv.slice(2));
   await chooseLanguage(args);
   if (wantsVerboseVersion(args)) {
-    (await import('./version-info.js')).printVersionInfo(args.includes('--json'));
+    (await import('./version-info.js')).printVersionInfo(jsonRequested(args), base.stdout);
+    return;
+  }
+  if (jsonRequested(args) && wantsVersion(args)) {
+    base.stdout.write(`${JSON.stringify({ version: VERSION })}\n`); // --json: every answer is a JSON document
     return;
   }
   const program = buildProgram(args);
+  // `paycli cashot --help`: the mistyped command is the error (exit 2, with a suggestion), not the root's help
+  const parsed = unknownCommandWord(program, args) === undefined ? args : args.filter((a) => a !== '--help' && a !== '-h');
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...parsed]);
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
     process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;

@@ -4,10 +4,10 @@
  * local calendar days (the `TZ` zone, src/core/local-time.ts), as `history` shows times.
  */
 import { UsageError } from '../core/errors.js';
+import { parseDuration } from '../core/duration.js';
 import { addDays, localDate, localDayStart, localTimeZone, offsetMinutes, type CalendarDate } from '../core/local-time.js';
 import { t as tr } from '../core/i18n/index.js';
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
 /** Words for a day relative to today, in both languages. */
 const RELATIVE_DAYS: Record<string, number> = { today: 0, hoje: 0, yesterday: -1, ontem: -1 };
@@ -35,8 +35,8 @@ export function parseTimeBound(text: string, flag: string, opts: { now?: number;
   const t = text.trim();
   const now = opts.now ?? Date.now();
   const zone = opts.timeZone ?? localTimeZone();
-  const m = /^([0-9]{1,6})\s*([mhdw])$/i.exec(t);
-  if (m) return now - Number(m[1]) * UNIT_MS[m[2]!.toLowerCase() as keyof typeof UNIT_MS];
+  const back = /[a-z]$/i.test(t) ? parseDuration(t) : undefined; // src/core/duration.ts: 90s, 30m, 24h, 7d, 2w
+  if (back !== undefined) return now - back;
   let day: CalendarDate | undefined;
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
   const br = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t);

@@ -7,6 +7,7 @@ import Module from 'node:module';
 import { join } from 'node:path';
 import { cacheDir, configFile } from '../core/paths.js';
 import { VERSION } from '../core/version.js';
+import { t } from '../core/i18n/index.js';
 import { sqliteDriverInfo } from '../core/sqlite/connect.js';
 import { ledgerPath } from '../ledger/ledger.js';
 
@@ -60,21 +61,22 @@ function codeCache(): VersionInfo['codeCache'] {
 
 /** The text form: one `name  value` line each. */
 export function formatVersionInfo(i: VersionInfo): string {
-  const sqlite = 'error' in i.sqlite ? `unavailable: ${i.sqlite.error}` : `${i.sqlite.driver}${i.sqlite.driver === 'node:sqlite' ? '' : ` ${i.sqlite.driverVersion}`} (SQLite ${i.sqlite.version})`;
+  const sqlite = 'error' in i.sqlite ? t('version.unavailable', i.sqlite.error) : `${i.sqlite.driver}${i.sqlite.driver === 'node:sqlite' ? '' : ` ${i.sqlite.driverVersion}`} (SQLite ${i.sqlite.version})`;
   const rows: Array<[string, string]> = [
     ['paycli', i.paycli],
     ['node', `${i.node.version}${i.node.lts ? ` (LTS ${i.node.lts})` : ''} ${i.node.platform}-${i.node.arch}, ${i.node.path}`],
     ['sqlite', sqlite],
-    ['ledger', i.ledger],
-    ['config', i.config],
-    ['cache', i.cache],
-    ['code cache', i.codeCache.by === 'off' ? 'off' : `${i.codeCache.by === 'node' ? "Node's module.enableCompileCache" : "paycli's own (vm.Script)"}, ${i.codeCache.dir}`],
+    [t('version.ledger'), i.ledger],
+    [t('version.config'), i.config],
+    [t('version.cache'), i.cache],
+    [t('version.codeCache'), i.codeCache.by === 'off' ? t('version.off') : `${t('version.codeCacheBy', i.codeCache.by)}, ${i.codeCache.dir}`],
   ];
-  return `${rows.map(([k, v]) => `${k.padEnd(11)}${v}`).join('\n')}\n`;
+  const width = Math.max(...rows.map(([k]) => k.length)) + 1;
+  return `${rows.map(([k, v]) => `${k.padEnd(width)}${v}`).join('\n')}\n`;
 }
 
-/** Prints {@link versionInfo} on stdout, as text or one JSON document. */
-export function printVersionInfo(json: boolean): void {
+/** Prints {@link versionInfo} on the run's stdout, as text or one JSON document. */
+export function printVersionInfo(json: boolean, stdout: NodeJS.WritableStream): void {
   const info = versionInfo();
-  process.stdout.write(json ? `${JSON.stringify(info)}\n` : formatVersionInfo(info));
+  stdout.write(json ? `${JSON.stringify(info)}\n` : formatVersionInfo(info));
 }

@@ -2,8 +2,9 @@
  * The operating system's keychain, where `paycli auth login` keeps a profile's API key (docs/configuration.md
  * "Where the API key is kept"): the Secret Service on Linux (GNOME Keyring, KWallet), the Keychain on
  * macOS, the Credential Manager on Windows, through `@napi-rs/keyring` (prebuilt binaries, installed
- * from the npm registry without a build). One entry per profile: service `paycli`, account the
- * profile's name.
+ * from the npm registry without a build). One entry per profile and secret config key (src/core/secrets.ts
+ * `isSecretKey`): service `paycli`, account the profile's name for its `api-key`, `<profile>/<key>` for
+ * the others (`prod/header.X-Client-Secret`, `prod/ledger-password`).
  *
  * The library is loaded only here, on the first call: never at start-up, never on a request whose
  * key comes from `PAYCLI_API_KEY` or the config file (src/config/settings.ts `settingsFor`). On
@@ -34,9 +35,9 @@ export function keychainName(platform: NodeJS.Platform = process.platform): stri
   return 'the Secret Service keyring';
 }
 
-function entry(profile: string): Keyring.Entry {
+function entry(profile: string, key: string): Keyring.Entry {
   try {
-    return new (library().Entry)(KEYCHAIN_SERVICE, profile, { linux: { store: 'secret-service' } });
+    return new (library().Entry)(KEYCHAIN_SERVICE, key === 'api-key' ? profile : `${profile}/${key}`, { linux: { store: 'secret-service' } });
   } catch (err) {
     throw new KeychainUnavailable(reason(err));
   }
@@ -51,11 +52,11 @@ function reason(err: unknown): string {
 }
 
 /**
- * The API key kept for `profile`, or undefined when the keychain holds none.
+ * The secret `key` (default `api-key`) kept for `profile`, or undefined when the keychain holds none.
  * @throws KeychainUnavailable when the keychain cannot be reached or read (none, locked)
  */
-export function keychainGet(profile: string): string | undefined {
-  const e = entry(profile);
+export function keychainGet(profile: string, key = 'api-key'): string | undefined {
+  const e = entry(profile, key);
   try {
     return e.getPassword() ?? undefined;
   } catch (err) {
@@ -64,25 +65,25 @@ export function keychainGet(profile: string): string | undefined {
 }
 
 /**
- * Keeps `key` for `profile` in the keychain (replacing any).
+ * Keeps `secret` as `profile`'s config key `key` (default `api-key`) in the keychain (replacing any).
  * @throws KeychainUnavailable when there is no usable keychain
  */
-export function keychainSet(profile: string, key: string): void {
-  const e = entry(profile);
+export function keychainSet(profile: string, secret: string, key = 'api-key'): void {
+  const e = entry(profile, key);
   try {
-    e.setPassword(key);
+    e.setPassword(secret);
   } catch (err) {
     throw new KeychainUnavailable(reason(err));
   }
 }
 
 /**
- * Removes the key of `profile` from the keychain.
+ * Removes the secret `key` (default `api-key`) of `profile` from the keychain.
  * @returns true when one was removed, false when there was none
  * @throws KeychainUnavailable when the keychain cannot be reached
  */
-export function keychainDelete(profile: string): boolean {
-  const e = entry(profile);
+export function keychainDelete(profile: string, key = 'api-key'): boolean {
+  const e = entry(profile, key);
   try {
     return e.deletePassword();
   } catch (err) {

@@ -22,13 +22,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'cashin-base-url', description: 'base URL for cash-ins only (gateways that serve them from another host)' },
   { name: 'cashout-base-url', description: 'base URL for cash-outs only' },
   { name: 'api-key', description: 'the gateway API key, sent as "Authorization: Bearer <key>"', secret: true },
-  { name: 'api-key-store', description: 'keychain: the API key is in the system keychain (set by paycli auth login; removed by auth logout)' },
+  { name: 'api-key-store', description: 'keychain: the API key is in the system keychain (set by paycli auth login or config set api-key; removed by auth logout or config unset)' },
   { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
   { name: 'allow-insecure-http', description: 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)' },
   { name: 'lang', description: 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)' },
-  { name: 'timeout', description: 'request timeout in milliseconds (default 30000)' },
+  { name: 'timeout', description: 'request timeout: 30s, 500ms, 2m, or a plain number of milliseconds (default 30s)' },
   { name: 'settle-after', description: 'how long past a payment\'s deadline a lookup\'s "not found" still proves nothing (default 2m; e.g. 90s, 5m)' },
-  { name: 'duplicate-window', description: 'minutes within which an identical cash-out is refused (default 10; 0 = off; an unknown outcome blocks until resolved)' },
+  { name: 'duplicate-window', description: 'how long an identical cash-out is refused: 10 (minutes), 30m, 1h (default 10; 0 = off; an unknown outcome blocks until resolved)' },
   // Beyond the interface: the gateway family's order references and lookups (docs/order-references.md "Beyond the interface").
   { name: 'order-id', description: 'auto (default): give every payment without --order-id a reference paycli-<ULID>; off: send orderId only when given' },
   { name: 'lookup', description: 'auto (default): ask the gateway by orderId before a cash-out and after an unknown outcome; off: never' },
@@ -40,6 +40,16 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'ledger-password', description: "the team ledger's password when ledger-url holds none (then PGPASSWORD, then ~/.pgpass)", secret: true },
   { name: 'balance-path', description: `balance path (default ${DEFAULT_LOOKUP_PATHS.balancePath})` },
 ];
+
+/**
+ * The config key that records where the secret config key `key` is kept (src/core/secrets.ts
+ * `isSecretKey`): `api-key-store`, `ledger-password-store`, `header-store.<Name>`; its value
+ * `keychain` means the system keychain holds the secret and the config file does not
+ * (docs/configuration.md "Where secrets are kept").
+ */
+export function secretStoreKey(key: string): string {
+  return key.startsWith(HEADER_PREFIX) ? `header-store.${key.slice(HEADER_PREFIX.length)}` : `${key}-store`;
+}
 
 /** True for a fixed key or a `header.<Name>` key with a valid HTTP header name. */
 export function isValidKey(key: string): boolean {

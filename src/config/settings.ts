@@ -5,15 +5,15 @@
  * `src/cli/run/config.ts`) so that the request path does not load `conf`.
  */
 import { readFileSync } from 'node:fs';
+import { parseDuration } from '../core/duration.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { configFile } from '../core/paths.js';
-import { HEADER_PREFIX } from './keys.js';
+import { HEADER_PREFIX, secretStoreKey } from './keys.js';
 import { configTrust } from './trust.js';
 import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { keychainGet, keychainName } from './keychain.js';
-import type { OrderIdMode } from '../gateway/order-id.js';
 import { BUILT_IN_SANDBOX, endpointHost, endpointSetting, isSandbox, parseEndpoint, type Endpoint } from '../gateway/endpoint.js';
 import { DEFAULT_LOOKUP_PATHS } from '../gateway/contract.js';
 /** Default request timeout, in milliseconds. */
@@ -88,7 +88,8 @@ export interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
   timeout?: string;
-  json?: boolean;
+  /** `--json`: true for the whole document, or the comma list of `--json FIELDS` (src/cli/output/shape.ts). */
+  json?: boolean | string;
   verbose?: boolean;
   color?: boolean;
   allowInsecureHttp?: boolean;
@@ -174,17 +175,19 @@ export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proce
   return { name, keys: (Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? {}, configured: Object.keys(profiles).length > 0 };
 }
 
-/** The keys that give a profile a gateway: without any of them, a profile is the built-in sandbox. */
-const BASE_URL_KEYS = ['base-url', 'cashin-base-url', 'cashout-base-url', 'lookup-base-url'] as const;
-
 /** The longest request timeout paycli takes: one hour, in milliseconds (docs/configuration.md). */
 export const MAX_TIMEOUT_MS = 3_600_000;
 
-function positiveInt(text: string, what: string, source: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[0-9]+$/.test(text.trim()) || Number(text) <= 0 || Number(text) > max) {
-    throw new UsageError(t('settingsValue.positiveInt', source, what, max, text), { field: source });
-  }
-  return Number(text);
+/**
+ * A request timeout (`--timeout`, config key `timeout`) in the one duration syntax (src/core/duration.ts):
+ * `30s`, `500ms`, `2m`, a plain number in milliseconds; 1 ms to {@link MAX_TIMEOUT_MS}.
+ * @returns milliseconds
+ * @throws UsageError naming the source
+ */
+export function timeoutMs(text: string, source: string): number {
+  const ms = parseDuration(text, 'ms');
+  if (ms === undefined || ms < 1 || ms > MAX_TIMEOUT_MS) throw new UsageError(t('settingsValue.positiveInt', source, t('settingsValue.timeout'), MAX_TIMEOUT_MS, text), { field: source });
+  return ms;
 }
 
 /** The longest `settle-after`: one day, in milliseconds. */
@@ -192,43 +195,90 @@ export const MAX_SETTLE_AFTER_MS = 86_400_000;
 
 /**
  * `settle-after` (config key, or `PAYCLI_SETTLE_AFTER`): how long past a payment's deadline a
- * gateway's "not found" still proves nothing (docs/ledger-and-safety.md, "In flight"): a whole
- * number of seconds, or with a unit, `90s`, `2m`, `1h`, `500ms`; `0` for none.
+ * gateway's "not found" still proves nothing (docs/ledger-and-safety.md, "In flight"): a duration
+ * (src/core/duration.ts), `90s`, `2m`, `1h`, `500ms`, a plain number in seconds; `0` for none.
  * @returns milliseconds
  * @throws UsageError naming the source
  */
 export function settleAfterMs(text: string, source: string): number {
-  const m = /^\s*([0-9]{1,9})\s*(ms|s|m|h)?\s*$/.exec(text);
-  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  const ms = parseDuration(text, 's') ?? NaN;
   if (!(ms >= 0 && ms <= MAX_SETTLE_AFTER_MS)) throw new UsageError(t('settingsValue.settleAfter', source, text), { field: source });
   return ms;
 }
 
-/** `duplicate-window`: whole minutes, `0` turning the time window off (an unknown outcome still blocks). */
-function windowMinutes(text: string, source: string): number {
-  if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(t('settingsValue.window', source, text), { field: source });
-  return Number(text);
+/**
+ * The shortest `settle-after` for a gateway that is not the sandbox or on loopback: one minute
+ * (docs/ledger-and-safety.md, "In flight"). paycli's deadline is when it stops waiting, not when
+ * the gateway stops working: a request that left may sit in the gateway's queues and be created
+ * seconds later, so a "not found" right at the deadline proves nothing, and a payment settled
+ * `not_sent` on it would be sent a second time.
+ */
+export const MIN_REMOTE_SETTLE_AFTER_MS = 60_000;
+
+/**
+ * Refuses a `settle-after` below {@link MIN_REMOTE_SETTLE_AFTER_MS} for a gateway that is not the
+ * sandbox or on loopback (where tests use 0: their gateway answers or not, nothing is queued).
+ * @throws UsageError (exit 2, nothing sent) naming where the value came from
+ */
+function checkSettleFloor(ms: number, endpoint: Endpoint, source: string): void {
+  if (ms >= MIN_REMOTE_SETTLE_AFTER_MS || isSandbox(endpoint)) return;
+  // a URL that does not parse is checkBaseUrl's to name
+  if (!URL.canParse(endpoint.url) || isLoopbackHost(new URL(endpoint.url).hostname)) return;
+  throw new UsageError(t('settingsValue.settleAfterFloor', source, ms, MIN_REMOTE_SETTLE_AFTER_MS / 1000), { field: 'settle-after' });
 }
+
+/**
+ * `duplicate-window` in the one duration syntax (src/core/duration.ts): `10`, `1h`, `30m`, `0` turning
+ * the time window off (an unknown outcome still blocks); a plain number is minutes, and the window is
+ * whole minutes.
+ * @returns minutes
+ * @throws UsageError naming the source
+ */
+export function windowMinutes(text: string, source: string): number {
+  const ms = parseDuration(text, 'm');
+  if (ms === undefined || ms % 60_000 !== 0) throw new UsageError(t('settingsValue.window', source, text), { field: source });
+  return ms / 60_000;
+}
+
+/**
+ * The gateway settings present in a request's sources other than a base URL: a credential (the
+ * environment's `PAYCLI_API_KEY`, the profile's `api-key` or keychain key), a way to send it
+ * (`auth-header`, `header.<Name>`), a base URL for another operation, a lookup path, or
+ * `allow-insecure-http` (flag or profile). Any of them says a gateway was meant, so a request without
+ * a base URL must not fall back to the built-in sandbox (docs/configuration.md "Which gateway").
+ * @returns the names of the settings found, as the user wrote them (`PAYCLI_API_KEY`, `api-key`, `header.X-Cs`)
+ */
+export function gatewaySettingsPresent(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>): string[] {
+  const found: string[] = [];
+  if (env.PAYCLI_API_KEY) found.push('PAYCLI_API_KEY');
+  if (flags.allowInsecureHttp) found.push('--allow-insecure-http');
+  for (const [k, v] of Object.entries(profile)) if (v !== '' && (GATEWAY_KEYS.includes(k) || k.startsWith(HEADER_PREFIX) || k.startsWith('header-store.'))) found.push(k);
+  return found;
+}
+
+/** The profile keys that only a gateway uses (see {@link gatewaySettingsPresent}). */
+const GATEWAY_KEYS: readonly string[] = ['base-url', 'cashin-base-url', 'cashout-base-url', 'lookup-base-url', 'api-key', 'api-key-store', 'auth-header', 'allow-insecure-http', 'status-path', 'status-by-order-path', 'balance-path'];
 
 /**
  * The base URL of a request: `--base-url`, `PAYCLI_BASE_URL`, then the profile. A lookup uses
  * `lookup-base-url`, else `base-url`, else the host of the operation it is about (`about`; for
- * `status` and `balance`, `cashout-base-url` then `cashin-base-url`).
+ * `status` and `balance`, `cashout-base-url` then `cashin-base-url`). Without one, the built-in
+ * sandbox only when no gateway setting is present ({@link gatewaySettingsPresent}): a credential
+ * or a half set-up profile without a base URL is exit 2, nothing sent, never a sandbox "success".
+ * @throws UsageError `usage` naming the missing `base-url` and the settings that were found
  */
-function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, configuredProfile: string | undefined): string {
+function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, profileName: string): string {
   const fromProfile =
     op === 'lookup'
       ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
       : profile[`${op}-base-url`] || profile['base-url'];
   const chosen = (flags.baseUrl || env.PAYCLI_BASE_URL || fromProfile || '').trim();
   if (chosen) return chosen;
-  // A profile that names no gateway at all is the built-in sandbox (its notice says so), whatever
-  // else it sets. One that names a gateway for another operation only must not silently "succeed"
-  // in the sandbox: that is a profile half set up.
-  if (configuredProfile !== undefined && BASE_URL_KEYS.some((k) => profile[k])) {
-    throw new UsageError(t('settings.noBaseUrl', configuredProfile, op), {
-      field: '--base-url',
-      hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${configuredProfile === 'default' ? '' : ` --profile ${configuredProfile}`}`),
+  const present = gatewaySettingsPresent(flags, env, profile);
+  if (present.length > 0) {
+    throw new UsageError(t('settings.noBaseUrl', profileName, op, present.join(', ')), {
+      field: 'base-url',
+      hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${profileName === 'default' ? '' : ` --profile ${profileName}`}`),
     }, 'usage');
   }
   return BUILT_IN_SANDBOX;
@@ -269,37 +319,34 @@ export function resolveSettings(flags: GlobalFlags & { profileFromLedger?: boole
 /**
  * The settings of one operation or lookup; the one precedence rule, without side effects:
  * flags, then the environment (`PAYCLI_PROFILE`, `PAYCLI_BASE_URL`, `PAYCLI_API_KEY`), then the
- * profile's keys, then the defaults; the built-in sandbox only when named or when no profile is
- * configured at all.
+ * profile's keys, then the defaults; the built-in sandbox only when named or when no gateway
+ * setting is present at all (see {@link gatewaySettingsPresent}).
  * @param op which request: `cashin` / `cashout` (for `cashin-base-url` / `cashout-base-url`), or `lookup`
  * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
  * @throws UsageError `unknown_profile`; a profile without base URL; a malformed timeout, base URL, lookup path or mode
  */
 export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?: boolean }; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
   const { flags, env, op, about } = input;
-  const { name, keys: profile, configured } = selectProfile(flags, env, input.config, Boolean(flags.profileFromLedger));
-  const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, configured ? name : undefined));
+  const { name, keys: profile } = selectProfile(flags, env, input.config, Boolean(flags.profileFromLedger));
+  const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, name));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
-  const timeoutMs = flags.timeout
-    ? positiveInt(flags.timeout, t('settingsValue.timeout'), '--timeout', MAX_TIMEOUT_MS)
-    : profile.timeout
-      ? positiveInt(profile.timeout, t('settingsValue.timeout'), t('settings.configKey', 'timeout', name), MAX_TIMEOUT_MS)
-      : DEFAULT_TIMEOUT_MS;
+  const requestTimeoutMs = flags.timeout ? timeoutMs(flags.timeout, '--timeout') : profile.timeout ? timeoutMs(profile.timeout, t('settings.configKey', 'timeout', name)) : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
+  const settleSource: [string, string] | undefined = env.PAYCLI_SETTLE_AFTER
+    ? [env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER']
+    : profile['settle-after']
+      ? [profile['settle-after'], t('settings.configKey', 'settle-after', name)]
+      : undefined;
   const settings: Settings = {
     profile: name,
     endpoint,
     apiKey: env.PAYCLI_API_KEY || profile['api-key'] || undefined,
     authHeader: profile['auth-header'] || undefined,
     headers,
-    timeoutMs,
+    timeoutMs: requestTimeoutMs,
     duplicateWindowMin: windowText ? windowMinutes(windowText, t('settings.configKey', 'duplicate-window', name)) : DEFAULT_DUPLICATE_WINDOW_MIN,
-    settleAfterMs: env.PAYCLI_SETTLE_AFTER
-      ? settleAfterMs(env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER')
-      : profile['settle-after']
-        ? settleAfterMs(profile['settle-after'], t('settings.configKey', 'settle-after', name))
-        : DEFAULT_SETTLE_AFTER_MS,
+    settleAfterMs: settleSource ? settleAfterMs(settleSource[0], settleSource[1]) : DEFAULT_SETTLE_AFTER_MS,
     allowInsecureHttp: Boolean(flags.allowInsecureHttp) || choice(profile['allow-insecure-http'], ['false', 'true'] as const, 'allow-insecure-http', name) === 'true',
     orderId: choice(profile['order-id'], ['auto', 'off'] as const, 'order-id', name),
     lookup: choice(profile.lookup, ['auto', 'off'] as const, 'lookup', name),
@@ -308,6 +355,7 @@ export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?:
     balancePath: pathTemplate(profile['balance-path'], DEFAULT_LOOKUP_PATHS.balancePath, 'balance-path', name),
   };
   if (!isSandbox(endpoint)) checkBaseUrl(endpoint.url, settings.allowInsecureHttp);
+  if (settleSource) checkSettleFloor(settings.settleAfterMs, endpoint, settleSource[1]);
   return settings;
 }
 
@@ -370,34 +418,49 @@ export function keylessLoopback(settings: Settings): boolean {
 }
 
 const keylessNoticed = new Set<string>();
-const keychainKeys = new Map<string, string | undefined>();
+const keychainSecrets = new Map<string, string | undefined>();
 
-/** Where a profile's API key is kept, by what the config file says: `keychain` when `auth login` put it there. */
-export function keyStoreOf(config: ConfigFile, profile: string): 'keychain' | 'file' | undefined {
+/** Where a profile's API key is kept, by what the config file says: `keychain` when `auth login` or `config set` put it there. */
+export function keyStoreOf(config: ConfigFile, profile: string, key = 'api-key'): 'keychain' | 'file' | undefined {
   const keys = config.profiles?.[profile];
-  if (keys?.['api-key-store'] === 'keychain') return 'keychain';
-  return keys?.['api-key'] ? 'file' : undefined;
+  if (keys?.[secretStoreKey(key)] === 'keychain') return 'keychain';
+  return keys?.[key] ? 'file' : undefined;
 }
 
 /**
- * The API key of `profile` from the system keychain (src/config/keychain.ts), only when the profile
- * says it is kept there: the keychain library is loaded on no other path (docs/speed.md). Asked
- * once per process. Fail closed: a keychain that cannot be read is exit 3, nothing sent.
+ * A profile's secret config key (`api-key`, `header.<Name>`, `ledger-password`) where it is kept
+ * (docs/configuration.md "Where secrets are kept"): the system keychain (src/config/keychain.ts)
+ * when the profile says so, else the config file. The keychain library is loaded on no other path
+ * (docs/speed.md), and asked once per process. Fail closed: a keychain that cannot be read is
+ * exit 3, nothing sent.
  * @throws AuthError `no_credential`
  */
-function keyFromKeychain(profile: string, config: ConfigFile): string | undefined {
-  if (keyStoreOf(config, profile) !== 'keychain') return undefined;
-  if (keychainKeys.has(profile)) return keychainKeys.get(profile);
-  let key: string | undefined;
+export function keptSecret(config: ConfigFile, profile: string, key: string): string | undefined {
+  if (keyStoreOf(config, profile, key) !== 'keychain') return config.profiles?.[profile]?.[key] || undefined;
+  const id = `${profile}\n${key}`;
+  if (keychainSecrets.has(id)) return keychainSecrets.get(id);
+  let secret: string | undefined;
   try {
-    key = keychainGet(profile);
+    secret = keychainGet(profile, key);
   } catch (err) {
-    throw new AuthError(t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true)), {
-      hint: t('settings.keychainHint', `paycli auth login${profile === 'default' ? '' : ` --profile ${profile}`}`),
+    throw new AuthError(t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true), key), {
+      hint: t('settings.keychainHint', `paycli ${key === 'api-key' ? 'auth login' : `config set ${key}`}${profile === 'default' ? '' : ` --profile ${profile}`}`),
     }, 'no_credential');
   }
-  keychainKeys.set(profile, key);
-  return key;
+  keychainSecrets.set(id, secret);
+  return secret;
+}
+
+/** The `header.<Name>` values a profile keeps in the keychain (`header-store.<Name>` = `keychain`), by header name. @throws as {@link keptSecret} */
+function keychainHeaders(config: ConfigFile, profile: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(config.profiles?.[profile] ?? {})) {
+    if (!k.startsWith('header-store.') || v !== 'keychain') continue;
+    const name = k.slice('header-store.'.length);
+    const value = keptSecret(config, profile, `${HEADER_PREFIX}${name}`);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }
 
 /**
@@ -409,10 +472,13 @@ function keyFromKeychain(profile: string, config: ConfigFile): string | undefine
  *   (reconcile): a profile the config file lacks is then empty, not an error
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
-export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean } = {}): Settings {
+export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Settings {
   const config = readConfigFile();
-  const settings = settingsFrom({ flags, env: process.env, config, op, about });
-  if (!settings.apiKey && !isSandbox(settings.endpoint)) settings.apiKey = keyFromKeychain(settings.profile, config);
+  const settings = settingsFrom({ flags, env: opts.env ?? process.env, config, op, about });
+  if (!isSandbox(settings.endpoint)) {
+    if (!settings.apiKey) settings.apiKey = keptSecret(config, settings.profile, 'api-key');
+    Object.assign(settings.headers, keychainHeaders(config, settings.profile));
+  }
   registerRequestSecrets({ ...settings, baseUrl: endpointSetting(settings.endpoint) });
   const noticeKey = `${settings.profile}\n${endpointHost(settings.endpoint)}`;
   if (keylessLoopback(settings)) {

@@ -79,6 +79,7 @@ export type ErrorCode =
   | 'not_found'
   | 'unresolved'
   | 'invalid_brcode'
+  | 'no_receipt'
   | 'config_untrusted'
   | 'proxy_auth_required';
 
@@ -115,40 +116,57 @@ export class PaycliError extends Error {
   }
 }
 
+/**
+ * The kinds of error paycli reports on purpose that differ only by their exit code and default
+ * `code`, one row each (the rest of the file adds the two that carry more: {@link InterruptedError},
+ * {@link NeedsAttentionError}). Each row becomes a class of that name below, so `instanceof` tells
+ * them apart; each takes `(message, details?, code?)`.
+ */
+const ERROR_KINDS = {
+  /** Bad flags, bad input file or a value that fails validation: exit 2, nothing was sent. */
+  UsageError: [ExitCode.USAGE, 'usage'],
+  /** The gateway answered 4xx (not 401/403) with an error body: exit 1. */
+  GatewayRefusedError: [ExitCode.REFUSED, 'gateway_refused'],
+  /** 401/403 from the gateway, or no API key configured for a gateway: exit 3. */
+  AuthError: [ExitCode.AUTH, 'unauthorized'],
+  /** Connection failure, reset or timeout: exit 4. `details.maybeSent` says if the outcome is unknown. */
+  NetworkError: [ExitCode.NETWORK, 'network'],
+  /** 5xx, a body that is not JSON, too large, or of the wrong shape: exit 5. */
+  GatewayError: [ExitCode.GATEWAY, 'gateway_error'],
+  /** A bug in paycli: exit 70, never reported as a gateway failure. */
+  InternalError: [ExitCode.INTERNAL, 'internal_error'],
+} as const satisfies Record<string, readonly [ExitCodeValue, ErrorCode]>;
+
+/** The class of one row of {@link ERROR_KINDS}. */
+function errorKind<N extends keyof typeof ERROR_KINDS>(name: N) {
+  const [exitCode, defaultCode] = ERROR_KINDS[name];
+  const kind = class extends PaycliError {
+    constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = defaultCode) {
+      super(code, exitCode, message, details);
+    }
+  };
+  Object.defineProperty(kind, 'name', { value: name });
+  return kind;
+}
+
 /** Bad flags, bad input file or a value that fails validation: exit 2, nothing was sent. */
-export class UsageError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'usage') {
-    super(code, ExitCode.USAGE, message, details);
-  }
-}
-
+export const UsageError = errorKind('UsageError');
+export type UsageError = InstanceType<typeof UsageError>;
 /** The gateway answered 4xx (not 401/403) with an error body: exit 1. */
-export class GatewayRefusedError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'gateway_refused') {
-    super(code, ExitCode.REFUSED, message, details);
-  }
-}
-
+export const GatewayRefusedError = errorKind('GatewayRefusedError');
+export type GatewayRefusedError = InstanceType<typeof GatewayRefusedError>;
 /** 401/403 from the gateway, or no API key configured for a gateway: exit 3. */
-export class AuthError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'unauthorized') {
-    super(code, ExitCode.AUTH, message, details);
-  }
-}
-
+export const AuthError = errorKind('AuthError');
+export type AuthError = InstanceType<typeof AuthError>;
 /** Connection failure, reset or timeout: exit 4. `details.maybeSent` says if the outcome is unknown. */
-export class NetworkError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'network') {
-    super(code, ExitCode.NETWORK, message, details);
-  }
-}
-
+export const NetworkError = errorKind('NetworkError');
+export type NetworkError = InstanceType<typeof NetworkError>;
 /** 5xx, a body that is not JSON, too large, or of the wrong shape: exit 5. */
-export class GatewayError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}, code: ErrorCode = 'gateway_error') {
-    super(code, ExitCode.GATEWAY, message, details);
-  }
-}
+export const GatewayError = errorKind('GatewayError');
+export type GatewayError = InstanceType<typeof GatewayError>;
+/** A bug in paycli: exit 70, never reported as a gateway failure. */
+export const InternalError = errorKind('InternalError');
+export type InternalError = InstanceType<typeof InternalError>;
 
 /** Ctrl-C: exit 130. */
 export class InterruptedError extends PaycliError {
@@ -166,12 +184,5 @@ export class NeedsAttentionError extends PaycliError {
   constructor(problems: readonly string[], details: ErrorDetails = {}) {
     super('needs_attention', ExitCode.NEEDS_ATTENTION, `${t('error.needsAttention')}: ${problems.join('; ')}`, details);
     this.problems = problems;
-  }
-}
-
-/** A bug in paycli: exit 70, never reported as a gateway failure. */
-export class InternalError extends PaycliError {
-  constructor(message: string, details: ErrorDetails = {}) {
-    super('internal_error', ExitCode.INTERNAL, message, details);
   }
 }

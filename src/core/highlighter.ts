@@ -6,19 +6,19 @@
  * stderr is no terminal, never load it.
  */
 import type { ChalkInstance } from 'chalk';
-import { wantsColor } from './terminal.js';
+import { wantsColor, type RunContext } from './terminal.js';
 
 let instance: ChalkInstance | undefined;
 
 /** Decides once, at start-up, whether colour is used. `noColorFlag` is `--no-color`. */
-export async function setupColor(noColorFlag: boolean): Promise<void> {
+export async function setupColor(noColorFlag: boolean, ctx?: Pick<RunContext, 'isTTY' | 'env'>): Promise<void> {
   if (noColorFlag) {
     // Every library decides colour for itself (the prompts use node:util styleText, which reads
     // NO_COLOR and, before it, FORCE_COLOR): --no-color becomes NO_COLOR for the whole process.
     process.env.NO_COLOR = '1';
     delete process.env.FORCE_COLOR;
   }
-  const off = !wantsColor(noColorFlag);
+  const off = !wantsColor(noColorFlag, ctx);
   // The named class, not the default export: the bundle's CommonJS chunks wrap a default export once more.
   instance = off ? undefined : new (await import('chalk')).Chalk();
 }

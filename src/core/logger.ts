@@ -8,19 +8,26 @@ import { highlighter } from './highlighter.js';
 import { t } from './i18n/index.js';
 import { noteCreated } from './result-state.js';
 import { redact, sanitizeText } from './sanitize.js';
-import { prettyJson } from './terminal.js';
+import { processContext } from './terminal.js';
 
-const err = (s: string) => process.stderr.write(redact(s));
+/** The run's streams (src/cli/action.ts gives the run context's); the process's until then. */
+let streams: { stderr: NodeJS.WritableStream; stdout: NodeJS.WritableStream; stdoutIsTTY: boolean } | undefined;
+const io = () => (streams ??= (() => {
+  const ctx = processContext();
+  return { stderr: ctx.stderr, stdout: ctx.stdout, stdoutIsTTY: ctx.isTTY.stdout };
+})());
+const err = (s: string) => io().stderr.write(redact(s));
 /** Defence in depth: a message may quote a gateway; strip escapes from it (the prefix keeps its colour). */
 const clean = (msg: string) => sanitizeText(msg);
 
 let verbose = false;
 let json = false;
 
-/** Sets the logger's mode once at start-up. */
-export function setupLogger(opts: { verbose: boolean; json: boolean }): void {
+/** Sets the logger's mode and streams once at start-up (the run context's streams). */
+export function setupLogger(opts: { verbose: boolean; json: boolean; stderr?: NodeJS.WritableStream; stdout?: NodeJS.WritableStream; stdoutIsTTY?: boolean }): void {
   verbose = opts.verbose;
   json = opts.json;
+  if (opts.stderr && opts.stdout) streams = { stderr: opts.stderr, stdout: opts.stdout, stdoutIsTTY: opts.stdoutIsTTY ?? false };
 }
 
 /** One JSON line on stderr, `{kind: message}`. */
@@ -57,15 +64,17 @@ export const logger = {
 };
 
 /**
- * Writes the command's result to stdout: text as is, or exactly one JSON document (pretty on a
+ * Writes a result to stdout for the commands whose output is a running log rather than a result
+ * value (`listen`, a batch run's rows); every other command returns its result to the printer
+ * (src/cli/output/printer.ts). Text as is, or exactly one JSON document (pretty on a
  * terminal, compact otherwise, as `gh` does).
  * @param opts.created what the gateway created (e.g. `cash-out 42`): if stdout then fails (a full
  *   disk), src/cli/program.ts ends with exit 6 (needs attention), never with a code that says nothing was sent
  */
 export function printResult(result: string | { json: unknown }, opts: { created?: string } = {}): void {
   noteCreated(opts.created);
-  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, prettyJson() ? 2 : undefined);
-  process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+  const text = typeof result === 'string' ? result : JSON.stringify(result.json, null, io().stdoutIsTTY ? 2 : undefined);
+  io().stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
 }
 
 /**
@@ -76,7 +85,8 @@ export function printResult(result: string | { json: unknown }, opts: { created?
 export async function printStream(pieces: Iterable<string>): Promise<void> {
   let block = '';
   const flush = async () => {
-    if (!process.stdout.write(redact(block))) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    const out = io().stdout;
+    if (!out.write(redact(block))) await new Promise((resolve) => out.once('drain', resolve));
     block = '';
   };
   for (const piece of pieces) {
@@ -84,4 +94,12 @@ export async function printStream(pieces: Iterable<string>): Promise<void> {
     if (block.length >= 65_536) await flush();
   }
   if (block) await flush();
+}
+
+/**
+ * The run's stdout and stderr (the run context's; src/cli/action.ts sets them), for the few
+ * writers whose output is a running log (`listen`, a batch run, the sandbox's log, progress).
+ */
+export function runStreams(): { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; stdoutIsTTY: boolean } {
+  return io();
 }

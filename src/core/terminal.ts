@@ -27,6 +27,8 @@ export interface RunContext {
   /** The environment the settings are read from (PAYCLI_*, NO_COLOR, proxies). */
   env: NodeJS.ProcessEnv;
   isTTY: Terminals;
+  /** Columns of the terminal stdout is, when it is one. */
+  readonly columns?: number | undefined;
   /** The clock (ledger times, `--since 7d`). */
   now(): Date;
   /** The positional arguments of the command (`status <id>`, `config set <key> [value]`). */
@@ -48,6 +50,9 @@ export function processContext(args: string[] = [], command?: Command): RunConte
     },
     get stderr() {
       return process.stderr;
+    },
+    get columns() {
+      return process.stdout.columns;
     },
     env: process.env,
     isTTY: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
@@ -80,8 +85,8 @@ export function wantsColor(noColorFlag: boolean, ctx: Pick<RunContext, 'isTTY' |
  * Width a table for people may use: the terminal's columns when stdout is one (at least 60),
  * else 80 (a file or a pipe gets the width README examples are written for).
  */
-export function outputWidth(ctx: Pick<RunContext, 'isTTY'> = processContext()): number {
-  return ctx.isTTY.stdout && process.stdout.columns ? Math.max(60, process.stdout.columns) : 80;
+export function outputWidth(ctx: Pick<RunContext, 'isTTY' | 'columns'> = processContext()): number {
+  return ctx.isTTY.stdout && ctx.columns ? Math.max(60, ctx.columns) : 80;
 }
 
 /** `--json` is pretty-printed on a terminal and compact otherwise (a pipe, a file), as `gh` does. */
@@ -93,13 +98,13 @@ export function prettyJson(ctx: Pick<RunContext, 'isTTY'> = processContext()): b
  * Columns to draw a QR code in: the terminal's width when stdout is one, else undefined (a file
  * or a pipe gets the code drawn at its natural size, when asked to draw at all).
  */
-export function qrColumns(ctx: Pick<RunContext, 'isTTY'> = processContext()): number | undefined {
-  return ctx.isTTY.stdout ? process.stdout.columns : undefined;
+export function qrColumns(ctx: Pick<RunContext, 'isTTY' | 'columns'> = processContext()): number | undefined {
+  return ctx.isTTY.stdout ? ctx.columns : undefined;
 }
 
 /** Where prompts are drawn: stderr when it is a terminal, so that stdout carries only the result. */
-export function promptOutput(ctx: Pick<RunContext, 'isTTY'> = processContext()): NodeJS.WriteStream {
-  return ctx.isTTY.stderr ? process.stderr : process.stdout;
+export function promptOutput(ctx: Pick<RunContext, 'isTTY' | 'stdout' | 'stderr'> = processContext()): NodeJS.WriteStream {
+  return (ctx.isTTY.stderr ? ctx.stderr : ctx.stdout) as NodeJS.WriteStream;
 }
 
 /**

@@ -68,8 +68,8 @@ export const CASHIN_FIELDS: readonly FieldSpec[] = [
 /** Cash-out request fields (interface §2.3). */
 export const CASHOUT_FIELDS: readonly FieldSpec[] = [
   field('value', 'Amount in cents', '1000', true, 'cents'),
-  field('pixKeyType', 'PIX key type', 'cpf', true, 'pixKeyType'),
-  field('pixKey', 'PIX key', '123.456.789-09'),
+  field('pixKeyType', 'Pix key type', 'cpf', true, 'pixKeyType'),
+  field('pixKey', 'Pix key', '123.456.789-09'),
   field('cpfCnpj', 'CPF or CNPJ of the key owner (optional)', '123.456.789-09', false),
   field('person.name', "Recipient's name", 'Fulano de Tal'),
   field('person.email', "Recipient's e-mail", 'fulano@example.com'),

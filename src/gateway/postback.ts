@@ -18,6 +18,12 @@ import { t } from '../core/i18n/index.js';
 export const SIGNATURE_HEADER = 'x-paycli-signature';
 
 /**
+ * A header on every answer of the sandbox (its value: paycli's version), by which its control
+ * subcommands tell a sandbox from a gateway before acting on what it answered.
+ */
+export const SANDBOX_HEADER = 'x-paycli-sandbox';
+
+/**
  * The event id header of every delivery attempt (`evt_<n>`, the same on every attempt of one
  * event); a sandbox feature, like the signature (src/sandbox/delivery.ts).
  */

@@ -53,7 +53,7 @@ import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
 import { dataDir } from '../core/paths.js';
-import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
+import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
@@ -61,7 +61,7 @@ import { LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspe
 
 export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
-export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
+export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, PaymentFacts, ResolvedBy } from './schema.js';
 
 export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
@@ -453,8 +453,9 @@ export class Ledger {
     // After the send: its errors never say "nothing was sent".
     if (!this.db.inTransaction) this.checkWal('');
     this.guard(() =>
-      this.stmt(`UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message WHERE id = @id`).run({
+      this.stmt(`UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message, answer = coalesce(@answer, answer) WHERE id = @id`).run({
         id,
+        answer: factsJson(extra.answer),
         outcome,
         end: new Date().toISOString(),
         transaction_id: extra.transactionId ?? null,
@@ -587,6 +588,8 @@ export class Ledger {
     else add('p.outcome = @outcome', 'outcome', q.outcome);
     add('p.profile = @profile', 'profile', q.profile);
     add('p.order_id = @order_id', 'order_id', q.orderId);
+    // an id kept as a number may be stored as a REAL (500.0): compared as a number too
+    add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
     add('p.batch_id = @batch_id', 'batch_id', q.batchId);
     add('r.user = @by_user', 'by_user', q.by?.user);
     add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
@@ -597,6 +600,15 @@ export class Ledger {
       if (next.done) return;
       yield toEntry(next.value);
     }
+  }
+
+  /**
+   * Records the status the gateway now gives a created payment (`paid` for a cash-in seen paid:
+   * docs/receipts-and-statements.md "Statements"); nothing else of the entry changes.
+   * @throws LedgerUnavailableError, LedgerBusyError
+   */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.stmt(`UPDATE payments SET status = @status WHERE id = @id AND outcome = 'ok'`).run({ id, status: clean(status, 20) }), '');
   }
 
   /** Facts about the ledger itself, for `history --json` and support: entries imported, and when. */
@@ -619,5 +631,10 @@ let shared: Ledger | undefined;
 export function openLedger(): Ledger {
   shared ??= Ledger.open({ create: true, beforeSend: true })!;
   return shared;
+}
+
+/** Closes the ledger of this process, if open (a run in a test's process ends with it). */
+export function closeLedger(): void {
+  shared?.close();
 }
 

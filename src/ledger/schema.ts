@@ -18,7 +18,7 @@ export type BatchOutcome = [row: number, orderId: string, value: number, outcome
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -80,7 +80,8 @@ CREATE TABLE payments (
   note TEXT,
   time_ms INTEGER,                     -- recorded, epoch milliseconds (what is compared)
   deadline_ms INTEGER,                 -- the latest its request may have left, plus its timeout (epoch ms)
-  run_id TEXT                          -- the run (table runs) that recorded and sends it
+  run_id TEXT,                         -- the run (table runs) that recorded and sends it
+  answer TEXT                          -- what the gateway's answer said of a created payment (JSON, PaymentFacts)
 );
 CREATE INDEX payments_by_fingerprint ON payments (fingerprint);
 CREATE INDEX payments_by_time ON payments (time);
@@ -98,7 +99,8 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * opened (index 0: from version 1 to 2). Version 2 adds the times as numbers, the deadlines and
  * the runs; entries of version 1 get `time_ms` from their ISO text (NULL where it cannot be read,
  * which then counts as recent: it blocks, never lets through) and no deadline (taken as their time
- * plus the longest timeout, src/ledger/ledger.ts `inFlight`).
+ * plus the longest timeout, src/ledger/ledger.ts `inFlight`). Version 3 adds what the gateway's
+ * answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints.
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -107,6 +109,7 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE payments SET time_ms = CAST(round((julianday(time) - 2440587.5) * 86400000) AS INTEGER) WHERE time GLOB '[0-9][0-9][0-9][0-9]-*';
    CREATE INDEX payments_by_time_ms ON payments (time_ms);
    ${RUNS_TABLE}`,
+  `ALTER TABLE payments ADD COLUMN answer TEXT;`,
 ];
 
 /** What the caller knows about a payment before sending it. */
@@ -209,6 +212,8 @@ export interface LedgerEntry {
   version?: string;
   /** `journal.jsonl` for an entry imported from the old journal. */
   source?: string;
+  /** What the gateway's create answer said (BR Code, fee, net…), when it was recorded ({@link PaymentFacts}). */
+  answer?: PaymentFacts;
 }
 
 /** Filters of {@link Ledger.query} (`paycli history`). */
@@ -222,6 +227,8 @@ export interface LedgerQuery {
   outcome?: Outcome;
   profile?: string;
   orderId?: string;
+  /** The gateway's transaction id (compared as text: `9029` matches a number or a string). */
+  transactionId?: string;
   batchId?: string;
   /**
    * Who sent it (`history --by user@host`, `--by user`, `--by @host`): entries whose run's
@@ -234,8 +241,47 @@ export interface LedgerQuery {
   limit: number;
 }
 
+/**
+ * What the gateway's answer to a create said of the payment, kept for its receipt
+ * (docs/receipts-and-statements.md): the BR Code of a cash-in (interface §2.2 `qrCode`), its
+ * `externalId`; the gross, fee and net of a cash-out in integer cents (interface §2.4 `gross`,
+ * `tax`, `liquid`) and its `createdAt` (ISO 8601 UTC).
+ */
+export interface PaymentFacts {
+  qrCode?: string;
+  externalId?: string;
+  gross?: number;
+  tax?: number;
+  liquid?: number;
+  createdAt?: string;
+}
+
+/** {@link PaymentFacts} as the ledger keeps them: JSON, its texts redacted and cleaned of control characters, or null for none. */
+export function factsJson(facts: PaymentFacts | undefined): string | null {
+  if (!facts) return null;
+  const out: PaymentFacts = {};
+  if (facts.qrCode !== undefined) out.qrCode = clean(facts.qrCode, 1000)!;
+  if (facts.externalId !== undefined) out.externalId = clean(facts.externalId, 100)!;
+  if (facts.createdAt !== undefined) out.createdAt = clean(facts.createdAt, 40)!;
+  for (const k of ['gross', 'tax', 'liquid'] as const) if (Number.isSafeInteger(facts[k])) out[k] = facts[k];
+  return Object.keys(out).length ? JSON.stringify(out) : null;
+}
+
+/** Reads {@link PaymentFacts} kept as JSON text; anything else (an older row, bad JSON) is none. */
+export function parseFacts(text: unknown): PaymentFacts | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as PaymentFacts) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What {@link Ledger.end} and {@link Ledger.resolve} may record besides the outcome. */
 export interface EndDetails {
+  /** What the create answer said ({@link PaymentFacts}), for a created payment. */
+  answer?: PaymentFacts;
   transactionId?: number | string;
   status?: string;
   httpStatus?: number;
@@ -310,6 +356,8 @@ export function toEntry(r: Row): LedgerEntry {
     ['version', r.run_version],
   ];
   for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
+  const answer = parseFacts(r.answer);
+  if (answer) e.answer = answer;
   return e;
 }
 

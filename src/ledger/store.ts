@@ -5,7 +5,7 @@
  * {@link LedgerStore}, so the commands that pay, list and settle do not tell them apart.
  */
 import type { UsageError } from '../core/errors.js';
-import { Ledger, openLedger as openLocalLedger } from './ledger.js';
+import { closeLedger as closeLocalLedger, Ledger, openLedger as openLocalLedger } from './ledger.js';
 import { PgLedger } from './pg/ledger.js';
 import { takePrepared, teamLedger } from './team.js';
 import type { BeginInfo, LedgerEntry } from './schema.js';
@@ -36,6 +36,7 @@ export type LedgerStore = Pick<
   | 'iterate'
   | 'meta'
   | 'setMeta'
+  | 'noteStatus'
 > & {
   /**
    * {@link Ledger.findByOrderId} for many references in one round trip (the team ledger; the local
@@ -68,6 +69,13 @@ export function openLedger(profile?: string): LedgerStore {
   if (!team) return openLocalLedger();
   sharedTeam ??= usable ? PgLedger.finish(usable) : PgLedger.open(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
   return sharedTeam;
+}
+
+/** Closes the ledgers this process keeps open (the local and the team one): a run in a test's process ends with it. */
+export function closeLedgers(): void {
+  sharedTeam?.close();
+  sharedTeam = undefined;
+  closeLocalLedger();
 }
 
 /**

@@ -6,14 +6,14 @@
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
-import { profileName, readConfigFile } from '../config/settings.js';
+import { keptSecret, profileName, readConfigFile } from '../config/settings.js';
 import { startOpening, type PgOpening } from './pg/opening.js';
 
 /** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
 export interface TeamLedger {
   /** `postgres://user@host:port/database?...` (may hold a password: a secret). */
   url: string;
-  /** Config key `ledger-password`. */
+  /** Config key `ledger-password` (from the keychain when kept there). */
   password?: string;
 }
 
@@ -32,7 +32,7 @@ export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.en
   if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
     throw new UsageError(t('team.urlInvalid', env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : t('settings.configKey', 'ledger-url', name), shownUrlInput(url)), { field: 'ledger-url' });
   }
-  const password = keys['ledger-password'];
+  const password = keptSecret(config, name, 'ledger-password');
   return { url, ...(password ? { password } : {}) };
 }
 

@@ -35,9 +35,19 @@ export function formatCashOut(res: CashOutResponse, sandbox: boolean, orderId?: 
     row(t('result.gross'), formatReais(res.gross)),
     row(t('result.fee'), Number.isSafeInteger(tax) ? formatReais(tax) : sanitizeText(res.tax)),
     row(t('result.net'), Number.isSafeInteger(liquid) ? formatReais(liquid) : sanitizeText(res.liquid)),
-    row(t('result.status'), CASH_OUT_STATUS_NAMES[res.status]),
+    row(t('result.status'), shownStatus(res.status)),
     row(t('result.createdAt'), sanitizeText(formatLocalTime(res.createdAt, { portuguese: isPortuguese() }), true)),
   ].join('\n');
+}
+
+/**
+ * A status for people, in the language of the run: a cash-out digit or one of its words
+ * (src/gateway/schemas.ts `CASH_OUT_STATUS_NAMES`: `0`/`created` → `criado` in Portuguese); any other
+ * word (a lookup's, a postback's) as it came. `--json` and CSV for scripts keep the English word.
+ */
+export function shownStatus(status: string | number): string {
+  const word = statusWord(status);
+  return (Object.values(CASH_OUT_STATUS_NAMES) as string[]).includes(word) ? t(`statusWord.${word as 'created'}`) : sanitizeText(word, true);
 }
 
 /** `cashin` → `cash-in`, `transfer` → `cash-out (transfer)`; other words as they came. */
@@ -49,7 +59,7 @@ export function lookupKind(object: string | null | undefined): string {
 
 /** A status word or digit as shown: one vocabulary, digits by their word (`1` → `paid`; src/gateway/schemas.ts `statusWord`). */
 export function lookupStatus(status: string | number): string {
-  return sanitizeText(statusWord(status), true);
+  return shownStatus(status);
 }
 
 const joinParts = (parts: (string | number | null | undefined)[]) =>

@@ -22,11 +22,12 @@
  *   `patientInterrupt`);
  * - settle: a failed send's outcome classified and recorded; an unknown one is asked about once
  *   by order reference;
- * - print: the spec's own output on stdout.
+ * - result: the spec's own result value (src/core/output.ts), which the CLI's printer renders.
  * Every step's dependency (clock, ledger, gateway, prompt) comes in {@link PipelineDeps}, so tests
  * drive the whole sequence in-process.
  */
 import { recordEnd } from './record-end.js';
+import type { Output } from '../core/output.js';
 import type * as z from 'zod/mini';
 import { ExitCode, GatewayRefusedError, PaycliError, UsageError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
@@ -40,7 +41,7 @@ import { withOrderId } from '../gateway/order-id.js';
 import type { GatewayResult } from '../gateway/client.js';
 import { formatReais } from '../pix/money.js';
 import { settingsFor, type GlobalFlags } from '../config/settings.js';
-import type { BeginInfo, EndDetails, LedgerEntry } from '../ledger/ledger.js';
+import type { BeginInfo, EndDetails, LedgerEntry, PaymentFacts } from '../ledger/ledger.js';
 import { cashInFingerprint, cashOutFingerprint, checkClock, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
 import { whenText } from '../ledger/settle-rule.js';
 import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
@@ -61,11 +62,11 @@ export interface RunSettings {
  * its lookups).
  * @throws UsageError as `settingsFor` for the operation (a lookup problem is kept, not thrown)
  */
-export function resolveRunSettings(flags: GlobalFlags & { dryRun?: boolean }, kind: PaymentKind): RunSettings {
-  const sendSettings = settingsFor(flags, kind);
+export function resolveRunSettings(flags: GlobalFlags & { dryRun?: boolean }, kind: PaymentKind, env: NodeJS.ProcessEnv = process.env): RunSettings {
+  const sendSettings = settingsFor(flags, kind, undefined, { env });
   let lookup: RunSettings['lookup'];
   try {
-    lookup = settingsFor(flags, 'lookup', kind, { quiet: true });
+    lookup = settingsFor(flags, 'lookup', kind, { quiet: true, env });
   } catch (err) {
     lookup = { problem: (err as Error).message };
   }
@@ -120,10 +121,10 @@ export interface PaymentSpec<B extends PaymentBody, R> {
   unknownAdvice: string;
   /** Checks before anything is asked or sent (e.g. that `--qr-file` can be written). @throws UsageError */
   precheck?(opts: RequestFlags): void;
-  /** Prints a created payment on stdout; throws NeedsAttentionError (exit 6) when a person must look. */
-  print(created: Created<B, R>, opts: RequestFlags): Promise<void>;
-  /** Prints a payment found at the gateway after its answer was lost; may throw NeedsAttentionError. */
-  printFound(found: FoundLater<B>, opts: RequestFlags): void;
+  /** The result of a created payment; its `attention` says when a person must look (exit 6 once printed). */
+  print(created: Created<B, R>, opts: RequestFlags): Promise<Output>;
+  /** The result of a payment found at the gateway after its answer was lost (with `attention` when it differs). */
+  printFound(found: FoundLater<B>, opts: RequestFlags): Output;
 }
 
 /** What the pipeline needs of the ledger (src/ledger/ledger.ts `Ledger`; tests pass one in memory). */
@@ -254,20 +255,42 @@ export const steps = {
   recordEnd(kind: PaymentKind, ledger: Pick<PaymentLedger, 'end'>, entry: number, sent: Sent): void {
     if (sent.created) {
       const data = sent.result.data as { transactionId?: number | string; status?: unknown };
-      recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}) }));
+      const answer = paymentFacts(sent.result.data);
+      recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}), ...(answer ? { answer } : {}) }));
     } else recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
   },
 };
+
+/**
+ * What a create answer says of the payment that its receipt shows (src/ledger/schema.ts
+ * `PaymentFacts`): a cash-in's `qrCode` and `externalId` (interface §2.2), a cash-out's `gross`,
+ * `tax`, `liquid` (integer cents; the last two carried as strings of digits, interface §2.4) and
+ * `createdAt`. Undefined when it says none of them.
+ */
+export function paymentFacts(data: unknown): PaymentFacts | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const d = data as Record<string, unknown>;
+  const cents = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : typeof v === 'string' && /^-?[0-9]{1,15}$/.test(v) ? Number(v) : undefined);
+  const facts: PaymentFacts = {};
+  if (typeof d.qrCode === 'string') facts.qrCode = d.qrCode;
+  if (typeof d.externalId === 'string') facts.externalId = d.externalId;
+  if (typeof d.createdAt === 'string') facts.createdAt = d.createdAt;
+  for (const k of ['gross', 'tax', 'liquid'] as const) {
+    const c = cents(d[k]);
+    if (c !== undefined) facts[k] = c;
+  }
+  return Object.keys(facts).length ? facts : undefined;
+}
 
 /** Minutes of the duplicate window (at least the default 10) within which an earlier order reference is reused. */
 const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 60_000;
 
 /**
  * Runs one payment through every step.
- * @returns when it was created (printed) or found at the gateway after its answer was lost
+ * @returns the result: created, found at the gateway after its answer was lost, or a dry run's request
  * @throws the typed errors of src/core/errors.ts, with the exit code that tells what happened
  */
-export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean }, deps?: PipelineDeps): Promise<void> {
+export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean }, deps?: PipelineDeps): Promise<Output> {
   const d = deps ?? (await realDeps());
   refuseBatchOnlyFlags(opts);
   await useEncoding(parseEncoding(opts.encoding as string | undefined)); // the decoder of an --input file not in UTF-8
@@ -287,7 +310,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   const callerOrderId = validated.orderId;
   const target = endpointTarget(settings.endpoint, spec.path);
   const sandbox = isSandbox(settings.endpoint);
-  if (opts.dryRun) return printDryRun(settings, spec.path, withOrderId(validated, settings.orderId).body, Boolean(opts.json));
+  if (opts.dryRun) return printDryRun(settings, spec.path, withOrderId(validated, settings.orderId).body);
 
   // guard: the ledger must be usable (else nothing is sent); an identical earlier payment blocks,
   // after its unknown outcome, if any, was settled by asking the gateway.
@@ -339,7 +362,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   steps.recordEnd(spec.kind, ledger, entry, sentAs);
   if (!sentAs.created) return settleOwn(spec, ledger, run, body, entry, sentAs, d, opts);
   const { result } = sentAs;
-  await spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
+  return spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
 }
 
 /**
@@ -376,7 +399,7 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
  * order reference (unless Ctrl-C or SIGTERM stopped the wait): found → printed as created;
  * otherwise it stays unknown and the error says when a lookup can decide.
  */
-async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, failed: Extract<Sent, { created: false }>, d: PipelineDeps, opts: RequestFlags): Promise<void> {
+async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, failed: Extract<Sent, { created: false }>, d: PipelineDeps, opts: RequestFlags): Promise<Output> {
   const { err, outcome } = failed;
   if (outcome !== 'unknown') throw err;
   const interrupted = err instanceof PaycliError && err.exitCode === ExitCode.INTERRUPTED;

@@ -9,9 +9,10 @@ import { UsageError } from '../core/errors.js';
 import { problemsError, type FieldSpec } from '../gateway/fields.js';
 import { mergeProblems, type GatheredBody } from './input.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../gateway/client.js';
-import { logger, printResult } from '../core/logger.js';
+import { logger } from '../core/logger.js';
+import { output, type Output } from '../core/output.js';
 import { problemsOf } from '../gateway/schemas.js';
-import { endpointHost, isSandbox } from '../gateway/endpoint.js';
+import { isSandbox } from '../gateway/endpoint.js';
 import { canPrompt } from '../core/terminal.js';
 import { keylessLoopback, type GlobalFlags, type Settings } from '../config/settings.js';
 import { t } from '../core/i18n/index.js';
@@ -91,22 +92,18 @@ export function checkWritable(file: string, flag: string): void {
 }
 
 /**
- * `--dry-run`: prints the request that would be sent (method, URL, headers with the credential
- * redacted, body) on stdout — one JSON document `{dryRun, method, url, headers, body}` with
- * `--json` — and returns without sending. Against the built-in sandbox the URL shows
+ * `--dry-run`: the request that would be sent (method, URL, headers with the credential
+ * redacted, body) as a result — the JSON document `{dryRun, method, url, headers, body}` — and
+ * nothing sent. Against the built-in sandbox the URL shows
  * `<sandbox port>` (a port is chosen when a real run starts it).
  */
-export function printDryRun(settings: Settings, path: string, body: unknown, json: boolean): void {
+export function printDryRun(settings: Settings, path: string, body: unknown): Output {
   const sandbox = isSandbox(settings.endpoint);
   const req = prepareRequest(settings, isSandbox(settings.endpoint) ? 'http://127.0.0.1' : settings.endpoint.url, path, body, true);
   if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
   if (!sandbox && !settings.apiKey && !keylessLoopback(settings)) logger.warn(t('pay.dryRunNoKey', settings.profile));
-  if (json) printResult({ json: { dryRun: true, ...req } });
-  else {
-    const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
-    printResult(`${req.method} ${req.url}\n${headers}\n\n${JSON.stringify(body, null, 2)}`);
-  }
-  logger.notice(t('pay.dryRun', sandbox));
+  const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+  return output({ dryRun: true, ...req }, `${req.method} ${req.url}\n${headers}\n\n${JSON.stringify(body, null, 2)}`, { after: () => logger.notice(t('pay.dryRun', sandbox)) });
 }
 
 /**

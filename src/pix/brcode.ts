@@ -1,5 +1,5 @@
 /**
- * PIX BR Code ("copia e cola", EMV QR) building and reading, after the Banco Central's
+ * Pix BR Code ("copia e cola", EMV QR) building and reading, after the Banco Central's
  * "Manual do BR Code" and "Manual de Padrões para Iniciação do Pix" (docs/gateway-contract.md §2.7):
  * TLV objects (2-digit ID, 2-digit length, value); `00`="01"; `01`="12" single use;
  * `26` merchant account (`00`=`br.gov.bcb.pix`, `01` key); `52`="0000"; `53`="986";
@@ -12,7 +12,7 @@
 import { centsToDecimal, decimalToCents } from './money.js';
 import { english, isPortuguese, t, type Key, type Params } from '../core/i18n/index.js';
 
-/** The PIX GUI of the merchant account template (BR Code manual). */
+/** The Pix GUI of the merchant account template (BR Code manual). */
 export const PIX_GUI = 'br.gov.bcb.pix';
 
 /**
@@ -28,6 +28,16 @@ export function crc16(text: string): string {
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 
+/**
+ * True when `text` ends with the CRC field `6304` and 4 hex digits that are the CRC-16 of everything
+ * before them (`6304` included), in either letter case: the check that tells a BR Code read whole
+ * from a misread (docs/brcodes.md "Images, ambiguous keys, field limits").
+ */
+export function crcHolds(text: string): boolean {
+  const m = /6304([0-9A-Fa-f]{4})$/.exec(text);
+  return m !== null && crc16(text.slice(0, -4)) === m[1]!.toUpperCase();
+}
+
 const tlv = (id: string, value: string): string => {
   if (value.length > 99) throw new RangeError(`BR Code object ${id} longer than 99 characters`);
   return `${id}${String(value.length).padStart(2, '0')}${value}`;
@@ -40,7 +50,7 @@ function ascii(text: string, max: number): string {
 
 /** What goes into a BR Code. */
 export interface BrCodeParams {
-  /** PIX key of the receiver, in DICT form. */
+  /** Pix key of the receiver, in DICT form. */
   key: string;
   /** Receiver name (folded to ASCII, ≤25). */
   merchantName: string;
@@ -71,7 +81,7 @@ export function buildBrCode(p: BrCodeParams): string {
 
 /** What `paycli brcode create` puts into a static BR Code (the merchant's own key). */
 export interface StaticBrCodeParams {
-  /** PIX key in DICT form (see src/pix/pixkey.ts). */
+  /** Pix key in DICT form (see src/pix/pixkey.ts). */
   key: string;
   /** Receiver name, printable ASCII, at most {@link LIMITS.merchantName} characters. */
   merchantName: string;
@@ -109,7 +119,7 @@ export function buildStaticBrCode(p: StaticBrCodeParams): string {
 
 /**
  * Field limits that payers' banks enforce (Banco Central, Manual do BR Code, table of the
- * EMV objects): merchant name (59) 25, city (60) 15, reference label (62-05) 25, PIX key 77,
+ * EMV objects): merchant name (59) 25, city (60) 15, reference label (62-05) 25, Pix key 77,
  * amount (54) 13, postal code (61) 10.
  */
 export const LIMITS = { merchantName: 25, merchantCity: 15, txid: 25, key: 77, objectValue: 99, amount: 13, postalCode: 10 } as const;
@@ -137,9 +147,9 @@ export const RULES = {
   formatFirst: { severity: 'warning', source: 'emv', text: 'the payload format indicator (00) is the first object' },
   initiation: { severity: 'error', source: 'emv', text: 'the point of initiation method (01), when present, is "11" (static) or "12" (single use)' },
   account: { severity: 'error', source: 'brcode', text: `a merchant account template (26-51) carries the GUI ${PIX_GUI}, or a Pix Automático recurrence template (80) does` },
-  keyOrUrl: { severity: 'error', source: 'brcode', text: 'the PIX merchant account carries a key (01) or a location URL (25)' },
-  keyAndUrl: { severity: 'error', source: 'brcode', text: 'the PIX merchant account carries a key (01) or a location URL (25), not both' },
-  keyForm: { severity: 'warning', source: 'dict', text: 'the PIX key is a CPF, a CNPJ, +55 phone, lower-case e-mail or random key (UUID), at most 77 characters' },
+  keyOrUrl: { severity: 'error', source: 'brcode', text: 'the Pix merchant account carries a key (01) or a location URL (25)' },
+  keyAndUrl: { severity: 'error', source: 'brcode', text: 'the Pix merchant account carries a key (01) or a location URL (25), not both' },
+  keyForm: { severity: 'warning', source: 'dict', text: 'the Pix key is a CPF, a CNPJ, +55 phone, lower-case e-mail or random key (UUID), at most 77 characters' },
   urlScheme: { severity: 'warning', source: 'iniciacao', text: 'the location URL (25) is written without a scheme (no https://)' },
   mcc: { severity: 'error', source: 'emv', text: 'the merchant category code (52) is present, 4 digits' },
   currency: { severity: 'error', source: 'brcode', text: 'the currency (53) is 986, the real' },
@@ -185,7 +195,7 @@ export interface DecodedBrCode {
   kind?: 'static' | 'dynamic';
   /** Point of initiation method (01): `11` reusable, `12` single use; absent when the code has none. */
   initiation?: '11' | '12';
-  /** PIX key (26-01). */
+  /** Pix key (26-01). */
   key?: string;
   /** Location URL (26-25) of a dynamic code: the payer's bank fetches the amount from it. */
   url?: string;
@@ -248,7 +258,7 @@ export function problemText(p: BrCodeProblem): { message: string; ruleText: stri
 }
 
 /**
- * Decodes a BR Code (PIX "copia e cola") and checks it against {@link RULES}. Never throws; a
+ * Decodes a BR Code (Pix "copia e cola") and checks it against {@link RULES}. Never throws; a
  * code that is not even TLV comes back with one `tlv` problem and nothing else.
  */
 export function decodeBrCode(text: string): DecodedBrCode {

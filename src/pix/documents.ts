@@ -13,10 +13,17 @@ export function bareDocument(text: string): string {
   return text.replace(/[\s./-]/g, '').toUpperCase();
 }
 
-/** True when `text` (masked or bare) is a CPF with valid check digits. */
+/**
+ * The characters a CPF may be written with: digits and its mask's `.` and `-` (and spaces). A `/`
+ * belongs to a CNPJ's mask (`11.222.333/0001-81`), so `123.456.789/09` is not a CPF, as a PIX key
+ * and as a document alike (docs/cash-in-and-cash-out.md, "Validation rules").
+ */
+const CPF_CHARACTERS = /^[0-9.\s-]+$/;
+
+/** True when `text` (masked or bare) is a CPF with valid check digits, written with its own mask characters only. */
 export function isCpf(text: string): boolean {
   const bare = bareDocument(text);
-  return /^[0-9]{11}$/.test(bare) && isValidCpf(bare);
+  return CPF_CHARACTERS.test(text.trim()) && /^[0-9]{11}$/.test(bare) && isValidCpf(bare);
 }
 
 /** True when `text` (masked or bare, any case) is a numeric or alphanumeric CNPJ with valid check digits. */
@@ -58,6 +65,7 @@ export function documentProblem(text: string, kind: DocumentKind = 'cpf-or-cnpj'
   const bare = bareDocument(trimmed);
   if (kind !== 'cnpj' && bare.length === 11) {
     if (/[A-Z]/.test(bare)) return fail(t('doc.cpfDigitsOnly'));
+    if (!CPF_CHARACTERS.test(trimmed)) return fail(t('doc.cpfSlash'));
     if (/^(\d)\1{10}$/.test(bare)) return fail(t('doc.cpfSame'));
     return isValidCpf(bare) ? null : fail(t('doc.cpfCheck'));
   }

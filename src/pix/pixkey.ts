@@ -23,7 +23,7 @@ function normaliseAs(type: PixKeyTypeValue, key: string): string | null {
   const t = key.trim();
   switch (type) {
     case 0:
-      return isCpf(t) && /^[0-9.\s-]+$/.test(t) ? bareDocument(t) : null;
+      return isCpf(t) ? bareDocument(t) : null;
     case 1:
       return isCnpj(t) ? bareDocument(t) : null;
     case 2:
@@ -49,7 +49,7 @@ function keyProblem(type: PixKeyTypeValue, key: string): string {
   const t = key.trim();
   switch (type) {
     case 0:
-      if (/[^0-9.\s-]/.test(t)) return tr('pixkey.notCpf');
+      if (/[^0-9.\s/-]/.test(t)) return tr('pixkey.notCpf');
       return documentProblem(t, 'cpf') ?? tr('pixkey.notCpfShort');
     case 1:
       if (/[^0-9A-Za-z.\s/-]/.test(t)) return tr('pixkey.notCnpj');

@@ -11,8 +11,8 @@
  * - a lane is one receiver URL and one transaction: at most one attempt of a lane is open at a time,
  *   and a lane's events go out in creation order (the next waits until the one before is delivered
  *   or given up), so the events of one transaction arrive in order;
- * - an attempt ends with the answer's headers, or after {@link ATTEMPT_TIMEOUT_MS}, when its
- *   connection is closed: the next attempt of the event starts only after that, so a slow receiver
+ * - an attempt ends with the answer's headers, or after {@link ATTEMPT_TIMEOUT_MS} (name resolution
+ *   included: src/gateway/resolve-within.ts), when its connection is closed: the next attempt of the event starts only after that, so a slow receiver
  *   never holds two copies of an event at once;
  * - after the n-th failed attempt in a row the event waits min(max, first·2^(n−1)) with jitter
  *   (a random time between half of it and all of it); once a wait would end after its deadline
@@ -25,8 +25,10 @@
  *   whose deadline passes while it waits is given up; a resend lets the next probe go at once;
  * - `resend` puts an event (delivered or not) back as pending, due now, with a new deadline.
  */
+import { parseDuration as parseAnyDuration } from '../core/duration.js';
 import { Agent, request } from 'undici';
 import { errorCodeOf } from '../core/error-cause.js';
+import { LOOKUP_TIMEOUT_CODE, lookupWithin, type LookupFunction } from '../gateway/resolve-within.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signPostback, type PostbackBody } from '../gateway/postback.js';
 import { VERSION } from '../core/version.js';
 import { t } from '../core/i18n/index.js';
@@ -96,6 +98,8 @@ export interface DelivererOptions {
   attemptTimeoutMs?: number;
   /** One line per attempt and per event given up. */
   log: (line: string) => void;
+  /** The name resolver (default `dns.lookup`), held to the attempt timeout; tests give one that never answers. */
+  lookup?: LookupFunction;
 }
 
 /** One receiver URL and one transaction: its pending events in creation order. */
@@ -155,7 +159,7 @@ export class PostbackDeliverer {
     this.schedule = opts.schedule ?? RETRY_SCHEDULES.standard;
     this.retryForMs = opts.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     this.timeoutMs = opts.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-    this.agent = new Agent({ connectTimeout: this.timeoutMs, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connections: MAX_IN_FLIGHT });
+    this.agent = new Agent({ connectTimeout: this.timeoutMs, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connections: MAX_IN_FLIGHT, connect: { lookup: lookupWithin(this.timeoutMs, opts.lookup) } });
   }
 
   /** How long events are retried, in ms. */
@@ -395,8 +399,9 @@ export class PostbackDeliverer {
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode, outcome: `HTTP ${res.statusCode}` };
     } catch (err) {
-      if (timedOut) return { ok: false, outcome: `no answer within ${this.timeoutMs} ms` };
       const code = errorCodeOf(err);
+      if (code === LOOKUP_TIMEOUT_CODE) return { ok: false, outcome: `connection failed (${LOOKUP_TIMEOUT_CODE}: name not resolved within ${this.timeoutMs} ms)` };
+      if (timedOut) return { ok: false, outcome: `no answer within ${this.timeoutMs} ms` };
       return { ok: false, outcome: `connection failed (${code ?? (err as Error)?.message ?? 'unknown error'})` };
     } finally {
       clearTimeout(timer);
@@ -443,8 +448,6 @@ export function formatDuration(ms: number): string {
  * `24h`, `2d`); from 1 ms to 30 days. @returns ms, or undefined when it is not one
  */
 export function parseDuration(text: string): number | undefined {
-  const m = /^([0-9]{1,9}(?:\.[0-9]{1,3})?)\s*(ms|s|m|h|d)$/.exec(text.trim());
-  if (!m) return undefined;
-  const ms = Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms']);
-  return ms >= 1 && ms <= 30 * 86_400_000 ? ms : undefined;
+  const ms = parseAnyDuration(text); // src/core/duration.ts: the one syntax
+  return ms !== undefined && ms >= 1 && ms <= 30 * 86_400_000 ? ms : undefined;
 }

@@ -55,10 +55,11 @@ export const SANDBOX_PAYER_BANK = { bankName: 'PAYCLI SANDBOX BANK', bankCode: '
 
 /**
  * Applies `action` to `tx` in place when the transition is allowed.
- * Sets `status`, `processedAt` (ISO now), `observation` and, when paid, `endToEndId`.
+ * Sets `status`, `processedAt` (ISO now), `observation` (the state's, or `observation` when given) and,
+ * when paid, `endToEndId`.
  * @returns the previous state, or `{error}` with a message naming the allowed actions
  */
-export function applyTransition(tx: SandboxTransaction, action: SandboxAction, now: Date = new Date()): { from: SandboxStatus } | { error: string } {
+export function applyTransition(tx: SandboxTransaction, action: SandboxAction, now: Date = new Date(), observation?: string): { from: SandboxStatus } | { error: string } {
   const to = ACTION_TARGET[action];
   const from = tx.status;
   if (!TRANSITIONS[from].includes(to)) {
@@ -67,7 +68,7 @@ export function applyTransition(tx: SandboxTransaction, action: SandboxAction, n
   }
   tx.status = to;
   tx.processedAt = gatewayTime(now);
-  tx.observation = OBSERVATION[to];
+  tx.observation = observation ?? OBSERVATION[to];
   if (to === 'paid') tx.endToEndId ??= endToEndId(SANDBOX_PAYER_BANK.bankIspb, now);
   return { from };
 }
@@ -123,10 +124,16 @@ function destinationOf(tx: SandboxTransaction): PostbackDestination {
   };
 }
 
-/** Where a cash-in's refund goes: back to its payer (no PIX key is known, so `pixKey` and its type are null). */
+/**
+ * Where a cash-in's refund goes: back to its payer. As the gateway family's documented refund shows
+ * it, `pixKey` and `pixKeyType` are strings: the key is the payer's document as banks write it
+ * (`"80683806556"`, empty when the cash-in had none) and its type is empty (`""`: the refund goes back
+ * through the payment, not to a key of a known type) (docs/sandbox-and-postbacks.md, "Bodies by state").
+ */
 function refundDestinationOf(tx: SandboxTransaction): PostbackDestination {
   const req = tx.request;
-  return { name: str(req.payerName), cpfCnpj: bareId(req.payerDocument), email: str(req.payerEmail), pixKey: null, pixKeyType: null, bank: SANDBOX_PAYER_BANK.bankName, bankId: SANDBOX_PAYER_BANK.bankCode, ispb: SANDBOX_PAYER_BANK.bankIspb };
+  const document = bareId(req.payerDocument);
+  return { name: str(req.payerName), cpfCnpj: document, email: str(req.payerEmail), pixKey: document ?? '', pixKeyType: '', bank: SANDBOX_PAYER_BANK.bankName, bankId: SANDBOX_PAYER_BANK.bankCode, ispb: SANDBOX_PAYER_BANK.bankIspb };
 }
 
 /**

@@ -26,7 +26,10 @@
  *   state (200 `{transactionId, kind, status, previousStatus, postback}`, 404 unknown id, 409
  *   transition not allowed, all with `{message}` on failure), `GET /_sandbox/transactions/<id>`
  *   reads it, `POST /_sandbox/ping` `{"url"}` sends the `{"test": true}` ping once and answers
- *   `{url, delivered, status, outcome}`;
+ *   `{url, delivered, status, outcome}`; `GET|POST|DELETE /_sandbox/failures` lists, adds or clears
+ *   the failure rules (src/sandbox/failures.ts);
+ * - balance: the opening balance plus the store's movements; a cash-out over it, or matched by a
+ *   failure rule, gets the failure's answer (src/sandbox/failures.ts);
  * - with `sendPostbacks`, every state change (creation included) POSTs a postback to the
  *   transaction's `postbackUrl` and to `webhookUrl`, each an event (src/sandbox/events.ts) delivered
  *   by src/sandbox/delivery.ts and listed or resent under `/_sandbox/events`; `autoPayMs` pays every
@@ -39,15 +42,17 @@ import QRCode from 'qrcode';
 import { buildBrCode } from '../pix/brcode.js';
 import { CASHIN_PATH, CASHOUT_PATH, DEFAULT_LOOKUP_PATHS, templatePrefix } from '../gateway/contract.js';
 import { readCappedBody, sendJson } from '../core/http-server.js';
-import { PING_BODY } from '../gateway/postback.js';
+import { PING_BODY, SANDBOX_HEADER } from '../gateway/postback.js';
 import { nextTransactionId } from './counter.js';
 import { applyTransition, gatewayTime, postbackBody, SANDBOX_ACTIONS, type SandboxAction } from './lifecycle.js';
 import { PostbackDeliverer, shownUrl, type RetrySchedule } from './delivery.js';
 import { EventStore, type SandboxEvent } from './events.js';
 import { TransactionStore, type SandboxTransaction } from './store.js';
-import { validationProblem } from './validate.js';
+import { canonicalBody, validationProblem } from './validate.js';
+import { BANK_TIMEOUT_OBSERVATION, cashoutFate, DEFAULT_OPENING_BALANCE, failuresAnswer, FailureRules, withOpening, type FailureRule } from './failures.js';
 import { isHttpUrl } from '../gateway/net.js';
 import { t } from '../core/i18n/index.js';
+import { VERSION } from '../core/version.js';
 
 export type { SandboxTransaction } from './store.js';
 
@@ -117,6 +122,10 @@ export interface SandboxOptions {
   attemptTimeoutMs?: number;
   /** Reset the connection of the n-th created transaction (counting from 1) before answering. */
   dropAfterCreate?: readonly number[];
+  /** The account's opening balance, cents (src/sandbox/failures.ts `DEFAULT_OPENING_BALANCE`). */
+  openingBalance?: number;
+  /** Failure rules from the start (src/sandbox/failures.ts). */
+  failures?: readonly FailureRule[];
 }
 
 /** A running sandbox. */
@@ -175,6 +184,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const deliverer = new PostbackDeliverer({ store: events, secret: opts.postbackSecret, schedule: opts.retrySchedule, retryForMs: opts.retryForMs, attemptTimeoutMs: opts.attemptTimeoutMs, log });
   const autoPayTimers = new Set<NodeJS.Timeout>();
   const dropAt = new Set(opts.dropAfterCreate ?? []);
+  const rules = new FailureRules();
+  for (const rule of opts.failures ?? []) rules.add(rule);
+  const opening = opts.openingBalance ?? DEFAULT_OPENING_BALANCE;
   let created = 0;
 
   /** Where a transaction's postbacks go: its own URL and the webhook, once each. */
@@ -192,14 +204,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
 
   /** Changes a transaction's state and queues its postbacks; the control endpoint's answer. */
-  function act(id: number, action: SandboxAction, by: string): { status: number; body: Record<string, unknown> } {
+  function act(id: number, action: SandboxAction, by: string, observation?: string): { status: number; body: Record<string, unknown> } {
     const tx = store.get(id);
     if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (a sandbox with a state folder keeps its transactions across restarts; one without keeps them as long as its process)` } };
-    const done = applyTransition(tx, action);
+    const done = applyTransition(tx, action, new Date(), observation);
     if ('error' in done) return { status: 409, body: { message: done.error } };
     store.save(tx);
     const sent = notify(tx);
-    log(t('sandbox.log.changed', logKind(tx), id, done.from, tx.status, by === 'auto-pay' ? t('sandbox.log.byAutoPay') : t('sandbox.log.byControl'), sent));
+    log(t('sandbox.log.changed', logKind(tx), id, done.from, tx.status, by === 'auto-pay' ? t('sandbox.log.byAutoPay') : by === 'failure rule' ? t('sandbox.log.byFailureRule', 'bank-timeout') : t('sandbox.log.byControl'), sent));
     return { status: 200, body: { transactionId: id, kind: tx.kind, status: tx.status, previousStatus: done.from, postback: sent ? 'queued' : 'none' } };
   }
 
@@ -230,6 +242,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return reply(200, { url: shownUrl(target), delivered: result.ok, status: result.status ?? null, outcome: result.outcome });
     }
     if (path === '/_sandbox/events' || path.startsWith('/_sandbox/events/')) return eventsEndpoint(req, path, reply);
+    if (path === '/_sandbox/failures') return failuresEndpoint(req, path, reply);
     req.resume();
     const m = /^\/_sandbox\/transactions\/([0-9]{1,15})(?:\/([a-z]+))?$/.exec(path);
     const action = m?.[2] as SandboxAction | undefined;
@@ -301,6 +314,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return reply(200, { resent: [eventView(e)] });
   }
 
+  /** The failure rules' endpoint (src/sandbox/failures.ts `failuresAnswer`). */
+  async function failuresEndpoint(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): Promise<void> {
+    let text = '';
+    if (req.method === 'POST') text = (await readCappedBody(req, SANDBOX_MAX_BODY))?.toString('utf8') ?? '';
+    else req.resume();
+    const out = failuresAnswer(req.method ?? '', path, text, rules);
+    if (out.added) log(t('sandbox.log.failureRule', out.added.failure, out.added.pixKey ?? out.added.value!));
+    return reply(out.status, out.body);
+  }
+
   /** An event as the control endpoints show it: the URL without its query, the body parsed. */
   function eventView(e: SandboxEvent): Record<string, unknown> {
     return {
@@ -324,7 +347,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   function lookup(req: IncomingMessage, path: string, reply: (status: number, body: unknown) => void): void {
     req.resume();
     if (req.method !== 'GET') return reply(405, { message: `use GET for ${path}` });
-    if (path === SERVED_PATHS.balance) return reply(200, store.balance());
+    if (path === SERVED_PATHS.balance) return reply(200, withOpening(store.balance(), opening));
     let tx: SandboxTransaction | undefined;
     if (path.startsWith(SERVED_PATHS.byId)) {
       const id = path.slice(SERVED_PATHS.byId.length);
@@ -388,9 +411,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return reply(400, { message: 'the body is not valid JSON' });
     }
     if (route === 'cashin' && opts.noAcquirer) return reply(400, { message: NO_ACQUIRER_MESSAGE });
-    const problem = validationProblem(route, json, Boolean(opts.strict));
+    const folded = canonicalBody(route, json, Boolean(opts.strict));
+    if ('problem' in folded) return reply(400, { message: folded.problem });
+    const problem = validationProblem(route, folded.body, Boolean(opts.strict));
     if (problem) return reply(400, { message: problem });
-    const body = json as Record<string, unknown>;
+    const body = folded.body as Record<string, unknown>;
     const value = body.value as number;
     const orderId = optionalText(body.orderId) ?? null;
     const now = gatewayTime();
@@ -412,13 +437,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       }
       return answerCreated(res, tx, { transactionId, externalId, orderId, qrCode, qrCodeBase64: png.toString('base64'), success: true }, reply);
     }
+    const fate = cashoutFate(body, withOpening(store.balance(), opening), rules);
+    if (fate !== null && fate !== 'bank-timeout') return reply(400, { message: fate.refuse });
     const tax = sandboxTax(value);
     const tx: SandboxTransaction = { ...base, kind: 'cashout' };
     remember(tx);
+    if (fate === 'bank-timeout') setImmediate(() => act(transactionId, 'fail', 'failure rule', BANK_TIMEOUT_OBSERVATION));
     return answerCreated(res, tx, { transactionId, orderId, gross: value, tax: String(tax), liquid: String(value - tax), status: '0', createdAt: now, success: 'true', description: null }, reply);
   }
 
   const server = createServer((req, res) => {
+    res.setHeader(SANDBOX_HEADER, VERSION);
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { message: `sandbox error: ${(err as Error).message}` });
       else res.destroy();

@@ -10,8 +10,8 @@
  * - the balance, integer cents: `balance` = paid cash-ins (including those under an infraction)
  *   − cash-outs not failed, canceled or refunded (their `value`, fee included, is debited when they
  *   are created); `retention` = cash-ins under an infraction; `toAnticipate` = 0;
- *   `finalBalance` = balance − retention − toAnticipate. It starts at 0 and may go below it: the
- *   sandbox refuses no cash-out for lack of funds.
+ *   `finalBalance` = balance − retention − toAnticipate. These are the movements; the server adds the
+ *   opening balance and refuses a cash-out over it (src/sandbox/failures.ts).
  *
  * With a state folder, every transaction is also kept in `<folder>/transactions.sqlite` (SQLite through
  * the ledger's driver seam, src/core/sqlite/): written before the answer that created or changed it, and

@@ -15,6 +15,11 @@
  *   absolute http(s) `postbackUrl`, no empty required string; and `orderId` on a cash-out, which
  *   the gateway family's documentation marks required.
  *
+ * Letter case of field names: the gateway answers like an ASP.NET service, whose JSON binding ignores
+ * it by default, so by default `Value`, `PayerName` or `PERSON.Name` are read as `value`, `payerName`,
+ * `person.name` ({@link canonicalBody}: a name spelled exactly wins over one that differs only in case;
+ * of two that differ only in case, the first). `strict` refuses such a name and names it.
+ *
  * A failure is one sentence, the first problem: `value` first (as documented), then the others in
  * the interface's field order:
  * `Validation Failed - <field> is required`, `Validation Failed - <field> must be <type>`, or
@@ -125,6 +130,66 @@ const CASHOUT_RULES: readonly Rule[] = [
   { path: 'orderId', type: 'string', required: false },
   { path: 'postbackUrl', type: 'string', required: false, format: url },
 ];
+
+/** The nested objects whose field names are folded, by the path of the object (`splits.*`: each entry). */
+const NESTED: Record<'cashin' | 'cashout', Record<string, readonly string[]>> = {
+  cashin: { splits: ['clientId', 'value'] },
+  cashout: { person: ['name', 'email', 'phone'] },
+};
+
+/** The top-level field names of a request, from its rules. */
+function topNames(kind: 'cashin' | 'cashout'): string[] {
+  return (kind === 'cashin' ? CASHIN_RULES : CASHOUT_RULES).map((r) => r.path).filter((p) => !p.includes('.'));
+}
+
+/**
+ * `obj` with the keys in `names` spelled as there, whatever their letter case (module doc).
+ * @returns the new object, or `{wrong, right}`: the first key whose case differs (for strict mode)
+ */
+function foldKeys(obj: Record<string, unknown>, names: readonly string[], strict: boolean, at: string): { obj: Record<string, unknown> } | { wrong: string; right: string } {
+  const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const name = byLower.get(k.toLowerCase());
+    if (name === undefined || name === k) {
+      out[k] = v;
+      continue;
+    }
+    if (strict) return { wrong: `${at}${k}`, right: `${at}${name}` };
+    if (!Object.hasOwn(obj, name) && !Object.hasOwn(out, name)) out[name] = v;
+  }
+  return { obj: out };
+}
+
+/**
+ * The request body with its field names spelled as the interface spells them (module doc: letter
+ * case). In `strict` mode a name that differs from the interface's only in letter case is refused.
+ * Not an object, or nested values of the wrong type, are left as they are for {@link validationProblem}.
+ * @returns `{body}`, or `{problem}`: `Validation Failed - PayerName: field names are case-sensitive (payerName)`
+ */
+export function canonicalBody(kind: 'cashin' | 'cashout', body: unknown, strict: boolean): { body: unknown } | { problem: string } {
+  if (!typeOk(body, 'object')) return { body };
+  const wrong = (w: { wrong: string; right: string }) => ({ problem: `${VALIDATION_PREFIX}${w.wrong}: field names are case-sensitive (${w.right})` });
+  const top = foldKeys(body as Record<string, unknown>, topNames(kind), strict, '');
+  if ('wrong' in top) return wrong(top);
+  for (const [field, names] of Object.entries(NESTED[kind])) {
+    const v = top.obj[field];
+    if (field === 'splits' && Array.isArray(v)) {
+      const list: unknown[] = [];
+      for (const [i, s] of v.entries()) {
+        const f = typeOk(s, 'object') ? foldKeys(s as Record<string, unknown>, names, strict, `${field}.${i}.`) : { obj: s as Record<string, unknown> };
+        if ('wrong' in f) return wrong(f);
+        list.push(f.obj);
+      }
+      top.obj[field] = list;
+    } else if (typeOk(v, 'object')) {
+      const f = foldKeys(v as Record<string, unknown>, names, strict, `${field}.`);
+      if ('wrong' in f) return wrong(f);
+      top.obj[field] = f.obj;
+    }
+  }
+  return { body: top.obj };
+}
 
 function get(body: Record<string, unknown>, path: string): unknown {
   let v: unknown = body;

@@ -43,6 +43,20 @@ const results = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
 const cashouts = () => gw.received.filter((r) => r.method === 'POST' && r.path.endsWith('/cashout'));
 
 describe('checking the file first', () => {
+  it("reads back what paycli's own CSV wrote: a phone key behind the formula guard ('+55...) is the key, and history --format csv round-trips it", async () => {
+    const file = writeCsv('guarded.csv', [HEADER, "1234,phone,'+5531998765432,Fornecedor Fone,fone@example.com,'+5531998765432"]);
+    const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(cashouts().map((c) => c.json)).toMatchObject([{ pixKeyType: 3, pixKey: '+5531998765432', person: { phone: '31998765432' } }]);
+    // history writes the key behind the guard; its pix_key column fed back into a batch is the same key
+    const h = await runPaycli(['history', '--format', 'csv', '--csv-dialect', 'intl'], { env: env() });
+    const cell = "'+5531998765432";
+    expect(h.stdout).toContain(`,phone,${cell},`); // pix_key_type, pix_key
+    const again = writeCsv('again.csv', [HEADER, `1235,phone,${cell},Fornecedor Fone,fone@example.com,11987654321`]);
+    const r2 = await runPaycli(['cashout', '--batch', again, '--yes'], { env: env() });
+    expect(r2.code, r2.stderr).toBe(0);
+    expect((cashouts().at(-1)!.json as { pixKey: string }).pixKey).toBe('+5531998765432');
+  });
   it('names all three bad rows by line and column, exit 2, nothing sent', async () => {
     const file = writeCsv('bad.csv', [
       HEADER,
@@ -123,7 +137,8 @@ describe('sending', () => {
     expect(jose).toMatchObject({ pixKeyType: 0, pixKey: '12345678909', person: { name: 'José da Silva', phone: '11987654321' } });
     expect(bodies.find((b) => b.value === 1050)).toMatchObject({ pixKeyType: 2, person: { name: 'Ana; Souza' } });
     const lines = results(`${file}.results.csv`);
-    expect(lines[0]).toBe('row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error');
+    expect(lines[0]).toBe('row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error;sandbox');
+    expect(lines[1]!.split(';').at(-1)).toBe('false');
     expect(lines).toHaveLength(3);
 
     // cash-ins from JSON Lines on stdin, with splits

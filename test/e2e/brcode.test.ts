@@ -14,6 +14,44 @@ import { CASHIN_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { CASHIN_OK, json, useGatewayFixture } from '../helpers/gateway.js';
 import { startTty, type TtySession } from '../helpers/tty.js';
 
+/** A PNG of `text` drawn by paulmillr's `qr` encoder: `scale` px a module, a 4-module quiet zone, grey levels `dark` on `light`. */
+function drawQr(text: string, scale: number, dark: number, light: number, ecc: 'low' | 'medium' = 'medium'): Buffer {
+  const matrix = encodeQR(text, 'raw', { ecc });
+  const size = (matrix.length + 8) * scale;
+  const png = new PNG({ width: size, height: size });
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const on = matrix[Math.floor(y / scale) - 4]?.[Math.floor(x / scale) - 4] === true;
+      png.data.fill(on ? dark : light, (y * size + x) * 4, (y * size + x) * 4 + 3);
+      png.data[(y * size + x) * 4 + 3] = 255;
+    }
+  }
+  return PNG.sync.write(png);
+}
+
+/** `image` resized to `width` × `width` by bilinear interpolation (each pixel a blend of its four neighbours). */
+function resized(image: { width: number; height: number; data: Buffer }, width: number): Buffer {
+  const { width: w, height: h, data } = image;
+  const out = new PNG({ width, height: width });
+  for (let y = 0; y < width; y++) {
+    for (let x = 0; x < width; x++) {
+      const sx = ((x + 0.5) * w) / width - 0.5;
+      const sy = ((y + 0.5) * h) / width - 0.5;
+      const x0 = Math.max(0, Math.floor(sx));
+      const y0 = Math.max(0, Math.floor(sy));
+      const x1 = Math.min(w - 1, x0 + 1);
+      const y1 = Math.min(h - 1, y0 + 1);
+      const fx = Math.min(1, Math.max(0, sx - x0));
+      const fy = Math.min(1, Math.max(0, sy - y0));
+      for (let c = 0; c < 4; c++) {
+        const at = (px: number, py: number) => data[(py * w + px) * 4 + c]!;
+        out.data[(y * width + x) * 4 + c] = Math.round((at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy);
+      }
+    }
+  }
+  return PNG.sync.write(out);
+}
+
 const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 const o = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
 const code = (...objects: string[]) => `${objects.join('')}6304${crc16(`${objects.join('')}6304`)}`;
@@ -33,7 +71,7 @@ describe('paycli brcode decode', () => {
     const r = await run(['brcode', 'decode', BCB]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('BR Code: valid (static)');
-    expect(r.stdout).toMatch(/PIX key\s+123e4567-e12b-12d1-a456-426655440000/);
+    expect(r.stdout).toMatch(/Pix key\s+123e4567-e12b-12d1-a456-426655440000/);
     expect(r.stdout).toMatch(/Merchant name\s+Fulano de Tal/);
     expect(r.stdout).toMatch(/Merchant city\s+BRASILIA/);
     expect(r.stdout).toMatch(/Amount\s+none: the payer types the amount/);
@@ -100,6 +138,37 @@ describe('paycli brcode qr and decode --image', () => {
     expect(JSON.parse(a.stdout).brCode).toBe(BCB);
     expect(JSON.parse(b.stdout).brCode).toBe(BCB);
   });
+  it('a grey-on-grey code (dark #787878 on light #8c8c8c, quiet zone 4) reads, at any size', async () => {
+    const sandboxCode = generatePixPayload({ key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amount: 1234.56, txid: 'abcdefabcdefabcdefabcdefa' });
+    if (sandboxCode === null) throw new Error('the sandbox payload could not be built');
+    for (const [text, scale] of [[BCB, 6], [BCB, 2], [sandboxCode, 3], [sandboxCode, 8]] as const) {
+      const file = join(home.dir, `grey-${scale}.png`);
+      writeFileSync(file, drawQr(text, scale, 0x78, 0x8c));
+      const r = await run(['--json', 'brcode', 'decode', '--image', file]);
+      expect(r.code, `${scale}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ brCode: text, valid: true });
+    }
+  });
+  it('grey on grey, resized by a non-integer factor (blurred module edges, as a viewer or a screenshot makes it): jsQR alone finds nothing, the other decoder and binarizations read it', async () => {
+    for (const [ecc, width] of [['low', 150], ['low', 225], ['medium', 128], ['medium', 209]] as const) {
+      const file = join(home.dir, `grey-${ecc}-${width}.png`);
+      writeFileSync(file, resized(PNG.sync.read(drawQr(BCB, 1, 0x78, 0x8c, ecc)), width));
+      const r = await run(['--json', 'brcode', 'decode', '--image', file]);
+      expect(r.code, `${ecc} ${width}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ brCode: BCB, valid: true });
+    }
+  });
+  it('a read whose CRC does not hold is a misread: "could not read the image", never "the code is invalid"', async () => {
+    const wrong = BCB.replace(/1D3D$/, '1D3E');
+    const file = join(home.dir, 'wrong-crc.png');
+    writeFileSync(file, drawQr(wrong, 6, 0, 255));
+    const r = await run(['brcode', 'decode', '--image', file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: --image: could not read .*wrong-crc\.png: the QR code was found, but none of the \d+ reads? of it has a CRC that holds \(a misread of the image, not a verdict on the code\)/);
+    expect(r.stderr).not.toMatch(/NOT VALID|not valid/i);
+    expect(r.stderr).toContain(`hint: to check the text that was read anyway: paycli brcode decode '${wrong}'`);
+  });
   it('an invalid code is not drawn: exit 2, no file', async () => {
     const r = await run(['brcode', 'qr', BCB.replace('Fulano', 'Fulana'), '--png', join(home.dir, 'x.png')]);
     expect(r.code).toBe(2);
@@ -127,7 +196,7 @@ describe('paycli brcode create', () => {
       [['--name', 'A'.repeat(26)], /--name: "A{26}" has 26 characters; a BR Code takes at most 25/],
       [['--city', 'Sao Jose dos Campos'], /--city: .* has 19 characters; a BR Code takes at most 15/],
       [['--txid', 'PEDIDO-42'], /--txid: "PEDIDO-42" must be 1-25 letters and digits/],
-      [['--key', 'josé@example.com'], /--key: "josé@example.com" is not a PIX key/],
+      [['--key', 'josé@example.com'], /--key: "josé@example.com" is not a Pix key/],
       [['--amount', '10,001'], /--amount: /],
       [['--value', '10.50'], /--value: "10.50" is not an amount in cents/],
     ];

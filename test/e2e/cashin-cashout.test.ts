@@ -114,7 +114,9 @@ describe('standalone sandbox', () => {
     const co = await runPaycli(['--json', '--base-url', sandbox.url, ...CASHOUT_ARGS, '--yes'], { env: { ...home.env, PAYCLI_API_KEY: 'any' } });
     expect(co.code).toBe(0);
     const doc = JSON.parse(co.stdout) as Record<string, unknown>;
-    expect(doc).toMatchObject({ gross: 1550, tax: '65', liquid: '1485', status: '0' });
+    // paycli's document is typed (cents as integers, status by name and code); the answer as it came is under `gateway`
+    expect(doc).toMatchObject({ kind: 'cashout', gross: 1550, tax: 65, liquid: 1485, status: 'created', statusCode: 0, sandbox: false });
+    expect(doc.gateway).toMatchObject({ gross: 1550, tax: '65', liquid: '1485', status: '0' });
     expect(doc.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
     expect(sandbox.log()).toMatch(/POST \/transaction\/cashout → 200/);
   });
@@ -194,7 +196,7 @@ describe('against a gateway', () => {
       person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' },
       orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/), // profile order-id auto (the default)
     });
-    expect(JSON.parse(r.stdout)).toEqual(CASHOUT_OK);
+    expect(JSON.parse(r.stdout).gateway).toEqual(CASHOUT_OK);
   });
 
   it('accepts --pix-key-type as the interface number', async () => {
@@ -208,7 +210,7 @@ describe('against a gateway', () => {
     gw.respond((_req, res) => json(res, 200, { ...CASHOUT_OK, success: true, orderId: 'A1' }));
     const r = await runPaycli([...CASHOUT_ARGS, '--yes', '--json'], { env: env() });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ ...CASHOUT_OK, success: true, orderId: 'A1' });
+    expect(JSON.parse(r.stdout).gateway).toEqual({ ...CASHOUT_OK, success: true, orderId: 'A1' });
   });
 
   it('uses cashin-base-url / cashout-base-url from the profile', async () => {
@@ -366,7 +368,9 @@ describe('against a gateway', () => {
 
   it('--json output pipes into a JSON parser: nothing but the document on stdout', async () => {
     const r = await runPaycli(['--json', ...CASHIN_ARGS], { env: env() });
-    expect(JSON.parse(r.stdout)).toEqual(CASHIN_OK);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.gateway).toEqual(CASHIN_OK);
+    expect(doc).toMatchObject({ kind: 'cashin', transactionId: CASHIN_OK.transactionId, externalId: CASHIN_OK.externalId, qrCode: CASHIN_OK.qrCode, sandbox: false });
   });
 });
 

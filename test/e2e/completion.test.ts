@@ -88,13 +88,22 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     ['paycli completion ', ['bash', 'fish', 'zsh']],
     ['paycli --json --timeout 100 cashout --pix-key-type em', ['email']],
     ['paycli cashin --no-', ['--no-color', '--no-input', '--no-qr']],
-    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--help', '--host', '--json', '--keep-events', '--lang', '--no-acquirer', '--no-color', '--no-input', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--timeout', '--verbose', '--version', '--webhook-url']],
+    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--failure', '--help', '--host', '--jq', '--json', '--keep-events', '--lang', '--no-acquirer', '--no-color', '--no-input', '--opening-balance', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--template', '--timeout', '--verbose', '--version', '--webhook-url']],
     ['paycli help co', ['completion', 'config']],
   ];
 
   it.each(cases)('%j offers exactly the expected candidates, without starting Node', (line, expected) => {
     expect(complete(shell, line, { env }).candidates).toEqual(expected);
     expect(existsSync(marker), `Tab ran ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`).toBe(false);
+  });
+
+  // --json FIELDS: the fields of the command's document, in the --json= form (fish completes the flag only)
+  if (shell !== 'fish') it.each([
+    ['paycli cashout --json=trans', ['transactionId']],
+    ['paycli history --json=out', ['outcome']],
+    ['paycli --json=st', []],
+  ] as Array<[string, string[]]>)('%j completes the fields of the document', (line, expected) => {
+    expect(complete(shell, line, { env }).candidates.map((c) => c.replace(/^--json=/, ''))).toEqual(expected);
   });
 
   it('--profile completes the profile names in the config file', () => {

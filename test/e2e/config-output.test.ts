@@ -42,7 +42,13 @@ describe('paycli config', () => {
     const r = await runPaycli(['config', 'set', 'base_url', 'https://x.example'], { env: home.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, api-key-store, auth-header, allow-insecure-http, lang, timeout, settle-after, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, ledger-url, ledger-password, balance-path, header\.<Name>/);
-    expect((await runPaycli(['config', 'set', 'timeout', '30s'], { env: home.env })).code).toBe(2);
+    expect((await runPaycli(['config', 'set', 'timeout', '30 seconds'], { env: home.env })).code).toBe(2);
+    // one duration syntax: 30s, and duplicate-window 1h, are taken (a plain number keeps its unit)
+    expect((await runPaycli(['config', 'set', 'timeout', '30s'], { env: home.env })).code).toBe(0);
+    expect((await runPaycli(['config', 'set', 'duplicate-window', '1h'], { env: home.env })).code).toBe(0);
+    const bad = await runPaycli(['config', 'set', 'duplicate-window', '90s'], { env: home.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('the window must be a duration of whole minutes');
     expect((await runPaycli(['config', 'set', 'base-url', 'ftp://x.example'], { env: home.env })).code).toBe(2);
     expect(existsSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json')) ? readFileSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8') : '{}').not.toContain('x.example');
   });

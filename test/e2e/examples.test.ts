@@ -40,6 +40,8 @@ export interface Example {
   exit: number;
   /** In a console block of a page: the `error:` line shown after it. */
   shownError?: string;
+  /** The last example of its block in a run of several blocks: the servers it started are stopped after it. */
+  endsBlock?: boolean;
 }
 
 /** The comment of a shell line (after an unquoted ` #`), or ''. */
@@ -61,7 +63,7 @@ function commentOf(line: string): string {
 const runsPaycli = (text: string) => /(^|[\s|;&($])paycli(\s|$)/m.test(text.split('\n').map((l) => l.slice(0, l.length - commentOf(l).length)).join('\n'));
 
 /** A server: `paycli [globals] sandbox` (not its control subcommands) or `paycli [globals] listen`. */
-const isServer = (text: string) => /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund|infraction|ping|events|resend)\b)|listen)\b/.test(text);
+const isServer = (text: string) => /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund|infraction|ping|events|resend|failure)\b)|listen)\b/.test(text);
 
 function classify(text: string, where: string, shownError?: string): Example {
   const comments = text.split('\n').map(commentOf);
@@ -183,6 +185,8 @@ function driver(examples: Example[], dir: string): string {
       lines.push(`for _ in $(seq 200); do ${prompt} && break; kill -0 $t 2>/dev/null || break; sleep 0.05; done`);
       lines.push(`if ${prompt}; then echo prompted > ${code}; else echo no-prompt > ${code}; fi; kill -KILL -- -$t 2>/dev/null; wait $t 2>/dev/null`);
     }
+    // the reader stops a block's servers (Ctrl-C in their terminals) before going on to the next block
+    if (ex.endsBlock) lines.push('for s in "${servers[@]}"; do kill -TERM -- -"$s" 2>/dev/null; done; wait; servers=()');
   });
   lines.push('for s in "${servers[@]}"; do kill -TERM -- -"$s" 2>/dev/null; done; wait');
   return `${lines.join('\n')}\n`;
@@ -261,6 +265,15 @@ describe('every example of README.md and docs/ runs as written', () => {
   for (const block of blocks) {
     it(`${block.where}: ${block.examples.length} example(s)`, () => check(runBlock(block.examples, base)), 240_000);
   }
+});
+
+describe('README.md followed in order, as a reader would', () => {
+  it('every example of README.md, block after block, in one folder, one HOME, one config and one ledger', () => {
+    const blocks = markdownBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'README.md');
+    const examples = blocks.flatMap((b) => b.examples.map((e, i) => (i === b.examples.length - 1 ? { ...e, endsBlock: true } : e)));
+    expect(examples.length).toBeGreaterThan(20);
+    check(runBlock(examples, base));
+  }, 300_000);
 });
 
 describe('every --help example runs as written', () => {

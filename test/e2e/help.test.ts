@@ -4,8 +4,12 @@
  * (exit 0), the global options in every subcommand's help, and `--no-color` turning the colour
  * of the prompts off in a real terminal (tmux).
  */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeHome, mapLimit, measureStartMs, runPaycli, startBudget } from '../helpers/cli.js';
+import { CASHIN_ARGS, makeHome, mapLimit, measureStartMs, runPaycli, startBudget } from '../helpers/cli.js';
+import { json, useGatewayFixture } from '../helpers/gateway.js';
 import { startTty, type TtySession } from '../helpers/tty.js';
 
 /**
@@ -53,14 +57,20 @@ describe('paycli help', () => {
     }
   }, startBudget(START_MS, TREE_STARTS * 2));
 
-  it('every subcommand lists the global options it accepts', async () => {
+  it('every subcommand names the global options it accepts in one line, described once in paycli --help', async () => {
     const paths = await commandPaths();
     const runs = await mapLimit(paths, 2, (path) => runPaycli([...path, '--help'], { timeoutMs: 120_000 }));
     for (const [i, path] of paths.entries()) {
       const r = runs[i]!;
-      const globals = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(r.stdout)?.[1] ?? '';
-      for (const flag of ['--json', '--profile <name>', '--base-url <url>', '--no-color', '--verbose']) expect(globals, `${path.join(' ')}: ${flag}`).toContain(flag);
+      const globals = /\nGlobal options \(see paycli --help\): (.*)\n/.exec(r.stdout)?.[1] ?? '';
+      for (const flag of ['--json', '--profile', '--base-url', '--timeout', '--no-color', '--verbose', '--lang']) expect(globals.split(' '), `${path.join(' ')}: ${flag}`).toContain(flag);
+      expect(r.stdout, path.join(' ')).not.toContain('Global Options:');
+      expect(r.stdout, path.join(' ')).not.toContain('config profile to use (env PAYCLI_PROFILE'); // a global's description is on the root's page only
     }
+    const cashin = runs[paths.findIndex((p) => p.join(' ') === 'cashin')]!;
+    expect(cashin.stdout.split('\n').length).toBeLessThan(90); // 99 when every global was described on every page
+    const root = await runPaycli(['--help']);
+    expect(root.stdout).toMatch(/--profile <name> +\S/);
   }, startBudget(START_MS, TREE_STARTS));
 
   it('sandbox control subcommands take --api-key (and PAYCLI_API_KEY)', async () => {
@@ -129,5 +139,64 @@ describe('--no-color', () => {
     tty.answer('');
     await tty.waitFor(/Payer's name.*must not be empty|> /);
     expect(tty.rawScreen()).not.toMatch(COLOR);
+  });
+});
+
+describe('usage answers that tell the truth', () => {
+  const g = useGatewayFixture('sk_test_help_0123456789');
+  it('a mistyped command with --help is an unknown command: exit 2, "did you mean", not the root help', async () => {
+    for (const args of [['cashot', '--help'], ['--json', 'cashot', '-h'], ['--profile', 'x', 'cashot', '--help']]) {
+      const r = await runPaycli(args, { env: g.home.env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/unknown command 'cashot'[\s\S]*cashout/);
+    }
+    expect((await runPaycli(['cashout', '--help'])).code).toBe(0);
+    expect((await runPaycli(['help', 'cashout'])).code).toBe(0);
+  });
+  it('history --csv hints at --format csv (both languages)', async () => {
+    const r = await runPaycli(['history', '--csv'], { env: g.home.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown option '--csv'\n\(did you mean --format csv\?\)/);
+    const pt = await runPaycli(['--lang', 'pt-BR', 'history', '--csv'], { env: g.home.env });
+    expect(pt.stderr).toMatch(/^erro: opção desconhecida '--csv'\n\(você quis dizer --format csv\?\)/);
+  });
+  it('--json --version is one JSON document; --version alone the bare version', async () => {
+    for (const args of [['--json', '--version'], ['--version', '--json'], ['--json', '-V']]) {
+      const r = await runPaycli(args);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    }
+    expect((await runPaycli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+  it('--verbose prints no stack trace for an ordinary error (a refused key): the trace is for bugs only', async () => {
+    g.gw.respond((_req, res) => json(res, 401, { message: 'Unauthorized' }));
+    const r = await runPaycli(['--verbose', ...CASHIN_ARGS, '--no-qr'], { env: g.env() });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: the gateway refused the credential');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr).toContain('< HTTP 401'); // the request trace stays
+  });
+  it('a checkout that was never built: exit 2 (nothing ran), one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-unbuilt-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(resolve(__dirname, '../../bin/paycli.cjs'), join(dir, 'bin', 'paycli.cjs'));
+      copyFileSync(resolve(__dirname, '../../package.json'), join(dir, 'package.json'));
+      const { spawnSync } = await import('node:child_process');
+      const r = spawnSync(process.execPath, [join(dir, 'bin', 'paycli.cjs'), 'cashin'], { encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`error: paycli is not built (no ${dir}/dist): run \`npm ci && npm run build\` in ${dir}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('NO_COLOR: the terminal QR code is drawn without escape sequences', async () => {
+    const r = await runPaycli(['--base-url', 'sandbox', ...CASHIN_ARGS, '--qr'], { env: { ...g.home.env, NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('█');
+    expect(r.stdout).not.toMatch(/\x1b/);
+    const coloured = await runPaycli(['--base-url', 'sandbox', ...CASHIN_ARGS, '--qr', '--value', '1001'], { env: g.home.env });
+    expect(coloured.stdout).toMatch(/\x1b\[47m/);
   });
 });

@@ -255,7 +255,7 @@ describe('hostile gateway: escape sequences and control characters never reach t
       expect(r.stderr).toMatch(flags.includes('--json') ? /\{"error":\{"code":"needs_attention".*"problems":\["the BR Code returned by the gateway is not valid/ : /error: created, but needs attention:\n {2}- the BR Code returned by the gateway is not valid/);
       if (flags.includes('--json')) {
         const doc = JSON.parse(r.stdout) as Record<string, string>;
-        expect(doc.note).toContain('Badred link');
+        expect((doc.gateway as unknown as Record<string, string>).note).toContain('Badred link');
       }
       expectClean(r.stdout, r.stderr);
     });

@@ -233,4 +233,16 @@ describe('one batch file, one run at a time', () => {
     expect(orderIds().size).toBe(rows);
     expect(l.held).toHaveLength(rows); // each row created once at the gateway
   }, 120_000);
+
+  it('settle-after below one minute for a gateway outside this machine is refused before anything is recorded or sent; on loopback 0 is allowed', async () => {
+    const remote = await runPaycli([...CASHOUT_ARGS, '--yes', '--base-url', 'https://gw.example'], { env: t.env({ PAYCLI_SETTLE_AFTER: '0' }) });
+    expect(remote.code, remote.stderr).toBe(2);
+    expect(remote.stdout).toBe('');
+    expect(remote.stderr).toMatch(/^error: PAYCLI_SETTLE_AFTER: settle-after 0 ms is below 60s, the shortest for a gateway outside this machine/m);
+    expect(t.gw.received).toHaveLength(0);
+    expect(await history(t.env())).toHaveLength(0);
+    const local = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env({ PAYCLI_SETTLE_AFTER: '0' }) });
+    expect(local.code, local.stderr).toBe(0);
+    expect(posts()).toHaveLength(1);
+  });
 });

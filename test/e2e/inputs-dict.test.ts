@@ -1,7 +1,7 @@
 /**
  * Inputs no bank holds, refused before anything is sent (exit 2, nothing on stdout, the test
  * gateway received nothing): DICT e-mail keys, Anatel area codes, invisible characters in names;
- * and what must be understood: the trunk prefix, every name of a PIX key type (flag and
+ * and what must be understood: the trunk prefix, every name of a Pix key type (flag and
  * `--input`). `--input` is read strictly: duplicate keys, non-integer cents, errors by JSON path.
  */
 import { writeFileSync } from 'node:fs';
@@ -100,7 +100,7 @@ describe('names and descriptions refuse invisible characters', () => {
   });
 });
 
-describe('one table of PIX key types: the same names everywhere', () => {
+describe('one table of Pix key types: the same names everywhere', () => {
   const UUID = '123e4567-e12b-12d1-a456-426655440000';
   it.each([
     ['evp', 4, UUID],

@@ -110,6 +110,9 @@ describe('a clean clone', () => {
     const qrRows = out.split('\n').filter((l) => /[▀▄█]{5}/.test(l));
     expect(qrRows.length).toBeGreaterThan(10); // the QR code, drawn with half blocks
     expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    // it builds once (`npm ci` runs `prepare`, which builds), with no npm or build warning
+    expect(out.match(/^> paycli@[\d.]+ build$/gm) ?? []).toHaveLength(1);
+    expect(out).not.toMatch(/npm warn|WARN|is using named and default exports/i);
   }, SLOW);
 });
 
@@ -179,13 +182,13 @@ describe('npm pack and a global install', () => {
     expect(help.stdout).toMatch(/PAYCLI\(1\)/);
   }, SLOW);
 
-  it('a checkout that was never built says so in one line (exit 70), no stack trace', () => {
+  it('a checkout that was never built says so in one line (exit 2: nothing ran), no stack trace', () => {
     const r = sh(`node ${JSON.stringify(join(dir, 'clone', 'bin', 'paycli.cjs'))} --help`, home, userEnv());
     expect(r.status).toBe(0); // built above by npm pack
     const bare = join(dir, 'bare');
     execFileSync('git', ['clone', '-q', ROOT, bare], { env: userEnv() });
     const unbuilt = sh(`node ${JSON.stringify(join(bare, 'bin', 'paycli.cjs'))} cashin`, home, userEnv());
-    expect(unbuilt.status).toBe(70);
+    expect(unbuilt.status).toBe(2);
     expect(unbuilt.stderr).toBe(`error: paycli is not built (no ${bare}/dist): run \`npm ci && npm run build\` in ${bare}\n`);
   });
 });

@@ -149,24 +149,24 @@ describe('interactive cash-out', () => {
   it('select list for the key type, key checked against it (hint), summary, confirmation Yes → exact body sent', async () => {
     tty = startTty(['cashout'], env(), home.dir);
     await answer(tty, 'Amount in reais', '15,50');
-    await tty.waitFor('? PIX key type');
+    await tty.waitFor('? Pix key type');
     const list = tty.screen();
     for (const name of ['cpf', 'cnpj', 'email', 'phone', 'random']) expect(list).toMatch(new RegExp(`^.{0,4}${name}\\s`, 'm'));
     tty.keys('Down', 'Down', 'Enter'); // cpf → cnpj → email
-    await tty.waitFor('✔ PIX key type email');
-    await tty.waitFor('? PIX key, an e-mail key (e.g. fulano@example.com)');
+    await tty.waitFor('✔ Pix key type email');
+    await tty.waitFor('? Pix key, an e-mail key (e.g. fulano@example.com)');
     tty.answer('123.456.789-09');
-    await tty.waitFor('PIX key is not an e-mail address (name@domain.tld); it looks like a CPF key: use --pix-key-type cpf');
+    await tty.waitFor('Pix key is not an e-mail address (name@domain.tld); it looks like a CPF key: use --pix-key-type cpf');
     tty.keys('C-u');
     tty.answer('Fulano@Example.com');
-    await tty.waitFor('✔ PIX key');
+    await tty.waitFor('✔ Pix key');
     await answer(tty, 'CPF or CNPJ of the key owner (optional, Enter to skip)', '123.456.789-09');
     await answer(tty, "Recipient's name", 'Fulano de Tal');
     await answer(tty, "Recipient's e-mail", 'fulano@example.com');
     await answer(tty, "Recipient's phone with DDD", '+55 (11) 98765-4321');
     const summary = await tty.waitFor('? Send this cash-out? (y/N)');
     expect(summary).toMatch(/Amount\s+R\$ 15,50/);
-    expect(summary).toMatch(/PIX key\s+fulano@example\.com \(email\)/);
+    expect(summary).toMatch(/Pix key\s+fulano@example\.com \(email\)/);
     expect(summary).toMatch(/Recipient\s+Fulano de Tal <fulano@example\.com>, 11987654321/);
     expect(gw.received).toHaveLength(0);
     tty.answer('y');
@@ -185,10 +185,10 @@ describe('interactive cash-out', () => {
 
   it('a key that fits another type: the type is asked again (select), then the key', async () => {
     tty = startTty(['cashout', '--value', '1000', '--pix-key-type', 'cpf', '--pix-key', 'fulano@example.com', '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321', '--cpf-cnpj', '11.222.333/0001-81'], env(), home.dir);
-    const screen = await tty.waitFor('? PIX key type');
+    const screen = await tty.waitFor('? Pix key type');
     expect(screen).toContain('! --pix-key: is not a CPF: a CPF key has 11 digits (dots and dash allowed); it looks like an e-mail key: use --pix-key-type email');
     tty.keys('Down', 'Down', 'Enter');
-    await tty.waitFor('? PIX key, an e-mail key');
+    await tty.waitFor('? Pix key, an e-mail key');
     tty.keys('Enter'); // keeps the prefilled key
     await tty.waitFor('? Send this cash-out? (y/N)');
     tty.answer('y');
@@ -200,7 +200,7 @@ describe('interactive cash-out', () => {
     tty = startTty(['cashout', '--amount', '1.234,56', '--pix-key-type', 'phone', '--pix-key', '(11) 98765-4321', '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321'], env(), home.dir);
     const summary = await tty.waitFor('? Send this cash-out? (y/N)');
     expect(summary).toMatch(/Amount\s+R\$ 1\.234,56/);
-    expect(summary).toMatch(/PIX key\s+\+5511987654321 \(phone\)/);
+    expect(summary).toMatch(/Pix key\s+\+5511987654321 \(phone\)/);
     tty.answer(''); // Enter takes the default: No
     expect(await tty.exitCode()).toBe(2);
     expect(tty.screen()).toContain('cash-out not confirmed; nothing was sent');
@@ -209,7 +209,7 @@ describe('interactive cash-out', () => {
 
   it('Ctrl-C at the confirmation: exit 130, nothing sent, no stack trace', async () => {
     tty = startTty(['cashout', '--value', '1550', '--pix-key-type', 'random', '--pix-key', CLIENT.toUpperCase(), '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321'], env(), home.dir);
-    await tty.waitFor(`PIX key     ${CLIENT} (random)`);
+    await tty.waitFor(`Pix key     ${CLIENT} (random)`);
     await tty.waitFor('? Send this cash-out?');
     tty.keys('C-c');
     expect(await tty.exitCode()).toBe(130);

@@ -96,11 +96,11 @@ describe('brcode in both languages', () => {
   it('a code that is not valid: its description and error in Portuguese, in English otherwise; --json the same', async () => {
     const [pt, en] = await inBoth(['brcode', 'decode', BAD_CRC]);
     expect([pt.code, en.code]).toEqual([2, 2]);
-    expect(pt.stdout).toMatch(/^BR Code: NÃO É VÁLIDO \(estático\)\nTipo {17}estático: uma chave PIX/);
+    expect(pt.stdout).toMatch(/^BR Code: NÃO É VÁLIDO \(estático\)\nTipo {17}estático: uma chave Pix/);
     expect(pt.stdout).toContain('Valor                nenhum: o pagador digita o valor\n');
     expect(pt.stdout).toContain('Problemas:\n  erro: o CRC 0000 não confere com o payload (o esperado é 1D3D)\n    regra: o CRC é o CRC-16/CCITT-FALSE');
     expect(pt.stderr).toBe('erro: o BR Code não é válido: o CRC 0000 não confere com o payload (o esperado é 1D3D)\n');
-    expect(en.stdout).toMatch(/^BR Code: NOT VALID \(static\)\nKind {12}static: a PIX key/);
+    expect(en.stdout).toMatch(/^BR Code: NOT VALID \(static\)\nKind {12}static: a Pix key/);
     expect(en.stdout).toContain('Problems:\n  error: its CRC 0000 does not match the payload (expected 1D3D)\n    rule: the CRC is CRC-16/CCITT-FALSE');
     expect(en.stderr).toBe('error: the BR Code is not valid: its CRC 0000 does not match the payload (expected 1D3D)\n');
 
@@ -156,8 +156,8 @@ describe('the sandbox and listen servers in both languages', () => {
 
     const [ptBad, enBad] = await inBoth(['sandbox', '--port', '0', '--auto-pay', 'x']);
     expect([ptBad.code, enBad.code]).toEqual([2, 2]);
-    expect(ptBad.stderr).toContain('erro: --auto-pay precisa ser em segundos, de 0 a 86400');
-    expect(enBad.stderr).toContain('error: --auto-pay must be seconds 0-86400');
+    expect(ptBad.stderr).toContain('erro: --auto-pay precisa ser uma duração de até 24h');
+    expect(enBad.stderr).toContain('error: --auto-pay must be a duration up to 24h');
   }, 60_000);
 
   it('listen: its ready and stopped notices, a refused postback, the line of a notification; --json stdout the same', async () => {
@@ -195,8 +195,8 @@ describe('a select list in a terminal', () => {
   });
 
   for (const [lang, env, label, keysLine] of [
-    ['Portuguese', PT, '? Tipo de chave PIX', '↑↓ navegar • ⏎ selecionar'],
-    ['English', {}, '? PIX key type', '↑↓ navigate • ⏎ select'],
+    ['Portuguese', PT, '? Tipo de chave Pix', '↑↓ navegar • ⏎ selecionar'],
+    ['English', {}, '? Pix key type', '↑↓ navigate • ⏎ select'],
   ] as const) {
     it(`its keys line is in ${lang}`, async () => {
       const own = makeHome();

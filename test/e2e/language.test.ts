@@ -121,9 +121,9 @@ describe('results in both languages', () => {
     ] as const, 4, ([args, env]) => run([...args], { ...atGateway(), ...env }));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const [inPt, inEn, inPtJson, inEnJson, outPt, outEn, outPtJson, outEnJson] = runs as RunResult[];
-    expect(inPt!.stdout).toMatch(/^Cobrança criada\nID da transação 4242\nID externo {6}123e4567-e12b-12d1-a456-426655440000\nPedido {10}pedido-1\nValor {11}R\$ 10,00\n\nPIX copia e cola \(BR Code\):/);
-    expect(inEn!.stdout).toMatch(/^Cash-in created\nTransaction ID  4242\nExternal ID     123e4567-e12b-12d1-a456-426655440000\nOrder ID        pedido-1\nAmount          R\$ 10,00\n\nPIX copy-and-paste \(BR Code\):/);
-    expect(outPt!.stdout).toMatch(/^Saque criado\nID da transação 77\nPedido {10}pedido-2\nBruto {11}R\$ 15,50\nTarifa {10}R\$ 0,65\nLíquido {9}R\$ 14,85\nSituação {8}created/);
+    expect(inPt!.stdout).toMatch(/^Cobrança criada\nID da transação 4242\nID externo {6}123e4567-e12b-12d1-a456-426655440000\nPedido {10}pedido-1\nValor {11}R\$ 10,00\n\nPix Copia e Cola \(BR Code\):/);
+    expect(inEn!.stdout).toMatch(/^Cash-in created\nTransaction ID  4242\nExternal ID     123e4567-e12b-12d1-a456-426655440000\nOrder ID        pedido-1\nAmount          R\$ 10,00\n\nPix copy-and-paste \(BR Code\):/);
+    expect(outPt!.stdout).toMatch(/^Saque criado\nID da transação 77\nPedido {10}pedido-2\nBruto {11}R\$ 15,50\nTarifa {10}R\$ 0,65\nLíquido {9}R\$ 14,85\nSituação {8}criado/);
     expect(outEn!.stdout).toMatch(/^Cash-out created\nTransaction ID  77\nOrder ID        pedido-2\nGross           R\$ 15,50\nFee             R\$ 0,65\nNet             R\$ 14,85\nStatus          created/);
     expect(inPtJson!.stdout).toBe(inEnJson!.stdout);
     expect(outPtJson!.stdout).toBe(outEnJson!.stdout);
@@ -173,6 +173,8 @@ describe('--help of every command', () => {
       expect(pt.stdout, path).toMatch(/^Uso: paycli/);
       expect(pt.stdout, path).toMatch(/^Opções( globais)?:$/m);
       expect(pt.stdout, path).not.toMatch(/^(Usage|Options|Global Options|Commands|Arguments|Examples):$/m);
+      // commander's own texts too: [options], (default: …), (choices: …)
+      expect(pt.stdout, path).not.toMatch(/\[options\]|\(default: |, default: |\(choices: |\bPIX\b/);
       expect(pt.stdout, path).toMatch(/ mostra a ajuda\n/);
       expect(en.stdout, path).toMatch(/^Usage: paycli/);
       expect(en.stdout, path).toMatch(/ show help\n/);
@@ -181,7 +183,7 @@ describe('--help of every command', () => {
       expect(flags(pt.stdout), path).toBe(flags(en.stdout));
     }
     const root = results.find((r) => r.path === '')!;
-    expect(root.pt.stdout).toContain('Cobranças PIX (BR Code / QR code) e saques');
+    expect(root.pt.stdout).toContain('Cobranças Pix (BR Code / QR code) e saques');
     expect(root.pt.stdout).toMatch(/^Códigos de saída:\n {2}0 {4}sucesso/m);
   }, startBudget(startMs, 60));
 });
@@ -204,12 +206,12 @@ describe('in a terminal, in Portuguese', () => {
     await tty.waitFor('? Valor em reais (p. ex. 15,50)');
     tty.answer('15,5');
     await tty.waitFor('✔ Valor em reais (p. ex. 15,50) R$ 15,50 (1550 centavos)');
-    await tty.waitFor('? Tipo de chave PIX');
+    await tty.waitFor('? Tipo de chave Pix');
     expect(tty.screen()).toMatch(/email {3}endereço de e-mail/);
     tty.keys('Enter'); // the type given, email
-    await tty.waitFor('? Chave PIX, uma chave de e-mail (p. ex. fulano@example.com)');
+    await tty.waitFor('? Chave Pix, uma chave de e-mail (p. ex. fulano@example.com)');
     tty.answer('123.456.789-09');
-    await tty.waitFor('Chave PIX não é um endereço de e-mail (nome@dominio.com.br); parece uma chave CPF: use --pix-key-type cpf');
+    await tty.waitFor('Chave Pix não é um endereço de e-mail (nome@dominio.com.br); parece uma chave CPF: use --pix-key-type cpf');
     tty.keys('C-u');
     tty.answer('fulano@example.com');
     await tty.waitFor('? CPF ou CNPJ do dono da chave (opcional, Enter para pular)');
@@ -222,7 +224,7 @@ describe('in a terminal, in Portuguese', () => {
     tty.answer('11987654321');
     const summary = await tty.waitFor('? Enviar este saque? (s/N)');
     expect(summary).toMatch(/Valor {7}R\$ 15,50/);
-    expect(summary).toMatch(/Chave PIX {3}fulano@example\.com \(email\)/);
+    expect(summary).toMatch(/Chave Pix {3}fulano@example\.com \(e-mail\)/);
     expect(summary).toMatch(/Recebedor {3}Fulano de Tal <fulano@example\.com>, 11987654321/);
     expect(gw.received.length).toBe(before);
     tty.answer('s');
@@ -261,5 +263,25 @@ describe('in a terminal, in Portuguese', () => {
     expect(gw.received.length).toBe(before + 1);
     expect(tty.screen()).toMatch(/Cobrança criada\n/);
     expect(tty.screen()).toMatch(/Valor {11}R\$ 10,00/);
+  });
+});
+
+describe('the last of Portuguese', () => {
+  const home = makeHome();
+  afterAll(() => home.cleanup());
+  it('--version --verbose, completion descriptions and a cash-out\'s status in Portuguese', async () => {
+    const v = await runPaycli(['--lang', 'pt-BR', '--version', '--verbose'], { env: { ...home.env, ...PT } });
+    expect(v.stdout).toMatch(/^registro +\S/m);
+    expect(v.stdout).toMatch(/^configuração +\S/m);
+    expect(v.stdout).toMatch(/^cache de código +/m);
+    for (const shell of ['zsh', 'fish']) {
+      const c = await runPaycli(['completion', shell], { env: { ...home.env, ...PT } });
+      expect(c.stdout, shell).toContain('um cabeçalho fixo a mais');
+      expect(c.stdout, shell).not.toContain('an extra static header');
+    }
+    const out = await runPaycli(['--base-url', 'sandbox', ...CASHOUT_ARGS, '--yes'], { env: { ...home.env, ...PT } });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/^Situação +criado$/m);
+    expect(out.stdout).not.toMatch(/created/);
   });
 });

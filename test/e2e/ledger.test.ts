@@ -134,7 +134,7 @@ describe('duplicate-payout guard', () => {
     expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0);
     const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/an identical cash-out was already sent: R\$ 15,50 to PIX key fulano@example\.com, at \d{4}-\d\d-\d\dT[\d:]+[+-]\d\d:\d\d \(\d+ s ago\), entry 1, transaction 77, outcome ok; refused so that it is not paid twice; nothing was sent/);
+    expect(again.stderr).toMatch(/an identical cash-out was already sent: R\$ 15,50 to Pix key fulano@example\.com, at \d{4}-\d\d-\d\dT[\d:]+[+-]\d\d:\d\d \(\d+ s ago\), entry 1, transaction 77, outcome ok; refused so that it is not paid twice; nothing was sent/);
     expect(again.stderr).toMatch(/hint: .*--allow-duplicate.*within 10 min/);
     expect(sent()).toHaveLength(1);
     // the key typed differently normalises to the same key; recipient details do not matter

@@ -62,7 +62,7 @@ describe('man paycli', () => {
     expect(r.stdout).toMatch(/^PAYCLI\(1\)\s+Comandos do usuário\s+PAYCLI\(1\)/);
     for (const section of ['NOME', 'SINOPSE', 'DESCRIÇÃO', 'OPÇÕES GLOBAIS', 'COMANDOS', 'EXEMPLOS', 'STATUS DE SAÍDA', 'AMBIENTE', 'VEJA TAMBÉM']) expect(r.stdout).toMatch(new RegExp(`^${section}$`, 'm'));
     expect(r.stdout).toMatch(/^ +6 +criado, mas precisa de atenção/m);
-    expect(r.stdout).toContain('envia um saque PIX (um pagamento) para uma chave PIX');
+    expect(r.stdout).toContain('envia um saque Pix (um pagamento) para uma chave Pix');
     // the same commands and flags as the English page
     const flags = (page: string) => [...page.matchAll(/^ {7}(--[a-z-]+)/gm)].map((m) => m[1]).sort().join(' ');
     expect(flags(r.stdout)).toBe(flags(render().stdout));

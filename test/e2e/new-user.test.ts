@@ -30,12 +30,16 @@ describe('1. a profile that names no gateway is the built-in sandbox', () => {
     expect(r.stderr).toMatch(/built-in sandbox; no money moves/);
     expect(r.stdout).toMatch(/Cash-out created \(sandbox: no money moves\)/);
   });
-  it('a profile "prod" with a base URL does not make the default profile an error', async () => {
+  it('a profile "prod" with a base URL does not make the default profile an error; an API key without a base URL does', async () => {
     const set = await runPaycli(['config', 'set', 'base-url', t.gw.url, '--profile', 'prod', '--create'], { env: t.home.env });
     expect(set.code, set.stderr).toBe(0);
-    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: { ...t.home.env, PAYCLI_API_KEY: KEY } });
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.home.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/no money moves/);
+    const keyed = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: { ...t.home.env, PAYCLI_API_KEY: KEY } });
+    expect(keyed.code).toBe(2);
+    expect(keyed.stdout).toBe('');
+    expect(keyed.stderr).toMatch(/^error: no `base-url` for cash-outs \(profile "default"\), while PAYCLI_API_KEY is set/);
     expect(t.gw.received).toHaveLength(0);
   });
 });
@@ -234,7 +238,7 @@ describe('8. BR Codes', () => {
     const both = withCrc(head + o('26', o('00', 'br.gov.bcb.pix') + o('01', '123e4567-e12b-12d1-a456-426655440000') + o('25', 'pix.example.com/qr/1')) + tail + rest);
     const b = await runPaycli(['brcode', 'decode', both], { env: t.home.env });
     expect(b.code).toBe(2);
-    expect(b.stdout).toMatch(/error: its PIX merchant account has both a key \(01\) and a location URL \(25\)/);
+    expect(b.stdout).toMatch(/error: its Pix merchant account has both a key \(01\) and a location URL \(25\)/);
   });
 });
 

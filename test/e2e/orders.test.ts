@@ -106,10 +106,13 @@ describe('status and balance', () => {
     const byOrder = await runPaycli(['status', '--order-id', 'out-1'], { env: t.env() });
     expect(byOrder.code).toBe(0);
     expect(byOrder.stdout).toContain('Cash-out (transfer), created');
-    expect(byOrder.stdout).toMatch(/Recipient\s+FULANO, PIX key user@example.com/);
+    expect(byOrder.stdout).toMatch(/Recipient\s+FULANO, Pix key user@example.com/);
     expect(byOrder.stdout).toMatch(/Recipient bank\s+Banco X/);
     const j = await runPaycli(['status', '9029', '--json'], { env: t.env() });
-    expect(JSON.parse(j.stdout)).toEqual(l.held[0]);
+    // the lookup as received under `gateway`; paycli's typed document around it
+    const found = JSON.parse(j.stdout);
+    expect(found.gateway).toEqual(l.held[0]);
+    expect(found).toMatchObject({ kind: 'cashin', transactionId: 9029, orderId: 'your-order-id', value: 2000, status: 'paid', statusCode: 1, method: 'pix', payer: { name: 'FULANO DE TAL' }, destinationBank: null, foundByOrderId: false });
     expect(gets().map((r) => r.path)).toEqual(['/transaction/get/by/id/9029', '/transaction/get/by/orderId/out-1', '/transaction/get/by/id/9029']);
     expect(gets()[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     const miss = await runPaycli(['status', '--order-id', 'nope', '--json'], { env: t.env() });
@@ -149,7 +152,7 @@ describe('status and balance', () => {
     expect(r.stdout).toMatch(/To anticipate\s+R\$ 49,90/);
     expect(r.stdout).toMatch(/Final balance\s+R\$ 25\.865,49/);
     const j = await runPaycli(['balance', '--json'], { env: t.env() });
-    expect(JSON.parse(j.stdout)).toEqual({ balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549 });
+    expect(JSON.parse(j.stdout)).toEqual({ balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549, gateway: { balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549 } });
     expect(gets().map((r) => r.path)).toEqual(['/transaction/get/balance', '/transaction/get/balance']);
   });
 
@@ -418,7 +421,7 @@ describe('against the standalone sandbox', () => {
       expect(created.orderId).toBe('sb-order-1'); // echoed by the sandbox: it reached it as orderId
       const byId = await runPaycli(['status', String(created.transactionId), '--json'], { env });
       expect(byId.code, byId.stderr).toBe(0);
-      expect(JSON.parse(byId.stdout)).toMatchObject({ transactionId: created.transactionId, orderId: 'sb-order-1', object: 'transfer', value: 1550 });
+      expect(JSON.parse(byId.stdout)).toMatchObject({ transactionId: created.transactionId, orderId: 'sb-order-1', kind: 'cashout', value: 1550, gateway: { object: 'transfer' } });
       const byOrder = await runPaycli(['status', '--order-id', 'sb-order-1'], { env });
       expect(byOrder.code, byOrder.stderr).toBe(0);
       expect(byOrder.stdout).toContain('Cash-out (transfer), created');

@@ -338,44 +338,79 @@ describe('paycli listen', () => {
     expect(docs).toEqual(expect.arrayContaining([{ listening: li.url }, expect.objectContaining({ warning: expect.stringMatching(/rejected a postback/) }), expect.objectContaining({ debug: expect.stringMatching(/^< content-type: /) }), expect.objectContaining({ notice: expect.stringMatching(/stopped; 0 notifications/) })]));
   });
 
-  it('--forward-to a target that never answers: the queue is bounded, what does not fit is dropped and counted, RSS stays bounded', async () => {
+  it('--forward-to an application that never answers: no sender is answered 200; beyond the bounded queue 503; a postback whose sender left is not forwarded; RSS stays bounded', async () => {
     // A target that takes every connection and never answers.
-    const hanging = createServer(() => undefined);
+    let requests = 0;
+    const hanging = createServer(() => void requests++);
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
     const target = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`;
+    const senders = new AbortController();
     try {
       const li = await listen(['--forward-to', target]);
       const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${li.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
       const before = rss();
-      let peak = before;
       const body = JSON.stringify({ transactionId: 1, object: 'cashin', status: 'paid', value: 1, pad: 'x'.repeat(1024 * 1024 - 80) });
       expect(body.length).toBeLessThan(1024 * 1024);
-      let next = 0;
-      let ok = 0;
-      // 400 postbacks of ~1 MB, 4 at a time, all to 127.0.0.1.
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          while (next < 400) {
-            next++;
-            const r = await fetch(li.url, { method: 'POST', body });
-            if (r.status === 200) ok++;
+      const statuses: Array<number | string> = [];
+      // 40 postbacks of ~1 MB at once, all to 127.0.0.1: 8 fit in the 8 MiB queue and wait for the application.
+      const sent = Array.from({ length: 40 }, () =>
+        fetch(li.url, { method: 'POST', body, signal: senders.signal }).then(
+          async (r) => {
+            statuses.push(r.status);
+            if (r.status === 503) expect(r.headers.get('retry-after')).toBe('1');
             await r.arrayBuffer();
-            if (next % 20 === 0) peak = Math.max(peak, rss());
-          }
-        }),
+          },
+          () => statuses.push('left'),
+        ),
       );
-      peak = Math.max(peak, rss());
-      expect(ok).toBe(400); // every one is received and printed, forwarded or not
-      await waitFor(() => lines(li.stdout()).length >= 400, 10_000, '400 lines');
-      expect(li.stderr()).toMatch(/warning: forward queue full \(\d+ notifications, \d+ bytes waiting for 127\.0\.0\.1:\d+\): transaction 1 paid not forwarded; 1 dropped so far/);
+      await waitFor(() => statuses.length >= 32, 20_000, '32 answers');
+      const peak = rss();
+      expect(statuses.filter((s) => s === 503)).toHaveLength(32); // refused at once, so that the sender sends them again
+      expect(statuses).not.toContain(200); // the application took none of them
+      await waitFor(() => lines(li.stdout()).length >= 8, 10_000, '8 lines');
+      expect(li.stderr()).toMatch(/warning: forward queue full \(8 notifications, \d+ bytes waiting for 127\.0\.0\.1:\d+\): transaction 1 paid answered 503 so that its sender sends it again; 1 so far/);
+      senders.abort(); // the 8 senders stop waiting
+      await Promise.all(sent);
       expect(await li.stop()).toEqual({ code: 0, signal: null });
-      const dropped = Number(/stopped; 400 notifications received; (\d+) not forwarded \(forward queue full\)/.exec(li.stderr())?.[1]);
-      expect(dropped).toBeGreaterThanOrEqual(380); // at most 8 MiB (8 bodies) wait; one is in flight
-      expect(peak - before).toBeLessThan(200 * 1024 * 1024); // was +790 MB before the queue was bounded
+      expect(li.stderr()).toMatch(/stopped; 8 notifications received; 8 not taken by the application \(answered 502\/504: the sender sends them again\); 32 refused \(forward queue full, 503\)/);
+      expect(requests).toBe(1); // only the first went out: the others' senders had left before their turn
+      expect(peak - before).toBeLessThan(200 * 1024 * 1024);
     } finally {
+      senders.abort();
       hanging.closeAllConnections();
       await new Promise<void>((r) => hanging.close(() => r()));
     }
+  }, 60_000);
+
+  it('--forward-to an application that is down: the sandbox is answered 502 and retries; once the application is up it gets every postback, and only then are they delivered', async () => {
+    const probe = await startGateway();
+    const port = Number(new URL(probe.url).port);
+    await probe.close(); // a port with nothing on it: the application is down
+    const sb = await sandbox([], { PAYCLI_SANDBOX_RETRY_BASE_MS: '100' });
+    const li = await listen(['--forward-to', `http://127.0.0.1:${port}/app/postback`]);
+    const ids = [await cashin(sb, li.url), await cashin(sb, li.url), await cashin(sb, li.url)];
+    type View = { transactionId: number; state: string; attempts: number; lastAttempts: Array<{ outcome: string }> };
+    const events = async () => ((await (await fetch(`${sb.url}/_sandbox/events`)).json()) as { events: View[] }).events;
+    const until = async (check: (e: View[]) => boolean, what: string) => {
+      const end = Date.now() + 30_000;
+      for (;;) {
+        const e = await events();
+        if (check(e)) return e;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(e)}`);
+        await sleep(50);
+      }
+    };
+    const failing = await until((e) => e.length === 3 && e.every((v) => v.attempts >= 1), 'failed attempts');
+    for (const v of failing) {
+      expect(v.state).toBe('pending'); // not acknowledged: the sandbox keeps it and tries again
+      expect(v.lastAttempts[0]!.outcome).toBe('HTTP 502');
+    }
+    expect(li.stderr()).toMatch(/→ forward to 127\.0\.0\.1:\d+ failed: ECONNREFUSED/);
+    const app = await startGateway((_req, res) => json(res, 200, { ok: true }), port);
+    gateways.push(app);
+    await until((e) => e.every((v) => v.state === 'delivered'), 'delivery once the application is up');
+    expect([...new Set(app.received.map((r) => (r.json as { transactionId: number }).transactionId))].sort()).toEqual([...ids].sort());
+    expect(app.received.every((r) => r.path === '/app/postback')).toBe(true);
   }, 60_000);
 
   it('stops cleanly on SIGTERM and on SIGINT (exit 0)', async () => {

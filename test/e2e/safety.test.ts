@@ -10,7 +10,7 @@
  * - the confirmation says where the money goes; nothing is asked of someone who cannot send.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
@@ -47,7 +47,7 @@ describe('profiles never fall back to the sandbox', () => {
     const r = await runPaycli(['--profile', 'prod', ...CASHIN_ARGS], { env: homeOnly() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: profile "prod" has no base URL for cash-ins; nothing was sent/);
+    expect(r.stderr).toMatch(/^error: no `base-url` for cash-ins \(profile "prod"\), while PAYCLI_API_KEY, cashout-base-url, api-key are set: .*nothing was sent/);
     expect(r.stderr).not.toMatch(/no money moves/);
   });
   it('the sandbox by name, or with no configuration at all, still works', async () => {
@@ -56,6 +56,61 @@ describe('profiles never fall back to the sandbox', () => {
     const fresh = await runPaycli(CASHIN_ARGS, { env: { PAYCLI_CONFIG_DIR: join(t.home.dir, 'none'), PAYCLI_DATA_DIR: join(t.home.dir, 'd2'), HOME: t.home.dir } });
     expect(fresh.code).toBe(0);
     expect(fresh.stderr).toMatch(/no money moves/);
+  });
+  it('a credential or any gateway setting without a base URL: exit 2 naming base-url, nothing sent, never the sandbox', async () => {
+    const none = { PAYCLI_CONFIG_DIR: join(t.home.dir, 'none'), PAYCLI_DATA_DIR: join(t.home.dir, 'none-data'), HOME: t.home.dir };
+    const cases: Array<[string, Record<string, Record<string, string>> | undefined, Record<string, string | undefined>]> = [
+      ['PAYCLI_API_KEY', undefined, { ...none, PAYCLI_API_KEY: 'sk_live_x' }],
+      ['api-key', { default: { 'api-key': 'sk_live_x' } }, t.home.env],
+      ['api-key-store', { default: { 'api-key-store': 'keychain' } }, t.home.env],
+      ['header.X-Client-Secret', { default: { 'header.X-Client-Secret': 'cs_x' } }, t.home.env],
+      ['auth-header', { default: { 'auth-header': 'X-Api-Key', timeout: '5000' } }, t.home.env],
+    ];
+    for (const [setting, profiles, env] of cases) {
+      if (profiles) writeConfig(profiles);
+      for (const args of [[...CASHOUT_ARGS, '--yes'], CASHIN_ARGS]) {
+        const r = await runPaycli(['--json', ...args], { env });
+        expect(r.code, setting).toBe(2);
+        expect(r.stdout).toBe('');
+        const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!).error;
+        expect(err).toMatchObject({ code: 'usage', field: 'base-url' });
+        expect(err.message).toContain('no `base-url`');
+        expect(err.message).toContain(setting);
+        expect(r.stderr).not.toMatch(/no money moves|sk_live_x|cs_x/);
+      }
+    }
+    // nothing was recorded either: the ledger of the home has no payment
+    const h = await runPaycli(['--json', 'history'], { env: t.home.env });
+    expect(JSON.parse(h.stdout)).toEqual([]);
+    expect(t.gw.received).toHaveLength(0);
+    // a profile that sets only what the sandbox uses too (lang, timeout) is still "nothing configured"
+    writeConfig({ default: { lang: 'en', timeout: '5000', 'duplicate-window': '0' } });
+    expect((await runPaycli(CASHIN_ARGS, { env: t.home.env })).code).toBe(0);
+  });
+  it('what the sandbox produced says so inside the document: --json, batch results, history', async () => {
+    const env = { PAYCLI_CONFIG_DIR: join(t.home.dir, 'sb'), PAYCLI_DATA_DIR: join(t.home.dir, 'sb-data'), HOME: t.home.dir };
+    const out = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ sandbox: true });
+    const cin = await runPaycli(['--json', '--base-url', 'sandbox', ...CASHIN_ARGS], { env });
+    expect(JSON.parse(cin.stdout)).toMatchObject({ sandbox: true });
+    const file = join(t.home.dir, 'sb-payouts.csv');
+    writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1234,email,a@example.com,Fornecedor A,a@example.com,11987654321\n');
+    const b = await runPaycli(['cashout', '--batch', file, '--yes', '--json'], { env });
+    expect(b.code).toBe(0);
+    expect(JSON.parse(b.stdout.trim())).toMatchObject({ outcome: 'ok', sandbox: true });
+    const csv = readFileSync(`${file}.results.csv`, 'utf8').trim().split('\n');
+    expect(csv[0]!.split(',').at(-1)).toBe('sandbox');
+    expect(csv[1]!.split(',').at(-1)).toBe('true');
+    const h = await runPaycli(['--json', 'history'], { env });
+    const entries = JSON.parse(h.stdout) as Array<{ sandbox: boolean }>;
+    expect(entries).toHaveLength(3);
+    expect(entries.every((e) => e.sandbox === true)).toBe(true);
+    // a gateway's result says sandbox: false, and the gateway's answer under `gateway` is left as it came
+    const gw = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: t.env() });
+    expect(gw.code).toBe(0);
+    expect(JSON.parse(gw.stdout).sandbox).toBe(false);
+    expect(JSON.parse(gw.stdout).gateway.sandbox).toBeUndefined();
   });
   it('paycli config profiles lists every profile and where it sends, no secret', async () => {
     writeConfig({ default: { 'base-url': 'https://u:pw@gw.example/api' }, prod: { 'base-url': t.gw.url, 'api-key': 'sk_live_secret' } });
@@ -122,7 +177,7 @@ describe('exit codes that tell the truth', () => {
     for (const timeout of ['2147483648', '0', '1e3']) {
       const r = await runPaycli(['--timeout', timeout, ...CASHIN_ARGS], { env: t.env() });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/--timeout: the timeout in milliseconds must be a whole number from 1 to 3600000/);
+      expect(r.stderr).toMatch(/--timeout: the timeout must be a duration from 1ms to 1h: 30s, 500ms, 2m, or a plain number of milliseconds from 1 to 3600000/);
     }
     expect(t.gw.received).toHaveLength(0);
   });

@@ -68,13 +68,13 @@ describe('answers, lookups and balance', () => {
     for (const path of ['/transaction/get/by/orderId/nope', '/transaction/get/by/id/999999999', '/transaction/get/by/id/abc']) {
       expect(await get(sb, path)).toEqual({ status: 404, body: { message: 'Transaction not found' } });
     }
-    // Two cash-outs of 1550 are debited when created; the cash-in counts once paid.
-    expect((await get(sb, '/transaction/get/balance')).body).toEqual({ balance: -3100, retention: 0, toAnticipate: 0, finalBalance: -3100 });
+    // From the opening balance (R$ 1.000.000,00), two cash-outs of 1550 are debited when created; the cash-in counts once paid.
+    expect((await get(sb, '/transaction/get/balance')).body).toEqual({ balance: 99_996_900, retention: 0, toAnticipate: 0, finalBalance: 99_996_900 });
     const paid = await runPaycli(['sandbox', 'pay', String(ci.body.transactionId), '--sandbox-url', sb.url], { env: home.env });
     expect(paid.code, paid.stderr).toBe(0);
     const canceled = await runPaycli(['sandbox', 'cancel', String(bare.body.transactionId), '--sandbox-url', sb.url], { env: home.env });
     expect(canceled.code, canceled.stderr).toBe(0);
-    expect((await get(sb, '/transaction/get/balance')).body).toEqual({ balance: -550, retention: 0, toAnticipate: 0, finalBalance: -550 });
+    expect((await get(sb, '/transaction/get/balance')).body).toEqual({ balance: 99_999_450, retention: 0, toAnticipate: 0, finalBalance: 99_999_450 });
     const after = await get(sb, '/transaction/get/by/orderId/order-A');
     expect(after.body).toMatchObject({ status: 'paid', payer: { name: 'Fulano de Tal', documentId: '12345678909' } });
     expect(after.body.endToEndId).toMatch(/^E99999999/);
@@ -255,7 +255,7 @@ describe('the in-process sandbox', () => {
     gateways.push(hook);
     const r = await runPaycli(['--json', ...CASHIN_ARGS, '--postback-url', `${hook.url}/x`], { env: home.env });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'cashin', gateway: { success: true } });
     await new Promise((res) => setTimeout(res, 300));
     expect(hook.received).toHaveLength(0);
   });

@@ -81,7 +81,7 @@ describe('an outsider client and postback handler against paycli sandbox', () =>
     expect(found.body).toMatchObject({ transactionId: cashOut.transactionId, object: 'transfer', status: 'refund', orderId: 'saque-2002', value: 1500 });
     expect(await client.byOrderId('no-such-order')).toEqual({ status: 404, body: { message: 'Transaction not found' } });
     // cash-in 2590 paid and under infraction (retained); the cash-out came back (refund).
-    expect((await client.balance()).body).toEqual({ balance: 2590, retention: 2590, toAnticipate: 0, finalBalance: 0 });
+    expect((await client.balance()).body).toEqual({ balance: 100_002_590, retention: 2590, toAnticipate: 0, finalBalance: 100_000_000 });
   });
 
   it('the handler ignores a postback without orderId, and answers the ping', async () => {

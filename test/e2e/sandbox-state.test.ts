@@ -21,10 +21,12 @@ afterEach(async () => {
   home.cleanup();
 });
 
+/** The sandboxes' opening balance in cents (R$ 1.000,00). */
+const OPENING = 100_000;
 const stateDir = (name = 'sandbox-state') => join(home.dir, name);
 
 async function sandbox(dir = stateDir()): Promise<SandboxProcess> {
-  const sb = await startSandboxProcess(['--data-dir', dir], home.env);
+  const sb = await startSandboxProcess(['--data-dir', dir, '--opening-balance', String(OPENING)], home.env);
   running.push(sb);
   return sb;
 }
@@ -73,7 +75,7 @@ describe('sandbox state across restarts', () => {
       expect(second.log()).toMatch(/2 transactions from earlier runs/);
       const after = { cashin: await lookup(second, ids.cashin), cashout: await lookup(second, ids.cashout), balance: await api(second, 'GET', '/transaction/get/balance') };
       expect(after).toEqual(before);
-      expect(after.balance.json).toMatchObject({ balance: 1000 - 1550 });
+      expect(after.balance.json).toMatchObject({ balance: OPENING + 1000 - 1550 });
       const byOrder = await api(second, 'GET', '/transaction/get/by/orderId/pedido-1');
       expect(byOrder.status).toBe(200);
       expect(byOrder.json.transactionId ?? byOrder.json.id).toBeDefined();
@@ -105,7 +107,7 @@ describe('sandbox state across restarts', () => {
     const fresh = await sandbox();
     expect(fresh.log()).not.toMatch(/from earlier runs/);
     expect((await lookup(fresh, ids.cashin)).status).toBe(404);
-    expect((await api(fresh, 'GET', '/transaction/get/balance')).json).toMatchObject({ balance: 0 });
+    expect((await api(fresh, 'GET', '/transaction/get/balance')).json).toMatchObject({ balance: OPENING });
     const next = await api(fresh, 'POST', '/transaction/qrcode/cashin', CASHIN);
     expect(next.json.transactionId).toBeGreaterThan(ids.cashout);
 
@@ -124,6 +126,6 @@ describe('sandbox state across restarts', () => {
     const b2 = await sandbox(stateDir('b'));
     expect((await lookup(a2, ids.cashin)).json.status).toBe('paid');
     expect((await lookup(b2, ids.cashin)).status).toBe(404);
-    expect((await api(b2, 'GET', '/transaction/get/balance')).json).toMatchObject({ balance: 0 });
+    expect((await api(b2, 'GET', '/transaction/get/balance')).json).toMatchObject({ balance: OPENING });
   }, 60_000);
 });

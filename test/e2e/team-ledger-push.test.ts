@@ -43,6 +43,8 @@ it('a local ledger of 100,000 payments pushed twice: the team ledger holds 100,0
     expect(pg.sql('SELECT count(*), count(DISTINCT uuid), sum(value) FROM paycli.payments')).toBe(`100000|100000|${1550 * 100_000 + (99_999 * 100_000) / 2}`);
     // Who sent them: the run of the local ledger, with its user, host and version.
     expect(pg.sql('SELECT count(*) FROM paycli.payments WHERE host IS NOT NULL AND os_user IS NOT NULL')).toBe('100000');
+    // what the gateway answered (fee and net, for the receipt) goes with the entry
+    expect(pg.sql(`SELECT answer::jsonb->>'tax', answer::jsonb->>'liquid' FROM paycli.payments WHERE order_id NOT LIKE 'push-%'`)).toBe('65|1485');
     // The pushed entries guard the team: the cash-out already paid is refused from the team ledger.
     const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: team });
     expect(again.code).toBe(2);

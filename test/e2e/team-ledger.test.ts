@@ -57,9 +57,9 @@ describe('schema', () => {
     expect(posts()).toHaveLength(0);
     const m1 = await runPaycli(['ledger', 'migrate'], { env: env(a) });
     expect(m1.code, m1.stderr).toBe(0);
-    expect(m1.stderr).toContain('now at schema 1 (was 0)');
+    expect(m1.stderr).toContain('now at schema 2 (was 0)');
     const m2 = await runPaycli(['ledger', 'migrate'], { env: env(b) });
-    expect(m2.stderr).toContain('at schema 1 already');
+    expect(m2.stderr).toContain('at schema 2 already');
     const ok = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env(a) });
     expect(ok.code, ok.stderr).toBe(0);
     expect(posts()).toHaveLength(1);
@@ -73,6 +73,25 @@ describe('schema', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('schema 99, newer than this paycli');
     expect(posts()).toHaveLength(0);
+  });
+});
+
+describe('receipts from any machine', () => {
+  it('a schema 1 team ledger migrates to 2; a cash-out sent from one machine gets its receipt on another, with the fee and net its create answer gave', async () => {
+    await migrate();
+    pg.sql(`ALTER TABLE paycli.payments DROP COLUMN answer; UPDATE paycli.meta SET value = '1' WHERE key = 'schema_version'`);
+    const old = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env(a) });
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain('paycli ledger migrate');
+    const m = await runPaycli(['ledger', 'migrate'], { env: env(b) });
+    expect(m.stderr).toContain('now at schema 2 (was 1)');
+    const sent = await runPaycli([...CASHOUT_ARGS, '--order-id', 'team-1', '--yes'], { env: env(a) });
+    expect(sent.code, sent.stderr).toBe(0);
+    l.held[0]!.status = 'paid';
+    const r = await runPaycli(['--json', 'receipt', '--order-id', 'team-1'], { env: env(b) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'cashout', orderId: 'team-1', value: 1550, fee: 65, net: 1485, status: 'paid', recipient: { pixKey: 'fu***@example.com' } });
+    expect(pg.sql(`SELECT status FROM paycli.payments WHERE order_id = 'team-1'`)).toBe('paid');
   });
 });
 
@@ -174,7 +193,7 @@ describe('fail closed', () => {
     expect(posts()).toHaveLength(1);
   });
 
-  it('a cash-out starts connecting while it reads its flags: refused by its own checks (a PIX key that is not one), it records nothing, sends nothing, exits 2 without waiting for the database', async () => {
+  it('a cash-out starts connecting while it reads its flags: refused by its own checks (a Pix key that is not one), it records nothing, sends nothing, exits 2 without waiting for the database', async () => {
     await migrate();
     const args = CASHOUT_ARGS.map((x) => (x === 'Fulano@Example.com' ? 'not-an-email' : x));
     const r = await runPaycli([...args, '--yes', '--json'], { env: env(a) });

@@ -2,7 +2,7 @@
  * Validation before anything is sent. For every field of cash-in and cash-out, a wrong
  * value exits 2 with a message that names the flag, says what is wrong and shows a valid
  * example — and the recording test gateway received nothing. Also: missing flags without a
- * terminal, `--amount`, splits, PIX key hints, `--input <file|->` and `--dry-run`.
+ * terminal, `--amount`, splits, Pix key hints, `--input <file|->` and `--dry-run`.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,7 +94,7 @@ describe('every field of cashout: a wrong value → exit 2, the flag, what is wr
     });
   }
 
-  it('a PIX key that fits another type: the hint names that type', async () => {
+  it('a Pix key that fits another type: the hint names that type', async () => {
     const stderr = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'cpf'), '--pix-key', 'fulano@example.com'), '--yes']);
     expect(stderr).toMatch(/--pix-key: is not a CPF: a CPF key has 11 digits \(dots and dash allowed\); it looks like an e-mail key: use --pix-key-type email; a CPF key looks like 123\.456\.789-09/);
     const phone = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'random'), '--pix-key', '+55 11 98765-4321'), '--yes']);
@@ -110,7 +110,7 @@ describe('every field of cashout: a wrong value → exit 2, the flag, what is wr
 
   it('a landline as a phone key is refused with the reason', async () => {
     const stderr = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'phone'), '--pix-key', '(11) 3456-7890'), '--yes']);
-    expect(stderr).toMatch(/--pix-key: is a landline number; a PIX phone key is a mobile number: \+55, DDD and 9 digits starting with 9; a phone key looks like \+5511987654321/);
+    expect(stderr).toMatch(/--pix-key: is a landline number; a Pix phone key is a mobile number: \+55, DDD and 9 digits starting with 9; a phone key looks like \+5511987654321/);
   });
 
   it('the key is checked against its type even when other fields are wrong: every problem at once', async () => {

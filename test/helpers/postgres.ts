@@ -54,8 +54,40 @@ const asRoot = userInfo().uid === 0;
 /** A command as the cluster's owner: `runuser -u postgres --` when the tests run as root. */
 const as = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
 
+/**
+ * The server processes this test process started and has not stopped, by process group. A test
+ * that fails or times out may never reach its `destroy()`: when this process ends (vitest ends a
+ * file's worker, or kills it after a time limit) every group left is killed, stopped processes
+ * included (SIGKILL needs no SIGCONT), so no `runuser postgres` outlives the suite.
+ */
+const live = new Set<number>();
+let reaperInstalled = false;
+
+/** Kills the process group `pgid` (the server and its `runuser`), if it is still there. */
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  live.delete(pgid);
+}
+
+function installReaper(): void {
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  process.once('exit', () => [...live].forEach(killGroup));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      [...live].forEach(killGroup);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+    });
+  }
+}
+
 /** Makes and starts a cluster. */
 export async function startPostgres(): Promise<PgCluster> {
+  installReaper();
   const bin = pgBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'paycli-pg-'));
   if (asRoot) {
@@ -73,8 +105,11 @@ export async function startPostgres(): Promise<PgCluster> {
   let server: ChildProcess | undefined;
   const start = async () => {
     const [cmd, args] = as(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100']);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // its own process group, so that it and its runuser can be killed together ({@link killGroup})
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     server = child;
+    if (child.pid !== undefined) live.add(child.pid);
+    child.once('exit', () => child.pid !== undefined && live.delete(child.pid));
     let log = '';
     await new Promise<void>((resolve, reject) => {
       child.stderr!.setEncoding('utf8').on('data', (d: string) => {
@@ -93,9 +128,22 @@ export async function startPostgres(): Promise<PgCluster> {
     server = undefined;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    // A fast shutdown: clients are disconnected; pg_ctl waits until the server is down.
-    const [cmd, args] = as(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']);
-    execFileSync(cmd, args, { stdio: 'pipe' });
+    // A stopped server (a test froze it) must run to shut down.
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGCONT');
+      } catch {
+        /* gone */
+      }
+    }
+    // A fast shutdown: clients are disconnected; pg_ctl waits until the server is down. If it cannot
+    // (a busy machine, a server that does not answer), the group is killed: a test never leaves one.
+    const [cmd, args] = as(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w', '-t', '60']);
+    try {
+      execFileSync(cmd, args, { stdio: 'pipe' });
+    } catch {
+      if (child.pid !== undefined) killGroup(child.pid);
+    }
     await exited;
   };
   await start();

@@ -163,11 +163,11 @@ describe('output helpers', () => {
       const w = new ResultsWriter(path, false, ';');
       w.write({ row: 1, line: 2, orderId: 'o-1', outcome: 'ok', valueCents: 100, transactionId: 7, status: '1' });
       w.write({ row: 2, line: 3, orderId: 'o-2', outcome: 'refused', valueCents: 250, error: 'no; way' });
-      expect(readFileSync(path, 'utf8').split('\n')).toEqual(['row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error', '']);
+      expect(readFileSync(path, 'utf8').split('\n')).toEqual(['row;line;orderId;outcome;valueCents;transactionId;status;feeCents;netCents;brCode;png;error;sandbox', '']);
       w.flush();
       w.write({ row: 3, line: 4, orderId: 'o-3', outcome: 'ok', valueCents: 1 });
       w.close();
-      expect(readFileSync(path, 'utf8').split('\n').slice(1)).toEqual(['1;2;o-1;ok;100;7;1;;;;;', '2;3;o-2;refused;250;;;;;;;"no; way"', '3;4;o-3;ok;1;;;;;;;', '']);
+      expect(readFileSync(path, 'utf8').split('\n').slice(1)).toEqual(['1;2;o-1;ok;100;7;1;;;;;;false', '2;3;o-2;refused;250;;;;;;;"no; way";false', '3;4;o-3;ok;1;;;;;;;;false', '']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

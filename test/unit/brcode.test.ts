@@ -9,11 +9,16 @@ import { join } from 'node:path';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pix-payload';
 import { isValidPixPayload } from '@brazilian-utils/brazilian-utils/is-valid-pix-payload';
 import { describe, expect, it } from 'vitest';
-import { buildBrCode, buildStaticBrCode, crc16, decodeBrCode, problemText, RULES, SOURCES, type BrCodeRuleId } from '../../src/pix/brcode.js';
+import { buildBrCode, buildStaticBrCode, crc16, crcHolds, decodeBrCode, problemText, RULES, SOURCES, type BrCodeRuleId } from '../../src/pix/brcode.js';
+import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader } from '../../src/pix/qr-image.js';
 import { en } from '../../src/core/i18n/en.js';
 import { setLanguage } from '../../src/core/i18n/index.js';
 import { checkCashInBrCode } from '../../src/pix/brcode-check.js';
 import { drawQr, QUIET_ZONE, qrColumns } from '../../src/cli/output/qr-terminal.js';
+import jsQRModule from 'jsqr';
+
+type JsQR = typeof import('jsqr').default;
+const jsQR: JsQR = typeof jsQRModule === 'function' ? (jsQRModule as unknown as JsQR) : (jsQRModule as unknown as { default: JsQR }).default;
 
 const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 const KEY = '123e4567-e12b-12d1-a456-426655440000';
@@ -194,8 +199,68 @@ describe('the terminal QR code', () => {
     expect(lines.at(-1)!.trim()).toBe('');
     expect(lines.at(-2)!.replace(/▀/g, ' ').trim()).toBe(''); // last symbol row on top, quiet zone below
   });
+  it('without colour (NO_COLOR): no escape sequence; light modules and the quiet zone drawn as blocks, and the drawing decodes', () => {
+    const plain = drawQr(BCB, undefined, { color: false })!;
+    expect(plain).not.toMatch(/\x1b/);
+    const coloured = drawQr(BCB)!.replace(/\x1b\[[0-9;]*m/g, '');
+    // the same symbol, the other polarity: every half block swapped with its complement
+    const swap: Record<string, string> = { '█': ' ', ' ': '█', '▀': '▄', '▄': '▀' };
+    const rows = plain.split('\n').slice(0, -1);
+    const colouredRows = coloured.split('\n').slice(0, -1);
+    // the last text row holds one module row (the quiet zone's last) over nothing: compare the others
+    expect(rows.slice(0, -1)).toEqual(colouredRows.slice(0, -1).map((l) => [...l].map((c) => swap[c]).join('')));
+    expect(rows[0]).toBe('█'.repeat(qrColumns(BCB))); // the quiet zone: blocks in the text colour
+    // read as a dark-background terminal shows it (blocks light), it decodes to the BR Code
+    const width = qrColumns(BCB);
+    const height = rows.length * 2;
+    const scale = 2; // 2x2 pixels per module
+    const W = width * scale;
+    const pixels = new Uint8ClampedArray(W * height * scale * 4);
+    rows.forEach((row, r) => [...row].forEach((c, x) => {
+      for (const [half, light] of [[0, c === '█' || c === '▀'], [1, c === '█' || c === '▄']] as const) {
+        for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) {
+          const i = (((r * 2 + half) * scale + dy) * W + x * scale + dx) * 4;
+          pixels.fill(light ? 255 : 0, i, i + 3);
+          pixels[i + 3] = 255;
+        }
+      }
+    }));
+    expect(jsQR(pixels, W, height * scale)?.data).toBe(BCB);
+  });
   it('draws nothing in a terminal narrower than the code', () => {
     expect(drawQr(BCB, qrColumns(BCB) - 1)).toBeNull();
     expect(drawQr(BCB, qrColumns(BCB))).not.toBeNull();
+  });
+});
+
+describe('reading a BR Code from an image (src/pix/qr-image.ts)', () => {
+  const BCB = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+  const misread = BCB.replace('Fulano', 'Fulanp'); // one character misread: its CRC no longer holds
+  it('a CRC holds only for the whole code, in either letter case', () => {
+    expect(crcHolds(BCB)).toBe(true);
+    expect(crcHolds(BCB.replace(/1D3D$/, '1d3d'))).toBe(true);
+    expect(crcHolds(misread)).toBe(false);
+    expect(crcHolds(BCB.slice(0, -1))).toBe(false);
+  });
+  it('takes the first read whose CRC holds, skipping misreads; no read that holds is not a verdict', () => {
+    const made: string[] = [];
+    const variant = (name: string) => () => (made.push(name), new Uint8ClampedArray(4));
+    const variants = [variant('raw'), variant('stretched'), variant('binarized')];
+    const calls: string[] = [];
+    const reader = (name: string, answers: Array<string | null>): QrReader => {
+      let i = 0;
+      return () => (calls.push(name), answers[i++] ?? null);
+    };
+    expect(readBrCode([reader('jsqr', [misread, null, misread]), reader('qr', [` ${BCB}\n`])], variants, 1, 1)).toEqual({ text: BCB });
+    expect(calls).toEqual(['jsqr', 'jsqr', 'jsqr', 'qr']); // the misreads did not end the search
+    expect(readBrCode([reader('jsqr', [misread, misread]), reader('qr', ['not a code'])], variants, 1, 1)).toEqual({ misreads: [misread, 'not a code'] });
+    expect(readBrCode([reader('jsqr', []), reader('qr', [])], variants, 1, 1)).toEqual({ misreads: [] });
+  });
+  it('grey on grey (#787878 on #8c8c8c) becomes black on white; inversion swaps them', () => {
+    const px = (v: number) => [v, v, v, 255];
+    const image = new Uint8Array([...px(0x78), ...px(0x8c), ...px(0x8c), ...px(0x78)]);
+    const bw = binariseForQr(normaliseForQr(image));
+    expect([...bw]).toEqual([...px(0), ...px(255), ...px(255), ...px(0)]);
+    expect([...invertForQr(bw)]).toEqual([...px(255), ...px(0), ...px(0), ...px(255)]);
   });
 });

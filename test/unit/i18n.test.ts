@@ -101,7 +101,7 @@ describe('the language of a run', () => {
  * bug in paycli, exit 70), never a message of the catalogs. File and the literal's first words.
  */
 const ASSERTIONS = [
-  // the ledger's callers always give a cash-out's PIX key (src/payment/, src/cli/batch/)
+  // the ledger's callers always give a cash-out's Pix key (src/payment/, src/cli/batch/)
   { file: 'src/ledger/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
   { file: 'src/ledger/pg/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
   // every amount is checked to be integer cents before it is formatted

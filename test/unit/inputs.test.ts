@@ -1,6 +1,6 @@
 /**
  * Inputs no bank holds: the DICT e-mail key rule, contact e-mails, Anatel area codes and phone
- * prefixes, invisible characters in text, the one PIX key-type table, and the strict JSON reader
+ * prefixes, invisible characters in text, the one Pix key-type table, and the strict JSON reader
  * behind `--input`.
  */
 import fc from 'fast-check';
@@ -103,7 +103,7 @@ describe('names and descriptions', () => {
   });
 });
 
-describe('the one PIX key-type table', () => {
+describe('the one Pix key-type table', () => {
   it.each([
     ['cpf', 0], ['CPF', 0], ['0', 0],
     ['cnpj', 1], ['1', 1],

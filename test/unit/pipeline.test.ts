@@ -122,7 +122,17 @@ function harness(env: Record<string, string> = {}): Harness {
 
 /** The spec with its print steps capturing instead of writing to stdout. */
 function quiet<B extends { value: number; orderId?: string }, R>(spec: PaymentSpec<B, R>, h: Harness): PaymentSpec<B, R> {
-  return { ...spec, print: async (c) => void h.printed.push(c.data), printFound: (f) => void h.printed.push(f.settled.found) };
+  return {
+    ...spec,
+    print: async (c) => {
+      h.printed.push(c.data);
+      return { doc: c.data, text: () => '' };
+    },
+    printFound: (f) => {
+      h.printed.push(f.settled.found);
+      return { doc: f.settled.found, text: () => '' };
+    },
+  };
 }
 
 const CASHOUT_FLAGS = { value: '1550', pixKeyType: 'email', pixKey: 'fulano@example.com', personName: 'Fulano de Tal', personEmail: 'fulano@example.com', personPhone: '11987654321', yes: true, noInput: true };

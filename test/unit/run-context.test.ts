@@ -44,6 +44,7 @@ describe('settings precedence: flags, then environment, then profile, then defau
       default: { 'base-url': 'https://default.gw.example', 'api-key': 'profile-key', timeout: '5000' },
       prod: { 'base-url': 'https://prod.gw.example', 'cashout-base-url': 'https://payouts.gw.example', 'api-key': 'prod-key' },
       nourl: { 'api-key': 'k' },
+      plain: { lang: 'en', timeout: '5000', 'duplicate-window': '0', 'settle-after': '90s', 'order-id': 'off', lookup: 'off' },
     },
   };
   const settings = (flags: Record<string, string | boolean>, env: NodeJS.ProcessEnv = {}, op: 'cashin' | 'cashout' | 'lookup' = 'cashin', cfg = config) =>
@@ -84,15 +85,43 @@ describe('settings precedence: flags, then environment, then profile, then defau
       expect((err as UsageError).message).toContain('did you mean prod?');
     }
   });
-  it('a profile that names no gateway is the sandbox; one naming a gateway for the other operation only is an error', () => {
-    expect(settings({ profile: 'nourl' }).endpoint).toEqual({ kind: 'sandbox' });
-    expect(() => settingsFrom({ flags: { profile: 'half' }, env: {}, config: { profiles: { half: { 'cashout-base-url': 'https://gw.example' } } }, op: 'cashin' })).toThrow(/has no base URL for cash-ins/);
+  it('the sandbox only with no gateway setting at all: a credential, a header or a half set-up profile without base-url is an error', () => {
+    expect(settings({ profile: 'plain' }).endpoint).toEqual({ kind: 'sandbox' });
+    expect(() => settings({ profile: 'nourl' })).toThrow(/no `base-url` for cash-ins \(profile "nourl"\), while api-key is set/);
+    expect(() => settings({ profile: 'plain' }, { PAYCLI_API_KEY: 'k' })).toThrow(/while PAYCLI_API_KEY is set/);
+    expect(() => settings({ profile: 'plain', allowInsecureHttp: true })).toThrow(/while --allow-insecure-http is set/);
+    for (const keys of [{ 'header.X-Cs': 'v' }, { 'api-key-store': 'keychain' }, { 'auth-header': 'X-Key' }, { 'balance-path': '/b' }] as Array<Record<string, string>>) {
+      expect(() => settingsFrom({ flags: {}, env: {}, config: { profiles: { default: keys } }, op: 'cashout' })).toThrow(UsageError);
+    }
+    expect(() => settingsFrom({ flags: { profile: 'half' }, env: {}, config: { profiles: { half: { 'cashout-base-url': 'https://gw.example' } } }, op: 'cashin' })).toThrow(/no `base-url` for cash-ins \(profile "half"\), while cashout-base-url is set/);
+    expect(settings({ profile: 'nourl', baseUrl: 'sandbox' }, { PAYCLI_API_KEY: 'k' }).endpoint).toEqual({ kind: 'sandbox' });
     expect(settings({ baseUrl: 'sandbox' }).endpoint).toEqual({ kind: 'sandbox' });
     expect(settingsFrom({ flags: {}, env: {}, config: {}, op: 'cashin' }).endpoint).toEqual({ kind: 'sandbox' });
   });
   it('a timeout out of range is a usage error naming its source', () => {
     expect(() => settings({ timeout: '2147483648' })).toThrow(/--timeout/);
     expect(() => settings({}, {}, 'cashin', { profiles: { default: { 'base-url': 'https://gw.example', timeout: '0' } } })).toThrow(/config key timeout \(profile default\)/);
+  });
+  it('settle-after below one minute is refused for a gateway outside this machine, allowed for the sandbox and loopback', () => {
+    const remote = (value: string, url = 'https://gw.example') => () => settingsFrom({ flags: {}, env: {}, config: { profiles: { default: { 'base-url': url, 'settle-after': value } } }, op: 'cashout' });
+    for (const value of ['0', '59s', '59999ms']) {
+      let err: unknown;
+      try {
+        remote(value)();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).exitCode).toBe(ExitCode.USAGE);
+      expect((err as UsageError).message).toMatch(/config key settle-after \(profile default\): settle-after \d+ ms is below 60s/);
+    }
+    expect(() => settings({}, { PAYCLI_SETTLE_AFTER: '0' })).toThrow(/^PAYCLI_SETTLE_AFTER: settle-after 0 ms is below 60s/);
+    expect(remote('60s')().settleAfterMs).toBe(60_000);
+    expect(remote('0', 'http://127.0.0.1:8080')().settleAfterMs).toBe(0);
+    expect(remote('0', 'http://localhost:8080')().settleAfterMs).toBe(0);
+    expect(remote('0', 'http://[::1]:8080')().settleAfterMs).toBe(0);
+    expect(remote('0', 'sandbox')().settleAfterMs).toBe(0);
+    expect(settings({})).toMatchObject({ settleAfterMs: 120_000 });
   });
 });
 

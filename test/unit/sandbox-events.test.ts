@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, retryWait, RETRY_SCHEDULES } from '../../src/sandbox/delivery.js';
+import { formatDuration, parseDuration, PostbackDeliverer, retryWait, RETRY_SCHEDULES } from '../../src/sandbox/delivery.js';
 import { EVENTS_FILE, EventStore, lockStateDir, releaseStateDir, type SandboxEvent } from '../../src/sandbox/events.js';
 
 let dir: string;
@@ -139,5 +139,29 @@ describe('retry waits and durations', () => {
     expect(formatDuration(86_400_000)).toBe('24 h');
     expect(formatDuration(2_000)).toBe('2 s');
     expect(formatDuration(85)).toBe('85 ms');
+  });
+});
+
+describe('name resolution inside the attempt time limit', () => {
+  it('a host whose name never resolves is a failed attempt on time, then retried', async () => {
+    const store = new EventStore();
+    store.load();
+    const lookups: string[] = [];
+    const lines: string[] = [];
+    // A resolver that never answers, as one offline can behave (the system one answers at once here).
+    const deliverer = new PostbackDeliverer({ store, attemptTimeoutMs: 150, schedule: { firstWaitMs: 20, maxWaitMs: 40 }, log: (l) => lines.push(l), lookup: (host) => void lookups.push(host) });
+    deliverer.start();
+    try {
+      const e = deliverer.enqueue('https://your-postback-url.com/pix', { transactionId: 7, object: 'cashin', status: 'created', method: 'pix', value: 100, processedAt: new Date().toISOString(), orderId: null, observation: null });
+      const end = Date.now() + 30_000;
+      while (e.attempts < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(e.attempts).toBeGreaterThanOrEqual(2);
+      expect(e.state).toBe('pending');
+      expect(e.recent[0]!.outcome).toBe('connection failed (ETIMEOUT: name not resolved within 150 ms)');
+      expect(lookups[0]).toBe('your-postback-url.com');
+      expect(lines.join('\n')).toMatch(/attempt 1: connection failed \(ETIMEOUT/);
+    } finally {
+      await deliverer.close();
+    }
   });
 });

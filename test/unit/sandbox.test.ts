@@ -8,7 +8,8 @@ import { humanLine, isPing, redeliveryNote, redeliveryOf, SEEN_EVENTS_MAX } from
 import { applyTransition, postbackBody } from '../../src/sandbox/lifecycle.js';
 import { authorizationCarries } from '../../src/sandbox/server.js';
 import { TransactionStore, type SandboxTransaction } from '../../src/sandbox/store.js';
-import { validationProblem } from '../../src/sandbox/validate.js';
+import { canonicalBody, validationProblem } from '../../src/sandbox/validate.js';
+import { cashoutFate, FailureRules, parseFailureRule, withOpening } from '../../src/sandbox/failures.js';
 
 const CASHOUT = { value: 100, pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '11987654321' } };
 
@@ -65,7 +66,7 @@ describe('transitions and postback bodies', () => {
     expect(infraction.endToEndId).toBeUndefined();
     expect(applyTransition(t, 'refund')).toEqual({ from: 'infraction' });
     const refund = postbackBody(t);
-    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: null, pixKeyType: null } });
+    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: '12345678909', pixKeyType: '' } });
     expect(refund.payer).toBeUndefined();
     expect(refund.endToEndId).toBeUndefined();
     expect(t.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
@@ -125,5 +126,71 @@ describe('listen: redeliveries', () => {
     for (let i = 0; i < SEEN_EVENTS_MAX + 10; i++) redeliveryOf({ 'x-paycli-event-id': `evt_x${i}` }, seen);
     expect(seen.size).toBe(SEEN_EVENTS_MAX);
     expect(redeliveryOf({ 'x-paycli-event-id': 'evt_1' }, seen)).toBeUndefined(); // forgotten: the oldest go first
+  });
+});
+
+describe('field names in any letter case (lenient) and named in strict mode', () => {
+  it('folds PascalCase names, nested ones too; the exact spelling wins; strict names the first that differs', () => {
+    const pascal = { Value: 100, PixKeyType: 2, PIXKEY: 'a@b.co', Person: { Name: 'A', eMail: 'a@b.co', Phone: '11987654321' }, Unknown: 1 };
+    const folded = canonicalBody('cashout', pascal, false);
+    expect(folded).toEqual({ body: { value: 100, pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '11987654321' }, Unknown: 1 } });
+    expect(validationProblem('cashout', (folded as { body: unknown }).body, false)).toBeNull();
+    expect(canonicalBody('cashin', { value: 1, Value: 2, splits: [{ ClientId: 'x', VALUE: 3 }] }, false)).toEqual({ body: { value: 1, splits: [{ clientId: 'x', value: 3 }] } });
+    expect(canonicalBody('cashout', pascal, true)).toEqual({ problem: 'Validation Failed - Value: field names are case-sensitive (value)' });
+    expect(canonicalBody('cashin', { value: 1, splits: [{ clientId: 'x', Value: 3 }] }, true)).toEqual({ problem: 'Validation Failed - splits.0.Value: field names are case-sensitive (splits.0.value)' });
+    expect(canonicalBody('cashin', 'x', false)).toEqual({ body: 'x' });
+  });
+});
+
+describe('balance and failure rules', () => {
+  const movements = { balance: -50, retention: 0, toAnticipate: 0, finalBalance: -50 };
+  it('the opening balance is added; a cash-out over the final balance is refused', () => {
+    expect(withOpening(movements, 1000)).toEqual({ balance: 950, retention: 0, toAnticipate: 0, finalBalance: 950 });
+    const rules = new FailureRules();
+    expect(cashoutFate({ value: 950 }, withOpening(movements, 1000), rules)).toBeNull();
+    expect(cashoutFate({ value: 951 }, withOpening(movements, 1000), rules)).toEqual({ refuse: 'Insufficient balance' });
+  });
+  it('rules by key (mask and letter case aside) or by value; the key first; one per key or value', () => {
+    const rules = new FailureRules();
+    rules.add({ failure: 'key-not-found', pixKey: '+55 (11) 98765-4321' });
+    rules.add({ failure: 'bank-timeout', value: 700 });
+    rules.add({ failure: 'insufficient-balance', pixKey: 'Ana@Example.com' });
+    const rich = withOpening(movements, 10_000);
+    expect(cashoutFate({ value: 700, pixKey: '+5511987654321' }, rich, rules)).toEqual({ refuse: 'Pix key not found' });
+    expect(cashoutFate({ value: 700, pixKey: 'x@y.co' }, rich, rules)).toBe('bank-timeout');
+    expect(cashoutFate({ value: 1, pixKey: 'ana@example.com' }, rich, rules)).toEqual({ refuse: 'Insufficient balance' });
+    rules.add({ failure: 'bank-timeout', pixKey: 'ana@example.com' });
+    expect(rules.list()).toHaveLength(3);
+    expect(cashoutFate({ value: 1, pixKey: 'ana@example.com' }, rich, rules)).toBe('bank-timeout');
+    expect(rules.clear()).toBe(3);
+    expect(parseFailureRule({ failure: 'bank-timeout', value: 5 })).toEqual({ failure: 'bank-timeout', value: 5 });
+    expect(parseFailureRule({ failure: 'nope', value: 5 })).toMatch(/^failure must be one of insufficient-balance, key-not-found, bank-timeout/);
+    expect(parseFailureRule({ failure: 'bank-timeout', value: 5, pixKey: 'a' })).toBe('send exactly one of pixKey and value');
+    expect(parseFailureRule({ failure: 'bank-timeout', value: 0 })).toBe('value must be an integer of cents, at least 1');
+  });
+});
+
+describe('which sandbox the control subcommands act on (src/cli/run/sandbox-control.ts)', () => {
+  it('--sandbox-url, else the base URL of flag, environment or profile, else 127.0.0.1:4010; PAYCLI_API_KEY is the sandbox key, not a gateway setting', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { controlTarget } = await import('../../src/cli/run/sandbox-control.js');
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-control-'));
+    const saved = process.env.PAYCLI_CONFIG_DIR;
+    process.env.PAYCLI_CONFIG_DIR = dir; // no config file: nothing configured
+    try {
+      const env = { PAYCLI_API_KEY: 'sk_sandbox' };
+      expect(controlTarget({ apiKey: 'sk_sandbox' }, env)).toEqual({ url: 'http://127.0.0.1:4010', flag: '--sandbox-url', apiKey: 'sk_sandbox' });
+      expect(controlTarget({ baseUrl: 'http://127.0.0.1:4020' }, {})).toMatchObject({ url: 'http://127.0.0.1:4020', flag: '--base-url' });
+      expect(controlTarget({}, { PAYCLI_BASE_URL: 'http://127.0.0.1:4030' })).toMatchObject({ url: 'http://127.0.0.1:4030', flag: 'PAYCLI_BASE_URL' });
+      expect(controlTarget({ sandboxUrl: 'http://127.0.0.1:4040/', baseUrl: 'http://127.0.0.1:4040' }, {})).toMatchObject({ url: 'http://127.0.0.1:4040/' });
+      expect(() => controlTarget({ sandboxUrl: 'http://127.0.0.1:4040', baseUrl: 'http://127.0.0.1:4050' }, {})).toThrow(/name two different sandboxes/);
+      expect(() => controlTarget({}, { PAYCLI_BASE_URL: 'sandbox' })).toThrow(/PAYCLI_BASE_URL is "sandbox", the built-in sandbox/);
+    } finally {
+      if (saved === undefined) delete process.env.PAYCLI_CONFIG_DIR;
+      else process.env.PAYCLI_CONFIG_DIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

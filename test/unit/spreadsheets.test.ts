@@ -1,4 +1,5 @@
 /** Spreadsheets in and out: Portuguese batch columns (src/cli/batch/rows.ts), the CSV dialects (src/cli/csv-dialect.ts) of history and batch results. */
+import { amountProblem, parseReais } from '../../src/pix/money.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +24,18 @@ describe('Portuguese batch columns', () => {
     expect(mapHeader(CASHOUT_FIELDS, ['value', 'pix-key-type', 'pixKey', 'person.name']).problems).toEqual([]);
     expect(mapHeader(CASHOUT_FIELDS, ['valor', 'amount']).problems[0]!.message).toMatch(/same field as the column valor/);
   });
-  it('valor is reais with centavos (1.234,56); valor-centavos is cents; a bare number under valor is refused', () => {
+  it('valor is reais by the one rule of --amount (89,9, 12, 1.234,5 as Excel writes them); valor-centavos is cents', () => {
     const header = ['valor'];
     const { targets } = mapHeader(CASHOUT_FIELDS, header);
-    expect(bodyFromCells(header, targets, ['1.234,56']).body.value).toBe(123456);
-    expect(bodyFromCells(header, targets, ['15,00']).body.value).toBe(1500);
-    expect(bodyFromCells(header, targets, ['1500']).problems[0]!.message).toMatch(/must be reais with the decimal comma and two centavos, e\.g\. 15,00/);
+    for (const text of ['1.234,56', '15,00', '89,9', '12', '1.234,5', 'R$ 7,05', '1234.56', '0,01']) {
+      const row = bodyFromCells(header, targets, [text]);
+      expect(row.problems, text).toEqual([]);
+      expect(row.body.value, text).toBe(parseReais(text));
+      expect(amountProblem(text), text).toBeNull(); // what --amount accepts, and the same cents
+    }
+    expect([bodyFromCells(header, targets, ['89,9']).body.value, bodyFromCells(header, targets, ['12']).body.value, bodyFromCells(header, targets, ['1.234,5']).body.value]).toEqual([8990, 1200, 123450]);
+    // and what --amount refuses, the column refuses with the same words
+    for (const text of ['1.234', '15,505', '-3', 'abc', '0']) expect(bodyFromCells(header, targets, [text]).problems[0]!.message, text).toBe(amountProblem(text));
     const cents = mapHeader(CASHOUT_FIELDS, ['valor-centavos']);
     expect(bodyFromCells(['valor-centavos'], cents.targets, ['1500']).body.value).toBe(1500);
   });
@@ -54,8 +61,15 @@ describe('CSV dialects', () => {
   it('history br: ; separated, Portuguese names, local day and time first, 1.234,56', () => {
     const [head, row] = [...csvChunks([entry], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
     expect(head!.startsWith('\uFEFFlancamento;data_hora_local;fuso_horario;data_hora_utc;tipo;sandbox;perfil;valor_centavos;valor;resultado;')).toBe(true);
-    expect(row!.startsWith('7;24/11/2026 22:30:00;UTC-03:00;2026-11-25T01:30:00.000Z;cashout;false;default;123456;1.234,56;ok;')).toBe(true);
+    expect(row!.startsWith('7;24/11/2026 22:30:00;UTC-03:00;2026-11-25T01:30:00.000Z;saque;não;default;123456;1.234,56;ok;')).toBe(true); // paycli's words in Portuguese
     expect(row).toContain(';"João; Silva";');
+    const [, phone] = [...csvChunks([{ ...entry, pixKeyType: 3, pixKey: '+5531998765432', status: '0' }], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
+    expect(phone).toContain(";sim;telefone;'+5531998765432;"); // outcome recorded; key type; the key behind the formula guard
+    expect(phone).toContain(';criado;');
+    expect(phone).not.toMatch(/;(true|false|phone|created|cashout);/);
+    const [, intl] = [...csvChunks([{ ...entry, pixKeyType: 3, status: '0' }], { dialect: 'intl', timeZone: 'UTC' })];
+    expect(intl).toContain(',true,phone,'); // intl keeps the words scripts read
+    expect(intl).toContain(',created,');
   });
   it('history intl: today\'s columns, then time_local at the end', () => {
     const [head, row] = [...csvChunks([entry], { dialect: 'intl', timeZone: 'America/Sao_Paulo' })];
@@ -69,7 +83,7 @@ describe('CSV dialects', () => {
       const w = new ResultsWriter(path, false, ';', 'br');
       w.write({ row: 1, line: 2, orderId: 'p-1', outcome: 'ok', valueCents: 123456, transactionId: 9, status: '0', feeCents: 150, netCents: 123306 });
       w.close();
-      expect(readFileSync(path, 'utf8')).toBe('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;id_transacao;status;taxa;liquido;br_code;png;erro\n1;2;p-1;ok;1.234,56;123456;9;0;1,50;1.233,06;;;\n');
+      expect(readFileSync(path, 'utf8')).toBe('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;id_transacao;status;taxa;liquido;br_code;png;erro;sandbox\n1;2;p-1;ok;1.234,56;123456;9;0;1,50;1.233,06;;;;não\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 /**
- * Property-based tests (fast-check) of the document, PIX key and money validators.
+ * Property-based tests (fast-check) of the document, Pix key and money validators.
  *
  * Valid CPFs and CNPJs are generated with check digits computed HERE, independently of the
  * library paycli uses (docs/gateway-contract.md §2.6: CPF weights 10..2 then 11..2; CNPJ values = ASCII code − 48,
@@ -264,7 +264,7 @@ describe('PIX keys', () => {
     );
     const landline = checkPixKey(3, '(11) 3456-7890');
     expect(landline.ok).toBe(false);
-    expect(!landline.ok && landline.message).toMatch(/is a landline number; a PIX phone key is a mobile number/);
+    expect(!landline.ok && landline.message).toMatch(/is a landline number; a Pix phone key is a mobile number/);
   });
 
   it('e-mail keys longer than 77 characters fail; the hint names the type a key looks like', () => {
@@ -340,5 +340,20 @@ describe('money: reais ↔ cents, exactly', () => {
     expect(parseReais('0.1')).toBe(10); // no float: 0.1 reais is exactly 10 cents
     expect(parseReais('1.005')).toBeNull(); // ambiguous
     expect(parseReais('15,505')).toBeNull();
+  });
+});
+
+describe('one rule for a CPF written with "/"', () => {
+  it('is refused as a Pix key and as a document alike, with the same reason; its own mask is accepted by both', () => {
+    const reason = 'a CPF is written with dots and a dash (123.456.789-09); "/" belongs to a CNPJ\'s mask';
+    expect(documentProblem('123.456.789/09')).toBe(`is not a valid CPF or CNPJ: ${reason}`);
+    expect(normaliseCpfCnpj('123.456.789/09')).toBeNull();
+    expect(isCpf('123.456.789/09')).toBe(false);
+    const key = checkPixKey(0, '123.456.789/09');
+    expect(key.ok).toBe(false);
+    expect(!key.ok && key.message).toContain(reason);
+    expect(checkPixKey(0, '123.456.789-09')).toEqual({ ok: true, key: '12345678909' });
+    expect(normaliseCpfCnpj('123.456.789-09')).toBe('12345678909');
+    expect(normaliseCpfCnpj('11.222.333/0001-81')).toBe('11222333000181'); // a CNPJ keeps its "/"
   });
 });

@@ -8,7 +8,7 @@ import type * as z from 'zod/mini';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { endpointHost } from '../../gateway/endpoint.js';
 import { formatReais } from '../../pix/money.js';
-import { logger } from '../../core/logger.js';
+import { logger, runStreams } from '../../core/logger.js';
 import { redact } from '../../core/sanitize.js';
 import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../../gateway/schemas.js';
 import type { Settings } from '../../config/settings.js';
@@ -168,7 +168,7 @@ export function reportProblems(source: BatchSource, problems: RowProblem[], json
   const rows = new Set(problems.map((p) => p.row)).size;
   const message = t('batchRow.problems', source.name, problems.length, rows);
   if (json) {
-    process.stderr.write(`${redact(JSON.stringify({ error: { code: 'validation', message, problems } }))}\n`);
+    runStreams().stderr.write(`${redact(JSON.stringify({ error: { code: 'validation', message, problems } }))}\n`);
   } else {
     const lines = problems.map((p) => `  ${t('batchRow.where', p.line, p.row)}${p.column ? `, ${p.column}` : ''}: ${p.message}`);
     logger.error(`${message}:\n${lines.join('\n')}`);

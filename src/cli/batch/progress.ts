@@ -4,6 +4,7 @@
  */
 import { formatReais } from '../../pix/money.js';
 import { t } from '../../core/i18n/index.js';
+import { runStreams } from '../../core/logger.js';
 
 /** Counters of a batch run. */
 export interface BatchCounters {
@@ -40,7 +41,7 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
     const { SingleBar, Presets } = await import('cli-progress');
     const bar = new SingleBar(
       {
-        stream: process.stderr,
+        stream: runStreams().stderr as NodeJS.WriteStream,
         format: t('batch.bar'),
         hideCursor: true,
         clearOnComplete: false,
@@ -57,9 +58,9 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
   const emit = () => {
     const { rate, left } = eta(c, startedAt);
     if (mode.json) {
-      process.stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
+      runStreams().stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
     } else {
-      process.stderr.write(`${t('batch.progress', c.done, c.total, c.ok, c.refused, c.unknown, formatReais(c.sentCents), rate.toFixed(1), left)}\n`);
+      runStreams().stderr.write(`${t('batch.progress', c.done, c.total, c.ok, c.refused, c.unknown, formatReais(c.sentCents), rate.toFixed(1), left)}\n`);
     }
   };
   return {

@@ -10,8 +10,8 @@ import { UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
 import { formatReais } from '../../pix/money.js';
-import { amountBr, type CsvDialect } from '../csv-dialect.js';
-import { logger } from '../../core/logger.js';
+import { amountBr, brValue, guardFormula, type CsvDialect } from '../csv-dialect.js';
+import { logger, runStreams } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
 /**
@@ -42,9 +42,11 @@ export interface RowResult {
   brCode?: string;
   png?: string;
   error?: string;
+  /** True on every row of a run against the built-in sandbox (no money moved); set by the writer. */
+  sandbox?: boolean;
 }
 
-const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error'];
+const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error', 'sandbox'];
 
 /**
  * The columns of the `br` dialect (src/cli/csv-dialect.ts): Portuguese names, amounts in reais as
@@ -64,6 +66,7 @@ const BR_COLUMNS: Array<[string, (r: RowResult) => unknown]> = [
   ['br_code', (r) => r.brCode],
   ['png', (r) => r.png],
   ['erro', (r) => r.error],
+  ['sandbox', (r) => brValue(Boolean(r.sandbox))],
 ];
 
 /** One CSV cell: quoted when needed; text a spreadsheet would run as a formula gets a leading `'`. */
@@ -71,7 +74,7 @@ export function csvCell(v: unknown, sep: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'number') return String(v); // digits and a sign: nothing to quote
   let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (typeof v === 'string') s = guardFormula(s);
   return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -97,9 +100,9 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
  * a CSV input; in `br` by `;`, with Portuguese column names and amounts in reais (src/cli/csv-dialect.ts).
  * @throws UsageError when the file cannot be created (nothing sent)
  */
-export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl'): Promise<ResultsWriter> {
+export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl', sandbox = false): Promise<ResultsWriter> {
   if (results.moved) logger.notice(t('batchResults.moved', results.path.replace(/-[0-9]+\.csv$/, '.csv'), results.path));
-  return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect);
+  return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect, sandbox);
 }
 
 /** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
@@ -120,6 +123,8 @@ export class ResultsWriter {
     private readonly stdoutJson: boolean,
     sep = ',',
     private readonly dialect: CsvDialect = 'intl',
+    /** The run goes to the built-in sandbox: every row says so (`sandbox` true / the CSV column). */
+    private readonly sandbox = false,
   ) {
     this.jsonl = /\.(jsonl|ndjson)$/i.test(path);
     this.sep = sep;
@@ -132,9 +137,9 @@ export class ResultsWriter {
     if (!this.jsonl) writeSync(this.fd, `${dialect === 'br' ? '\uFEFF' : ''}${(dialect === 'br' ? BR_COLUMNS.map(([name]) => name) : COLUMNS).join(this.sep)}\n`);
   }
 
-  /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised. */
+  /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised; a sandbox run's rows say `sandbox`. */
   write(r: RowResult): void {
-    const clean: RowResult = r.error !== undefined ? { ...r, error: redact(sanitizeText(r.error, true)) } : r;
+    const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}), sandbox: this.sandbox };
     const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
     if (this.jsonl) this.pendingFile += `${json}\n`;
     else if (this.dialect === 'br') this.pendingFile += `${BR_COLUMNS.map(([, f]) => csvCell(f(clean), this.sep)).join(this.sep)}\n`;
@@ -150,7 +155,7 @@ export class ResultsWriter {
   /** Writes what {@link write} kept (the batch calls it with each group of outcomes recorded). */
   flush(): void {
     if (this.pendingFile) writeSync(this.fd, this.pendingFile);
-    if (this.pendingOut) process.stdout.write(this.pendingOut);
+    if (this.pendingOut) runStreams().stdout.write(this.pendingOut);
     this.pendingFile = '';
     this.pendingOut = '';
   }
@@ -180,7 +185,7 @@ export function emptyTally(): Tally {
  */
 export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: Record<string, number[]>, json: boolean, resultsFile: string, stopped = t('error.interrupted')): void {
   if (json) {
-    process.stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
+    runStreams().stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
     return;
   }
   const words: Record<RowOutcome, string> = {
@@ -197,7 +202,7 @@ export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: R
   const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
   const rowsOf = (state: Exclude<RowOutcome, 'ok' | 'already_ok' | 'already_refused'>, rows: number[] | undefined) => (rows?.length ? [`  ${t('batchEnd.rowsOf', t(`batchState.${state}`), rows.length, listRows(rows))}`] : []);
   lines.push(...rowsOf('already_at_gateway', listed.already_at_gateway), ...rowsOf('refused', listed.refused), ...rowsOf('unknown', listed.unknown), ...rowsOf('needs_attention', listed.needs_attention), ...rowsOf('not_sent', listed.not_sent), ...rowsOf('not_started', listed.not_started));
-  process.stderr.write(`\n${t('batchEnd.title')}\n${lines.join('\n')}\n${t('batchEnd.results', resultsFile)}\n`);
+  runStreams().stderr.write(`\n${t('batchEnd.title')}\n${lines.join('\n')}\n${t('batchEnd.results', resultsFile)}\n`);
 }
 
 /** Row numbers, sorted, runs of four or more consecutive rows as `a-b`; at most 20 items shown. */

@@ -13,16 +13,17 @@ import { convertField, describeProblem, fieldOf, getPath, parseSplit, setPath, u
 import { checkInputIntegers } from '../../payment/input.js';
 import { parseStrictJson, StrictJsonError } from '../../core/json-strict.js';
 import { amountProblem, parseReais } from '../../pix/money.js';
+import { unguardCell } from '../csv-dialect.js';
 import { problemsOf, type FieldProblem } from '../../gateway/schemas.js';
 import type * as z from 'zod/mini';
 import { t as tr } from '../../core/i18n/index.js';
 
 /**
- * What one column of a CSV header stands for. `reaisWithCentavos`: the Portuguese `valor` column,
- * whose amounts must be written with the decimal comma and two centavos (`15,00`), so that a
- * column of cents is never read as reais.
+ * What one column of a CSV header stands for: an interface field, or an amount in reais (`amount`,
+ * `valor`), read by the one rule of `--amount` (src/pix/money.ts `parseReais`: `89,9`, `12`,
+ * `1.234,5` as Excel's General format writes them).
  */
-export type ColumnTarget = { field: FieldSpec } | { amount: true; reaisWithCentavos?: boolean };
+export type ColumnTarget = { field: FieldSpec } | { amount: true };
 
 /**
  * Portuguese column names, by interface path (`amount` for reais): accepted besides the flag
@@ -87,7 +88,7 @@ export function mapHeader(fields: readonly FieldSpec[], header: readonly string[
     if (!field && path !== 'amount') continue;
     for (const alias of aliases) {
       if (names.has(alias)) continue;
-      names.set(alias, field ? { field } : { amount: true, reaisWithCentavos: alias === 'valor' });
+      names.set(alias, field ? { field } : { amount: true });
       portuguese.push(alias);
     }
   }
@@ -127,17 +128,13 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
   const problems: GatheredRow['problems'] = [];
   const columns = new Map<string, string>();
   targets.forEach((t, i) => {
-    const raw = cells[i];
+    const raw = cells[i] === undefined ? undefined : unguardCell(cells[i]);
     if (!t) return;
     const column = header[i]!;
     if ('field' in t) columns.set(t.field.path, column);
     else if ('amount' in t) columns.set('value', column);
     if (raw === undefined || raw.trim() === '') return;
     if ('amount' in t) {
-      if (t.reaisWithCentavos && !/,[0-9]{2}$/.test(raw.trim())) {
-        problems.push({ column, message: tr('batch.valorNeedsCentavos', raw.trim()) });
-        return;
-      }
       const p = amountProblem(raw);
       if (p) problems.push({ column, message: p });
       else body.value = parseReais(raw);

@@ -21,7 +21,7 @@
  */
 import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../../gateway/fields.js';
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
-import { endpointTarget } from '../../gateway/endpoint.js';
+import { endpointTarget, isSandbox } from '../../gateway/endpoint.js';
 import { ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { describeRun } from '../../ledger/runs.js';
@@ -138,11 +138,11 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
     ledger = target !== undefined ? openBatchLedger(target, settings?.profile) : undefined;
     // A finished file has nothing to send: reported from the ledger, read only (no claim needed).
-    if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
+    if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
     if (ledger) {
       await claimFile(ledger, batchId, source.name, Boolean(opts.wait));
       // The other run may have finished it meanwhile.
-      if (opts.wait && (await reportFinished(op, source, format, batchId, ledger, opts))) return;
+      if (opts.wait && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
     }
     const { checkAndSend } = await import('./send.js');
     await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
@@ -205,11 +205,11 @@ export function batchRunModule<O>(kind: BatchKind): RunModule<O> {
  * exit 0.
  * @returns false when the ledger does not know the file as finished (the run then checks it row by row)
  */
-async function reportFinished(op: BatchOperation, source: BatchSource, format: BatchFormat, batchId: string, ledger: BatchLedger, opts: BatchOptions): Promise<boolean> {
+async function reportFinished(op: BatchOperation, source: BatchSource, format: BatchFormat, batchId: string, ledger: BatchLedger, opts: BatchOptions, sandbox: boolean): Promise<boolean> {
   const finished = ledger.finishedBatch(batchId);
   if (!finished) return false;
   const results = resultsPath(opts.batch, opts.results, batchId);
-  const writer = await openResults(results, source, format, Boolean(opts.json), csvDialect(opts.csvDialect));
+  const writer = await openResults(results, source, format, Boolean(opts.json), csvDialect(opts.csvDialect), sandbox);
   const tally = emptyTally();
   try {
     const { firstLine } = finished.facts;

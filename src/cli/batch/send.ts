@@ -15,7 +15,7 @@ import { ExitCode, InterruptedError, NeedsAttentionError, PaycliError, UsageErro
 import { callGateway } from '../../gateway/client.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import { formatReais } from '../../pix/money.js';
-import { logger } from '../../core/logger.js';
+import { logger, runStreams } from '../../core/logger.js';
 import { settingsFor, type Settings } from '../../config/settings.js';
 import type { BatchSource } from './read.js';
 import { RowSpool, type SpooledRow } from './spool.js';
@@ -58,8 +58,8 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
   if (scan.problems.length) return reportProblems(source, scan.problems, json);
   if (!settings) {
     const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
-    if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
-    else process.stdout.write(`${t('batchRun.dryRun', source.name, t('batch.rows', scan.rows), t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents), formatReais(scan.toSend.largest), scan.toSend.largestRow)}\n`);
+    if (json) runStreams().stdout.write(`${JSON.stringify(doc)}\n`);
+    else runStreams().stdout.write(`${t('batchRun.dryRun', source.name, t('batch.rows', scan.rows), t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents), formatReais(scan.toSend.largest), scan.toSend.largestRow)}\n`);
     logger.notice(t('pay.dryRun', false));
     return;
   }
@@ -76,11 +76,11 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
     }
   }
   if (scan.toSend.count > 0) {
-    if (json) process.stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: endpointHost(settings.endpoint, 'SANDBOX') } })}\n`);
-    else process.stderr.write(`\n${summary}\n\n`);
+    if (json) runStreams().stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: endpointHost(settings.endpoint, 'SANDBOX') } })}\n`);
+    else runStreams().stderr.write(`\n${summary}\n\n`);
     await confirm(op, summary, scan.toSend.count, opts);
   }
-  const writer = await openResults(results, source, format, json, csvDialect(opts.csvDialect));
+  const writer = await openResults(results, source, format, json, csvDialect(opts.csvDialect), isSandbox(settings.endpoint));
   try {
     await sendAll(op, { source, spool: spool!, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });
   } finally {

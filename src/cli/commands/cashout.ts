@@ -55,7 +55,7 @@ ${t('help.title.examples')}
   $ paycli cashout --value 1550 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321   ${t('help.cashout.confirmComment')}
   $ paycli cashout --amount 15,50 --pix-key-type cpf --pix-key 123.456.789-09 \\
-      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes --json
+      --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 --yes --json transactionId,status
   $ paycli cashout --input "$(paycli help examples)/payout.json" --dry-run
   $ paycli cashout --amount 15,50 --pix-key-type email --pix-key fulano@example.com \\
       --person-name "Fulano de Tal" --person-email fulano@example.com --person-phone 11987654321 \\

@@ -28,7 +28,7 @@ export function registerHistory(program: Program) {
     .option('--order-id <ref>', t('help.history.orderId'))
     .option('--by <user@host>', t('help.history.by'))
     .option('--limit <n>', t('help.history.limit'), '20')
-    .addOption(new Option('--format <format>', t('help.history.format')).choices(['table', 'json', 'csv']))
+    .addOption(new Option('--format <format>', t('help.history.format')).choices(['table', 'json', 'csv', 'ofx']))
     .addOption(new Option('--csv-dialect <dialect>', t('csv.dialectFlagHistory')).choices(['br', 'intl']))
     .addHelpText(
       'after',
@@ -41,7 +41,10 @@ ${t('help.title.examples')}
   $ paycli history --since 2026-11-01 --until 2026-11-30 --limit all --format csv > november.csv
   $ paycli history --by deploy@ci-runner-2 --since 24h
   $ paycli history --since ontem --until ontem --format csv --csv-dialect br > ontem.csv
-  $ paycli history --limit 5 --json`,
+  $ paycli history --since 2026-11-01 --until 2026-11-30 --format ofx > novembro.ofx
+  $ paycli history --limit 5 --json
+  $ paycli history --limit all --jq '.[] | select(.outcome=="unknown") | .orderId'
+  $ paycli history --template '{{ id }} {{ value | reais }} {{ outcome }}'`,
     )
     .action(lazyAction(() => import('../run/history.js')));
 

@@ -1,19 +1,16 @@
 /**
  * `paycli sandbox`: definition. Implementation: src/cli/run/sandbox.ts (the server) and
  * src/cli/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund|infraction <id>`,
- * `sandbox ping [url]`, `sandbox events`, `sandbox resend`: clients of a running one) and
+ * `sandbox ping [url]`, `sandbox events`, `sandbox resend`, `sandbox failure`: clients of a running one) and
  * src/cli/run/sandbox-reset.ts (`sandbox reset`: the state folder started over).
  */
 import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
 import { lazyAction } from '../lazy.js';
 import { t } from '../../core/i18n/index.js';
+import { SANDBOX_DEFAULT_PORT } from '../../sandbox/address.js';
 
-/** Default address of the standalone sandbox. */
-export const SANDBOX_DEFAULT_PORT = 4010;
-
-/** Default `--sandbox-url` of the control subcommands: the standalone sandbox's usual address. */
-export const SANDBOX_DEFAULT_URL = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`;
+export { SANDBOX_DEFAULT_PORT, SANDBOX_DEFAULT_URL } from '../../sandbox/address.js';
 
 const CONTROL: ReadonlyArray<[name: 'pay' | 'fail' | 'cancel' | 'refund' | 'infraction', what: () => string]> = [
   ['pay', () => t('help.sandbox.control.pay')],
@@ -41,6 +38,8 @@ export function registerSandbox(program: Program) {
     .addOption(new Option('--retry-schedule <name>', t('help.sandbox.retrySchedule')).choices(['standard', 'fast']).env('PAYCLI_SANDBOX_RETRY_SCHEDULE'))
     .option('--data-dir <folder>', t('help.sandbox.dataDir'))
     .option('--keep-events <n>', t('help.sandbox.keepEvents'), '20000')
+    .option('--opening-balance <cents>', t('help.sandbox.openingBalance'))
+    .option('--failure <rule>', t('help.sandbox.failureRule'), (rule: string, rules: string[]) => [...rules, rule], [] as string[])
     .addHelpText(
       'after',
       `
@@ -54,14 +53,15 @@ ${t('help.title.examples')}
   $ paycli sandbox pay "$id"
   $ paycli sandbox ping
   $ paycli sandbox events --failed && paycli sandbox resend --failed
-  $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &`,
+  $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &
+  $ paycli sandbox --port 4030 --failure key-not-found:pix-key=ninguem@example.com --failure insufficient-balance:value=66600 &`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));
   for (const [name, what] of CONTROL) {
     sandbox
       .command(`${name} <transactionId>`)
       .description(t('help.sandbox.control.description', what()))
-      .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'), SANDBOX_DEFAULT_URL)
+      .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'))
       .addOption(new Option('--api-key <key>', t('help.sandbox.controlApiKey')).env('PAYCLI_API_KEY'))
       .addHelpText(
         'after',
@@ -78,7 +78,7 @@ ${t('help.title.examples')}
   sandbox
     .command('ping [url]')
     .description(t('help.sandbox.ping'))
-    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'), SANDBOX_DEFAULT_URL)
+    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'))
     .addOption(new Option('--api-key <key>', t('help.sandbox.controlApiKey')).env('PAYCLI_API_KEY'))
     .addHelpText(
       'after',
@@ -97,7 +97,7 @@ ${t('help.title.examples')}
     .option('--failed', t('help.sandbox.events.failed'))
     .option('--transaction <id>', t('help.sandbox.events.transaction'))
     .option('--limit <n>', t('help.sandbox.events.limit'))
-    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'), SANDBOX_DEFAULT_URL)
+    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'))
     .addOption(new Option('--api-key <key>', t('help.sandbox.controlApiKey')).env('PAYCLI_API_KEY'))
     .addHelpText(
       'after',
@@ -130,7 +130,7 @@ ${t('help.title.examples')}
     .command('resend [eventId]')
     .description(t('help.sandbox.resend'))
     .option('--failed', t('help.sandbox.resend.failed'))
-    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'), SANDBOX_DEFAULT_URL)
+    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'))
     .addOption(new Option('--api-key <key>', t('help.sandbox.controlApiKey')).env('PAYCLI_API_KEY'))
     .addHelpText(
       'after',
@@ -143,6 +143,28 @@ ${t('help.title.examples')}
   $ ev=$(paycli sandbox events --json | jq -r '.[0].id')
   $ paycli sandbox resend "$ev"
   $ paycli sandbox resend --failed --sandbox-url http://127.0.0.1:4010`,
+    )
+    .action(lazyAction(() => import('../run/sandbox-control.js')));
+  sandbox
+    .command('failure [failure]')
+    .description(t('help.sandbox.failure'))
+    .option('--pix-key <key>', t('help.sandbox.failure.pixKey'))
+    .option('--value <cents>', t('help.sandbox.failure.value'))
+    .option('--clear', t('help.sandbox.failure.clear'))
+    .option('--sandbox-url <url>', t('help.sandbox.sandboxUrl'))
+    .addOption(new Option('--api-key <key>', t('help.sandbox.controlApiKey')).env('PAYCLI_API_KEY'))
+    .addHelpText(
+      'after',
+      `
+${t('help.sandbox.failure.after')}
+
+${t('help.title.examples')}
+  $ paycli sandbox --port 4010 &
+  $ paycli sandbox failure insufficient-balance --value 66600
+  $ paycli sandbox failure key-not-found --pix-key ninguem@example.com
+  $ paycli sandbox failure bank-timeout --pix-key +5511987654321
+  $ paycli sandbox failure
+  $ paycli sandbox failure --clear`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
   return sandbox;

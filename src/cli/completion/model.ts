@@ -8,7 +8,9 @@
 import type { Argument, Command, Option } from 'commander';
 import type { COMPLETION_SHELLS } from '../commands/completion.js';
 import { CONFIG_KEYS, HEADER_PREFIX } from '../../config/keys.js';
+import { t } from '../../core/i18n/index.js';
 import profilesAwk from './profiles.awk';
+import { COMMAND_FIELDS } from '../output/fields.js';
 
 /** A shell paycli writes a completion script for (`COMPLETION_SHELLS`, src/cli/commands/completion.ts). */
 export type Shell = (typeof COMPLETION_SHELLS)[number];
@@ -33,7 +35,11 @@ export interface FlagSpec {
   /** `-s`, when the flag has a short form. */
   short?: string;
   description: string;
-  /** True when the flag takes a value (`<x>` or `[x]`): the next word is that value. */
+  /**
+   * True when the flag takes a value (`<x>`): the next word is that value. `--json [fields]` does
+   * not count: the word after it is a field list only when it is one (src/cli/output/fields.ts),
+   * so its fields complete in the `--json=` form.
+   */
   takesValue: boolean;
   values: ValueCompletion;
 }
@@ -72,7 +78,7 @@ const FLAG_VALUES: Record<string, ValueCompletion> = {
 function configKeyWords(): ValueCompletion {
   return {
     kind: 'words',
-    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: k.description })), { value: HEADER_PREFIX, description: 'an extra static header: header.<Name>' }],
+    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: t(`configKey.${k.name}` as 'configKey.base-url') })), { value: HEADER_PREFIX, description: t('completion.headerPrefix') }],
   };
 }
 
@@ -93,7 +99,7 @@ function commandDescription(cmd: Command): string {
 
 function flagSpec(opt: Option): FlagSpec {
   const choices = opt.argChoices?.length ? { kind: 'words' as const, words: opt.argChoices.map((value) => ({ value })) } : undefined;
-  const takesValue = Boolean(opt.required || opt.optional);
+  const takesValue = Boolean(opt.required);
   return {
     long: opt.long,
     short: opt.short,
@@ -101,6 +107,12 @@ function flagSpec(opt: Option): FlagSpec {
     takesValue,
     values: takesValue ? (choices ?? (opt.long ? FLAG_VALUES[opt.long] : undefined) ?? NONE) : NONE,
   };
+}
+
+/** `--json` of command `path` completes the fields of its document (`--json=` form), when it has one. */
+function withFields(f: FlagSpec, path: string[]): FlagSpec {
+  const fields = COMMAND_FIELDS[path.join(' ')];
+  return f.long === '--json' && fields ? { ...f, values: { kind: 'words', words: fields.map((value) => ({ value })) } } : f;
 }
 
 function argSpec(path: string[], arg: Argument, helpFor?: Command[]): ArgSpec {
@@ -140,7 +152,7 @@ export function describeCommand(cmd: Command, path: string[] = [], ancestors: Co
     path,
     description: commandDescription(cmd),
     subcommands: help.visibleCommands(cmd).map((c) => describeCommand(c, [...path, c.name()], [cmd, ...ancestors])),
-    flags: [...own, ...inherited],
+    flags: [...own, ...inherited].map((f) => withFields(f, path)),
     args: cmd.registeredArguments.map((a) => argSpec(path, a, helpFor)),
   };
 }
@@ -163,7 +175,7 @@ export function flagNames(f: FlagSpec): string[] {
 /** Value completions of a command: flag values by flag name, argument values by `#index`. */
 export function valueSlots(cmd: CommandSpec): Array<{ key: string; values: ValueCompletion }> {
   const out: Array<{ key: string; values: ValueCompletion }> = [];
-  for (const f of cmd.flags) if (f.takesValue && f.values.kind !== 'none') for (const n of flagNames(f)) out.push({ key: n, values: f.values });
+  for (const f of cmd.flags) if (f.values.kind !== 'none') for (const n of flagNames(f)) out.push({ key: n, values: f.values });
   if (!cmd.subcommands.length) {
     cmd.args.forEach((a, i) => {
       if (a.values.kind !== 'none') out.push({ key: `#${i}`, values: a.values });

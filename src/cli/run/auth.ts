@@ -2,24 +2,25 @@
  * `paycli auth login|status|logout`, per profile (docs/configuration.md "Where the API key is kept").
  * - login: reads the key (hidden prompt in a terminal, else stdin), checks it with the balance
  *   lookup (moves no money; skipped with `--no-check` or when the profile has `lookup off`), keeps it
- *   in the system keychain (src/config/keychain.ts) and marks the profile `api-key-store=keychain`
- *   with no `api-key` left in the file; without a keychain, in the config file (0600) as
- *   `config set api-key` does. Says which.
+ *   as `config set api-key` does (src/cli/run/config.ts `keepSecret`): in the system keychain, the
+ *   profile marked `api-key-store=keychain` with no `api-key` left in the file; without a keychain,
+ *   in the config file (0600). Says which.
  * - status: profile, gateway host, where the key is kept, the key masked (first and last 4
  *   characters, never more than half), and whether the gateway accepts it. Exit 0 accepted (or not
  *   checkable), 3 no key or refused, 4 the gateway could not be reached.
  * - logout: removes the key from the keychain and from the config file.
  */
-import { chmodSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { AuthError, PaycliError, UsageError } from '../../core/errors.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { configFile } from '../../core/paths.js';
 import { maskKeyEnds, registerSecret } from '../../core/secrets.js';
 import { canPrompt, interruptSignal, processContext, type RunContext } from '../../core/terminal.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import { keyStoreOf, readConfigFile, settingsFrom, type GlobalFlags, type Settings } from '../../config/settings.js';
-import { KeychainUnavailable, keychainDelete, keychainGet, keychainName, keychainSet } from '../../config/keychain.js';
-import { openStore } from './config.js';
+import { KeychainUnavailable, keychainDelete, keychainGet, keychainName } from '../../config/keychain.js';
+import { keepSecret, openStore } from './config.js';
 import { t } from '../../core/i18n/index.js';
 
 /** Options of the auth subcommands: `--no-check` (login) and the globals. */
@@ -61,7 +62,7 @@ async function readKey(opts: AuthOptions): Promise<string> {
   if (processContext().isTTY.stdin) {
     if (!canPrompt(opts)) throw new UsageError(t('authKey.pipe'), { field: 'api-key' });
     const { password } = await import('@inquirer/prompts');
-    key = await password({ message: t('authKey.prompt'), mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: process.stderr });
+    key = await password({ message: t('authKey.prompt'), mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: processContext().stderr as NodeJS.WritableStream & NodeJS.WriteStream });
   } else key = readFileSync(0, 'utf8');
   key = key.replace(/\r?\n$/, '').trim();
   if (!key) throw new UsageError(t('authKey.empty'), { field: 'api-key' });
@@ -77,7 +78,7 @@ function gatewaySettings(opts: AuthOptions, key?: string): Settings {
   return settings;
 }
 
-async function login(opts: AuthOptions): Promise<void> {
+async function login(opts: AuthOptions): Promise<Output> {
   const probe = gatewaySettings(opts); // before asking: a profile without a gateway is refused at once
   const key = await readKey(opts);
   registerSecret(key);
@@ -92,30 +93,16 @@ async function login(opts: AuthOptions): Promise<void> {
       logger.warn(t('auth.uncheckedKept', verdict.why));
     } else checked = true;
   }
-  const store = await openStore();
-  const profiles = store.get('profiles');
-  const keys = { ...(profiles[settings.profile] ?? {}) };
-  let where: 'keychain' | 'file';
-  let fallbackWhy = '';
-  try {
-    keychainSet(settings.profile, key);
-    delete keys['api-key'];
-    keys['api-key-store'] = 'keychain';
-    where = 'keychain';
-  } catch (err) {
-    if (!(err instanceof KeychainUnavailable)) throw err;
-    fallbackWhy = err.message;
-    keys['api-key'] = key;
-    delete keys['api-key-store'];
-    where = 'file';
-  }
-  profiles[settings.profile] = keys;
-  store.set('profiles', profiles);
-  chmodSync(store.path, 0o600);
-  const said = t('auth.kept', checked, host, maskKeyEnds(key), settings.profile, where === 'keychain' ? keychainName() : t('auth.configFile', store.path));
-  if (opts.json) printResult({ json: { profile: settings.profile, gateway: host, store: where, checked } });
-  logger.notice(where === 'file' ? t('auth.noKeychain', said, fallbackWhy) : said);
-  if (process.env.PAYCLI_API_KEY) logger.warn(t('auth.envWins'));
+  const kept = await keepSecret(settings.profile, 'api-key', key);
+  const { where } = kept;
+  const fallbackWhy = kept.why ?? '';
+  const said = t('auth.kept', checked, host, maskKeyEnds(key), settings.profile, where === 'keychain' ? keychainName() : t('auth.configFile', kept.path));
+  return output({ profile: settings.profile, gateway: host, store: where, checked }, '', {
+    after: () => {
+      logger.notice(where === 'file' ? t('auth.noKeychain', said, fallbackWhy) : said);
+      if (process.env.PAYCLI_API_KEY) logger.warn(t('auth.envWins'));
+    },
+  });
 }
 
 /** Where the key of a profile is, and the key: the environment first, as every request reads it. */
@@ -137,7 +124,7 @@ function keptKey(profile: string): { store: 'env' | 'keychain' | 'file' | 'none'
 
 const storeWords = (store: 'env' | 'keychain' | 'file' | 'none'): string => (store === 'keychain' ? keychainName() : t(`auth.store.${store}`));
 
-async function status(opts: AuthOptions): Promise<void> {
+async function status(opts: AuthOptions): Promise<Output> {
   const base = lookupSettings(opts);
   const profile = base.profile;
   const host = isSandbox(base.endpoint) ? 'the built-in sandbox' : endpointHost(base.endpoint);
@@ -157,18 +144,20 @@ async function status(opts: AuthOptions): Promise<void> {
         : verdict!.kind === 'refused'
           ? t('auth.says.no', verdict!.message)
           : t('auth.says.unknown', verdict!.why);
-  if (opts.json) printResult({ json: { profile, gateway: host, store: kept.store, key: masked, accepted, ...(kept.problem ? { problem: kept.problem } : {}) } });
-  else {
-    const row = (label: string, value: string) => `${label.padEnd(10)}${value}`;
-    const shownHost = isSandbox(base.endpoint) ? t('auth.status.sandboxHost') : host;
-    printResult([row(t('auth.status.profile'), profile), row(t('auth.status.gateway'), shownHost), row(t('auth.status.keptIn'), kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where), row(t('auth.status.key'), masked ?? '-'), row(t('auth.status.accepted'), gatewaySays)].join('\n'));
-  }
-  if (!isSandbox(base.endpoint) && !kept.key) throw new AuthError(t('auth.noKey', profile, kept.problem ?? ''), { hint: t('auth.runLogin', `paycli auth login${profileFlag(profile)}`) }, 'no_credential');
-  if (verdict?.kind === 'refused') throw new AuthError(t('auth.refusesProfile', host, profile), { hint: t('auth.runLoginRight', `paycli auth login${profileFlag(profile)}`) });
-  if (verdict?.kind === 'unchecked' && verdict.error?.exitCode === 4) throw verdict.error;
+  const row = (label: string, value: string) => `${label.padEnd(10)}${value}`;
+  const shownHost = isSandbox(base.endpoint) ? t('auth.status.sandboxHost') : host;
+  const text = [row(t('auth.status.profile'), profile), row(t('auth.status.gateway'), shownHost), row(t('auth.status.keptIn'), kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where), row(t('auth.status.key'), masked ?? '-'), row(t('auth.status.accepted'), gatewaySays)].join('\n');
+  return output({ profile, gateway: host, store: kept.store, key: masked, accepted, ...(kept.problem ? { problem: kept.problem } : {}) }, text, {
+    // the status is shown, then its exit code tells a script what it means
+    after: () => {
+      if (!isSandbox(base.endpoint) && !kept.key) throw new AuthError(t('auth.noKey', profile, kept.problem ?? ''), { hint: t('auth.runLogin', `paycli auth login${profileFlag(profile)}`) }, 'no_credential');
+      if (verdict?.kind === 'refused') throw new AuthError(t('auth.refusesProfile', host, profile), { hint: t('auth.runLoginRight', `paycli auth login${profileFlag(profile)}`) });
+      if (verdict?.kind === 'unchecked' && verdict.error?.exitCode === 4) throw verdict.error;
+    },
+  });
 }
 
-async function logout(opts: AuthOptions): Promise<void> {
+async function logout(opts: AuthOptions): Promise<Output> {
   const profile = lookupSettings(opts).profile;
   const removed: string[] = [];
   const config = readConfigFile();
@@ -191,13 +180,16 @@ async function logout(opts: AuthOptions): Promise<void> {
     profiles[profile] = p;
     store.set('profiles', profiles);
   }
-  if (opts.json) printResult({ json: { profile, removed: removed.length > 0 } });
-  logger.notice(removed.length ? t('authKey.removed', profile, removed.join(t('authKey.and'))) : t('authKey.nothingToRemove', profile));
-  if (process.env.PAYCLI_API_KEY) logger.warn(t('authKey.envStillSet'));
+  return output({ profile, removed: removed.length > 0 }, '', {
+    after: () => {
+      logger.notice(removed.length ? t('authKey.removed', profile, removed.join(t('authKey.and'))) : t('authKey.nothingToRemove', profile));
+      if (process.env.PAYCLI_API_KEY) logger.warn(t('authKey.envStillSet'));
+    },
+  });
 }
 
 /** Runs an `auth` subcommand (the subcommand's name selects which). */
-export async function run(opts: AuthOptions, { command }: RunContext): Promise<void> {
+export async function run(opts: AuthOptions, { command }: RunContext): Promise<Output | void> {
   switch (command?.name()) {
     case 'login':
       return login(opts);

@@ -5,17 +5,17 @@
 import { lookupGateway } from '../../gateway/client.js';
 import { builtInSandboxError } from '../../gateway/lookup.js';
 import { formatBalance } from '../../payment/format.js';
-import { printResult } from '../../core/logger.js';
-import { sanitizeJson } from '../../core/sanitize.js';
+import { output, type Output } from '../../core/output.js';
+import { balanceDoc, type BalanceDoc } from '../output/documents.js';
+import type { CommandContext } from '../context.js';
 import { balanceSchema } from '../../gateway/schemas.js';
 import { isSandbox } from '../../gateway/endpoint.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { interruptSignal } from '../../core/terminal.js';
-import { settingsFor } from '../../config/settings.js';
 
 /** Runs `balance`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: GlobalFlags): Promise<void> {
-  const settings = settingsFor(opts, 'lookup');
+export async function run(opts: GlobalFlags, ctx: CommandContext): Promise<Output<BalanceDoc>> {
+  const settings = await ctx.settings(opts, 'lookup');
   if (isSandbox(settings.endpoint)) throw builtInSandboxError();
   const interrupt = interruptSignal();
   let result;
@@ -24,5 +24,5 @@ export async function run(opts: GlobalFlags): Promise<void> {
   } finally {
     interrupt.dispose();
   }
-  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatBalance(result.data));
+  return output(balanceDoc(result.data, result.raw), () => formatBalance(result.data));
 }

@@ -7,15 +7,18 @@ import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, problemText, type Dec
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { UsageError } from '../../core/errors.js';
 import { amountProblem, formatReais, MAX_CENTS, parseReais } from '../../pix/money.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import { parsePixKeyType, pixKeyTypeHelp, PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 import { checkPixKey } from '../../pix/pixkey.js';
-import { normaliseForQr } from '../../pix/qr-image.js';
+import { binariseForQr, invertForQr, normaliseForQr, readBrCode, type QrReader } from '../../pix/qr-image.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 
 interface GlobalOpts {
-  json?: boolean;
+  json?: boolean | string;
+  /** false with `--no-color` (the terminal QR code then has no escape sequence). */
+  color?: boolean;
 }
 
 /** Reads the code argument: the text itself, or `-` for stdin (surrounding white space dropped). */
@@ -34,12 +37,32 @@ function codeFrom(arg: string | undefined, what: string): string {
   return text;
 }
 
+/** The two QR decoders: jsQR, and paulmillr's `qr` (another detector and binarizer). */
+async function qrReaders(): Promise<QrReader[]> {
+  // jsqr is CommonJS with `exports.default`; the bundle's namespace may wrap it once more.
+  const mod = (await import('jsqr')) as unknown as { default: unknown };
+  const jsQR = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as typeof import('jsqr').default;
+  const { decodeQR } = await import('qr/decode.js');
+  return [
+    (data, width, height) => jsQR(data, width, height)?.data ?? null,
+    (data, width, height) => {
+      try {
+        return decodeQR({ width, height, data });
+      } catch {
+        return null; // no finder pattern, or a read its error correction could not repair
+      }
+    },
+  ];
+}
+
 /**
- * Reads the QR code in a PNG image (jsQR on the pixels pngjs decodes; if it finds none, on the
- * pixels flattened onto white with their contrast stretched, which reads grey on grey and light
- * modules left transparent).
+ * Reads the BR Code in a PNG image. Each decoder (jsQR, then `qr`) tries the pixels as they are,
+ * then flattened onto white with their contrast stretched, then binarized at one threshold, then
+ * inverted (src/pix/qr-image.ts); the first read whose CRC holds is the answer. A read whose CRC
+ * does not hold is a misread, not the payer's code: when no read holds, the image could not be read
+ * (docs/brcodes.md "Images, ambiguous keys, field limits").
  * @returns the text it holds
- * @throws UsageError when the file cannot be read, is not a PNG, or holds no QR code
+ * @throws UsageError when the file cannot be read, is not a PNG, holds no QR code, or no read of it has a CRC that holds
  */
 export async function readQrImage(file: string): Promise<string> {
   let bytes: Buffer;
@@ -55,13 +78,13 @@ export async function readQrImage(file: string): Promise<string> {
   } catch (err) {
     throw new UsageError(t('brcode.imageNotPng', file, (err as Error).message), { field: '--image' });
   }
-  // jsqr is CommonJS with `exports.default`; the bundle's namespace may wrap it once more.
-  const mod = (await import('jsqr')) as unknown as { default: unknown };
-  const jsQR = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as typeof import('jsqr').default;
-  // As printed first: then flattened onto white with its contrast stretched (src/pix/qr-image.ts).
-  const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height) ?? jsQR(normaliseForQr(png.data), png.width, png.height);
-  if (!found) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
-  return found.data;
+  const raw = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
+  let grey: Uint8ClampedArray | undefined;
+  const variants: Array<() => Uint8ClampedArray> = [() => raw, () => (grey ??= normaliseForQr(png.data)), () => binariseForQr((grey ??= normaliseForQr(png.data))), () => invertForQr((grey ??= normaliseForQr(png.data)))];
+  const read = readBrCode(await qrReaders(), variants, png.width, png.height);
+  if ('text' in read) return read.text;
+  if (read.misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
+  throw new UsageError(t('brcode.imageMisread', file, read.misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(read.misreads[0]!, true).slice(0, 300)) });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(isPortuguese() ? 21 : 16)}${value}`;
@@ -112,12 +135,15 @@ function invalid(d: DecodedBrCode): UsageError {
 }
 
 /** `paycli brcode decode [code] [--image file]`. @throws UsageError (exit 2) for an invalid code */
-export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<void> {
+export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<Output> {
   if (opts.image && args[0] !== undefined) throw new UsageError(t('brcode.codeAndImage'), { field: '--image' });
   const code = opts.image ? await readQrImage(opts.image) : codeFrom(args[0], 'brcode decode');
   const d = decodeBrCode(code);
-  printResult(opts.json ? { json: decodedJson(code, d) } : describeBrCode(d));
-  if (!d.valid) throw invalid(d);
+  return output(decodedJson(code, d), () => describeBrCode(d), {
+    after: () => {
+      if (!d.valid) throw invalid(d);
+    },
+  });
 }
 
 /** Writes the PNG and/or SVG of `code` (four-module quiet zone). @throws UsageError when a file cannot be written */
@@ -136,25 +162,25 @@ async function writeImages(code: string, png?: string, svg?: string): Promise<vo
 }
 
 /** Draws `code` on stdout when it is a terminal wide enough; otherwise says what to do. */
-async function drawInTerminal(code: string): Promise<string> {
-  const { drawQr } = await import('../output/qr-terminal.js');
-  const qr = drawQr(code, qrColumns());
-  if (!qr) logger.notice(t('brcode.tooNarrow', process.stdout.columns));
+async function drawInTerminal(code: string, ctx: RunContext, color?: boolean): Promise<string> {
+  const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
+  const columns = qrColumns(ctx);
+  const qr = drawQr(code, columns, { color: qrInColor(color, ctx.env) });
+  if (!qr) logger.notice(t('brcode.tooNarrow', columns ?? 0));
   return qr ?? '';
 }
 
 /** `paycli brcode qr [code] [--png f] [--svg f]`. @throws UsageError for an invalid code (nothing drawn) */
-export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, { args }: RunContext): Promise<void> {
-  const code = codeFrom(args[0], 'brcode qr');
+export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, ctx: RunContext): Promise<Output | void> {
+  const code = codeFrom(ctx.args[0], 'brcode qr');
   const d = decodeBrCode(code);
   if (!d.valid) {
-    process.stderr.write(`${describeBrCode(d)}\n`);
+    ctx.stderr.write(`${describeBrCode(d)}\n`);
     throw invalid(d);
   }
   await writeImages(code, opts.png, opts.svg);
   if (opts.png || opts.svg) return;
-  if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(await drawInTerminal(code));
+  return output(decodedJson(code, d), () => drawInTerminal(code, ctx, opts.color));
 }
 
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
@@ -194,7 +220,7 @@ function dictKey(text: string | undefined, keyType: string | undefined): string 
 export async function runCreate(
   opts: GlobalOpts & { key?: string; keyType?: string; value?: string; amount?: string; name?: string; city?: string; txid?: string; info?: string; png?: string },
   ctx: RunContext = processContext(),
-): Promise<void> {
+): Promise<Output> {
   const key = dictKey(opts.key, opts.keyType);
   let amountCents: number | undefined;
   if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError(t('brcode.valueAndAmount'), { field: '--amount' });
@@ -218,6 +244,5 @@ export async function runCreate(
   if (!d.valid) throw invalid(d); // cannot happen for checked inputs; fail closed all the same
   if (amountCents === undefined) logger.notice(t('brcode.noAmount'));
   await writeImages(code, opts.png);
-  if (opts.json) printResult({ json: decodedJson(code, d) });
-  else printResult(`${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code)}` : ''}`);
+  return output(decodedJson(code, d), async () => `${code}${ctx.isTTY.stdout ? `\n\n${await drawInTerminal(code, ctx, opts.color)}` : ''}`);
 }

@@ -4,14 +4,17 @@
  * the terminal when stdout is one (`--qr`/`--no-qr` force it), the PNG with `--qr-file`.
  */
 import { writeFileSync } from 'node:fs';
-import { GatewayError, NeedsAttentionError, UsageError } from '../../core/errors.js';
+import { GatewayError, UsageError } from '../../core/errors.js';
 import { CASHIN_PATH } from '../../gateway/contract.js';
 import { CASHIN_FIELDS } from '../../gateway/fields.js';
 import { formatCashIn, formatLookup } from '../../payment/format.js';
 import { formatReais } from '../../pix/money.js';
 import { runPayment, type PaymentSpec } from '../../payment/pipeline.js';
-import { logger, printResult } from '../../core/logger.js';
-import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
+import { logger } from '../../core/logger.js';
+import { sanitizeText } from '../../core/sanitize.js';
+import { output, type Output } from '../../core/output.js';
+import { cashInDoc, transactionDoc } from '../output/documents.js';
+import type { CommandContext } from '../context.js';
 import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../../gateway/schemas.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 import { checkWritable } from '../../payment/request.js';
@@ -41,42 +44,48 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
   precheck(opts) {
     if ((opts as CashinOptions).qrFile) checkWritable((opts as CashinOptions).qrFile!, '--qr-file');
   },
-  print: ({ body, data, raw, sandbox }, opts) => printCashIn(data, raw, body, opts as CashinOptions, sandbox, processContext()),
-  printFound({ body, settled, answer }, opts) {
+  print: ({ body, data, raw, sandbox, entry }, opts) => printCashIn({ res: data, raw, body, sandbox, entry }, opts as CashinOptions, processContext()),
+  printFound({ body, settled, answer, entry }) {
     const doc = settled.found;
     const problems: string[] = [];
     if (doc.object && doc.object !== 'cashin') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a cashin`);
     if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
     problems.push('its BR Code was lost with the answer (a lookup does not return it): create a new cash-in for the payer');
-    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, `Cash-in created (${answer}; found at the gateway by its order reference)`), { created: `cash-in ${doc.transactionId}` });
-    throw new NeedsAttentionError(problems);
+    return output(transactionDoc(doc, settled.raw, { foundByOrderId: true, ledgerEntry: entry }), () => formatLookup(doc, `Cash-in created (${answer}; found at the gateway by its order reference)`), {
+      created: `cash-in ${doc.transactionId}`,
+      attention: { problems },
+    });
   },
 };
 
 /** Runs a cash-in. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: CashinOptions, ctx: RunContext = processContext()): Promise<void> {
-  const spec: PaymentSpec<CashInRequest, CashInResponse> = { ...CASHIN, print: ({ body, data, raw, sandbox }, o) => printCashIn(data, raw, body, o as CashinOptions, sandbox, ctx) };
-  return runPayment(spec, opts);
+export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Output> {
+  const spec: PaymentSpec<CashInRequest, CashInResponse> = { ...CASHIN, print: ({ body, data, raw, sandbox, entry }, o) => printCashIn({ res: data, raw, body, sandbox, entry }, o as CashinOptions, ctx) };
+  return runPayment(spec, opts, await ctx.payments());
 }
 
-async function printCashIn(res: CashInResponse, raw: unknown, body: CashInRequest, opts: CashinOptions, sandbox: boolean, ctx: RunContext): Promise<void> {
+/** A created cash-in's result: its document, and its text with the QR code drawn when stdout is a terminal (or `--qr`). */
+async function printCashIn(created: { res: CashInResponse; raw: unknown; body: CashInRequest; sandbox: boolean; entry: number }, opts: CashinOptions, ctx: RunContext): Promise<Output> {
+  const { res, raw, body, sandbox, entry } = created;
   const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
   const check = checkCashInBrCode(res.qrCode, body.value);
   for (const w of check.warnings) logger.warn(w);
-  if (opts.json) printResult({ json: sanitizeJson(raw) }, { created: `cash-in ${res.transactionId}` });
-  else {
+  const text = async () => {
     let text = formatCashIn(res, body.value, sandbox, body.orderId);
     if (check.note) text += `\n(${check.note})`;
     const draw = opts.qr ?? ctx.isTTY.stdout;
     if (draw && check.decoded.valid) {
-      const { drawQr } = await import('../output/qr-terminal.js');
-      const qr = drawQr(sanitizeText(res.qrCode, true), qrColumns(ctx));
+      const { drawQr, qrInColor } = await import('../output/qr-terminal.js');
+      const columns = qrColumns(ctx);
+      const qr = drawQr(sanitizeText(res.qrCode, true), columns, { color: qrInColor(opts.color, ctx.env) });
       if (qr) text += `\n\n${qr}`;
-      else logger.notice(t('cashin.tooNarrow', process.stdout.columns));
+      else logger.notice(t('cashin.tooNarrow', columns ?? 0));
     }
-    printResult(text, { created: `cash-in ${res.transactionId}` });
-  }
-  if (opts.qrFile) {
+    return text;
+  };
+  // the PNG is written once the result is out: a file that cannot be written never hides the cash-in
+  const writeQrFile = () => {
+    if (!opts.qrFile) return;
     const png = decodeQrImage(res.qrCodeBase64);
     if (!png) throw new GatewayError(t('cashin.notPng', String(res.transactionId), opts.qrFile), { field: 'qrCodeBase64' }, 'bad_response');
     try {
@@ -85,6 +94,11 @@ async function printCashIn(res: CashInResponse, raw: unknown, body: CashInReques
       throw new UsageError(t('cashin.qrNotWritten', String(res.transactionId), opts.qrFile, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--qr-file' });
     }
     logger.notice(t('cashin.qrWritten', opts.qrFile));
-  }
-  if (check.attention.length) throw new NeedsAttentionError(check.attention, { hint: t('cashin.attentionHint', String(res.transactionId)) });
+  };
+  const doc = cashInDoc(res, raw, { value: body.value, ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), sandbox, ledgerEntry: entry });
+  return output(doc, text, {
+    created: `cash-in ${res.transactionId}`,
+    after: writeQrFile,
+    ...(check.attention.length ? { attention: { problems: check.attention, hint: t('cashin.attentionHint', String(res.transactionId)) } } : {}),
+  });
 }

@@ -5,12 +5,12 @@
  * moves money: it is never retried, and a failure after sending says the outcome is unknown.
  */
 import { cashOutAnswerProblems } from '../../gateway/answers.js';
-import { NeedsAttentionError } from '../../core/errors.js';
 import { CASHOUT_FIELDS } from '../../gateway/fields.js';
 import { formatReais } from '../../pix/money.js';
 import { formatCashOut, formatLookup } from '../../payment/format.js';
-import { printResult } from '../../core/logger.js';
-import { sanitizeJson } from '../../core/sanitize.js';
+import { output, type Output } from '../../core/output.js';
+import { cashOutDoc, transactionDoc } from '../output/documents.js';
+import type { CommandContext } from '../context.js';
 import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest, type CashOutResponse } from '../../gateway/schemas.js';
 import { CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
@@ -31,7 +31,7 @@ export function cashOutSummary(body: CashOutRequest, settings: Pick<Settings, 'e
   return [
     row(t('summary.gateway'), isSandbox(settings.endpoint) ? t('summary.sandbox') : t('summary.profile', endpointHost(settings.endpoint), settings.profile)),
     row(t('summary.amount'), formatReais(body.value)),
-    row(t('summary.pixKey'), `${body.pixKey} (${type.name})`),
+    row(t('summary.pixKey'), `${body.pixKey} (${t(`pixkey.shown.${type.name}`)})`),
     row(t('summary.recipient'), `${body.person.name} <${body.person.email}>, ${body.person.phone}`),
     ...(body.cpfCnpj ? [row('CPF/CNPJ', body.cpfCnpj)] : []),
     ...(body.orderId ? [row(t('summary.orderId'), body.orderId)] : []),
@@ -52,23 +52,27 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   get unknownAdvice() {
     return t('advice.cashout');
   },
-  async print({ body, data, raw, sandbox }, opts) {
+  async print({ body, data, raw, sandbox, entry }) {
     // An answer wrong about money (src/gateway/answers.ts): printed and recorded as created, then exit 6.
     const problems = cashOutAnswerProblems(body.value, data);
-    printResult(opts.json ? { json: sanitizeJson(raw) } : formatCashOut(data, sandbox, body.orderId), { created: `cash-out ${data.transactionId}` });
-    if (problems.length) throw new NeedsAttentionError(problems, { hint: t('cashout.attentionHint', String(data.transactionId)) });
+    return output(cashOutDoc(data, raw, { ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), sandbox, ledgerEntry: entry }), () => formatCashOut(data, sandbox, body.orderId), {
+      created: `cash-out ${data.transactionId}`,
+      ...(problems.length ? { attention: { problems, hint: t('cashout.attentionHint', String(data.transactionId)) } } : {}),
+    });
   },
-  printFound({ body, settled, answer }, opts) {
+  printFound({ body, settled, answer, entry }) {
     const doc = settled.found;
     const problems: string[] = [];
     if (doc.object && doc.object !== 'transfer') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a transfer`);
     if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
-    printResult(opts.json ? { json: sanitizeJson(settled.raw) } : formatLookup(doc, `Cash-out created (${answer}; found at the gateway by its order reference)`), { created: `cash-out ${doc.transactionId}` });
-    if (problems.length) throw new NeedsAttentionError(problems);
+    return output(transactionDoc(doc, settled.raw, { foundByOrderId: true, ledgerEntry: entry }), () => formatLookup(doc, `Cash-out created (${answer}; found at the gateway by its order reference)`), {
+      created: `cash-out ${doc.transactionId}`,
+      ...(problems.length ? { attention: { problems } } : {}),
+    });
   },
 };
 
 /** Runs a cash-out. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: CashoutOptions): Promise<void> {
-  return runPayment(CASHOUT, opts);
+export async function run(opts: CashoutOptions, ctx: CommandContext): Promise<Output> {
+  return runPayment(CASHOUT, opts, await ctx.payments());
 }

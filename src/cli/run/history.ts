@@ -7,24 +7,25 @@
 import { UsageError } from '../../core/errors.js';
 import { describeRun } from '../../ledger/runs.js';
 import { ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
-import { openLedgerToRead } from '../../ledger/store.js';
+import { statusWord } from '../../gateway/schemas.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
-import { logger, printResult, printStream } from '../../core/logger.js';
-import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
+import { logger } from '../../core/logger.js';
+import { sanitizeText } from '../../core/sanitize.js';
+import { output, type Output, type StreamOutput } from '../../core/output.js';
+import { historyEntryDoc } from '../output/documents.js';
+import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
 import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
-import { outputWidth, prettyJson } from '../../core/terminal.js';
+import { outputWidth } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
-import { amountBr, csvDialect, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
+import { amountBr, brValue, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
-import { statusWord } from '../../gateway/schemas.js';
-import type { RunContext } from '../../core/terminal.js';
 
 /** Output formats of `history`. */
-export const HISTORY_FORMATS = ['table', 'json', 'csv'] as const;
+export const HISTORY_FORMATS = ['table', 'json', 'csv', 'ofx'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
 /** Options of `history`: its flags plus the globals (`--profile` filters by profile when given). */
@@ -78,7 +79,8 @@ export function parseBy(text: string | undefined): LedgerQuery['by'] {
  * @throws UsageError (exit 2) on a bad flag
  */
 export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: LedgerQuery; format: HistoryFormat } {
-  const limitText = String(opts.limit ?? '20').trim();
+  // a statement (ofx) covers the whole period unless --limit says otherwise
+  const limitText = String(opts.limit ?? (opts.format?.trim().toLowerCase() === 'ofx' ? 'all' : '20')).trim();
   let limit: number;
   if (limitText === 'all') limit = -1; // SQLite: no limit
   else if (/^[0-9]+$/.test(limitText) && Number(limitText) >= 1) limit = Number(limitText);
@@ -106,10 +108,8 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
 
 /** One entry as a `--format json` element: everything recorded but the internal fingerprint. */
 export function entryJson(e: LedgerEntry): Record<string, unknown> {
-  const { fingerprint: _f, ...rest } = e;
-  // one status vocabulary: a cash-out's digit as its word (src/gateway/schemas.ts `statusWord`)
-  if (rest.status !== undefined) rest.status = statusWord(rest.status);
-  return sanitizeJson(JSON.parse(JSON.stringify(rest))) as Record<string, unknown>;
+  // one status vocabulary: a cash-out's digit as its word, its code beside it (src/cli/output/documents.ts)
+  return historyEntryDoc(e) as Record<string, unknown>;
 }
 
 function keyType(e: LedgerEntry): string | undefined {
@@ -252,7 +252,7 @@ export function csvCell(v: CsvValue, sep = ','): string {
   if (v === undefined) return '';
   if (typeof v !== 'string') return String(v);
   let s = sanitizeText(v, true);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  s = guardFormula(s);
   return s.includes(sep) || /["\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -267,7 +267,10 @@ export function* csvChunks(entries: Iterable<LedgerEntry>, opts: CsvOptions = { 
   const columns = CSV_COLUMNS.filter(([intl, brName]) => (br ? brName : intl) !== undefined);
   // br starts with a byte order mark: Excel reads a CSV as UTF-8 only with one
   yield `${br ? '\uFEFF' : ''}${columns.map(([intl, brName]) => (br ? brName : intl)).join(sep)}\r\n`;
-  for (const e of entries) yield `${columns.map(([, , f]) => csvCell(f(e, opts), sep)).join(sep)}\r\n`;
+  // br writes paycli's own words (kind, outcome, status, key type, yes/no) in Portuguese; free text (keys, names, messages) as it is
+  const words = new Set(['kind', 'sandbox', 'outcome', 'outcome_recorded', 'pix_key_type', 'status', 'allow_duplicate']);
+  const brColumn = columns.map(([intl]) => br && intl !== undefined && words.has(intl));
+  for (const e of entries) yield `${columns.map(([, , f], i) => csvCell(brColumn[i] ? (brValue(f(e, opts)) as CsvValue) : f(e, opts), sep)).join(sep)}\r\n`;
 }
 
 /**
@@ -287,36 +290,70 @@ export function* jsonChunks(entries: Iterable<LedgerEntry>, pretty = true): Gene
 }
 
 /** Runs `history` (or `history resolve`). @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger */
-export async function run(opts: HistoryOptions & ResolveOptions, { args, command }: RunContext): Promise<void> {
-  if (command?.name() === 'resolve') return resolve(opts, args[0]);
-  const { query, format } = historyQuery(opts);
+/**
+ * Runs `history` (or `history resolve`): the entries as a stream (src/core/output.ts), read from
+ * the ledger while they are written, so that an export of a million payments, its `--jq` or its
+ * `--template` stays small in memory.
+ * @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger
+ */
+export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandContext): Promise<StreamOutput | Output> {
+  if (ctx.command?.name() === 'resolve') return resolve(opts, ctx.args[0], ctx);
+  const { query, format } = historyQuery(opts, ctx.now().getTime());
   const dialect = csvDialect(opts.csvDialect);
   if (opts.csvDialect !== undefined && format !== 'csv') throw new UsageError(t('csv.dialectNeedsCsv'), { field: '--csv-dialect' });
+  if ((format === 'csv' || format === 'ofx') && ctx.output.mode !== 'text') throw new UsageError(t('history.jsonAndFormat', format), { field: '--format' });
   registerSecretsOfConfig();
-  const ledger = openLedgerToRead(opts.profile);
+  const ledger = await ctx.readLedger(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
   if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
-  // json and csv are streamed (an export of a million payments stays small in memory)
-  if (format === 'json') return printStream(jsonChunks(ledger ? ledger.iterate(query) : [], prettyJson()));
-  if (format === 'csv') return printStream(csvChunks(ledger ? ledger.iterate(query) : [], { dialect, timeZone: localTimeZone() }));
-  const shown = ledger ? ledger.query(query) : [];
-  if (!shown.length) {
-    const filtered = Object.keys(query).length > 1;
-    return logger.notice(filtered ? t('history.noneMatches') : t('history.noneYet', ledgerPath()));
+  const entries = () => (ledger ? ledger.iterate(query) : []);
+  const docs = function* () {
+    for (const e of entries()) yield historyEntryDoc(e);
+  };
+  if (format === 'json') return { docs, text: () => jsonChunks(entries(), ctx.isTTY.stdout) };
+  if (format === 'csv') return { docs, textOnly: true, text: () => csvChunks(entries(), { dialect, timeZone: localTimeZone() }) };
+  if (format === 'ofx') {
+    const statement = await ofxBytes(ledger ? ledger.query(query) : [], query, opts, ctx.now().getTime());
+    return { docs, textOnly: true, text: () => [statement] };
   }
-  printResult(formatHistory(shown, outputWidth()));
-  if (shown.some((e) => e.sandbox)) logger.notice(t('history.sandboxFootnote'));
+  let sandbox = false;
+  return {
+    docs,
+    *text() {
+      const shown = ledger ? ledger.query(query) : [];
+      sandbox = shown.some((e) => e.sandbox);
+      if (shown.length) yield `${formatHistory(shown, outputWidth(ctx))}\n`;
+      else logger.notice(Object.keys(query).length > 1 ? t('history.noneMatches') : t('history.noneYet', ledgerPath()));
+    },
+    after: () => {
+      if (sandbox) logger.notice(t('history.sandboxFootnote'));
+    },
+  };
+}
+
+/** The OFX statement of `entries` (src/cli/run/history-ofx.ts), its bytes in Windows-1252, its texts redacted as they were written. */
+async function ofxBytes(entries: LedgerEntry[], query: LedgerQuery, opts: HistoryOptions, now: number): Promise<Uint8Array> {
+  const { ofxStatement, isSettled } = await import('./history-ofx.js');
+  const bytes = ofxStatement(entries, {
+    ...(query.since !== undefined ? { since: Date.parse(query.since) } : {}),
+    ...(query.until !== undefined ? { until: Date.parse(query.until) } : {}),
+    account: opts.profile ?? 'paycli',
+    now,
+  });
+  const left = entries.filter((e) => !isSettled(e)).length;
+  if (left) logger.notice(t('ofx.leftOut', left));
+  return bytes;
 }
 
 /** `history resolve <entry>`: records the outcome found at the gateway for an unknown entry. */
-async function resolve(opts: ResolveOptions, entryText: string | undefined): Promise<void> {
+async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx: CommandContext): Promise<Output> {
   const text = (entryText ?? '').trim().replace(/^#/, '');
   if (!/^[0-9]+$/.test(text) || Number(text) < 1) throw new UsageError(t('history.entryInvalid', entryText ?? ''), { field: 'entry' });
   const outcome = parseOutcome(opts.outcome, ['ok', 'not_sent', 'refused'], '--outcome');
   if (!outcome) throw new UsageError(t('history.outcomeRequired'), { field: '--outcome' });
   registerSecretsOfConfig();
-  const ledger = openLedgerToRead(opts.profile);
+  const ledger = await ctx.readLedger(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
   if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
@@ -333,10 +370,9 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined): Pro
     }
   }
   const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
-  if (opts.json) return printResult({ json: entryJson(e) });
   const what = t(e.kind === 'cashout' ? 'history.resolvedCashout' : 'history.resolvedCashin', formatReais(e.value), sanitizeText(counterpart(e), true), formatLocalTime(e.time, { portuguese: isPortuguese() }));
   const effect = e.kind !== 'cashout' ? '' : outcome === 'ok' ? t('history.resolvedOkEffect') : t('history.resolvedFreedEffect');
-  printResult(t('history.resolved', e.id, what, outcomeWord(outcome), effect));
+  return output(historyEntryDoc(e), t('history.resolved', e.id, what, outcomeWord(outcome), effect));
 }
 
 /**

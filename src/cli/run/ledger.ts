@@ -4,7 +4,8 @@
  * docs/ledger-and-safety.md, "Team ledger".
  */
 import { UsageError } from '../../core/errors.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { t } from '../../core/i18n/index.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
@@ -20,24 +21,22 @@ function configured(opts: GlobalFlags): TeamLedger {
 }
 
 /** Runs `ledger migrate` or `ledger push`. @throws LedgerUnavailableError (exit 2) */
-export async function run(opts: GlobalFlags, { command }: RunContext): Promise<void> {
+export async function run(opts: GlobalFlags, { command }: RunContext): Promise<Output> {
   const team = configured(opts);
   const pw = team.password ? { password: team.password } : {};
   if (command?.name() === 'migrate') {
     const pg = PgLedger.open(team.url, { ...pw, migrating: true });
     try {
       const { from, to } = pg.migrate(PG_MIGRATIONS);
-      if (opts.json) return printResult({ json: { from, to } });
-      logger.notice(from === to ? t('team.migrateNothing', pg.file, to) : t('team.migrated', pg.file, to, from));
-      return;
+      const said = from === to ? t('team.migrateNothing', pg.file, to) : t('team.migrated', pg.file, to, from);
+      return output({ from, to }, '', { after: () => logger.notice(said) });
     } finally {
       pg.close();
     }
   }
   const local = Ledger.open({ create: false });
   if (!local) {
-    if (opts.json) return printResult({ json: { entries: 0, added: 0 } });
-    return logger.notice(t('team.pushNoLocal', ledgerPath()));
+    return output({ entries: 0, added: 0 }, '', { after: () => logger.notice(t('team.pushNoLocal', ledgerPath())) });
   }
   // An entry still being sent by a local run would be pushed without its outcome: push once it ended.
   for (const e of local.listUnknown()) {
@@ -58,8 +57,8 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<v
       })(),
       (id) => runs.get(id),
     );
-    if (opts.json) return printResult({ json: { entries: total, added } });
-    logger.notice(t('team.pushed', added, total, pg.file, total - added));
+    const said = t('team.pushed', added, total, pg.file, total - added);
+    return output({ entries: total, added }, '', { after: () => logger.notice(said) });
   } finally {
     pg.close();
     local.close();

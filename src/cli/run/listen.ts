@@ -14,11 +14,16 @@
  *   missing, stale or wrong; 400 for a body that is not a JSON object. Only 200s are printed and
  *   forwarded.
  * - `--forward-to`: the same raw body and the received headers (but hop-by-hop ones and `host`)
- *   are POSTed there, one at a time in arrival order; "→ forwarded: HTTP <status>" on stderr.
- *   What waits to be forwarded is bounded ({@link FORWARD_QUEUE_MAX} notifications and
- *   {@link FORWARD_QUEUE_MAX_BYTES} bytes): a notification that does not fit is still answered
- *   200 and printed, but not forwarded; a warning says so (the first time, then at most once a
- *   second, with the running count), and the count is in the final line.
+ *   are POSTed there, one at a time in arrival order; "→ forwarded: HTTP <status>" on stderr. The
+ *   sender is answered only then, with what the application did: 200 when it answered 2xx; 502
+ *   when it answered anything else or could not be reached, 504 when it did not answer within
+ *   {@link FORWARD_TIMEOUT_MS}, so that the sender keeps the postback and sends it again (a
+ *   postback is never both acknowledged and lost). A notification whose sender stopped waiting
+ *   before its turn is not forwarded (the sender sends it again). What waits to be forwarded is
+ *   bounded ({@link FORWARD_QUEUE_MAX} notifications and {@link FORWARD_QUEUE_MAX_BYTES} bytes):
+ *   one that does not fit is answered 503 with `retry-after: 1` and not printed; a warning says so
+ *   (the first time, then at most once a second, with the running count), and the counts are in the
+ *   final line.
  * - Redeliveries: a postback whose `x-paycli-delivery-attempt` is above 1, or whose
  *   `x-paycli-event-id` this listener already printed (the last {@link SEEN_EVENTS_MAX} ids), gets
  *   `  redelivery (attempt <n>[, already received])` at the end of its line; with `--json`, a
@@ -36,10 +41,11 @@ import { errorCodeOf } from '../../core/error-cause.js';
 import { isCredentialHeader, REDACTED } from '../../core/secrets.js';
 import { readCappedBody, sendJson } from '../../core/http-server.js';
 import { formatReais } from '../../pix/money.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger, printResult, runStreams } from '../../core/logger.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { formatLocalTime } from '../../core/local-time.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
+import { lookupWithin } from '../../gateway/resolve-within.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
 
 /** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
@@ -62,9 +68,12 @@ export interface ListenOptions {
   forwardTo?: string;
   /** `--secret`, else env PAYCLI_POSTBACK_SECRET. */
   secret?: string;
-  json?: boolean;
+  json?: boolean | string;
   verbose?: boolean;
 }
+
+/** What became of one forward: the application's 2xx, or why it did not take the notification. */
+type ForwardResult = { ok: true; status: number } | { ok: false; status?: number; reason: string; timedOut?: boolean };
 
 /** Headers not passed on to `--forward-to` (hop-by-hop, or set anew by the forwarding request). */
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'content-length', 'expect']);
@@ -178,37 +187,48 @@ export async function run(opts: ListenOptions): Promise<void> {
   registerSecret(secret);
   const json = Boolean(opts.json);
   /** One stderr line: text, or with `--json` the JSON document `{[kind]: value}`. */
-  const say = (kind: string, value: unknown, text: string) => process.stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
+  const say = (kind: string, value: unknown, text: string) => runStreams().stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
 
-  const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS }) : undefined;
+  const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS, connect: { lookup: lookupWithin(FORWARD_TIMEOUT_MS) } }) : undefined;
   const stopping = new AbortController();
   let forwards: Promise<void> = Promise.resolve();
   let received = 0;
   /** What waits to be forwarded, the one in flight included. */
   const queue = { count: 0, bytes: 0 };
+  /** Refused with 503 (queue full), and not taken by the application (answered 502/504). */
   let dropped = 0;
+  let notTaken = 0;
   let lastDropWarning = 0;
   /** Event ids printed so far, oldest first (bounded). */
   const seen = new Set<string>();
 
-  async function forward(raw: Buffer, headers: IncomingHttpHeaders): Promise<void> {
-    if (!forwardTo || !agent || stopping.signal.aborted) return;
+  /** Forwards one notification (its sender still waiting); never throws. */
+  async function forward(raw: Buffer, headers: IncomingHttpHeaders, res: ServerResponse): Promise<ForwardResult> {
+    if (!forwardTo || !agent || stopping.signal.aborted) return { ok: false, reason: t('listen.stopping') };
+    if (res.destroyed) return { ok: false, reason: t('listen.senderGone') };
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) if (v !== undefined && !NOT_FORWARDED.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
     const timeout = AbortSignal.timeout(FORWARD_TIMEOUT_MS);
     try {
-      const res = await undiciRequest(forwardTo.href, { method: 'POST', headers: out, body: raw, dispatcher: agent, signal: AbortSignal.any([stopping.signal, timeout]) });
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-      say('forwarded', { status: res.statusCode }, t('listen.forwarded', res.statusCode));
+      const answer = await undiciRequest(forwardTo.href, { method: 'POST', headers: out, body: raw, dispatcher: agent, signal: AbortSignal.any([stopping.signal, timeout]) });
+      await answer.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      say('forwarded', { status: answer.statusCode }, t('listen.forwarded', answer.statusCode));
+      if (answer.statusCode >= 200 && answer.statusCode < 300) return { ok: true, status: answer.statusCode };
+      return { ok: false, status: answer.statusCode, reason: `HTTP ${answer.statusCode}` };
     } catch (err) {
-      if (stopping.signal.aborted) return;
+      if (stopping.signal.aborted) return { ok: false, reason: t('listen.stopping') };
       const code = errorCodeOf(err);
-      logger.warn(t('listen.forwardFailed', forwardTo.host, timeout.aborted ? t('listen.noAnswerWithin', FORWARD_TIMEOUT_MS) : sanitizeText(code ?? (err as Error).message, true)));
+      const why = timeout.aborted ? t('listen.noAnswerWithin', FORWARD_TIMEOUT_MS) : sanitizeText(code ?? (err as Error).message, true);
+      logger.warn(t('listen.forwardFailed', forwardTo.host, why));
+      return { ok: false, reason: why, timedOut: timeout.aborted };
     }
   }
 
-  /** Queues a forward when it fits ({@link FORWARD_QUEUE_MAX}, {@link FORWARD_QUEUE_MAX_BYTES}); else drops and counts it. */
-  function enqueueForward(raw: Buffer, headers: IncomingHttpHeaders, what: string): void {
+  /**
+   * Queues a forward when it fits ({@link FORWARD_QUEUE_MAX}, {@link FORWARD_QUEUE_MAX_BYTES});
+   * @returns its result once its turn came and it ended, or null when it does not fit (counted, warned)
+   */
+  function enqueueForward(raw: Buffer, headers: IncomingHttpHeaders, res: ServerResponse, what: string): Promise<ForwardResult> | null {
     if (queue.count + 1 > FORWARD_QUEUE_MAX || queue.bytes + raw.length > FORWARD_QUEUE_MAX_BYTES) {
       dropped++;
       const now = Date.now();
@@ -216,16 +236,26 @@ export async function run(opts: ListenOptions): Promise<void> {
         lastDropWarning = now;
         logger.warn(t('listen.queueFull', queue.count, queue.bytes, forwardTo!.host, what, dropped));
       }
-      return;
+      return null;
     }
     queue.count++;
     queue.bytes += raw.length;
-    forwards = forwards.then(() =>
-      forward(raw, headers).finally(() => {
+    const result = forwards.then(() =>
+      forward(raw, headers, res).finally(() => {
         queue.count--;
         queue.bytes -= raw.length;
       }),
     );
+    forwards = result.then(() => undefined);
+    return result;
+  }
+
+  /** Answers the sender of a forwarded notification with what the application did (module doc). */
+  function answerForwarded(res: ServerResponse, result: ForwardResult): void {
+    if (!result.ok) notTaken++;
+    if (res.destroyed) return; // the sender stopped waiting (its own timeout): it sends it again
+    if (result.ok) return sendJson(res, 200, { received: true, forwarded: result.status });
+    sendJson(res, result.timedOut ? 504 : 502, { message: `the application did not take the postback (${result.reason}): send it again` });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -267,13 +297,15 @@ export async function run(opts: ListenOptions): Promise<void> {
       logger.warn(t('listen.notObject', from));
       return sendJson(res, 400, { message: 'the body must be a JSON object' });
     }
-    sendJson(res, 200, { received: true });
-    received++;
     const doc = body as Record<string, unknown>;
+    const forwarded = forwardTo ? enqueueForward(raw, req.headers, res, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24))) : undefined;
+    if (forwarded === null) return sendJson(res, 503, { message: 'forward queue full: send it again later' }, { 'retry-after': '1' });
+    if (forwarded === undefined) sendJson(res, 200, { received: true });
+    received++;
     const redelivery = redeliveryOf(req.headers, seen);
     printResult(json ? jsonLine(text) : `${humanLine(doc, receivedAt)}${redelivery ? `  ${redeliveryNote(redelivery)}` : ''}`);
     if (json && redelivery) say('redelivery', redelivery, '');
-    if (forwardTo) enqueueForward(raw, req.headers, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24)));
+    if (forwarded) answerForwarded(res, await forwarded);
   }
 
   const server = createServer((req, res) => {
@@ -311,5 +343,5 @@ export async function run(opts: ListenOptions): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await forwards;
   await agent?.destroy().catch(() => undefined);
-  logger.notice(t('listen.stopped', received, dropped));
+  logger.notice(t('listen.stopped', received, dropped, notTaken));
 }

@@ -9,14 +9,15 @@
  */
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
-import { InterruptedError, NeedsAttentionError, NetworkError, UsageError } from '../../core/errors.js';
+import { InterruptedError, NeedsAttentionError, NetworkError } from '../../core/errors.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import { openLedgerToRead, type LedgerStore } from '../../ledger/store.js';
 import { endpointIdentity } from '../../ledger/rules.js';
 import { settleEntry } from '../../payment/settle.js';
 import { formatReais } from '../../pix/money.js';
 import { statusWord } from '../../gateway/schemas.js';
-import { logger, printResult } from '../../core/logger.js';
+import { logger } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { GlobalFlags, Settings } from '../../config/settings.js';
 import { parseTimeBound } from '../time-bound.js';
@@ -122,7 +123,7 @@ export function formatReconcile(rows: readonly ReconcileRow[], opts: { portugues
 }
 
 /** Runs `reconcile`. @throws NetworkError `unresolved` (exit 4) when some stay unknown */
-export async function run(opts: ReconcileOptions): Promise<void> {
+export async function run(opts: ReconcileOptions): Promise<Output> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
   const ledger = openLedgerToRead(opts.profile);
   const entries = unknownEntries(ledger, since);
@@ -135,10 +136,13 @@ export async function run(opts: ReconcileOptions): Promise<void> {
   }
   const left = rows.filter((r) => r.result === 'unknown').length;
   const attention = rows.filter((r) => r.result === 'ok' && r.reason).length;
-  if (opts.json) printResult({ json: sanitizeJson({ entries: rows, settled: rows.length - left, unknown: left }) });
-  else if (rows.length) printResult(formatReconcile(rows));
-  if (!rows.length) logger.notice(t('reconcile.nothing', opts.since ?? ''));
-  else logger.notice(t('reconcile.settled', rows.length - left, rows.length, left));
-  if (left) throw new NetworkError(t('reconcile.unresolved', left, Boolean(opts.json)), { hint: t('reconcile.unresolvedHint') }, 'unresolved');
-  if (attention) throw new NeedsAttentionError(rows.filter((r) => r.reason).map((r) => `${r.orderId}: ${r.reason}`));
+  return output(sanitizeJson({ entries: rows, settled: rows.length - left, unknown: left }), () => (rows.length ? formatReconcile(rows) : ''), {
+    // what was settled is shown first; then the exit code says what is left
+    after: () => {
+      if (!rows.length) logger.notice(t('reconcile.nothing', opts.since ?? ''));
+      else logger.notice(t('reconcile.settled', rows.length - left, rows.length, left));
+      if (left) throw new NetworkError(t('reconcile.unresolved', left, Boolean(opts.json)), { hint: t('reconcile.unresolvedHint') }, 'unresolved');
+      if (attention) throw new NeedsAttentionError(rows.filter((r) => r.reason).map((r) => `${r.orderId}: ${r.reason}`));
+    },
+  });
 }

@@ -4,22 +4,22 @@
  */
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { printResult } from '../../core/logger.js';
+import { output, type Output } from '../../core/output.js';
 import { dataDir } from '../../core/paths.js';
 import { resetState } from '../../sandbox/state.js';
 import { t } from '../../core/i18n/index.js';
 
-/** Options of `sandbox reset`: the state folder, and the global --json. */
+/** Options of `sandbox reset`: the state folder. */
 export interface SandboxResetOptions {
   dataDir?: string;
-  json?: boolean;
 }
 
 /**
- * Removes the folder's transactions and events; prints the folder and whether there was state.
+ * Removes the folder's transactions and events.
+ * @returns the document `{dataDir, removed}` (removed: there was state) and its line for people
  * @throws UsageError when a live sandbox holds the folder, or it cannot be used
  */
-export async function run(opts: SandboxResetOptions): Promise<void> {
+export async function run(opts: SandboxResetOptions): Promise<Output<{ dataDir: string; removed: boolean }>> {
   const dir = opts.dataDir !== undefined ? resolve(opts.dataDir) : join(dataDir(), 'sandbox');
   let got;
   try {
@@ -31,5 +31,5 @@ export async function run(opts: SandboxResetOptions): Promise<void> {
     const who = Number.isNaN(got.heldBy) ? t('sandbox.anotherProcess') : t('sandbox.anotherSandbox', got.heldBy);
     throw new UsageError(t('sandbox.dataDirInUse', dir, who), { field: '--data-dir', hint: t('sandbox.resetInUseHint') });
   }
-  printResult(opts.json ? { json: { dataDir: dir, removed: got.removed > 0 } } : t('sandbox.reset.done', dir, got.removed));
+  return output({ dataDir: dir, removed: got.removed > 0 }, t('sandbox.reset.done', dir, got.removed));
 }

@@ -5,16 +5,19 @@
  * src/sandbox/server.ts for what it implements and src/sandbox/lifecycle.ts for state changes and
  * postbacks.
  */
+import { parseDuration as parseAnyDuration } from '../../core/duration.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
-import { logger } from '../../core/logger.js';
+import { logger, runStreams } from '../../core/logger.js';
 import { dataDir } from '../../core/paths.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, shownUrl, type RetrySchedule } from '../../sandbox/delivery.js';
 import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } from '../../sandbox/events.js';
 import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
 import { t } from '../../core/i18n/index.js';
+import { formatReais } from '../../pix/money.js';
+import { DEFAULT_OPENING_BALANCE, parseFailureRule, SANDBOX_FAILURES, type FailureRule } from '../../sandbox/failures.js';
 
 /** Options of `paycli sandbox`. */
 export interface SandboxRunOptions {
@@ -22,7 +25,7 @@ export interface SandboxRunOptions {
   host: string;
   apiKey?: string;
   acquirer?: boolean;
-  json?: boolean;
+  json?: boolean | string;
   /** `--postback-secret`, else env PAYCLI_POSTBACK_SECRET. */
   postbackSecret?: string;
   /** `--auto-pay <seconds>`: decimal seconds, at most 3 decimals, ≤ 86400. */
@@ -41,6 +44,30 @@ export interface SandboxRunOptions {
   dataDir?: string;
   /** `--keep-events <n>`: cap on kept events. */
   keepEvents?: string;
+  /** `--opening-balance <cents>`: the account's balance before any transaction. */
+  openingBalance?: string;
+  /** `--failure <failure>:pix-key=<key>|value=<cents>`, repeatable: failure rules from the start. */
+  failure?: string[];
+}
+
+/**
+ * `--failure` rules: `<failure>:pix-key=<key>` or `<failure>:value=<cents>` (src/sandbox/failures.ts).
+ * @throws UsageError naming the rule that is not one
+ */
+function failureRules(texts: readonly string[] | undefined): FailureRule[] {
+  return (texts ?? []).map((text) => {
+    const m = /^([a-z-]+):(pix-key|value)=(.*)$/.exec(text.trim());
+    const rule = m ? parseFailureRule(m[2] === 'value' ? { failure: m[1], value: /^[0-9]{1,15}$/.test(m[3]!) ? Number(m[3]) : m[3] } : { failure: m[1], pixKey: m[3] }) : 'not a rule';
+    if (typeof rule === 'string') throw new UsageError(t('sandbox.failureRuleInvalid', sanitizeText(text, true), SANDBOX_FAILURES.join('|')), { field: '--failure' });
+    return rule;
+  });
+}
+
+/** `--opening-balance`: whole cents, 0 to 10^15. @throws UsageError */
+function openingBalance(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]{1,15}$/.test(text.trim())) throw new UsageError(t('sandbox.openingBalanceInvalid', sanitizeText(text, true)), { field: '--opening-balance' });
+  return Number(text.trim());
 }
 
 /**
@@ -107,9 +134,8 @@ function takeStateDir(flag: string | undefined): { lock?: StateDirLock; note: st
 /** `--auto-pay` seconds as integer milliseconds. @throws UsageError */
 function autoPayMs(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const m = /^([0-9]{1,5})(?:\.([0-9]{1,3}))?$/.exec(text.trim());
-  const ms = m ? Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0')) : NaN;
-  if (!m || ms > 86_400_000) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
+  const ms = parseAnyDuration(text, 's') ?? NaN; // src/core/duration.ts: 2, 0.5, 500ms, 1m
+  if (!(ms >= 0 && ms <= 86_400_000)) throw new UsageError(t('sandbox.autoPayInvalid', text), { field: '--auto-pay' });
   return ms;
 }
 
@@ -141,8 +167,10 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const maxEvents = keepEvents(opts.keepEvents);
   const webhook = webhookUrl(opts.webhookUrl);
   const drops = dropList(opts.dropAfterCreate);
+  const opening = openingBalance(opts.openingBalance);
+  const failures = failureRules(opts.failure);
   const json = Boolean(opts.json);
-  const write = (line: string) => process.stderr.write(redact(`${line}\n`));
+  const write = (line: string) => runStreams().stderr.write(redact(`${line}\n`));
   const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
   const state = takeStateDir(opts.dataDir);
   let sandbox;
@@ -163,6 +191,8 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       sendPostbacks: true,
       webhookUrl: webhook,
       dropAfterCreate: drops,
+      openingBalance: opening,
+      failures,
       log,
     });
   } catch (err) {
@@ -180,6 +210,8 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     webhook !== undefined ? t('sandbox.note.webhook', shownUrl(webhook)) : '',
     drops !== undefined ? t('sandbox.note.drops', drops.length, `#${drops.join(', #')}`) : '',
     t('sandbox.note.retried', formatDuration(retryFor), retry.name === 'standard' ? '' : retry.name),
+    t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
+    failures.length > 0 ? t('sandbox.note.failureRules', failures.length) : '',
     state.note,
     sandbox.restored.transactions > 0 ? t('sandbox.note.restoredTransactions', sandbox.restored.transactions) : '',
     sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',

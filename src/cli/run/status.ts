@@ -8,12 +8,11 @@ import { GatewayRefusedError, UsageError } from '../../core/errors.js';
 import { describeKey, findTransaction, rememberUnsupported, type LookupKey } from '../../gateway/lookup.js';
 import { orderIdProblem } from '../../gateway/order-id.js';
 import { formatLookup } from '../../payment/format.js';
-import { printResult } from '../../core/logger.js';
-import { sanitizeJson } from '../../core/sanitize.js';
+import { output, type Output } from '../../core/output.js';
+import { transactionDoc, type TransactionDoc } from '../output/documents.js';
+import type { CommandContext } from '../context.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { interruptSignal } from '../../core/terminal.js';
-import { settingsFor } from '../../config/settings.js';
-import type { RunContext } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
 
 /** Options of `status`: its flags plus the globals. */
@@ -38,9 +37,9 @@ export function statusKey(transactionId: string | undefined, orderId: string | u
 }
 
 /** Runs `status`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: StatusOptions, { args }: RunContext): Promise<void> {
-  const key = statusKey(args[0], opts.orderId);
-  const settings = settingsFor(opts, 'lookup');
+export async function run(opts: StatusOptions, ctx: CommandContext): Promise<Output<TransactionDoc>> {
+  const key = statusKey(ctx.args[0], opts.orderId);
+  const settings = await ctx.settings(opts, 'lookup');
   const interrupt = interruptSignal();
   let result;
   try {
@@ -54,5 +53,6 @@ export async function run(opts: StatusOptions, { args }: RunContext): Promise<vo
   // The gateway answers lookups: forget an earlier "no lookup path" for this profile.
   rememberUnsupported(settings, false);
   if (result.kind === 'not_found') throw new GatewayRefusedError(t('status.notFound', result.message, describeKey(key)), { status: 404 }, 'not_found');
-  printResult(opts.json ? { json: sanitizeJson(result.raw) } : formatLookup(result.data));
+  const { data, raw } = result;
+  return output(transactionDoc(data, raw), () => formatLookup(data));
 }

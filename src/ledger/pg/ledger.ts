@@ -1,6 +1,6 @@
 /**
  * The team ledger (docs/ledger-and-safety.md, "Team ledger"): the same store as the local ledger
- * (src/ledger/ledger.ts, the {@link LedgerStore} methods), kept in PostgreSQL so that every machine
+ * (src/ledger/ledger.ts, the methods of src/ledger/store.ts `LedgerStore`), kept in PostgreSQL so that every machine
  * of a team checks and records against one history.
  *
  * - The API stays synchronous: every call goes through src/ledger/pg/bridge.ts to the worker that
@@ -32,8 +32,7 @@ import { LedgerUnavailableError } from '../errors.js';
 import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { clean, clip, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
-import type { LedgerStore } from '../store.js';
+import { clean, clip, factsJson, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
 import { SyncWorker, WorkerCallError } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
 import type { BeginAnswer, BeginArgs, BeginManyArgs } from './worker.js';
@@ -80,8 +79,8 @@ interface PgRun extends RunRecord {}
 /** One call the worker runs (src/ledger/pg/worker.ts `ops`). */
 type Step = { op: string; args: unknown[] };
 
-/** A connection to a team ledger, with the {@link LedgerStore} methods. */
-export class PgLedger implements LedgerStore {
+/** A connection to a team ledger, with the methods of src/ledger/store.ts `LedgerStore`. */
+export class PgLedger {
   /** Where it is (`host:port/database`), in place of the local ledger's file path. */
   readonly file: string;
   private readonly bridge: SyncWorker;
@@ -398,7 +397,7 @@ export class PgLedger implements LedgerStore {
   }
 
   end(id: number, outcome: Outcome, extra: EndDetails = {}): void {
-    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500)];
+    const values = [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500), factsJson(extra.answer)];
     // Inside a group the outcomes are written together, in one statement with the next call or the commit.
     if (this.depth > 0) {
       this.pendingEnds.push(values);
@@ -551,6 +550,7 @@ export class PgLedger implements LedgerStore {
     else add('outcome = ?', q.outcome);
     add('profile = ?', q.profile);
     add('order_id = ?', q.orderId);
+    add(`transaction_id #>> '{}' = ?`, q.transactionId);
     add('batch_id = ?', q.batchId);
     add('os_user = ?', q.by?.user);
     add('lower(host) = lower(?)', q.by?.host);
@@ -571,6 +571,11 @@ export class PgLedger implements LedgerStore {
     return this.guard(() => this.q('SELECT value FROM paycli.meta WHERE key = $1', [key])[0]?.value as string | undefined);
   }
 
+  /** {@link Ledger.noteStatus}: the status the gateway now gives a created payment. */
+  noteStatus(id: number, status: string): void {
+    this.guard(() => void this.q(`UPDATE paycli.payments SET status = $1 WHERE id = $2 AND outcome = 'ok'`, [clean(status, 20), id]), '');
+  }
+
   setMeta(key: string, value: string): void {
     this.guard(() => void this.q('INSERT INTO paycli.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]));
   }
@@ -581,7 +586,7 @@ export class PgLedger implements LedgerStore {
    * @returns how many entries were added
    */
   push(entries: Iterable<LedgerEntry>, runs: (id: string) => RunRecord | undefined, onProgress?: (done: number) => void): number {
-    const cols = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version'];
+    const cols = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version', 'answer'];
     const seenRuns = new Set<string>();
     let added = 0;
     let done = 0;
@@ -599,7 +604,7 @@ export class PgLedger implements LedgerStore {
         const r = e.runId ? runs(e.runId) : undefined;
         return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
           e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
-          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null];
+          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null, factsJson(e.answer)];
       });
       this.guard(() =>
         this.transaction(() => {
@@ -642,11 +647,11 @@ export class PgLedger implements LedgerStore {
 
 /** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
 function endColumns(rows: readonly unknown[][]): unknown[][] {
-  return Array.from({ length: 7 }, (_, j) => rows.map((r) => r[j]));
+  return Array.from({ length: 8 }, (_, j) => rows.map((r) => r[j] ?? null));
 }
 
 /** The PostgreSQL types of the columns `ledger push` writes, in its order. */
-const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text'];
+const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'text'];
 
 /** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
 export function toPgEntry(r: Row): LedgerEntry {

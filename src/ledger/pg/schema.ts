@@ -10,7 +10,7 @@
  */
 
 /** The schema version this paycli reads and writes. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** The migrations: index 0 makes version 1 from nothing, index n makes version n + 1 from version n. */
 export const PG_MIGRATIONS: readonly string[] = [
@@ -75,6 +75,8 @@ CREATE INDEX payments_by_batch ON paycli.payments (batch_id, batch_row) WHERE ba
 CREATE INDEX payments_unresolved ON paycli.payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
 CREATE INDEX payments_by_sender ON paycli.payments (os_user, host);
 INSERT INTO paycli.meta (key, value) VALUES ('format', 'paycli-ledger');`,
+  // version 2: what the gateway's create answer said (src/ledger/schema.ts PaymentFacts, as JSON text), for receipts
+  `ALTER TABLE paycli.payments ADD COLUMN answer text;`,
 ];
 
 /** The columns of an insert, in order (the values come as $1...$n). */
@@ -134,10 +136,11 @@ SELECT c.blocked, c.taken, ins.id FROM c LEFT JOIN ins ON ins.uuid = c.c1 ORDER 
 
 /**
  * Outcomes of many entries in one statement, one array per column: $1 entry numbers, $2 outcomes,
- * $3 end times, $4 transaction ids (JSON text or NULL), $5 statuses, $6 HTTP statuses, $7 messages.
+ * $3 end times, $4 transaction ids (JSON text or NULL), $5 statuses, $6 HTTP statuses, $7 messages,
+ * $8 what the create answer said (JSON text or NULL, src/ledger/schema.ts `PaymentFacts`).
  */
-export const PG_END_MANY = `UPDATE paycli.payments AS p SET outcome = u.outcome, end_time = u.end_time, transaction_id = coalesce(u.transaction_id::jsonb, p.transaction_id), status = coalesce(u.status, p.status), http_status = u.http_status, message = u.message
-  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[]) AS u(id, outcome, end_time, transaction_id, status, http_status, message) WHERE p.id = u.id`;
+export const PG_END_MANY = `UPDATE paycli.payments AS p SET outcome = u.outcome, end_time = u.end_time, transaction_id = coalesce(u.transaction_id::jsonb, p.transaction_id), status = coalesce(u.status, p.status), http_status = u.http_status, message = u.message, answer = coalesce(u.answer, p.answer)
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::text[]) AS u(id, outcome, end_time, transaction_id, status, http_status, message, answer) WHERE p.id = u.id`;
 
 /** `INSERT` of one payment, returning its entry number. */
 export const PG_INSERT = `INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')}) VALUES (${PG_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
