@@ -16,8 +16,8 @@ __paycli_spec() {
       varg='' ;;
     'cashin')
       subs=''
-      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --retry-refused --wait --allow-duplicate --yes -y --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --jq --template --profile --base-url --timeout --lang'
+      flags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --dry-run --qr --no-qr --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --retry-refused --wait --watch --watch-timeout --until --allow-duplicate --yes -y --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--value --amount --payer-name --payer-document --payer-email --payer-phone --product-name --product-description --postback-url --split --order-id --input --encoding --qr-file --batch --batch-format --qr-dir --concurrency --rate --results --csv-dialect --watch-timeout --until --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'cashout')
       subs=''
@@ -146,8 +146,8 @@ __paycli_spec() {
       varg='' ;;
     'status')
       subs=''
-      flags='--order-id --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
-      vflags='--order-id --jq --template --profile --base-url --timeout --lang'
+      flags='--order-id --watch --watch-timeout --until --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--order-id --watch-timeout --until --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'receipt')
       subs=''

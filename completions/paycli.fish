@@ -17,7 +17,7 @@ function __paycli_spec
             set -g __paycli_varg ''
         case 'cashin'
             set -g __paycli_subs
-            set -g __paycli_vflags '--value' '--amount' '--payer-name' '--payer-document' '--payer-email' '--payer-phone' '--product-name' '--product-description' '--postback-url' '--split' '--order-id' '--input' '--encoding' '--qr-file' '--batch' '--batch-format' '--qr-dir' '--concurrency' '--rate' '--results' '--csv-dialect' '--jq' '--template' '--profile' '--base-url' '--timeout' '--lang'
+            set -g __paycli_vflags '--value' '--amount' '--payer-name' '--payer-document' '--payer-email' '--payer-phone' '--product-name' '--product-description' '--postback-url' '--split' '--order-id' '--input' '--encoding' '--qr-file' '--batch' '--batch-format' '--qr-dir' '--concurrency' '--rate' '--results' '--csv-dialect' '--watch-timeout' '--until' '--jq' '--template' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'cashout'
             set -g __paycli_subs
@@ -121,7 +121,7 @@ function __paycli_spec
             set -g __paycli_varg ''
         case 'status'
             set -g __paycli_subs
-            set -g __paycli_vflags '--order-id' '--jq' '--template' '--profile' '--base-url' '--timeout' '--lang'
+            set -g __paycli_vflags '--order-id' '--watch-timeout' '--until' '--jq' '--template' '--profile' '--base-url' '--timeout' '--lang'
             set -g __paycli_varg ''
         case 'receipt'
             set -g __paycli_subs
@@ -332,6 +332,9 @@ complete -c paycli -n '__paycli_at \'cashin\'' -l results -x -d 'with --batch: w
 complete -c paycli -n '__paycli_at \'cashin\'' -l csv-dialect -x -a 'br intl' -d 'with --batch: a .csv results file in br (; separated, Portuguese column names, amounts as 1.234,56; the default when Portuguese is on) or intl (separated like the input, English names, cents)'
 complete -c paycli -n '__paycli_at \'cashin\'' -l retry-refused -d 'with --batch: send again the rows an earlier run of the same file saw refused'
 complete -c paycli -n '__paycli_at \'cashin\'' -l wait -d 'with --batch: when another run of the same file at the same gateway is still running (or stopped), wait for it to end, then continue (default: exit 2, batch_running)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l watch -d 'wait until paid or another final state (failed, canceled, refund, expired); exit 0 paid, 6 otherwise'
+complete -c paycli -n '__paycli_at \'cashin\'' -l watch-timeout -x -d 'with --watch: stop waiting after 90s, 10m, 1h... (default 30m)'
+complete -c paycli -n '__paycli_at \'cashin\'' -l until -x -d 'with --watch: wait for paid (default), failed, canceled, refund or expired'
 complete -c paycli -n '__paycli_at \'cashin\'' -l allow-duplicate -d 'with --batch: allow two identical rows'
 complete -c paycli -n '__paycli_at \'cashin\'' -s y -l yes -d 'with --batch: do not ask for confirmation (required when not in a terminal)'
 complete -c paycli -n '__paycli_at \'cashin\'' -s h -l help -d 'show help'
@@ -1031,6 +1034,9 @@ complete -c paycli -n '__paycli_at \'history resolve\'' -l lang -x -a 'pt-BR en'
 
 # paycli status
 complete -c paycli -n '__paycli_at \'status\'' -l order-id -x -d 'look it up by the order reference sent as orderId instead'
+complete -c paycli -n '__paycli_at \'status\'' -l watch -d 'wait until paid or another final state (failed, canceled, refund, expired); exit 0 paid, 6 otherwise'
+complete -c paycli -n '__paycli_at \'status\'' -l watch-timeout -x -d 'with --watch: stop waiting after 90s, 10m, 1h... (default 30m)'
+complete -c paycli -n '__paycli_at \'status\'' -l until -x -d 'with --watch: wait for paid (default), failed, canceled, refund or expired'
 complete -c paycli -n '__paycli_at \'status\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'status\'' -s V -l version -d 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)'
 complete -c paycli -n '__paycli_at \'status\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr); --json FIELDS (a comma list) prints only those fields'

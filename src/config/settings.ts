@@ -88,8 +88,7 @@ export interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
   timeout?: string;
-  /** `--json`: true for the whole document, or the comma list of `--json FIELDS` (src/cli/output/shape.ts). */
-  json?: boolean | string;
+  json?: boolean | string; // `--json FIELDS` gives the comma list (src/cli/output/shape.ts)
   verbose?: boolean;
   color?: boolean;
   allowInsecureHttp?: boolean;

@@ -45,3 +45,20 @@ export function isHttpUrl(text: string): boolean {
   const t = text.trim();
   return /^https?:\/\/\S+$/i.test(t) && URL.canParse(t) && new URL(t).hostname !== '';
 }
+
+/** Wait after a 429 without a usable `Retry-After`, and the longest wait honoured, in ms. */
+const DEFAULT_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5 * 60_000;
+
+/**
+ * Parses `Retry-After` of a 429 (seconds, or an HTTP date) into milliseconds to wait: 1 s when absent
+ * or unreadable, at most 5 min (batch runs and `--watch` both wait by it).
+ */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number {
+  if (header === undefined) return DEFAULT_RETRY_MS;
+  const t = header.trim();
+  if (/^[0-9]+$/.test(t)) return Math.min(Number(t) * 1000, MAX_RETRY_MS);
+  const date = Date.parse(t);
+  if (Number.isNaN(date)) return DEFAULT_RETRY_MS;
+  return Math.min(Math.max(0, date - now), MAX_RETRY_MS);
+}

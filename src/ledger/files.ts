@@ -18,6 +18,16 @@ import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './erro
 import { DriverUnavailableError, type Connection } from '../core/sqlite/driver.js';
 
 /** Name of the ledger inside the data folder. */
+/** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
+export function ledgerPath(): string {
+  return join(dataDir(), LEDGER_NAME);
+}
+
+/** Path of the old journal, imported once. */
+export function journalPath(): string {
+  return join(dataDir(), JOURNAL_NAME);
+}
+
 export const LEDGER_NAME = 'ledger.db';
 
 

@@ -23,84 +23,38 @@
  * paycli before the ledger), its payments are imported into the new database before it is put in
  * place, so the import happens exactly once; the journal file is kept untouched.
  *
- * The API (used by cash-in, cash-out, history, order lookups and batches):
- * - {@link openLedger} / {@link Ledger.open}: open (creating it when asked); `close()`.
- * - {@link Ledger.blockingCashOut}: the earlier identical cash-out that blocks a new one (read only;
- *   lets paycli refuse before asking for confirmation).
- * - {@link Ledger.begin}: check for a duplicate and record the payment, in one `BEGIN IMMEDIATE`;
- *   returns the entry number.
- * - {@link Ledger.end}: record how a payment ended.
- * - {@link Ledger.group}: several begins and ends in one transaction (batch runs).
- * - {@link Ledger.get}, {@link Ledger.findByOrderId}, {@link Ledger.batchRows},
- *   {@link Ledger.listUnknown}: look entries up.
- * - {@link Ledger.resolve}: settle an entry whose outcome is unknown (`ok`, `not_sent`, `refused`),
- *   by hand (`paycli history resolve`) or from the gateway's answer to a lookup, with a note.
- * - {@link Ledger.query}: what `paycli history` shows, newest first, reading only those rows.
+ * Its methods are those of src/ledger/store.ts `LedgerStore`; callers above src/ledger/ use them
+ * through the asynchronous contract of src/ledger/contract.ts.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  *
  * Longer than 500 lines: one class over one connection, whose every method is a transaction on it
  * and its prepared statements; what is not (the schema and its SQL, the file on disk, the old
  * journal, the runs, the errors) lives beside it in schema.ts, files.ts, journal.ts, runs.ts, errors.ts.
  */
-import { randomFillSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
-import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
+import { blocks, DEFAULT_WINDOW_MIN, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
 import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } from './runs.js';
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
-import { dataDir } from '../core/paths.js';
 import { BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
+import { uuidV7 } from './uuid.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
-import { LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
+import { journalPath, LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
 
 export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, PaymentFacts, ResolvedBy } from './schema.js';
 
-export { cashOutFingerprint, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
+export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
-export { LEDGER_NAME } from './files.js';
-/** Default duplicate window in minutes (the profile's `duplicate-window` overrides it). */
-export const DEFAULT_WINDOW_MIN = 10;
-/** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
-export function ledgerPath(): string {
-  return join(dataDir(), LEDGER_NAME);
-}
-
-/** Path of the old journal, imported once. */
-export function journalPath(): string {
-  return join(dataDir(), JOURNAL_NAME);
-}
-
-/**
- * Opens a connection for paycli (src/core/sqlite/driver.ts): the file must exist, busy timeout {@link BUSY_TIMEOUT_MS}.
- * @throws SqliteError; DriverUnavailableError when better-sqlite3's addon is needed and missing
- */
-/** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
-const UUID_BYTES = Buffer.alloc(16);
-
-/**
- * A UUID version 7 (RFC 9562 §5.7): 48 bits of Unix time in milliseconds, then 74 random bits. An
- * entry's `uuid` is unique like a version 4 one, but entries recorded one after another get
- * neighbouring keys, so the `uuid` index grows at its end instead of at random pages: a batch of
- * thousands of rows writes a fraction of the pages to the write-ahead log (docs/speed.md).
- * @param now milliseconds since the Unix epoch (tests pass their own)
- */
-export function uuidV7(now = Date.now()): string {
-  const b = randomFillSync(UUID_BYTES);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70; // version 7
-  b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
+export { journalPath, LEDGER_NAME, ledgerPath } from './files.js';
+export { uuidV7 } from './uuid.js';
 /** An open ledger. Every method throws {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
 export class Ledger {
   /** Path of the database file. */
@@ -163,7 +117,7 @@ export class Ledger {
   static open(opts: { create?: boolean; beforeSend?: boolean; rebuilt?: boolean } = {}): Ledger | undefined {
     const create = opts.create ?? true;
     const note = opts.beforeSend ? `; ${t('common.nothingSent')}` : '';
-    const dir = ensureDataDir(create || existsSync(join(dataDir(), JOURNAL_NAME)), note);
+    const dir = ensureDataDir(create || existsSync(journalPath()), note);
     if (!dir) return undefined;
     const file = join(dir, LEDGER_NAME);
     let st = inspectFile(file, note);

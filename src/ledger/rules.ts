@@ -18,6 +18,9 @@ import { formatLocalTime } from '../core/local-time.js';
 const shownTime = (iso: string): string => formatLocalTime(iso, { portuguese: isPortuguese() });
 
 /** What a ledger entry is about. */
+/** Default duplicate window in minutes (the profile's `duplicate-window` overrides it): both stores use it. */
+export const DEFAULT_WINDOW_MIN = 10;
+
 export type PaymentKind = 'cashout' | 'cashin';
 
 /**

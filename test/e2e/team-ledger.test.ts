@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHOUT_ARGS, makeHome, runPaycli, scaledMs, type Home } from '../helpers/cli.js';
 import { lookupGateway, startGateway, type LookupGateway, type TestGateway } from '../helpers/gateway.js';
 import { PG_PASSWORD, startPostgres, type PgCluster } from '../helpers/postgres.js';
 
@@ -40,7 +40,13 @@ afterEach(async () => {
   b.cleanup();
 });
 
-const env = (h: Home, extra: Record<string, string> = {}) => ({ ...h.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, PAYCLI_LEDGER_URL: pg.urlWithPassword, ...extra });
+/**
+ * libpq's connect timeout for every paycli here, in whole seconds: a quarter of the test time limit
+ * (never under paycli's own 10 s), so that 20 paycli connecting at once on a busy machine are not
+ * refused as "unreachable" (a stopped database still refuses at once).
+ */
+const CONNECT_S = String(Math.ceil(scaledMs(10_000, 0.25) / 1000));
+const env = (h: Home, extra: Record<string, string> = {}) => ({ ...h.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, PAYCLI_LEDGER_URL: pg.urlWithPassword, PGCONNECT_TIMEOUT: CONNECT_S, ...extra });
 const posts = () => gw.received.filter((r) => r.method === 'POST');
 const migrate = async () => {
   const r = await runPaycli(['ledger', 'migrate'], { env: env(a) });

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { track } from './reaper.js';
 
 /** Absolute path of the launcher. */
 export const PAYCLI = resolve(__dirname, '../../bin/paycli.cjs');
@@ -69,7 +70,16 @@ export function childEnv(env: Record<string, string | undefined>, alsoRemove?: R
  * How long {@link runPaycli} lets a paycli run by default (ms): 15 s, or 3/4 of the test time limit when
  * that is longer (vitest.config.ts derives it from a measured start on this machine, busy or not).
  */
-const DEFAULT_KILL_MS = Math.max(15_000, Math.round(Number(process.env.VITEST_TIME_LIMIT_MS ?? 0) * 0.75));
+const DEFAULT_KILL_MS = scaledMs(15_000, 0.75);
+
+/**
+ * A wait that follows the machine (ms): `share` of the test time limit (`VITEST_TIME_LIMIT_MS`, which
+ * vitest.config.ts derives from a measured start on this machine, busy or not), never under `floorMs`
+ * (the value on an idle machine). For waits that end early on an event and only give up at this time.
+ */
+export function scaledMs(floorMs: number, share: number): number {
+  return Math.max(floorMs, Math.round(Number(process.env.VITEST_TIME_LIMIT_MS ?? 0) * share));
+}
 
 /**
  * Runs `node [nodeArgs] paycli ...args`; resolves when it exits (or is killed after `timeoutMs`,
@@ -81,6 +91,7 @@ export function runPaycli(args: string[], opts: { env?: Record<string, string | 
     const argv = [process.execPath, ...(opts.nodeArgs ?? []), PAYCLI, ...args];
     const [command, ...rest] = [...(opts.wrapper ?? []), ...argv];
     const child = spawn(command!, rest, { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    track(child); // killed with the test process should the test end before it (test/helpers/reaper.ts)
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -121,6 +132,7 @@ export interface RunningPaycli {
 /** Starts `node paycli ...args` without waiting for it (see {@link runPaycli} for the options). */
 export function spawnPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): RunningPaycli {
   const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+  track(child); // stopped (SIGSTOP) or not, killed with the test process (test/helpers/reaper.ts)
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ test: (s: string) => boolean; resolve: () => void; reject: (e: Error) => void }> = [];

@@ -1,6 +1,7 @@
 /** Starts `paycli listen --port 0 ...` as a child process and records what it prints. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childEnv, PAYCLI } from './cli.js';
+import { childEnv, PAYCLI, scaledMs } from './cli.js';
+import { track } from './reaper.js';
 
 /** A running `paycli listen`. */
 export interface ListenProcess {
@@ -17,7 +18,9 @@ export interface ListenProcess {
 /** Spawns `paycli [globals] listen --port 0 ...extra` and waits for its "listening on" line. */
 export function startListenProcess(extra: string[] = [], env: Record<string, string> = {}, globals: string[] = []): Promise<ListenProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, ...globals, 'listen', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PAYCLI, ...globals, 'listen', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // its own process group, killed with the test process, or by the watchdog (test/helpers/reaper.ts)
+    track(child, { group: true, watch: true });
     let stdout = '';
     let stderr = '';
     let started = false;
@@ -25,7 +28,7 @@ export function startListenProcess(extra: string[] = [], env: Record<string, str
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`listen did not start: ${stderr}`));
-    }, 10_000);
+    }, scaledMs(10_000, 0.5));
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
@@ -41,7 +44,7 @@ export function startListenProcess(extra: string[] = [], env: Record<string, str
           stop: (signal = 'SIGTERM') => {
             if (child.exitCode === null && child.signalCode === null) {
               child.kill(signal);
-              const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+              const killer = setTimeout(() => child.kill('SIGKILL'), scaledMs(5_000, 0.25));
               void exited.then(() => clearTimeout(killer));
             }
             return exited;
@@ -56,8 +59,8 @@ export function startListenProcess(extra: string[] = [], env: Record<string, str
   });
 }
 
-/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes. */
-export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes (default: 5 s, more on a busy machine). */
+export async function waitFor(check: () => boolean, timeoutMs = scaledMs(5_000, 0.25), what = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

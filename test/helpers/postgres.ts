@@ -5,11 +5,15 @@
  * `postgres` user (`runuser`), in a folder given to it. TCP connections need a password (scram);
  * the test role `payroll` owns the database `payments`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { forget, reap, track } from './reaper.js';
+
+/** How long a stop may wait for the server to shut down (ms): half the test time limit, at least 30 s. */
+const STOP_WAIT_MS = Math.max(30_000, Math.round(Number(process.env.VITEST_TIME_LIMIT_MS ?? 0) / 2));
 
 /** The test role's password. */
 export const PG_PASSWORD = 'pw_TEAM_ledger_7391';
@@ -29,6 +33,8 @@ export interface PgCluster {
   start(): Promise<void>;
   /** Stops it and removes its folder. */
   destroy(): Promise<void>;
+  /** The cluster's data folder (`postgres -D`), by which its processes are found. */
+  dataDir: string;
 }
 
 /** The folder of initdb and postgres: the newest /usr/lib/postgresql/<version>/bin. */
@@ -54,40 +60,8 @@ const asRoot = userInfo().uid === 0;
 /** A command as the cluster's owner: `runuser -u postgres --` when the tests run as root. */
 const as = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
 
-/**
- * The server processes this test process started and has not stopped, by process group. A test
- * that fails or times out may never reach its `destroy()`: when this process ends (vitest ends a
- * file's worker, or kills it after a time limit) every group left is killed, stopped processes
- * included (SIGKILL needs no SIGCONT), so no `runuser postgres` outlives the suite.
- */
-const live = new Set<number>();
-let reaperInstalled = false;
-
-/** Kills the process group `pgid` (the server and its `runuser`), if it is still there. */
-function killGroup(pgid: number): void {
-  try {
-    process.kill(-pgid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-  live.delete(pgid);
-}
-
-function installReaper(): void {
-  if (reaperInstalled) return;
-  reaperInstalled = true;
-  process.once('exit', () => [...live].forEach(killGroup));
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      [...live].forEach(killGroup);
-      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
-    });
-  }
-}
-
 /** Makes and starts a cluster. */
 export async function startPostgres(): Promise<PgCluster> {
-  installReaper();
   const bin = pgBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'paycli-pg-'));
   if (asRoot) {
@@ -105,11 +79,11 @@ export async function startPostgres(): Promise<PgCluster> {
   let server: ChildProcess | undefined;
   const start = async () => {
     const [cmd, args] = as(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100']);
-    // its own process group, so that it and its runuser can be killed together ({@link killGroup})
+    // Its own process group, so that it, its runuser and its backends are killed together; killed
+    // with the test process, or by the watchdog when that is killed outright (test/helpers/reaper.ts).
     const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     server = child;
-    if (child.pid !== undefined) live.add(child.pid);
-    child.once('exit', () => child.pid !== undefined && live.delete(child.pid));
+    track(child, { group: true, watch: true, dirs: [dir] });
     let log = '';
     await new Promise<void>((resolve, reject) => {
       child.stderr!.setEncoding('utf8').on('data', (d: string) => {
@@ -136,15 +110,15 @@ export async function startPostgres(): Promise<PgCluster> {
         /* gone */
       }
     }
-    // A fast shutdown: clients are disconnected; pg_ctl waits until the server is down. If it cannot
-    // (a busy machine, a server that does not answer), the group is killed: a test never leaves one.
-    const [cmd, args] = as(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w', '-t', '60']);
-    try {
-      execFileSync(cmd, args, { stdio: 'pipe' });
-    } catch {
-      if (child.pid !== undefined) killGroup(child.pid);
-    }
+    // A fast shutdown: clients are disconnected; pg_ctl waits until the server is down (without
+    // blocking this process, so that vitest's own time limits still work). If it cannot within half
+    // the test time limit (vitest.config.ts measures it on this machine, busy or not), the group is
+    // killed: a test never leaves one.
+    const [cmd, args] = as(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w', '-t', String(Math.ceil(STOP_WAIT_MS / 1000))]);
+    const stopped = await new Promise<boolean>((resolve) => execFile(cmd, args, { timeout: STOP_WAIT_MS + 5_000 }, (err) => resolve(!err)));
+    if (!stopped && child.pid !== undefined) reap(child.pid);
     await exited;
+    if (child.pid !== undefined) forget(child.pid);
   };
   await start();
   psql(`CREATE ROLE payroll LOGIN PASSWORD '${PG_PASSWORD}'`);
@@ -163,5 +137,6 @@ export async function startPostgres(): Promise<PgCluster> {
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
+    dataDir: data,
   };
 }

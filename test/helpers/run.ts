@@ -77,3 +77,11 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
     process.exitCode = savedCode;
   }
 }
+
+/**
+ * {@link runInProcess} with the options of test/helpers/cli.ts `runPaycli` (`input` is stdin), so that
+ * a test that needs no process boundary runs in process by importing this instead.
+ */
+export function runPaycliInProcess(args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<InProcessResult> {
+  return runInProcess(args, { ...(opts.env ? { env: opts.env } : {}), ...(opts.input !== undefined ? { stdin: opts.input } : {}) });
+}

@@ -1,6 +1,7 @@
 /** Starts the standalone sandbox (`paycli sandbox --port 0 ...`) as a child process. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childEnv, PAYCLI } from './cli.js';
+import { childEnv, PAYCLI, scaledMs } from './cli.js';
+import { track } from './reaper.js';
 
 /** A running standalone sandbox. */
 export interface SandboxProcess {
@@ -17,12 +18,14 @@ export interface SandboxProcess {
  */
 export function startSandboxProcess(extra: string[] = [], env: Record<string, string> = {}, globals: string[] = []): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // its own process group, killed with the test process, or by the watchdog (test/helpers/reaper.ts)
+    track(child, { group: true, watch: true });
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`sandbox did not start: ${stderr}`));
-    }, 10_000);
+    }, scaledMs(10_000, 0.5));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
       const m = /listening on (http:\/\/\S+)|"listening":"(http:\/\/[^"]+)"/.exec(stderr);

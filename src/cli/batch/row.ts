@@ -23,19 +23,9 @@ import type { Operation, ValidRow } from './check.js';
 
 /** How many times one row is sent again after 429 answers before it is given up (recorded not_sent: the gateway did not process it). */
 export const MAX_429_RETRIES = 20;
-/** Wait after a 429 without a usable `Retry-After`, and the longest wait honoured, in ms. */
-const DEFAULT_RETRY_MS = 1000;
-const MAX_RETRY_MS = 5 * 60_000;
-
-/** Parses `Retry-After` (seconds, or an HTTP date) into milliseconds to wait. */
-export function retryAfterMs(header: string | undefined, now = Date.now()): number {
-  if (header === undefined) return DEFAULT_RETRY_MS;
-  const t = header.trim();
-  if (/^[0-9]+$/.test(t)) return Math.min(Number(t) * 1000, MAX_RETRY_MS);
-  const date = Date.parse(t);
-  if (Number.isNaN(date)) return DEFAULT_RETRY_MS;
-  return Math.min(Math.max(0, date - now), MAX_RETRY_MS);
-}
+/** Parses `Retry-After` (src/gateway/net.ts). */
+export { retryAfterMs } from '../../gateway/net.js';
+import { retryAfterMs } from '../../gateway/net.js';
 
 
 /** What the ledger records of a row before it is sent (with its batch id, row number and start-by). */

@@ -128,6 +128,8 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
   const concurrency = intFlag('--concurrency', opts.concurrency, DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
   const rate = rateFlag(opts.rate);
   if (opts.qrDir !== undefined && kind !== 'cashin') throw new UsageError(t('batchRun.qrDirCashIn'), { field: '--qr-dir' });
+  const watching = opts.watch || opts.until !== undefined || opts.watchTimeout !== undefined ? await import('./watch.js') : undefined;
+  const plan = watching ? await watching.batchWatchPlan(opts) : undefined;
   const source = await openSource(opts.batch, parseEncoding(opts.encoding));
   let ledger: BatchLedger | undefined;
   try {
@@ -146,6 +148,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     }
     const { checkAndSend } = await import('./send.js');
     await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
+    if (plan && ledger) await watching!.watchBatchRows(plan, ledger.finishedBatch(batchId)?.rows ?? []);
   } finally {
     try {
       ledger?.release();

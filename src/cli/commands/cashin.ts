@@ -42,6 +42,9 @@ export function cashinCommand(program: Program) {
     .addOption(new Option('--csv-dialect <dialect>', t('csv.dialectFlagBatch')).choices(['br', 'intl']))
     .option('--retry-refused', t('help.retryRefused'))
     .option('--wait', t('help.wait'))
+    .option('--watch', t('help.watch'))
+    .option('--watch-timeout <duration>', t('help.watchTimeout'))
+    .option('--until <state>', t('help.until'))
     .option('--allow-duplicate', t('help.cashin.allowDuplicate'))
     .option('-y, --yes', t('help.cashin.yes'))
     .addHelpText(

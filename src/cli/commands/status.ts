@@ -10,6 +10,9 @@ export function registerStatus(program: Program) {
     .description(t('help.status.description'))
     .argument('[transactionId]', t('help.status.argument'))
     .option('--order-id <ref>', t('help.status.orderId'))
+    .option('--watch', t('help.watch'))
+    .option('--watch-timeout <duration>', t('help.watchTimeout'))
+    .option('--until <state>', t('help.until'))
     .addHelpText(
       'after',
       `
@@ -22,6 +25,7 @@ ${t('help.title.examples')}
       --order-id pedido-1234 --yes --json | jq .transactionId)
   $ paycli --base-url http://127.0.0.1:4010 status "$id"
   $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-1234 --json
+  $ paycli --base-url http://127.0.0.1:4010 status --order-id pedido-1234 --watch --until failed --watch-timeout 2s   # exit 6
   $ paycli --base-url http://127.0.0.1:4010 status 404404         ${t('help.status.exit1')}`,
     )
     .action(lazyAction(() => import('../run/status.js')));

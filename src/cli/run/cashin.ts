@@ -27,6 +27,7 @@ export { decodeQrImage } from '../../pix/qr-image.js';
 import { decodeQrImage } from '../../pix/qr-image.js';
 import type { CashinFlags } from '../commands/cashin.js';
 import { t } from '../../core/i18n/index.js';
+import { renderNow, watchOne, watchPlan, type WatchPlan } from './watch.js';
 
 /** A cash-in as the payment pipeline runs it (src/payment/pipeline.ts): recorded, never refused as a duplicate. */
 export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
@@ -60,7 +61,20 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
 
 /** Runs a cash-in. @throws the typed errors of src/core/errors.ts */
 export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Output> {
-  const spec: PaymentSpec<CashInRequest, CashInResponse> = { ...CASHIN, print: ({ body, data, raw, sandbox, entry }, o) => printCashIn({ res: data, raw, body, sandbox, entry }, o as CashinOptions, ctx) };
+  let plan: WatchPlan | undefined;
+  const spec: PaymentSpec<CashInRequest, CashInResponse> = {
+    ...CASHIN,
+    async print({ body, data, raw, sandbox, entry }, o) {
+      const created = await printCashIn({ res: data, raw, body, sandbox, entry }, o as CashinOptions, ctx);
+      if (!plan || created.attention) return created;
+      // --watch: the charge (its QR code) is shown now, in text; the run's result is its last document
+      if (ctx.output.mode === 'text') await renderNow(ctx, created);
+      else created.after?.();
+      const key = body.orderId ? { orderId: body.orderId } : { transactionId: data.transactionId };
+      return watchOne(key, plan, ctx, { created: { label: `cash-in ${data.transactionId}`, result: created, entry, ...(opts.profile !== undefined ? { profile: opts.profile } : {}) } });
+    },
+  };
+  if (!opts.dryRun) plan = await watchPlan(opts, ctx, 'cashin');
   return runPayment(spec, opts, await ctx.payments());
 }
 

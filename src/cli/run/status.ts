@@ -14,9 +14,10 @@ import type { CommandContext } from '../context.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
+import { watchOne, watchPlan, type WatchFlags } from './watch.js';
 
 /** Options of `status`: its flags plus the globals. */
-export type StatusOptions = GlobalFlags & { orderId?: string };
+export type StatusOptions = GlobalFlags & WatchFlags & { orderId?: string };
 
 /**
  * The lookup key from the argument or `--order-id` (exactly one).
@@ -37,8 +38,9 @@ export function statusKey(transactionId: string | undefined, orderId: string | u
 }
 
 /** Runs `status`. @throws the typed errors of src/core/errors.ts */
-export async function run(opts: StatusOptions, ctx: CommandContext): Promise<Output<TransactionDoc>> {
+export async function run(opts: StatusOptions, ctx: CommandContext): Promise<Output<TransactionDoc> | Output> {
   const key = statusKey(ctx.args[0], opts.orderId);
+  const plan = await watchPlan(opts, ctx);
   const settings = await ctx.settings(opts, 'lookup');
   const interrupt = interruptSignal();
   let result;
@@ -54,5 +56,6 @@ export async function run(opts: StatusOptions, ctx: CommandContext): Promise<Out
   rememberUnsupported(settings, false);
   if (result.kind === 'not_found') throw new GatewayRefusedError(t('status.notFound', result.message, describeKey(key)), { status: 404 }, 'not_found');
   const { data, raw } = result;
+  if (plan) return watchOne(key, plan, ctx, { first: { data, raw } });
   return output(transactionDoc(data, raw), () => formatLookup(data));
 }

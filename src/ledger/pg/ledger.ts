@@ -29,49 +29,22 @@ import { logger } from '../../core/logger.js';
 import { t } from '../../core/i18n/index.js';
 import { MAX_TIMEOUT_MS } from '../../config/settings.js';
 import { LedgerUnavailableError } from '../errors.js';
-import { blocks, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
+import { blocks, DEFAULT_WINDOW_MIN, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { clean, clip, factsJson, toEntry, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
-import { SyncWorker, WorkerCallError } from './bridge.js';
+import { clean, clip, factsJson, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
+import type { SyncWorker } from './bridge.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
 import type { BeginAnswer, BeginArgs, BeginManyArgs } from './worker.js';
 import { startOpening, type PgOpening } from './opening.js';
+import { ledgerWhere, pgFailure } from './failure.js';
+import { endColumns, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, toPgEntry, toPgRun } from './rows.js';
+import { uuidV7 } from '../uuid.js';
 
-/** Default duplicate window in minutes (as src/ledger/ledger.ts). */
-const DEFAULT_WINDOW_MIN = 10;
+export { ledgerWhere, pgFailure } from './failure.js';
+export { toPgEntry } from './rows.js';
+
 export { PG_CONNECT_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS, type PgOpening } from './opening.js';
-
-/** Where a team ledger is, for messages: `host:port/database` (never user-info). */
-export function ledgerWhere(url: string): string {
-  try {
-    const u = new URL(url);
-    const host = u.hostname || new URLSearchParams(u.search).get('host') || 'localhost';
-    return `${host}:${u.port || '5432'}${u.pathname && u.pathname !== '/' ? u.pathname : ''}`;
-  } catch {
-    return redactUrls(url);
-  }
-}
-
-/** Why a team ledger failed, in words, with what to do (a {@link LedgerUnavailableError}, exit 2). */
-export function pgFailure(err: unknown, where: string, note: string): unknown {
-  if (!(err instanceof WorkerCallError)) return err;
-  const code = err.code;
-  // The worker has no language: it answers the driver's text and a code; the words are said here.
-  const msg = code === 'CONNECTION_LOST' && !err.message ? t('team.serverClosed') : redactUrls(err.message);
-  if (code === '28P01' || code === '28000') return new LedgerUnavailableError(t('team.authRefused', where, msg, note), { hint: t('team.authRefusedHint') });
-  if (code === 'NO_PASSWORD') return new LedgerUnavailableError(t('team.noPassword', where, note), { hint: t('team.noPasswordHint') });
-  if (code === '3D000') return new LedgerUnavailableError(t('team.cannotUse', where, msg, note), { hint: t('team.cannotUseHint') });
-  if (code === '42P01' || code === '3F000') return new LedgerUnavailableError(t('team.noSchema', where, note), { hint: t('team.noSchemaHint') });
-  if (code === 'CONNECTION_LOST' || /Connection terminated|terminating connection|Client has encountered a connection error|not queryable/i.test(err.message) || code === '57P01' || code === '57P02' || code === '57P03') {
-    return new LedgerUnavailableError(t('team.lost', where, msg, note), { hint: t('team.lostHint') });
-  }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || /timeout/i.test(err.message)) {
-    return new LedgerUnavailableError(t('team.unreachable', where, code ?? msg, note), { hint: t('team.unreachableHint') });
-  }
-  return new LedgerUnavailableError(t('team.failed', where, `${msg}${code ? ` (${code})` : ''}`, note), { hint: t('team.failedHint') });
-}
-
 
 /** This process as a run of the team ledger. */
 interface PgRun extends RunRecord {}
@@ -206,6 +179,9 @@ export class PgLedger {
       }
     });
   }
+
+  /** {@link q} as a function (for the statements of ./rows.ts). */
+  private readonly statement = (sql: string, params: unknown[]): Row[] => this.q(sql, params);
 
   /** Runs one statement (after what is pending). @throws WorkerCallError */
   private q(sql: string, params: unknown[] = []): Row[] {
@@ -586,30 +562,17 @@ export class PgLedger {
    * @returns how many entries were added
    */
   push(entries: Iterable<LedgerEntry>, runs: (id: string) => RunRecord | undefined, onProgress?: (done: number) => void): number {
-    const cols = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version', 'answer'];
     const seenRuns = new Set<string>();
     let added = 0;
     let done = 0;
     let chunk: LedgerEntry[] = [];
     const flush = () => {
       if (!chunk.length) return;
-      const runRows: unknown[][] = [];
-      for (const e of chunk) {
-        if (!e.runId || seenRuns.has(e.runId)) continue;
-        seenRuns.add(e.runId);
-        const r = runs(e.runId);
-        if (r) runRows.push([r.id, r.pid, r.host, r.user, r.version, r.startedMs, Date.now()]);
-      }
-      const rows = chunk.map((e) => {
-        const r = e.runId ? runs(e.runId) : undefined;
-        return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
-          e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
-          e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null, factsJson(e.answer)];
-      });
+      const { runRows, rows } = pushRows(chunk, runs, seenRuns);
       this.guard(() =>
         this.transaction(() => {
-          if (runRows.length) this.insertRows('paycli.runs (id, pid, host, os_user, version, started_ms, gone_ms)', 7, runRows, 'ON CONFLICT (id) DO NOTHING');
-          added += this.insertColumns(cols, PUSH_TYPES, rows);
+          if (runRows.length) insertRows(this.statement, 'paycli.runs (id, pid, host, os_user, version, started_ms, gone_ms)', 7, runRows, 'ON CONFLICT (id) DO NOTHING');
+          added += insertColumns(this.statement, PUSH_COLUMNS, PUSH_TYPES, rows);
         }),
       );
       done += chunk.length;
@@ -623,60 +586,4 @@ export class PgLedger {
     flush();
     return added;
   }
-
-  /**
-   * One INSERT of many payments, one array parameter per column (`unnest`): a statement of 35
-   * parameters whatever the number of rows; entries whose uuid is held already are skipped.
-   * @returns the rows inserted
-   */
-  private insertColumns(cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
-    const arrays = cols.map((_, j) => rows.map((r) => r[j]));
-    const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
-    const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
-    const out = this.q(`WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`, arrays);
-    return Number(out[0]?.n ?? 0);
-  }
-
-  /** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
-  private insertRows(into: string, ncols: number, rows: unknown[][], conflict: string): number {
-    const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
-    const out = this.q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
-    return Number(out[0]?.n ?? 0);
-  }
-}
-
-/** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
-function endColumns(rows: readonly unknown[][]): unknown[][] {
-  return Array.from({ length: 8 }, (_, j) => rows.map((r) => r[j] ?? null));
-}
-
-/** The PostgreSQL types of the columns `ledger push` writes, in its order. */
-const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'text'];
-
-/** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
-export function toPgEntry(r: Row): LedgerEntry {
-  return toEntry({ ...r, run_user: r.os_user, run_host: r.host, run_version: r.version });
-}
-
-/** A row of `paycli.runs` as a run. */
-function toPgRun(r: Row): RunRecord & { goneMs?: number } {
-  return {
-    id: r.id as string,
-    pid: r.pid as number,
-    procStart: null,
-    host: r.host as string,
-    bootId: null,
-    startedMs: r.started_ms as number,
-    user: (r.os_user as string | null) ?? 'unknown',
-    version: (r.version as string | null) ?? '?',
-    ...(r.gone_ms !== null && r.gone_ms !== undefined ? { goneMs: r.gone_ms as number } : {}),
-  };
-}
-
-/** A UUID version 7 (as src/ledger/ledger.ts `uuidV7`; kept here so the team ledger does not load the local one). */
-function uuidV7(now: number): string {
-  const h = randomUUID().replace(/-/g, '');
-  const t = now.toString(16).padStart(12, '0');
-  const s = `${t}7${h.slice(13, 16)}${((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17)}`;
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
 }

@@ -10,8 +10,19 @@ import { VERSION } from '../../core/version.js';
 import { SyncWorker } from './bridge.js';
 import type { ConnectArgs } from './worker.js';
 
-/** How long connecting may take before the team ledger counts as unreachable (ms). */
+/** How long connecting may take before the team ledger counts as unreachable (ms), unless `PGCONNECT_TIMEOUT` says otherwise. */
 export const PG_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * How long connecting may take (ms): libpq's `PGCONNECT_TIMEOUT` (whole seconds, at least 2, as libpq
+ * rounds it) when it holds a positive integer, else {@link PG_CONNECT_TIMEOUT_MS}. Never unlimited: a
+ * 0 (libpq's "wait forever") or anything else keeps the default, so a dead host still fails closed
+ * (docs/ledger-and-safety.md "Team ledger").
+ */
+export function connectTimeoutMs(env: string | undefined = process.env.PGCONNECT_TIMEOUT): number {
+  if (env === undefined || !/^\s*[0-9]{1,6}\s*$/.test(env) || Number(env) <= 0) return PG_CONNECT_TIMEOUT_MS;
+  return Math.max(2, Number(env)) * 1000;
+}
 /** How long one statement may take (ms): a lock held by a stopped paycli is waited for this long at most. */
 export const PG_QUERY_TIMEOUT_MS = 30_000;
 
@@ -42,7 +53,7 @@ export function startOpening(url: string, opts: { password?: string; beforeSend?
   registerSecret(opts.password);
   const onEvent: PgOpening['onEvent'] = {};
   const bridge = new SyncWorker(join(__dirname, 'pg-worker.cjs'), {}, (event) => onEvent.handler?.(event));
-  const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: PG_CONNECT_TIMEOUT_MS, queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
+  const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: connectTimeoutMs(), queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
   bridge.post('open', args);
   return { url, password: opts.password, beforeSend: Boolean(opts.beforeSend), bridge, onEvent };
 }

@@ -1,14 +1,17 @@
 /**
  * Order references, lookups (status, balance), the gateway as the duplicate guard's second witness,
  * unknown outcomes settled by asking, and `paycli reconcile`: against a test gateway that keeps
- * what it creates and can drop a connection after creating (test/helpers/gateway.ts).
+ * what it creates and can drop a connection after creating (test/helpers/gateway.ts). The commands run
+ * in process through the run context (test/helpers/run.ts); the Ctrl-C tests spawn the built paycli,
+ * since a signal needs a process of its own.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerRows } from '../helpers/ledger.js';
-import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, makeHome, PAYCLI, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, makeHome, PAYCLI } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
 

@@ -1,0 +1,81 @@
+/**
+ * The team ledger's rows as paycli's values (src/ledger/pg/ledger.ts): entries, runs, and the
+ * columns of its many-row statements.
+ */
+import type { RunRecord } from '../runs.js';
+import { factsJson, toEntry, type LedgerEntry, type Row } from '../schema.js';
+
+/** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
+export function endColumns(rows: readonly unknown[][]): unknown[][] {
+  return Array.from({ length: 8 }, (_, j) => rows.map((r) => r[j] ?? null));
+}
+
+/** The PostgreSQL types of the columns `ledger push` writes, in its order. */
+export const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'text'];
+
+/** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
+export function toPgEntry(r: Row): LedgerEntry {
+  return toEntry({ ...r, run_user: r.os_user, run_host: r.host, run_version: r.version });
+}
+
+/** A row of `paycli.runs` as a run. */
+export function toPgRun(r: Row): RunRecord & { goneMs?: number } {
+  return {
+    id: r.id as string,
+    pid: r.pid as number,
+    procStart: null,
+    host: r.host as string,
+    bootId: null,
+    startedMs: r.started_ms as number,
+    user: (r.os_user as string | null) ?? 'unknown',
+    version: (r.version as string | null) ?? '?',
+    ...(r.gone_ms !== null && r.gone_ms !== undefined ? { goneMs: r.gone_ms as number } : {}),
+  };
+}
+
+/** The columns `ledger push` writes, in the order of {@link PUSH_TYPES}. */
+export const PUSH_COLUMNS = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version', 'answer'];
+
+/**
+ * What `ledger push` writes of a chunk of local entries: their rows ({@link PUSH_COLUMNS}) and the
+ * rows of the runs they name that `seenRuns` does not hold yet (added to it).
+ */
+export function pushRows(chunk: readonly LedgerEntry[], runs: (id: string) => RunRecord | undefined, seenRuns: Set<string>): { runRows: unknown[][]; rows: unknown[][] } {
+  const runRows: unknown[][] = [];
+  for (const e of chunk) {
+    if (!e.runId || seenRuns.has(e.runId)) continue;
+    seenRuns.add(e.runId);
+    const r = runs(e.runId);
+    if (r) runRows.push([r.id, r.pid, r.host, r.user, r.version, r.startedMs, Date.now()]);
+  }
+  const rows = chunk.map((e) => {
+    const r = e.runId ? runs(e.runId) : undefined;
+    return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
+      e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
+      e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null, factsJson(e.answer)];
+  });
+  return { runRows, rows };
+}
+
+/** Runs one statement of the team ledger and answers its rows. */
+type Statement = (sql: string, params: unknown[]) => Row[];
+
+/**
+ * One INSERT of many payments, one array parameter per column (`unnest`): a statement of as many
+ * parameters as columns whatever the number of rows; entries whose uuid is held already are skipped.
+ * @returns the rows inserted
+ */
+export function insertColumns(q: Statement, cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
+  const arrays = cols.map((_, j) => rows.map((r) => r[j]));
+  const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
+  const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
+  const out = q(`WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`, arrays);
+  return Number(out[0]?.n ?? 0);
+}
+
+/** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
+export function insertRows(q: Statement, into: string, ncols: number, rows: unknown[][], conflict: string): number {
+  const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
+  const out = q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
+  return Number(out[0]?.n ?? 0);
+}
