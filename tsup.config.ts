@@ -63,7 +63,7 @@ export default defineConfig([{
   bundle: true,
   // Everything is bundled, better-sqlite3's JavaScript too (one chunk instead of 13 files to find,
   // read and compile at every cash-out; docs/speed.md). Its compiled addon stays in the installed
-  // package, and src/ledger/driver-better-sqlite3.ts names it (`nativeBinding`); it is loaded only with the first ledger
+  // package, and src/core/sqlite/driver-better-sqlite3.ts names it (`nativeBinding`); it is loaded only with the first ledger
   // opened, never on the path of --help or --version.
   // Except resvg (the PNG of a receipt): its index picks a platform package's prebuilt binary at run time.
   noExternal: [/^(?!@resvg\/resvg-js)/],

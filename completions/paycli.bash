@@ -80,7 +80,7 @@ __paycli_spec() {
       vflags='--jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox')
-      subs='pay fail cancel refund infraction ping events resend failure'
+      subs='pay fail cancel refund infraction ping events reset resend failure'
       flags='--port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
       vflags='--port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
@@ -118,6 +118,11 @@ __paycli_spec() {
       subs=''
       flags='--failed --transaction --limit --sandbox-url --api-key --help -h --port --host --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
       vflags='--transaction --limit --sandbox-url --api-key --port --host --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --data-dir --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
+      varg='' ;;
+    'sandbox reset')
+      subs=''
+      flags='--data-dir --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      vflags='--data-dir --port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox resend')
       subs=''
@@ -217,9 +222,9 @@ __paycli_spec() {
 # positional argument SLOT #index of the command PATH.
 __paycli_values() {
   case "$1:$2" in
-    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox resend:--profile'|'sandbox failure:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'receipt:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
+    ':--profile'|'cashin:--profile'|'cashout:--profile'|'config:--profile'|'config set:--profile'|'config get:--profile'|'config unset:--profile'|'config list:--profile'|'config profiles:--profile'|'config path:--profile'|'auth:--profile'|'auth login:--profile'|'auth status:--profile'|'auth logout:--profile'|'sandbox:--profile'|'sandbox pay:--profile'|'sandbox fail:--profile'|'sandbox cancel:--profile'|'sandbox refund:--profile'|'sandbox infraction:--profile'|'sandbox ping:--profile'|'sandbox events:--profile'|'sandbox reset:--profile'|'sandbox resend:--profile'|'sandbox failure:--profile'|'history:--profile'|'history resolve:--profile'|'status:--profile'|'receipt:--profile'|'balance:--profile'|'reconcile:--profile'|'ledger:--profile'|'ledger migrate:--profile'|'ledger push:--profile'|'listen:--profile'|'brcode:--profile'|'brcode decode:--profile'|'brcode qr:--profile'|'brcode create:--profile'|'completion:--profile'|'help:--profile')
       __paycli_lines "$3" < <(__paycli_profiles) ;;
-    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox resend:--lang'|'sandbox failure:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'receipt:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
+    ':--lang'|'cashin:--lang'|'cashout:--lang'|'config:--lang'|'config set:--lang'|'config get:--lang'|'config unset:--lang'|'config list:--lang'|'config profiles:--lang'|'config path:--lang'|'auth:--lang'|'auth login:--lang'|'auth status:--lang'|'auth logout:--lang'|'sandbox:--lang'|'sandbox pay:--lang'|'sandbox fail:--lang'|'sandbox cancel:--lang'|'sandbox refund:--lang'|'sandbox infraction:--lang'|'sandbox ping:--lang'|'sandbox events:--lang'|'sandbox reset:--lang'|'sandbox resend:--lang'|'sandbox failure:--lang'|'history:--lang'|'history resolve:--lang'|'status:--lang'|'receipt:--lang'|'balance:--lang'|'reconcile:--lang'|'ledger:--lang'|'ledger migrate:--lang'|'ledger push:--lang'|'listen:--lang'|'brcode:--lang'|'brcode decode:--lang'|'brcode qr:--lang'|'brcode create:--lang'|'completion:--lang'|'help:--lang')
       __paycli_words 'pt-BR en' "$3" ;;
     'cashin:--input'|'cashin:--qr-file'|'cashout:--input')
       __paycli_files "$3" ;;
@@ -249,7 +254,7 @@ __paycli_values() {
       __paycli_words 'profile gateway store key accepted problem' "$3" ;;
     'auth logout:--json')
       __paycli_words 'profile removed' "$3" ;;
-    'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox resend:--retry-schedule'|'sandbox failure:--retry-schedule')
+    'sandbox:--retry-schedule'|'sandbox pay:--retry-schedule'|'sandbox fail:--retry-schedule'|'sandbox cancel:--retry-schedule'|'sandbox refund:--retry-schedule'|'sandbox infraction:--retry-schedule'|'sandbox ping:--retry-schedule'|'sandbox events:--retry-schedule'|'sandbox reset:--retry-schedule'|'sandbox resend:--retry-schedule'|'sandbox failure:--retry-schedule')
       __paycli_words 'standard fast' "$3" ;;
     'sandbox pay:--json'|'sandbox fail:--json'|'sandbox cancel:--json'|'sandbox refund:--json'|'sandbox infraction:--json')
       __paycli_words 'transactionId kind status previousStatus postback' "$3" ;;
@@ -257,6 +262,8 @@ __paycli_values() {
       __paycli_words 'url delivered outcome' "$3" ;;
     'sandbox events:--json'|'sandbox resend:--json')
       __paycli_words 'id transactionId object status url state attempts createdAt deliveredAt nextAttemptAt lastAttempts' "$3" ;;
+    'sandbox reset:--json')
+      __paycli_words 'dataDir removed' "$3" ;;
     'sandbox failure:--json')
       __paycli_words 'cleared failure pixKey value' "$3" ;;
     'history:--kind'|'history resolve:--kind')

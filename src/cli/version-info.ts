@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cacheDir, configFile } from '../core/paths.js';
 import { VERSION } from '../core/version.js';
 import { t } from '../core/i18n/index.js';
-import { sqliteDriverInfo } from '../ledger/connect.js';
+import { sqliteDriverInfo } from '../core/sqlite/connect.js';
 import { ledgerPath } from '../ledger/ledger.js';
 
 /** What `paycli --version --verbose` reports (its `--json` shape). */

@@ -11,11 +11,11 @@ import { PaycliError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { t } from '../core/i18n/index.js';
 import { dataDir } from '../core/paths.js';
-import { openConnection } from './connect.js';
+import { openConnection } from '../core/sqlite/connect.js';
 import { FORMAT, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { importJournal, JOURNAL_NAME, type ImportResult } from './journal.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
-import { DriverUnavailableError, type Connection } from './driver.js';
+import { DriverUnavailableError, type Connection } from '../core/sqlite/driver.js';
 
 /** Name of the ledger inside the data folder. */
 /** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */

@@ -6,7 +6,7 @@
 import { closeSync, constants, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { cashInFingerprint, cashOutFingerprint, endpointIdentity } from './rules.js';
 import { clean, clip, INSERT, type InsertRow, type Row } from './schema.js';
-import type { Connection } from './driver.js';
+import type { Connection } from '../core/sqlite/driver.js';
 import { LedgerUnavailableError } from './errors.js';
 import { t } from '../core/i18n/index.js';
 

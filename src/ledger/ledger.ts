@@ -4,7 +4,7 @@
  * afterwards. It is what stops a retried CI job from paying the same payout twice, and what
  * `paycli history` lists.
  *
- * Storage: SQLite through the driver seam of src/ledger/driver.ts (`node:sqlite`, or better-sqlite3 on
+ * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
  * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder.
  *
@@ -45,7 +45,7 @@ import { ATTENTION_SQL, needsAttention, BLOCKING, clean, clip, ENTRIES_WITH_RUN,
 import { JOURNAL_NAME } from './journal.js';
 import { uuidV7 } from './uuid.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
-import type { Connection, Statement } from './driver.js';
+import type { Connection, Statement } from '../core/sqlite/driver.js';
 import { journalPath, LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
 
 export { JOURNAL_NAME } from './journal.js';

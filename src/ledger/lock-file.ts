@@ -5,7 +5,7 @@
  * rules are those of the ledger itself (docs/ledger-and-safety.md).
  */
 import { existsSync } from 'node:fs';
-import { openConnection } from './connect.js';
+import { openConnection } from '../core/sqlite/connect.js';
 
 /** A connection to a lock file that never waits for a lock: `SQLITE_BUSY` at once when another process holds it. */
 const openLockConnection = (file: string) => openConnection(file, { busyTimeoutMs: 0, mustExist: true });

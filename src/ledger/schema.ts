@@ -5,7 +5,7 @@
  */
 import { sanitizeText } from '../core/sanitize.js';
 import { redact } from '../core/secrets.js';
-import type { Connection } from './driver.js';
+import type { Connection } from '../core/sqlite/driver.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 

@@ -136,7 +136,8 @@ export interface Sandbox {
   transactions: TransactionStore;
   events: EventStore;
   /** What the state folder held at start: events kept, and how many still to deliver. */
-  restored: { events: number; pending: number };
+  /** What a state folder gave back at start: events, those still pending, transactions. */
+  restored: { events: number; pending: number; transactions: number };
   close(): Promise<void>;
 }
 
@@ -169,11 +170,12 @@ function logKind(tx: SandboxTransaction): string {
 
 /** Starts the sandbox; resolves once it listens. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const store = new TransactionStore();
   const log = opts.log ?? (() => undefined);
+  let store: TransactionStore;
   let events: EventStore;
   let restored: ReturnType<EventStore['load']>;
   try {
+    store = new TransactionStore(opts.stateDir);
     events = new EventStore({ dir: opts.stateDir, maxEvents: opts.maxEvents, log });
     restored = events.load();
   } catch (err) {
@@ -204,9 +206,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   /** Changes a transaction's state and queues its postbacks; the control endpoint's answer. */
   function act(id: number, action: SandboxAction, by: string, observation?: string): { status: number; body: Record<string, unknown> } {
     const tx = store.get(id);
-    if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (transactions live as long as the sandbox process; its postback events are kept)` } };
+    if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (a sandbox with a state folder keeps its transactions across restarts; one without keeps them as long as its process)` } };
     const done = applyTransition(tx, action, new Date(), observation);
     if ('error' in done) return { status: 409, body: { message: done.error } };
+    store.save(tx);
     const sent = notify(tx);
     log(t('sandbox.log.changed', logKind(tx), id, done.from, tx.status, by === 'auto-pay' ? t('sandbox.log.byAutoPay') : by === 'failure rule' ? t('sandbox.log.byFailureRule', 'bank-timeout') : t('sandbox.log.byControl'), sent));
     return { status: 200, body: { transactionId: id, kind: tx.kind, status: tx.status, previousStatus: done.from, postback: sent ? 'queued' : 'none' } };
@@ -462,7 +465,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     server,
     transactions: store,
     events,
-    restored: { events: restored.events, pending: restored.pending },
+    restored: { events: restored.events, pending: restored.pending, transactions: store.size },
     close: async () => {
       for (const t of autoPayTimers) clearTimeout(t);
       autoPayTimers.clear();
@@ -474,6 +477,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         }),
       ]);
       events.close();
+      store.close();
       if (pending > 0) log(t('sandbox.log.pendingAtStop', pending, opts.stateDir !== undefined));
     },
   };

@@ -12,8 +12,16 @@
  *   are created); `retention` = cash-ins under an infraction; `toAnticipate` = 0;
  *   `finalBalance` = balance − retention − toAnticipate. These are the movements; the server adds the
  *   opening balance and refuses a cash-out over it (src/sandbox/failures.ts).
+ *
+ * With a state folder, every transaction is also kept in `<folder>/transactions.sqlite` (SQLite through
+ * the ledger's driver seam, src/core/sqlite/): written before the answer that created or changed it, and
+ * read back whole at start, so a restart with the same folder finds the earlier ids (the balance is
+ * computed from them). Without one, they live as long as the process.
  */
+import { join } from 'node:path';
 import type { PostbackObject, PostbackStatus } from '../gateway/postback.js';
+import { openConnection } from '../core/sqlite/connect.js';
+import type { Connection, Statement } from '../core/sqlite/driver.js';
 
 /** A transaction the sandbox created. */
 export interface SandboxTransaction {
@@ -57,15 +65,53 @@ export interface SandboxBalance {
   finalBalance: number;
 }
 
+/** The file of a state folder that keeps its transactions. */
+export const TRANSACTIONS_FILE = 'transactions.sqlite';
+
 /** The transactions of one sandbox. */
 export class TransactionStore {
   private readonly byId = new Map<number, SandboxTransaction>();
   private readonly byOrder = new Map<string, SandboxTransaction>();
+  private readonly db?: Connection;
+  private readonly upsert?: Statement;
 
-  /** Remembers a newly created transaction. */
-  add(tx: SandboxTransaction): void {
+  /**
+   * @param dir the state folder, or undefined to keep transactions in memory only
+   * @throws SqliteError / DriverUnavailableError when `<dir>/transactions.sqlite` cannot be opened or read
+   */
+  constructor(dir?: string) {
+    if (dir === undefined) return;
+    this.db = openConnection(join(dir, TRANSACTIONS_FILE), { busyTimeoutMs: 5000, mustExist: false });
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec('CREATE TABLE IF NOT EXISTS tx (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)');
+    this.upsert = this.db.prepare('INSERT INTO tx (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc');
+    for (const row of this.db.prepare('SELECT doc FROM tx ORDER BY id').iterate()) this.index(JSON.parse(String(row.doc)) as SandboxTransaction);
+  }
+
+  private index(tx: SandboxTransaction): void {
     this.byId.set(tx.transactionId, tx);
     if (tx.orderId !== null && !this.byOrder.has(tx.orderId)) this.byOrder.set(tx.orderId, tx);
+  }
+
+  /** Remembers a newly created transaction (written to the state folder, when there is one). @throws SqliteError */
+  add(tx: SandboxTransaction): void {
+    this.index(tx);
+    this.save(tx);
+  }
+
+  /** Writes a transaction's current state to the state folder after a change (nothing without one). @throws SqliteError */
+  save(tx: SandboxTransaction): void {
+    this.upsert?.run(tx.transactionId, JSON.stringify(tx));
+  }
+
+  /** Every transaction, newest (highest id) first. */
+  newestFirst(): SandboxTransaction[] {
+    return [...this.byId.values()].sort((a, b) => b.transactionId - a.transactionId);
+  }
+
+  /** Closes the state file (the store stays readable in memory). */
+  close(): void {
+    this.db?.close();
   }
 
   get(id: number): SandboxTransaction | undefined {

@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { childEnv } from '../helpers/cli.js';
 import { complete } from '../helpers/shells.js';
-import { chooseDriver } from '../../src/ledger/connect.js';
+import { chooseDriver } from '../../src/core/sqlite/connect.js';
 
 const ROOT = resolve(__dirname, '../..');
 const SLOW = 600_000;

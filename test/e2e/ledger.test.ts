@@ -12,11 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { CASHOUT_OK, json, startGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { ageEntries, ledgerFile, ledgerRows, openSqlite } from '../helpers/ledger.js';
-import { chooseDriver } from '../../src/ledger/connect.js';
+import { chooseDriver } from '../../src/core/sqlite/connect.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
 
 const KEY = 'sk_live_LEDGER_0123456789abcdef';
-/** What paycli loads for its ledger (src/ledger/connect.ts): `node:sqlite`, or better-sqlite3's addon on Node 20. */
+/** What paycli loads for its ledger (src/core/sqlite/connect.ts): `node:sqlite`, or better-sqlite3's addon on Node 20. */
 const SQLITE_LOAD = /better_sqlite3\.node$|^node:sqlite$/;
 const SQLITE_LOAD_LINE = /^loaded (.*better_sqlite3\.node|node:sqlite)$/m;
 const DRIVER_LOAD_LINE = chooseDriver() === 'node:sqlite' ? /^loaded node:sqlite$/m : /^loaded .*better_sqlite3\.node$/m;

@@ -1,7 +1,7 @@
 /**
  * paycli on the Node that runs this test (docs/node-versions.md): `npm test` runs it on the machine's
  * Node, `npm run test:node-matrix` on each supported line (scripts/test-node-matrix.sh).
- * - `paycli --version --verbose` names this Node, the ledger's SQLite driver (src/ledger/connect.ts)
+ * - `paycli --version --verbose` names this Node, the ledger's SQLite driver (src/core/sqlite/connect.ts)
  *   and where the ledger, config and cache are;
  * - 200 consecutive payments on the built-in sandbox (cash-ins and cash-outs, every fourth with
  *   `--json` piped into `cat`): 200 exit codes 0, complete JSON, no abort, no warning on stderr;
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, childEnv, makeHome, PAYCLI, runPaycli } from '../helpers/cli.js';
 import { ledgerRows } from '../helpers/ledger.js';
-import { chooseDriver } from '../../src/ledger/connect.js';
+import { chooseDriver } from '../../src/core/sqlite/connect.js';
 
 const home = makeHome();
 afterAll(() => home.cleanup());

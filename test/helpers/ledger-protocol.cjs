@@ -1,7 +1,7 @@
 // Preloaded into a paycli under test (`node -r ./test/helpers/ledger-protocol.cjs bin/paycli.cjs ...`):
 // the first write of a payment into the ledger fails with SQLITE_PROTOCOL, the error SQLite gives
 // when another process (a paycli stopped with SIGSTOP) keeps a lock of the write-ahead log's index.
-// Whatever SQLite driver paycli uses (src/ledger/connect.ts), its statements' `run` is patched here and
+// Whatever SQLite driver paycli uses (src/core/sqlite/connect.ts), its statements' `run` is patched here and
 // throws that driver's own error: `node:sqlite`'s (code ERR_SQLITE_ERROR, errcode 15) or
 // better-sqlite3's (a SqliteError with code SQLITE_PROTOCOL), as in ledger-stop.cjs.
 'use strict';

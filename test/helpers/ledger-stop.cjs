@@ -2,7 +2,7 @@
 // right after paycli writes a payment into its ledger, inside the still open BEGIN IMMEDIATE
 // transaction, the process stops itself with SIGSTOP, as a paused CI VM or `kill -STOP` would
 // stop it while it holds the ledger's write lock. The test resumes it with SIGCONT.
-// Whatever SQLite driver paycli uses (src/ledger/connect.ts), its statements' `run` is patched here:
+// Whatever SQLite driver paycli uses (src/core/sqlite/connect.ts), its statements' `run` is patched here:
 // `node:sqlite`'s StatementSync (SQL in `sourceSQL`), or better-sqlite3's compiled addon
 // (better_sqlite3.node, required by path; SQL in `source`).
 'use strict';

@@ -3,8 +3,8 @@
  * needs to arrange (an entry recorded earlier than now).
  */
 import { join } from 'node:path';
-import { openConnection } from '../../src/ledger/connect.js';
-import type { Connection } from '../../src/ledger/driver.js';
+import { openConnection } from '../../src/core/sqlite/connect.js';
+import type { Connection } from '../../src/core/sqlite/driver.js';
 
 /** A connection to a SQLite file through paycli's own driver seam (the driver this Node uses, as paycli does). */
 export function openSqlite(file: string, opts: { readonly?: boolean; mustExist?: boolean } = {}): Connection {

@@ -1,7 +1,8 @@
 /**
  * `paycli sandbox`: definition. Implementation: src/cli/run/sandbox.ts (the server) and
  * src/cli/run/sandbox-control.ts (`sandbox pay|fail|cancel|refund|infraction <id>`,
- * `sandbox ping [url]`, `sandbox events`, `sandbox resend`, `sandbox failure`: clients of a running one).
+ * `sandbox ping [url]`, `sandbox events`, `sandbox resend`, `sandbox failure`: clients of a running one) and
+ * src/cli/run/sandbox-reset.ts (`sandbox reset`: the state folder started over).
  */
 import { Option } from '@commander-js/extra-typings';
 import type { Program } from '../program.js';
@@ -111,6 +112,20 @@ ${t('help.title.examples')}
   $ paycli sandbox events --transaction "$id"`,
     )
     .action(lazyAction(() => import('../run/sandbox-control.js')));
+  sandbox
+    .command('reset')
+    .description(t('help.sandbox.reset'))
+    .option('--data-dir <folder>', t('help.sandbox.reset.dataDir'))
+    .addHelpText(
+      'after',
+      `
+${t('help.sandbox.reset.after')}
+
+${t('help.title.examples')}
+  $ paycli sandbox reset
+  $ paycli sandbox reset --data-dir ./sandbox-4020`,
+    )
+    .action(lazyAction(() => import('../run/sandbox-reset.js')));
   sandbox
     .command('resend [eventId]')
     .description(t('help.sandbox.resend'))

@@ -229,6 +229,7 @@ export const DOCUMENT_SCHEMAS = {
   ]),
   'sandbox-events': z.array(sandboxEventSchema),
   'sandbox-resend': z.array(sandboxEventSchema),
+  'sandbox-reset': z.object({ dataDir: z.string(), removed: z.boolean() }),
   completion: z.object({ shell: z.enum(['bash', 'zsh', 'fish']), script: z.string() }),
   receipt: z.union([
     z.object({

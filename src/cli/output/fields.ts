@@ -56,6 +56,7 @@ export const COMMAND_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'sandbox failure': ['cleared', 'failure', 'pixKey', 'value'],
   'sandbox events': EVENT,
   'sandbox resend': EVENT,
+  'sandbox reset': ['dataDir', 'removed'],
   completion: ['shell', 'script'],
   receipt: ['kind', 'entry', 'transactionId', 'orderId', 'endToEndId', 'externalId', 'value', 'fee', 'net', 'time', 'status', 'payer', 'recipient', 'brCode', 'product', 'gateway', 'profile', 'sandbox', 'file'],
 };

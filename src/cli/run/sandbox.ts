@@ -213,6 +213,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
     t('sandbox.note.openingBalance', formatReais(opening ?? DEFAULT_OPENING_BALANCE)),
     failures.length > 0 ? t('sandbox.note.failureRules', failures.length) : '',
     state.note,
+    sandbox.restored.transactions > 0 ? t('sandbox.note.restoredTransactions', sandbox.restored.transactions) : '',
     sandbox.restored.events > 0 ? t('sandbox.note.restored', sandbox.restored.events, sandbox.restored.pending) : '',
   ].filter(Boolean);
   // Handlers before the "listening on" line, so that a signal sent as soon as it is read stops

@@ -1,11 +1,11 @@
 /**
  * Chooses the ledger's SQLite driver for this Node and opens a connection through it
- * (src/ledger/driver.ts; docs/node-versions.md): `node:sqlite` from Node 22.16 on, better-sqlite3 before
+ * (src/core/sqlite/driver.ts; docs/node-versions.md): `node:sqlite` from Node 22.16 on, better-sqlite3 before
  * (Node 20, and 22.0 to 22.15); `PAYCLI_SQLITE_DRIVER` names one explicitly.
  */
 import { openBetterSqlite3 } from './driver-better-sqlite3.js';
 import { openNodeSqlite } from './driver-node-sqlite.js';
-import { t } from '../core/i18n/index.js';
+import { t } from '../i18n/index.js';
 import { DriverUnavailableError, type Connection, type DriverInfo, type DriverName, type OpenOptions } from './driver.js';
 
 /** The name `PAYCLI_SQLITE_DRIVER` gives, or undefined (unset). @throws DriverUnavailableError for another value, or node:sqlite before 22.16 */

@@ -1,5 +1,5 @@
 /**
- * The ledger's driver on better-sqlite3 (docs/node-versions.md): the seam of src/ledger/driver.ts
+ * The ledger's driver on better-sqlite3 (docs/node-versions.md): the seam of src/core/sqlite/driver.ts
  * for Node 20, the one supported line without `node:sqlite`.
  *
  * better-sqlite3's JavaScript is bundled with the ledger's chunk (tsup.config.ts) and loaded on the
@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DriverUnavailableError, runImmediate, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
-import { t } from '../core/i18n/index.js';
+import { t } from '../i18n/index.js';
 
 let sqlite: typeof Database | undefined;
 function sqliteDatabase(): typeof Database {

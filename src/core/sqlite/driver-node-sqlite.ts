@@ -1,6 +1,6 @@
 /**
  * The ledger's driver on Node's built-in `node:sqlite` (Node ≥ 22.13; docs/node-versions.md): the
- * seam of src/ledger/driver.ts over `DatabaseSync`. Nothing to compile at install.
+ * seam of src/core/sqlite/driver.ts over `DatabaseSync`. Nothing to compile at install.
  *
  * - Opened as a `file:` URI with `mode=rw` (or `ro`), so a missing file is `SQLITE_CANTOPEN`, never
  *   created (better-sqlite3's `fileMustExist`).

@@ -6,7 +6,7 @@
  * - `node:sqlite` (driver-node-sqlite.ts): built into Node from 22.13, nothing to compile at install.
  * - `better-sqlite3` (driver-better-sqlite3.ts): the compiled addon, for Node 20, the one supported
  *   line without `node:sqlite`.
- * src/ledger/connect.ts chooses one and opens the connection.
+ * src/core/sqlite/connect.ts chooses one and opens the connection.
  *
  * Errors: every driver's SQLite errors are rethrown as {@link SqliteError}, whose `code` is SQLite's own
  * name of the (extended) result code: `SQLITE_BUSY`, `SQLITE_CORRUPT`, `SQLITE_FULL`,
