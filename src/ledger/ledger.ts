@@ -40,7 +40,6 @@ import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } fro
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import { VERSION } from '../core/version.js';
-import { dataDir } from '../core/paths.js';
 import { ATTENTION_SQL, needsAttention, BLOCKING, clean, clip, ENTRIES_WITH_RUN, factsJson, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type BeginInfo, type EndDetails, type InsertRow, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row, type BatchOutcome } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { uuidV7 } from './uuid.js';
