@@ -63,7 +63,7 @@ function commentOf(line: string): string {
 const runsPaycli = (text: string) => /(^|[\s|;&($])paycli(\s|$)/m.test(text.split('\n').map((l) => l.slice(0, l.length - commentOf(l).length)).join('\n'));
 
 /** A server: `paycli [globals] sandbox` (not its control subcommands) or `paycli [globals] listen`. */
-const isServer = (text: string) => /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund|infraction|ping|events|resend|failure)\b)|listen)\b/.test(text);
+const isServer = (text: string) => /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund|infraction|ping|events|resend|failure|reset)\b)|listen)\b/.test(text);
 
 function classify(text: string, where: string, shownError?: string): Example {
   const comments = text.split('\n').map(commentOf);

@@ -129,7 +129,7 @@ describe('npm pack and a global install', () => {
     const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
     tarball = join(dir, info!.filename);
     const files = info!.files.map((f) => f.path).sort();
-    const runs = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^bin\/paycli\.cjs$/, /^dist\/[\w.-]+\.cjs$/, /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/, /^man\/paycli\.1$/, /^man\/pt_BR\/man1\/paycli\.1$/, /^examples\/[\w.-]+\.(json|csv)$/];
+    const runs = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^bin\/paycli\.cjs$/, /^dist\/[\w.-]+\.cjs$/, /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/, /^man\/paycli\.1$/, /^man\/pt_BR\/man1\/paycli\.1$/, /^schemas\/[\w.-]+\.schema\.json$/, /^examples\/[\w.-]+\.(json|csv)$/];
     expect(files.filter((f) => !runs.some((re) => re.test(f)))).toEqual([]);
     for (const f of ['bin/paycli.cjs', 'dist/boot.cjs', 'man/paycli.1', 'man/pt_BR/man1/paycli.1', 'completions/paycli.bash', 'completions/_paycli', 'completions/paycli.fish', 'examples/order.json', 'examples/payout.json', 'examples/charges.csv', 'examples/payouts.csv']) expect(files).toContain(f);
   }, SLOW);

@@ -6,6 +6,7 @@
  * the control subcommands act on (`--base-url`, `PAYCLI_BASE_URL`, the profile, never silently
  * 127.0.0.1:4010). Real processes, real HTTP on 127.0.0.1.
  */
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { json, startGateway, type TestGateway } from '../helpers/gateway.js';
@@ -89,7 +90,8 @@ describe("a cash-in's refund postback", () => {
 
 describe('balance and failures on demand', () => {
   it('a cash-out over the balance gets "Insufficient balance" and nothing is created; the balance never goes below 0', async () => {
-    const sb = await sandbox(['--opening-balance', '2000']);
+    // a state folder of its own: a sandbox keeps its transactions, and so its balance, across starts
+    const sb = await sandbox(['--data-dir', join(home.dir, 'balance-sandbox'), '--opening-balance', '2000']);
     expect(sb.log()).toMatch(/opening balance R\$ 20,00/);
     const first = await runPaycli(['--json', '--base-url', sb.url, ...CASHOUT_ARGS, '--yes'], { env: home.env });
     expect(first.code, first.stderr).toBe(0);

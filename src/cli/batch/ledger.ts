@@ -75,6 +75,11 @@ export interface BatchLedger {
    */
   finishedBatch(batchId: string): { facts: BatchFacts; rows: FinishedRow[] } | undefined;
   /**
+   * Every row of the file the gateway created (outcome `ok` with a transaction id), its latest entry,
+   * whether or not it needs attention: what `--watch` waits for after a run.
+   */
+  createdRows(batchId: string): FinishedRow[];
+  /**
    * Settles a row an earlier run left unknown: the settle step of every payment
    * (src/payment/settle.ts: asks the gateway by order reference; "not found" counts only once the
    * run that sent it is gone and its deadline plus `settle-after` has passed).
@@ -142,6 +147,16 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
       }
       if (rows.length !== facts.rows) return undefined;
       return { facts, rows };
+    },
+    createdRows(batchId) {
+      const entries = ledger.batchOutcomes(batchId, endpoint);
+      const rows: FinishedRow[] = [];
+      for (let i = 0; i < entries.length; i++) {
+        const [row, orderId, value, outcome, transactionId, status] = entries[i]!;
+        if ((i + 1 < entries.length && entries[i + 1]![0] === row) || outcome !== 'ok' || transactionId === null) continue;
+        rows.push({ row, orderId, valueCents: value, transactionId, ...(status !== null ? { status } : {}) });
+      }
+      return rows;
     },
     begin: (info, opts) => ledger.begin(info, opts),
     ...(ledger.beginMany ? { beginMany: (infos: readonly RowBegin[], opts: { windowMin: number; allowDuplicate: boolean }) => ledger.beginMany!(infos, opts) } : {}),

@@ -148,7 +148,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     }
     const { checkAndSend } = await import('./send.js');
     await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
-    if (plan && ledger) await watching!.watchBatchRows(plan, ledger.finishedBatch(batchId)?.rows ?? []);
+    if (plan && ledger) await watching!.watchBatchRows(plan, ledger.createdRows(batchId));
   } finally {
     try {
       ledger?.release();
