@@ -1,4 +1,7 @@
 /** Starts the standalone sandbox (`paycli sandbox --port 0 ...`) as a child process. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnv, PAYCLI, scaledMs } from './cli.js';
 import { track } from './reaper.js';
@@ -17,8 +20,11 @@ export interface SandboxProcess {
  * (`{"listening": url}` with `--json`).
  */
 export function startSandboxProcess(extra: string[] = [], env: Record<string, string> = {}, globals: string[] = []): Promise<SandboxProcess> {
+  // The sandbox keeps its state in its data folder across starts: never the user's own, and a fresh one
+  // for a test that names no HOME of its own (docs/sandbox-and-postbacks.md, "State across restarts").
+  const own = env.PAYCLI_DATA_DIR === undefined && !extra.includes('--data-dir') ? { PAYCLI_DATA_DIR: mkdtempSync(join(tmpdir(), 'paycli-sandbox-')) } : {};
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], { env: childEnv({ ...env, ...own }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     // its own process group, killed with the test process, or by the watchdog (test/helpers/reaper.ts)
     track(child, { group: true, watch: true });
     let stderr = '';
