@@ -41,17 +41,16 @@ function sh(command: string, env: NodeJS.ProcessEnv = userEnv()): SpawnSyncRetur
   return spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: SLOW, maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** Every compiled addon (`*.node`) under `root`. */
 /**
  * Compiled addons under `root`: `.node` files that an install built (node-gyp's `build/` folders), not
  * the prebuilt binaries a registry package ships as they are (`@napi-rs/keyring-<platform>`, the
- * keychain library of `paycli auth`).
+ * keychain library of `paycli auth`; `@resvg/resvg-js-<platform>`, the PNG renderer of `paycli receipt`).
  */
 function addons(root: string): string[] {
   return (readdirSync(root, { recursive: true, withFileTypes: true }) as Array<{ name: string; parentPath?: string; path?: string; isFile(): boolean }>)
     .filter((e) => e.isFile() && e.name.endsWith('.node'))
     .map((e) => join(e.parentPath ?? e.path ?? '', e.name))
-    .filter((f) => /[\\/]build[\\/]/.test(f) || !/[\\/]node_modules[\\/]@napi-rs[\\/][\w.-]+[\\/][\w.-]+\.node$/.test(f));
+    .filter((f) => /[\\/]build[\\/]/.test(f) || !/[\\/]node_modules[\\/]@(napi-rs|resvg)[\\/][\w.-]+[\\/][\w.-]+\.node$/.test(f));
 }
 
 let install: SpawnSyncReturns<string>;
