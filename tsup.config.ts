@@ -52,56 +52,65 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 /** Where the man page generator (src/cli/man.ts) is bundled before it runs; not part of the package. */
 const MAN_BUILD_DIR = 'node_modules/.cache/paycli-man';
 
-export default defineConfig([{
-  // boot (src/cli/boot.ts) turns on the code cache, then imports cli (src/cli/program.ts) and the rest.
-  // pg-worker: the team ledger's connection (src/ledger/pg/worker.ts), a worker thread started only with a ledger-url.
-  entry: { boot: 'src/cli/boot.ts', 'pg-worker': 'src/ledger/pg/worker.ts' },
-  format: ['cjs'],
-  platform: 'node',
-  target: 'node20',
-  splitting: true,
-  bundle: true,
-  // Everything is bundled, better-sqlite3's JavaScript too (one chunk instead of 13 files to find,
-  // read and compile at every cash-out; docs/speed.md). Its compiled addon stays in the installed
-  // package, and src/core/sqlite/driver-better-sqlite3.ts names it (`nativeBinding`); it is loaded only with the first ledger
-  // opened, never on the path of --help or --version.
-  // Except resvg (the PNG of a receipt): its index picks a platform package's prebuilt binary at run time.
-  noExternal: [/^(?!@resvg\/resvg-js)/],
-  external: ['@resvg/resvg-js'],
-  minify: true,
-  esbuildOptions(options) {
-    options.minifyIdentifiers = false;
+export default defineConfig([
+  {
+    // boot (src/cli/boot.ts) turns on the code cache, then imports cli (src/cli/program.ts) and the rest.
+    // pg-worker: the team ledger's connection (src/ledger/pg/worker.ts), a worker thread started only with a ledger-url.
+    entry: { boot: 'src/cli/boot.ts', 'pg-worker': 'src/ledger/pg/worker.ts' },
+    format: ['cjs'],
+    platform: 'node',
+    target: 'node20',
+    splitting: true,
+    bundle: true,
+    // Everything is bundled, better-sqlite3's JavaScript too (one chunk instead of 13 files to find,
+    // read and compile at every cash-out; docs/speed.md). Its compiled addon stays in the installed
+    // package, and src/core/sqlite/driver-better-sqlite3.ts names it (`nativeBinding`); it is loaded only with the first ledger
+    // opened, never on the path of --help or --version.
+    // Except resvg (the PNG of a receipt): its index picks a platform package's prebuilt binary at run time.
+    noExternal: [/^(?!@resvg\/resvg-js)/],
+    external: ['@resvg/resvg-js'],
+    minify: true,
+    esbuildOptions(options) {
+      options.minifyIdentifiers = false;
+    },
+    sourcemap: false,
+    clean: true,
+    treeshake: true,
+    define: { __PAYCLI_VERSION__: JSON.stringify(version) },
+    // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
+    loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
+    esbuildPlugins: [lazyChildProcessInCommander],
+    onSuccess: async () => requireDynamicImports('dist'),
+    removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
+    // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.
+    // Rollup's tree-shaking pass warns that the chunks of jsQR and qr export a default beside named
+    // exports, which is how requireDynamicImports() above hands them over; errors still stop the build.
+    silent: true,
   },
-  sourcemap: false,
-  clean: true,
-  treeshake: true,
-  define: { __PAYCLI_VERSION__: JSON.stringify(version) },
-  // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
-  loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
-  esbuildPlugins: [lazyChildProcessInCommander],
-  onSuccess: async () => requireDynamicImports('dist'),
-  removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
-  // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.
-  // Rollup's tree-shaking pass warns that the chunks of jsQR and qr export a default beside named
-  // exports, which is how requireDynamicImports() above hands them over; errors still stop the build.
-  silent: true,
-}, {
-  // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
-  // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.
-  entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/documents.ts' },
-  outDir: MAN_BUILD_DIR,
-  // zod is bundled as in the CLI (its locale module's default export, read by src/gateway/schemas.ts)
-  noExternal: [/^zod/],
-  format: ['cjs'],
-  platform: 'node',
-  target: 'node20',
-  clean: true,
-  define: { __PAYCLI_VERSION__: JSON.stringify(version) },
-  // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
-  loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
-  removeNodeProtocol: false,
-  onSuccess: async () => {
-    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
-    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/schemas.cjs`)}).writeSchemaFiles('schemas').catch((e) => { console.error(e); process.exit(1); })`], { stdio: 'inherit' });
+  {
+    // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
+    // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.
+    entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/documents.ts' },
+    outDir: MAN_BUILD_DIR,
+    // zod is bundled as in the CLI (its locale module's default export, read by src/gateway/schemas.ts)
+    noExternal: [/^zod/],
+    format: ['cjs'],
+    platform: 'node',
+    target: 'node20',
+    clean: true,
+    define: { __PAYCLI_VERSION__: JSON.stringify(version) },
+    // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
+    loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
+    removeNodeProtocol: false,
+    onSuccess: async () => {
+      execFileSync(process.execPath, ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/man.cjs`)}).writeManPage('man').catch((e) => { console.error(e); process.exit(1); })`], {
+        stdio: 'inherit',
+      });
+      execFileSync(
+        process.execPath,
+        ['-e', `require(${JSON.stringify(`./${MAN_BUILD_DIR}/schemas.cjs`)}).writeSchemaFiles('schemas').catch((e) => { console.error(e); process.exit(1); })`],
+        { stdio: 'inherit' },
+      );
+    },
   },
-}]);
+]);

@@ -10,7 +10,11 @@ await write(csv, 'value;pix-key-type;pix-key;person-name;person-email;person-pho
 for (let i = 0; i < rows; i++) {
   const email = `fornecedor${i}@example.com`;
   await write(csv, `${100 + (i % 100000)};email;${email};Fornecedor ${i};${email};11987654321\n`);
-  if (bodies) await write(bodies, `${JSON.stringify({ value: 100 + (i % 100000), pixKeyType: 2, pixKey: email, person: { name: `Fornecedor ${i}`, email, phone: '11987654321' }, orderId: `bench-${i}` })}\n`);
+  if (bodies)
+    await write(
+      bodies,
+      `${JSON.stringify({ value: 100 + (i % 100000), pixKeyType: 2, pixKey: email, person: { name: `Fornecedor ${i}`, email, phone: '11987654321' }, orderId: `bench-${i}` })}\n`,
+    );
 }
 csv.end();
 bodies?.end();

@@ -22,7 +22,8 @@ db.pragma('cache_size = -262144'); // 256 MiB for the index builds
 const indexes = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'payments' AND sql IS NOT NULL`).all();
 for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
 
-const insert = db.prepare(`INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, outcome, end_time, transaction_id, status, http_status, message)
+const insert =
+  db.prepare(`INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, outcome, end_time, transaction_id, status, http_status, message)
   VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 const gateways = ['https://api.gateway.example/transaction/cashout', 'https://other.gateway.example/v2/transaction/cashout'];
 const hex = (s) => createHash('sha256').update(s).digest('hex');

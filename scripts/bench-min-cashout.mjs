@@ -3,7 +3,13 @@
 // ledger) with this.
 import { request } from 'node:http';
 
-const body = JSON.stringify({ value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' }, orderId: `paycli-${Date.now().toString(36).toUpperCase().padStart(26, '0')}` });
+const body = JSON.stringify({
+  value: 1550,
+  pixKeyType: 2,
+  pixKey: 'fulano@example.com',
+  person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' },
+  orderId: `paycli-${Date.now().toString(36).toUpperCase().padStart(26, '0')}`,
+});
 const req = request(`${process.env.BENCH_URL}/transaction/cashout`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: 'Bearer bench' },

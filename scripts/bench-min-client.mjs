@@ -5,6 +5,14 @@ import { request } from 'undici';
 const res = await request(`${process.env.BENCH_URL}/transaction/qrcode/cashin`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
-  body: JSON.stringify({ payerName: 'Fulano de Tal', payerDocument: '12345678909', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Camiseta azul M', value: 1000 }),
+  body: JSON.stringify({
+    payerName: 'Fulano de Tal',
+    payerDocument: '12345678909',
+    payerEmail: 'fulano@example.com',
+    payerPhone: '11987654321',
+    productName: 'Camiseta',
+    productDescription: 'Camiseta azul M',
+    value: 1000,
+  }),
 });
 process.stdout.write(await res.body.text());

@@ -45,7 +45,9 @@ console.log('| command | runs | median ms | × node -e 0 | × minimal script | t
 console.log('|---|---:|---:|---:|---:|---|');
 for (const r of results) {
   const t = targets[r.command];
-  console.log(`| ${r.command} | ${r.n} | ${r.median.toFixed(1)} | ${(r.median / floor).toFixed(2)} | ${(r.median / min).toFixed(2)} | ${t ? `${t[0]}: ${verdict(t[1](r.median))}` : ''} |`);
+  console.log(
+    `| ${r.command} | ${r.n} | ${r.median.toFixed(1)} | ${(r.median / floor).toFixed(2)} | ${(r.median / min).toFixed(2)} | ${t ? `${t[0]}: ${verdict(t[1](r.median))}` : ''} |`,
+  );
 }
 const mib = (name) => `${(rss.get(name) / 1024).toFixed(1)} MiB`;
 const ratio = (a, b) => rss.get(a) / rss.get(b);

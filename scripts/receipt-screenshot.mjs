@@ -41,23 +41,63 @@ const server = createServer((req, res) => {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
     const id = String(4242 + held.size);
     held.set(id, {
-      transactionId: Number(id), orderId: body.orderId, object: 'cashin', status: 'paid', method: 'pix', value: body.value,
-      endToEndId: 'E60746948202611251504A1b2C3d4E5f', processedAt: '2026-11-25T15:04:15.768543',
+      transactionId: Number(id),
+      orderId: body.orderId,
+      object: 'cashin',
+      status: 'paid',
+      method: 'pix',
+      value: body.value,
+      endToEndId: 'E60746948202611251504A1b2C3d4E5f',
+      processedAt: '2026-11-25T15:04:15.768543',
       payer: { transactionId: Number(id), name: 'Beltrana da Silva', documentId: '98765432100', bankName: 'Banco Pagador S.A.', bankCode: null, bankIspb: '60746948' },
     });
     const qrCode = `${BR_CODE}${crc16(BR_CODE)}`;
-    QRCode.toBuffer(qrCode).then((png) => send(200, { transactionId: Number(id), externalId: '123e4567-e12b-12d1-a456-426655440000', orderId: body.orderId, qrCode, qrCodeBase64: png.toString('base64') }));
+    QRCode.toBuffer(qrCode).then((png) =>
+      send(200, { transactionId: Number(id), externalId: '123e4567-e12b-12d1-a456-426655440000', orderId: body.orderId, qrCode, qrCodeBase64: png.toString('base64') }),
+    );
   });
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const home = mkdtempSync(join(tmpdir(), 'paycli-screenshot-'));
 const env = {
-  ...process.env, HOME: home, PAYCLI_CONFIG_DIR: join(home, 'config'), PAYCLI_DATA_DIR: join(home, 'data'), TZ: 'America/Sao_Paulo', LANG: 'C.UTF-8',
-  PAYCLI_BASE_URL: `http://127.0.0.1:${server.address().port}`, PAYCLI_API_KEY: 'sk_test_screenshot',
+  ...process.env,
+  HOME: home,
+  PAYCLI_CONFIG_DIR: join(home, 'config'),
+  PAYCLI_DATA_DIR: join(home, 'data'),
+  TZ: 'America/Sao_Paulo',
+  LANG: 'C.UTF-8',
+  PAYCLI_BASE_URL: `http://127.0.0.1:${server.address().port}`,
+  PAYCLI_API_KEY: 'sk_test_screenshot',
 };
-const paycli = (args) => new Promise((ok, fail) => execFile(process.execPath, [join(root, 'bin', 'paycli.cjs'), ...args], { env }, (err, stdout, stderr) => (err ? fail(new Error(`paycli ${args.join(' ')}: ${stderr}`)) : ok(stdout))));
+const paycli = (args) =>
+  new Promise((ok, fail) =>
+    execFile(process.execPath, [join(root, 'bin', 'paycli.cjs'), ...args], { env }, (err, stdout, stderr) =>
+      err ? fail(new Error(`paycli ${args.join(' ')}: ${stderr}`)) : ok(stdout),
+    ),
+  );
 try {
-  const created = JSON.parse(await paycli(['cashin', '--value', '14990', '--payer-name', 'Beltrana da Silva', '--payer-document', '987.654.321-00', '--payer-email', 'beltrana@example.com', '--payer-phone', '(11) 98765-4321', '--product-name', 'Camiseta', '--product-description', 'Camiseta azul M', '--order-id', 'pedido-1234', '--json']));
+  const created = JSON.parse(
+    await paycli([
+      'cashin',
+      '--value',
+      '14990',
+      '--payer-name',
+      'Beltrana da Silva',
+      '--payer-document',
+      '987.654.321-00',
+      '--payer-email',
+      'beltrana@example.com',
+      '--payer-phone',
+      '(11) 98765-4321',
+      '--product-name',
+      'Camiseta',
+      '--product-description',
+      'Camiseta azul M',
+      '--order-id',
+      'pedido-1234',
+      '--json',
+    ]),
+  );
   await paycli(['--lang', 'pt-BR', 'receipt', String(created.transactionId), '--format', 'png', '--paper', '80mm', '-o', out]);
   process.stdout.write(`${out}\n`);
 } finally {

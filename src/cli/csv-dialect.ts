@@ -33,10 +33,22 @@ export function unguardCell(text: string): string {
  * English words scripts read.
  */
 const BR_WORDS: Readonly<Record<string, string>> = {
-  cashout: 'saque', cashin: 'cobrança',
-  ok: 'ok', refused: 'recusado', unknown: 'desconhecido', not_sent: 'não enviado',
-  created: 'criado', paid: 'pago', failed: 'falhou', canceled: 'cancelado', refund: 'estornado',
-  cpf: 'CPF', cnpj: 'CNPJ', email: 'e-mail', phone: 'telefone', random: 'aleatória',
+  cashout: 'saque',
+  cashin: 'cobrança',
+  ok: 'ok',
+  refused: 'recusado',
+  unknown: 'desconhecido',
+  not_sent: 'não enviado',
+  created: 'criado',
+  paid: 'pago',
+  failed: 'falhou',
+  canceled: 'cancelado',
+  refund: 'estornado',
+  cpf: 'CPF',
+  cnpj: 'CNPJ',
+  email: 'e-mail',
+  phone: 'telefone',
+  random: 'aleatória',
 };
 
 /** A value as the `br` dialect writes it: `sim`/`não` for a boolean, a known word in Portuguese ({@link BR_WORDS}), anything else as it is. */

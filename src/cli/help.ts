@@ -96,32 +96,30 @@ function globalOptions(cmd: Command): string[] {
  * by {@link addHelpCommand}), and bare `paycli` printing its help on stdout.
  */
 export function configureRootHelp(program: Command): Command {
-  return program
-    .helpCommand(false)
-    .configureHelp({
-      // the global options in one line under a subcommand's own (described in `paycli --help`)
-      formatHelp(this: Help, cmd, helper) {
-        const text = Help.prototype.formatHelp.call(this, cmd, helper);
-        const globals = globalOptions(cmd);
-        return globals.length ? `${text.replace(/\n*$/, '')}\n\n${t('help.globalOptionsLine', globals.join(' '))}\n` : text;
-      },
-      // commander's own headings and notes, in the language of the run
-      styleTitle: (title: string) => helpTitle(title),
-      subcommandTerm(this: Help, cmd) {
-        const term = Help.prototype.subcommandTerm.call(this, cmd);
-        return isPortuguese() ? term.replace('[options]', `[${t('help.usage.options')}]`) : term;
-      },
-      commandUsage(this: Help, cmd) {
-        const usage = Help.prototype.commandUsage.call(this, cmd);
-        return isPortuguese() ? usage.replace('[options]', `[${t('help.usage.options')}]`).replace('[command]', `[${t('help.usage.command')}]`) : usage;
-      },
-      optionDescription(this: Help, option) {
-        return commanderNotes(Help.prototype.optionDescription.call(this, option));
-      },
-      argumentDescription(this: Help, argument) {
-        return commanderNotes(Help.prototype.argumentDescription.call(this, argument));
-      },
-    });
+  return program.helpCommand(false).configureHelp({
+    // the global options in one line under a subcommand's own (described in `paycli --help`)
+    formatHelp(this: Help, cmd, helper) {
+      const text = Help.prototype.formatHelp.call(this, cmd, helper);
+      const globals = globalOptions(cmd);
+      return globals.length ? `${text.replace(/\n*$/, '')}\n\n${t('help.globalOptionsLine', globals.join(' '))}\n` : text;
+    },
+    // commander's own headings and notes, in the language of the run
+    styleTitle: (title: string) => helpTitle(title),
+    subcommandTerm(this: Help, cmd) {
+      const term = Help.prototype.subcommandTerm.call(this, cmd);
+      return isPortuguese() ? term.replace('[options]', `[${t('help.usage.options')}]`) : term;
+    },
+    commandUsage(this: Help, cmd) {
+      const usage = Help.prototype.commandUsage.call(this, cmd);
+      return isPortuguese() ? usage.replace('[options]', `[${t('help.usage.options')}]`).replace('[command]', `[${t('help.usage.command')}]`) : usage;
+    },
+    optionDescription(this: Help, option) {
+      return commanderNotes(Help.prototype.optionDescription.call(this, option));
+    },
+    argumentDescription(this: Help, argument) {
+      return commanderNotes(Help.prototype.argumentDescription.call(this, argument));
+    },
+  });
 }
 
 /** commander's `(choices: …)` and `(default: …)` after a description, in the language of the run. */
@@ -131,7 +129,15 @@ function commanderNotes(text: string): string {
 
 /** A heading of commander's help (`Usage:`, `Options:`…) in the language of the run. */
 function helpTitle(title: string): string {
-  const key = ({ 'Usage:': 'help.title.usage', 'Options:': 'help.title.options', 'Global Options:': 'help.title.globalOptions', 'Commands:': 'help.title.commands', 'Arguments:': 'help.title.arguments' } as const)[title];
+  const key = (
+    {
+      'Usage:': 'help.title.usage',
+      'Options:': 'help.title.options',
+      'Global Options:': 'help.title.globalOptions',
+      'Commands:': 'help.title.commands',
+      'Arguments:': 'help.title.arguments',
+    } as const
+  )[title];
   return key ? t(key) : title;
 }
 
@@ -156,10 +162,12 @@ function translatedCommanderMessage(message: string): string {
   let head = first;
   if ((m = /^unknown option '(.+)'$/.exec(first))) head = t('cmdr.unknownOption', m[1]!);
   else if ((m = /^option '(.+)' argument missing$/.exec(first))) head = t('cmdr.argumentMissing', m[1]!);
-  else if ((m = /^option '(.+?)' argument '(.*)' is invalid\. ?(.*)$/s.exec(first))) head = `${t('cmdr.invalidArgument', m[1]!, m[2]!)}${m[3] ? ` ${m[3].replace(/^Allowed choices are (.+)\.$/s, (_, list: string) => t('history.allowedChoices', list))}` : ''}`;
+  else if ((m = /^option '(.+?)' argument '(.*)' is invalid\. ?(.*)$/s.exec(first)))
+    head = `${t('cmdr.invalidArgument', m[1]!, m[2]!)}${m[3] ? ` ${m[3].replace(/^Allowed choices are (.+)\.$/s, (_, list: string) => t('history.allowedChoices', list))}` : ''}`;
   else if ((m = /^unknown command '(.+)'$/.exec(first))) head = t('cmdr.unknownCommand', m[1]!, '');
   else if ((m = /^missing required argument '(.+)'$/.exec(first))) head = t('cmdr.missingArgument', m[1]!);
-  else if ((m = /^too many arguments( for '.+')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(first))) head = t('cmdr.tooManyArguments', m[1] ? t('cmdr.for', m[1].slice(6, -1)) : '', Number(m[2]), Number(m[3]));
+  else if ((m = /^too many arguments( for '.+')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(first)))
+    head = t('cmdr.tooManyArguments', m[1] ? t('cmdr.for', m[1].slice(6, -1)) : '', Number(m[2]), Number(m[3]));
   return [head, ...tail].join('\n');
 }
 

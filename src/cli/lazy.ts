@@ -40,7 +40,9 @@ export interface RunModule<O> {
  * the command the action is given to); errors are reported by src/cli/action.ts. `load` gets the run
  * options, so that a command can load a different module for a different job (`cashout --batch`).
  */
-export function lazyAction<A extends unknown[], O, C extends AnyCommand>(load: (opts: RunOptions<C>) => Promise<RunModule<RunOptions<C>>>): (...args: [...A, O, C]) => Promise<void> {
+export function lazyAction<A extends unknown[], O, C extends AnyCommand>(
+  load: (opts: RunOptions<C>) => Promise<RunModule<RunOptions<C>>>,
+): (...args: [...A, O, C]) => Promise<void> {
   return async (...args: [...A, O, C]): Promise<void> => {
     const cmd = args[args.length - 1] as unknown as Command;
     const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');

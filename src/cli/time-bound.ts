@@ -8,7 +8,6 @@ import { parseDuration } from '../core/duration.js';
 import { addDays, localDate, localDayStart, localTimeZone, offsetMinutes, type CalendarDate } from '../core/local-time.js';
 import { t as tr } from '../core/i18n/index.js';
 
-
 /** Words for a day relative to today, in both languages. */
 const RELATIVE_DAYS: Record<string, number> = { today: 0, hoje: 0, yesterday: -1, ontem: -1 };
 

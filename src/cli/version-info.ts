@@ -61,7 +61,10 @@ function codeCache(): VersionInfo['codeCache'] {
 
 /** The text form: one `name  value` line each. */
 export function formatVersionInfo(i: VersionInfo): string {
-  const sqlite = 'error' in i.sqlite ? t('version.unavailable', i.sqlite.error) : `${i.sqlite.driver}${i.sqlite.driver === 'node:sqlite' ? '' : ` ${i.sqlite.driverVersion}`} (SQLite ${i.sqlite.version})`;
+  const sqlite =
+    'error' in i.sqlite
+      ? t('version.unavailable', i.sqlite.error)
+      : `${i.sqlite.driver}${i.sqlite.driver === 'node:sqlite' ? '' : ` ${i.sqlite.driverVersion}`} (SQLite ${i.sqlite.version})`;
   const rows: Array<[string, string]> = [
     ['paycli', i.paycli],
     ['node', `${i.node.version}${i.node.lts ? ` (LTS ${i.node.lts})` : ''} ${i.node.platform}-${i.node.arch}, ${i.node.path}`],

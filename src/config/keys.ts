@@ -22,7 +22,10 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: 'cashin-base-url', description: 'base URL for cash-ins only (gateways that serve them from another host)' },
   { name: 'cashout-base-url', description: 'base URL for cash-outs only' },
   { name: 'api-key', description: 'the gateway API key, sent as "Authorization: Bearer <key>"', secret: true },
-  { name: 'api-key-store', description: 'keychain: the API key is in the system keychain (set by paycli auth login or config set api-key; removed by auth logout or config unset)' },
+  {
+    name: 'api-key-store',
+    description: 'keychain: the API key is in the system keychain (set by paycli auth login or config set api-key; removed by auth logout or config unset)',
+  },
   { name: 'auth-header', description: 'send the API key raw under this header instead of Authorization: Bearer' },
   { name: 'allow-insecure-http', description: 'true: this profile may send to a plain http:// base URL off loopback (set with base-url and --allow-insecure-http)' },
   { name: 'lang', description: 'language of messages and help: pt-BR or en (default: LC_ALL/LC_MESSAGES/LANG; --lang overrides it)' },

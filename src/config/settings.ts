@@ -3,6 +3,9 @@
  * variables (`PAYCLI_PROFILE`, `PAYCLI_BASE_URL`, `PAYCLI_API_KEY`) and the profile in the
  * config file. Reads the config file directly (a JSON object written by `conf` in
  * `src/cli/run/config.ts`) so that the request path does not load `conf`.
+ *
+ * Longer than 500 lines: every setting's precedence (flag, environment, profile) is resolved here in one
+ * place, so that a rule of where a value comes from is written once.
  */
 import { readFileSync } from 'node:fs';
 import { parseDuration } from '../core/duration.js';
@@ -145,7 +148,12 @@ export function nearestProfile(name: string, names: readonly string[]): string |
  * @returns the profile name, and whether it was named
  * @throws UsageError `unknown_profile`
  */
-export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile(), opts: { extra?: (name: string) => boolean; action?: string; hint?: string } = {}): { name: string; named: boolean } {
+export function checkProfile(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  config: ConfigFile = readConfigFile(),
+  opts: { extra?: (name: string) => boolean; action?: string; hint?: string } = {},
+): { name: string; named: boolean } {
   const name = profileName(flags, env);
   const profiles = config.profiles ?? {};
   const names = Object.keys(profiles);
@@ -153,10 +161,14 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proces
   if (named && name !== 'default' && !Object.hasOwn(profiles, name) && !opts.extra?.(name)) {
     const near = nearestProfile(name, names);
     const source = flags.profile ? '--profile' : 'PAYCLI_PROFILE';
-    throw new UsageError(t('settings.unknownProfile', name, source, near ?? '', opts.action ?? t('common.nothingSent')), {
-      field: source,
-      hint: opts.hint ?? (names.length ? t('settings.configuredProfiles', names.join(', ')) : t('settings.noProfiles')),
-    }, 'unknown_profile');
+    throw new UsageError(
+      t('settings.unknownProfile', name, source, near ?? '', opts.action ?? t('common.nothingSent')),
+      {
+        field: source,
+        hint: opts.hint ?? (names.length ? t('settings.configuredProfiles', names.join(', ')) : t('settings.noProfiles')),
+      },
+      'unknown_profile',
+    );
   }
   return { name, named };
 }
@@ -168,7 +180,12 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proces
  * @returns the profile's keys, and whether any configuration exists at all
  * @throws UsageError `unknown_profile`
  */
-export function selectProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, config: ConfigFile = readConfigFile(), missingOk = false): { name: string; keys: Record<string, string>; configured: boolean } {
+export function selectProfile(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  config: ConfigFile = readConfigFile(),
+  missingOk = false,
+): { name: string; keys: Record<string, string>; configured: boolean } {
   const name = missingOk ? profileName(flags, env) : checkProfile(flags, env, config).name;
   const profiles = config.profiles ?? {};
   return { name, keys: (Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? {}, configured: Object.keys(profiles).length > 0 };
@@ -185,7 +202,8 @@ export const MAX_TIMEOUT_MS = 3_600_000;
  */
 export function timeoutMs(text: string, source: string): number {
   const ms = parseDuration(text, 'ms');
-  if (ms === undefined || ms < 1 || ms > MAX_TIMEOUT_MS) throw new UsageError(t('settingsValue.positiveInt', source, t('settingsValue.timeout'), MAX_TIMEOUT_MS, text), { field: source });
+  if (ms === undefined || ms < 1 || ms > MAX_TIMEOUT_MS)
+    throw new UsageError(t('settingsValue.positiveInt', source, t('settingsValue.timeout'), MAX_TIMEOUT_MS, text), { field: source });
   return ms;
 }
 
@@ -256,7 +274,19 @@ export function gatewaySettingsPresent(flags: GlobalFlags, env: NodeJS.ProcessEn
 }
 
 /** The profile keys that only a gateway uses (see {@link gatewaySettingsPresent}). */
-const GATEWAY_KEYS: readonly string[] = ['base-url', 'cashin-base-url', 'cashout-base-url', 'lookup-base-url', 'api-key', 'api-key-store', 'auth-header', 'allow-insecure-http', 'status-path', 'status-by-order-path', 'balance-path'];
+const GATEWAY_KEYS: readonly string[] = [
+  'base-url',
+  'cashin-base-url',
+  'cashout-base-url',
+  'lookup-base-url',
+  'api-key',
+  'api-key-store',
+  'auth-header',
+  'allow-insecure-http',
+  'status-path',
+  'status-by-order-path',
+  'balance-path',
+];
 
 /**
  * The base URL of a request: `--base-url`, `PAYCLI_BASE_URL`, then the profile. A lookup uses
@@ -266,7 +296,14 @@ const GATEWAY_KEYS: readonly string[] = ['base-url', 'cashin-base-url', 'cashout
  * or a half set-up profile without a base URL is exit 2, nothing sent, never a sandbox "success".
  * @throws UsageError `usage` naming the missing `base-url` and the settings that were found
  */
-function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<string, string>, op: SettingsOp, about: 'cashin' | 'cashout' | undefined, profileName: string): string {
+function baseUrlOf(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  profile: Record<string, string>,
+  op: SettingsOp,
+  about: 'cashin' | 'cashout' | undefined,
+  profileName: string,
+): string {
   const fromProfile =
     op === 'lookup'
       ? profile['lookup-base-url'] || profile['base-url'] || (about ? profile[`${about}-base-url`] : profile['cashout-base-url'] || profile['cashin-base-url'])
@@ -275,10 +312,14 @@ function baseUrlOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Record<s
   if (chosen) return chosen;
   const present = gatewaySettingsPresent(flags, env, profile);
   if (present.length > 0) {
-    throw new UsageError(t('settings.noBaseUrl', profileName, op, present.join(', ')), {
-      field: 'base-url',
-      hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${profileName === 'default' ? '' : ` --profile ${profileName}`}`),
-    }, 'usage');
+    throw new UsageError(
+      t('settings.noBaseUrl', profileName, op, present.join(', ')),
+      {
+        field: 'base-url',
+        hint: t('settings.noBaseUrlHint', `paycli config set base-url <url>${profileName === 'default' ? '' : ` --profile ${profileName}`}`),
+      },
+      'usage',
+    );
   }
   return BUILT_IN_SANDBOX;
 }
@@ -311,7 +352,12 @@ export function checkLookupSetting(key: string, value: string): void {
  * this process (docs/configuration.md): see {@link settingsFrom}.
  * @throws UsageError as {@link settingsFrom}; a config file that cannot be trusted or read
  */
-export function resolveSettings(flags: GlobalFlags & { profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(
+  flags: GlobalFlags & { profileFromLedger?: boolean },
+  op: SettingsOp,
+  about?: 'cashin' | 'cashout',
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
   return settingsFrom({ flags, env, config: readConfigFile(), op, about });
 }
 
@@ -324,13 +370,23 @@ export function resolveSettings(flags: GlobalFlags & { profileFromLedger?: boole
  * @param about for a lookup, which operation it is about (chooses that operation's host as a fallback)
  * @throws UsageError `unknown_profile`; a profile without base URL; a malformed timeout, base URL, lookup path or mode
  */
-export function settingsFrom(input: { flags: GlobalFlags & { profileFromLedger?: boolean }; env: NodeJS.ProcessEnv; config: ConfigFile; op: SettingsOp; about?: 'cashin' | 'cashout' }): Settings {
+export function settingsFrom(input: {
+  flags: GlobalFlags & { profileFromLedger?: boolean };
+  env: NodeJS.ProcessEnv;
+  config: ConfigFile;
+  op: SettingsOp;
+  about?: 'cashin' | 'cashout';
+}): Settings {
   const { flags, env, op, about } = input;
   const { name, keys: profile } = selectProfile(flags, env, input.config, Boolean(flags.profileFromLedger));
   const endpoint = parseEndpoint(baseUrlOf(flags, env, profile, op, about, name));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(profile)) if (k.startsWith(HEADER_PREFIX)) headers[k.slice(HEADER_PREFIX.length)] = v;
-  const requestTimeoutMs = flags.timeout ? timeoutMs(flags.timeout, '--timeout') : profile.timeout ? timeoutMs(profile.timeout, t('settings.configKey', 'timeout', name)) : DEFAULT_TIMEOUT_MS;
+  const requestTimeoutMs = flags.timeout
+    ? timeoutMs(flags.timeout, '--timeout')
+    : profile.timeout
+      ? timeoutMs(profile.timeout, t('settings.configKey', 'timeout', name))
+      : DEFAULT_TIMEOUT_MS;
   const windowText = profile['duplicate-window'];
   const settleSource: [string, string] | undefined = env.PAYCLI_SETTLE_AFTER
     ? [env.PAYCLI_SETTLE_AFTER, 'PAYCLI_SETTLE_AFTER']
@@ -442,9 +498,13 @@ export function keptSecret(config: ConfigFile, profile: string, key: string): st
   try {
     secret = keychainGet(profile, key);
   } catch (err) {
-    throw new AuthError(t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true), key), {
-      hint: t('settings.keychainHint', `paycli ${key === 'api-key' ? 'auth login' : `config set ${key}`}${profile === 'default' ? '' : ` --profile ${profile}`}`),
-    }, 'no_credential');
+    throw new AuthError(
+      t('settings.keychainUnreadable', profile, keychainName(), sanitizeText((err as Error).message, true), key),
+      {
+        hint: t('settings.keychainHint', `paycli ${key === 'api-key' ? 'auth login' : `config set ${key}`}${profile === 'default' ? '' : ` --profile ${profile}`}`),
+      },
+      'no_credential',
+    );
   }
   keychainSecrets.set(id, secret);
   return secret;
@@ -471,7 +531,12 @@ function keychainHeaders(config: ConfigFile, profile: string): Record<string, st
  *   (reconcile): a profile the config file lacks is then empty, not an error
  * @param about for a lookup (`op` = `lookup`), the operation it is about ({@link resolveSettings})
  */
-export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean }, op: SettingsOp, about?: 'cashin' | 'cashout', opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Settings {
+export function settingsFor(
+  flags: GlobalFlags & { dryRun?: boolean; profileFromLedger?: boolean },
+  op: SettingsOp,
+  about?: 'cashin' | 'cashout',
+  opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Settings {
   const config = readConfigFile();
   const settings = settingsFrom({ flags, env: opts.env ?? process.env, config, op, about });
   if (!isSandbox(settings.endpoint)) {
@@ -485,9 +550,13 @@ export function settingsFor(flags: GlobalFlags & { dryRun?: boolean; profileFrom
     keylessNoticed.add(noticeKey);
     logger.notice(t('settings.noKeyLoopback', settings.profile, endpointHost(settings.endpoint)));
   } else if (!isSandbox(settings.endpoint) && !settings.apiKey && !flags.dryRun) {
-    throw new AuthError(t('settings.noKey', settings.profile), {
-      hint: t('settings.noKeyHint', `paycli auth login${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}`),
-    }, 'no_credential');
+    throw new AuthError(
+      t('settings.noKey', settings.profile),
+      {
+        hint: t('settings.noKeyHint', `paycli auth login${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}`),
+      },
+      'no_credential',
+    );
   }
   return settings;
 }

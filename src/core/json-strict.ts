@@ -106,7 +106,11 @@ export function parseStrictJson(text: string): StrictJson {
     if (c === '{') return object(path, depth);
     if (c === '[') return array(path, depth);
     if (c === '"') return string(path);
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, i)) {
         i += word.length;
         return v;

@@ -150,7 +150,9 @@ export function localDayStart(date: CalendarDate, timeZone: string): number {
 export function localTimeColumn(times: readonly string[], opts: { portuguese: boolean; timeZone?: string; label: string; seconds?: boolean }): { header: string; cells: string[] } {
   const zone = opts.timeZone ?? localTimeZone();
   const offsets = new Set(times.map((t) => offsetMinutes(Date.parse(t), zone)));
-  const shown = times.map((t) => formatLocalTime(t, { portuguese: opts.portuguese, timeZone: zone, minutes: !opts.seconds }).replace(/^(\d{4}-\d\d-\d\d)T(\S+?)([+-]\d\d:\d\d)$/, '$1 $2 $3'));
+  const shown = times.map((t) =>
+    formatLocalTime(t, { portuguese: opts.portuguese, timeZone: zone, minutes: !opts.seconds }).replace(/^(\d{4}-\d\d-\d\d)T(\S+?)([+-]\d\d:\d\d)$/, '$1 $2 $3'),
+  );
   if (offsets.size > 1) return { header: opts.label, cells: shown };
   const only = [...offsets][0] ?? offsetMinutes(Date.now(), zone);
   return { header: `${opts.label} (UTC${only === 0 ? '' : formatOffset(only)})`, cells: shown.map((s) => s.replace(/ [+-]\d\d:\d\d$/, '')) };

@@ -12,10 +12,11 @@ import { processContext } from './terminal.js';
 
 /** The run's streams (src/cli/action.ts gives the run context's); the process's until then. */
 let streams: { stderr: NodeJS.WritableStream; stdout: NodeJS.WritableStream; stdoutIsTTY: boolean } | undefined;
-const io = () => (streams ??= (() => {
-  const ctx = processContext();
-  return { stderr: ctx.stderr, stdout: ctx.stdout, stdoutIsTTY: ctx.isTTY.stdout };
-})());
+const io = () =>
+  (streams ??= (() => {
+    const ctx = processContext();
+    return { stderr: ctx.stderr, stdout: ctx.stdout, stdoutIsTTY: ctx.isTTY.stdout };
+  })());
 const err = (s: string) => io().stderr.write(redact(s));
 /** Defence in depth: a message may quote a gateway; strip escapes from it (the prefix keeps its colour). */
 const clean = (msg: string) => sanitizeText(msg);

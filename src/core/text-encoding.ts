@@ -97,7 +97,8 @@ export function notUtf8Error(flag: string, name: string, f: Utf8Failure): UsageE
 }
 
 /** Windows-1252's characters for the bytes 0x80-0x9F (the rest is Latin-1); `undefined` where it has none. */
-const CP1252_HIGH = '\u20AC\u0000\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u0000\u017D\u0000\u0000\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u0000\u017E\u0178';
+const CP1252_HIGH =
+  '\u20AC\u0000\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u0000\u017D\u0000\u0000\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u0000\u017E\u0178';
 
 /**
  * The line of `bytes` around `offset` (between LFs, at most 200 bytes each side) as Windows-1252
@@ -151,7 +152,12 @@ function failureAt(bytes: Uint8Array, at: number, lineBefore: number, lineStart:
     charsBefore = 0;
   }
   const asWindows1252 = windows1252Line(bytes, at);
-  return { line, column: charsBefore + countChars(bytes, start, at) + 1, byte: `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, '0')}`, ...(asWindows1252 !== undefined ? { asWindows1252 } : {}) };
+  return {
+    line,
+    column: charsBefore + countChars(bytes, start, at) + 1,
+    byte: `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, '0')}`,
+    ...(asWindows1252 !== undefined ? { asWindows1252 } : {}),
+  };
 }
 
 /**

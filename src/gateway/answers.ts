@@ -19,7 +19,8 @@ const reais = (cents: bigint): string => (cents >= BigInt(Number.MIN_SAFE_INTEGE
  */
 export function cashOutAnswerProblems(requestedCents: number, res: Pick<CashOutResponse, 'gross' | 'tax' | 'liquid' | 'status'>): string[] {
   const problems: string[] = [];
-  if (res.status !== '0' && res.status !== '1') problems.push(`the gateway created the cash-out with status ${res.status} (${CASH_OUT_STATUS_NAMES[res.status]}): check whether the money moved`);
+  if (res.status !== '0' && res.status !== '1')
+    problems.push(`the gateway created the cash-out with status ${res.status} (${CASH_OUT_STATUS_NAMES[res.status]}): check whether the money moved`);
   const gross = BigInt(res.gross);
   const tax = BigInt(res.tax);
   const liquid = BigInt(res.liquid);

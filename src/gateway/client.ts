@@ -38,7 +38,6 @@ export interface PreparedRequest {
   body: unknown;
 }
 
-
 /**
  * Builds the request: JSON body, `Authorization: Bearer <key>` (or the key raw under
  * `auth-header`), the profile's static headers. A GET (a lookup) has no body and no content type.
@@ -61,7 +60,20 @@ export function prepareRequest(settings: Settings, baseUrl: string, path: string
 }
 
 /** Connection errors that prove nothing reached the gateway. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EPROTO',
+]);
 
 /** One call to the gateway. */
 export interface GatewayCall<T extends z.ZodMiniType> {
@@ -142,10 +154,13 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
     const t0 = Date.now();
     let res: TransportResponse;
     try {
-      res = await post({ method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent }, () => {
-        sent = true;
-        call.onSent?.();
-      });
+      res = await post(
+        { method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent },
+        () => {
+          sent = true;
+          call.onSent?.();
+        },
+      );
     } catch (err) {
       throw classify(err);
     }
@@ -252,7 +267,10 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
 
   if (status >= 300 && status < 400) {
     const location = typeof headers.location === 'string' ? sanitizeText(headers.location, true) : t('gw.nowhere');
-    throw new GatewayError(lookup ? t('gw.redirectLookup', status, location) : t('gw.redirectPost', status, location), { status, hint: lookup ? t('gw.redirectLookupHint') : t('gw.redirectPostHint') });
+    throw new GatewayError(lookup ? t('gw.redirectLookup', status, location) : t('gw.redirectPost', status, location), {
+      status,
+      hint: lookup ? t('gw.redirectLookupHint') : t('gw.redirectPostHint'),
+    });
   }
   if (status === 401 || status === 403) {
     throw new AuthError(t('gw.unauthorized', status, message ?? ''), {
@@ -262,9 +280,15 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   }
   if (status >= 400 && status < 500) {
     const text2 = message ?? t('gw.noMessage', status);
-    const field = message ? /\b(payerName|payerDocument|payerEmail|payerPhone|productName|productDescription|value|postbackUrl|splits|pixKeyType|pixKey|cpfCnpj|person(?:\.\w+)?)\b/.exec(message)?.[1] : undefined;
+    const field = message
+      ? /\b(payerName|payerDocument|payerEmail|payerPhone|productName|productDescription|value|postbackUrl|splits|pixKeyType|pixKey|cpfCnpj|person(?:\.\w+)?)\b/.exec(message)?.[1]
+      : undefined;
     const retryAfter = status === 429 && typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined;
-    throw new GatewayRefusedError(text2, { status, field, ...(retryAfter !== undefined ? { retryAfter } : {}) }, message && /acquirer|adquirente/i.test(message) ? 'no_active_acquirer' : 'gateway_refused');
+    throw new GatewayRefusedError(
+      text2,
+      { status, field, ...(retryAfter !== undefined ? { retryAfter } : {}) },
+      message && /acquirer|adquirente/i.test(message) ? 'no_active_acquirer' : 'gateway_refused',
+    );
   }
   if (status >= 500) {
     const what = message ? `: ${message}` : isJson ? '' : t('gw.with', describeNonJson(headers, text));
@@ -306,7 +330,10 @@ function retryable(err: unknown): boolean {
  * @throws AuthError, GatewayRefusedError (e.g. 404 `Transaction not found`), GatewayError,
  *   NetworkError (after the last try), InterruptedError
  */
-export async function lookupGateway<T extends z.ZodMiniType>(call: Omit<GatewayCall<T>, 'method' | 'body' | 'unknownAdvice'>, attempts = LOOKUP_ATTEMPTS): Promise<GatewayResult<z.output<T>>> {
+export async function lookupGateway<T extends z.ZodMiniType>(
+  call: Omit<GatewayCall<T>, 'method' | 'body' | 'unknownAdvice'>,
+  attempts = LOOKUP_ATTEMPTS,
+): Promise<GatewayResult<z.output<T>>> {
   for (let i = 1; ; i++) {
     try {
       return await callGateway({ ...call, method: 'GET', body: undefined, unknownAdvice: '' });

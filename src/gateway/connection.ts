@@ -45,4 +45,3 @@ export interface Settings {
   statusByOrderPath: string;
   balancePath: string;
 }
-

@@ -66,11 +66,15 @@ export async function findTransaction(settings: Settings, key: LookupKey, opts: 
   if (isSandbox(settings.endpoint)) throw builtInSandboxError();
   const s = opts.timeoutMs ? { ...settings, timeoutMs: Math.min(settings.timeoutMs, opts.timeoutMs) } : settings;
   try {
-    const res = await lookupGateway({ path: lookupPath(settings, key), schema: transactionLookupSchema(), settings: s, baseUrl: settings.endpoint.url, signal: opts.signal }, opts.attempts);
+    const res = await lookupGateway(
+      { path: lookupPath(settings, key), schema: transactionLookupSchema(), settings: s, baseUrl: settings.endpoint.url, signal: opts.signal },
+      opts.attempts,
+    );
     return { kind: 'found', data: res.data, raw: res.raw };
   } catch (err) {
     const status = err instanceof PaycliError ? err.details.status : undefined;
-    if (err instanceof GatewayRefusedError && status === 404 && err.message.toLowerCase().includes(NOT_FOUND_MESSAGE.toLowerCase())) return { kind: 'not_found', message: err.message };
+    if (err instanceof GatewayRefusedError && status === 404 && err.message.toLowerCase().includes(NOT_FOUND_MESSAGE.toLowerCase()))
+      return { kind: 'not_found', message: err.message };
     if ((err instanceof GatewayRefusedError && (status === 404 || status === 405)) || (err instanceof GatewayError && status === 501)) {
       return { kind: 'unsupported', answer: `HTTP ${status}: ${err.message}` };
     }
@@ -162,7 +166,11 @@ export function describeFound(doc: TransactionLookup): string {
  * @throws the typed error of the lookup when the gateway cannot be asked (network, 5xx, hostile
  *   answer, 401/403), reworded to say that nothing was sent (fail closed); InterruptedError as is
  */
-export async function witnessOrder(settings: Settings, orderId: string, signal?: AbortSignal): Promise<{ kind: 'held'; data: TransactionLookup } | { kind: 'absent'; skipped?: string }> {
+export async function witnessOrder(
+  settings: Settings,
+  orderId: string,
+  signal?: AbortSignal,
+): Promise<{ kind: 'held'; data: TransactionLookup } | { kind: 'absent'; skipped?: string }> {
   const why = whyNoLookup(settings);
   if (why) {
     logger.debug(`second witness skipped: ${why}`);
@@ -174,7 +182,11 @@ export async function witnessOrder(settings: Settings, orderId: string, signal?:
   } catch (err) {
     if (!(err instanceof PaycliError) || err.exitCode === 130) throw err;
     const hint = err.details.hint ?? `to send it without asking, \`paycli config set lookup off${settings.profile === 'default' ? '' : ` --profile ${settings.profile}`}\``;
-    throw new PaycliError(err.code, err.exitCode, `could not ask the gateway whether order ${orderId} already exists (${err.message}); nothing was sent`, { ...err.details, maybeSent: false, hint });
+    throw new PaycliError(err.code, err.exitCode, `could not ask the gateway whether order ${orderId} already exists (${err.message}); nothing was sent`, {
+      ...err.details,
+      maybeSent: false,
+      hint,
+    });
   }
   if (found.kind === 'unsupported') {
     noteUnsupported(settings, found.answer);

@@ -15,7 +15,11 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 export const LOOKUP_TIMEOUT_CODE = 'ETIMEOUT';
 
 /** The shape of `dns.lookup` that `net.connect` (and so undici) calls. */
-export type LookupFunction = (hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => void;
+export type LookupFunction = (
+  hostname: string,
+  options: LookupOptions,
+  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
 
 /**
  * A `lookup` for `net.connect` that calls back within `ms` milliseconds (module doc).

@@ -108,15 +108,12 @@ const cpfCnpjSchema = z.pipe(
   }),
 );
 
-const urlSchema = z.string(typed(() => t('schema.what.url'))).check(
-  z.trim(),
-  z.maxLength(MAX_URL, { error: () => t('schema.urlLong', MAX_URL) }),
-  z.refine(isHttpUrl, { error: () => t('schema.urlNotHttp') }),
-  (ctx) => {
+const urlSchema = z
+  .string(typed(() => t('schema.what.url')))
+  .check(z.trim(), z.maxLength(MAX_URL, { error: () => t('schema.urlLong', MAX_URL) }), z.refine(isHttpUrl, { error: () => t('schema.urlNotHttp') }), (ctx) => {
     const problem = replacementProblem(ctx.value);
     if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
-  },
-);
+  });
 
 /**
  * `orderId`, the caller's order reference (beyond the interface: docs/order-references.md "Beyond the interface"),
@@ -137,53 +134,64 @@ export const splitSchema = z.object({
  * Cash-in request body (interface §2.1), normalised. Splits: unique clientIds, sum ≤ value.
  * Built on first use ({@link builtOnUse}).
  */
-export const cashInRequestSchema = builtOnUse(() => z
-  .object({
-    payerName: text(MAX_NAME, 'Fulano de Tal'),
-    payerDocument: cpfCnpjSchema,
-    payerEmail: emailSchema,
-    payerPhone: phoneSchema,
-    productName: text(MAX_NAME, 'Camiseta'),
-    productDescription: text(MAX_DESCRIPTION, 'Camiseta azul, tamanho M'),
-    value: centsSchema,
-    postbackUrl: z.optional(urlSchema),
-    splits: z.optional(z.array(splitSchema, typed(() => t('schema.what.splits')))),
-    orderId: z.optional(orderIdSchema),
-  })
-  // Runs even when other fields are wrong (`when`), so that every problem is reported at once.
-  .check(z.superRefine(
-    (body, ctx) => {
-      const splits = body.splits as unknown[];
-      const seen = new Set<string>();
-      let sum = 0;
-      let sumKnown = true;
-      splits.forEach((s, i) => {
-        const { clientId, value } = (s ?? {}) as { clientId?: unknown; value?: unknown };
-        if (typeof clientId === 'string') {
-          const id = clientId.toLowerCase();
-          if (seen.has(id)) ctx.addIssue({ code: 'custom', input: clientId, path: ['splits', i, 'clientId'], message: t('schema.splitTwice', clientId) });
-          seen.add(id);
-        }
-        if (typeof value === 'number' && Number.isInteger(value)) sum += value;
-        else sumKnown = false;
-      });
-      const value = body.value as unknown;
-      if (sumKnown && typeof value === 'number' && Number.isInteger(value) && value > 0 && sum > value) {
-        ctx.addIssue({ code: 'custom', input: splits, path: ['splits'], message: t('schema.splitSum', sum, formatReais(sum), value, formatReais(value)) });
-      }
-    },
-    { when: (payload) => Array.isArray((payload.value as { splits?: unknown } | undefined)?.splits) },
-  )));
+export const cashInRequestSchema = builtOnUse(() =>
+  z
+    .object({
+      payerName: text(MAX_NAME, 'Fulano de Tal'),
+      payerDocument: cpfCnpjSchema,
+      payerEmail: emailSchema,
+      payerPhone: phoneSchema,
+      productName: text(MAX_NAME, 'Camiseta'),
+      productDescription: text(MAX_DESCRIPTION, 'Camiseta azul, tamanho M'),
+      value: centsSchema,
+      postbackUrl: z.optional(urlSchema),
+      splits: z.optional(
+        z.array(
+          splitSchema,
+          typed(() => t('schema.what.splits')),
+        ),
+      ),
+      orderId: z.optional(orderIdSchema),
+    })
+    // Runs even when other fields are wrong (`when`), so that every problem is reported at once.
+    .check(
+      z.superRefine(
+        (body, ctx) => {
+          const splits = body.splits as unknown[];
+          const seen = new Set<string>();
+          let sum = 0;
+          let sumKnown = true;
+          splits.forEach((s, i) => {
+            const { clientId, value } = (s ?? {}) as { clientId?: unknown; value?: unknown };
+            if (typeof clientId === 'string') {
+              const id = clientId.toLowerCase();
+              if (seen.has(id)) ctx.addIssue({ code: 'custom', input: clientId, path: ['splits', i, 'clientId'], message: t('schema.splitTwice', clientId) });
+              seen.add(id);
+            }
+            if (typeof value === 'number' && Number.isInteger(value)) sum += value;
+            else sumKnown = false;
+          });
+          const value = body.value as unknown;
+          if (sumKnown && typeof value === 'number' && Number.isInteger(value) && value > 0 && sum > value) {
+            ctx.addIssue({ code: 'custom', input: splits, path: ['splits'], message: t('schema.splitSum', sum, formatReais(sum), value, formatReais(value)) });
+          }
+        },
+        { when: (payload) => Array.isArray((payload.value as { splits?: unknown } | undefined)?.splits) },
+      ),
+    ),
+);
 export type CashInRequest = z.output<ReturnType<typeof cashInRequestSchema>>;
 export type CashInInput = z.input<ReturnType<typeof cashInRequestSchema>>;
 
 /** Cash-in response body (interface §2.2, HTTP 200). Unknown fields are kept. Built on first use. */
-export const cashInResponseSchema = builtOnUse(() => z.looseObject({
-  transactionId: z.int(),
-  externalId: z.guid(),
-  qrCode: z.string().check(z.minLength(1)),
-  qrCodeBase64: z.string().check(z.minLength(1)),
-}));
+export const cashInResponseSchema = builtOnUse(() =>
+  z.looseObject({
+    transactionId: z.int(),
+    externalId: z.guid(),
+    qrCode: z.string().check(z.minLength(1)),
+    qrCodeBase64: z.string().check(z.minLength(1)),
+  }),
+);
 export type CashInResponse = z.output<ReturnType<typeof cashInResponseSchema>>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
@@ -213,18 +221,20 @@ export const cashOutRequestSchema = z.pipe(
     })
     // The key is checked against its type even when other fields are wrong (`when`), so that every
     // problem is reported at once; the transform then writes it in DICT form.
-    .check(z.superRefine(
-      (body, ctx) => {
-        const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
-        if (!check.ok) ctx.addIssue({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
-      },
-      {
-        when: (payload) => {
-          const v = payload.value as { pixKeyType?: unknown; pixKey?: unknown } | undefined;
-          return typeof v?.pixKeyType === 'number' && v.pixKeyType in PIX_KEY_TYPES && typeof v.pixKey === 'string' && v.pixKey.trim() !== '';
+    .check(
+      z.superRefine(
+        (body, ctx) => {
+          const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
+          if (!check.ok) ctx.addIssue({ code: 'custom', input: body.pixKey, path: ['pixKey'], message: check.message });
         },
-      },
-    )),
+        {
+          when: (payload) => {
+            const v = payload.value as { pixKeyType?: unknown; pixKey?: unknown } | undefined;
+            return typeof v?.pixKeyType === 'number' && v.pixKeyType in PIX_KEY_TYPES && typeof v.pixKey === 'string' && v.pixKey.trim() !== '';
+          },
+        },
+      ),
+    ),
   z.transform((body) => {
     const check = checkPixKey(body.pixKeyType as PixKeyTypeValue, body.pixKey);
     return { ...body, pixKey: check.ok ? check.key : body.pixKey };
@@ -284,7 +294,6 @@ export function problemsOf(error: z.core.$ZodError): FieldProblem[] {
 
 // ── Beyond the interface: the gateway family's lookups (docs/order-references.md "Beyond the interface") ──
 
-
 /**
  * A transaction as `GET /transaction/get/by/id/{transactionId}` and
  * `GET /transaction/get/by/orderId/{orderId}` answer it (HTTP 200). `status` is a word
@@ -306,7 +315,9 @@ export const transactionLookupSchema = builtOnUse(() => {
     endToEndId: nullishText,
     processedAt: nullishText,
     payer: z.nullish(z.looseObject({ name: nullishText, documentId: nullishText, bankName: nullishText, bankCode: nullishId, bankIspb: nullishId })),
-    destinationBank: z.nullish(z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId })),
+    destinationBank: z.nullish(
+      z.looseObject({ name: nullishText, cpfCnpj: nullishText, pixKey: nullishText, pixKeyType: nullishId, bank: nullishText, bankId: nullishId, ispb: nullishId }),
+    ),
   });
 });
 export type TransactionLookup = z.output<ReturnType<typeof transactionLookupSchema>>;
@@ -315,10 +326,12 @@ export type TransactionLookup = z.output<ReturnType<typeof transactionLookupSche
  * The account balance as `GET /transaction/get/balance` answers it (HTTP 200): integer cents;
  * `finalBalance` is the balance less retention (and what is already anticipated). Built on first use.
  */
-export const balanceSchema = builtOnUse(() => z.looseObject({
-  balance: z.int(),
-  retention: z.optional(z.int()),
-  toAnticipate: z.optional(z.int()),
-  finalBalance: z.optional(z.int()),
-}));
+export const balanceSchema = builtOnUse(() =>
+  z.looseObject({
+    balance: z.int(),
+    retention: z.optional(z.int()),
+    toAnticipate: z.optional(z.int()),
+    finalBalance: z.optional(z.int()),
+  }),
+);
 export type Balance = z.output<ReturnType<typeof balanceSchema>>;

@@ -85,12 +85,14 @@ async function postDirect(req: TransportRequest, onSent: () => void): Promise<Tr
 async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
   // undici is CommonJS: in the bundle its dynamic import gives the exports as `default` only.
   const undici = await import('undici');
-  const { EnvHttpProxyAgent, Pool, request } = ((undici as unknown as { default?: typeof undici }).default ?? undici);
+  const { EnvHttpProxyAgent, Pool, request } = (undici as unknown as { default?: typeof undici }).default ?? undici;
   const { subscribe, unsubscribe } = await import('node:diagnostics_channel');
   const phases = { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs, connectTimeout: Math.min(req.timeoutMs, 10_000) };
   // The proxy's own client gets the same timeouts: a proxy that never answers CONNECT would
   // otherwise hold the process for undici's default 300 s after paycli has given up.
-  const dispatcher = new EnvHttpProxyAgent({ ...phases, clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, ...phases }) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+  const dispatcher = new EnvHttpProxyAgent({ ...phases, clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, ...phases }) } as ConstructorParameters<
+    typeof EnvHttpProxyAgent
+  >[0]);
   const release = () => void dispatcher.destroy().catch(() => undefined);
   // undici does not give up a connection still being set up (a CONNECT to a silent proxy) when
   // the signal fires; destroying the dispatcher does.
@@ -102,7 +104,10 @@ async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<
   };
   subscribe('undici:client:sendHeaders', sent);
   try {
-    const res = await Promise.race([request(req.url, { method: req.method ?? 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal }), rejectOnAbort(req.signal)]);
+    const res = await Promise.race([
+      request(req.url, { method: req.method ?? 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal }),
+      rejectOnAbort(req.signal),
+    ]);
     res.body.once('close', release);
     return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body as TransportResponse['body'] };
   } catch (err) {

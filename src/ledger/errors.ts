@@ -17,4 +17,3 @@ export class LedgerBusyError extends PaycliError {
     super('ledger_busy', ExitCode.USAGE, message, details);
   }
 }
-

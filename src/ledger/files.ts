@@ -5,7 +5,23 @@
  * holds no entry), the identity of its write-ahead log, and how SQLite's errors become paycli's.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PaycliError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
@@ -29,7 +45,6 @@ export function journalPath(): string {
 }
 
 export const LEDGER_NAME = 'ledger.db';
-
 
 export const connect = (file: string): Connection => openConnection(file, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true });
 
@@ -60,7 +75,10 @@ export function inspectFile(file: string, note: string): Stats | undefined {
     st = lstatSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new LedgerUnavailableError(t('ledgerFile.cannotRead', file, (err as NodeJS.ErrnoException).code ?? (err as Error).message, note), { cause: err, hint: UNUSABLE_HINT(file) });
+    throw new LedgerUnavailableError(t('ledgerFile.cannotRead', file, (err as NodeJS.ErrnoException).code ?? (err as Error).message, note), {
+      cause: err,
+      hint: UNUSABLE_HINT(file),
+    });
   }
   const fail = (why: string, hint = UNUSABLE_HINT(file)) => new LedgerUnavailableError(t('ledgerFile.problem', file, why, note), { hint });
   if (st.isSymbolicLink()) throw fail(t('ledgerFile.symlink'), t('ledgerFile.symlinkHint'));
@@ -120,7 +138,6 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-
 /** The SQLite error (or file error) `err` as a paycli error naming `file`. */
 export function ledgerFailure(err: unknown, file: string, note: string): unknown {
   if (err instanceof PaycliError) return err;
@@ -141,7 +158,10 @@ export function ledgerFailure(err: unknown, file: string, note: string): unknown
     return new LedgerUnavailableError(t('ledgerFile.cannotUse', file, sqliteReason(code, message), note), { cause: err, hint: t('ledgerFile.diskFullHint', dirname(file)) });
   }
   if (code?.startsWith('SQLITE_') || code?.startsWith('E')) {
-    return new LedgerUnavailableError(t('ledgerFile.cannotUse', file, code.startsWith('SQLITE_') ? sqliteReason(code, message) : code, note), { cause: err, hint: UNUSABLE_HINT(file) });
+    return new LedgerUnavailableError(t('ledgerFile.cannotUse', file, code.startsWith('SQLITE_') ? sqliteReason(code, message) : code, note), {
+      cause: err,
+      hint: UNUSABLE_HINT(file),
+    });
   }
   return err;
 }
@@ -177,8 +197,10 @@ export function createLedger(dir: string, file: string, note: string): void {
       linkSync(tmp, file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') imported = undefined; // another paycli made it first: use theirs
-      else if ((code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') && !existsSync(file)) renameSync(tmp, file); // no hard links here
+      if (code === 'EEXIST')
+        imported = undefined; // another paycli made it first: use theirs
+      else if ((code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') && !existsSync(file))
+        renameSync(tmp, file); // no hard links here
       else throw err;
     }
     fsyncDir(dir);
@@ -211,7 +233,8 @@ export function verifyCreated(tmp: string, file: string, note: string): void {
     db.close();
   }
   if (problem) throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, problem, note), { hint: t('ledgerFile.notCreatedHint') });
-  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`)) throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalLeft'), note), { hint: t('ledgerFile.notCreatedHint') });
+  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`))
+    throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalLeft'), note), { hint: t('ledgerFile.notCreatedHint') });
   const fd = openSync(tmp, 'r');
   try {
     fsyncSync(fd);
@@ -319,4 +342,3 @@ export function walIdentity(file: string): { dev: number; ino: number } | undefi
   const st = statSync(`${file}-wal`, { throwIfNoEntry: false });
   return st ? { dev: st.dev, ino: st.ino } : undefined;
 }
-

@@ -98,7 +98,9 @@ export function importJournal(db: Connection, path: string, note: string): Impor
       uuid: ev.id,
       time,
       kind: ev.kind,
-      fingerprint: cashout ? cashOutFingerprint(target, { value, pixKeyType: ev.pixKeyType as number, pixKey: ev.pixKey as string }) : cashInFingerprint(target, { value, payer: text(ev.payer) ?? undefined }),
+      fingerprint: cashout
+        ? cashOutFingerprint(target, { value, pixKeyType: ev.pixKeyType as number, pixKey: ev.pixKey as string })
+        : cashInFingerprint(target, { value, payer: text(ev.payer) ?? undefined }),
       value,
       target: clip(target, 300)!,
       endpoint: endpointIdentity(target),
@@ -137,7 +139,8 @@ export function importJournal(db: Connection, path: string, note: string): Impor
         try {
           if (!take(ev)) skipped++;
         } catch (err) {
-          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') skipped++; // the same begin twice
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+            skipped++; // the same begin twice
           else throw err;
         }
       }
@@ -160,4 +163,3 @@ export function importJournal(db: Connection, path: string, note: string): Impor
   for (const ev of pendingEnds) if (!applyEnd(ev)) skipped++; // an end without its begin
   return { entries, skipped };
 }
-

@@ -119,12 +119,16 @@ function computeDisplay(url: string): string {
  * @returns sha256 hex
  */
 export function cashOutFingerprint(endpoint: string, body: { value: number; pixKeyType: number; pixKey: string }): string {
-  return createHash('sha256').update(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]))
+    .digest('hex');
 }
 
 /** The fingerprint of a cash-in (recorded, never used to refuse one): endpoint, cents, payer. */
 export function cashInFingerprint(endpoint: string, body: { value: number; payer?: string }): string {
-  return createHash('sha256').update(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? ''])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']))
+    .digest('hex');
 }
 
 /**
@@ -203,7 +207,11 @@ export function checkClock(now: number, note = `; ${t('common.nothingSent')}`): 
 export function orderTakenError(earlier: EarlierPayment & { orderId?: string }, note = `; ${t('common.nothingSent')}`): UsageError {
   const ref = sanitizeText(earlier.orderId ?? '?', true);
   if (earlier.outcome === 'ok') {
-    return new UsageError(t('rules.orderOk', ref, earlier.id, String(earlier.transactionId ?? '?'), formatReais(earlier.value), shownTime(earlier.time), note), { field: '--order-id', hint: t('rules.orderOkHint') }, 'duplicate_order');
+    return new UsageError(
+      t('rules.orderOk', ref, earlier.id, String(earlier.transactionId ?? '?'), formatReais(earlier.value), shownTime(earlier.time), note),
+      { field: '--order-id', hint: t('rules.orderOkHint') },
+      'duplicate_order',
+    );
   }
   return new UsageError(
     t('rules.orderUnknown', ref, earlier.id, formatReais(earlier.value), shownTime(earlier.time), note),
@@ -215,7 +223,13 @@ export function orderTakenError(earlier: EarlierPayment & { orderId?: string }, 
 function ago(time: string, now: number): string {
   const s = Math.round((now - Date.parse(time)) / 1000);
   if (s < 0) return t('rules.aheadOfClock', Math.round(-s / 60));
-  return s < 90 ? t('rules.ago', s, 's') : s < 5400 ? t('rules.ago', Math.round(s / 60), 'min') : s < 172_800 ? t('rules.ago', Math.round(s / 3600), 'h') : t('rules.ago', Math.round(s / 86_400), 'days');
+  return s < 90
+    ? t('rules.ago', s, 's')
+    : s < 5400
+      ? t('rules.ago', Math.round(s / 60), 'min')
+      : s < 172_800
+        ? t('rules.ago', Math.round(s / 3600), 'h')
+        : t('rules.ago', Math.round(s / 86_400), 'days');
 }
 
 /** The window's words for messages: `within 10 min, config key duplicate-window`. */
@@ -225,7 +239,15 @@ function windowWords(windowMin: number): string {
 
 /** The refusal of a duplicate cash-out (exit 2, `duplicate_cashout`), describing the earlier one. */
 export function duplicateError(earlier: EarlierPayment, windowMin: number, now = Date.now()): UsageError {
-  const what = t('rules.dupWhat', formatReais(earlier.value), sanitizeText(earlier.pixKey ?? '?', true), Boolean(earlier.sandbox), shownTime(earlier.time), ago(earlier.time, now), earlier.id);
+  const what = t(
+    'rules.dupWhat',
+    formatReais(earlier.value),
+    sanitizeText(earlier.pixKey ?? '?', true),
+    Boolean(earlier.sandbox),
+    shownTime(earlier.time),
+    ago(earlier.time, now),
+    earlier.id,
+  );
   if (earlier.outcome === 'ok') {
     return new UsageError(
       t('rules.dupOk', what, String(earlier.transactionId ?? '?')),

@@ -21,7 +21,8 @@ export type BatchOutcome = [row: number, orderId: string, value: number, outcome
 export const ATTENTION_SQL = `CASE WHEN resolved_by IS NULL AND answer LIKE '%"attention":%' THEN 1 ELSE 0 END`;
 
 /** Whether an entry was created with an answer that needs attention, not yet settled by `history resolve`. */
-export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'answer' | 'resolvedBy'>): boolean => e.completed && e.outcome === 'ok' && Boolean(e.answer?.attention?.length) && e.resolvedBy === undefined;
+export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'answer' | 'resolvedBy'>): boolean =>
+  e.completed && e.outcome === 'ok' && Boolean(e.answer?.attention?.length) && e.resolvedBy === undefined;
 
 /**
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
@@ -437,4 +438,3 @@ export function migrate(db: Connection): void {
     if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
 }
-

@@ -30,7 +30,9 @@ export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.en
   const url = env.PAYCLI_LEDGER_URL || keys['ledger-url'];
   if (!url) return undefined;
   if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
-    throw new UsageError(t('team.urlInvalid', env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : t('settings.configKey', 'ledger-url', name), shownUrlInput(url)), { field: 'ledger-url' });
+    throw new UsageError(t('team.urlInvalid', env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : t('settings.configKey', 'ledger-url', name), shownUrlInput(url)), {
+      field: 'ledger-url',
+    });
   }
   const password = keptSecret(config, name, 'ledger-password');
   return { url, ...(password ? { password } : {}) };

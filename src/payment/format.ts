@@ -63,7 +63,10 @@ export function lookupStatus(status: string | number): string {
 }
 
 const joinParts = (parts: (string | number | null | undefined)[]) =>
-  parts.filter((p) => p !== null && p !== undefined && String(p).trim() !== '').map((p) => sanitizeText(String(p), true)).join(', ');
+  parts
+    .filter((p) => p !== null && p !== undefined && String(p).trim() !== '')
+    .map((p) => sanitizeText(String(p), true))
+    .join(', ');
 
 /**
  * A transaction as a lookup answered it (`paycli status`): kind and status word, ids, amount in
@@ -80,13 +83,19 @@ export function formatLookup(doc: TransactionLookup, heading?: string): string {
   if (doc.processedAt) lines.push(row(t('result.processedAt'), sanitizeText(formatLocalTime(doc.processedAt, { portuguese: isPortuguese() }), true)));
   const p = doc.payer;
   if (p) {
-    const bank = joinParts([p.bankName, p.bankCode !== null && p.bankCode !== undefined ? t('result.code', String(p.bankCode)) : undefined, p.bankIspb ? `ISPB ${p.bankIspb}` : undefined]);
+    const bank = joinParts([
+      p.bankName,
+      p.bankCode !== null && p.bankCode !== undefined ? t('result.code', String(p.bankCode)) : undefined,
+      p.bankIspb ? `ISPB ${p.bankIspb}` : undefined,
+    ]);
     lines.push(row(t('result.payer'), joinParts([p.name, p.documentId ? t('result.document', p.documentId) : undefined]) || '-'));
     if (bank) lines.push(row(t('result.payerBank'), bank));
   }
   const d = doc.destinationBank;
   if (d) {
-    lines.push(row(t('result.recipient'), joinParts([d.name, d.pixKey ? t('result.pixKey', d.pixKey) : undefined, d.cpfCnpj ? t('result.document', d.cpfCnpj) : undefined]) || '-'));
+    lines.push(
+      row(t('result.recipient'), joinParts([d.name, d.pixKey ? t('result.pixKey', d.pixKey) : undefined, d.cpfCnpj ? t('result.document', d.cpfCnpj) : undefined]) || '-'),
+    );
     const bank = joinParts([d.bank, d.bankId !== null && d.bankId !== undefined ? t('result.code', String(d.bankId)) : undefined, d.ispb ? `ISPB ${d.ispb}` : undefined]);
     if (bank) lines.push(row(t('result.recipientBank'), bank));
   }

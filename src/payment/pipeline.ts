@@ -25,6 +25,9 @@
  * - result: the spec's own result value (src/core/output.ts), which the CLI's printer renders.
  * Every step's dependency (clock, ledger, gateway, prompt) comes in {@link PipelineDeps}, so tests
  * drive the whole sequence in-process.
+ *
+ * Longer than 500 lines: the pipeline's steps read in order in one file (docs/architecture.md, "The payment
+ * pipeline").
  */
 import { recordEnd } from './record-end.js';
 import type { Output } from '../core/output.js';
@@ -149,7 +152,15 @@ export interface PipelineDeps {
   /** The ledger of the profile in use (its `ledger-url`, else the local one). */
   ledger(profile?: string): PaymentLedger;
   /** Sends the request; `onSent` is called the moment it may have reached the gateway. */
-  send(settings: Settings, path: string, body: unknown, schema: z.ZodMiniType, advice: string, signal: AbortSignal, onSent: () => void): Promise<GatewayResult<unknown> & { sandbox: boolean }>;
+  send(
+    settings: Settings,
+    path: string,
+    body: unknown,
+    schema: z.ZodMiniType,
+    advice: string,
+    signal: AbortSignal,
+    onSent: () => void,
+  ): Promise<GatewayResult<unknown> & { sandbox: boolean }>;
   ask: AskByOrder;
   /** The confirmation prompt of a guarded payment; resolves true when confirmed. */
   confirm(summary: string): Promise<boolean>;
@@ -182,9 +193,7 @@ export interface PaymentRequest {
 }
 
 /** How a send ended: created (the gateway's answer), or failed with the outcome the error means and what the ledger keeps of it. */
-export type Sent =
-  | { created: true; result: GatewayResult<unknown> & { sandbox: boolean } }
-  | { created: false; err: unknown; outcome: Outcome; details: EndDetails };
+export type Sent = { created: true; result: GatewayResult<unknown> & { sandbox: boolean } } | { created: false; err: unknown; outcome: Outcome; details: EndDetails };
 
 /** How {@link steps.classify} reads a failure: `tooManyRequests: 'not_sent'` counts a 429 as not sent. */
 export interface ClassifyOptions {
@@ -214,7 +223,11 @@ export const steps = {
    * @returns per payment, in order: its entry, or the UsageError that refused it
    * @throws the ledger's other errors (nothing sent)
    */
-  recordMany(ledger: Pick<PaymentLedger, 'begin' | 'beginMany'>, infos: readonly BeginInfo[], opts: { windowMin: number; allowDuplicate: boolean }): Array<{ id: number; earlier?: LedgerEntry } | UsageError> {
+  recordMany(
+    ledger: Pick<PaymentLedger, 'begin' | 'beginMany'>,
+    infos: readonly BeginInfo[],
+    opts: { windowMin: number; allowDuplicate: boolean },
+  ): Array<{ id: number; earlier?: LedgerEntry } | UsageError> {
     if (ledger.beginMany) return ledger.beginMany(infos, opts);
     return infos.map((info) => {
       try {
@@ -230,7 +243,14 @@ export const steps = {
    * ({@link steps.classify}, with `classify` as its options) instead of thrown.
    * @param onSent called the moment the request may have reached the gateway
    */
-  async send(deps: Pick<PipelineDeps, 'send'>, settings: Settings, req: PaymentRequest, signal: AbortSignal, onSent: () => void = () => undefined, classify: ClassifyOptions = {}): Promise<Sent> {
+  async send(
+    deps: Pick<PipelineDeps, 'send'>,
+    settings: Settings,
+    req: PaymentRequest,
+    signal: AbortSignal,
+    onSent: () => void = () => undefined,
+    classify: ClassifyOptions = {},
+  ): Promise<Sent> {
     try {
       return { created: true, result: await deps.send(settings, req.path, req.body, req.schema, req.advice, signal, onSent) };
     } catch (err) {
@@ -258,7 +278,13 @@ export const steps = {
       const data = sent.result.data as { transactionId?: number | string; status?: unknown };
       const facts = paymentFacts(sent.result.data);
       const answer = attention.length ? { ...facts, attention: [...attention] } : facts;
-      recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', { ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}), ...(typeof data.status === 'string' ? { status: data.status } : {}), ...(answer ? { answer } : {}) }));
+      recordEnd(kind, entry, 'ok', () =>
+        ledger.end(entry, 'ok', {
+          ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}),
+          ...(typeof data.status === 'string' ? { status: data.status } : {}),
+          ...(answer ? { answer } : {}),
+        }),
+      );
     } else recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
   },
 };
@@ -292,7 +318,11 @@ const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 6
  * @returns the result: created, found at the gateway after its answer was lost, or a dry run's request
  * @throws the typed errors of src/core/errors.ts, with the exit code that tells what happened
  */
-export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean }, deps?: PipelineDeps): Promise<Output> {
+export async function runPayment<B extends PaymentBody, R>(
+  spec: PaymentSpec<B, R>,
+  opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean },
+  deps?: PipelineDeps,
+): Promise<Output> {
   const d = deps ?? (await realDeps());
   refuseBatchOnlyFlags(opts);
   await useEncoding(parseEncoding(opts.encoding as string | undefined)); // the decoder of an --input file not in UTF-8
@@ -318,7 +348,10 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   // after its unknown outcome, if any, was settled by asking the gateway.
   const ledger = d.ledger(settings.profile);
   const facts = spec.ledgerFacts(validated);
-  const fingerprint = spec.kind === 'cashout' ? cashOutFingerprint(target, { value: validated.value, pixKeyType: facts.pixKeyType!, pixKey: facts.pixKey! }) : cashInFingerprint(target, { value: validated.value, payer: facts.payer });
+  const fingerprint =
+    spec.kind === 'cashout'
+      ? cashOutFingerprint(target, { value: validated.value, pixKeyType: facts.pixKeyType!, pixKey: facts.pixKey! })
+      : cashInFingerprint(target, { value: validated.value, payer: facts.payer });
   let reuse: string | undefined;
   if (spec.guarded && !opts.allowDuplicate) reuse = await guardIdentical(spec, ledger, run, fingerprint, d);
   reuse ??= callerOrderId === undefined ? ledger.reusableOrderId(fingerprint, d.now() - reuseWindowMs(settings.duplicateWindowMin)) : undefined;
@@ -338,11 +371,21 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   // record: checked again and recorded in one transaction, on disk before anything is sent
   const begun = steps.record(
     ledger,
-    { kind: spec.kind, value: body.value, target, sandbox, profile: settings.profile, ...facts, ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), timeoutMs: settings.timeoutMs },
+    {
+      kind: spec.kind,
+      value: body.value,
+      target,
+      sandbox,
+      profile: settings.profile,
+      ...facts,
+      ...(body.orderId !== undefined ? { orderId: body.orderId } : {}),
+      timeoutMs: settings.timeoutMs,
+    },
     { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
   );
   const entry = begun.id;
-  if (begun.earlier) logger.warn(t('pay.allowDuplicate', spec.kind, begun.earlier.id, formatReais(begun.earlier.value), whenText(Date.parse(begun.earlier.time)), begun.earlier.outcome, entry));
+  if (begun.earlier)
+    logger.warn(t('pay.allowDuplicate', spec.kind, begun.earlier.id, formatReais(begun.earlier.value), whenText(Date.parse(begun.earlier.time)), begun.earlier.outcome, entry));
 
   // send
   // Ctrl-C before the request can have reached the gateway cancels it (nothing sent); after, it only
@@ -375,7 +418,13 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
  * @returns the order reference to reuse, if any
  * @throws UsageError `duplicate_cashout` (exit 2, nothing sent)
  */
-async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, fingerprint: string, d: PipelineDeps): Promise<string | undefined> {
+async function guardIdentical<B extends PaymentBody, R>(
+  spec: PaymentSpec<B, R>,
+  ledger: PaymentLedger,
+  run: RunSettings,
+  fingerprint: string,
+  d: PipelineDeps,
+): Promise<string | undefined> {
   const windowMin = run.send.duplicateWindowMin;
   const earlier = ledger.blockingCashOut(fingerprint, windowMin, d.now());
   if (!earlier) return undefined;
@@ -392,7 +441,11 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
   const after = ledger.get(earlier.id) ?? earlier;
   const err = duplicateError(after, windowMin, now);
   if (settled.state === 'ok') throw err;
-  throw new UsageError(t('pay.askedNow', err.message.replace(new RegExp(`; ${t('common.nothingSent')}$`), ''), settled.why), { ...err.details, hint: settled.decidableAt !== undefined ? t('pay.askAfter', whenText(settled.decidableAt)) : err.details.hint }, 'duplicate_cashout');
+  throw new UsageError(
+    t('pay.askedNow', err.message.replace(new RegExp(`; ${t('common.nothingSent')}$`), ''), settled.why),
+    { ...err.details, hint: settled.decidableAt !== undefined ? t('pay.askAfter', whenText(settled.decidableAt)) : err.details.hint },
+    'duplicate_cashout',
+  );
 }
 
 /**
@@ -401,7 +454,16 @@ async function guardIdentical<B extends PaymentBody, R>(spec: PaymentSpec<B, R>,
  * order reference (unless Ctrl-C or SIGTERM stopped the wait): found → printed as created;
  * otherwise it stays unknown and the error says when a lookup can decide.
  */
-async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledger: PaymentLedger, run: RunSettings, body: B, entry: number, failed: Extract<Sent, { created: false }>, d: PipelineDeps, opts: RequestFlags): Promise<Output> {
+async function settleOwn<B extends PaymentBody, R>(
+  spec: PaymentSpec<B, R>,
+  ledger: PaymentLedger,
+  run: RunSettings,
+  body: B,
+  entry: number,
+  failed: Extract<Sent, { created: false }>,
+  d: PipelineDeps,
+  opts: RequestFlags,
+): Promise<Output> {
   const { err, outcome } = failed;
   if (outcome !== 'unknown') throw err;
   const interrupted = err instanceof PaycliError && err.exitCode === ExitCode.INTERRUPTED;
@@ -409,7 +471,13 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
   let settled: Settled = { state: 'unknown', why: 'the wait was stopped (Ctrl-C twice, or SIGTERM)' };
   if (e && !interrupted && body.orderId !== undefined) {
     logger.notice(t('pay.askingOwn', body.orderId));
-    settled = await settleEntry(ledger, e, run.lookup, { note: 'own lookup', selfOpen: false, after: err instanceof PaycliError && err.code === 'timeout' ? 'timeout' : undefined, ask: d.ask, now: d.now });
+    settled = await settleEntry(ledger, e, run.lookup, {
+      note: 'own lookup',
+      selfOpen: false,
+      after: err instanceof PaycliError && err.code === 'timeout' ? 'timeout' : undefined,
+      ask: d.ask,
+      now: d.now,
+    });
   }
   if (settled.state === 'ok') {
     logger.notice(t('pay.holdsIt', entry));
@@ -419,13 +487,20 @@ async function settleOwn<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, ledg
   }
   if (settled.state === 'not_sent' && err instanceof PaycliError) {
     // Its deadline and settle-after had passed already (settle-after 0): the gateway's "not found" counts.
-    throw new PaycliError(err.code, err.exitCode, t('pay.notSentAfterDeadline', err.message, String(body.orderId), spec.kind, entry), { ...err.details, maybeSent: false, hint: t('pay.sendAgainHint') });
+    throw new PaycliError(err.code, err.exitCode, t('pay.notSentAfterDeadline', err.message, String(body.orderId), spec.kind, entry), {
+      ...err.details,
+      maybeSent: false,
+      hint: t('pay.sendAgainHint'),
+    });
   }
   const deadline = e?.deadlineMs;
   const when = settled.state === 'unknown' && settled.decidableAt !== undefined ? settled.decidableAt : deadline !== undefined ? deadline + run.send.settleAfterMs : undefined;
   const later = t('pay.unknownRecorded', entry, spec.kind, when !== undefined ? whenText(when) : '');
   if (err instanceof PaycliError) {
-    throw new PaycliError(err.code, err.exitCode, `${err.message}; ${later}`, { ...err.details, hint: t('pay.reconcileHint', when !== undefined ? whenText(when) : '', body.orderId ?? t('pay.none')) });
+    throw new PaycliError(err.code, err.exitCode, `${err.message}; ${later}`, {
+      ...err.details,
+      hint: t('pay.reconcileHint', when !== undefined ? whenText(when) : '', body.orderId ?? t('pay.none')),
+    });
   }
   throw err;
 }

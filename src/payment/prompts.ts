@@ -9,14 +9,25 @@
  */
 import { styleText } from 'node:util';
 import type * as z from 'zod/mini';
-import { convertField, deletePath, describeProblem, fieldOf, getPath, missingFields, parseSplit, problemsError, setPath, type FieldSpec, type ValueSources } from '../gateway/fields.js';
+import {
+  convertField,
+  deletePath,
+  describeProblem,
+  fieldOf,
+  getPath,
+  missingFields,
+  parseSplit,
+  problemsError,
+  setPath,
+  type FieldSpec,
+  type ValueSources,
+} from '../gateway/fields.js';
 import { amountProblem, formatReais, parseReais } from '../pix/money.js';
 import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import { PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pix-key-types.js';
 import { promptOutput } from '../core/terminal.js';
 import { isPortuguese, t, type Key } from '../core/i18n/index.js';
 import { en } from '../core/i18n/en.js';
-
 
 type Inquirer = typeof import('@inquirer/prompts');
 /** The second argument of every @inquirer prompt: streams, AbortSignal, clearPromptOnDone. */
@@ -78,7 +89,13 @@ export function selectTheme(): { style: { keysHelpTip: (keys: [string, string][]
  * @throws UsageError when a problem cannot be fixed by prompting (e.g. a field of `--input` outside the table)
  * @throws ExitPromptError (from @inquirer) on Ctrl-C
  */
-export async function promptForFields(fields: readonly FieldSpec[], schema: z.ZodMiniType, body: Record<string, unknown>, problems: FieldProblem[], sources?: ValueSources): Promise<Record<string, unknown>> {
+export async function promptForFields(
+  fields: readonly FieldSpec[],
+  schema: z.ZodMiniType,
+  body: Record<string, unknown>,
+  problems: FieldProblem[],
+  sources?: ValueSources,
+): Promise<Record<string, unknown>> {
   const inquirer = await import('@inquirer/prompts');
   const ctx = promptContext();
   const out = ctx.output!;
@@ -122,7 +139,15 @@ export async function promptForFields(fields: readonly FieldSpec[], schema: z.Zo
 }
 
 /** Asks one field and stores the answer in `body`. */
-async function ask(inquirer: Inquirer, ctx: Context, fields: readonly FieldSpec[], schema: z.ZodMiniType, body: Record<string, unknown>, f: FieldSpec, wasWrong: boolean): Promise<void> {
+async function ask(
+  inquirer: Inquirer,
+  ctx: Context,
+  fields: readonly FieldSpec[],
+  schema: z.ZodMiniType,
+  body: Record<string, unknown>,
+  f: FieldSpec,
+  wasWrong: boolean,
+): Promise<void> {
   const check = (raw: string): string | true => checkField(fields, schema, body, f, convertField(f, raw));
   switch (f.kind) {
     case 'pixKeyType': {

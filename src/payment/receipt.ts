@@ -97,7 +97,8 @@ export function gatewayInstant(text: string | null | undefined): string | undefi
   return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
-const text = (v: unknown, max = 120): string | undefined => (typeof v === 'string' && v.trim() ? sanitizeText(v.trim(), true).slice(0, max) : typeof v === 'number' ? String(v) : undefined);
+const text = (v: unknown, max = 120): string | undefined =>
+  typeof v === 'string' && v.trim() ? sanitizeText(v.trim(), true).slice(0, max) : typeof v === 'number' ? String(v) : undefined;
 
 /** Copies the defined fields only (a receipt's JSON has no `null`s or empty keys). */
 function defined<T extends object>(o: T): T {
@@ -117,7 +118,8 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
   const why = ledgerRefusal(e);
   if (why) throw new UsageError(why, { field: 'transactionId' }, 'no_receipt');
   const status = statusWord(found?.status ?? e.status ?? (e.kind === 'cashin' ? 'created' : '0')).toLowerCase();
-  if (e.kind === 'cashin' && !found) throw new UsageError(t('receipt.noCashInUnconfirmed', e.id), { field: 'transactionId', hint: t('receipt.noCashInUnconfirmedHint') }, 'no_receipt');
+  if (e.kind === 'cashin' && !found)
+    throw new UsageError(t('receipt.noCashInUnconfirmed', e.id), { field: 'transactionId', hint: t('receipt.noCashInUnconfirmedHint') }, 'no_receipt');
   if (e.kind === 'cashin' && status !== 'paid') throw new UsageError(t('receipt.noCashInNotPaid', e.id, status), { field: 'transactionId' }, 'no_receipt');
   if (NOT_A_PAYMENT.has(status)) throw new UsageError(t('receipt.noCashOutStatus', e.id, status), { field: 'transactionId' }, 'no_receipt');
   const facts = e.answer ?? {};
@@ -145,11 +147,21 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
     r.payer = { account };
     const keyType = e.pixKeyType !== undefined ? (PIX_KEY_TYPES as readonly { name: string }[])[e.pixKeyType]?.name : undefined;
     const doc = text(bank?.cpfCnpj, 20);
-    r.recipient = defined({ name: text(e.recipient) ?? text(bank?.name), pixKey: e.pixKey ? maskPixKey(e.pixKey, e.pixKeyType) : undefined, pixKeyType: keyType, document: doc ? maskDocument(doc) : undefined, institution: text(bank?.bank) ?? text(bank?.ispb) });
+    r.recipient = defined({
+      name: text(e.recipient) ?? text(bank?.name),
+      pixKey: e.pixKey ? maskPixKey(e.pixKey, e.pixKeyType) : undefined,
+      pixKeyType: keyType,
+      document: doc ? maskDocument(doc) : undefined,
+      institution: text(bank?.bank) ?? text(bank?.ispb),
+    });
   } else {
     const payer = found?.payer;
     const doc = text(payer?.documentId, 20);
-    r.payer = defined({ name: text(payer?.name) ?? text(e.payer), document: doc ? maskDocument(doc) : undefined, institution: text(payer?.bankName) ?? (payer?.bankIspb != null ? `ISPB ${String(payer.bankIspb)}` : undefined) });
+    r.payer = defined({
+      name: text(payer?.name) ?? text(e.payer),
+      document: doc ? maskDocument(doc) : undefined,
+      institution: text(payer?.bankName) ?? (payer?.bankIspb != null ? `ISPB ${String(payer.bankIspb)}` : undefined),
+    });
     const code = facts.qrCode;
     if (code) {
       r.brCode = code;

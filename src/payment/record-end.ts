@@ -22,4 +22,3 @@ export function recordEnd(kind: 'cashin' | 'cashout', id: number, outcome: Outco
     logger.warn(t('recordEnd.notRecorded', kind, id, outcome, reason));
   }
 }
-

@@ -102,7 +102,9 @@ export function printDryRun(settings: Settings, path: string, body: unknown): Ou
   const req = prepareRequest(settings, isSandbox(settings.endpoint) ? 'http://127.0.0.1' : settings.endpoint.url, path, body, true);
   if (sandbox) req.url = req.url.replace('http://127.0.0.1/', 'http://127.0.0.1:<sandbox port>/');
   if (!sandbox && !settings.apiKey && !keylessLoopback(settings)) logger.warn(t('pay.dryRunNoKey', settings.profile));
-  const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const headers = Object.entries(req.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   return output({ dryRun: true, ...req }, `${req.method} ${req.url}\n${headers}\n\n${JSON.stringify(body, null, 2)}`, { after: () => logger.notice(t('pay.dryRun', sandbox)) });
 }
 
@@ -110,7 +112,15 @@ export function printDryRun(settings: Settings, path: string, body: unknown): Ou
  * Sends the request to the configured gateway, or to an in-process sandbox (with one stderr
  * notice) when the base URL is "sandbox" or unset.
  */
-export async function send<S extends z.ZodMiniType>(settings: Settings, path: string, body: unknown, schema: S, unknownAdvice: string, signal: AbortSignal, onSent?: () => void): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
+export async function send<S extends z.ZodMiniType>(
+  settings: Settings,
+  path: string,
+  body: unknown,
+  schema: S,
+  unknownAdvice: string,
+  signal: AbortSignal,
+  onSent?: () => void,
+): Promise<GatewayResult<z.output<S>> & { sandbox: boolean }> {
   if (!isSandbox(settings.endpoint)) {
     return { ...(await callGateway({ path, body, schema, settings, baseUrl: settings.endpoint.url, signal, unknownAdvice, ...(onSent ? { onSent } : {}) })), sandbox: false };
   }
@@ -122,4 +132,3 @@ export async function send<S extends z.ZodMiniType>(settings: Settings, path: st
     await sandbox.close();
   }
 }
-

@@ -61,11 +61,17 @@ export async function settleEntry(
   const r = await ask(lookup, e.orderId, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.after ? { after: opts.after } : {}) });
   if (r.kind === 'unresolved') return { state: 'unknown', why: r.why };
   if (r.kind === 'found') {
-    ledger.resolve(e.id, 'ok', { by: 'gateway', note: `${opts.note}: found by order reference: ${describeFound(r.data)}`, transactionId: r.data.transactionId, status: statusWord(r.data.status) });
+    ledger.resolve(e.id, 'ok', {
+      by: 'gateway',
+      note: `${opts.note}: found by order reference: ${describeFound(r.data)}`,
+      transactionId: r.data.transactionId,
+      status: statusWord(r.data.status),
+    });
     return { state: 'ok', found: r.data, raw: r.raw };
   }
   const verdict = notFoundSettles(facts, lookup.settleAfterMs, now());
-  if (!verdict.settle) return { state: 'unknown', why: t('settle.notFoundYet', e.orderId, verdictWords(verdict)), ...(verdict.decidableAt !== undefined ? { decidableAt: verdict.decidableAt } : {}) };
+  if (!verdict.settle)
+    return { state: 'unknown', why: t('settle.notFoundYet', e.orderId, verdictWords(verdict)), ...(verdict.decidableAt !== undefined ? { decidableAt: verdict.decidableAt } : {}) };
   ledger.resolve(e.id, 'not_sent', { by: 'gateway', note: `${opts.note}: the gateway has no order ${e.orderId}, asked after its deadline: not created` });
   return { state: 'not_sent' };
 }

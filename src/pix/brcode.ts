@@ -45,7 +45,11 @@ const tlv = (id: string, value: string): string => {
 
 /** Folds text to the printable ASCII the BR Code takes (accents dropped) and truncates it. */
 function ascii(text: string, max: number): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '').slice(0, max);
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, max);
 }
 
 /** What goes into a BR Code. */

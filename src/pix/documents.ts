@@ -45,8 +45,6 @@ export function normaliseCpfCnpj(text: string): string | null {
 /** Which documents a field accepts. */
 export type DocumentKind = 'cpf' | 'cnpj' | 'cpf-or-cnpj';
 
-
-
 /**
  * Says exactly what is wrong with a CPF or CNPJ (masked or bare), for messages.
  * @param kind which documents are acceptable

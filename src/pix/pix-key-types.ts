@@ -36,8 +36,26 @@ export const PIX_KEY_TYPES = [
   { value: 0, name: 'cpf', label: 'CPF', dict: 'CPF', aliases: [], noun: 'a CPF', description: 'CPF (11 digits)', example: '123.456.789-09' },
   { value: 1, name: 'cnpj', label: 'CNPJ', dict: 'CNPJ', aliases: [], noun: 'a CNPJ', description: 'CNPJ (14 characters, letters allowed)', example: '12.ABC.345/01DE-35' },
   { value: 2, name: 'email', label: 'EMAIL', dict: 'EMAIL', aliases: ['e-mail'], noun: 'an e-mail', description: 'e-mail address', example: 'fulano@example.com' },
-  { value: 3, name: 'phone', label: 'TELEFONE', dict: 'PHONE', aliases: ['celular', 'cell', 'mobile'], noun: 'a phone', description: 'mobile phone (+55, DDD, number)', example: '+5511987654321' },
-  { value: 4, name: 'random', label: 'RANDOM_KEY', dict: 'EVP', aliases: ['random-key', 'aleatoria', 'aleatória', 'chave-aleatoria', 'chave-aleatória'], noun: 'a random', description: 'random key (EVP, a UUID)', example: '123e4567-e12b-12d1-a456-426655440000' },
+  {
+    value: 3,
+    name: 'phone',
+    label: 'TELEFONE',
+    dict: 'PHONE',
+    aliases: ['celular', 'cell', 'mobile'],
+    noun: 'a phone',
+    description: 'mobile phone (+55, DDD, number)',
+    example: '+5511987654321',
+  },
+  {
+    value: 4,
+    name: 'random',
+    label: 'RANDOM_KEY',
+    dict: 'EVP',
+    aliases: ['random-key', 'aleatoria', 'aleatória', 'chave-aleatoria', 'chave-aleatória'],
+    noun: 'a random',
+    description: 'random key (EVP, a UUID)',
+    example: '123e4567-e12b-12d1-a456-426655440000',
+  },
 ] as const satisfies readonly PixKeyType[];
 
 export type PixKeyTypeValue = PixKeyType['value'];
@@ -51,7 +69,10 @@ const BY_SPELLING = new Map<string, PixKeyTypeValue>();
 for (const t of PIX_KEY_TYPES) for (const s of [t.name, t.label, t.dict, ...t.aliases]) BY_SPELLING.set(fold(s), t.value);
 
 function fold(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 /**

@@ -40,9 +40,7 @@ function normaliseAs(type: PixKeyTypeValue, key: string): string | null {
 }
 
 /** Result of {@link checkPixKey}. */
-export type PixKeyCheck =
-  | { ok: true; key: string }
-  | { ok: false; message: string };
+export type PixKeyCheck = { ok: true; key: string } | { ok: false; message: string };
 
 /** What is wrong with `key` as a key of type `type` (it is known not to be one). */
 function keyProblem(type: PixKeyTypeValue, key: string): string {

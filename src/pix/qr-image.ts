@@ -112,7 +112,12 @@ export type QrReader = (pixels: Uint8ClampedArray, width: number, height: number
  * @param variants the versions of the pixels, each made when first asked for
  * @returns `{text}`, or `{misreads}`: the distinct texts read, none with a CRC that holds (empty: no QR code found)
  */
-export function readBrCode(readers: readonly QrReader[], variants: ReadonlyArray<() => Uint8ClampedArray>, width: number, height: number): { text: string } | { misreads: string[] } {
+export function readBrCode(
+  readers: readonly QrReader[],
+  variants: ReadonlyArray<() => Uint8ClampedArray>,
+  width: number,
+  height: number,
+): { text: string } | { misreads: string[] } {
   const misreads: string[] = [];
   for (const read of readers) {
     for (const pixels of variants) {

@@ -159,7 +159,13 @@ export class PostbackDeliverer {
     this.schedule = opts.schedule ?? RETRY_SCHEDULES.standard;
     this.retryForMs = opts.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     this.timeoutMs = opts.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-    this.agent = new Agent({ connectTimeout: this.timeoutMs, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connections: MAX_IN_FLIGHT, connect: { lookup: lookupWithin(this.timeoutMs, opts.lookup) } });
+    this.agent = new Agent({
+      connectTimeout: this.timeoutMs,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connections: MAX_IN_FLIGHT,
+      connect: { lookup: lookupWithin(this.timeoutMs, opts.lookup) },
+    });
   }
 
   /** How long events are retried, in ms. */
@@ -247,10 +253,13 @@ export class PostbackDeliverer {
       const now = Date.now();
       const delay = head.nextAt - now;
       if (delay > 0) {
-        lane.timer = setTimeout(() => {
-          lane.timer = undefined;
-          this.kick(lane);
-        }, Math.min(delay, 2 ** 31 - 1));
+        lane.timer = setTimeout(
+          () => {
+            lane.timer = undefined;
+            this.kick(lane);
+          },
+          Math.min(delay, 2 ** 31 - 1),
+        );
         return;
       }
       const r = this.receiver(head.url);

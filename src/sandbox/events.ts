@@ -264,7 +264,19 @@ export class EventStore {
    */
   add(fields: Pick<SandboxEvent, 'transactionId' | 'object' | 'status' | 'url' | 'body'>, now: number, retryForMs: number): SandboxEvent {
     const seq = this.nextSeq++;
-    const e: SandboxEvent = { id: `evt_${seq}`, seq, ...fields, createdAt: new Date(now).toISOString(), state: 'pending', attempts: 0, streak: 0, recent: [], nextAt: now, deadline: now + retryForMs, deliveredAt: null };
+    const e: SandboxEvent = {
+      id: `evt_${seq}`,
+      seq,
+      ...fields,
+      createdAt: new Date(now).toISOString(),
+      state: 'pending',
+      attempts: 0,
+      streak: 0,
+      recent: [],
+      nextAt: now,
+      deadline: now + retryForMs,
+      deliveredAt: null,
+    };
     this.events.set(e.id, e);
     this.write({ e });
     this.trim();

@@ -133,7 +133,16 @@ function destinationOf(tx: SandboxTransaction): PostbackDestination {
 function refundDestinationOf(tx: SandboxTransaction): PostbackDestination {
   const req = tx.request;
   const document = bareId(req.payerDocument);
-  return { name: str(req.payerName), cpfCnpj: document, email: str(req.payerEmail), pixKey: document ?? '', pixKeyType: '', bank: SANDBOX_PAYER_BANK.bankName, bankId: SANDBOX_PAYER_BANK.bankCode, ispb: SANDBOX_PAYER_BANK.bankIspb };
+  return {
+    name: str(req.payerName),
+    cpfCnpj: document,
+    email: str(req.payerEmail),
+    pixKey: document ?? '',
+    pixKeyType: '',
+    bank: SANDBOX_PAYER_BANK.bankName,
+    bankId: SANDBOX_PAYER_BANK.bankCode,
+    ispb: SANDBOX_PAYER_BANK.bankIspb,
+  };
 }
 
 /**

@@ -34,6 +34,8 @@
  *   transaction's `postbackUrl` and to `webhookUrl`, each an event (src/sandbox/events.ts) delivered
  *   by src/sandbox/delivery.ts and listed or resent under `/_sandbox/events`; `autoPayMs` pays every
  *   cash-in that long after it was created.
+ *
+ * Longer than 500 lines: the routes of the gateway interface are read side by side with their behaviour.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -181,7 +183,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   } catch (err) {
     throw new SandboxStateError(t('sandbox.stateDirUnusable', String(opts.stateDir), (err as NodeJS.ErrnoException).code ?? (err as Error).message), { cause: err });
   }
-  const deliverer = new PostbackDeliverer({ store: events, secret: opts.postbackSecret, schedule: opts.retrySchedule, retryForMs: opts.retryForMs, attemptTimeoutMs: opts.attemptTimeoutMs, log });
+  const deliverer = new PostbackDeliverer({
+    store: events,
+    secret: opts.postbackSecret,
+    schedule: opts.retrySchedule,
+    retryForMs: opts.retryForMs,
+    attemptTimeoutMs: opts.attemptTimeoutMs,
+    log,
+  });
   const autoPayTimers = new Set<NodeJS.Timeout>();
   const dropAt = new Set(opts.dropAfterCreate ?? []);
   const rules = new FailureRules();
@@ -206,12 +215,28 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   /** Changes a transaction's state and queues its postbacks; the control endpoint's answer. */
   function act(id: number, action: SandboxAction, by: string, observation?: string): { status: number; body: Record<string, unknown> } {
     const tx = store.get(id);
-    if (!tx) return { status: 404, body: { message: `no transaction ${id} in this sandbox (a sandbox with a state folder keeps its transactions across restarts; one without keeps them as long as its process)` } };
+    if (!tx)
+      return {
+        status: 404,
+        body: {
+          message: `no transaction ${id} in this sandbox (a sandbox with a state folder keeps its transactions across restarts; one without keeps them as long as its process)`,
+        },
+      };
     const done = applyTransition(tx, action, new Date(), observation);
     if ('error' in done) return { status: 409, body: { message: done.error } };
     store.save(tx);
     const sent = notify(tx);
-    log(t('sandbox.log.changed', logKind(tx), id, done.from, tx.status, by === 'auto-pay' ? t('sandbox.log.byAutoPay') : by === 'failure rule' ? t('sandbox.log.byFailureRule', 'bank-timeout') : t('sandbox.log.byControl'), sent));
+    log(
+      t(
+        'sandbox.log.changed',
+        logKind(tx),
+        id,
+        done.from,
+        tx.status,
+        by === 'auto-pay' ? t('sandbox.log.byAutoPay') : by === 'failure rule' ? t('sandbox.log.byFailureRule', 'bank-timeout') : t('sandbox.log.byControl'),
+        sent,
+      ),
+    );
     return { status: 200, body: { transactionId: id, kind: tx.kind, status: tx.status, previousStatus: done.from, postback: sent ? 'queued' : 'none' } };
   }
 
@@ -254,7 +279,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (req.method !== 'GET') return reply(405, { message: `use GET for ${path}` });
       const tx = store.get(id);
       if (!tx) return reply(404, { message: `no transaction ${id} in this sandbox` });
-      return reply(200, { transactionId: id, kind: tx.kind, status: tx.status, value: tx.value, orderId: tx.orderId, createdAt: tx.createdAt, processedAt: tx.processedAt, endToEndId: tx.endToEndId ?? null });
+      return reply(200, {
+        transactionId: id,
+        kind: tx.kind,
+        status: tx.status,
+        value: tx.value,
+        orderId: tx.orderId,
+        createdAt: tx.createdAt,
+        processedAt: tx.processedAt,
+        endToEndId: tx.endToEndId ?? null,
+      });
     }
     if (req.method !== 'POST') return reply(405, { message: `use POST for ${path}` });
     const out = act(id, action, 'control endpoint');
@@ -383,11 +417,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       log(`${req.method} ${path} → ${status}${note}`);
     };
     const route =
-      path === SERVED_PATHS.cashin ? 'cashin'
-      : path === SERVED_PATHS.cashout ? 'cashout'
-      : path === SERVED_PATHS.balance || path.startsWith(SERVED_PATHS.byId) || path.startsWith(SERVED_PATHS.byOrderId) ? 'lookup'
-      : path.startsWith('/_sandbox/') ? 'control'
-      : null;
+      path === SERVED_PATHS.cashin
+        ? 'cashin'
+        : path === SERVED_PATHS.cashout
+          ? 'cashout'
+          : path === SERVED_PATHS.balance || path.startsWith(SERVED_PATHS.byId) || path.startsWith(SERVED_PATHS.byOrderId)
+            ? 'lookup'
+            : path.startsWith('/_sandbox/')
+              ? 'control'
+              : null;
     if (!route) {
       req.resume();
       return reply(404, { message: `no such endpoint: ${req.method} ${path}` });
@@ -420,11 +458,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const orderId = optionalText(body.orderId) ?? null;
     const now = gatewayTime();
     const transactionId = nextTransactionId();
-    const base = { transactionId, value, status: 'created', createdAt: now, processedAt: now, request: body, orderId, postbackUrl: optionalText(body.postbackUrl)?.trim(), observation: null } as const;
+    const base = {
+      transactionId,
+      value,
+      status: 'created',
+      createdAt: now,
+      processedAt: now,
+      request: body,
+      orderId,
+      postbackUrl: optionalText(body.postbackUrl)?.trim(),
+      observation: null,
+    } as const;
 
     if (route === 'cashin') {
       const externalId = randomUUID();
-      const qrCode = buildBrCode({ ...SANDBOX_MERCHANT, merchantName: SANDBOX_MERCHANT.name, merchantCity: SANDBOX_MERCHANT.city, amountCents: value, txid: externalId.replace(/-/g, '').slice(0, 25) });
+      const qrCode = buildBrCode({
+        ...SANDBOX_MERCHANT,
+        merchantName: SANDBOX_MERCHANT.name,
+        merchantCity: SANDBOX_MERCHANT.city,
+        amountCents: value,
+        txid: externalId.replace(/-/g, '').slice(0, 25),
+      });
       const png = await QRCode.toBuffer(qrCode, QR_PNG_OPTIONS);
       const tx: SandboxTransaction = { ...base, kind: 'cashin', externalId };
       remember(tx);
@@ -443,7 +497,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const tx: SandboxTransaction = { ...base, kind: 'cashout' };
     remember(tx);
     if (fate === 'bank-timeout') setImmediate(() => act(transactionId, 'fail', 'failure rule', BANK_TIMEOUT_OBSERVATION));
-    return answerCreated(res, tx, { transactionId, orderId, gross: value, tax: String(tax), liquid: String(value - tax), status: '0', createdAt: now, success: 'true', description: null }, reply);
+    return answerCreated(
+      res,
+      tx,
+      { transactionId, orderId, gross: value, tax: String(tax), liquid: String(value - tax), status: '0', createdAt: now, success: 'true', description: null },
+      reply,
+    );
   }
 
   const server = createServer((req, res) => {

@@ -206,7 +206,10 @@ function baseProblem(path: string, value: unknown): string | null {
   if (path === 'splits') {
     for (const [i, s] of (value as unknown[]).entries()) {
       if (!typeOk(s, 'object')) return `splits.${i} must be an object`;
-      for (const [k, t] of [['clientId', 'string'], ['value', 'integer']] as const) {
+      for (const [k, t] of [
+        ['clientId', 'string'],
+        ['value', 'integer'],
+      ] as const) {
         const v = (s as Record<string, unknown>)[k];
         if (v === undefined || v === null) return `splits.${i}.${k} is required`;
         if (!typeOk(v, t)) return `splits.${i}.${k} must be ${article[t]}`;

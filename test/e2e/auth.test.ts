@@ -55,7 +55,13 @@ describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () 
   afterAll(() => {
     if (session?.pid) process.kill(-session.pid, 'SIGTERM');
   });
-  const env = (extra: Record<string, string | undefined> = {}) => ({ ...t.home.env, DBUS_SESSION_BUS_ADDRESS: bus, PAYCLI_BASE_URL: undefined, PAYCLI_API_KEY: undefined, ...extra });
+  const env = (extra: Record<string, string | undefined> = {}) => ({
+    ...t.home.env,
+    DBUS_SESSION_BUS_ADDRESS: bus,
+    PAYCLI_BASE_URL: undefined,
+    PAYCLI_API_KEY: undefined,
+    ...extra,
+  });
 
   it('auth login in a terminal keeps the key in the keychain; config.json holds none; a cash-out sends it; logout removes it', async () => {
     await profileOnGateway(env());
@@ -75,7 +81,9 @@ describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () 
 
     const status = await runPaycli(['auth', 'status'], { env: env() });
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toBe(`Profile   default\nGateway   ${new URL(t.gw.url).host}\nKept in   the Secret Service keyring\nKey       sk_t…cdef\nAccepted  yes, the gateway accepts the key\n`);
+    expect(status.stdout).toBe(
+      `Profile   default\nGateway   ${new URL(t.gw.url).host}\nKept in   the Secret Service keyring\nKey       sk_t…cdef\nAccepted  yes, the gateway accepts the key\n`,
+    );
     const list = await runPaycli(['config', 'list'], { env: env() });
     expect(list.stdout).not.toContain(KEY);
 
@@ -106,7 +114,11 @@ describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () 
     await profileOnGateway(env());
     const CS = 'cs_client_secret_0123456789';
     const PW = 'ledger_pw_0123456789';
-    for (const [key, secret] of [['api-key', KEY], ['header.X-Client-Secret', CS], ['ledger-password', PW]] as const) {
+    for (const [key, secret] of [
+      ['api-key', KEY],
+      ['header.X-Client-Secret', CS],
+      ['ledger-password', PW],
+    ] as const) {
       const r = await runPaycli(['config', 'set', key], { env: env(), input: secret });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(new RegExp(`${key.replace('.', '\\.')} set in profile "default" \\(••••....\\); kept in the Secret Service keyring`));
@@ -114,7 +126,12 @@ describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () 
     }
     const text = configText();
     for (const secret of [KEY, CS, PW]) expect(text).not.toContain(secret);
-    expect(JSON.parse(text).profiles.default).toEqual({ 'base-url': t.gw.url, 'api-key-store': 'keychain', 'header-store.X-Client-Secret': 'keychain', 'ledger-password-store': 'keychain' });
+    expect(JSON.parse(text).profiles.default).toEqual({
+      'base-url': t.gw.url,
+      'api-key-store': 'keychain',
+      'header-store.X-Client-Secret': 'keychain',
+      'ledger-password-store': 'keychain',
+    });
     expect((await runPaycli(['config', 'get', 'header.X-Client-Secret'], { env: env() })).stdout).toBe('••••6789\n');
     // a cash-out sends both from the keychain
     const before = t.gw.received.length;
@@ -147,13 +164,21 @@ describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () 
 });
 
 describe('without a Secret Service', () => {
-  const env = (extra: Record<string, string | undefined> = {}) => ({ ...t.home.env, DBUS_SESSION_BUS_ADDRESS: undefined, PAYCLI_BASE_URL: undefined, PAYCLI_API_KEY: undefined, ...extra });
+  const env = (extra: Record<string, string | undefined> = {}) => ({
+    ...t.home.env,
+    DBUS_SESSION_BUS_ADDRESS: undefined,
+    PAYCLI_BASE_URL: undefined,
+    PAYCLI_API_KEY: undefined,
+    ...extra,
+  });
 
   it('auth login keeps the key in the 0600 config file and says so; auth status says where; logout removes it', async () => {
     await profileOnGateway(env());
     const r = await runPaycli(['auth', 'login'], { env: env(), input: KEY });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/accepts the API key \(sk_t…cdef\) for profile "default"; kept in the config file .*config\.json \(mode 0600\): no keychain to use \(no D-Bus session bus, so no Secret Service\)/);
+    expect(r.stderr).toMatch(
+      /accepts the API key \(sk_t…cdef\) for profile "default"; kept in the config file .*config\.json \(mode 0600\): no keychain to use \(no D-Bus session bus, so no Secret Service\)/,
+    );
     expect(JSON.parse(configText()).profiles.default['api-key']).toBe(KEY);
     expect(statSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json')).mode & 0o777).toBe(0o600);
     const st = await runPaycli(['auth', 'status'], { env: env() });

@@ -28,7 +28,8 @@ const KEY = '123e4567-e12b-12d1-a456-426655440000';
 /** The single cash-out of CASHOUT_ARGS as a one-row CSV batch. */
 const CASHOUT_CSV = 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1550,email,Fulano@Example.com,Fulano de Tal,fulano@example.com,11987654321\n';
 /** The single cash-in of CASHIN_ARGS as a one-row CSV batch. */
-const CASHIN_CSV = 'value,payer-name,payer-document,payer-email,payer-phone,product-name,product-description\n1000,Fulano de Tal,123.456.789-09,fulano@example.com,(11) 98765-4321,Camiseta,Camiseta azul M\n';
+const CASHIN_CSV =
+  'value,payer-name,payer-document,payer-email,payer-phone,product-name,product-description\n1000,Fulano de Tal,123.456.789-09,fulano@example.com,(11) 98765-4321,Camiseta,Camiseta azul M\n';
 
 type Answer = (value: number) => [status: number, body: unknown];
 /** The gateway's answers to a cash-out, and the outcome paycli gives each: `ok`, `needs_attention` (exit 6), or a failure. */
@@ -46,8 +47,18 @@ const CASHOUT_MODES: Array<[name: string, answer: Answer, exit: number, outcome:
 /** The gateway's answers to a cash-in. */
 const CASHIN_MODES: Array<[name: string, answer: Answer, exit: number, outcome: string]> = [
   ['BR Code of the amount', (v) => [200, cashInAnswer(v)], 0, 'ok'],
-  ['BR Code without an amount', (v) => [200, { ...cashInAnswer(v), qrCode: buildStaticBrCode({ key: KEY, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' }) }], 6, 'needs_attention'],
-  ['BR Code of another amount', (v) => [200, { ...cashInAnswer(v), qrCode: buildStaticBrCode({ key: KEY, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: v + 100 }) }], 6, 'needs_attention'],
+  [
+    'BR Code without an amount',
+    (v) => [200, { ...cashInAnswer(v), qrCode: buildStaticBrCode({ key: KEY, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' }) }],
+    6,
+    'needs_attention',
+  ],
+  [
+    'BR Code of another amount',
+    (v) => [200, { ...cashInAnswer(v), qrCode: buildStaticBrCode({ key: KEY, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: v + 100 }) }],
+    6,
+    'needs_attention',
+  ],
   ['refused (400)', () => [400, { message: 'invalid payer' }], 1, 'refused'],
 ];
 

@@ -21,7 +21,13 @@ beforeEach(async () => {
   home = makeHome();
   gw = await startGateway((req, res) => {
     const body = req.json as { value?: number; orderId?: string };
-    json(res, 200, req.path.endsWith('/cashout') ? { ...CASHOUT_OK, transactionId: gw.received.length, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId } : { ...CASHIN_OK, transactionId: gw.received.length });
+    json(
+      res,
+      200,
+      req.path.endsWith('/cashout')
+        ? { ...CASHOUT_OK, transactionId: gw.received.length, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId }
+        : { ...CASHIN_OK, transactionId: gw.received.length },
+    );
   });
 });
 afterEach(async () => {
@@ -143,7 +149,15 @@ describe('sending', () => {
 
     // cash-ins from JSON Lines on stdin, with splits
     const split = { clientId: '123e4567-e12b-12d1-a456-426655440000', value: 300 };
-    const doc = { value: 1000, payerName: 'Fulano', payerDocument: '123.456.789-09', payerEmail: 'f@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul' };
+    const doc = {
+      value: 1000,
+      payerName: 'Fulano',
+      payerDocument: '123.456.789-09',
+      payerEmail: 'f@example.com',
+      payerPhone: '11987654321',
+      productName: 'Camiseta',
+      productDescription: 'Azul',
+    };
     const input = `${JSON.stringify({ ...doc, splits: [split] })}\n\n${JSON.stringify({ ...doc, value: 2000, orderId: 'pedido-2' })}\n`;
     const c = await runPaycli(['cashin', '--batch', '-', '--batch-format', 'jsonl', '--yes', '--json', '--results', join(home.dir, 'ci.jsonl')], { env: env(), input });
     // The test gateway's BR Code asks for R$ 10,00: the R$ 20,00 row is created but needs attention (exit 6).
@@ -152,7 +166,10 @@ describe('sending', () => {
     expect(ins).toHaveLength(2);
     expect(ins.find((b) => b.value === 1000)!.splits).toEqual([split]);
     expect(ins.find((b) => b.value === 2000)!.orderId).toBe('pedido-2');
-    const out = c.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; brCode: string; valueCents: number; error?: string });
+    const out = c.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome: string; brCode: string; valueCents: number; error?: string });
     expect(out.map((o) => [o.valueCents, o.outcome]).sort()).toEqual([
       [1000, 'ok'],
       [2000, 'needs_attention'],
@@ -188,7 +205,12 @@ describe('sending', () => {
     const again = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--retry-refused', '--results', join(home.dir, 'again.jsonl')], { env: env() });
     expect(again.code, again.stderr).toBe(0);
     expect(cashouts()).toHaveLength(30);
-    const progress = again.stderr.trim().split('\n').map((l) => JSON.parse(l) as { progress?: { done: number; skipped: number; ok: number } }).filter((l) => l.progress).at(-1)!.progress!;
+    const progress = again.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { progress?: { done: number; skipped: number; ok: number } })
+      .filter((l) => l.progress)
+      .at(-1)!.progress!;
     expect(progress).toMatchObject({ done: 20, skipped: 10, ok: 10 });
   });
 
@@ -295,7 +317,10 @@ describe('what was checked is what is sent', () => {
     const file = writeCsv('big.csv', [HEADER, ...Array.from({ length: 3000 }, (_, i) => payoutRow(i + 1))]);
     const script = 'mount -t tmpfs -o size=64k none "$TMPDIR" && exec "$0" "$@"';
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn('unshare', ['-rm', 'sh', '-c', script, process.execPath, PAYCLI, 'cashout', '--batch', file, '--yes'], { env: childEnv(env({ TMPDIR: small })), stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn('unshare', ['-rm', 'sh', '-c', script, process.execPath, PAYCLI, 'cashout', '--batch', file, '--yes'], {
+        env: childEnv(env({ TMPDIR: small })),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       child.on('close', (code) => resolve({ code, stderr }));
@@ -323,7 +348,10 @@ describe('what was checked is what is sent', () => {
       '"$0" "$1" cashout --batch "$2" --yes --results "$4"; echo "second $?"',
     ].join('\n');
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('unshare', ['-rm', 'sh', '-c', script, process.execPath, PAYCLI, file, r1, r2], { env: childEnv({ ...env(), PAYCLI_DATA_DIR: data }), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('unshare', ['-rm', 'sh', '-c', script, process.execPath, PAYCLI, file, r1, r2], {
+        env: childEnv({ ...env(), PAYCLI_DATA_DIR: data }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -331,7 +359,9 @@ describe('what was checked is what is sent', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
     expect(r.code, r.stderr).toBe(0);
-    const first = results(r1).slice(1).map((l) => l.split(','));
+    const first = results(r1)
+      .slice(1)
+      .map((l) => l.split(','));
     // Every row exactly once, in one of two states: created, or not started (nothing of it sent).
     expect(first.map((c) => Number(c[0])).sort((a, b) => a - b)).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
     const created = first.filter((c) => c[3] === 'ok').length;
@@ -347,14 +377,18 @@ describe('what was checked is what is sent', () => {
     expect(r.stderr).toContain(`${created} created, ${notStarted} not started`);
     expect(r.stderr).not.toMatch(/sending some rows.*nothing was sent/);
     // The outcomes the full disk kept from the ledger: said to be sent, never "nothing was sent".
-    expect(r.stderr).toMatch(/were sent, but their outcomes could not be recorded in the ledger \(the payment ledger .* the disk is full \(SQLITE_FULL\)\): the ledger keeps them with an unknown outcome, so they are not sent again/);
+    expect(r.stderr).toMatch(
+      /were sent, but their outcomes could not be recorded in the ledger \(the payment ledger .* the disk is full \(SQLITE_FULL\)\): the ledger keeps them with an unknown outcome, so they are not sent again/,
+    );
     expect(r.stderr.match(/nothing was sent/g) ?? []).toHaveLength(0);
     // The resume: the created rows are found (in the ledger, or at the gateway by order reference),
     // the rows not started are sent; a row recorded but never sent whose ending the full disk lost
     // stays unknown until its deadline has passed (a lookup's "not found" proves nothing before),
     // and is not sent. No row reached the gateway twice.
     expect(r.stdout).toMatch(/second (0|4)/);
-    const second = results(r2).slice(1).map((l) => l.split(','));
+    const second = results(r2)
+      .slice(1)
+      .map((l) => l.split(','));
     const firstState = new Map(first.map((c) => [c[0], c[3]]));
     expect(second.filter((c) => c[3] === 'already_ok')).toHaveLength(created);
     for (const c of second.filter((c) => c[3] === 'ok' || c[3] === 'unknown')) expect(firstState.get(c[0])).toBe('not_started');
@@ -370,7 +404,8 @@ describe('what was checked is what is sent', () => {
     mkdirSync(fifoDir);
     const fifo = join(fifoDir, 'rows.jsonl');
     execFileSync('mkfifo', [fifo]);
-    const doc = (value: number) => JSON.stringify({ value, pixKeyType: 'email', pixKey: 'ana@example.com', person: { name: 'Ana', email: 'ana@example.com', phone: '11987654321' } });
+    const doc = (value: number) =>
+      JSON.stringify({ value, pixKeyType: 'email', pixKey: 'ana@example.com', person: { name: 'Ana', email: 'ana@example.com', phone: '11987654321' } });
     const child = spawn(process.execPath, [PAYCLI, 'cashout', '--batch', fifo, '--yes'], { env: childEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -419,9 +454,14 @@ describe('the standalone sandbox', () => {
     const r = await runPaycli(['cashout', '--batch', file, '--yes', '--concurrency', '8', '--base-url', sb.url], { env: home.env, timeoutMs: 60_000 });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/1000 +cash-outs created/);
-    const posts = sb.log().split('\n').filter((l) => l.includes('POST /transaction/cashout → 200'));
+    const posts = sb
+      .log()
+      .split('\n')
+      .filter((l) => l.includes('POST /transaction/cashout → 200'));
     expect(posts).toHaveLength(1000);
-    const lines = results(`${file}.results.csv`).slice(1).map((l) => l.split(','));
+    const lines = results(`${file}.results.csv`)
+      .slice(1)
+      .map((l) => l.split(','));
     expect(lines).toHaveLength(1000);
     const byRow = new Map(lines.map((c) => [Number(c[0]), c]));
     for (let i = 0; i < 1000; i++) {
@@ -462,7 +502,11 @@ describe('resume', () => {
     // A short timeout and no settle-after: the killed run's rows become decidable within the test.
     const env = { ...home.env, PAYCLI_SETTLE_AFTER: '0' };
     const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--base-url', sb.url, '--timeout', '1000'];
-    const posts = () => sb.log().split('\n').filter((l) => l.includes('POST /transaction/cashout')).length;
+    const posts = () =>
+      sb
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('POST /transaction/cashout')).length;
     const child = spawn(process.execPath, [PAYCLI, ...args], { env: childEnv(env), stdio: ['ignore', 'ignore', 'ignore'] });
     const exited = new Promise<void>((r) => child.on('close', () => r()));
     await waitUntil(() => posts() >= 60, 30_000);
@@ -475,7 +519,9 @@ describe('resume', () => {
     expect(again.code).toBe(4);
     expect(again.stderr).toContain('run the same command again after');
     // Once their deadline has passed, the same command settles them by lookup and sends what never arrived.
-    const latest = Math.max(...(JSON.parse((await runPaycli(['history', '--json', '--limit', '1000'], { env })).stdout) as Array<{ deadlineMs?: number }>).map((e) => e.deadlineMs ?? 0));
+    const latest = Math.max(
+      ...(JSON.parse((await runPaycli(['history', '--json', '--limit', '1000'], { env })).stdout) as Array<{ deadlineMs?: number }>).map((e) => e.deadlineMs ?? 0),
+    );
     while (Date.now() <= latest + 50) await new Promise((r) => setTimeout(r, 100));
     const done = await runPaycli(args, { env, timeoutMs: 60_000 });
     expect(done.code, done.stderr).toBe(0);
@@ -498,7 +544,10 @@ describe('a re-run of a finished file', () => {
     // a blank line after row 3: row 4 is not on line row + 1
     const file = writeCsv('done.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3), '', payoutRow(4)]);
     const plain = writeCsv('plain.csv', [HEADER, payoutRow(5), payoutRow(6), payoutRow(7)]);
-    for (const [f, rows] of [[file, 4], [plain, 3]] as const) {
+    for (const [f, rows] of [
+      [file, 4],
+      [plain, 3],
+    ] as const) {
       const first = await runPaycli(['cashout', '--batch', f, '--yes', '--results', `${f}.1.csv`], { env: env() });
       expect(first.code, first.stderr).toBe(0);
       const sent = gw.received.length;
@@ -506,14 +555,21 @@ describe('a re-run of a finished file', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(gw.received).toHaveLength(sent);
       expect(again.stderr).toMatch(new RegExp(`${rows} +already paid \\(earlier run\\)`));
-      const firstRows = results(`${f}.1.csv`).slice(1).map((l) => l.split(','));
-      const againRows = results(`${f}.2.csv`).slice(1).map((l) => l.split(','));
+      const firstRows = results(`${f}.1.csv`)
+        .slice(1)
+        .map((l) => l.split(','));
+      const againRows = results(`${f}.2.csv`)
+        .slice(1)
+        .map((l) => l.split(','));
       expect(againRows).toHaveLength(rows);
       // row, line, orderId, outcome, valueCents, transactionId, status
       expect(againRows.map((c) => c.slice(0, 7))).toEqual(firstRows.map((c) => [...c.slice(0, 3), 'already_ok', ...c.slice(4, 7)]));
       const json = await runPaycli(['--json', 'cashout', '--batch', f, '--yes', '--results', `${f}.3.jsonl`], { env: env() });
       expect(json.code).toBe(0);
-      const docs = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { row: number; outcome: string });
+      const docs = json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { row: number; outcome: string });
       expect(docs.map((d) => [d.row, d.outcome])).toEqual(Array.from({ length: rows }, (_, i) => [i + 1, 'already_ok']));
       expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).summary.already_ok.rows).toBe(rows);
     }
@@ -530,7 +586,11 @@ describe('a re-run of a finished file', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/2 +already paid \(earlier run\)/);
     expect(again.stderr).not.toMatch(/internal|SyntaxError/);
-    expect(results(`${file}.2.csv`).slice(1).map((l) => l.split(',')[3])).toEqual(['already_ok', 'already_ok']);
+    expect(
+      results(`${file}.2.csv`)
+        .slice(1)
+        .map((l) => l.split(',')[3]),
+    ).toEqual(['already_ok', 'already_ok']);
     expect(cashouts()).toHaveLength(2);
   });
 
@@ -546,7 +606,11 @@ describe('a re-run of a finished file', () => {
     const again = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.2.csv`], { env: env() });
     expect(again.code).toBe(1);
     expect(gw.received).toHaveLength(3);
-    expect(results(`${file}.2.csv`).slice(1).map((l) => l.split(',')[3])).toEqual(['already_ok', 'already_refused', 'already_ok']);
+    expect(
+      results(`${file}.2.csv`)
+        .slice(1)
+        .map((l) => l.split(',')[3]),
+    ).toEqual(['already_ok', 'already_refused', 'already_ok']);
     const retry = await runPaycli(['cashout', '--batch', file, '--yes', '--retry-refused', '--results', `${file}.3.csv`], { env: env() });
     expect(retry.code).toBe(1);
     expect(gw.received).toHaveLength(4);
@@ -568,10 +632,17 @@ describe('the ledger answers for one gateway', () => {
     expect(real.stderr).toMatch(/3 +cash-outs created/);
     expect(real.stderr).not.toMatch(/already paid/);
     expect(cashouts().map((r) => (r.json as { value: number }).value)).toEqual([1001, 1002, 1003]);
-    expect(results(`${file}.gateway.csv`).slice(1).map((l) => l.split(',')[3])).toEqual(['ok', 'ok', 'ok']);
+    expect(
+      results(`${file}.gateway.csv`)
+        .slice(1)
+        .map((l) => l.split(',')[3]),
+    ).toEqual(['ok', 'ok', 'ok']);
 
     // Both runs are now done, each at its own gateway: neither sends again.
-    for (const [name, e] of [['gateway', env()], ['sandbox', sandboxEnv]] as const) {
+    for (const [name, e] of [
+      ['gateway', env()],
+      ['sandbox', sandboxEnv],
+    ] as const) {
       const again = await runPaycli(['cashout', '--batch', file, '--yes', '--results', `${file}.${name}-again.csv`], { env: e });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toMatch(/3 +already paid \(earlier run\)/);
@@ -590,7 +661,11 @@ describe('the gateway as second witness', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(cashouts()).toHaveLength(3);
     // each row was asked about before its POST (none held yet)
-    expect(lookups().map((r) => r.path).sort()).toEqual(['lote-a', 'lote-b', 'lote-c'].map((o) => `/transaction/get/by/orderId/${o}`));
+    expect(
+      lookups()
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['lote-a', 'lote-b', 'lote-c'].map((o) => `/transaction/get/by/orderId/${o}`));
     for (const o of ['lote-a', 'lote-b', 'lote-c']) {
       const ask = gw.received.findIndex((r) => r.method === 'GET' && r.path.endsWith(`/${o}`));
       const post = gw.received.findIndex((r) => r.method === 'POST' && (r.json as { orderId: string }).orderId === o);
@@ -605,7 +680,10 @@ describe('the gateway as second witness', () => {
       expect(second.stderr).toMatch(/3 +already at the gateway \(not sent\)/);
       expect(second.stderr).toMatch(/already at the gateway: rows 1, 2, 3/);
       expect(second.stderr).not.toMatch(/cash-outs created/);
-      const rows = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { orderId: string; outcome: string; transactionId: number; error: string });
+      const rows = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { orderId: string; outcome: string; transactionId: number; error: string });
       expect(rows).toHaveLength(3);
       for (const r of rows) {
         const held = l.held.find((t) => t.orderId === r.orderId)!;
@@ -648,7 +726,11 @@ describe('--rate', () => {
     // never all at once, although 8 could be in flight: no three within one 500 ms window (the gap
     // between two single arrivals depends on how fast the machine is, the count in a window much less)
     for (let i = 2; i < arrivals.length; i++) expect(arrivals[i]!.at - arrivals[i - 2]!.at).toBeGreaterThanOrEqual(500);
-    expect(results(`${file}.results.csv`).slice(1).filter((l) => l.includes(',ok,'))).toHaveLength(6);
+    expect(
+      results(`${file}.results.csv`)
+        .slice(1)
+        .filter((l) => l.includes(',ok,')),
+    ).toHaveLength(6);
   });
 
   it.each([['0'], ['-1'], ['abc'], ['1e3'], ['']])('--rate %j: exit 2 naming --rate, nothing sent, no results file', async (rate) => {
@@ -663,8 +745,27 @@ describe('--rate', () => {
   });
 
   it('--rate and the other batch flags on a single payment: exit 2 naming the flag, nothing sent', async () => {
-    const single = ['cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--person-name', 'Ana', '--person-email', 'a@example.com', '--person-phone', '11987654321', '--yes'];
-    for (const extra of [['--rate', '2'], ['--concurrency', '4'], ['--results', join(home.dir, 'r.csv')]]) {
+    const single = [
+      'cashout',
+      '--value',
+      '1550',
+      '--pix-key-type',
+      'email',
+      '--pix-key',
+      'a@example.com',
+      '--person-name',
+      'Ana',
+      '--person-email',
+      'a@example.com',
+      '--person-phone',
+      '11987654321',
+      '--yes',
+    ];
+    for (const extra of [
+      ['--rate', '2'],
+      ['--concurrency', '4'],
+      ['--results', join(home.dir, 'r.csv')],
+    ]) {
       const r = await runPaycli([...single, ...extra], { env: env() });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${extra[0]} is for batch runs`);
@@ -687,8 +788,16 @@ describe('cash-ins with --qr-dir', () => {
     const r = await runPaycli(['cashin', '--batch', file, '--qr-dir', qrDir, '--yes', '--results', out, '--base-url', sb.url], { env: home.env, timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/3 +cash-ins created/);
-    expect(sb.log().split('\n').filter((l) => l.includes('POST /transaction/qrcode/cashin → 200'))).toHaveLength(3);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { row: number; orderId: string; outcome: string; valueCents: number; brCode: string; png: string });
+    expect(
+      sb
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('POST /transaction/qrcode/cashin → 200')),
+    ).toHaveLength(3);
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { row: number; orderId: string; outcome: string; valueCents: number; brCode: string; png: string });
     expect(rows.map((x) => x.row).sort()).toEqual([1, 2, 3]);
     for (const x of rows) {
       expect(x.outcome).toBe('ok');

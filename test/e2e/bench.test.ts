@@ -35,7 +35,18 @@ it('the bench exits 0 and removes everything it made', async () => {
     const r = spawnSync('bash', [join(ROOT, 'scripts/bench.sh')], {
       cwd: ROOT,
       // a ledger of 20,000 generated payments instead of 1,000,000: same rows, a fraction of the time
-      env: childEnv({ TMPDIR: tmp, BENCH_RUNS: '2', BENCH_ROUNDS: '1', BENCH_BATCH_RUNS: '1', BENCH_BATCH_ROWS: '100', BENCH_BATCH_SMALL: '50', BENCH_BATCH_BIG: '200', BENCH_LEDGER_PAYMENTS: '20000', BENCH_TEAM_RUNS: '2', BENCH_TEAM_ROWS: '50' }),
+      env: childEnv({
+        TMPDIR: tmp,
+        BENCH_RUNS: '2',
+        BENCH_ROUNDS: '1',
+        BENCH_BATCH_RUNS: '1',
+        BENCH_BATCH_ROWS: '100',
+        BENCH_BATCH_SMALL: '50',
+        BENCH_BATCH_BIG: '200',
+        BENCH_LEDGER_PAYMENTS: '20000',
+        BENCH_TEAM_RUNS: '2',
+        BENCH_TEAM_ROWS: '50',
+      }),
       encoding: 'utf8',
       timeout: limit,
     });

@@ -79,12 +79,40 @@ describe('paycli brcode decode', () => {
     expect(r.stderr).toBe('');
   });
   it('--json from stdin: one document with the fields and the problems with their rules', async () => {
-    const dyn = code(o('00', '01'), o('01', '12'), account(o('25', 'pix.example.com/qr/9')), ...tail, o('54', '5.00'), o('58', 'BR'), o('59', 'N'.repeat(30)), o('60', 'BRASILIA'), o('62', o('05', '***')), o('80', o('00', 'br.gov.bcb.pix') + o('25', 'pix.example.com/rec/1')), o('81', 'x'));
+    const dyn = code(
+      o('00', '01'),
+      o('01', '12'),
+      account(o('25', 'pix.example.com/qr/9')),
+      ...tail,
+      o('54', '5.00'),
+      o('58', 'BR'),
+      o('59', 'N'.repeat(30)),
+      o('60', 'BRASILIA'),
+      o('62', o('05', '***')),
+      o('80', o('00', 'br.gov.bcb.pix') + o('25', 'pix.example.com/rec/1')),
+      o('81', 'x'),
+    );
     const r = await run(['--json', 'brcode', 'decode', '-'], `${dyn}\n`);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ brCode: dyn, valid: true, kind: 'dynamic', url: 'pix.example.com/qr/9', recurrenceUrl: 'pix.example.com/rec/1', amountCents: 500, unknown: [{ id: '81', value: 'x' }] });
-    expect(doc.problems).toEqual([{ rule: 'nameLimit', severity: 'warning', message: 'its merchant name has 30 characters', ruleText: 'the merchant name (59) has at most 25 characters', source: 'Banco Central, Manual do BR Code' }]);
+    expect(doc).toMatchObject({
+      brCode: dyn,
+      valid: true,
+      kind: 'dynamic',
+      url: 'pix.example.com/qr/9',
+      recurrenceUrl: 'pix.example.com/rec/1',
+      amountCents: 500,
+      unknown: [{ id: '81', value: 'x' }],
+    });
+    expect(doc.problems).toEqual([
+      {
+        rule: 'nameLimit',
+        severity: 'warning',
+        message: 'its merchant name has 30 characters',
+        ruleText: 'the merchant name (59) has at most 25 characters',
+        source: 'Banco Central, Manual do BR Code',
+      },
+    ]);
   });
   it('an invalid code: its description on stdout, the problems with their rules, exit 2', async () => {
     const r = await run(['brcode', 'decode', BCB.replace('Fulano', 'Fulana')]);
@@ -139,9 +167,20 @@ describe('paycli brcode qr and decode --image', () => {
     expect(JSON.parse(b.stdout).brCode).toBe(BCB);
   });
   it('a grey-on-grey code (dark #787878 on light #8c8c8c, quiet zone 4) reads, at any size', async () => {
-    const sandboxCode = generatePixPayload({ key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b', merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amount: 1234.56, txid: 'abcdefabcdefabcdefabcdefa' });
+    const sandboxCode = generatePixPayload({
+      key: '7f6e3a2b-1c4d-4e5f-8a9b-0c1d2e3f4a5b',
+      merchantName: 'PAYCLI SANDBOX',
+      merchantCity: 'SAO PAULO',
+      amount: 1234.56,
+      txid: 'abcdefabcdefabcdefabcdefa',
+    });
     if (sandboxCode === null) throw new Error('the sandbox payload could not be built');
-    for (const [text, scale] of [[BCB, 6], [BCB, 2], [sandboxCode, 3], [sandboxCode, 8]] as const) {
+    for (const [text, scale] of [
+      [BCB, 6],
+      [BCB, 2],
+      [sandboxCode, 3],
+      [sandboxCode, 8],
+    ] as const) {
       const file = join(home.dir, `grey-${scale}.png`);
       writeFileSync(file, drawQr(text, scale, 0x78, 0x8c));
       const r = await run(['--json', 'brcode', 'decode', '--image', file]);
@@ -150,7 +189,12 @@ describe('paycli brcode qr and decode --image', () => {
     }
   });
   it('grey on grey, resized by a non-integer factor (blurred module edges, as a viewer or a screenshot makes it): jsQR alone finds nothing, the other decoder and binarizations read it', async () => {
-    for (const [ecc, width] of [['low', 150], ['low', 225], ['medium', 128], ['medium', 209]] as const) {
+    for (const [ecc, width] of [
+      ['low', 150],
+      ['low', 225],
+      ['medium', 128],
+      ['medium', 209],
+    ] as const) {
       const file = join(home.dir, `grey-${ecc}-${width}.png`);
       writeFileSync(file, resized(PNG.sync.read(drawQr(BCB, 1, 0x78, 0x8c, ecc)), width));
       const r = await run(['--json', 'brcode', 'decode', '--image', file]);
@@ -165,7 +209,9 @@ describe('paycli brcode qr and decode --image', () => {
     const r = await run(['brcode', 'decode', '--image', file]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: --image: could not read .*wrong-crc\.png: the QR code was found, but none of the \d+ reads? of it has a CRC that holds \(a misread of the image, not a verdict on the code\)/);
+    expect(r.stderr).toMatch(
+      /^error: --image: could not read .*wrong-crc\.png: the QR code was found, but none of the \d+ reads? of it has a CRC that holds \(a misread of the image, not a verdict on the code\)/,
+    );
     expect(r.stderr).not.toMatch(/NOT VALID|not valid/i);
     expect(r.stderr).toContain(`hint: to check the text that was read anyway: paycli brcode decode '${wrong}'`);
   });
@@ -184,9 +230,26 @@ describe('paycli brcode create', () => {
     expect(r.stderr).toMatch(/no --value\/--amount: the payer types the amount/);
   });
   it('with amount in reais, txid and information: what @brazilian-utils generates, accents dropped', async () => {
-    const r = await run(['brcode', 'create', '--key', 'fulano@example.com', '--amount', '10,50', '--name', 'Fulano de Tal', '--city', 'Brasília', '--txid', 'PEDIDO42', '--info', 'Camiseta azul']);
+    const r = await run([
+      'brcode',
+      'create',
+      '--key',
+      'fulano@example.com',
+      '--amount',
+      '10,50',
+      '--name',
+      'Fulano de Tal',
+      '--city',
+      'Brasília',
+      '--txid',
+      'PEDIDO42',
+      '--info',
+      'Camiseta azul',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(generatePixPayload({ key: 'fulano@example.com', merchantName: 'Fulano de Tal', merchantCity: 'Brasília', amount: 10.5, txid: 'PEDIDO42', description: 'Camiseta azul' }));
+    expect(r.stdout.trim()).toBe(
+      generatePixPayload({ key: 'fulano@example.com', merchantName: 'Fulano de Tal', merchantCity: 'Brasília', amount: 10.5, txid: 'PEDIDO42', description: 'Camiseta azul' }),
+    );
     const j = await run(['--json', 'brcode', 'create', '--key', '+5511987654321', '--value', '1000', '--name', 'Fulano', '--city', 'Recife']);
     expect(JSON.parse(j.stdout)).toMatchObject({ valid: true, key: '+5511987654321', amountCents: 1000, merchantCity: 'Recife', problems: [] });
   });
@@ -227,7 +290,9 @@ describe("a cash-in's BR Code", () => {
     expect(t.gw.received).toHaveLength(1);
     expect(r.stdout).toContain('Cash-in created');
     expect(r.stdout).toContain(withAmount());
-    expect(r.stderr).toMatch(/error: created, but needs attention:\n {2}- the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this R\$ 10,00 cash-in/);
+    expect(r.stderr).toMatch(
+      /error: created, but needs attention:\n {2}- the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this R\$ 10,00 cash-in/,
+    );
     const j = await runPaycli(['--json', ...CASHIN_ARGS], { env: t.env() });
     expect(j.code).toBe(6);
     expect(JSON.parse(j.stdout).transactionId).toBe(CASHIN_OK.transactionId);
@@ -260,10 +325,23 @@ describe("a cash-in's BR Code", () => {
     expect(r.stderr).not.toMatch(/warning|error/);
   });
   it('field limits are warnings: exit 0', async () => {
-    answer(code(o('00', '01'), account(o('01', '123e4567-e12b-12d1-a456-426655440000')), ...tail, o('54', '10.00'), o('58', 'BR'), o('59', 'LOJA DO FULANO DE TAL E FILHOS'), o('60', 'BRASILIA'), o('62', o('05', '***'))));
+    answer(
+      code(
+        o('00', '01'),
+        account(o('01', '123e4567-e12b-12d1-a456-426655440000')),
+        ...tail,
+        o('54', '10.00'),
+        o('58', 'BR'),
+        o('59', 'LOJA DO FULANO DE TAL E FILHOS'),
+        o('60', 'BRASILIA'),
+        o('62', o('05', '***')),
+      ),
+    );
     const r = await runPaycli(CASHIN_ARGS, { env: t.env() });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: the BR Code returned by the gateway: its merchant name has 30 characters \(the merchant name \(59\) has at most 25 characters\); some banks refuse such codes/);
+    expect(r.stderr).toMatch(
+      /warning: the BR Code returned by the gateway: its merchant name has 30 characters \(the merchant name \(59\) has at most 25 characters\); some banks refuse such codes/,
+    );
   });
 });
 

@@ -11,7 +11,6 @@ import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, makeHome, runPaycli, type Home } f
 import { CASHIN_OK, CASHOUT_OK, json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 
-
 let home: Home;
 beforeEach(() => {
   home = makeHome();
@@ -53,7 +52,12 @@ describe('built-in sandbox, in-process (fresh install)', () => {
     expect(doc.qrCode).toContain('540510.00'); // amount object 54 = R$ 10,00
     expect(Buffer.from(doc.qrCodeBase64, 'base64').subarray(1, 4).toString()).toBe('PNG');
     // stderr is JSON Lines in --json mode: the sandbox notice is a {"notice"} line
-    expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ notice: expect.stringMatching(/^sandbox: .*no money moves/) }]);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([{ notice: expect.stringMatching(/^sandbox: .*no money moves/) }]);
   });
 
   it('--qr draws the QR code even when stdout is not a terminal; --no-qr never', async () => {
@@ -122,7 +126,11 @@ describe('standalone sandbox', () => {
   });
 
   it('answers 400 {message} naming the missing field (interface §4.2)', async () => {
-    const res = await fetch(`${sandbox.url}/transaction/cashout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '11987654321' } }) });
+    const res = await fetch(`${sandbox.url}/transaction/cashout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '11987654321' } }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: 'Validation Failed - value is required' });
   });
@@ -157,7 +165,10 @@ describe('against a gateway', () => {
   afterEach(() => gw.close());
 
   it('sends the exact cash-in body and headers: integers stay integers, splits are objects', async () => {
-    const r = await runPaycli([...CASHIN_ARGS, '--postback-url', 'https://example.com/hook', '--split', '123e4567-e12b-12d1-a456-426655440000:300', '--split', '223e4567-e12b-12d1-a456-426655440000:200'], { env: env() });
+    const r = await runPaycli(
+      [...CASHIN_ARGS, '--postback-url', 'https://example.com/hook', '--split', '123e4567-e12b-12d1-a456-426655440000:300', '--split', '223e4567-e12b-12d1-a456-426655440000:200'],
+      { env: env() },
+    );
     expect(r.code).toBe(0);
     expect(gw.received).toHaveLength(1);
     const req = gw.received[0]!;
@@ -263,7 +274,7 @@ describe('against a gateway', () => {
     expect(r.code).toBe(2);
     const doc = JSON.parse(r.stderr) as { error: { code: string; field: string } };
     expect(doc.error.code).toBe('missing_fields');
-    expect(doc.error.field).toBe("--payer-name");
+    expect(doc.error.field).toBe('--payer-name');
     expect(r.stdout).toBe('');
   });
 
@@ -394,7 +405,17 @@ describe('help', () => {
     const root = await runPaycli(['--help'], { env: home.env });
     expect(root.code).toBe(0);
     for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(root.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
-    for (const cmd of [['cashin'], ['cashout'], ['config'], ...['set', 'get', 'unset', 'list', 'path'].map((c) => ['config', c]), ['sandbox'], ...['pay', 'fail', 'cancel', 'refund'].map((c) => ['sandbox', c]), ['history'], ['listen'], ['completion']]) {
+    for (const cmd of [
+      ['cashin'],
+      ['cashout'],
+      ['config'],
+      ...['set', 'get', 'unset', 'list', 'path'].map((c) => ['config', c]),
+      ['sandbox'],
+      ...['pay', 'fail', 'cancel', 'refund'].map((c) => ['sandbox', c]),
+      ['history'],
+      ['listen'],
+      ['completion'],
+    ]) {
       const r = await runPaycli([...cmd, '--help'], { env: home.env });
       expect(r.code, cmd.join(' ')).toBe(0);
       expect(r.stdout, cmd.join(' ')).toMatch(/^Examples?:\n {2}\$ paycli /m);

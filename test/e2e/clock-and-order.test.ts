@@ -47,7 +47,9 @@ describe('one order reference, one open payment (one machine)', () => {
       if (req.method === 'GET') return json(res, 404, { message: 'Transaction not found' });
       setTimeout(() => json(res, 200, cashOutAnswer((req.json as { value?: number }).value)), 500);
     });
-    const runs = await Promise.all(Array.from({ length: 10 }, (_, i) => runPaycli(['--json', ...withValue(CASHOUT_ARGS, 2000 + i), '--yes', '--order-id', 'pedido-42'], { env: t.env(), timeoutMs: 120_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => runPaycli(['--json', ...withValue(CASHOUT_ARGS, 2000 + i), '--yes', '--order-id', 'pedido-42'], { env: t.env(), timeoutMs: 120_000 })),
+    );
     const codes = runs.map((r) => r.code).sort();
     expect(codes).toEqual([0, ...Array(9).fill(2)]);
     for (const r of runs.filter((x) => x.code === 2)) expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.code).toBe('duplicate_order');

@@ -103,10 +103,17 @@ describe('code cache', () => {
     const { entry, source } = cliChunk();
     const evil = 'process.stdout.write("POISONED\\n");process.exit(42);'.padEnd(source.length, ' ');
     const data = join(home.dir, 'poison.bin');
-    const maker = spawnSync(process.execPath, ['-e', `
+    const maker = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `
       const { Module } = require('node:module'); const vm = require('node:vm');
       const s = new vm.Script(Module.wrap(process.env.EVIL), { filename: 'x' });
-      require('node:fs').writeFileSync(process.env.OUT, s.createCachedData());`], { env: { ...process.env, EVIL: evil, OUT: data } });
+      require('node:fs').writeFileSync(process.env.OUT, s.createCachedData());`,
+      ],
+      { env: { ...process.env, EVIL: evil, OUT: data } },
+    );
     expect(maker.status).toBe(0);
 
     const dir = join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`);

@@ -45,7 +45,10 @@ describe('completion bodies are linted', () => {
   });
 
   it('zsh -n and fish --no-execute accept the bodies and the generated scripts', async () => {
-    for (const [cmd, args, file, shell] of [['zsh', ['-n'], 'paycli.zsh', 'zsh'], ['fish', ['--no-execute'], 'paycli.fish', 'fish']] as const) {
+    for (const [cmd, args, file, shell] of [
+      ['zsh', ['-n'], 'paycli.zsh', 'zsh'],
+      ['fish', ['--no-execute'], 'paycli.fish', 'fish'],
+    ] as const) {
       const body = tool(cmd, [...args, join(SRC, file)]);
       expect(body.stderr).toBe('');
       expect(body.status).toBe(0);

@@ -10,7 +10,28 @@ import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
 import { complete, COMPLETION_FILES, COMPLETIONS_DIR, type TestShell } from '../helpers/shells.js';
 
 const SHELLS: TestShell[] = ['bash', 'zsh', 'fish'];
-const CONFIG_KEYS = ['allow-insecure-http', 'api-key', 'api-key-store', 'auth-header', 'balance-path', 'base-url', 'cashin-base-url', 'cashout-base-url', 'duplicate-window', 'header.', 'lang', 'ledger-password', 'ledger-url', 'lookup', 'lookup-base-url', 'order-id', 'settle-after', 'status-by-order-path', 'status-path', 'timeout'];
+const CONFIG_KEYS = [
+  'allow-insecure-http',
+  'api-key',
+  'api-key-store',
+  'auth-header',
+  'balance-path',
+  'base-url',
+  'cashin-base-url',
+  'cashout-base-url',
+  'duplicate-window',
+  'header.',
+  'lang',
+  'ledger-password',
+  'ledger-url',
+  'lookup',
+  'lookup-base-url',
+  'order-id',
+  'settle-after',
+  'status-by-order-path',
+  'status-path',
+  'timeout',
+];
 
 let home: Home;
 let env: Record<string, string>;
@@ -88,7 +109,39 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     ['paycli completion ', ['bash', 'fish', 'zsh']],
     ['paycli --json --timeout 100 cashout --pix-key-type em', ['email']],
     ['paycli cashin --no-', ['--no-color', '--no-input', '--no-qr']],
-    ['paycli sandbox --port 4010 --', ['--allow-insecure-http', '--api-key', '--auto-pay', '--base-url', '--data-dir', '--drop-after-create', '--failure', '--help', '--host', '--jq', '--json', '--keep-events', '--lang', '--no-acquirer', '--no-color', '--no-input', '--opening-balance', '--port', '--postback-secret', '--profile', '--retry-for', '--retry-schedule', '--strict', '--template', '--timeout', '--verbose', '--version', '--webhook-url']],
+    [
+      'paycli sandbox --port 4010 --',
+      [
+        '--allow-insecure-http',
+        '--api-key',
+        '--auto-pay',
+        '--base-url',
+        '--data-dir',
+        '--drop-after-create',
+        '--failure',
+        '--help',
+        '--host',
+        '--jq',
+        '--json',
+        '--keep-events',
+        '--lang',
+        '--no-acquirer',
+        '--no-color',
+        '--no-input',
+        '--opening-balance',
+        '--port',
+        '--postback-secret',
+        '--profile',
+        '--retry-for',
+        '--retry-schedule',
+        '--strict',
+        '--template',
+        '--timeout',
+        '--verbose',
+        '--version',
+        '--webhook-url',
+      ],
+    ],
     ['paycli help co', ['completion', 'config']],
   ];
 
@@ -98,13 +151,14 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
   });
 
   // --json FIELDS: the fields of the command's document, in the --json= form (fish completes the flag only)
-  if (shell !== 'fish') it.each([
-    ['paycli cashout --json=trans', ['transactionId']],
-    ['paycli history --json=out', ['outcome']],
-    ['paycli --json=st', []],
-  ] as Array<[string, string[]]>)('%j completes the fields of the document', (line, expected) => {
-    expect(complete(shell, line, { env }).candidates.map((c) => c.replace(/^--json=/, ''))).toEqual(expected);
-  });
+  if (shell !== 'fish')
+    it.each([
+      ['paycli cashout --json=trans', ['transactionId']],
+      ['paycli history --json=out', ['outcome']],
+      ['paycli --json=st', []],
+    ] as Array<[string, string[]]>)('%j completes the fields of the document', (line, expected) => {
+      expect(complete(shell, line, { env }).candidates.map((c) => c.replace(/^--json=/, ''))).toEqual(expected);
+    });
 
   it('--profile completes the profile names in the config file', () => {
     expect(complete(shell, 'paycli --profile ', { env }).candidates).toEqual(['default', 'prod']);

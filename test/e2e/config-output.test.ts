@@ -41,7 +41,9 @@ describe('paycli config', () => {
   it('refuses unknown keys with the list of valid ones, and bad values', async () => {
     const r = await runPaycli(['config', 'set', 'base_url', 'https://x.example'], { env: home.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, api-key-store, auth-header, allow-insecure-http, lang, timeout, settle-after, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, ledger-url, ledger-password, balance-path, header\.<Name>/);
+    expect(r.stderr).toMatch(
+      /unknown config key "base_url"; valid keys: base-url, cashin-base-url, cashout-base-url, api-key, api-key-store, auth-header, allow-insecure-http, lang, timeout, settle-after, duplicate-window, order-id, lookup, lookup-base-url, status-path, status-by-order-path, ledger-url, ledger-password, balance-path, header\.<Name>/,
+    );
     expect((await runPaycli(['config', 'set', 'timeout', '30 seconds'], { env: home.env })).code).toBe(2);
     // one duration syntax: 30s, and duplicate-window 1h, are taken (a plain number keeps its unit)
     expect((await runPaycli(['config', 'set', 'timeout', '30s'], { env: home.env })).code).toBe(0);

@@ -56,7 +56,11 @@ describe('config trust', () => {
     const pay = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: env() });
     expect(pay.code).toBe(2);
     expect(pay.stdout).toBe('');
-    expect(pay.stderr).toMatch(new RegExp(`^error: the config file ${configPath().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is owned by another user \\(uid 65534, you are \\d+\\); paycli does not trust it and sent nothing\\n`));
+    expect(pay.stderr).toMatch(
+      new RegExp(
+        `^error: the config file ${configPath().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is owned by another user \\(uid 65534, you are \\d+\\); paycli does not trust it and sent nothing\\n`,
+      ),
+    );
     expect(pay.stderr).not.toMatch(/at .*\.c?js:\d+/);
     expect(t.gw.received).toHaveLength(0);
     const list = await runPaycli(['config', 'list'], { env: env() });
@@ -74,11 +78,17 @@ describe('config trust', () => {
   it('a wrong type names the file and the key: exit 2 for payments and config commands, nothing sent', async () => {
     mkdirSync(t.home.env.PAYCLI_CONFIG_DIR!, { recursive: true, mode: 0o700 });
     writeFileSync(configPath(), JSON.stringify({ profiles: { default: { 'base-url': t.gw.url, 'api-key': 'sk_test_trust', timeout: 30000 } } }), { mode: 0o600 });
-    for (const args of [[...CASHOUT_ARGS, '--yes'], ['config', 'list'], ['config', 'set', 'timeout', '5000']]) {
+    for (const args of [
+      [...CASHOUT_ARGS, '--yes'],
+      ['config', 'list'],
+      ['config', 'set', 'timeout', '5000'],
+    ]) {
       const r = await runPaycli(args, { env: env() });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr.split('\n')[0]).toBe(`error: the config file ${configPath()}: profiles.default.timeout must be a string, not a number; fix it (or set it again with paycli config set)`);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `error: the config file ${configPath()}: profiles.default.timeout must be a string, not a number; fix it (or set it again with paycli config set)`,
+      );
     }
     writeFileSync(configPath(), JSON.stringify({ profiles: ['prod'] }));
     const arr = await runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: env() });

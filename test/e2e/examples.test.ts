@@ -60,10 +60,17 @@ function commentOf(line: string): string {
 }
 
 /** True when the text runs paycli (as a command word, not `paycli.cjs` or `--allow-scripts=paycli`). */
-const runsPaycli = (text: string) => /(^|[\s|;&($])paycli(\s|$)/m.test(text.split('\n').map((l) => l.slice(0, l.length - commentOf(l).length)).join('\n'));
+const runsPaycli = (text: string) =>
+  /(^|[\s|;&($])paycli(\s|$)/m.test(
+    text
+      .split('\n')
+      .map((l) => l.slice(0, l.length - commentOf(l).length))
+      .join('\n'),
+  );
 
 /** A server: `paycli [globals] sandbox` (not its control subcommands) or `paycli [globals] listen`. */
-const isServer = (text: string) => /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund|infraction|ping|events|resend|failure|reset)\b)|listen)\b/.test(text);
+const isServer = (text: string) =>
+  /(^|[\s|;&(])paycli(\s+--?[\w-]+(\s+[^-\s]\S*)?)*\s+(sandbox(?!\s+(pay|fail|cancel|refund|infraction|ping|events|resend|failure|reset)\b)|listen)\b/.test(text);
 
 function classify(text: string, where: string, shownError?: string): Example {
   const comments = text.split('\n').map(commentOf);
@@ -210,19 +217,22 @@ function runBlock(examples: Example[], base: string): Outcome[] {
   writeFileSync(join(dir, 'bin', 'paycli'), `#!/bin/sh\nexec ${q(process.execPath)} ${q(PAYCLI)} "$@"\n`, { mode: 0o755 });
   const script = join(dir, 'driver.sh');
   writeFileSync(script, driver(examples, dir));
-  const env = childEnv({
-    HOME: home,
-    PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
-    PAYCLI_CONFIG_DIR: join(dir, 'config'),
-    PAYCLI_DATA_DIR: data,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    // what the examples take from the reader's environment
-    KEY: 'sk_test_example_key_0001',
-    GATEWAY_KEY: 'sk_test_example_key_0002',
-    CS: 'cs_test_example_secret_0003',
-    TERM: 'xterm-256color',
-  }, /^(CI|TMUX)$/);
+  const env = childEnv(
+    {
+      HOME: home,
+      PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+      PAYCLI_CONFIG_DIR: join(dir, 'config'),
+      PAYCLI_DATA_DIR: data,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+      // what the examples take from the reader's environment
+      KEY: 'sk_test_example_key_0001',
+      GATEWAY_KEY: 'sk_test_example_key_0002',
+      CS: 'cs_test_example_secret_0003',
+      TERM: 'xterm-256color',
+    },
+    /^(CI|TMUX)$/,
+  );
   const r = spawnSync('unshare', ['-rn', 'bash', script], { env, encoding: 'utf8', timeout: 240_000 });
   if (r.status !== 0) throw new Error(`the example driver failed (${r.status ?? r.signal}): ${r.stderr}`);
   const read = (f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '');
@@ -242,14 +252,22 @@ function check(outcomes: Outcome[]): void {
     const stack = /^\s+at .+:\d+:\d+\)?$/m.test(stderr);
     const errorShown = ex.shownError === undefined || ex.exit === 0 || stderr.includes(ex.shownError);
     if (code !== expected || stack || !errorShown) {
-      failures.push(`${ex.where}: ${ex.text}\n  expected ${expected}${ex.shownError && ex.exit ? ` and "${ex.shownError}"` : ''}, got ${code}${stack ? ' with a stack trace' : ''}\n  stdout: ${stdout.slice(0, 600)}\n  stderr: ${stderr.slice(0, 1200)}`);
+      failures.push(
+        `${ex.where}: ${ex.text}\n  expected ${expected}${ex.shownError && ex.exit ? ` and "${ex.shownError}"` : ''}, got ${code}${stack ? ' with a stack trace' : ''}\n  stdout: ${stdout.slice(0, 600)}\n  stderr: ${stderr.slice(0, 1200)}`,
+      );
     }
   }
   expect(failures.join('\n\n'), failures.join('\n\n')).toBe('');
 }
 
 /** The pages whose examples run: README.md, then every page of docs/, by name. */
-export const PAGES: readonly string[] = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+export const PAGES: readonly string[] = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 describe('every example of README.md and docs/ runs as written', () => {
   const blocks = PAGES.flatMap((file) => markdownBlocks(readFileSync(join(ROOT, file), 'utf8'), file));
@@ -257,10 +275,17 @@ describe('every example of README.md and docs/ runs as written', () => {
     const of = (prefix: string) => blocks.filter((b) => b.where.startsWith(prefix));
     expect(of('README.md:').length).toBeGreaterThan(5);
     expect(of('docs/').length).toBeGreaterThan(10);
-    expect(of('README.md:').flatMap((b) => b.examples).map((e) => e.text).join('\n')).toContain('paycli cashout');
+    expect(
+      of('README.md:')
+        .flatMap((b) => b.examples)
+        .map((e) => e.text)
+        .join('\n'),
+    ).toContain('paycli cashout');
     // a page read as the test reads it: its own path in `where`, one example per command line
     const sample = markdownBlocks('x\n\n```sh\npaycli brcode decode -   # exit 2\n```\n\n```json\n{"paycli": 1}\n```\n', 'docs/x.md');
-    expect(sample).toEqual([{ where: 'docs/x.md:3', examples: [{ text: 'paycli brcode decode -   # exit 2', where: 'docs/x.md:3+0', mode: 'run', exit: 2, shownError: undefined }] }]);
+    expect(sample).toEqual([
+      { where: 'docs/x.md:3', examples: [{ text: 'paycli brcode decode -   # exit 2', where: 'docs/x.md:3+0', mode: 'run', exit: 2, shownError: undefined }] },
+    ]);
   });
   for (const block of blocks) {
     it(`${block.where}: ${block.examples.length} example(s)`, () => check(runBlock(block.examples, base)), 240_000);

@@ -27,7 +27,10 @@ function commandPaths(): Promise<string[][]> {
     const r = await runPaycli([...path, '--help'], { timeoutMs: 120_000 });
     expect(r.code).toBe(0);
     const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(r.stdout)?.[1] ?? '';
-    const children = [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((name) => name !== 'help').map((name) => [...path, name]);
+    const children = [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)]
+      .map((m) => m[1]!)
+      .filter((name) => name !== 'help')
+      .map((name) => [...path, name]);
     const below = await mapLimit(children, 2, walk);
     return children.flatMap((child, i) => [child, ...below[i]!]);
   };
@@ -45,33 +48,46 @@ describe('paycli help', () => {
     expect((await runPaycli(['help'])).stdout).toBe(bare.stdout);
   });
 
-  it('help <command> [<subcommand>] prints exactly that command\'s help, for every command', async () => {
-    const paths = await commandPaths();
-    expect(paths).toContainEqual(['config', 'set']);
-    expect(paths).toContainEqual(['sandbox', 'pay']);
-    const runs = await mapLimit(paths, 2, async (path) => [path, await runPaycli(['help', ...path], { timeoutMs: 120_000 }), await runPaycli([...path, '--help'], { timeoutMs: 120_000 })] as const);
-    for (const [path, viaHelp, viaFlag] of runs) {
-      expect(viaHelp.code, path.join(' ')).toBe(0);
-      expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: paycli ${path.join(' ')} `));
-      expect(viaHelp.stdout).toBe(viaFlag.stdout);
-    }
-  }, startBudget(START_MS, TREE_STARTS * 2));
+  it(
+    "help <command> [<subcommand>] prints exactly that command's help, for every command",
+    async () => {
+      const paths = await commandPaths();
+      expect(paths).toContainEqual(['config', 'set']);
+      expect(paths).toContainEqual(['sandbox', 'pay']);
+      const runs = await mapLimit(
+        paths,
+        2,
+        async (path) => [path, await runPaycli(['help', ...path], { timeoutMs: 120_000 }), await runPaycli([...path, '--help'], { timeoutMs: 120_000 })] as const,
+      );
+      for (const [path, viaHelp, viaFlag] of runs) {
+        expect(viaHelp.code, path.join(' ')).toBe(0);
+        expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: paycli ${path.join(' ')} `));
+        expect(viaHelp.stdout).toBe(viaFlag.stdout);
+      }
+    },
+    startBudget(START_MS, TREE_STARTS * 2),
+  );
 
-  it('every subcommand names the global options it accepts in one line, described once in paycli --help', async () => {
-    const paths = await commandPaths();
-    const runs = await mapLimit(paths, 2, (path) => runPaycli([...path, '--help'], { timeoutMs: 120_000 }));
-    for (const [i, path] of paths.entries()) {
-      const r = runs[i]!;
-      const globals = /\nGlobal options \(see paycli --help\): (.*)\n/.exec(r.stdout)?.[1] ?? '';
-      for (const flag of ['--json', '--profile', '--base-url', '--timeout', '--no-color', '--verbose', '--lang']) expect(globals.split(' '), `${path.join(' ')}: ${flag}`).toContain(flag);
-      expect(r.stdout, path.join(' ')).not.toContain('Global Options:');
-      expect(r.stdout, path.join(' ')).not.toContain('config profile to use (env PAYCLI_PROFILE'); // a global's description is on the root's page only
-    }
-    const cashin = runs[paths.findIndex((p) => p.join(' ') === 'cashin')]!;
-    expect(cashin.stdout.split('\n').length).toBeLessThan(90); // 99 when every global was described on every page
-    const root = await runPaycli(['--help']);
-    expect(root.stdout).toMatch(/--profile <name> +\S/);
-  }, startBudget(START_MS, TREE_STARTS));
+  it(
+    'every subcommand names the global options it accepts in one line, described once in paycli --help',
+    async () => {
+      const paths = await commandPaths();
+      const runs = await mapLimit(paths, 2, (path) => runPaycli([...path, '--help'], { timeoutMs: 120_000 }));
+      for (const [i, path] of paths.entries()) {
+        const r = runs[i]!;
+        const globals = /\nGlobal options \(see paycli --help\): (.*)\n/.exec(r.stdout)?.[1] ?? '';
+        for (const flag of ['--json', '--profile', '--base-url', '--timeout', '--no-color', '--verbose', '--lang'])
+          expect(globals.split(' '), `${path.join(' ')}: ${flag}`).toContain(flag);
+        expect(r.stdout, path.join(' ')).not.toContain('Global Options:');
+        expect(r.stdout, path.join(' ')).not.toContain('config profile to use (env PAYCLI_PROFILE'); // a global's description is on the root's page only
+      }
+      const cashin = runs[paths.findIndex((p) => p.join(' ') === 'cashin')]!;
+      expect(cashin.stdout.split('\n').length).toBeLessThan(90); // 99 when every global was described on every page
+      const root = await runPaycli(['--help']);
+      expect(root.stdout).toMatch(/--profile <name> +\S/);
+    },
+    startBudget(START_MS, TREE_STARTS),
+  );
 
   it('sandbox control subcommands take --api-key (and PAYCLI_API_KEY)', async () => {
     const r = await runPaycli(['help', 'sandbox', 'pay']);
@@ -93,7 +109,11 @@ describe('paycli help', () => {
   }
 
   it('with --json the error is one JSON document, and nothing else on stderr', async () => {
-    for (const args of [['--json', 'help', 'cashn'], ['--json', 'cashn'], ['--json', 'config', 'lst']]) {
+    for (const args of [
+      ['--json', 'help', 'cashn'],
+      ['--json', 'cashn'],
+      ['--json', 'config', 'lst'],
+    ]) {
       const r = await runPaycli(args);
       expect(r.code).toBe(2);
       const lines = r.stderr.trim().split('\n');
@@ -145,7 +165,11 @@ describe('--no-color', () => {
 describe('usage answers that tell the truth', () => {
   const g = useGatewayFixture('sk_test_help_0123456789');
   it('a mistyped command with --help is an unknown command: exit 2, "did you mean", not the root help', async () => {
-    for (const args of [['cashot', '--help'], ['--json', 'cashot', '-h'], ['--profile', 'x', 'cashot', '--help']]) {
+    for (const args of [
+      ['cashot', '--help'],
+      ['--json', 'cashot', '-h'],
+      ['--profile', 'x', 'cashot', '--help'],
+    ]) {
       const r = await runPaycli(args, { env: g.home.env });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -162,7 +186,11 @@ describe('usage answers that tell the truth', () => {
     expect(pt.stderr).toMatch(/^erro: opção desconhecida '--csv'\n\(você quis dizer --format csv\?\)/);
   });
   it('--json --version is one JSON document; --version alone the bare version', async () => {
-    for (const args of [['--json', '--version'], ['--version', '--json'], ['--json', '-V']]) {
+    for (const args of [
+      ['--json', '--version'],
+      ['--version', '--json'],
+      ['--json', '-V'],
+    ]) {
       const r = await runPaycli(args);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });

@@ -23,7 +23,20 @@ function seed(): void {
   const now = Date.now();
   const lines: unknown[] = [];
   const add = (id: string, daysAgo: number, kind: 'cashout' | 'cashin', value: number, extra: Record<string, unknown>, outcome?: string, end: Record<string, unknown> = {}) => {
-    lines.push({ event: 'begin', v: 1, id, time: new Date(now - daysAgo * day).toISOString(), kind, fingerprint: 'x', value, target: 'https://gw.example/transaction/cashout', sandbox: false, profile: 'default', pid: 1, ...extra });
+    lines.push({
+      event: 'begin',
+      v: 1,
+      id,
+      time: new Date(now - daysAgo * day).toISOString(),
+      kind,
+      fingerprint: 'x',
+      value,
+      target: 'https://gw.example/transaction/cashout',
+      sandbox: false,
+      profile: 'default',
+      pid: 1,
+      ...extra,
+    });
     if (outcome) lines.push({ event: 'end', id, time: new Date(now - daysAgo * day).toISOString(), outcome, ...end });
   };
   add('p1', 40, 'cashout', 123456, { pixKeyType: 2, pixKey: 'old@example.com', recipient: 'Old', orderId: 'order-1' }, 'ok', { transactionId: 11 });
@@ -58,7 +71,15 @@ describe('paycli history', () => {
     expect(await ids('--profile', 'prod')).toEqual([3, 2]);
     expect(await ids('--order-id', 'order-4')).toEqual([4]);
     expect(await ids('--order-id', 'nope')).toEqual([]);
-    for (const bad of [['--since', 'anteontem'], ['--csv-dialect', 'br'], ['--limit', '0'], ['--kind', 'pix'], ['--outcome', 'maybe'], ['--format', 'xml'], ['--json', '--format', 'csv']]) {
+    for (const bad of [
+      ['--since', 'anteontem'],
+      ['--csv-dialect', 'br'],
+      ['--limit', '0'],
+      ['--kind', 'pix'],
+      ['--outcome', 'maybe'],
+      ['--format', 'xml'],
+      ['--json', '--format', 'csv'],
+    ]) {
       const r = await runPaycli(['history', ...bad], { env: t.env() });
       expect(r.code, bad.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -88,7 +109,22 @@ describe('paycli history', () => {
     const j = await runPaycli(['history', '--format', 'json', '--order-id', 'order-1'], { env: t.env() });
     const doc = JSON.parse(j.stdout) as Record<string, unknown>[];
     expect(doc).toEqual([
-      expect.objectContaining({ id: 1, kind: 'cashout', value: 123456, pixKeyType: 2, pixKey: 'old@example.com', recipient: 'Old', orderId: 'order-1', transactionId: 11, outcome: 'ok', completed: true, profile: 'default', target: 'https://gw.example/transaction/cashout', sandbox: false, allowDuplicate: false }),
+      expect.objectContaining({
+        id: 1,
+        kind: 'cashout',
+        value: 123456,
+        pixKeyType: 2,
+        pixKey: 'old@example.com',
+        recipient: 'Old',
+        orderId: 'order-1',
+        transactionId: 11,
+        outcome: 'ok',
+        completed: true,
+        profile: 'default',
+        target: 'https://gw.example/transaction/cashout',
+        sandbox: false,
+        allowDuplicate: false,
+      }),
     ]);
     expect(doc[0]).not.toHaveProperty('fingerprint');
     expect(JSON.parse((await runPaycli(['--json', 'history', '--order-id', 'order-1'], { env: t.env() })).stdout)).toEqual(doc);
@@ -97,9 +133,13 @@ describe('paycli history', () => {
     expect(c.code).toBe(0);
     const rows = c.stdout.split('\r\n');
     expect(rows.pop()).toBe('');
-    expect(rows[0]).toBe('entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version,time_local');
+    expect(rows[0]).toBe(
+      'entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version,time_local',
+    );
     expect(rows).toHaveLength(5);
-    expect(rows[4]).toMatch(/^1,\d{4}-[\d-]+T[\d:.]+Z,cashout,false,default,123456,"1234,56",ok,true,email,old@example\.com,Old,,,order-1,,,11,,,,false,,,,https:\/\/gw\.example\/transaction\/cashout,,,,\d{4}-[\d-]+T[\d:]+[+-]\d\d:\d\d$/);
+    expect(rows[4]).toMatch(
+      /^1,\d{4}-[\d-]+T[\d:.]+Z,cashout,false,default,123456,"1234,56",ok,true,email,old@example\.com,Old,,,order-1,,,11,,,,false,,,,https:\/\/gw\.example\/transaction\/cashout,,,,\d{4}-[\d-]+T[\d:]+[+-]\d\d:\d\d$/,
+    );
     // a key and a name that a spreadsheet would run as formulas; quotes and commas quoted
     expect(rows[3]).toContain(`,phone,'+5511987654321,'=cmd(),`);
     expect(rows[3]).toContain(`,400,"pixKey, ""inválida""",`);
@@ -159,7 +199,9 @@ describe('paycli history', () => {
     t.gw.respond((_req, res) => json(res, 400, { message: `pixKey inválida ${KEY}` }));
     expect((await runPaycli([...withValue(CASHOUT_ARGS, 123456), '--yes'], { env: t.env() })).code).toBe(1);
     const h = await runPaycli(['history'], { env: t.env() });
-    expect(h.stdout).toMatch(/^ENTRY.*\n {4}3 .* cash-out +R\$ 1\.234,56 {2}refused {2}fulano@example\.com\n {4}2 .* cash-out +R\$ 15,50 {2}ok {7}fulano@example\.com\n {4}1 .* cash-in +R\$ 10,00 {2}ok {7}Fulano de Tal\n$/);
+    expect(h.stdout).toMatch(
+      /^ENTRY.*\n {4}3 .* cash-out +R\$ 1\.234,56 {2}refused {2}fulano@example\.com\n {4}2 .* cash-out +R\$ 15,50 {2}ok {7}fulano@example\.com\n {4}1 .* cash-in +R\$ 10,00 {2}ok {7}Fulano de Tal\n$/,
+    );
     expect(h.stderr).toBe('');
     const all = (await runPaycli(['--json', 'history'], { env: t.env() })).stdout + (await runPaycli(['history', '--format', 'csv'], { env: t.env() })).stdout;
     expect(all).not.toContain(KEY);

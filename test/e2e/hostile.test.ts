@@ -110,7 +110,10 @@ describe('hostile gateway: answers outside the interface', () => {
     // Peak memory of the child, read from inside it at exit (no external tool needed).
     const rssFile = join(t.home.dir, 'maxrss');
     const preload = join(t.home.dir, 'maxrss.mjs');
-    writeFileSync(preload, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
+    writeFileSync(
+      preload,
+      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
+    );
     const r = await runPaycli(cashout(), { env: t.env({ NODE_OPTIONS: `--import=${preload}` }), timeoutMs: 30_000 });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/the gateway's answer is larger than 1048576 bytes; refused/);
@@ -252,7 +255,11 @@ describe('hostile gateway: escape sequences and control characters never reach t
       // Created, but its BR Code is not valid: the result is printed, and exit 6 says a person must look.
       expect(r.code).toBe(6);
       expect(r.stdout).toContain(CASHIN_OK.qrCode);
-      expect(r.stderr).toMatch(flags.includes('--json') ? /\{"error":\{"code":"needs_attention".*"problems":\["the BR Code returned by the gateway is not valid/ : /error: created, but needs attention:\n {2}- the BR Code returned by the gateway is not valid/);
+      expect(r.stderr).toMatch(
+        flags.includes('--json')
+          ? /\{"error":\{"code":"needs_attention".*"problems":\["the BR Code returned by the gateway is not valid/
+          : /error: created, but needs attention:\n {2}- the BR Code returned by the gateway is not valid/,
+      );
       if (flags.includes('--json')) {
         const doc = JSON.parse(r.stdout) as Record<string, string>;
         expect((doc.gateway as unknown as Record<string, string>).note).toContain('Badred link');
@@ -331,9 +338,30 @@ describe('hostile input files: refused with exit 2 naming the line and the limit
 
   it('a lone surrogate (half of a UTF-16 pair) in --input and in a JSON Lines row: refused with the field and line', async () => {
     const file = write('lone.json', '{\n  "person": {"name": "Fulano \\ud800 de Tal"}\n}\n');
-    const r = await runPaycli(['cashout', '--input', file, '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--person-email', 'a@example.com', '--person-phone', '11987654321', '--yes'], { env: t.env() });
+    const r = await runPaycli(
+      [
+        'cashout',
+        '--input',
+        file,
+        '--value',
+        '1550',
+        '--pix-key-type',
+        'email',
+        '--pix-key',
+        'a@example.com',
+        '--person-email',
+        'a@example.com',
+        '--person-phone',
+        '11987654321',
+        '--yes',
+      ],
+      { env: t.env() },
+    );
     expectRefused(r, /a lone surrogate .* at line 2, column 22 \(in person\.name\)/);
-    const rows = write('lone.jsonl', `${JSON.stringify({ value: 1000, pixKeyType: 'email', pixKey: 'a@example.com', person: { name: 'Ana', email: 'a@example.com', phone: '11987654321' } })}\n{"value": 1000, "pixKeyType": "email", "pixKey": "b@example.com", "person": {"name": "B\\udc00", "email": "b@example.com", "phone": "11987654321"}}\n`);
+    const rows = write(
+      'lone.jsonl',
+      `${JSON.stringify({ value: 1000, pixKeyType: 'email', pixKey: 'a@example.com', person: { name: 'Ana', email: 'a@example.com', phone: '11987654321' } })}\n{"value": 1000, "pixKeyType": "email", "pixKey": "b@example.com", "person": {"name": "B\\udc00", "email": "b@example.com", "phone": "11987654321"}}\n`,
+    );
     const b = await runPaycli(['cashout', '--batch', rows, '--yes'], { env: t.env() });
     expectRefused(b, /line 2.*lone surrogate/);
   });

@@ -95,7 +95,7 @@ describe('a single cash-out in flight', () => {
     expect((await history(env)).map((e) => e.outcome)).toEqual(['ok']);
   });
 
-  it("its own lookup after a timeout, and reconcile during a slow send, leave it unknown; reconcile finds it once the gateway has it", async () => {
+  it('its own lookup after a timeout, and reconcile during a slow send, leave it unknown; reconcile finds it once the gateway has it', async () => {
     const l = slowGateway(3000);
     const env = t.env();
     // reconcile while a cash-out is waiting for its answer: that entry's run is alive: left alone.

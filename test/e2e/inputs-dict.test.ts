@@ -64,7 +64,9 @@ describe('e-mail PIX keys follow the DICT rule', () => {
 describe('phones: Anatel area codes and the trunk prefix', () => {
   it.each(['23 98765-4321', '(25) 3456-7890', '+55 52 98765-4321', '(01) 98765-4321'])('recipient phone %j: the DDD does not exist, nothing sent', async (phone) => {
     const stderr = await refused([...withFlag(CASHOUT_ARGS, '--person-phone', phone), '--yes']);
-    expect(stderr).toMatch(/--person-phone: has DDD \d\d, which does not exist \(Anatel's area codes: 11-19, 21, 22, 24, 27, 28, 31-35, 37, 38, 41-49, 51, 53-55, 61-69, 71, 73-75, 77, 79, 81-89, 91-99\)/);
+    expect(stderr).toMatch(
+      /--person-phone: has DDD \d\d, which does not exist \(Anatel's area codes: 11-19, 21, 22, 24, 27, 28, 31-35, 37, 38, 41-49, 51, 53-55, 61-69, 71, 73-75, 77, 79, 81-89, 91-99\)/,
+    );
   });
 
   it('a phone key with a DDD that does not exist is refused', async () => {
@@ -86,7 +88,11 @@ describe('phones: Anatel area codes and the trunk prefix', () => {
 
 describe('names and descriptions refuse invisible characters', () => {
   it.each([
-    ['--payer-name', 'Fulano\u202e de Tal', /--payer-name: contains U\+202E, a right-to-left override, a bidi control; only visible characters and spaces are allowed, e\.g\. "Fulano de Tal"/],
+    [
+      '--payer-name',
+      'Fulano\u202e de Tal',
+      /--payer-name: contains U\+202E, a right-to-left override, a bidi control; only visible characters and spaces are allowed, e\.g\. "Fulano de Tal"/,
+    ],
     ['--product-name', 'Cami\u200bseta', /--product-name: contains U\+200B, a zero-width space;/],
     ['--product-description', 'azul\u2028M', /--product-description: contains U\+2028, a line separator;/],
     ['--product-description', 'azul\u2029M', /--product-description: contains U\+2029, a paragraph separator;/],
@@ -119,7 +125,15 @@ describe('one table of Pix key types: the same names everywhere', () => {
   });
 
   it.each([
-    ['EVP', 4], ['evp', 4], ['RANDOM_KEY', 4], ['TELEFONE', 3], ['telefone', 3], ['email', 2], ['EMAIL', 2], ['cpf', 0], ['CNPJ', 1],
+    ['EVP', 4],
+    ['evp', 4],
+    ['RANDOM_KEY', 4],
+    ['TELEFONE', 3],
+    ['telefone', 3],
+    ['email', 2],
+    ['EMAIL', 2],
+    ['cpf', 0],
+    ['CNPJ', 1],
   ])('--input pixKeyType %j', async (name, value) => {
     const key = { 0: '123.456.789-09', 1: '12.ABC.345/01DE-35', 2: 'fulano@example.com', 3: '+5511987654321', 4: UUID }[value]!;
     const input = JSON.stringify({ value: 1550, pixKeyType: name, pixKey: key, person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } });
@@ -129,7 +143,9 @@ describe('one table of Pix key types: the same names everywhere', () => {
 
   it('an unknown name is refused with the accepted names, nothing sent', async () => {
     const stderr = await refused([...withFlag(CASHOUT_ARGS, '--pix-key-type', 'chave'), '--yes']);
-    expect(stderr).toMatch(/argument 'chave' is invalid\. use one of cpf, cnpj, email, phone, random \(also the interface's TELEFONE and RANDOM_KEY, the DICT's EVP and PHONE, or 0-4\)/);
+    expect(stderr).toMatch(
+      /argument 'chave' is invalid\. use one of cpf, cnpj, email, phone, random \(also the interface's TELEFONE and RANDOM_KEY, the DICT's EVP and PHONE, or 0-4\)/,
+    );
   });
 });
 
@@ -140,27 +156,53 @@ describe('--input is read strictly', () => {
   it('a key given twice is refused, naming it and where (nothing sent)', async () => {
     const stderr = await refused(['cashout', '--input', '-', '--yes'], '{"value": 100,\n "value": 150000, "pixKeyType": 2}');
     expect(stderr).toMatch(/--input: stdin is not valid JSON: the key "value" is given twice at line 2, column 2 \(in value\); nothing was sent/);
-    const nested = await refused(['--json', 'cashout', '--input', '-', '--yes'], JSON.stringify(BODY).replace('"phone":"11987654321"', '"phone":"11987654321","phone":"21987654321"'));
+    const nested = await refused(
+      ['--json', 'cashout', '--input', '-', '--yes'],
+      JSON.stringify(BODY).replace('"phone":"11987654321"', '"phone":"11987654321","phone":"21987654321"'),
+    );
     expect(JSON.parse(nested).error).toMatchObject({ code: 'usage', field: 'person.phone' });
   });
 
-  it.each([['"1500"', 'the string "1500"'], ['1.0', '1.0'], ['1000.000000000000001', '1000.000000000000001'], ['15e2', '15e2']])('value %s is not a JSON integer: refused, nothing sent', async (value, shown) => {
+  it.each([
+    ['"1500"', 'the string "1500"'],
+    ['1.0', '1.0'],
+    ['1000.000000000000001', '1000.000000000000001'],
+    ['15e2', '15e2'],
+  ])('value %s is not a JSON integer: refused, nothing sent', async (value, shown) => {
     const stderr = await refused(['cashout', '--input', '-', '--yes'], text(value));
     expect(stderr).toContain(`value (in --input stdin): must be a JSON integer number of cents, e.g. 1500, not ${shown}`);
   });
 
   it('a split amount of 1.0 in a cash-in file is refused by its JSON path', async () => {
     const file = join(t.home.dir, 'order.json');
-    writeFileSync(file, JSON.stringify({ payerName: 'Fulano de Tal', payerDocument: '123.456.789-09', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul', value: 1000 }).replace('}', ',"splits":[{"clientId":"123e4567-e12b-12d1-a456-426655440000","value":3.0}]}'));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        payerName: 'Fulano de Tal',
+        payerDocument: '123.456.789-09',
+        payerEmail: 'fulano@example.com',
+        payerPhone: '11987654321',
+        productName: 'Camiseta',
+        productDescription: 'Azul',
+        value: 1000,
+      }).replace('}', ',"splits":[{"clientId":"123e4567-e12b-12d1-a456-426655440000","value":3.0}]}'),
+    );
     const r = await runPaycli(['--json', 'cashin', '--input', file], { env: t.env() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'validation', field: 'splits.0.value', message: `splits.0.value (in --input ${file}): must be a JSON integer number of cents, e.g. 1500, not 3.0 (cents have no fraction or exponent); nothing was sent` });
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'validation',
+      field: 'splits.0.value',
+      message: `splits.0.value (in --input ${file}): must be a JSON integer number of cents, e.g. 1500, not 3.0 (cents have no fraction or exponent); nothing was sent`,
+    });
     expect(t.gw.received).toHaveLength(0);
   });
 
   it('problems in the file name the JSON path, not a flag; --json gives the path as field', async () => {
-    const r = await runPaycli(['--json', 'cashout', '--input', '-', '--yes'], { env: t.env(), input: JSON.stringify({ ...BODY, person: { ...BODY.person, phone: '23 98765-4321' } }) });
+    const r = await runPaycli(['--json', 'cashout', '--input', '-', '--yes'], {
+      env: t.env(),
+      input: JSON.stringify({ ...BODY, person: { ...BODY.person, phone: '23 98765-4321' } }),
+    });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const error = JSON.parse(r.stderr).error;

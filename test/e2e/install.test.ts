@@ -32,7 +32,10 @@ let prebuilds: string | undefined;
 
 /** Environment of a new user's shell: no npm settings of the `npm test` around us, no PAYCLI_*, a fresh HOME. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = childEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), ...extra }, /^(npm_|INIT_CWD$|NODE$|PAYCLI_CACHE_DIR$)/i);
+  const env = childEnv(
+    { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), ...extra },
+    /^(npm_|INIT_CWD$|NODE$|PAYCLI_CACHE_DIR$)/i,
+  );
   // npm must keep its own cache (offline machines have only that); HOME is fresh, so say where it is.
   env.npm_config_cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: { ...process.env } }).trim();
   // Likewise the Node headers node-gyp builds better-sqlite3 against when no prebuilt binary can be
@@ -96,24 +99,34 @@ describe('a clean clone', () => {
     expect(commands[1]).toBe('npm ci && npm test');
   });
 
-  it('runs the README\'s first set-up command verbatim: a cash-in on the sandbox, QR code in the terminal', () => {
-    const [first] = readmeSetupCommands(readFileSync(join(clone, 'README.md'), 'utf8'));
-    // `script` gives the command a terminal, as a person typing it has.
-    const r = spawnSync('script', ['-qefc', first!, '/dev/null'], { cwd: clone, env: userEnv({ TERM: 'xterm-256color' }), encoding: 'utf8', timeout: SLOW, maxBuffer: 64 * 1024 * 1024 });
-    const out = r.stdout.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-    expect(r.status, out.slice(-3000)).toBe(0);
-    expect(out).toContain('sandbox: this runs against the built-in sandbox; no money moves');
-    expect(out).toContain('Cash-in created (sandbox: no money moves)');
-    expect(out).toMatch(/Transaction ID\s+\d+/);
-    expect(out).toMatch(/Amount\s+R\$ 10,00/);
-    expect(out).toMatch(/^000201.+6304[0-9A-F]{4}$/m); // the BR Code
-    const qrRows = out.split('\n').filter((l) => /[▀▄█]{5}/.test(l));
-    expect(qrRows.length).toBeGreaterThan(10); // the QR code, drawn with half blocks
-    expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-    // it builds once (`npm ci` runs `prepare`, which builds), with no npm or build warning
-    expect(out.match(/^> paycli@[\d.]+ build$/gm) ?? []).toHaveLength(1);
-    expect(out).not.toMatch(/npm warn|WARN|is using named and default exports/i);
-  }, SLOW);
+  it(
+    "runs the README's first set-up command verbatim: a cash-in on the sandbox, QR code in the terminal",
+    () => {
+      const [first] = readmeSetupCommands(readFileSync(join(clone, 'README.md'), 'utf8'));
+      // `script` gives the command a terminal, as a person typing it has.
+      const r = spawnSync('script', ['-qefc', first!, '/dev/null'], {
+        cwd: clone,
+        env: userEnv({ TERM: 'xterm-256color' }),
+        encoding: 'utf8',
+        timeout: SLOW,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const out = r.stdout.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+      expect(r.status, out.slice(-3000)).toBe(0);
+      expect(out).toContain('sandbox: this runs against the built-in sandbox; no money moves');
+      expect(out).toContain('Cash-in created (sandbox: no money moves)');
+      expect(out).toMatch(/Transaction ID\s+\d+/);
+      expect(out).toMatch(/Amount\s+R\$ 10,00/);
+      expect(out).toMatch(/^000201.+6304[0-9A-F]{4}$/m); // the BR Code
+      const qrRows = out.split('\n').filter((l) => /[▀▄█]{5}/.test(l));
+      expect(qrRows.length).toBeGreaterThan(10); // the QR code, drawn with half blocks
+      expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+      // it builds once (`npm ci` runs `prepare`, which builds), with no npm or build warning
+      expect(out.match(/^> paycli@[\d.]+ build$/gm) ?? []).toHaveLength(1);
+      expect(out).not.toMatch(/npm warn|WARN|is using named and default exports/i);
+    },
+    SLOW,
+  );
 });
 
 describe('npm pack and a global install', () => {
@@ -121,66 +134,106 @@ describe('npm pack and a global install', () => {
   let prefix: string;
   const installedEnv = () => userEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, PAYCLI_CONFIG_DIR: join(home, 'cfg'), PAYCLI_DATA_DIR: join(home, 'data') });
 
-  it('npm pack builds what it needs and packs only what runs', () => {
-    rmSync(join(clone, 'dist'), { recursive: true, force: true });
-    rmSync(join(clone, 'man'), { recursive: true, force: true });
-    const r = sh('npm pack --json --pack-destination ..', clone);
-    expect(r.status, r.stderr.slice(-3000)).toBe(0);
-    const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    tarball = join(dir, info!.filename);
-    const files = info!.files.map((f) => f.path).sort();
-    const runs = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^bin\/paycli\.cjs$/, /^dist\/[\w.-]+\.cjs$/, /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/, /^man\/paycli\.1$/, /^man\/pt_BR\/man1\/paycli\.1$/, /^schemas\/[\w.-]+\.schema\.json$/, /^examples\/[\w.-]+\.(json|csv)$/];
-    expect(files.filter((f) => !runs.some((re) => re.test(f)))).toEqual([]);
-    for (const f of ['bin/paycli.cjs', 'dist/boot.cjs', 'man/paycli.1', 'man/pt_BR/man1/paycli.1', 'completions/paycli.bash', 'completions/_paycli', 'completions/paycli.fish', 'examples/order.json', 'examples/payout.json', 'examples/charges.csv', 'examples/payouts.csv']) expect(files).toContain(f);
-  }, SLOW);
+  it(
+    'npm pack builds what it needs and packs only what runs',
+    () => {
+      rmSync(join(clone, 'dist'), { recursive: true, force: true });
+      rmSync(join(clone, 'man'), { recursive: true, force: true });
+      const r = sh('npm pack --json --pack-destination ..', clone);
+      expect(r.status, r.stderr.slice(-3000)).toBe(0);
+      const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+      tarball = join(dir, info!.filename);
+      const files = info!.files.map((f) => f.path).sort();
+      const runs = [
+        /^package\.json$/,
+        /^README\.md$/,
+        /^LICENSE$/,
+        /^bin\/paycli\.cjs$/,
+        /^dist\/[\w.-]+\.cjs$/,
+        /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/,
+        /^man\/paycli\.1$/,
+        /^man\/pt_BR\/man1\/paycli\.1$/,
+        /^schemas\/[\w.-]+\.schema\.json$/,
+        /^examples\/[\w.-]+\.(json|csv)$/,
+      ];
+      expect(files.filter((f) => !runs.some((re) => re.test(f)))).toEqual([]);
+      for (const f of [
+        'bin/paycli.cjs',
+        'dist/boot.cjs',
+        'man/paycli.1',
+        'man/pt_BR/man1/paycli.1',
+        'completions/paycli.bash',
+        'completions/_paycli',
+        'completions/paycli.fish',
+        'examples/order.json',
+        'examples/payout.json',
+        'examples/charges.csv',
+        'examples/payouts.csv',
+      ])
+        expect(files).toContain(f);
+    },
+    SLOW,
+  );
 
-  it('installed globally into a temporary prefix: --version, a cash-in, man paycli, completions', () => {
-    prefix = join(dir, 'prefix');
-    // npm 11 runs dependencies' install scripts only when allowed: better-sqlite3 (the ledger) builds its addon
-    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=better-sqlite3 --no-audit --no-fund ${JSON.stringify(tarball)}`, dir, installEnv());
-    expect(install.status, install.stderr.slice(-3000)).toBe(0);
-    const env = installedEnv();
+  it(
+    'installed globally into a temporary prefix: --version, a cash-in, man paycli, completions',
+    () => {
+      prefix = join(dir, 'prefix');
+      // npm 11 runs dependencies' install scripts only when allowed: better-sqlite3 (the ledger) builds its addon
+      const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=better-sqlite3 --no-audit --no-fund ${JSON.stringify(tarball)}`, dir, installEnv());
+      expect(install.status, install.stderr.slice(-3000)).toBe(0);
+      const env = installedEnv();
 
-    const version = sh('command -v paycli && paycli --version', home, env);
-    expect(version.stdout).toBe(`${join(prefix, 'bin', 'paycli')}\n${VERSION}\n`);
+      const version = sh('command -v paycli && paycli --version', home, env);
+      expect(version.stdout).toBe(`${join(prefix, 'bin', 'paycli')}\n${VERSION}\n`);
 
-    const cashin = sh('paycli --json cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description "Camiseta azul M"', home, env);
-    expect(cashin.status, cashin.stderr).toBe(0);
-    expect(JSON.parse(cashin.stdout)).toMatchObject({ transactionId: expect.any(Number), qrCode: expect.stringMatching(/^000201/) });
+      const cashin = sh(
+        'paycli --json cashin --value 1000 --payer-name "Fulano de Tal" --payer-document 123.456.789-09 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description "Camiseta azul M"',
+        home,
+        env,
+      );
+      expect(cashin.status, cashin.stderr).toBe(0);
+      expect(JSON.parse(cashin.stdout)).toMatchObject({ transactionId: expect.any(Number), qrCode: expect.stringMatching(/^000201/) });
 
-    // the example files ship, where `paycli help examples` says, and the --help examples use them as printed
-    const examples = sh('paycli help examples && paycli --json cashout --input "$(paycli help examples)/payout.json" --dry-run >/dev/null', home, env);
-    expect(examples.status, examples.stderr).toBe(0);
-    expect(examples.stdout).toBe(`${join(prefix, 'lib/node_modules/paycli/examples')}\n`);
+      // the example files ship, where `paycli help examples` says, and the --help examples use them as printed
+      const examples = sh('paycli help examples && paycli --json cashout --input "$(paycli help examples)/payout.json" --dry-run >/dev/null', home, env);
+      expect(examples.status, examples.stderr).toBe(0);
+      expect(examples.stdout).toBe(`${join(prefix, 'lib/node_modules/paycli/examples')}\n`);
 
-    const man = sh('man paycli', home, { ...env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' });
-    expect(man.status, man.stderr).toBe(0);
-    expect(man.stdout).toMatch(/^PAYCLI\(1\)/);
-    expect(man.stdout).toContain('paycli cashout [options]');
+      const man = sh('man paycli', home, { ...env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' });
+      expect(man.status, man.stderr).toBe(0);
+      expect(man.stdout).toMatch(/^PAYCLI\(1\)/);
+      expect(man.stdout).toContain('paycli cashout [options]');
 
-    const completions = join(prefix, 'lib/node_modules/paycli/completions');
-    for (const shell of ['bash', 'zsh', 'fish'] as const) {
-      expect(complete(shell, 'paycli cash', { env: env as Record<string, string>, dir: completions }).candidates, shell).toEqual(['cashin', 'cashout']);
-    }
-    // and the same script from the installed command
-    const viaCommand = sh('source <(paycli completion bash) && complete -p paycli', home, env);
-    expect(viaCommand.status, viaCommand.stderr).toBe(0);
-  }, SLOW);
+      const completions = join(prefix, 'lib/node_modules/paycli/completions');
+      for (const shell of ['bash', 'zsh', 'fish'] as const) {
+        expect(complete(shell, 'paycli cash', { env: env as Record<string, string>, dir: completions }).candidates, shell).toEqual(['cashin', 'cashout']);
+      }
+      // and the same script from the installed command
+      const viaCommand = sh('source <(paycli completion bash) && complete -p paycli', home, env);
+      expect(viaCommand.status, viaCommand.stderr).toBe(0);
+    },
+    SLOW,
+  );
 
-  it('npm install -g <fresh checkout> installs its dependencies, builds, and works', () => {
-    const fresh = join(dir, 'fresh');
-    execFileSync('git', ['clone', '-q', ROOT, fresh], { env: userEnv() });
-    prefix = join(dir, 'prefix-checkout');
-    const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=paycli --no-audit --no-fund ${JSON.stringify(fresh)}`, dir, installEnv());
-    expect(install.status, install.stderr.slice(-3000)).toBe(0);
-    expect(existsSync(join(fresh, 'dist/boot.cjs'))).toBe(true);
-    const env = installedEnv();
-    const help = sh('paycli help cashin && paycli --version && MANPAGER=cat man paycli | head -1', home, env);
-    expect(help.status, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: paycli cashin /);
-    expect(help.stdout).toContain(`\n${VERSION}\n`);
-    expect(help.stdout).toMatch(/PAYCLI\(1\)/);
-  }, SLOW);
+  it(
+    'npm install -g <fresh checkout> installs its dependencies, builds, and works',
+    () => {
+      const fresh = join(dir, 'fresh');
+      execFileSync('git', ['clone', '-q', ROOT, fresh], { env: userEnv() });
+      prefix = join(dir, 'prefix-checkout');
+      const install = sh(`npm install -g --prefix ${JSON.stringify(prefix)} --allow-scripts=paycli --no-audit --no-fund ${JSON.stringify(fresh)}`, dir, installEnv());
+      expect(install.status, install.stderr.slice(-3000)).toBe(0);
+      expect(existsSync(join(fresh, 'dist/boot.cjs'))).toBe(true);
+      const env = installedEnv();
+      const help = sh('paycli help cashin && paycli --version && MANPAGER=cat man paycli | head -1', home, env);
+      expect(help.status, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: paycli cashin /);
+      expect(help.stdout).toContain(`\n${VERSION}\n`);
+      expect(help.stdout).toMatch(/PAYCLI\(1\)/);
+    },
+    SLOW,
+  );
 
   it('a checkout that was never built says so in one line (exit 2: nothing ran), no stack trace', () => {
     const r = sh(`node ${JSON.stringify(join(dir, 'clone', 'bin', 'paycli.cjs'))} --help`, home, userEnv());

@@ -71,7 +71,25 @@ describe('interactive cash-in', () => {
   });
 
   it('re-asks a wrong answer in place with the reason, and shows the problem of a wrong flag first', async () => {
-    tty = startTty(['cashin', '--payer-name', 'Fulano de Tal', '--payer-document', '123.456.789-00', '--payer-email', 'fulano@example.com', '--payer-phone', '11987654321', '--product-name', 'Camiseta', '--product-description', 'Camiseta azul M'], env(), home.dir);
+    tty = startTty(
+      [
+        'cashin',
+        '--payer-name',
+        'Fulano de Tal',
+        '--payer-document',
+        '123.456.789-00',
+        '--payer-email',
+        'fulano@example.com',
+        '--payer-phone',
+        '11987654321',
+        '--product-name',
+        'Camiseta',
+        '--product-description',
+        'Camiseta azul M',
+      ],
+      env(),
+      home.dir,
+    );
     // a wrong amount
     await tty.waitFor('? Amount in reais');
     tty.answer('10,x');
@@ -80,7 +98,7 @@ describe('interactive cash-in', () => {
     tty.answer('10');
     await tty.waitFor('✔ Amount in reais');
     // the wrong --payer-document: its problem, then the prompt prefilled with it for editing
-    const screen = await tty.waitFor('? Payer\'s CPF or CNPJ (e.g. 123.456.789-09) 123.456.789-00');
+    const screen = await tty.waitFor("? Payer's CPF or CNPJ (e.g. 123.456.789-09) 123.456.789-00");
     expect(screen).toContain('! --payer-document: is not a valid CPF or CNPJ: the CPF check digits do not match');
     tty.keys('BSpace', 'BSpace');
     tty.answer('10'); // still wrong
@@ -104,7 +122,27 @@ describe('interactive cash-in', () => {
   });
 
   it('a split that would take more than the amount is refused at the prompt', async () => {
-    tty = startTty(['cashin', '--value', '500', '--payer-name', 'Fulano de Tal', '--payer-document', '123.456.789-09', '--payer-email', 'fulano@example.com', '--payer-phone', '11987654321', '--product-name', 'Camiseta', '--product-description', 'Camiseta azul M'].map((a) => (a === 'fulano@example.com' ? 'not-an-email' : a)), env(), home.dir);
+    tty = startTty(
+      [
+        'cashin',
+        '--value',
+        '500',
+        '--payer-name',
+        'Fulano de Tal',
+        '--payer-document',
+        '123.456.789-09',
+        '--payer-email',
+        'fulano@example.com',
+        '--payer-phone',
+        '11987654321',
+        '--product-name',
+        'Camiseta',
+        '--product-description',
+        'Camiseta azul M',
+      ].map((a) => (a === 'fulano@example.com' ? 'not-an-email' : a)),
+      env(),
+      home.dir,
+    );
     const screen = await tty.waitFor('! --payer-email: is not an e-mail address');
     expect(screen).toContain('e.g. fulano@example.com');
     tty.keys('C-u');
@@ -184,7 +222,27 @@ describe('interactive cash-out', () => {
   });
 
   it('a key that fits another type: the type is asked again (select), then the key', async () => {
-    tty = startTty(['cashout', '--value', '1000', '--pix-key-type', 'cpf', '--pix-key', 'fulano@example.com', '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321', '--cpf-cnpj', '11.222.333/0001-81'], env(), home.dir);
+    tty = startTty(
+      [
+        'cashout',
+        '--value',
+        '1000',
+        '--pix-key-type',
+        'cpf',
+        '--pix-key',
+        'fulano@example.com',
+        '--person-name',
+        'Fulano de Tal',
+        '--person-email',
+        'fulano@example.com',
+        '--person-phone',
+        '11987654321',
+        '--cpf-cnpj',
+        '11.222.333/0001-81',
+      ],
+      env(),
+      home.dir,
+    );
     const screen = await tty.waitFor('? Pix key type');
     expect(screen).toContain('! --pix-key: is not a CPF: a CPF key has 11 digits (dots and dash allowed); it looks like an e-mail key: use --pix-key-type email');
     tty.keys('Down', 'Down', 'Enter');
@@ -197,7 +255,25 @@ describe('interactive cash-out', () => {
   });
 
   it('declined confirmation (the default, No): exit 2, nothing sent', async () => {
-    tty = startTty(['cashout', '--amount', '1.234,56', '--pix-key-type', 'phone', '--pix-key', '(11) 98765-4321', '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321'], env(), home.dir);
+    tty = startTty(
+      [
+        'cashout',
+        '--amount',
+        '1.234,56',
+        '--pix-key-type',
+        'phone',
+        '--pix-key',
+        '(11) 98765-4321',
+        '--person-name',
+        'Fulano de Tal',
+        '--person-email',
+        'fulano@example.com',
+        '--person-phone',
+        '11987654321',
+      ],
+      env(),
+      home.dir,
+    );
     const summary = await tty.waitFor('? Send this cash-out? (y/N)');
     expect(summary).toMatch(/Amount\s+R\$ 1\.234,56/);
     expect(summary).toMatch(/Pix key\s+\+5511987654321 \(phone\)/);
@@ -208,7 +284,25 @@ describe('interactive cash-out', () => {
   });
 
   it('Ctrl-C at the confirmation: exit 130, nothing sent, no stack trace', async () => {
-    tty = startTty(['cashout', '--value', '1550', '--pix-key-type', 'random', '--pix-key', CLIENT.toUpperCase(), '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321'], env(), home.dir);
+    tty = startTty(
+      [
+        'cashout',
+        '--value',
+        '1550',
+        '--pix-key-type',
+        'random',
+        '--pix-key',
+        CLIENT.toUpperCase(),
+        '--person-name',
+        'Fulano de Tal',
+        '--person-email',
+        'fulano@example.com',
+        '--person-phone',
+        '11987654321',
+      ],
+      env(),
+      home.dir,
+    );
     await tty.waitFor(`Pix key     ${CLIENT} (random)`);
     await tty.waitFor('? Send this cash-out?');
     tty.keys('C-c');
@@ -219,7 +313,26 @@ describe('interactive cash-out', () => {
   });
 
   it('--yes skips the confirmation in a terminal', async () => {
-    tty = startTty(['cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'fulano@example.com', '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321', '--yes'], env(), home.dir);
+    tty = startTty(
+      [
+        'cashout',
+        '--value',
+        '1550',
+        '--pix-key-type',
+        'email',
+        '--pix-key',
+        'fulano@example.com',
+        '--person-name',
+        'Fulano de Tal',
+        '--person-email',
+        'fulano@example.com',
+        '--person-phone',
+        '11987654321',
+        '--yes',
+      ],
+      env(),
+      home.dir,
+    );
     expect(await tty.exitCode()).toBe(0);
     expect(tty.screen()).not.toContain('Send this cash-out?');
     expect(gw.received).toHaveLength(1);

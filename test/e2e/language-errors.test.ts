@@ -64,7 +64,10 @@ const ERROR_PATHS: ErrorPath[] = [
     name: 'a batch file with bad rows',
     setup: (h) => {
       const file = join(h.dir, 'pagamentos.csv');
-      writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone,apelido\n1000,email,a@example.com,Fulano,a@example.com,11987654321,\n,email,b@example.com,Beltrano,b@example.com,11987654321,\n');
+      writeFileSync(
+        file,
+        'value,pix-key-type,pix-key,person-name,person-email,person-phone,apelido\n1000,email,a@example.com,Fulano,a@example.com,11987654321,\n,email,b@example.com,Beltrano,b@example.com,11987654321,\n',
+      );
       return { args: ['cashout', '--batch', file, '--yes'], env: atGateway() };
     },
     exit: 2,
@@ -139,7 +142,10 @@ function scriptView(stderr: string): unknown[] {
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ['message', 'hint', 'notice', 'warning'].includes(k) ? '<text>' : blank(x)]));
     return v;
   };
-  return stderr.split('\n').filter(Boolean).map((l) => blank(JSON.parse(l)));
+  return stderr
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => blank(JSON.parse(l)));
 }
 
 describe('less common errors in both languages', () => {
@@ -185,7 +191,10 @@ describe('a batch run that ends with a refused row, in both languages', () => {
         const h = makeHome();
         try {
           const file = join(h.dir, 'repasses.csv');
-          writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1000,email,a@example.com,Fulano,a@example.com,11987654321\n999,email,b@example.com,Beltrano,b@example.com,11987654321\n');
+          writeFileSync(
+            file,
+            'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1000,email,a@example.com,Fulano,a@example.com,11987654321\n999,email,b@example.com,Beltrano,b@example.com,11987654321\n',
+          );
           return await runPaycli([...flags, 'cashout', '--batch', file, '--yes'], { env: { ...h.env, ...PT, PAYCLI_BASE_URL: refusing.url, PAYCLI_API_KEY: KEY } });
         } finally {
           h.cleanup();
@@ -193,15 +202,23 @@ describe('a batch run that ends with a refused row, in both languages', () => {
       };
       const [pt, en, ptJson, enJson] = await Promise.all([batch([]), batch(['--lang', 'en']), batch(['--json']), batch(['--json', '--lang', 'en'])]);
       expect(pt.code, pt.stderr).toBe(1);
-      expect(pt.stderr).toMatch(/\nResumo do lote\n {7}1 {2}saques criados {25}R\$ 10,00\n {7}1 {2}recusados pelo gateway {17}R\$ 9,99\n {2}recusados: linha 2\nResultados: \S+repasses\.csv\.results\.csv\n/);
+      expect(pt.stderr).toMatch(
+        /\nResumo do lote\n {7}1 {2}saques criados {25}R\$ 10,00\n {7}1 {2}recusados pelo gateway {17}R\$ 9,99\n {2}recusados: linha 2\nResultados: \S+repasses\.csv\.results\.csv\n/,
+      );
       expect(en.code, en.stderr).toBe(1);
-      expect(en.stderr).toMatch(/\nBatch summary\n {7}1 {2}cash-outs created {22}R\$ 10,00\n {7}1 {2}refused by the gateway {17}R\$ 9,99\n {2}refused: row 2\nResults: \S+repasses\.csv\.results\.csv\n/);
+      expect(en.stderr).toMatch(
+        /\nBatch summary\n {7}1 {2}cash-outs created {22}R\$ 10,00\n {7}1 {2}refused by the gateway {17}R\$ 9,99\n {2}refused: row 2\nResults: \S+repasses\.csv\.results\.csv\n/,
+      );
       expect(ptJson.code).toBe(1);
       expect(enJson.code).toBe(1);
       // stdout (one result per row) and the JSON summary on stderr do not change with the language, but for the results file's folder
       const homeless = (text: string) => text.replace(/\/[^\s"]*paycli-test-[^/\s"]+/g, '<home>');
       expect(homeless(ptJson.stdout)).toBe(homeless(enJson.stdout));
-      const steady = (stderr: string) => homeless(stderr).split('\n').filter((l) => !l.startsWith('{"progress"')).join('\n'); // its rate depends on the machine
+      const steady = (stderr: string) =>
+        homeless(stderr)
+          .split('\n')
+          .filter((l) => !l.startsWith('{"progress"'))
+          .join('\n'); // its rate depends on the machine
       expect(steady(ptJson.stderr)).toBe(steady(enJson.stderr));
       expect(ptJson.stderr).toContain('"summary"');
     } finally {

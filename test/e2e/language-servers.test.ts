@@ -25,7 +25,8 @@ afterEach(async () => {
 });
 afterAll(() => home.cleanup());
 
-const inBoth = (args: string[], env: Record<string, string> = {}) => Promise.all([runPaycli(args, { env: { ...home.env, ...env, ...PT } }), runPaycli(args, { env: { ...home.env, ...env } })]);
+const inBoth = (args: string[], env: Record<string, string> = {}) =>
+  Promise.all([runPaycli(args, { env: { ...home.env, ...env, ...PT } }), runPaycli(args, { env: { ...home.env, ...env } })]);
 
 describe('history in both languages', () => {
   it('the table, its footnote, a notice and an error; --json the same in both', async () => {
@@ -81,7 +82,9 @@ describe('history in both languages', () => {
           expect(r.code, r.stderr).toBe(0);
           lines.push(r.stdout);
         }
-        expect(lines[0]).toMatch(/^lançamento 1 \(saque de R\$ 15,50 para fulano@example\.com em \d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d [+-]\d\d:\d\d\) resolvido: não enviado; ele não bloqueia mais um saque idêntico\n$/);
+        expect(lines[0]).toMatch(
+          /^lançamento 1 \(saque de R\$ 15,50 para fulano@example\.com em \d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d [+-]\d\d:\d\d\) resolvido: não enviado; ele não bloqueia mais um saque idêntico\n$/,
+        );
         expect(lines[1]).toMatch(/^entry 1 \(cash-out R\$ 15,50 to fulano@example\.com at .*\) resolved: not_sent; it no longer blocks an identical cash-out\n$/);
       } finally {
         for (const h of homes) h.cleanup();
@@ -113,9 +116,21 @@ describe('brcode in both languages', () => {
 
   it('three errors and a created code in both languages', async () => {
     const cases: Array<[string[], string, string]> = [
-      [['brcode', 'decode'], 'erro: brcode decode: informe um BR Code, - para lê-lo da entrada padrão, ou --image <arquivo.png>', 'error: brcode decode: give a BR Code, - to read it from stdin, or --image <file.png>'],
-      [['brcode', 'create', '--key', '11987654374', '--name', 'Loja', '--city', 'Sao Paulo'], 'erro: --key: "11987654374" é ao mesmo tempo um CPF válido e um celular válido', 'error: --key: "11987654374" is both a valid CPF and a valid mobile number'],
-      [['brcode', 'create', '--key', 'fulano@example.com', '--name', 'Loja', '--city', 'Sao Paulo', '--value', '1x'], 'erro: --value: "1x" não é um valor em centavos de 1 a', 'error: --value: "1x" is not an amount in cents from 1 to'],
+      [
+        ['brcode', 'decode'],
+        'erro: brcode decode: informe um BR Code, - para lê-lo da entrada padrão, ou --image <arquivo.png>',
+        'error: brcode decode: give a BR Code, - to read it from stdin, or --image <file.png>',
+      ],
+      [
+        ['brcode', 'create', '--key', '11987654374', '--name', 'Loja', '--city', 'Sao Paulo'],
+        'erro: --key: "11987654374" é ao mesmo tempo um CPF válido e um celular válido',
+        'error: --key: "11987654374" is both a valid CPF and a valid mobile number',
+      ],
+      [
+        ['brcode', 'create', '--key', 'fulano@example.com', '--name', 'Loja', '--city', 'Sao Paulo', '--value', '1x'],
+        'erro: --value: "1x" não é um valor em centavos de 1 a',
+        'error: --value: "1x" is not an amount in cents from 1 to',
+      ],
     ];
     for (const [args, ptText, enText] of cases) {
       const [pt, en] = await inBoth(args);
@@ -141,7 +156,10 @@ describe('the sandbox and listen servers in both languages', () => {
     expect(pt.log()).toMatch(/^› sandbox escutando em http:\/\/127\.0\.0\.1:\d+ \(nenhum dinheiro se move; postbacks tentados de novo por 24 h; /);
     expect(pt.log()).toMatch(/\nlistening on http:\/\/127\.0\.0\.1:\d+\n/);
     expect(en.log()).toMatch(/^› sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(no money moves; postbacks retried for 24 h; /);
-    for (const [sb, order] of [[pt, 'pedido-pt'], [en, 'pedido-en']] as const) {
+    for (const [sb, order] of [
+      [pt, 'pedido-pt'],
+      [en, 'pedido-en'],
+    ] as const) {
       const r = await runPaycli(['--base-url', sb.url, '--json', ...CASHOUT_ARGS, '--order-id', order, '--yes'], { env: home.env });
       expect(r.code, r.stderr).toBe(0);
     }
@@ -149,7 +167,10 @@ describe('the sandbox and listen servers in both languages', () => {
     expect(pt.log()).toMatch(/Z POST \/transaction\/cashout → 200 \(saque \d+, pedido pedido-pt\)\n/);
     expect(en.log()).toMatch(/Z POST \/transaction\/cashout → 200 \(cash-out \d+, order pedido-en\)\n/);
 
-    const [ptEvents, enEvents] = [await runPaycli(['sandbox', 'events', '--sandbox-url', pt.url], { env: { ...home.env, ...PT } }), await runPaycli(['sandbox', 'events', '--sandbox-url', en.url], { env: home.env })];
+    const [ptEvents, enEvents] = [
+      await runPaycli(['sandbox', 'events', '--sandbox-url', pt.url], { env: { ...home.env, ...PT } }),
+      await runPaycli(['sandbox', 'events', '--sandbox-url', en.url], { env: home.env }),
+    ];
     expect([ptEvents.code, ptEvents.stdout, enEvents.code, enEvents.stdout]).toEqual([0, '', 0, '']);
     expect(ptEvents.stderr).toBe('› nenhum evento de postback neste sandbox ainda\n');
     expect(enEvents.stderr).toBe('› no postback event in this sandbox yet\n');
@@ -168,15 +189,26 @@ describe('the sandbox and listen servers in both languages', () => {
       startListenProcess(['--json'], home.env),
     ]);
     running.push(pt, en, ptJson, enJson);
-    expect(pt.stderr()).toMatch(/^› pronto: os postbacks enviados para http:\/\/127\.0\.0\.1:\d+ aparecem aqui \(assinaturas não conferidas \(sem --secret\)\); Ctrl-C para parar\nlistening on http:/);
+    expect(pt.stderr()).toMatch(
+      /^› pronto: os postbacks enviados para http:\/\/127\.0\.0\.1:\d+ aparecem aqui \(assinaturas não conferidas \(sem --secret\)\); Ctrl-C para parar\nlistening on http:/,
+    );
     expect(en.stderr()).toMatch(/^› ready: postbacks to http:\/\/127\.0\.0\.1:\d+ are printed here \(signatures not checked \(no --secret\)\); Ctrl-C to stop\nlistening on http:/);
-    const body = JSON.stringify({ object: 'transfer', transactionId: 77, status: 'paid', value: 1550, orderId: 'pedido-7', destinationBank: { name: 'Fulano de Tal', pixKey: 'fulano@example.com' } });
+    const body = JSON.stringify({
+      object: 'transfer',
+      transactionId: 77,
+      status: 'paid',
+      value: 1550,
+      orderId: 'pedido-7',
+      destinationBank: { name: 'Fulano de Tal', pixKey: 'fulano@example.com' },
+    });
     for (const li of [pt, en, ptJson, enJson]) {
       expect((await fetch(li.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(200);
       expect((await fetch(li.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1]' })).status).toBe(400);
     }
     await waitFor(() => [pt, en, ptJson, enJson].every((li) => li.stdout().endsWith('\n')), 10_000, 'the notification lines');
-    expect(pt.stdout()).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d [+-]\d\d:\d\d {2}saque 77 {2}paid {2}R\$ 15,50 {2}pedido pedido-7 {2}para Fulano de Tal \(fulano@example\.com\)\n$/);
+    expect(pt.stdout()).toMatch(
+      /^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d [+-]\d\d:\d\d {2}saque 77 {2}paid {2}R\$ 15,50 {2}pedido pedido-7 {2}para Fulano de Tal \(fulano@example\.com\)\n$/,
+    );
     expect(en.stdout()).toMatch(/ {2}cash-out 77 {2}paid {2}R\$ 15,50 {2}order pedido-7 {2}to Fulano de Tal \(fulano@example\.com\)\n$/);
     expect(ptJson.stdout()).toBe(enJson.stdout());
     expect(pt.stderr()).toContain('aviso: postback de 127.0.0.1 recusado: o corpo não é um objeto JSON (400)');

@@ -38,7 +38,10 @@ describe('the team ledger in both languages', () => {
     const again = await runPaycli(['--lang', 'en', 'ledger', 'migrate'], { env: team() });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^› the team ledger at \S+ is at schema \d+ already: nothing to do\n$/);
-    const [ptJson, enJson] = await Promise.all([runPaycli(['--json', 'ledger', 'migrate'], { env: team() }), runPaycli(['--json', '--lang', 'en', 'ledger', 'migrate'], { env: team() })]);
+    const [ptJson, enJson] = await Promise.all([
+      runPaycli(['--json', 'ledger', 'migrate'], { env: team() }),
+      runPaycli(['--json', '--lang', 'en', 'ledger', 'migrate'], { env: team() }),
+    ]);
     expect(ptJson.stdout).toBe(enJson.stdout);
     expect(JSON.parse(ptJson.stdout)).toMatchObject({ from: expect.any(Number), to: expect.any(Number) });
 
@@ -56,7 +59,10 @@ describe('the team ledger in both languages', () => {
     const twice = await runPaycli(['--lang', 'en', 'ledger', 'push'], { env: team() });
     expect(twice.code, twice.stderr).toBe(0);
     expect(twice.stderr).toBe(`› 0 of 1 local entries added to the team ledger at ${where()} (1 it held already)\n`);
-    const [ptPush, enPush] = await Promise.all([runPaycli(['--json', 'ledger', 'push'], { env: team() }), runPaycli(['--json', '--lang', 'en', 'ledger', 'push'], { env: team() })]);
+    const [ptPush, enPush] = await Promise.all([
+      runPaycli(['--json', 'ledger', 'push'], { env: team() }),
+      runPaycli(['--json', '--lang', 'en', 'ledger', 'push'], { env: team() }),
+    ]);
     expect(ptPush.stdout).toBe(enPush.stdout);
     expect(JSON.parse(ptPush.stdout)).toEqual({ entries: 1, added: 0 });
   });
@@ -66,9 +72,13 @@ describe('the team ledger in both languages', () => {
     const noPassword = { ...local(), PAYCLI_LEDGER_URL: pg.url };
     const [pt, en] = await Promise.all([runPaycli([...CASHOUT_ARGS, '--yes'], { env: noPassword }), runPaycli(['--lang', 'en', ...CASHOUT_ARGS, '--yes'], { env: noPassword })]);
     expect(pt.code, pt.stderr).toBe(2);
-    expect(pt.stderr).toContain(`erro: o registro da equipe em ${where()} pede uma senha e nenhuma foi encontrada; nada foi enviado\ndica: defina uma: em ledger-url, com \`paycli config set ledger-password\`, em PGPASSWORD ou em ~/.pgpass (modo 0600)\n`);
+    expect(pt.stderr).toContain(
+      `erro: o registro da equipe em ${where()} pede uma senha e nenhuma foi encontrada; nada foi enviado\ndica: defina uma: em ledger-url, com \`paycli config set ledger-password\`, em PGPASSWORD ou em ~/.pgpass (modo 0600)\n`,
+    );
     expect(en.code, en.stderr).toBe(2);
-    expect(en.stderr).toContain(`error: the team ledger at ${where()} asks for a password and none was found; nothing was sent\nhint: set one: in ledger-url, with \`paycli config set ledger-password\`, in PGPASSWORD or in ~/.pgpass (mode 0600)\n`);
+    expect(en.stderr).toContain(
+      `error: the team ledger at ${where()} asks for a password and none was found; nothing was sent\nhint: set one: in ledger-url, with \`paycli config set ledger-password\`, in PGPASSWORD or in ~/.pgpass (mode 0600)\n`,
+    );
     expect(gw.received.length).toBe(before);
   });
 });

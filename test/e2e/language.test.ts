@@ -49,10 +49,14 @@ const atGateway = () => ({ ...gateway, PAYCLI_BASE_URL: gw.url });
 function scriptView(stderr: string): unknown[] {
   const blank = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(blank);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ['message', 'hint', 'notice', 'warning', 'problems'].includes(k) ? '<text>' : blank(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ['message', 'hint', 'notice', 'warning', 'problems'].includes(k) ? '<text>' : blank(x)]));
     return v;
   };
-  return stderr.split('\n').filter(Boolean).map((l) => blank(JSON.parse(l)));
+  return stderr
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => blank(JSON.parse(l)));
 }
 
 interface ErrorPath {
@@ -68,18 +72,119 @@ interface ErrorPath {
 
 const PAYOUT = CASHOUT_ARGS;
 const ERROR_PATHS: ErrorPath[] = [
-  { name: 'missing fields', args: ['cashout', '--no-input'], exit: 2, code: 'missing_fields', pt: /erro: faltam as opções obrigatórias: --value.*; nada foi enviado\ndica: passe as opções/s, en: /error: missing required flags: --value.*; nothing was sent\nhint: pass the flags/s },
-  { name: 'an amount that is not one', args: [...PAYOUT.filter((a) => a !== '--value' && a !== '1550'), '--amount', '12,345', '--yes'], exit: 2, code: 'usage', pt: /--amount: "12,345" é ambíguo \(milhar ou 3 casas decimais\?\); para R\$ 12\.345,00 escreva 12345 ou 12\.345,00; nada foi enviado/, en: /--amount: "12,345" is ambiguous \(thousands, or 3 decimals\?\); for R\$ 12\.345,00 write 12345 or 12\.345,00; nothing was sent/ },
-  { name: 'invalid values', args: ['cashout', '--value', '100', '--pix-key-type', 'cpf', '--pix-key', '123.456.789-00', '--person-name', 'Fulano', '--person-email', 'fulano@', '--person-phone', '1198765432', '--yes'], exit: 2, code: 'validation', pt: /a requisição tem 3 problemas; nada foi enviado:\n {2}--person-email: não é um endereço de e-mail.*\n {2}--person-phone: não é um número válido.*\n {2}--pix-key: não é um CPF válido: os dígitos verificadores do CPF não conferem/s, en: /the request has 3 problems; nothing was sent:\n {2}--person-email: is not an e-mail address.*\n {2}--person-phone: is not a valid number.*\n {2}--pix-key: is not a valid CPF: the CPF check digits do not match/s },
-  { name: 'a cash-out not confirmed', args: PAYOUT, exit: 2, code: 'confirmation_required', pt: /erro: um saque movimenta dinheiro: passe --yes para confirmar quando não estiver num terminal; nada foi enviado\ndica: adicione --yes/, en: /error: a cash-out moves money: pass --yes to confirm it when not running interactively; nothing was sent\nhint: add --yes/ },
-  { name: 'an unknown command', args: ['cashot'], exit: 2, code: 'usage', pt: /erro: comando desconhecido 'cashot'\n\(Você quis dizer cashout\?\)/, en: /error: unknown command 'cashot'\n\(Did you mean cashout\?\)/ },
-  { name: 'an unknown flag', args: ['cashout', '--valeu', '100'], exit: 2, code: 'usage', pt: /erro: opção desconhecida '--valeu'\n\(Você quis dizer --value\?\)/, en: /error: unknown option '--valeu'\n\(Did you mean --value\?\)/ },
-  { name: 'an unknown profile', args: ['--profile', 'prdo', 'cashout'], exit: 2, code: 'unknown_profile', pt: /erro: perfil desconhecido "prdo" \(--profile\); nada foi enviado\ndica: nenhum perfil configurado/, en: /error: unknown profile "prdo" \(--profile\); nothing was sent\nhint: no profile is configured/ },
-  { name: 'no connection', args: [...PAYOUT, '--yes', '--base-url', 'http://127.0.0.1:9'], exit: 4, code: 'network', pt: /erro: não foi possível conectar a 127\.0\.0\.1:9 \(ECONNREFUSED\): nada foi enviado\ndica: confira --base-url/, en: /error: could not connect to 127\.0\.0\.1:9 \(ECONNREFUSED\): nothing was sent\nhint: check --base-url/ },
-  { name: 'a credential refused', args: [...CASHIN_ARGS, '--no-qr'], env: () => ({ ...atGateway(), PAYCLI_API_KEY: 'sk_wrong_0123456789' }), exit: 3, code: 'unauthorized', pt: /erro: o gateway recusou a credencial \(HTTP 401: Unauthorized\)\ndica: entre com `paycli auth login`/, en: /error: the gateway refused the credential \(HTTP 401: Unauthorized\)\nhint: log in with `paycli auth login`/ },
-  { name: 'the gateway refuses (its message as sent)', args: ['cashout', '--value', '999', ...PAYOUT.slice(3), '--yes'], env: atGateway, exit: 1, code: 'gateway_refused', pt: /erro: Validation Failed - value is too low/, en: /error: Validation Failed - value is too low/ },
-  { name: 'an --input file that is not there', args: ['cashin', '--input', 'nao-existe.json', '--no-qr'], exit: 2, code: 'usage', pt: /erro: --input: não foi possível ler nao-existe\.json \(ENOENT\); nada foi enviado/, en: /error: --input: cannot read nao-existe\.json \(ENOENT\); nothing was sent/ },
-  { name: 'a config value that is not one', args: ['config', 'set', 'lang', 'klingon'], exit: 2, code: 'usage', pt: /erro: lang deve ser pt-BR ou en, veio "klingon"/, en: /error: lang must be pt-BR or en, got "klingon"/ },
+  {
+    name: 'missing fields',
+    args: ['cashout', '--no-input'],
+    exit: 2,
+    code: 'missing_fields',
+    pt: /erro: faltam as opções obrigatórias: --value.*; nada foi enviado\ndica: passe as opções/s,
+    en: /error: missing required flags: --value.*; nothing was sent\nhint: pass the flags/s,
+  },
+  {
+    name: 'an amount that is not one',
+    args: [...PAYOUT.filter((a) => a !== '--value' && a !== '1550'), '--amount', '12,345', '--yes'],
+    exit: 2,
+    code: 'usage',
+    pt: /--amount: "12,345" é ambíguo \(milhar ou 3 casas decimais\?\); para R\$ 12\.345,00 escreva 12345 ou 12\.345,00; nada foi enviado/,
+    en: /--amount: "12,345" is ambiguous \(thousands, or 3 decimals\?\); for R\$ 12\.345,00 write 12345 or 12\.345,00; nothing was sent/,
+  },
+  {
+    name: 'invalid values',
+    args: [
+      'cashout',
+      '--value',
+      '100',
+      '--pix-key-type',
+      'cpf',
+      '--pix-key',
+      '123.456.789-00',
+      '--person-name',
+      'Fulano',
+      '--person-email',
+      'fulano@',
+      '--person-phone',
+      '1198765432',
+      '--yes',
+    ],
+    exit: 2,
+    code: 'validation',
+    pt: /a requisição tem 3 problemas; nada foi enviado:\n {2}--person-email: não é um endereço de e-mail.*\n {2}--person-phone: não é um número válido.*\n {2}--pix-key: não é um CPF válido: os dígitos verificadores do CPF não conferem/s,
+    en: /the request has 3 problems; nothing was sent:\n {2}--person-email: is not an e-mail address.*\n {2}--person-phone: is not a valid number.*\n {2}--pix-key: is not a valid CPF: the CPF check digits do not match/s,
+  },
+  {
+    name: 'a cash-out not confirmed',
+    args: PAYOUT,
+    exit: 2,
+    code: 'confirmation_required',
+    pt: /erro: um saque movimenta dinheiro: passe --yes para confirmar quando não estiver num terminal; nada foi enviado\ndica: adicione --yes/,
+    en: /error: a cash-out moves money: pass --yes to confirm it when not running interactively; nothing was sent\nhint: add --yes/,
+  },
+  {
+    name: 'an unknown command',
+    args: ['cashot'],
+    exit: 2,
+    code: 'usage',
+    pt: /erro: comando desconhecido 'cashot'\n\(Você quis dizer cashout\?\)/,
+    en: /error: unknown command 'cashot'\n\(Did you mean cashout\?\)/,
+  },
+  {
+    name: 'an unknown flag',
+    args: ['cashout', '--valeu', '100'],
+    exit: 2,
+    code: 'usage',
+    pt: /erro: opção desconhecida '--valeu'\n\(Você quis dizer --value\?\)/,
+    en: /error: unknown option '--valeu'\n\(Did you mean --value\?\)/,
+  },
+  {
+    name: 'an unknown profile',
+    args: ['--profile', 'prdo', 'cashout'],
+    exit: 2,
+    code: 'unknown_profile',
+    pt: /erro: perfil desconhecido "prdo" \(--profile\); nada foi enviado\ndica: nenhum perfil configurado/,
+    en: /error: unknown profile "prdo" \(--profile\); nothing was sent\nhint: no profile is configured/,
+  },
+  {
+    name: 'no connection',
+    args: [...PAYOUT, '--yes', '--base-url', 'http://127.0.0.1:9'],
+    exit: 4,
+    code: 'network',
+    pt: /erro: não foi possível conectar a 127\.0\.0\.1:9 \(ECONNREFUSED\): nada foi enviado\ndica: confira --base-url/,
+    en: /error: could not connect to 127\.0\.0\.1:9 \(ECONNREFUSED\): nothing was sent\nhint: check --base-url/,
+  },
+  {
+    name: 'a credential refused',
+    args: [...CASHIN_ARGS, '--no-qr'],
+    env: () => ({ ...atGateway(), PAYCLI_API_KEY: 'sk_wrong_0123456789' }),
+    exit: 3,
+    code: 'unauthorized',
+    pt: /erro: o gateway recusou a credencial \(HTTP 401: Unauthorized\)\ndica: entre com `paycli auth login`/,
+    en: /error: the gateway refused the credential \(HTTP 401: Unauthorized\)\nhint: log in with `paycli auth login`/,
+  },
+  {
+    name: 'the gateway refuses (its message as sent)',
+    args: ['cashout', '--value', '999', ...PAYOUT.slice(3), '--yes'],
+    env: atGateway,
+    exit: 1,
+    code: 'gateway_refused',
+    pt: /erro: Validation Failed - value is too low/,
+    en: /error: Validation Failed - value is too low/,
+  },
+  {
+    name: 'an --input file that is not there',
+    args: ['cashin', '--input', 'nao-existe.json', '--no-qr'],
+    exit: 2,
+    code: 'usage',
+    pt: /erro: --input: não foi possível ler nao-existe\.json \(ENOENT\); nada foi enviado/,
+    en: /error: --input: cannot read nao-existe\.json \(ENOENT\); nothing was sent/,
+  },
+  {
+    name: 'a config value that is not one',
+    args: ['config', 'set', 'lang', 'klingon'],
+    exit: 2,
+    code: 'usage',
+    pt: /erro: lang deve ser pt-BR ou en, veio "klingon"/,
+    en: /error: lang must be pt-BR or en, got "klingon"/,
+  },
 ];
 
 describe('error paths in both languages', () => {
@@ -115,16 +220,32 @@ describe('results in both languages', () => {
   it('a cash-in and a cash-out: Portuguese text, English with --lang en, --json byte-identical', async () => {
     const cashin = [...CASHIN_ARGS, '--order-id', 'pedido-1', '--no-qr'];
     const cashout = [...CASHOUT_ARGS, '--order-id', 'pedido-2', '--yes'];
-    const runs = await mapLimit([
-      [cashin, PT], [['--lang', 'en', ...cashin], PT], [['--json', ...cashin], PT], [['--json', '--lang', 'en', ...cashin], PT],
-      [cashout, PT], [['--lang', 'en', ...cashout], PT], [['--json', ...cashout], PT], [['--json', '--lang', 'en', ...cashout], PT],
-    ] as const, 4, ([args, env]) => run([...args], { ...atGateway(), ...env }));
+    const runs = await mapLimit(
+      [
+        [cashin, PT],
+        [['--lang', 'en', ...cashin], PT],
+        [['--json', ...cashin], PT],
+        [['--json', '--lang', 'en', ...cashin], PT],
+        [cashout, PT],
+        [['--lang', 'en', ...cashout], PT],
+        [['--json', ...cashout], PT],
+        [['--json', '--lang', 'en', ...cashout], PT],
+      ] as const,
+      4,
+      ([args, env]) => run([...args], { ...atGateway(), ...env }),
+    );
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const [inPt, inEn, inPtJson, inEnJson, outPt, outEn, outPtJson, outEnJson] = runs as RunResult[];
-    expect(inPt!.stdout).toMatch(/^Cobrança criada\nID da transação 4242\nID externo {6}123e4567-e12b-12d1-a456-426655440000\nPedido {10}pedido-1\nValor {11}R\$ 10,00\n\nPix Copia e Cola \(BR Code\):/);
-    expect(inEn!.stdout).toMatch(/^Cash-in created\nTransaction ID  4242\nExternal ID     123e4567-e12b-12d1-a456-426655440000\nOrder ID        pedido-1\nAmount          R\$ 10,00\n\nPix copy-and-paste \(BR Code\):/);
+    expect(inPt!.stdout).toMatch(
+      /^Cobrança criada\nID da transação 4242\nID externo {6}123e4567-e12b-12d1-a456-426655440000\nPedido {10}pedido-1\nValor {11}R\$ 10,00\n\nPix Copia e Cola \(BR Code\):/,
+    );
+    expect(inEn!.stdout).toMatch(
+      /^Cash-in created\nTransaction ID  4242\nExternal ID     123e4567-e12b-12d1-a456-426655440000\nOrder ID        pedido-1\nAmount          R\$ 10,00\n\nPix copy-and-paste \(BR Code\):/,
+    );
     expect(outPt!.stdout).toMatch(/^Saque criado\nID da transação 77\nPedido {10}pedido-2\nBruto {11}R\$ 15,50\nTarifa {10}R\$ 0,65\nLíquido {9}R\$ 14,85\nSituação {8}criado/);
-    expect(outEn!.stdout).toMatch(/^Cash-out created\nTransaction ID  77\nOrder ID        pedido-2\nGross           R\$ 15,50\nFee             R\$ 0,65\nNet             R\$ 14,85\nStatus          created/);
+    expect(outEn!.stdout).toMatch(
+      /^Cash-out created\nTransaction ID  77\nOrder ID        pedido-2\nGross           R\$ 15,50\nFee             R\$ 0,65\nNet             R\$ 14,85\nStatus          created/,
+    );
     expect(inPtJson!.stdout).toBe(inEnJson!.stdout);
     expect(outPtJson!.stdout).toBe(outEnJson!.stdout);
     expect(scriptView(inPtJson!.stderr)).toEqual(scriptView(inEnJson!.stderr));
@@ -160,32 +281,36 @@ async function commandPaths(): Promise<string[][]> {
 }
 
 describe('--help of every command', () => {
-  it('is in Portuguese with LANG=pt_BR.UTF-8 and in English with --lang en; the flags are the same', async () => {
-    const paths = await commandPaths();
-    expect(paths.length).toBeGreaterThan(20);
-    const results = await mapLimit(paths, 4, async (path) => ({
-      path: path.join(' '),
-      pt: await runPaycli([...path, '--help'], { env: PT }),
-      en: await runPaycli(['--lang', 'en', ...path, '--help'], { env: PT }),
-    }));
-    for (const { path, pt, en } of results) {
-      expect(pt.code, path).toBe(0);
-      expect(pt.stdout, path).toMatch(/^Uso: paycli/);
-      expect(pt.stdout, path).toMatch(/^Opções( globais)?:$/m);
-      expect(pt.stdout, path).not.toMatch(/^(Usage|Options|Global Options|Commands|Arguments|Examples):$/m);
-      // commander's own texts too: [options], (default: …), (choices: …)
-      expect(pt.stdout, path).not.toMatch(/\[options\]|\(default: |, default: |\(choices: |\bPIX\b/);
-      expect(pt.stdout, path).toMatch(/ mostra a ajuda\n/);
-      expect(en.stdout, path).toMatch(/^Usage: paycli/);
-      expect(en.stdout, path).toMatch(/ show help\n/);
-      // the flags do not change with the language
-      const flags = (s: string) => [...s.matchAll(/^ {2}(-[^ ,]+(?:, --[^ ]+)?)/gm)].map((m) => m[1]).join(' ');
-      expect(flags(pt.stdout), path).toBe(flags(en.stdout));
-    }
-    const root = results.find((r) => r.path === '')!;
-    expect(root.pt.stdout).toContain('Cobranças Pix (BR Code / QR code) e saques');
-    expect(root.pt.stdout).toMatch(/^Códigos de saída:\n {2}0 {4}sucesso/m);
-  }, startBudget(startMs, 60));
+  it(
+    'is in Portuguese with LANG=pt_BR.UTF-8 and in English with --lang en; the flags are the same',
+    async () => {
+      const paths = await commandPaths();
+      expect(paths.length).toBeGreaterThan(20);
+      const results = await mapLimit(paths, 4, async (path) => ({
+        path: path.join(' '),
+        pt: await runPaycli([...path, '--help'], { env: PT }),
+        en: await runPaycli(['--lang', 'en', ...path, '--help'], { env: PT }),
+      }));
+      for (const { path, pt, en } of results) {
+        expect(pt.code, path).toBe(0);
+        expect(pt.stdout, path).toMatch(/^Uso: paycli/);
+        expect(pt.stdout, path).toMatch(/^Opções( globais)?:$/m);
+        expect(pt.stdout, path).not.toMatch(/^(Usage|Options|Global Options|Commands|Arguments|Examples):$/m);
+        // commander's own texts too: [options], (default: …), (choices: …)
+        expect(pt.stdout, path).not.toMatch(/\[options\]|\(default: |, default: |\(choices: |\bPIX\b/);
+        expect(pt.stdout, path).toMatch(/ mostra a ajuda\n/);
+        expect(en.stdout, path).toMatch(/^Usage: paycli/);
+        expect(en.stdout, path).toMatch(/ show help\n/);
+        // the flags do not change with the language
+        const flags = (s: string) => [...s.matchAll(/^ {2}(-[^ ,]+(?:, --[^ ]+)?)/gm)].map((m) => m[1]).join(' ');
+        expect(flags(pt.stdout), path).toBe(flags(en.stdout));
+      }
+      const root = results.find((r) => r.path === '')!;
+      expect(root.pt.stdout).toContain('Cobranças Pix (BR Code / QR code) e saques');
+      expect(root.pt.stdout).toMatch(/^Códigos de saída:\n {2}0 {4}sucesso/m);
+    },
+    startBudget(startMs, 60),
+  );
 });
 
 describe('in a terminal, in Portuguese', () => {
@@ -250,7 +375,24 @@ describe('in a terminal, in Portuguese', () => {
 
   it('a cash-in: prompts in Portuguese, sent, the result in Portuguese', async () => {
     const before = gw.received.length;
-    tty = startTty(['cashin', '--payer-name', 'Fulano de Tal', '--payer-document', '123.456.789-09', '--payer-email', 'fulano@example.com', '--payer-phone', '11987654321', '--product-name', 'Camiseta', '--no-qr'], { ...own.env, ...atGateway(), ...PT }, own.dir);
+    tty = startTty(
+      [
+        'cashin',
+        '--payer-name',
+        'Fulano de Tal',
+        '--payer-document',
+        '123.456.789-09',
+        '--payer-email',
+        'fulano@example.com',
+        '--payer-phone',
+        '11987654321',
+        '--product-name',
+        'Camiseta',
+        '--no-qr',
+      ],
+      { ...own.env, ...atGateway(), ...PT },
+      own.dir,
+    );
     await tty.waitFor('? Valor em reais (p. ex. 15,50)');
     tty.answer('10');
     await tty.waitFor('? Descrição do produto (p. ex. Camiseta azul, tamanho M)');
@@ -269,7 +411,7 @@ describe('in a terminal, in Portuguese', () => {
 describe('the last of Portuguese', () => {
   const home = makeHome();
   afterAll(() => home.cleanup());
-  it('--version --verbose, completion descriptions and a cash-out\'s status in Portuguese', async () => {
+  it("--version --verbose, completion descriptions and a cash-out's status in Portuguese", async () => {
     const v = await runPaycli(['--lang', 'pt-BR', '--version', '--verbose'], { env: { ...home.env, ...PT } });
     expect(v.stdout).toMatch(/^registro +\S/m);
     expect(v.stdout).toMatch(/^configuração +\S/m);

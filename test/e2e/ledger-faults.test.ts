@@ -69,7 +69,10 @@ describe('a disk that fills up after the request left', () => {
     const first = readFileSync(join(flags, 'err1'), 'utf8');
     // Recorded (the log's space is reused) or not: either way never "nothing was sent" after the send.
     expect(first).not.toContain('nothing was sent');
-    if (first.includes('could not be recorded')) expect(first).toMatch(/warning: cash-out entry 1 was sent and created, but that outcome could not be recorded in the ledger \(the payment ledger .*\): the entry stays with an unknown outcome, which blocks an identical cash-out/);
+    if (first.includes('could not be recorded'))
+      expect(first).toMatch(
+        /warning: cash-out entry 1 was sent and created, but that outcome could not be recorded in the ledger \(the payment ledger .*\): the entry stays with an unknown outcome, which blocks an identical cash-out/,
+      );
     // The entry recorded before sending blocks an identical cash-out: refused, not sent again.
     expect(r.stdout).toContain('second 2');
     expect(r.stderr).toMatch(/an identical cash-out (was already sent|may already have been paid)/);
@@ -121,7 +124,9 @@ describe('a ledger created on a nearly full disk', () => {
     const file = ledgerFile(t.home.env.PAYCLI_DATA_DIR!);
     expect(ledgerRows(t.home.env.PAYCLI_DATA_DIR!)).toHaveLength(0);
     checkpoint(file);
-    t.gw.respond((req, res) => json(res, req.method === 'GET' ? 404 : 200, req.method === 'GET' ? { message: 'Transaction not found' } : cashOutAnswer((req.json as { value: number }).value)));
+    t.gw.respond((req, res) =>
+      json(res, req.method === 'GET' ? 404 : 200, req.method === 'GET' ? { message: 'Transaction not found' } : cashOutAnswer((req.json as { value: number }).value)),
+    );
     return file;
   }
   /** Writes the ledger's write-ahead log into the file and removes it (closing the last connection does). */
@@ -197,7 +202,9 @@ describe('the write-ahead log deleted while paycli runs', () => {
     release();
     const done = await a;
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stderr).toMatch(/cash-out entry 1 was sent and created, but that outcome could not be recorded in the ledger \(the payment ledger .* lost its write-ahead log while paycli ran \(.*ledger\.db-wal was (deleted|replaced) by another program\)/);
+    expect(done.stderr).toMatch(
+      /cash-out entry 1 was sent and created, but that outcome could not be recorded in the ledger \(the payment ledger .* lost its write-ahead log while paycli ran \(.*ledger\.db-wal was (deleted|replaced) by another program\)/,
+    );
     expect(done.stderr).not.toContain('nothing was sent');
     const c = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(c.code).toBe(2);
@@ -216,9 +223,13 @@ describe('the write-ahead log deleted while paycli runs', () => {
     release();
     const done = await a;
     expect(done.code).toBe(2);
-    expect(done.stderr).toMatch(/lost its write-ahead log while paycli ran \(.*ledger\.db-wal was deleted by another program\); paycli stops rather than record into a log no other paycli reads; nothing was sent/);
+    expect(done.stderr).toMatch(
+      /lost its write-ahead log while paycli ran \(.*ledger\.db-wal was deleted by another program\); paycli stops rather than record into a log no other paycli reads; nothing was sent/,
+    );
     expect(sent()).toHaveLength(0);
-    t.gw.respond((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, cashOutAnswer((req.json as { value: number }).value))));
+    t.gw.respond((req, res) =>
+      req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, cashOutAnswer((req.json as { value: number }).value)),
+    );
     const again = await runPaycli([...CASHOUT_ARGS, '--order-id', 'invoice-7', '--yes'], { env: t.env() });
     expect(again.code, again.stderr).toBe(0);
     expect((await runPaycli([...CASHOUT_ARGS, '--order-id', 'invoice-7', '--yes'], { env: t.env() })).code).toBe(2);

@@ -6,7 +6,23 @@
  * of one gateway URL and the import of an old journal.jsonl. `paycli history` is in history.test.ts.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, childEnv, PAYCLI, runPaycli } from '../helpers/cli.js';
@@ -47,7 +63,7 @@ const procState = (pid: number) => {
 };
 
 describe('ledger', () => {
-  it("records a cash-out on disk before it is sent, then its outcome; 0600 in a 0700 folder; no API key", async () => {
+  it('records a cash-out on disk before it is sent, then its outcome; 0600 in a 0700 folder; no API key', async () => {
     let atArrival: Record<string, unknown>[] = [];
     t.gw.respond((_req, res) => {
       atArrival = rows(); // what was committed when the request arrived
@@ -56,13 +72,24 @@ describe('ledger', () => {
     const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(r.code).toBe(0);
     expect(atArrival).toHaveLength(1);
-    expect(atArrival[0]).toMatchObject({ id: 1, kind: 'cashout', value: 1550, pix_key: 'fulano@example.com', pix_key_type: 2, target: `${t.gw.url}/transaction/cashout`, outcome: null, sandbox: 0, profile: 'default' });
+    expect(atArrival[0]).toMatchObject({
+      id: 1,
+      kind: 'cashout',
+      value: 1550,
+      pix_key: 'fulano@example.com',
+      pix_key_type: 2,
+      target: `${t.gw.url}/transaction/cashout`,
+      outcome: null,
+      sandbox: 0,
+      profile: 'default',
+    });
     const all = rows();
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ id: 1, outcome: 'ok', transaction_id: 77, status: '0', allow_duplicate: 0 });
     expect(statSync(file()).mode & 0o777).toBe(0o600);
     expect(statSync(dataDir()).mode & 0o777).toBe(0o700);
-    for (const f of ['ledger.db', 'ledger.db-wal', 'ledger.db-shm']) if (existsSync(join(dataDir(), f))) expect(readFileSync(join(dataDir(), f)).toString('latin1')).not.toContain(KEY);
+    for (const f of ['ledger.db', 'ledger.db-wal', 'ledger.db-shm'])
+      if (existsSync(join(dataDir(), f))) expect(readFileSync(join(dataDir(), f)).toString('latin1')).not.toContain(KEY);
     expect(sent()).toHaveLength(1);
   });
 
@@ -134,7 +161,9 @@ describe('duplicate-payout guard', () => {
     expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0);
     const again = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/an identical cash-out was already sent: R\$ 15,50 to Pix key fulano@example\.com, at \d{4}-\d\d-\d\dT[\d:]+[+-]\d\d:\d\d \(\d+ s ago\), entry 1, transaction 77, outcome ok; refused so that it is not paid twice; nothing was sent/);
+    expect(again.stderr).toMatch(
+      /an identical cash-out was already sent: R\$ 15,50 to Pix key fulano@example\.com, at \d{4}-\d\d-\d\dT[\d:]+[+-]\d\d:\d\d \(\d+ s ago\), entry 1, transaction 77, outcome ok; refused so that it is not paid twice; nothing was sent/,
+    );
     expect(again.stderr).toMatch(/hint: .*--allow-duplicate.*within 10 min/);
     expect(sent()).toHaveLength(1);
     // the key typed differently normalises to the same key; recipient details do not matter
@@ -196,8 +225,12 @@ describe('duplicate-payout guard', () => {
     t.gw.respond((_req, res) => json(res, 200, CASHOUT_OK));
     const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/an identical cash-out may already have been paid: R\$ 15,50 .*entry 1; its outcome is unknown \(no valid answer came back.*refused until that outcome is resolved/);
-    expect(r.stderr).toMatch(/hint: check that cash-out at the gateway first, then record what happened: `paycli history resolve 1 --outcome ok` \(it was paid\) or `--outcome not_sent`/);
+    expect(r.stderr).toMatch(
+      /an identical cash-out may already have been paid: R\$ 15,50 .*entry 1; its outcome is unknown \(no valid answer came back.*refused until that outcome is resolved/,
+    );
+    expect(r.stderr).toMatch(
+      /hint: check that cash-out at the gateway first, then record what happened: `paycli history resolve 1 --outcome ok` \(it was paid\) or `--outcome not_sent`/,
+    );
     expect(sent()).toHaveLength(1);
   });
 
@@ -344,7 +377,9 @@ describe('concurrency', () => {
     });
     const runs = await Promise.all(Array.from({ length: 20 }, () => runPaycli(['--json', ...CASHOUT_ARGS, '--yes'], { env: t.env(), timeoutMs: 60_000 })));
     expect(runs.map((r) => r.code).sort()).toEqual([0, ...Array(19).fill(2)]);
-    expect(runs.filter((r) => r.code === 2).map((r) => (JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code)).toEqual(Array(19).fill('duplicate_cashout'));
+    expect(runs.filter((r) => r.code === 2).map((r) => (JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code)).toEqual(
+      Array(19).fill('duplicate_cashout'),
+    );
     expect(sent()).toHaveLength(1);
     expect(rows()).toHaveLength(1);
   }, 90_000);
@@ -353,9 +388,14 @@ describe('concurrency', () => {
     const sandbox = await startSandboxProcess([], t.home.env);
     try {
       const runs = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => runPaycli(['--json', '--base-url', sandbox.url, ...withValue(CASHOUT_ARGS, 1000 + i), '--yes'], { env: { ...t.home.env, PAYCLI_API_KEY: KEY }, timeoutMs: 60_000 })),
+        Array.from({ length: 20 }, (_, i) =>
+          runPaycli(['--json', '--base-url', sandbox.url, ...withValue(CASHOUT_ARGS, 1000 + i), '--yes'], { env: { ...t.home.env, PAYCLI_API_KEY: KEY }, timeoutMs: 60_000 }),
+        ),
       );
-      expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join('\n')).toEqual(Array(20).fill(0));
+      expect(
+        runs.map((r) => r.code),
+        runs.map((r) => r.stderr).join('\n'),
+      ).toEqual(Array(20).fill(0));
       const all = rows();
       expect(all).toHaveLength(20);
       expect(all.every((r) => r.outcome === 'ok')).toBe(true);
@@ -486,7 +526,11 @@ describe('fail closed: a ledger that cannot be used sends nothing', () => {
   it('disk full (a full tmpfs as the data folder)', async (ctx) => {
     const mnt = join(t.home.dir, 'small');
     mkdirSync(mnt);
-    const mounted = await new Promise<boolean>((r) => spawn('mount', ['-t', 'tmpfs', '-o', 'size=256k,mode=0700', 'tmpfs', mnt], { stdio: 'ignore' }).on('close', (c) => r(c === 0)).on('error', () => r(false)));
+    const mounted = await new Promise<boolean>((r) =>
+      spawn('mount', ['-t', 'tmpfs', '-o', 'size=256k,mode=0700', 'tmpfs', mnt], { stdio: 'ignore' })
+        .on('close', (c) => r(c === 0))
+        .on('error', () => r(false)),
+    );
     if (!mounted) ctx.skip(); // needs root (mount); reported as skipped, never as passed
     try {
       const env = { ...t.env(), PAYCLI_DATA_DIR: mnt };
@@ -520,7 +564,23 @@ describe('import of an old journal.jsonl', () => {
     const target = `${t.gw.url}/transaction/cashout`;
     const now = Date.now();
     const begin = (id: string, minutesAgo: number, value: number, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ event: 'begin', v: 1, id, time: new Date(now - minutesAgo * 60_000).toISOString(), kind: 'cashout', fingerprint: 'old', value, target, sandbox: false, profile: 'default', pixKeyType: 2, pixKey: 'fulano@example.com', recipient: 'Fulano de Tal', pid: 1, ...extra });
+      JSON.stringify({
+        event: 'begin',
+        v: 1,
+        id,
+        time: new Date(now - minutesAgo * 60_000).toISOString(),
+        kind: 'cashout',
+        fingerprint: 'old',
+        value,
+        target,
+        sandbox: false,
+        profile: 'default',
+        pixKeyType: 2,
+        pixKey: 'fulano@example.com',
+        recipient: 'Fulano de Tal',
+        pid: 1,
+        ...extra,
+      });
     const end = (id: string, outcome: string, extra: Record<string, unknown> = {}) => JSON.stringify({ event: 'end', id, time: new Date(now).toISOString(), outcome, ...extra });
     const journal = [
       begin('a', 3, 1550), // ok 3 minutes ago: blocks within the window
@@ -566,7 +626,10 @@ describe('import of an old journal.jsonl', () => {
     expect(empty.code).toBe(0);
     expect(existsSync(file())).toBe(false);
     mkdirSync(dataDir(), { recursive: true, mode: 0o700 });
-    writeFileSync(join(dataDir(), 'journal.jsonl'), `${JSON.stringify({ event: 'begin', v: 1, id: 'x', time: new Date().toISOString(), kind: 'cashin', fingerprint: 'f', value: 1000, target: 'sandbox', sandbox: true, profile: 'default', payer: 'Fulano', product: 'Camiseta', pid: 1 })}\n`);
+    writeFileSync(
+      join(dataDir(), 'journal.jsonl'),
+      `${JSON.stringify({ event: 'begin', v: 1, id: 'x', time: new Date().toISOString(), kind: 'cashin', fingerprint: 'f', value: 1000, target: 'sandbox', sandbox: true, profile: 'default', payer: 'Fulano', product: 'Camiseta', pid: 1 })}\n`,
+    );
     const h = await runPaycli(['--json', 'history'], { env: t.env() });
     expect(h.code).toBe(0);
     expect(JSON.parse(h.stdout)).toMatchObject([{ id: 1, kind: 'cashin', value: 1000, payer: 'Fulano', outcome: 'unknown', completed: false, sandbox: true }]);

@@ -18,7 +18,22 @@ const PT = { ...SP, LANG: 'pt_BR.UTF-8' };
 /** The faked moment, 22:30 in São Paulo on the 24th: 01:30 UTC on the 25th. */
 const AT_2230 = '2026-11-25T01:30:00.000Z';
 const at = (local: string) => ['faketime', '-f', `@${local}`];
-const PAYOUT = ['cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'fulano@example.com', '--person-name', 'João Silva', '--person-email', 'fulano@example.com', '--person-phone', '11987654321', '--yes'];
+const PAYOUT = [
+  'cashout',
+  '--value',
+  '1550',
+  '--pix-key-type',
+  'email',
+  '--pix-key',
+  'fulano@example.com',
+  '--person-name',
+  'João Silva',
+  '--person-email',
+  'fulano@example.com',
+  '--person-phone',
+  '11987654321',
+  '--yes',
+];
 const posts = () => t.gw.received.filter((r) => r.method === 'POST');
 /** Windows-1252 bytes of a text of Latin-1 letters (what Excel on Brazilian Windows saves as "CSV"). */
 const cp1252 = (text: string) => Buffer.from(text, 'latin1');
@@ -67,7 +82,10 @@ describe('encodings in', () => {
   const header = 'valor;tipo-chave;chave;nome;email;telefone';
   it('a Windows-1252 payout file is refused naming its first bad line (nothing sent); with --encoding windows-1252 the gateway gets João Silva in UTF-8', async () => {
     const file = join(t.home.dir, 'pagamentos.csv');
-    writeFileSync(file, cp1252(`${header}\r\n15,50;email;ana@example.com;Ana Lima;ana@example.com;11987654321\r\n20,00;email;joao@example.com;João Silva;joao@example.com;11987654321\r\n`));
+    writeFileSync(
+      file,
+      cp1252(`${header}\r\n15,50;email;ana@example.com;Ana Lima;ana@example.com;11987654321\r\n20,00;email;joao@example.com;João Silva;joao@example.com;11987654321\r\n`),
+    );
     const refused = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('is not valid UTF-8: line 3, character 32 (byte 0xE3); nothing was sent');
@@ -88,7 +106,10 @@ describe('encodings in', () => {
 
   it('an --input file in Windows-1252 is refused, then read with --encoding; a Latin-1 flag value is refused (exit 2, nothing sent)', async () => {
     const file = join(t.home.dir, 'payout.json');
-    writeFileSync(file, cp1252('{"value": 1550, "pixKeyType": 2, "pixKey": "joao@example.com",\n "person": {"name": "João Silva", "email": "joao@example.com", "phone": "11987654321"}}\n'));
+    writeFileSync(
+      file,
+      cp1252('{"value": 1550, "pixKeyType": 2, "pixKey": "joao@example.com",\n "person": {"name": "João Silva", "email": "joao@example.com", "phone": "11987654321"}}\n'),
+    );
     const refused = await runPaycli(['cashout', '--input', file, '--yes'], { env: t.env() });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--input: ');
@@ -112,11 +133,20 @@ describe('encodings in', () => {
 describe('Brazilian spreadsheets', () => {
   it('an Excel-style pt-BR CSV (BOM, ;, CRLF, Portuguese headers, 1.234,56) pays; results and history --format csv in pt-BR open in LibreOffice as columns with numeric amounts', async () => {
     const file = join(t.home.dir, 'Pagamentos.csv');
-    writeFileSync(file, `\uFEFFValor;Tipo-Chave;Chave;Nome;E-mail;Telefone;ID-Pedido\r\n1.234,56;email;joao@example.com;João Silva;joao@example.com;(11) 98765-4321;pedido-1\r\n15,50;cpf;123.456.789-09;Conceição Araújo;ca@example.com;11987654321;pedido-2\r\n`.replace('E-mail', 'email'));
+    writeFileSync(
+      file,
+      `\uFEFFValor;Tipo-Chave;Chave;Nome;E-mail;Telefone;ID-Pedido\r\n1.234,56;email;joao@example.com;João Silva;joao@example.com;(11) 98765-4321;pedido-1\r\n15,50;cpf;123.456.789-09;Conceição Araújo;ca@example.com;11987654321;pedido-2\r\n`.replace(
+        'E-mail',
+        'email',
+      ),
+    );
     const r = await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env(PT) });
     expect(r.code, r.stderr).toBe(0);
     const bodies = posts().map((p) => p.json as { value: number; orderId: string; person: { name: string } });
-    expect(bodies.map((b) => [b.orderId, b.value, b.person.name]).sort()).toEqual([['pedido-1', 123456, 'João Silva'], ['pedido-2', 1550, 'Conceição Araújo']]);
+    expect(bodies.map((b) => [b.orderId, b.value, b.person.name]).sort()).toEqual([
+      ['pedido-1', 123456, 'João Silva'],
+      ['pedido-2', 1550, 'Conceição Araújo'],
+    ]);
     const results = readFileSync(join(t.home.dir, 'Pagamentos.csv.results.csv'), 'utf8');
     expect(results.startsWith('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;')).toBe(true);
     expect(results).toMatch(/^1;2;pedido-1;ok;1\.234,56;123456;/m);
@@ -124,17 +154,32 @@ describe('Brazilian spreadsheets', () => {
     const csv = await runPaycli(['history', '--format', 'csv'], { env: t.env(PT) });
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.startsWith('\uFEFFlancamento;data_hora_local;fuso_horario;data_hora_utc;tipo;')).toBe(true);
-    expect((await runPaycli(['history', '--format', 'csv', '--csv-dialect', 'intl'], { env: t.env(PT) })).stdout).toMatch(/^entry,time_utc,kind,.*,gateway,user,host,paycli_version,time_local\r\n/);
+    expect((await runPaycli(['history', '--format', 'csv', '--csv-dialect', 'intl'], { env: t.env(PT) })).stdout).toMatch(
+      /^entry,time_utc,kind,.*,gateway,user,host,paycli_version,time_local\r\n/,
+    );
 
     // LibreOffice, set to Brazilian Portuguese (language 1046) for the import, as a pt-BR spreadsheet opens it
     const dir = join(t.home.dir, 'lo');
     mkdirSync(dir);
     writeFileSync(join(dir, 'history.csv'), csv.stdout);
-    execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--infilter=CSV:59,34,76,1,,1046', '--convert-to', 'fods', '--outdir', join(dir, 'out'), join(dir, 'history.csv')], {
-      env: { ...process.env, HOME: dir },
-      stdio: 'ignore',
-      timeout: 110_000,
-    });
+    execFileSync(
+      'soffice',
+      [
+        '--headless',
+        `-env:UserInstallation=file://${join(dir, 'profile')}`,
+        '--infilter=CSV:59,34,76,1,,1046',
+        '--convert-to',
+        'fods',
+        '--outdir',
+        join(dir, 'out'),
+        join(dir, 'history.csv'),
+      ],
+      {
+        env: { ...process.env, HOME: dir },
+        stdio: 'ignore',
+        timeout: 110_000,
+      },
+    );
     expect(readdirSync(join(dir, 'out'))).toEqual(['history.fods']);
     const rows = readFileSync(join(dir, 'out', 'history.fods'), 'utf8')
       .split('<table:table-row')

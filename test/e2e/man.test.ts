@@ -13,7 +13,11 @@ const ROOT = resolve(__dirname, '../..');
 const PAGE = join(ROOT, 'man/paycli.1');
 
 function render(): { stdout: string; stderr: string; status: number | null } {
-  return spawnSync('man', ['--warnings', '-l', PAGE], { encoding: 'utf8', env: { ...process.env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '200', MAN_KEEP_FORMATTING: '' }, timeout: 15_000 });
+  return spawnSync('man', ['--warnings', '-l', PAGE], {
+    encoding: 'utf8',
+    env: { ...process.env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '200', MAN_KEEP_FORMATTING: '' },
+    timeout: 15_000,
+  });
 }
 
 /** Every command path, from the help texts. */
@@ -39,7 +43,8 @@ describe('man paycli', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^PAYCLI\(1\)\s+User Commands\s+PAYCLI\(1\)/);
-    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'GLOBAL OPTIONS', 'COMMANDS', 'EXAMPLES', 'EXIT STATUS', 'ENVIRONMENT']) expect(r.stdout).toMatch(new RegExp(`^${section}$`, 'm'));
+    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'GLOBAL OPTIONS', 'COMMANDS', 'EXAMPLES', 'EXIT STATUS', 'ENVIRONMENT'])
+      expect(r.stdout).toMatch(new RegExp(`^${section}$`, 'm'));
     expect(r.stdout).toMatch(/^ +6 +created, but needs attention/m);
   });
 
@@ -60,11 +65,16 @@ describe('man paycli', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr.replace(/^man: can't set the locale.*\n/m, '')).toBe('');
     expect(r.stdout).toMatch(/^PAYCLI\(1\)\s+Comandos do usuário\s+PAYCLI\(1\)/);
-    for (const section of ['NOME', 'SINOPSE', 'DESCRIÇÃO', 'OPÇÕES GLOBAIS', 'COMANDOS', 'EXEMPLOS', 'STATUS DE SAÍDA', 'AMBIENTE', 'VEJA TAMBÉM']) expect(r.stdout).toMatch(new RegExp(`^${section}$`, 'm'));
+    for (const section of ['NOME', 'SINOPSE', 'DESCRIÇÃO', 'OPÇÕES GLOBAIS', 'COMANDOS', 'EXEMPLOS', 'STATUS DE SAÍDA', 'AMBIENTE', 'VEJA TAMBÉM'])
+      expect(r.stdout).toMatch(new RegExp(`^${section}$`, 'm'));
     expect(r.stdout).toMatch(/^ +6 +criado, mas precisa de atenção/m);
     expect(r.stdout).toContain('envia um saque Pix (um pagamento) para uma chave Pix');
     // the same commands and flags as the English page
-    const flags = (page: string) => [...page.matchAll(/^ {7}(--[a-z-]+)/gm)].map((m) => m[1]).sort().join(' ');
+    const flags = (page: string) =>
+      [...page.matchAll(/^ {7}(--[a-z-]+)/gm)]
+        .map((m) => m[1])
+        .sort()
+        .join(' ');
     expect(flags(r.stdout)).toBe(flags(render().stdout));
   });
 });

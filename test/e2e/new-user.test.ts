@@ -57,7 +57,13 @@ describe('2. every --profile is checked the same way', () => {
   });
   it('history, config list and config get refuse an unknown profile (exit 2) as a payment does', async () => {
     writeConfig({ prod: { 'base-url': t.gw.url } });
-    for (const args of [['history', '--profile', 'prdd'], ['config', 'list', '--profile', 'staging'], ['config', 'get', 'timeout', '--profile', 'prdo'], ['config', 'unset', 'timeout', '--profile', 'prdo'], ['balance', '--profile', 'prdo']]) {
+    for (const args of [
+      ['history', '--profile', 'prdd'],
+      ['config', 'list', '--profile', 'staging'],
+      ['config', 'get', 'timeout', '--profile', 'prdo'],
+      ['config', 'unset', 'timeout', '--profile', 'prdo'],
+      ['balance', '--profile', 'prdo'],
+    ]) {
       const r = await runPaycli(args, { env: t.home.env });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/^error: unknown profile "\w+" \(--profile\)/);
@@ -136,7 +142,25 @@ describe('6. no noisy or wrong words', () => {
     expect(r.stderr.match(/without a credential/g)).toHaveLength(1);
   });
   it('the sandbox notice is not printed on a pure validation failure', async () => {
-    const r = await runPaycli(['cashout', '--value', '0', '--pix-key-type', 'email', '--pix-key', 'x@example.com', '--person-name', 'A B', '--person-email', 'x@example.com', '--person-phone', '11987654321', '--yes'], { env: t.home.env });
+    const r = await runPaycli(
+      [
+        'cashout',
+        '--value',
+        '0',
+        '--pix-key-type',
+        'email',
+        '--pix-key',
+        'x@example.com',
+        '--person-name',
+        'A B',
+        '--person-email',
+        'x@example.com',
+        '--person-phone',
+        '11987654321',
+        '--yes',
+      ],
+      { env: t.home.env },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/built-in sandbox/);
   });
@@ -225,7 +249,9 @@ describe('8. BR Codes', () => {
     const cpf = await runPaycli(['--json', 'brcode', 'create', '--key', '11987654374', '--key-type', 'cpf', '--name', 'Fulano', '--city', 'Recife'], { env: t.home.env });
     expect(JSON.parse(cpf.stdout).key).toBe('11987654374');
     // not ambiguous: only a mobile, or written as a CPF
-    expect(JSON.parse((await runPaycli(['--json', 'brcode', 'create', '--key', '11987654321', '--name', 'F', '--city', 'R'], { env: t.home.env })).stdout).key).toBe('+5511987654321');
+    expect(JSON.parse((await runPaycli(['--json', 'brcode', 'create', '--key', '11987654321', '--name', 'F', '--city', 'R'], { env: t.home.env })).stdout).key).toBe(
+      '+5511987654321',
+    );
   });
   it('brcode decode: an amount of more than 13 characters, and a merchant account with both a key and a URL, are errors', async () => {
     const head = o('00', '01');
@@ -241,4 +267,3 @@ describe('8. BR Codes', () => {
     expect(b.stdout).toMatch(/error: its Pix merchant account has both a key \(01\) and a location URL \(25\)/);
   });
 });
-

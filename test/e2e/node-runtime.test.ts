@@ -70,7 +70,23 @@ describe('200 consecutive payments on the built-in sandbox', () => {
     for (let i = 0; i < 200; i++) {
       const cashout = i % 2 === 1;
       const args = cashout
-        ? ['--json', 'cashout', '--value', String(100 + i), '--pix-key-type', 'email', '--pix-key', `fornecedor${i}@example.com`, '--person-name', `Fornecedor ${i}`, '--person-email', `fornecedor${i}@example.com`, '--person-phone', '11987654321', '--yes']
+        ? [
+            '--json',
+            'cashout',
+            '--value',
+            String(100 + i),
+            '--pix-key-type',
+            'email',
+            '--pix-key',
+            `fornecedor${i}@example.com`,
+            '--person-name',
+            `Fornecedor ${i}`,
+            '--person-email',
+            `fornecedor${i}@example.com`,
+            '--person-phone',
+            '11987654321',
+            '--yes',
+          ]
         : ['--json', ...CASHIN_ARGS.map((a) => (a === '1000' ? String(1000 + i) : a))];
       const r = i % 4 === 3 ? await runPiped(args, env) : await runPaycli(args, { env, timeoutMs: 120_000 });
       let doc: { transactionId?: unknown } | undefined;
@@ -80,7 +96,9 @@ describe('200 consecutive payments on the built-in sandbox', () => {
         doc = undefined;
       }
       if (r.code !== 0 || typeof doc?.transactionId !== 'number' || NEVER_ON_STDERR.test(r.stderr)) {
-        failures.push(`run ${i + 1} (${cashout ? 'cash-out' : 'cash-in'}${i % 4 === 3 ? ' | cat' : ''}): exit ${r.code}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}, stderr ${JSON.stringify(r.stderr.slice(-300))}`);
+        failures.push(
+          `run ${i + 1} (${cashout ? 'cash-out' : 'cash-in'}${i % 4 === 3 ? ' | cat' : ''}): exit ${r.code}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}, stderr ${JSON.stringify(r.stderr.slice(-300))}`,
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -100,7 +118,10 @@ describe('a batch of 2,000 cash-outs on the built-in sandbox', () => {
     const r = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--concurrency', '8'], { env, timeoutMs: 900_000 });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(r.stderr).not.toMatch(NEVER_ON_STDERR);
-    const docs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { row: number; outcome: string; valueCents: number });
+    const docs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { row: number; outcome: string; valueCents: number });
     expect(docs).toHaveLength(2000);
     expect(new Set(docs.map((d) => d.row)).size).toBe(2000);
     expect(docs.every((d) => d.outcome === 'ok' && d.valueCents === 99 + d.row)).toBe(true);

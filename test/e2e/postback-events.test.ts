@@ -56,8 +56,24 @@ async function api(sb: SandboxProcess, method: string, path: string, body?: unkn
   return { status: r.status, json: await r.json() };
 }
 
-const CASHIN = { payerName: 'Fulano de Tal', payerDocument: '123.456.789-09', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Camiseta azul M', value: 1000, orderId: 'pedido-1' };
-const CASHOUT = { value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', cpfCnpj: '', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '' }, orderId: 'saque-1' };
+const CASHIN = {
+  payerName: 'Fulano de Tal',
+  payerDocument: '123.456.789-09',
+  payerEmail: 'fulano@example.com',
+  payerPhone: '11987654321',
+  productName: 'Camiseta',
+  productDescription: 'Camiseta azul M',
+  value: 1000,
+  orderId: 'pedido-1',
+};
+const CASHOUT = {
+  value: 1550,
+  pixKeyType: 2,
+  pixKey: 'fulano@example.com',
+  cpfCnpj: '',
+  person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '' },
+  orderId: 'saque-1',
+};
 
 async function create(sb: SandboxProcess, kind: 'cashin' | 'cashout', postbackUrl?: string): Promise<number> {
   const r = await api(sb, 'POST', kind === 'cashin' ? '/transaction/qrcode/cashin' : '/transaction/cashout', { ...(kind === 'cashin' ? CASHIN : CASHOUT), postbackUrl });
@@ -331,7 +347,16 @@ describe("the gateway family's documented examples", () => {
     const [created, coPaid, coRefund] = await bodies(co, 3);
     expect(keys(created!)).toEqual([...BASE, 'destinationBank'].sort());
     expect(created!.destinationBank).toBeNull();
-    expect(coPaid!.destinationBank).toEqual({ name: 'Fulano de Tal', cpfCnpj: null, email: 'fulano@example.com', pixKey: 'fulano@example.com', pixKeyType: '2', bank: 'PAYCLI SANDBOX BANK', bankId: '999', ispb: '99999999' });
+    expect(coPaid!.destinationBank).toEqual({
+      name: 'Fulano de Tal',
+      cpfCnpj: null,
+      email: 'fulano@example.com',
+      pixKey: 'fulano@example.com',
+      pixKeyType: '2',
+      bank: 'PAYCLI SANDBOX BANK',
+      bankId: '999',
+      ispb: '99999999',
+    });
     expect(coPaid!.endToEndId).toMatch(/^E\d{8}\d{12}[A-Za-z0-9]{11}$/);
     expect(keys(coRefund!)).toEqual(BASE);
 

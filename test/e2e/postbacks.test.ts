@@ -47,7 +47,9 @@ async function recorder(respond?: Parameters<typeof startGateway>[0]): Promise<T
 
 /** Creates a cash-in of R$ 10,00 on the sandbox; returns its transaction id. */
 async function cashin(sb: SandboxProcess, postbackUrl?: string): Promise<number> {
-  const r = await runPaycli(['--json', '--base-url', sb.url, ...CASHIN_ARGS, ...(postbackUrl ? ['--postback-url', postbackUrl] : [])], { env: { ...home.env, PAYCLI_API_KEY: 'any' } });
+  const r = await runPaycli(['--json', '--base-url', sb.url, ...CASHIN_ARGS, ...(postbackUrl ? ['--postback-url', postbackUrl] : [])], {
+    env: { ...home.env, PAYCLI_API_KEY: 'any' },
+  });
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { transactionId: number }).transactionId;
 }
@@ -143,7 +145,9 @@ describe('delivery', () => {
     expect(gw.received.length).toBe(count); // nothing after giving up
     expect(count).toBeGreaterThanOrEqual(1);
     expect(gw.received.every((r) => (r.json as { status: string }).status === 'created')).toBe(true);
-    expect(sb.log()).toMatch(new RegExp(`postback cash-in ${id} created → ${gw.url}/hook \\((evt_\\d+)\\).*giving up.*not delivered within 500 ms; \`paycli sandbox resend evt_\\d+\` sends it again`));
+    expect(sb.log()).toMatch(
+      new RegExp(`postback cash-in ${id} created → ${gw.url}/hook \\((evt_\\d+)\\).*giving up.*not delivered within 500 ms; \`paycli sandbox resend evt_\\d+\` sends it again`),
+    );
   });
 
   it('sends one postback per state change, in order (created, paid, infraction, refund; endToEndId only on paid)', async () => {
@@ -335,7 +339,14 @@ describe('paycli listen', () => {
     const err = lines(li.stderr());
     for (const line of err) expect(() => JSON.parse(line), line).not.toThrow();
     const docs = err.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(docs).toEqual(expect.arrayContaining([{ listening: li.url }, expect.objectContaining({ warning: expect.stringMatching(/rejected a postback/) }), expect.objectContaining({ debug: expect.stringMatching(/^< content-type: /) }), expect.objectContaining({ notice: expect.stringMatching(/stopped; 0 notifications/) })]));
+    expect(docs).toEqual(
+      expect.arrayContaining([
+        { listening: li.url },
+        expect.objectContaining({ warning: expect.stringMatching(/rejected a postback/) }),
+        expect.objectContaining({ debug: expect.stringMatching(/^< content-type: /) }),
+        expect.objectContaining({ notice: expect.stringMatching(/stopped; 0 notifications/) }),
+      ]),
+    );
   });
 
   it('--forward-to an application that never answers: no sender is answered 200; beyond the bounded queue 503; a postback whose sender left is not forwarded; RSS stays bounded', async () => {
@@ -368,11 +379,15 @@ describe('paycli listen', () => {
       expect(statuses.filter((s) => s === 503)).toHaveLength(32); // refused at once, so that the sender sends them again
       expect(statuses).not.toContain(200); // the application took none of them
       await waitFor(() => lines(li.stdout()).length >= 8, 10_000, '8 lines');
-      expect(li.stderr()).toMatch(/warning: forward queue full \(8 notifications, \d+ bytes waiting for 127\.0\.0\.1:\d+\): transaction 1 paid answered 503 so that its sender sends it again; 1 so far/);
+      expect(li.stderr()).toMatch(
+        /warning: forward queue full \(8 notifications, \d+ bytes waiting for 127\.0\.0\.1:\d+\): transaction 1 paid answered 503 so that its sender sends it again; 1 so far/,
+      );
       senders.abort(); // the 8 senders stop waiting
       await Promise.all(sent);
       expect(await li.stop()).toEqual({ code: 0, signal: null });
-      expect(li.stderr()).toMatch(/stopped; 8 notifications received; 8 not taken by the application \(answered 502\/504: the sender sends them again\); 32 refused \(forward queue full, 503\)/);
+      expect(li.stderr()).toMatch(
+        /stopped; 8 notifications received; 8 not taken by the application \(answered 502\/504: the sender sends them again\); 32 refused \(forward queue full, 503\)/,
+      );
       expect(requests).toBe(1); // only the first went out: the others' senders had left before their turn
       expect(peak - before).toBeLessThan(200 * 1024 * 1024);
     } finally {

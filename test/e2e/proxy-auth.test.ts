@@ -36,7 +36,9 @@ describe('a proxy answering 407', () => {
     const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error: the proxy asked for authentication (HTTP 407 Proxy Authentication Required): nothing was sent\nhint: put the proxy credentials in the proxy variable');
+    expect(r.stderr).toContain(
+      'error: the proxy asked for authentication (HTTP 407 Proxy Authentication Required): nothing was sent\nhint: put the proxy credentials in the proxy variable',
+    );
     expect(r.stderr).not.toContain('sk_test_proxy');
     const j = await runPaycli(['--json', ...CASHOUT_ARGS.slice(0, 2), '1551', ...CASHOUT_ARGS.slice(3), '--yes'], { env });
     expect(j.code).toBe(4);

@@ -28,7 +28,11 @@ const SP = { TZ: 'America/Sao_Paulo' };
 
 const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-const pageSize = (file: string) => /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))!.slice(1).map(Number);
+const pageSize = (file: string) =>
+  /Page size:\s+([\d.]+) x ([\d.]+) pts/
+    .exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))!
+    .slice(1)
+    .map(Number);
 
 /** Renders every page of a PDF with pdftoppm; returns how many PNG pages it made. */
 function rendered(file: string, dir: string): number {
@@ -92,7 +96,8 @@ describe('paycli receipt', () => {
       'R$ 0,65', // fee (tax)
       'R$ 14,85', // net (liquid)
       'default',
-    ]) expect(text).toContain(want);
+    ])
+      expect(text).toContain(want);
     expect(text).not.toContain('123.456.789-09');
     expect(text).not.toContain('12345678909');
     expect(text).not.toContain('SANDBOX');
@@ -152,7 +157,8 @@ describe('paycli receipt', () => {
       'Camiseta', // the product
       CASHIN_OK.externalId,
       `127.0.0.1:${new URL(t.gw.url).port}, perfil default`,
-    ]) expect(text).toContain(want);
+    ])
+      expect(text).toContain(want);
     expect(pageSize(file)).toEqual([595.28, 841.89]);
     expect(rendered(file, t.home.dir)).toBe(1); // the QR code and the BR Code fit on the A4 page
     expect(text.replace(/\s+/g, '')).toContain(CASHIN_OK.qrCode.replace(/\s+/g, ''));
@@ -201,7 +207,9 @@ describe('paycli receipt', () => {
     await expectNone(['999999'], /no payment with transaction 999999 in the ledger/);
     l.held.splice(0, l.held.length);
     await expectNone(['--order-id', 'pedido-77'], /the gateway does not know the transaction/);
-    t.gw.respond((req, res) => (req.method === 'POST' ? json(res, 400, { message: 'Validation Failed - pixKey is invalid' }) : json(res, 404, { message: 'Transaction not found' })));
+    t.gw.respond((req, res) =>
+      req.method === 'POST' ? json(res, 400, { message: 'Validation Failed - pixKey is invalid' }) : json(res, 404, { message: 'Transaction not found' }),
+    );
     const refused = await runPaycli([...CASHOUT_ARGS, '--order-id', 'pedido-x', '--yes'], { env: t.env(SP) });
     expect(refused.code).toBe(1);
     await expectNone(['--order-id', 'pedido-x'], /the gateway refused ledger entry \d+ \(Validation Failed - pixKey is invalid\)/);

@@ -31,7 +31,9 @@ describe('profiles never fall back to the sandbox', () => {
     const r = await runPaycli(['--json', '--profile', 'prdo', ...CASHOUT_ARGS, '--yes'], { env: homeOnly() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'unknown_profile', message: 'unknown profile "prdo" (--profile): did you mean prod?; nothing was sent' } });
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+      error: { code: 'unknown_profile', message: 'unknown profile "prdo" (--profile): did you mean prod?; nothing was sent' },
+    });
     expect(r.stderr).not.toContain('sandbox');
     expect(t.gw.received).toHaveLength(0);
   });
@@ -117,7 +119,10 @@ describe('profiles never fall back to the sandbox', () => {
     const r = await runPaycli(['--json', 'config', 'profiles'], { env: homeOnly({ PAYCLI_PROFILE: 'prod' }) });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.profiles.map((p: { name: string; active: boolean; apiKey: boolean }) => [p.name, p.active, p.apiKey])).toEqual([['default', false, false], ['prod', true, true]]);
+    expect(doc.profiles.map((p: { name: string; active: boolean; apiKey: boolean }) => [p.name, p.active, p.apiKey])).toEqual([
+      ['default', false, false],
+      ['prod', true, true],
+    ]);
     expect(r.stdout).not.toMatch(/pw|sk_live_secret/);
     const h = await runPaycli(['config', 'profiles'], { env: homeOnly() });
     expect(h.stdout).toMatch(/^\* default +https:\/\/.*gw\.example\/api \(no API key\)\n {2}prod +http:\/\/127\.0\.0\.1:\d+\n$/);
@@ -126,7 +131,7 @@ describe('profiles never fall back to the sandbox', () => {
 
 describe('answers wrong about money: printed, recorded, exit 6', () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    ["status 2 (failed) at creation", { status: "2" }, /the gateway created the cash-out with status 2 \(failed\): check whether the money moved/],
+    ['status 2 (failed) at creation', { status: '2' }, /the gateway created the cash-out with status 2 \(failed\): check whether the money moved/],
     ['status 4 (refund) at creation', { status: '4' }, /status 4 \(refund\)/],
     ['gross other than requested', { gross: 1500, liquid: '1435' }, /the gateway's gross amount \(R\$ 15,00\) differs from the requested R\$ 15,50/],
     ['tax greater than gross', { tax: '2000', liquid: '-450' }, /the gateway's fee \(R\$ 20,00\) is greater than the gross amount \(R\$ 15,50\)/],
@@ -163,7 +168,10 @@ describe('exit codes that tell the truth', () => {
   });
   it('stdout on a full disk after the payout: exit 6, no stack trace, the payout recorded', async () => {
     // Asynchronous: the test gateway answers from this process.
-    const child = spawn('sh', ['-c', `"${process.execPath}" "${PAYCLI}" --json ${CASHOUT_ARGS.map((a) => `'${a}'`).join(' ')} --yes > /dev/full`], { env: childEnv(t.env()), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${PAYCLI}" --json ${CASHOUT_ARGS.map((a) => `'${a}'`).join(' ')} --yes > /dev/full`], {
+      env: childEnv(t.env()),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -47,8 +47,23 @@ async function get(url: string): Promise<Record<string, unknown>> {
 }
 
 /** A public client's test script body: PascalCase names, as an ASP.NET gateway accepts them. */
-const PASCAL_CASHIN = { Value: 2590, PayerName: 'Fulano de Tal', PayerDocument: '123.456.789-09', PayerEmail: 'fulano@example.com', PayerPhone: '11987654321', ProductName: 'Camiseta', ProductDescription: 'Camiseta azul M', OrderId: 'pedido-Pascal' };
-const PASCAL_CASHOUT = { Value: 1550, PixKeyType: 2, PixKey: 'fulano@example.com', Person: { Name: 'Fulano de Tal', EMAIL: 'fulano@example.com', phone: '11987654321' }, OrderId: 'saque-Pascal' };
+const PASCAL_CASHIN = {
+  Value: 2590,
+  PayerName: 'Fulano de Tal',
+  PayerDocument: '123.456.789-09',
+  PayerEmail: 'fulano@example.com',
+  PayerPhone: '11987654321',
+  ProductName: 'Camiseta',
+  ProductDescription: 'Camiseta azul M',
+  OrderId: 'pedido-Pascal',
+};
+const PASCAL_CASHOUT = {
+  Value: 1550,
+  PixKeyType: 2,
+  PixKey: 'fulano@example.com',
+  Person: { Name: 'Fulano de Tal', EMAIL: 'fulano@example.com', phone: '11987654321' },
+  OrderId: 'saque-Pascal',
+};
 
 describe('field names in any letter case', () => {
   it('a PascalCase cash-in and cash-out are read like camelCase ones; --strict names the field whose case differs', async () => {
@@ -61,15 +76,32 @@ describe('field names in any letter case', () => {
     expect(co.status, JSON.stringify(co.body)).toBe(200);
     expect(co.body).toMatchObject({ gross: 1550, orderId: 'saque-Pascal' });
     await post(`${sb.url}/_sandbox/transactions/${co.body.transactionId}/pay`, {});
-    expect((await get(`${sb.url}/transaction/get/by/orderId/saque-Pascal`)).destinationBank).toMatchObject({ name: 'Fulano de Tal', email: 'fulano@example.com', pixKey: 'fulano@example.com', pixKeyType: '2' });
+    expect((await get(`${sb.url}/transaction/get/by/orderId/saque-Pascal`)).destinationBank).toMatchObject({
+      name: 'Fulano de Tal',
+      email: 'fulano@example.com',
+      pixKey: 'fulano@example.com',
+      pixKeyType: '2',
+    });
     // A name spelled exactly wins over one that differs only in case.
     const both = await post(`${sb.url}/transaction/qrcode/cashin`, { ...PASCAL_CASHIN, value: 100 });
     expect(await get(`${sb.url}/transaction/get/by/id/${both.body.transactionId}`)).toMatchObject({ value: 100 });
 
     const strict = await sandbox(['--strict']);
-    expect(await post(`${strict.url}/transaction/qrcode/cashin`, { ...PASCAL_CASHIN, Value: undefined, value: 2590 })).toEqual({ status: 400, body: { message: 'Validation Failed - PayerName: field names are case-sensitive (payerName)' } });
-    const nested = { value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', Email: 'fulano@example.com', phone: '11987654321' }, orderId: 's-1' };
-    expect(await post(`${strict.url}/transaction/cashout`, nested)).toEqual({ status: 400, body: { message: 'Validation Failed - person.Email: field names are case-sensitive (person.email)' } });
+    expect(await post(`${strict.url}/transaction/qrcode/cashin`, { ...PASCAL_CASHIN, Value: undefined, value: 2590 })).toEqual({
+      status: 400,
+      body: { message: 'Validation Failed - PayerName: field names are case-sensitive (payerName)' },
+    });
+    const nested = {
+      value: 1550,
+      pixKeyType: 2,
+      pixKey: 'fulano@example.com',
+      person: { name: 'Fulano de Tal', Email: 'fulano@example.com', phone: '11987654321' },
+      orderId: 's-1',
+    };
+    expect(await post(`${strict.url}/transaction/cashout`, nested)).toEqual({
+      status: 400,
+      body: { message: 'Validation Failed - person.Email: field names are case-sensitive (person.email)' },
+    });
   });
 });
 
@@ -77,13 +109,31 @@ describe("a cash-in's refund postback", () => {
   it('carries destinationBank.pixKey and pixKeyType as strings, as the documents show them', async () => {
     const receiver = await recorder();
     const sb = await sandbox(['--webhook-url', `${receiver.url}/hook`]);
-    const ci = await post(`${sb.url}/transaction/qrcode/cashin`, { value: 1000, payerName: 'Fulano de Tal', payerDocument: '806.838.065-56', payerEmail: 'fulano@example.com', payerPhone: '', productName: 'P', productDescription: 'D', orderId: 'refund-1' });
+    const ci = await post(`${sb.url}/transaction/qrcode/cashin`, {
+      value: 1000,
+      payerName: 'Fulano de Tal',
+      payerDocument: '806.838.065-56',
+      payerEmail: 'fulano@example.com',
+      payerPhone: '',
+      productName: 'P',
+      productDescription: 'D',
+      orderId: 'refund-1',
+    });
     const id = ci.body.transactionId as number;
     for (const action of ['pay', 'refund']) expect((await runPaycli(['sandbox', action, String(id), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
     await waitFor(() => receiver.received.some((r) => (r.json as { status?: string }).status === 'refund'), 10_000, 'the refund postback');
     const refund = receiver.received.find((r) => (r.json as { status?: string }).status === 'refund')!.json as Record<string, unknown>;
     expect(refund).toMatchObject({ transactionId: id, object: 'cashin', status: 'refund', orderId: 'refund-1' });
-    expect(refund.destinationBank).toEqual({ name: 'Fulano de Tal', cpfCnpj: '80683806556', email: 'fulano@example.com', pixKey: '80683806556', pixKeyType: '', bank: 'PAYCLI SANDBOX BANK', bankId: '999', ispb: '99999999' });
+    expect(refund.destinationBank).toEqual({
+      name: 'Fulano de Tal',
+      cpfCnpj: '80683806556',
+      email: 'fulano@example.com',
+      pixKey: '80683806556',
+      pixKeyType: '',
+      bank: 'PAYCLI SANDBOX BANK',
+      bankId: '999',
+      ispb: '99999999',
+    });
     expect(refund.payer).toBeUndefined();
   });
 });
@@ -98,13 +148,19 @@ describe('balance and failures on demand', () => {
     const second = await runPaycli(['--base-url', sb.url, ...CASHOUT_ARGS, '--order-id', 'over-the-balance', '--allow-duplicate', '--yes'], { env: home.env });
     expect(second.code, second.stderr).toBe(1);
     expect(second.stderr).toMatch(/Insufficient balance/);
-    expect(await post(`${sb.url}/transaction/cashout`, { value: 451, pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '' } })).toEqual({ status: 400, body: { message: 'Insufficient balance' } });
+    expect(await post(`${sb.url}/transaction/cashout`, { value: 451, pixKeyType: 2, pixKey: 'a@b.co', person: { name: 'A', email: 'a@b.co', phone: '' } })).toEqual({
+      status: 400,
+      body: { message: 'Insufficient balance' },
+    });
     expect(await get(`${sb.url}/transaction/get/balance`)).toEqual({ balance: 450, retention: 0, toAnticipate: 0, finalBalance: 450 });
     expect((await fetch(`${sb.url}/transaction/get/by/orderId/over-the-balance`)).status).toBe(404); // nothing was created
     // A paid cash-in (R$ 10,00) adds to it: 450 + 1000 covers 1200.
     const ci = await runPaycli(['--json', '--base-url', sb.url, ...CASHIN_ARGS], { env: home.env });
     expect((await runPaycli(['sandbox', 'pay', String(JSON.parse(ci.stdout).transactionId), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
-    const third = await runPaycli(['--base-url', sb.url, ...CASHOUT_ARGS.map((a) => (a === '1550' ? '1200' : a)), '--order-id', 'after-the-cash-in', '--allow-duplicate', '--yes'], { env: home.env });
+    const third = await runPaycli(
+      ['--base-url', sb.url, ...CASHOUT_ARGS.map((a) => (a === '1550' ? '1200' : a)), '--order-id', 'after-the-cash-in', '--allow-duplicate', '--yes'],
+      { env: home.env },
+    );
     expect(third.code, third.stderr).toBe(0);
   });
 
@@ -132,21 +188,48 @@ describe('balance and failures on demand', () => {
     const poor = await cashout(CASHOUT_ARGS.map((a) => (a === '1550' ? '66600' : a)));
     expect(poor.code, poor.stderr).toBe(1);
     expect(poor.stderr).toMatch(/Insufficient balance/);
-    const phone = ['cashout', '--value', '1200', '--pix-key-type', 'phone', '--pix-key', '+5511987654321', '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321'];
+    const phone = [
+      'cashout',
+      '--value',
+      '1200',
+      '--pix-key-type',
+      'phone',
+      '--pix-key',
+      '+5511987654321',
+      '--person-name',
+      'Fulano de Tal',
+      '--person-email',
+      'fulano@example.com',
+      '--person-phone',
+      '11987654321',
+    ];
     const timedOut = await runPaycli(['--json', '--base-url', sb.url, ...phone, '--yes'], { env: home.env });
     expect(timedOut.code, timedOut.stderr).toBe(0); // created, as the gateway answers it
     const id = (JSON.parse(timedOut.stdout) as { transactionId: number }).transactionId;
-    await waitFor(() => receiver.received.some((r) => (r.json as { transactionId?: number; status?: string }).transactionId === id && (r.json as { status?: string }).status === 'failed'), 10_000, 'the failed postback');
+    await waitFor(
+      () => receiver.received.some((r) => (r.json as { transactionId?: number; status?: string }).transactionId === id && (r.json as { status?: string }).status === 'failed'),
+      10_000,
+      'the failed postback',
+    );
     const failed = receiver.received.find((r) => (r.json as { transactionId?: number }).transactionId === id && (r.json as { status?: string }).status === 'failed')!.json;
     expect(failed).toMatchObject({ object: 'transfer', status: 'failed', observation: "the recipient's bank did not answer in time (sandbox failure bank-timeout)" });
-    expect(receiver.received.filter((r) => (r.json as { transactionId?: number }).transactionId === id).map((r) => (r.json as { status: string }).status)).toEqual(['created', 'failed']);
+    expect(receiver.received.filter((r) => (r.json as { transactionId?: number }).transactionId === id).map((r) => (r.json as { status: string }).status)).toEqual([
+      'created',
+      'failed',
+    ]);
 
     expect((await failure('--clear')).stdout).toBe('3 failure rules removed\n');
     const cleared = await failure();
     expect(cleared.stdout).toBe('');
     expect(cleared.stderr).toMatch(/no failure rules/);
     expect((await cashout(CASHOUT_ARGS.map((a) => (a === 'Fulano@Example.com' ? 'Ninguem@example.com' : a)))).code).toBe(0);
-    for (const bad of [['nope', '--value', '1'], ['bank-timeout'], ['bank-timeout', '--value', '1', '--pix-key', 'a@b.co'], ['bank-timeout', '--value', '0'], ['--clear', '--value', '1']]) {
+    for (const bad of [
+      ['nope', '--value', '1'],
+      ['bank-timeout'],
+      ['bank-timeout', '--value', '1', '--pix-key', 'a@b.co'],
+      ['bank-timeout', '--value', '0'],
+      ['--clear', '--value', '1'],
+    ]) {
       expect((await failure(...bad)).code, bad.join(' ')).toBe(2);
     }
   });
@@ -157,10 +240,19 @@ describe('failure rules from the start', () => {
     const sb = await sandbox(['--failure', 'key-not-found:pix-key=Ninguem@example.com', '--failure', 'insufficient-balance:value=66600']);
     expect(sb.log()).toMatch(/2 failure rules \(paycli sandbox failure lists them\)/);
     const listed = await runPaycli(['--json', 'sandbox', 'failure', '--sandbox-url', sb.url], { env: home.env });
-    expect(JSON.parse(listed.stdout)).toEqual([{ failure: 'key-not-found', pixKey: 'Ninguem@example.com' }, { failure: 'insufficient-balance', value: 66600 }]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { failure: 'key-not-found', pixKey: 'Ninguem@example.com' },
+      { failure: 'insufficient-balance', value: 66600 },
+    ]);
     const person = { name: 'A', email: 'a@b.co', phone: '' };
-    expect(await post(`${sb.url}/transaction/cashout`, { value: 100, pixKeyType: 2, pixKey: 'ninguem@example.com', person })).toEqual({ status: 400, body: { message: 'Pix key not found' } });
-    expect(await post(`${sb.url}/transaction/cashout`, { value: 66600, pixKeyType: 2, pixKey: 'a@b.co', person })).toEqual({ status: 400, body: { message: 'Insufficient balance' } });
+    expect(await post(`${sb.url}/transaction/cashout`, { value: 100, pixKeyType: 2, pixKey: 'ninguem@example.com', person })).toEqual({
+      status: 400,
+      body: { message: 'Pix key not found' },
+    });
+    expect(await post(`${sb.url}/transaction/cashout`, { value: 66600, pixKeyType: 2, pixKey: 'a@b.co', person })).toEqual({
+      status: 400,
+      body: { message: 'Insufficient balance' },
+    });
     for (const bad of ['key-not-found', 'nope:value=1', 'bank-timeout:value=0', 'bank-timeout:value=x', 'bank-timeout:pix-key=']) {
       const r = await runPaycli(['sandbox', '--port', '0', '--failure', bad], { env: home.env });
       expect(r.code, bad).toBe(2);

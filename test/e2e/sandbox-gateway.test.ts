@@ -30,7 +30,11 @@ async function sandbox(extra: string[] = [], env: Record<string, string> = {}): 
 }
 
 async function post(sb: SandboxProcess, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${sb.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${sb.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -40,9 +44,24 @@ async function get(sb: SandboxProcess, path: string, headers: Record<string, str
 }
 
 /** The gateway documentation's own cash-out example: its key type does not match its key, its CPF's check digits are wrong. */
-const DOC_CASHOUT = { value: 15000, pixKeyType: 1, pixKey: 'user@example.com', cpfCnpj: '12345678901', person: { name: 'FULANO DE TAL', email: 'fulanodetal@gmail.com', phone: '5511987452145' }, orderId: 'your-order-id' };
+const DOC_CASHOUT = {
+  value: 15000,
+  pixKeyType: 1,
+  pixKey: 'user@example.com',
+  cpfCnpj: '12345678901',
+  person: { name: 'FULANO DE TAL', email: 'fulanodetal@gmail.com', phone: '5511987452145' },
+  orderId: 'your-order-id',
+};
 
-const CASHIN = { payerName: 'Fulano de Tal', payerDocument: '123.456.789-09', payerEmail: 'fulano@example.com', payerPhone: '(11) 98765-4321', productName: 'Camiseta', productDescription: 'Camiseta azul', value: 1000 };
+const CASHIN = {
+  payerName: 'Fulano de Tal',
+  payerDocument: '123.456.789-09',
+  payerEmail: 'fulano@example.com',
+  payerPhone: '(11) 98765-4321',
+  productName: 'Camiseta',
+  productDescription: 'Camiseta azul',
+  value: 1000,
+};
 const CASHOUT = { value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } };
 
 describe('answers, lookups and balance', () => {
@@ -59,7 +78,19 @@ describe('answers, lookups and balance', () => {
 
     // State is kept across requests.
     const byId = await get(sb, `/transaction/get/by/id/${ci.body.transactionId}`);
-    expect(byId).toEqual({ status: 200, body: { transactionId: ci.body.transactionId, object: 'cashin', status: 'created', method: 'pix', value: 1000, processedAt: expect.stringMatching(/Z$/), orderId: 'order-A', observation: null } });
+    expect(byId).toEqual({
+      status: 200,
+      body: {
+        transactionId: ci.body.transactionId,
+        object: 'cashin',
+        status: 'created',
+        method: 'pix',
+        value: 1000,
+        processedAt: expect.stringMatching(/Z$/),
+        orderId: 'order-A',
+        observation: null,
+      },
+    });
     const byOrder = await get(sb, '/transaction/get/by/orderId/order-B');
     expect(byOrder.body).toMatchObject({ transactionId: co.body.transactionId, object: 'transfer', status: 'created', value: 1550, orderId: 'order-B' });
     expect(byOrder.body.destinationBank).toBeNull(); // a created transfer, as documented
@@ -185,8 +216,14 @@ describe('--webhook-url and postbacks of cash-outs', () => {
     const b = await post(sb, '/transaction/cashout', { ...CASHOUT, orderId: 'out-1', postbackUrl: `${own.url}/mine` });
     expect((await runPaycli(['sandbox', 'fail', String(b.body.transactionId), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
     await waitFor(() => hook.received.length >= 3 && own.received.length >= 2, 5_000, 'postbacks');
-    const events = (g: TestGateway) => g.received.map((r) => r.json as Record<string, unknown>).map((j) => `${j.object} ${j.transactionId} ${j.status} ${j.orderId}`).sort();
-    expect(events(hook)).toEqual([`cashin ${a.body.transactionId} created in-1`, `transfer ${b.body.transactionId} created out-1`, `transfer ${b.body.transactionId} failed out-1`].sort());
+    const events = (g: TestGateway) =>
+      g.received
+        .map((r) => r.json as Record<string, unknown>)
+        .map((j) => `${j.object} ${j.transactionId} ${j.status} ${j.orderId}`)
+        .sort();
+    expect(events(hook)).toEqual(
+      [`cashin ${a.body.transactionId} created in-1`, `transfer ${b.body.transactionId} created out-1`, `transfer ${b.body.transactionId} failed out-1`].sort(),
+    );
     expect(events(own)).toEqual([`transfer ${b.body.transactionId} created out-1`, `transfer ${b.body.transactionId} failed out-1`].sort());
     expect(own.received.every((r) => r.path === '/mine')).toBe(true);
     const failed = own.received.map((r) => r.json as Record<string, unknown>).find((j) => j.status === 'failed')!;
@@ -227,7 +264,13 @@ describe('--json and --api-key', () => {
     const lines = sb.log().split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual(expect.arrayContaining([{ listening: sb.url }, expect.objectContaining({ notice: expect.stringMatching(/sandbox listening/) }), expect.objectContaining({ log: expect.stringMatching(/POST \/transaction\/cashout → 400/) })]));
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual(
+      expect.arrayContaining([
+        { listening: sb.url },
+        expect.objectContaining({ notice: expect.stringMatching(/sandbox listening/) }),
+        expect.objectContaining({ log: expect.stringMatching(/POST \/transaction\/cashout → 400/) }),
+      ]),
+    );
   });
 
   it('every sandbox subcommand lists --api-key and takes PAYCLI_API_KEY', async () => {

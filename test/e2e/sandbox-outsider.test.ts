@@ -41,7 +41,14 @@ describe('an outsider client and postback handler against paycli sandbox', () =>
     });
     expect(cashIn).toMatchObject({ orderId: 'pedido-1001', success: true });
     expect(typeof cashIn.transactionId).toBe('number');
-    const cashOut = await client.createCashOut({ orderId: 'saque-2002', value: 1500, postbackUrl: handler.url, pixKey: 'joao@example.com', name: 'João Souza', email: 'joao@example.com' });
+    const cashOut = await client.createCashOut({
+      orderId: 'saque-2002',
+      value: 1500,
+      postbackUrl: handler.url,
+      pixKey: 'joao@example.com',
+      name: 'João Souza',
+      email: 'joao@example.com',
+    });
     expect(cashOut).toMatchObject({ orderId: 'saque-2002', gross: 1500, tax: '65', liquid: '1435', status: '0', success: 'true', description: null });
 
     await waitFor(() => handler.events.length >= 2, 5_000, 'the two created postbacks');
@@ -50,7 +57,10 @@ describe('an outsider client and postback handler against paycli sandbox', () =>
     await waitFor(() => handler.events.length >= 4, 5_000, 'the two paid postbacks');
 
     const inEvents = handler.of('pedido-1001');
-    expect(inEvents.map((e) => [e.object, e.status])).toEqual([['cashin', 'created'], ['cashin', 'paid']]);
+    expect(inEvents.map((e) => [e.object, e.status])).toEqual([
+      ['cashin', 'created'],
+      ['cashin', 'paid'],
+    ]);
     expect(inEvents[0]!.body.payer).toBeUndefined(); // payer only once paid
     expect(inEvents[1]!.body).toMatchObject({
       transactionId: cashIn.transactionId,
@@ -62,9 +72,21 @@ describe('an outsider client and postback handler against paycli sandbox', () =>
     expect(inEvents[1]!.body.endToEndId).toMatch(/^E99999999\d{12}[A-Za-z0-9]{11}$/);
 
     const outEvents = handler.of('saque-2002');
-    expect(outEvents.map((e) => [e.object, e.status])).toEqual([['transfer', 'created'], ['transfer', 'paid']]);
+    expect(outEvents.map((e) => [e.object, e.status])).toEqual([
+      ['transfer', 'created'],
+      ['transfer', 'paid'],
+    ]);
     expect(outEvents[0]!.body.destinationBank).toBeNull(); // a created transfer, as documented
-    expect(outEvents[1]!.body.destinationBank).toEqual({ name: 'João Souza', cpfCnpj: null, email: 'joao@example.com', pixKey: 'joao@example.com', pixKeyType: '2', bank: 'PAYCLI SANDBOX BANK', bankId: '999', ispb: '99999999' });
+    expect(outEvents[1]!.body.destinationBank).toEqual({
+      name: 'João Souza',
+      cpfCnpj: null,
+      email: 'joao@example.com',
+      pixKey: 'joao@example.com',
+      pixKeyType: '2',
+      bank: 'PAYCLI SANDBOX BANK',
+      bankId: '999',
+      ispb: '99999999',
+    });
     for (const e of outEvents) expect(e.body.payer).toBeUndefined();
 
     // After payment: an infraction report on the cash-in, a refund of the cash-out.

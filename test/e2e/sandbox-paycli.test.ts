@@ -44,9 +44,16 @@ describe('paycli against paycli sandbox', () => {
     const co = await paycli(sb, ['--json', ...CASHOUT_ARGS, '--order-id', 'saque-9', '--postback-url', handler.url, '--yes']);
     expect(co.code, co.stderr).toBe(0);
     const cashOut = JSON.parse(co.stdout) as { transactionId: number };
-    expect(JSON.parse(co.stdout)).toMatchObject({ kind: 'cashout', orderId: 'saque-9', status: 'created', statusCode: 0, gateway: { success: 'true', description: null, status: '0' } });
+    expect(JSON.parse(co.stdout)).toMatchObject({
+      kind: 'cashout',
+      orderId: 'saque-9',
+      status: 'created',
+      statusCode: 0,
+      gateway: { success: 'true', description: null, status: '0' },
+    });
 
-    for (const id of [cashIn.transactionId, cashOut.transactionId]) expect((await runPaycli(['sandbox', 'pay', String(id), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
+    for (const id of [cashIn.transactionId, cashOut.transactionId])
+      expect((await runPaycli(['sandbox', 'pay', String(id), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
     expect((await runPaycli(['sandbox', 'refund', String(cashIn.transactionId), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
     expect((await runPaycli(['sandbox', 'infraction', String(cashOut.transactionId), '--sandbox-url', sb.url], { env: home.env })).code).toBe(0);
     await waitFor(() => handler.events.length >= 6, 5_000, 'six postbacks');
@@ -60,13 +67,26 @@ describe('paycli against paycli sandbox', () => {
     expect(status.stdout).toMatch(/^Cash-out \(transfer\), infraction\n/);
     expect(status.stdout).toMatch(/Recipient +Fulano de Tal, Pix key fulano@example\.com/);
     const byId = await paycli(sb, ['--json', 'status', String(cashIn.transactionId)]);
-    expect(JSON.parse(byId.stdout)).toMatchObject({ transactionId: cashIn.transactionId, kind: 'cashin', status: 'refund', statusCode: 4, orderId: 'pedido-9', gateway: { object: 'cashin', status: 'refund' } });
+    expect(JSON.parse(byId.stdout)).toMatchObject({
+      transactionId: cashIn.transactionId,
+      kind: 'cashin',
+      status: 'refund',
+      statusCode: 4,
+      orderId: 'pedido-9',
+      gateway: { object: 'cashin', status: 'refund' },
+    });
     const missing = await paycli(sb, ['status', '--order-id', 'never-sent']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Transaction not found/);
     // The cash-in was refunded; the cash-out (1550) is paid, under an infraction: still debited.
     const balance = await paycli(sb, ['--json', 'balance']);
-    expect(JSON.parse(balance.stdout)).toEqual({ balance: 99_998_450, retention: 0, toAnticipate: 0, finalBalance: 99_998_450, gateway: { balance: 99_998_450, retention: 0, toAnticipate: 0, finalBalance: 99_998_450 } });
+    expect(JSON.parse(balance.stdout)).toEqual({
+      balance: 99_998_450,
+      retention: 0,
+      toAnticipate: 0,
+      finalBalance: 99_998_450,
+      gateway: { balance: 99_998_450, retention: 0, toAnticipate: 0, finalBalance: 99_998_450 },
+    });
   });
 
   it('--drop-after-create 1: the cash-out is reported as created (exit 0) from the lookup, and an identical retry sends nothing', async () => {

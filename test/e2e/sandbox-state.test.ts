@@ -43,8 +43,24 @@ async function api(sb: SandboxProcess, method: string, path: string, body?: unkn
   return { status: r.status, json: await r.json() };
 }
 
-const CASHIN = { payerName: 'Fulano de Tal', payerDocument: '123.456.789-09', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Camiseta azul M', value: 1000, orderId: 'pedido-1' };
-const CASHOUT = { value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', cpfCnpj: '', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '' }, orderId: 'saque-1' };
+const CASHIN = {
+  payerName: 'Fulano de Tal',
+  payerDocument: '123.456.789-09',
+  payerEmail: 'fulano@example.com',
+  payerPhone: '11987654321',
+  productName: 'Camiseta',
+  productDescription: 'Camiseta azul M',
+  value: 1000,
+  orderId: 'pedido-1',
+};
+const CASHOUT = {
+  value: 1550,
+  pixKeyType: 2,
+  pixKey: 'fulano@example.com',
+  cpfCnpj: '',
+  person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '' },
+  orderId: 'saque-1',
+};
 
 /** A paid cash-in of R$ 10,00 and a created cash-out of R$ 15,50; their ids. */
 async function someState(sb: SandboxProcess): Promise<{ cashin: number; cashout: number }> {

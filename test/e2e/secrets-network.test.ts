@@ -61,7 +61,9 @@ describe('secrets', () => {
   it('a gateway echoing the key (message, header, body) never gets it printed, in any mode', async () => {
     for (const status of [400, 401, 500, 200]) {
       t.gw.respond((req, res) =>
-        json(res, status, status === 200 ? { transactionId: 'bad', echo: req.headers.authorization } : { message: `invalid credential ${req.headers.authorization} (${KEY})` }, { 'x-echo': String(req.headers.authorization) }),
+        json(res, status, status === 200 ? { transactionId: 'bad', echo: req.headers.authorization } : { message: `invalid credential ${req.headers.authorization} (${KEY})` }, {
+          'x-echo': String(req.headers.authorization),
+        }),
       );
       for (const flags of [[], ['--json'], ['--verbose'], ['--json', '--verbose']]) {
         const r = await runPaycli([...flags, ...CASHIN_ARGS], { env: t.env() });

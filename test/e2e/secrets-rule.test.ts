@@ -75,7 +75,11 @@ describe('config masks every secret', () => {
     expect(runs[0]!.stdout).toBe('header.cs=••••e_42\nheader.X-Session-Token=••••\napi-key=••••\n');
     expect(JSON.parse(runs[1]!.stdout)).toEqual({ profile: 'default', values: { 'header.cs': '••••e_42', 'header.X-Session-Token': '••••', 'api-key': '••••' } });
     // stored in clear in the 0600 file, for the requests
-    expect(JSON.parse(readFileSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8')).profiles.default).toEqual({ 'header.cs': CS, 'header.X-Session-Token': SESSION, 'api-key': KEY });
+    expect(JSON.parse(readFileSync(join(home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8')).profiles.default).toEqual({
+      'header.cs': CS,
+      'header.X-Session-Token': SESSION,
+      'api-key': KEY,
+    });
   });
 
   it('config set header.<Name> with a value warns that it is in the shell history; the notice masks it', async () => {
@@ -133,7 +137,14 @@ describe('every output mode redacts the secrets', () => {
   });
 
   it('a gateway that echoes the secrets (body, header) gets them into no output: human, --json, --verbose', async () => {
-    gw.respond((req, res) => json(res, 200, { ...CASHOUT_OK, echo: `${req.headers.cs} ${req.headers['x-session-token']} ${req.headers.authorization}`, cs: req.headers.cs }, { 'x-echo': String(req.headers.cs) }));
+    gw.respond((req, res) =>
+      json(
+        res,
+        200,
+        { ...CASHOUT_OK, echo: `${req.headers.cs} ${req.headers['x-session-token']} ${req.headers.authorization}`, cs: req.headers.cs },
+        { 'x-echo': String(req.headers.cs) },
+      ),
+    );
     for (const flags of [[], ['--json'], ['--verbose'], ['--json', '--verbose']]) {
       const r = await runPaycli([...flags, ...CASHOUT_ARGS, '--yes', '--allow-duplicate'], { env: env() });
       expect(r.code).toBe(0);

@@ -20,7 +20,9 @@ const DTD = '/usr/share/libofx7/libofx/dtd';
 
 /** The statement's bytes (stdout as Windows-1252), from a paycli run with its stdout kept as bytes. */
 function exportOfx(args: string[]): { bytes: Buffer; stderr: string } {
-  const r = spawnSync(process.execPath, [join(__dirname, '../../bin/paycli.cjs'), 'history', '--format', 'ofx', ...args], { env: { ...process.env, ...t.env(SP), LANG: 'C.UTF-8' } });
+  const r = spawnSync(process.execPath, [join(__dirname, '../../bin/paycli.cjs'), 'history', '--format', 'ofx', ...args], {
+    env: { ...process.env, ...t.env(SP), LANG: 'C.UTF-8' },
+  });
   expect(r.status, r.stderr.toString()).toBe(0);
   return { bytes: r.stdout, stderr: r.stderr.toString() };
 }
@@ -42,7 +44,10 @@ describe('paycli history --format ofx', () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);
     const name = ['--person-name', 'José Conceição & Filhos <ME>'];
-    const co = await runPaycli([...withValue(CASHOUT_ARGS, 12345).filter((_, i, a) => a[i] !== '--person-name' && a[i - 1] !== '--person-name'), ...name, '--order-id', 'out-1', '--yes'], { env: t.env(SP) });
+    const co = await runPaycli(
+      [...withValue(CASHOUT_ARGS, 12345).filter((_, i, a) => a[i] !== '--person-name' && a[i - 1] !== '--person-name'), ...name, '--order-id', 'out-1', '--yes'],
+      { env: t.env(SP) },
+    );
     expect(co.code, co.stderr).toBe(0);
     const paidIn = await runPaycli([...CASHIN_ARGS, '--order-id', 'in-paid', '--json'], { env: t.env(SP) });
     const unpaidIn = await runPaycli([...CASHIN_ARGS, '--order-id', 'in-unpaid'], { env: t.env(SP) });
@@ -51,7 +56,9 @@ describe('paycli history --format ofx', () => {
     Object.assign(l.held.find((h) => h.transactionId === paidId)!, { status: 'paid', processedAt: '2026-11-25T15:04:15Z' });
     // the gateway's "paid" reaches the ledger when paycli sees it (here: the receipt's lookup)
     expect((await runPaycli(['receipt', String(paidId), '--json'], { env: t.env(SP) })).code).toBe(0);
-    t.gw.respond((req, res) => (req.method === 'POST' ? json(res, 400, { message: 'Validation Failed - pixKey is invalid' }) : json(res, 404, { message: 'Transaction not found' })));
+    t.gw.respond((req, res) =>
+      req.method === 'POST' ? json(res, 400, { message: 'Validation Failed - pixKey is invalid' }) : json(res, 404, { message: 'Transaction not found' }),
+    );
     expect((await runPaycli([...withValue(CASHOUT_ARGS, 999), '--order-id', 'out-refused', '--yes'], { env: t.env(SP) })).code).toBe(1);
     expect((await runPaycli([...withValue(CASHOUT_ARGS, 888), '--yes'], { env: { ...t.home.env, ...SP, PAYCLI_BASE_URL: 'sandbox' } })).code).toBe(0);
 
@@ -65,7 +72,9 @@ describe('paycli history --format ofx', () => {
     expect(bytes.includes(Buffer.from('Conceição', 'latin1'))).toBe(true); // Windows-1252 bytes, not UTF-8
     const trns = text.split('<STMTTRN>').slice(1);
     expect(trns).toHaveLength(2);
-    expect(trns[0]).toMatch(/<TRNTYPE>DEBIT\r\n<DTPOSTED>\d{14}\[-3:BRT\]\r\n<TRNAMT>-123\.45\r\n<FITID>[0-9a-f-]{36}\r\n<REFNUM>\d+\r\n<NAME>José Conceição Filhos ME\r\n<MEMO>Pix sent - order out-1 - transaction \d+/);
+    expect(trns[0]).toMatch(
+      /<TRNTYPE>DEBIT\r\n<DTPOSTED>\d{14}\[-3:BRT\]\r\n<TRNAMT>-123\.45\r\n<FITID>[0-9a-f-]{36}\r\n<REFNUM>\d+\r\n<NAME>José Conceição Filhos ME\r\n<MEMO>Pix sent - order out-1 - transaction \d+/,
+    );
     expect(trns[1]).toMatch(/<TRNTYPE>CREDIT[\s\S]*<TRNAMT>10\.00[\s\S]*<MEMO>Pix received - order in-paid/);
     expect(text).toContain(`<DTSTART>${today.replace(/-/g, '')}000000[-3:BRT]`);
     expect(text).toContain('<BALAMT>-113.45');

@@ -35,8 +35,18 @@ describe('a bug inside paycli', () => {
 describe('start-up', () => {
   /** The modules of dist/ a paycli run loads, with their text. */
   async function loadedChunks(args: string[]): Promise<{ code: number | null; chunks: Map<string, string>; external: string[] }> {
-    const r = await runPaycli(args, { env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|node:sqlite$|.*better_sqlite3\\.node$)' }), nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')] });
-    const loaded = [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice('loaded '.length)))];
+    const r = await runPaycli(args, {
+      env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|node:sqlite$|.*better_sqlite3\\.node$)' }),
+      nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')],
+    });
+    const loaded = [
+      ...new Set(
+        r.stderr
+          .split('\n')
+          .filter((l) => l.startsWith('loaded '))
+          .map((l) => l.slice('loaded '.length)),
+      ),
+    ];
     const chunks = new Map(loaded.filter((m) => /^\.\/[\w.-]+\.cjs$/.test(m) && existsSync(join(DIST, m))).map((m) => [m, readFileSync(join(DIST, m), 'utf8')]));
     return { code: r.code, chunks, external: loaded.filter((m) => !m.startsWith('./')) };
   }

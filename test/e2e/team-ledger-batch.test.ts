@@ -167,13 +167,43 @@ describe('a group of rows recorded in one round trip', () => {
     ['value,pix-key-type,pix-key,person-name,person-email,person-phone', ...rows.map(([v, k]) => `${v},email,${k},Payee,${k},11987654321`)].join('\n') + '\n';
 
   it('each row is checked against what the ledger held before: one identical to a cash-out sent alone is refused (not sent), the rest of its group sent once', async () => {
-    const alone = await runPaycli(['cashout', '--value', '1002', '--pix-key-type', 'email', '--pix-key', 'payee2@example.com', '--person-name', 'Payee', '--person-email', 'payee2@example.com', '--person-phone', '11987654321', '--yes', '--json'], { env: env(b) });
+    const alone = await runPaycli(
+      [
+        'cashout',
+        '--value',
+        '1002',
+        '--pix-key-type',
+        'email',
+        '--pix-key',
+        'payee2@example.com',
+        '--person-name',
+        'Payee',
+        '--person-email',
+        'payee2@example.com',
+        '--person-phone',
+        '11987654321',
+        '--yes',
+        '--json',
+      ],
+      { env: env(b) },
+    );
     expect(alone.code, alone.stderr).toBe(0);
     const file = payoutFile(6);
     const r = await runPaycli(['cashout', '--batch', file, '--yes', '--json'], { env: env(a) });
     expect(r.code, r.stderr).toBe(6); // a row not sent needs attention
-    const results = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { row: number; outcome: string; error?: string }).sort((x, y) => x.row - y.row);
-    expect(results.map((x) => [x.row, x.outcome])).toEqual([[1, 'ok'], [2, 'not_sent'], [3, 'ok'], [4, 'ok'], [5, 'ok'], [6, 'ok']]);
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { row: number; outcome: string; error?: string })
+      .sort((x, y) => x.row - y.row);
+    expect(results.map((x) => [x.row, x.outcome])).toEqual([
+      [1, 'ok'],
+      [2, 'not_sent'],
+      [3, 'ok'],
+      [4, 'ok'],
+      [5, 'ok'],
+      [6, 'ok'],
+    ]);
     expect(results[1]!.error).toMatch(/identical cash-out/);
     expect(posts()).toHaveLength(6); // the one alone, then rows 1 and 3 to 6
     expect(pg.sql(`SELECT count(*) FROM paycli.payments WHERE batch_id IS NOT NULL`)).toBe('5');
@@ -181,11 +211,21 @@ describe('a group of rows recorded in one round trip', () => {
 
   it('rows of one group that could refuse each other (identical, --allow-duplicate) are checked one after the other: each recorded and sent once, each overriding the one before', async () => {
     const file = join(a.dir, 'same.csv');
-    writeFileSync(file, rowsCsv([[1001, 'one@example.com'], [1500, 'same@example.com'], [1500, 'same@example.com'], [1500, 'same@example.com']]));
+    writeFileSync(
+      file,
+      rowsCsv([
+        [1001, 'one@example.com'],
+        [1500, 'same@example.com'],
+        [1500, 'same@example.com'],
+        [1500, 'same@example.com'],
+      ]),
+    );
     const r = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--allow-duplicate'], { env: env(a) });
     expect(r.code, r.stderr).toBe(0);
     expect(posts()).toHaveLength(4);
-    const rows = pg.sql(`SELECT batch_row || ':' || coalesce((SELECT o.batch_row::text FROM paycli.payments AS o WHERE o.id = p.overrides), '-') FROM paycli.payments AS p ORDER BY batch_row`);
+    const rows = pg.sql(
+      `SELECT batch_row || ':' || coalesce((SELECT o.batch_row::text FROM paycli.payments AS o WHERE o.id = p.overrides), '-') FROM paycli.payments AS p ORDER BY batch_row`,
+    );
     expect(rows.split('\n')).toEqual(['1:-', '2:-', '3:2', '4:3']);
   });
 });

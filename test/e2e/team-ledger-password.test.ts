@@ -41,7 +41,15 @@ afterEach(async () => {
 });
 
 /** The environment of a cash-out from `h`: the URL without a password, and the runner's own PG* variables gone. */
-const env = (extra: Record<string, string | undefined> = {}) => ({ ...h.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, PAYCLI_LEDGER_URL: pg.url, PGPASSWORD: undefined, PGPASSFILE: undefined, ...extra });
+const env = (extra: Record<string, string | undefined> = {}) => ({
+  ...h.env,
+  PAYCLI_BASE_URL: gw.url,
+  PAYCLI_API_KEY: KEY,
+  PAYCLI_LEDGER_URL: pg.url,
+  PGPASSWORD: undefined,
+  PGPASSFILE: undefined,
+  ...extra,
+});
 const posts = () => gw.received.filter((r) => r.method === 'POST');
 /** Writes `~/.pgpass` in the test HOME (or `file`) with one line for the test database. */
 const pgpass = (password: string, mode = 0o600, file = join(h.dir, '.pgpass')) => {

@@ -46,7 +46,14 @@ afterEach(async () => {
  * refused as "unreachable" (a stopped database still refuses at once).
  */
 const CONNECT_S = String(Math.ceil(scaledMs(10_000, 0.25) / 1000));
-const env = (h: Home, extra: Record<string, string> = {}) => ({ ...h.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: KEY, PAYCLI_LEDGER_URL: pg.urlWithPassword, PGCONNECT_TIMEOUT: CONNECT_S, ...extra });
+const env = (h: Home, extra: Record<string, string> = {}) => ({
+  ...h.env,
+  PAYCLI_BASE_URL: gw.url,
+  PAYCLI_API_KEY: KEY,
+  PAYCLI_LEDGER_URL: pg.urlWithPassword,
+  PGCONNECT_TIMEOUT: CONNECT_S,
+  ...extra,
+});
 const posts = () => gw.received.filter((r) => r.method === 'POST');
 const migrate = async () => {
   const r = await runPaycli(['ledger', 'migrate'], { env: env(a) });
@@ -220,7 +227,10 @@ describe('fail closed', () => {
   });
 
   it('a local-ledger cash-out never loads the PostgreSQL driver', async () => {
-    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: { ...env(a), PAYCLI_LEDGER_URL: undefined as unknown as string, PAYCLI_TEST_REPORT_LOADS: '^pg$|pg-worker|^node:worker_threads$' }, nodeArgs: ['--require', LOADS_HOOK] });
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], {
+      env: { ...env(a), PAYCLI_LEDGER_URL: undefined as unknown as string, PAYCLI_TEST_REPORT_LOADS: '^pg$|pg-worker|^node:worker_threads$' },
+      nodeArgs: ['--require', LOADS_HOOK],
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/^loaded /m);
   });

@@ -42,12 +42,12 @@ beforeEach(() => {
   chmodSync(dir, 0o755);
   for (const tool of ['bash', 'dirname', 'id', ...DEPS.map((d) => d.cmd).filter((c) => !MASKED.includes(c) && !c.includes('/'))]) symlinkSync(which(tool), join(bin, tool));
   // apt-get: records each call; `install` links the real program of each package it is given.
-  const links = DEPS.filter((d) => !d.cmd.includes('/')).map((d) => `  ${d.pkg}) ${which('ln')} -sf ${which(d.cmd)} ${bin}/${d.cmd} ;;`).join('\n');
-  writeFileSync(
-    join(bin, 'apt-get'),
-    `#!${which('bash')}\necho "$*" >> ${dir}/apt-get.log\n[ "$1" = install ] || exit 0\nfor p in "$@"; do case "$p" in\n${links}\nesac; done\n`,
-    { mode: 0o755 },
-  );
+  const links = DEPS.filter((d) => !d.cmd.includes('/'))
+    .map((d) => `  ${d.pkg}) ${which('ln')} -sf ${which(d.cmd)} ${bin}/${d.cmd} ;;`)
+    .join('\n');
+  writeFileSync(join(bin, 'apt-get'), `#!${which('bash')}\necho "$*" >> ${dir}/apt-get.log\n[ "$1" = install ] || exit 0\nfor p in "$@"; do case "$p" in\n${links}\nesac; done\n`, {
+    mode: 0o755,
+  });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -60,7 +60,8 @@ function runScript(asUser?: number) {
     for (const f of ['test-deps.sh', 'test-deps.txt']) copyFileSync(join(ROOT, 'scripts', f), join(dir, 'scripts', f));
     script = join(dir, 'scripts', 'test-deps.sh');
   }
-  const [cmd, args] = asUser === undefined ? [join(bin, 'bash'), [script]] : ['/usr/bin/setpriv', [`--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', join(bin, 'bash'), script]];
+  const [cmd, args] =
+    asUser === undefined ? [join(bin, 'bash'), [script]] : ['/usr/bin/setpriv', [`--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', join(bin, 'bash'), script]];
   const started = Date.now();
   const r = spawnSync(cmd, args as string[], { env, encoding: 'utf8', timeout: 20_000 });
   return { ...r, ms: Date.now() - started, aptCalls: existsSync(join(dir, 'apt-get.log')) ? readFileSync(join(dir, 'apt-get.log'), 'utf8') : '' };

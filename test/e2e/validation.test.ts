@@ -40,11 +40,23 @@ const CASHIN_CASES: [string, string, RegExp][] = [
   ['--payer-name', '   ', /--payer-name: must not be empty, e\.g\. "Fulano de Tal"/],
   ['--payer-name', 'F'.repeat(101), /--payer-name: has 101 characters, more than the 100 allowed; e\.g\. "Fulano de Tal"/],
   ['--payer-name', 'Fulano\nde Tal', /--payer-name: must be one line without control characters \(tabs, line breaks\), e\.g\. "Fulano de Tal"/],
-  ['--payer-document', '123.456.789-00', /--payer-document: is not a valid CPF or CNPJ: the CPF check digits do not match \(a character is mistyped or two are swapped\); e\.g\. 123\.456\.789-09 \(CPF\) or 12\.ABC\.345\/01DE-35 \(CNPJ\)/],
+  [
+    '--payer-document',
+    '123.456.789-00',
+    /--payer-document: is not a valid CPF or CNPJ: the CPF check digits do not match \(a character is mistyped or two are swapped\); e\.g\. 123\.456\.789-09 \(CPF\) or 12\.ABC\.345\/01DE-35 \(CNPJ\)/,
+  ],
   ['--payer-document', '12.ABC.345/01DE-36', /--payer-document: is not a valid CPF or CNPJ: the CNPJ check digits do not match .*; e\.g\. 123\.456\.789-09/],
   ['--payer-document', '111.111.111-11', /--payer-document: is not a valid CPF or CNPJ: all 11 digits of the CPF are the same; e\.g\. 123\.456\.789-09/],
-  ['--payer-document', '1234567890', /--payer-document: is not a valid CPF or CNPJ: it has 10 characters without the mask; a CPF has 11 digits, a CNPJ 14 characters; e\.g\. 123\.456\.789-09/],
-  ['--payer-document', '123,456,789-09', /--payer-document: is not a valid CPF or CNPJ: it contains ","; only digits, letters \(CNPJ\) and the mask characters \. \/ - are allowed; e\.g\. 123\.456\.789-09/],
+  [
+    '--payer-document',
+    '1234567890',
+    /--payer-document: is not a valid CPF or CNPJ: it has 10 characters without the mask; a CPF has 11 digits, a CNPJ 14 characters; e\.g\. 123\.456\.789-09/,
+  ],
+  [
+    '--payer-document',
+    '123,456,789-09',
+    /--payer-document: is not a valid CPF or CNPJ: it contains ","; only digits, letters \(CNPJ\) and the mask characters \. \/ - are allowed; e\.g\. 123\.456\.789-09/,
+  ],
   ['--payer-email', 'fulano@', /--payer-email: is not an e-mail address \(name@domain\.tld\), e\.g\. fulano@example\.com/],
   ['--payer-email', `${'f'.repeat(250)}@example.com`, /--payer-email: has 262 characters, more than the 254 allowed for an e-mail address; e\.g\. fulano@example\.com/],
   ['--payer-phone', '98765-4321', /--payer-phone: has 9 digits; it needs the DDD and the number: 10 digits \(landline\) or 11 \(mobile\); e\.g\. \(11\) 98765-4321/],
@@ -66,11 +78,19 @@ const CASHIN_CASES: [string, string, RegExp][] = [
 
 const CASHOUT_CASES: [string, string, RegExp][] = [
   ['--value', 'ten', /--value: must be an integer number of cents, e\.g\. 1000 for R\$ 10,00 \(for reais, use --amount 10,50\)/],
-  ['--pix-key-type', 'pix', /option '--pix-key-type <type>' argument 'pix' is invalid\. use one of cpf, cnpj, email, phone, random \(also the interface's TELEFONE and RANDOM_KEY, the DICT's EVP and PHONE, or 0-4\)/],
+  [
+    '--pix-key-type',
+    'pix',
+    /option '--pix-key-type <type>' argument 'pix' is invalid\. use one of cpf, cnpj, email, phone, random \(also the interface's TELEFONE and RANDOM_KEY, the DICT's EVP and PHONE, or 0-4\)/,
+  ],
   ['--pix-key', '   ', /--pix-key: must not be empty, e\.g\. fulano@example\.com or 123\.456\.789-09/],
   ['--pix-key', 'fulano@', /--pix-key: is not an e-mail address \(name@domain\.tld\); an e-mail key looks like fulano@example\.com/],
   ['--pix-key', `${'f'.repeat(70)}@example.com`, /--pix-key: has 82 characters; an e-mail key has at most 77; an e-mail key looks like fulano@example\.com/],
-  ['--cpf-cnpj', '12.345.678/0001-00', /--cpf-cnpj: is not a valid CPF or CNPJ: the CNPJ check digits do not match .*; e\.g\. 123\.456\.789-09 \(CPF\) or 12\.ABC\.345\/01DE-35 \(CNPJ\)/],
+  [
+    '--cpf-cnpj',
+    '12.345.678/0001-00',
+    /--cpf-cnpj: is not a valid CPF or CNPJ: the CNPJ check digits do not match .*; e\.g\. 123\.456\.789-09 \(CPF\) or 12\.ABC\.345\/01DE-35 \(CNPJ\)/,
+  ],
   ['--person-name', '', /--person-name: must not be empty, e\.g\. "Fulano de Tal"/],
   ['--person-email', 'fulano.example.com', /--person-email: is not an e-mail address \(name@domain\.tld\), e\.g\. fulano@example\.com/],
   ['--person-phone', '1234', /--person-phone: has 4 digits; .*e\.g\. \(11\) 98765-4321/],
@@ -96,7 +116,9 @@ describe('every field of cashout: a wrong value → exit 2, the flag, what is wr
 
   it('a Pix key that fits another type: the hint names that type', async () => {
     const stderr = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'cpf'), '--pix-key', 'fulano@example.com'), '--yes']);
-    expect(stderr).toMatch(/--pix-key: is not a CPF: a CPF key has 11 digits \(dots and dash allowed\); it looks like an e-mail key: use --pix-key-type email; a CPF key looks like 123\.456\.789-09/);
+    expect(stderr).toMatch(
+      /--pix-key: is not a CPF: a CPF key has 11 digits \(dots and dash allowed\); it looks like an e-mail key: use --pix-key-type email; a CPF key looks like 123\.456\.789-09/,
+    );
     const phone = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'random'), '--pix-key', '+55 11 98765-4321'), '--yes']);
     expect(phone).toMatch(/--pix-key: is not a random key: .*; it looks like a phone key: use --pix-key-type phone; a random key looks like 123e4567-e12b-12d1-a456-426655440000/);
     const cnpj = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'cpf'), '--pix-key', '12.ABC.345/01DE-35'), '--yes']);
@@ -105,7 +127,9 @@ describe('every field of cashout: a wrong value → exit 2, the flag, what is wr
 
   it('a CPF key with a wrong check digit says so, with an example', async () => {
     const stderr = await refused([...withFlag(withFlag(CASHOUT_ARGS, '--pix-key-type', 'cpf'), '--pix-key', '123.456.789-00'), '--yes']);
-    expect(stderr).toMatch(/--pix-key: is not a valid CPF: the CPF check digits do not match \(a character is mistyped or two are swapped\); a CPF key looks like 123\.456\.789-09/);
+    expect(stderr).toMatch(
+      /--pix-key: is not a valid CPF: the CPF check digits do not match \(a character is mistyped or two are swapped\); a CPF key looks like 123\.456\.789-09/,
+    );
   });
 
   it('a landline as a phone key is refused with the reason', async () => {
@@ -125,7 +149,9 @@ describe('every field of cashout: a wrong value → exit 2, the flag, what is wr
 
 describe('--amount', () => {
   it('--amount 1.234,56 → the gateway receives value 123456 (an integer)', async () => {
-    const r = await runPaycli([...withFlag(CASHOUT_ARGS, '--value', '1').filter((a, i, all) => a !== '--value' && all[i - 1] !== '--value'), '--amount', '1.234,56', '--yes'], { env: t.env() });
+    const r = await runPaycli([...withFlag(CASHOUT_ARGS, '--value', '1').filter((a, i, all) => a !== '--value' && all[i - 1] !== '--value'), '--amount', '1.234,56', '--yes'], {
+      env: t.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect((t.gw.received[0]!.json as { value: unknown }).value).toBe(123456);
     expect(t.gw.received[0]!.text).toContain('"value":123456');
@@ -163,7 +189,9 @@ describe('--amount', () => {
 describe('splits', () => {
   it('a client twice (any case) → exit 2 naming the split', async () => {
     const stderr = await refused([...CASHIN_ARGS, '--split', `${CLIENT}:100`, '--split', `${CLIENT.toUpperCase()}:100`]);
-    expect(stderr).toMatch(/--split: split #2 client id 123E4567-E12B-12D1-A456-426655440000 already has a split; give each client one split with the whole amount, e\.g\. 123E4567-E12B-12D1-A456-426655440000:300/);
+    expect(stderr).toMatch(
+      /--split: split #2 client id 123E4567-E12B-12D1-A456-426655440000 already has a split; give each client one split with the whole amount, e\.g\. 123E4567-E12B-12D1-A456-426655440000:300/,
+    );
   });
 
   it('splits adding up to more than the value → exit 2 with both sums', async () => {
@@ -187,7 +215,9 @@ describe('missing fields without a terminal: exit 2 listing every missing flag, 
 
   it('cashin with nothing: every required flag by name', async () => {
     const stderr = await refused(['cashin']);
-    expect(stderr).toMatch(/missing required flags: --payer-name, --payer-document, --payer-email, --payer-phone, --product-name, --product-description, --value; nothing was sent/);
+    expect(stderr).toMatch(
+      /missing required flags: --payer-name, --payer-document, --payer-email, --payer-phone, --product-name, --product-description, --value; nothing was sent/,
+    );
   });
 
   it('--no-input and PAYCLI_NO_INPUT=1 behave the same, with missing and invalid fields listed together', async () => {
@@ -219,7 +249,13 @@ describe('--input <file|->', () => {
     writeFileSync(file, JSON.stringify(CASHOUT_BODY));
     const r = await runPaycli(['cashout', '--input', file, '--person-name', 'Beltrano', '--value', '2000', '--yes'], { env: t.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(t.gw.received[0]!.json).toEqual({ value: 2000, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Beltrano', email: 'fulano@example.com', phone: '11987654321' }, orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/) });
+    expect(t.gw.received[0]!.json).toEqual({
+      value: 2000,
+      pixKeyType: 2,
+      pixKey: 'fulano@example.com',
+      person: { name: 'Beltrano', email: 'fulano@example.com', phone: '11987654321' },
+      orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/),
+    });
   });
 
   it('- reads stdin; the key type may be a name; --amount overrides the value', async () => {
@@ -230,14 +266,25 @@ describe('--input <file|->', () => {
   });
 
   it('a cash-in from stdin with splits as objects', async () => {
-    const body = { payerName: 'Fulano de Tal', payerDocument: '12.ABC.345/01DE-35', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Azul', value: 1000, splits: [{ clientId: CLIENT, value: 300 }] };
+    const body = {
+      payerName: 'Fulano de Tal',
+      payerDocument: '12.ABC.345/01DE-35',
+      payerEmail: 'fulano@example.com',
+      payerPhone: '11987654321',
+      productName: 'Camiseta',
+      productDescription: 'Azul',
+      value: 1000,
+      splits: [{ clientId: CLIENT, value: 300 }],
+    };
     const r = await runPaycli(['cashin', '--input', '-', '--json'], { env: t.env(), input: JSON.stringify(body) });
     expect(r.code, r.stderr).toBe(0);
     expect(t.gw.received[0]!.json).toEqual({ ...body, payerDocument: '12ABC34501DE35', orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/) });
   });
 
   it('wrong values in the file are named by their JSON path, with the same messages', async () => {
-    const stderr = await refused(['cashout', '--input', '-', '--yes'], { input: JSON.stringify({ ...CASHOUT_BODY, value: 15.5, pixKey: '123.456.789-09', person: { ...CASHOUT_BODY.person, phone: 11987654321 } }) });
+    const stderr = await refused(['cashout', '--input', '-', '--yes'], {
+      input: JSON.stringify({ ...CASHOUT_BODY, value: 15.5, pixKey: '123.456.789-09', person: { ...CASHOUT_BODY.person, phone: 11987654321 } }),
+    });
     expect(stderr).toMatch(/value \(in --input stdin\): must be a JSON integer number of cents, e\.g\. 1500, not 15\.5/);
     expect(stderr).toMatch(/pixKey \(in --input stdin\): is not an e-mail address \(name@domain\.tld\); it looks like a CPF key: use --pix-key-type cpf/);
     expect(stderr).toMatch(/person\.phone \(in --input stdin\): must be a phone number, e\.g\. \(11\) 98765-4321/);
@@ -247,7 +294,9 @@ describe('--input <file|->', () => {
   it('a file without person: the three person fields (and their flags) are listed as missing', async () => {
     const { person: _person, ...rest } = CASHOUT_BODY;
     const stderr = await refused(['cashout', '--input', '-', '--yes'], { input: JSON.stringify(rest) });
-    expect(stderr).toMatch(/missing required fields \(in --input or as flags\): person\.name \(--person-name\), person\.email \(--person-email\), person\.phone \(--person-phone\)/);
+    expect(stderr).toMatch(
+      /missing required fields \(in --input or as flags\): person\.name \(--person-name\), person\.email \(--person-email\), person\.phone \(--person-phone\)/,
+    );
   });
 
   it('malformed JSON, a JSON array, an unreadable file → exit 2', async () => {
@@ -257,7 +306,10 @@ describe('--input <file|->', () => {
   });
 
   it('fields the interface does not define are reported (and not sent); orderId (beyond the interface) is sent', async () => {
-    const r = await runPaycli(['cashout', '--input', '-', '--yes'], { env: t.env(), input: JSON.stringify({ ...CASHOUT_BODY, orderId: 'A1', color: 'blue', person: { ...CASHOUT_BODY.person, cpf: '1' } }) });
+    const r = await runPaycli(['cashout', '--input', '-', '--yes'], {
+      env: t.env(),
+      input: JSON.stringify({ ...CASHOUT_BODY, orderId: 'A1', color: 'blue', person: { ...CASHOUT_BODY.person, cpf: '1' } }),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: --input: ignoring fields the interface does not define: person\.cpf, color/);
     const post = t.gw.received.find((q) => q.method === 'POST')!;
@@ -275,7 +327,13 @@ describe('--dry-run', () => {
     expect(r.stdout).toMatch(/^authorization: Bearer \[redacted\]$/m);
     expect(r.stdout).toMatch(/^content-type: application\/json$/m);
     const body = JSON.parse(r.stdout.slice(r.stdout.indexOf('\n{') + 1)) as unknown;
-    expect(body).toEqual({ value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' }, orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/) });
+    expect(body).toEqual({
+      value: 1550,
+      pixKeyType: 2,
+      pixKey: 'fulano@example.com',
+      person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' },
+      orderId: expect.stringMatching(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/),
+    });
     expect(r.stderr).toMatch(/dry run: nothing was sent/);
     expect(r.stdout + r.stderr).not.toContain(KEY);
     expect(t.gw.received).toHaveLength(0);

@@ -61,6 +61,8 @@ describe('watching 1,000 charges at once', () => {
     }
     // no 429 storm: the few 429s are those of requests already out when the first one came back
     expect(answered429).toBeLessThanOrEqual(N / 20);
-    console.log(`watch-load: ${N} charges, ${[...asked.values()].reduce((a, b) => a + b.length, 0)} answered, ${answered429} answered 429, heap growth ${Math.round(heapGrowth / 1024)} KiB`);
+    console.log(
+      `watch-load: ${N} charges, ${[...asked.values()].reduce((a, b) => a + b.length, 0)} answered, ${answered429} answered 429, heap growth ${Math.round(heapGrowth / 1024)} KiB`,
+    );
   }, 600_000);
 });

@@ -42,7 +42,10 @@ describe('--watch', () => {
     try {
       const sb = await startSandboxProcess([], home.env);
       running.push(sb);
-      const watching = runPaycli(['--base-url', sb.url, '--json', ...CASHIN_ARGS, '--order-id', 'pedido-w1', '--watch', '--watch-timeout', '5m'], { env: home.env, timeoutMs: 120_000 });
+      const watching = runPaycli(['--base-url', sb.url, '--json', ...CASHIN_ARGS, '--order-id', 'pedido-w1', '--watch', '--watch-timeout', '5m'], {
+        env: home.env,
+        timeoutMs: 120_000,
+      });
       let id: number | undefined;
       for (;;) {
         const s = await runPaycli(['--base-url', sb.url, '--json', 'status', '--order-id', 'pedido-w1'], { env: home.env });

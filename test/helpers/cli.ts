@@ -48,7 +48,8 @@ export const TEST_CACHE_DIR = join(tmpdir(), `paycli-test-cache-${process.getuid
  * messages, whatever the machine's locale) and `TZ=UTC` (times as the tests write them, wherever the
  * machine is) unless the test sets them. libpq's `PG*` variables (a team ledger's password) are too.
  */
-const READ_BY_PAYCLI = /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$|TZ$|PG[A-Z]+$)/;
+const READ_BY_PAYCLI =
+  /^(PAYCLI_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|NODE_DISABLE_COMPILE_CACHE$|LANG$|LANGUAGE$|LC_ALL$|LC_MESSAGES$|TZ$|PG[A-Z]+$)/;
 
 /**
  * Environment of a paycli child (every helper that spawns one uses it): the parent's minus
@@ -86,7 +87,10 @@ export function scaledMs(floorMs: number, share: number): number {
  * default {@link DEFAULT_KILL_MS}).
  * `wrapper` runs it under another program, e.g. `['faketime', '-f', '+11m']`.
  */
-export function runPaycli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[]; wrapper?: string[] } = {}): Promise<RunResult> {
+export function runPaycli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; nodeArgs?: string[]; wrapper?: string[] } = {},
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const argv = [process.execPath, ...(opts.nodeArgs ?? []), PAYCLI, ...args];
     const [command, ...rest] = [...(opts.wrapper ?? []), ...argv];
@@ -108,15 +112,38 @@ export function runPaycli(args: string[], opts: { env?: Record<string, string | 
 
 /** Flags of a valid cash-in. */
 export const CASHIN_ARGS = [
-  'cashin', '--value', '1000', '--payer-name', 'Fulano de Tal', '--payer-document', '123.456.789-09',
-  '--payer-email', 'fulano@example.com', '--payer-phone', '(11) 98765-4321',
-  '--product-name', 'Camiseta', '--product-description', 'Camiseta azul M',
+  'cashin',
+  '--value',
+  '1000',
+  '--payer-name',
+  'Fulano de Tal',
+  '--payer-document',
+  '123.456.789-09',
+  '--payer-email',
+  'fulano@example.com',
+  '--payer-phone',
+  '(11) 98765-4321',
+  '--product-name',
+  'Camiseta',
+  '--product-description',
+  'Camiseta azul M',
 ];
 
 /** Flags of a valid cash-out (add `--yes`). */
 export const CASHOUT_ARGS = [
-  'cashout', '--value', '1550', '--pix-key-type', 'email', '--pix-key', 'Fulano@Example.com',
-  '--person-name', 'Fulano de Tal', '--person-email', 'fulano@example.com', '--person-phone', '11987654321',
+  'cashout',
+  '--value',
+  '1550',
+  '--pix-key-type',
+  'email',
+  '--pix-key',
+  'Fulano@Example.com',
+  '--person-name',
+  'Fulano de Tal',
+  '--person-email',
+  'fulano@example.com',
+  '--person-phone',
+  '11987654321',
 ];
 
 /** A paycli started in the background: signal it, wait for text on its stderr, wait for its end. */
@@ -139,7 +166,7 @@ export function spawnPaycli(args: string[], opts: { env?: Record<string, string 
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
-    for (const w of [...waiters]) if (w.test(stderr)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) if (w.test(stderr)) waiters.splice(waiters.indexOf(w), 1), w.resolve();
   });
   const done = new Promise<RunResult>((resolvePromise, reject) => {
     child.on('error', reject);

@@ -50,7 +50,10 @@ export const CASHIN_OK = {
 /** A well-formed cash-in answer for `value` cents: {@link CASHIN_OK} with a BR Code of that amount. */
 export function cashInAnswer(value: unknown): typeof CASHIN_OK {
   if (!Number.isSafeInteger(value) || (value as number) < 1) return CASHIN_OK;
-  return { ...CASHIN_OK, qrCode: buildStaticBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: value as number }) };
+  return {
+    ...CASHIN_OK,
+    qrCode: buildStaticBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: value as number }),
+  };
 }
 
 /** A well-formed cash-out answer (interface §2.4). */
@@ -71,7 +74,16 @@ export async function startGateway(responder?: Responder, port = 0): Promise<Tes
   const received: Received[] = [];
   let fn: Responder =
     responder ??
-    ((req, res) => (req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, req.path.endsWith('/cashout') ? cashOutAnswer((req.json as { value?: unknown } | undefined)?.value) : cashInAnswer((req.json as { value?: unknown } | undefined)?.value))));
+    ((req, res) =>
+      req.method === 'GET'
+        ? json(res, 404, { message: 'Transaction not found' })
+        : json(
+            res,
+            200,
+            req.path.endsWith('/cashout')
+              ? cashOutAnswer((req.json as { value?: unknown } | undefined)?.value)
+              : cashInAnswer((req.json as { value?: unknown } | undefined)?.value),
+          ));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -180,7 +192,11 @@ export function lookupGateway(firstId = 500): LookupGateway {
         if (path === '/transaction/get/balance') return json(res, 200, { balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549 });
         const byId = /^\/transaction\/get\/by\/id\/([^/]+)$/.exec(path);
         const byOrder = /^\/transaction\/get\/by\/orderId\/([^/]+)$/.exec(path);
-        const tx = byId ? l.held.find((t) => String(t.transactionId) === decodeURIComponent(byId[1]!)) : byOrder ? l.held.find((t) => t.orderId === decodeURIComponent(byOrder[1]!)) : undefined;
+        const tx = byId
+          ? l.held.find((t) => String(t.transactionId) === decodeURIComponent(byId[1]!))
+          : byOrder
+            ? l.held.find((t) => t.orderId === decodeURIComponent(byOrder[1]!))
+            : undefined;
         if (!byId && !byOrder) return json(res, 404, { message: `no route ${path}` });
         return tx ? json(res, 200, tx) : json(res, 404, { message: 'Transaction not found' });
       }
@@ -190,12 +206,26 @@ export function lookupGateway(firstId = 500): LookupGateway {
       if (what === 'drop-before-create') return void res.socket?.destroy();
       if (what === 'hang-before-create') return;
       const cashout = path.endsWith('/cashout');
-      const tx: HeldTransaction = { transactionId: id++, object: cashout ? 'transfer' : 'cashin', status: 'created', value: body.value as number, method: 'pix', processedAt: '2025-09-03T10:14:18.768543', ...(typeof body.orderId === 'string' ? { orderId: body.orderId } : {}) };
+      const tx: HeldTransaction = {
+        transactionId: id++,
+        object: cashout ? 'transfer' : 'cashin',
+        status: 'created',
+        value: body.value as number,
+        method: 'pix',
+        processedAt: '2025-09-03T10:14:18.768543',
+        ...(typeof body.orderId === 'string' ? { orderId: body.orderId } : {}),
+      };
       l.held.push(tx);
       if (what === 'drop-after-create') return void res.socket?.destroy();
       if (what === 'hang-after-create') return;
       if (what === '500-after-create') return json(res, 500, { message: 'internal error' });
-      return json(res, 200, cashout ? { ...CASHOUT_OK, transactionId: tx.transactionId, gross: tx.value, liquid: String(tx.value - 65), orderId: tx.orderId } : { ...CASHIN_OK, transactionId: tx.transactionId, orderId: tx.orderId });
+      return json(
+        res,
+        200,
+        cashout
+          ? { ...CASHOUT_OK, transactionId: tx.transactionId, gross: tx.value, liquid: String(tx.value - 65), orderId: tx.orderId }
+          : { ...CASHIN_OK, transactionId: tx.transactionId, orderId: tx.orderId },
+      );
     },
   };
   return l;

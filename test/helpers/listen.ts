@@ -25,10 +25,13 @@ export function startListenProcess(extra: string[] = [], env: Record<string, str
     let stderr = '';
     let started = false;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`listen did not start: ${stderr}`));
-    }, scaledMs(10_000, 0.5));
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error(`listen did not start: ${stderr}`));
+      },
+      scaledMs(10_000, 0.5),
+    );
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;

@@ -40,7 +40,11 @@ export interface PgCluster {
 /** The folder of initdb and postgres: the newest /usr/lib/postgresql/<version>/bin. */
 export function pgBinDir(): string {
   const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) if (existsSync(join(base, v, 'bin', 'initdb'))) return join(base, v, 'bin');
   throw new Error('PostgreSQL is not installed (scripts/test-deps.txt: package postgresql)');
 }
@@ -78,7 +82,22 @@ export async function startPostgres(): Promise<PgCluster> {
   const port = await freePort();
   let server: ChildProcess | undefined;
   const start = async () => {
-    const [cmd, args] = as(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100']);
+    const [cmd, args] = as(join(bin, 'postgres'), [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=100',
+    ]);
     // Its own process group, so that it, its runuser and its backends are killed together; killed
     // with the test process, or by the watchdog when that is killed outright (test/helpers/reaper.ts).
     const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
@@ -95,7 +114,9 @@ export async function startPostgres(): Promise<PgCluster> {
   };
   const psql = (text: string): string => {
     const [cmd, args] = as(join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-AXqt', '-c', text]);
-    return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+    return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString()
+      .trim();
   };
   const stop = async () => {
     const child = server;
@@ -129,7 +150,9 @@ export async function startPostgres(): Promise<PgCluster> {
     urlWithPassword: `postgres://payroll:${PG_PASSWORD}@127.0.0.1:${port}/payments`,
     sql: (text) => {
       const [cmd, args] = as(join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'payments', '-v', 'ON_ERROR_STOP=1', '-AXqt', '-c', text]);
-      return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+      return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+        .toString()
+        .trim();
     },
     stop,
     start,

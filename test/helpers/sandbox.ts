@@ -24,14 +24,21 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
   // for a test that names no HOME of its own (docs/sandbox-and-postbacks.md, "State across restarts").
   const own = env.PAYCLI_DATA_DIR === undefined && !extra.includes('--data-dir') ? { PAYCLI_DATA_DIR: mkdtempSync(join(tmpdir(), 'paycli-sandbox-')) } : {};
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], { env: childEnv({ ...env, ...own }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [PAYCLI, ...globals, 'sandbox', '--port', '0', ...extra], {
+      env: childEnv({ ...env, ...own }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     // its own process group, killed with the test process, or by the watchdog (test/helpers/reaper.ts)
     track(child, { group: true, watch: true });
     let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`sandbox did not start: ${stderr}`));
-    }, scaledMs(10_000, 0.5));
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error(`sandbox did not start: ${stderr}`));
+      },
+      scaledMs(10_000, 0.5),
+    );
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
       const m = /listening on (http:\/\/\S+)|"listening":"(http:\/\/[^"]+)"/.exec(stderr);

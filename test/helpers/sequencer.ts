@@ -27,6 +27,9 @@ export default class SlowFirstSequencer extends BaseSequencer {
       const i = SLOW_FIRST.indexOf(relative(this.ctx.config.root, f.moduleId).split('\\').join('/'));
       return i === -1 ? SLOW_FIRST.length : i;
     };
-    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
   }
 }

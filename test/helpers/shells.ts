@@ -48,7 +48,11 @@ export function complete(shell: TestShell, line: string, opts: CompleteOptions):
   if (shell === 'bash') return { candidates: lines(run('bash', ['--norc', '--noprofile', join(HELPERS, 'bash-complete.sh'), script, line], opts)).sort() };
   if (shell === 'fish') {
     const out = run('fish', ['--no-config', '-c', 'source $argv[1]; or exit 3; complete -C $argv[2]', script, line], opts);
-    return { candidates: lines(out).map((l) => l.split('\t')[0]!).sort() };
+    return {
+      candidates: lines(out)
+        .map((l) => l.split('\t')[0]!)
+        .sort(),
+    };
   }
   const tmp = mkdtempSync(join(tmpdir(), 'paycli-zsh-'));
   try {

@@ -61,7 +61,11 @@ describe('order references', () => {
     expect((await config(['order-id', 'off'])).code).toBe(0);
     expect((await runPaycli(withValue([...CASHOUT_ARGS, '--yes'], 1600), { env: t.env() })).code).toBe(0);
     expect((await runPaycli(CASHIN_ARGS, { env: t.env() })).code).toBe(0);
-    expect(posts().slice(2).map((r) => 'orderId' in (r.json as object))).toEqual([false, false]);
+    expect(
+      posts()
+        .slice(2)
+        .map((r) => 'orderId' in (r.json as object)),
+    ).toEqual([false, false]);
     // ... unless given
     expect((await runPaycli(withValue([...CASHOUT_ARGS, '--yes', '--order-id', 'x-1'], 1700), { env: t.env() })).code).toBe(0);
     expect(posts()[4]!.json).toMatchObject({ orderId: 'x-1' });
@@ -71,7 +75,17 @@ describe('order references', () => {
   it('orderId and postbackUrl in --input are sent (no "ignoring" warning); a bad reference is refused before sending', async () => {
     t.gw.respond(lookupGateway().responder);
     const file = join(t.home.dir, 'payout.json');
-    writeFileSync(file, JSON.stringify({ value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' }, orderId: 'from-file', postbackUrl: 'https://example.com/pix/postback' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        value: 1550,
+        pixKeyType: 2,
+        pixKey: 'fulano@example.com',
+        person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' },
+        orderId: 'from-file',
+        postbackUrl: 'https://example.com/pix/postback',
+      }),
+    );
     const r = await runPaycli(['cashout', '--input', file, '--yes'], { env: t.env({ PAYCLI_NO_INPUT: '1' }) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('ignoring');
@@ -96,8 +110,26 @@ describe('status and balance', () => {
   it('status by id and by order: human text, --json the document as received; not found exit 1', async () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);
-    l.held.push({ transactionId: 9029, orderId: 'your-order-id', object: 'cashin', status: 'paid', method: 'pix', value: 2000, endToEndId: 'E60746948202509031014A1234567890', processedAt: '2025-09-03T10:14:18.768543', payer: { transactionId: 9029, name: 'FULANO DE TAL', documentId: '80683806556', bankName: null, bankCode: null, bankIspb: '18236120' }, extra: 'kept' });
-    l.held.push({ transactionId: 100, orderId: 'out-1', object: 'transfer', status: 'created', value: 15000, destinationBank: { name: 'FULANO', cpfCnpj: '12345678901', pixKey: 'user@example.com', pixKeyType: 'EMAIL', bank: 'Banco X', bankId: '1', ispb: '0' } });
+    l.held.push({
+      transactionId: 9029,
+      orderId: 'your-order-id',
+      object: 'cashin',
+      status: 'paid',
+      method: 'pix',
+      value: 2000,
+      endToEndId: 'E60746948202509031014A1234567890',
+      processedAt: '2025-09-03T10:14:18.768543',
+      payer: { transactionId: 9029, name: 'FULANO DE TAL', documentId: '80683806556', bankName: null, bankCode: null, bankIspb: '18236120' },
+      extra: 'kept',
+    });
+    l.held.push({
+      transactionId: 100,
+      orderId: 'out-1',
+      object: 'transfer',
+      status: 'created',
+      value: 15000,
+      destinationBank: { name: 'FULANO', cpfCnpj: '12345678901', pixKey: 'user@example.com', pixKeyType: 'EMAIL', bank: 'Banco X', bankId: '1', ispb: '0' },
+    });
     const human = await runPaycli(['status', '9029'], { env: t.env() });
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain('Cash-in, paid');
@@ -115,7 +147,18 @@ describe('status and balance', () => {
     // the lookup as received under `gateway`; paycli's typed document around it
     const found = JSON.parse(j.stdout);
     expect(found.gateway).toEqual(l.held[0]);
-    expect(found).toMatchObject({ kind: 'cashin', transactionId: 9029, orderId: 'your-order-id', value: 2000, status: 'paid', statusCode: 1, method: 'pix', payer: { name: 'FULANO DE TAL' }, destinationBank: null, foundByOrderId: false });
+    expect(found).toMatchObject({
+      kind: 'cashin',
+      transactionId: 9029,
+      orderId: 'your-order-id',
+      value: 2000,
+      status: 'paid',
+      statusCode: 1,
+      method: 'pix',
+      payer: { name: 'FULANO DE TAL' },
+      destinationBank: null,
+      foundByOrderId: false,
+    });
     expect(gets().map((r) => r.path)).toEqual(['/transaction/get/by/id/9029', '/transaction/get/by/orderId/out-1', '/transaction/get/by/id/9029']);
     expect(gets()[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     const miss = await runPaycli(['status', '--order-id', 'nope', '--json'], { env: t.env() });
@@ -155,7 +198,13 @@ describe('status and balance', () => {
     expect(r.stdout).toMatch(/To anticipate\s+R\$ 49,90/);
     expect(r.stdout).toMatch(/Final balance\s+R\$ 25\.865,49/);
     const j = await runPaycli(['balance', '--json'], { env: t.env() });
-    expect(JSON.parse(j.stdout)).toEqual({ balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549, gateway: { balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549 } });
+    expect(JSON.parse(j.stdout)).toEqual({
+      balance: 2596878,
+      retention: 5339,
+      toAnticipate: 4990,
+      finalBalance: 2586549,
+      gateway: { balance: 2596878, retention: 5339, toAnticipate: 4990, finalBalance: 2586549 },
+    });
     expect(gets().map((r) => r.path)).toEqual(['/transaction/get/balance', '/transaction/get/balance']);
   });
 
@@ -379,7 +428,11 @@ describe('unknown outcomes settled by asking', () => {
     expect(r.code).toBe(4);
     const doc = JSON.parse(r.stdout) as { entries: Record<string, unknown>[]; settled: number; unknown: number };
     expect(doc).toMatchObject({ settled: 2, unknown: 1 });
-    expect(doc.entries.map((e) => [e.value, e.result])).toEqual([[1001, 'ok'], [1002, 'not_sent'], [1003, 'unknown']]);
+    expect(doc.entries.map((e) => [e.value, e.result])).toEqual([
+      [1001, 'ok'],
+      [1002, 'not_sent'],
+      [1003, 'unknown'],
+    ]);
     expect(doc.entries[0]).toMatchObject({ transactionId: l.held[0]!.transactionId });
     expect(doc.entries[2]!.reason).toContain('no order reference');
     const text = await runPaycli(['reconcile'], { env: t.env() });
@@ -387,7 +440,13 @@ describe('unknown outcomes settled by asking', () => {
     expect(text.stdout).toMatch(/TIME \(UTC\)\s+KIND\s+AMOUNT\s+ORDER ID\s+RESULT\s+DETAIL/);
     expect(text.stdout).toContain('no order reference');
     const outcomes = (await history()).map((e) => [e.value, e.outcome]);
-    expect(outcomes).toEqual(expect.arrayContaining([[1001, 'ok'], [1002, 'not_sent'], [1003, 'unknown']]));
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        [1001, 'ok'],
+        [1002, 'not_sent'],
+        [1003, 'unknown'],
+      ]),
+    );
     expect(posts()).toHaveLength(3);
     // only entries since a time; none unknown in that window: exit 0
     const later = await runPaycli(['reconcile', '--since', new Date(Date.now() + 60_000).toISOString()], { env: t.env() });

@@ -68,7 +68,7 @@ describe('--jq', () => {
     expect(JSON.parse(n.stdout)).toEqual({ tax: 65, liquid: 1485, paid: false });
   });
 
-  it('an expression that does not compile is exit 2 with jq\'s message, nothing sent', async () => {
+  it("an expression that does not compile is exit 2 with jq's message, nothing sent", async () => {
     for (const expr of ['.tax |', 'nosuchfn(1)', '{']) {
       const r = await run([...CASHOUT_ARGS, '--yes', '--jq', expr]);
       expect(r.code, expr).toBe(2);
@@ -82,7 +82,10 @@ describe('--jq', () => {
     const r = await run([...CASHOUT_ARGS, '--yes', '--jq', '.tax | error("boom")']);
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
-    const lines = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.find((l) => l.kind === 'cashout')).toMatchObject({ transactionId: 77, status: 'created', gross: 1550 });
     expect(lines.at(-1).error).toMatchObject({ code: 'needs_attention' });
     expect(lines.at(-1).error.message).toMatch(/--jq failed on the result \(boom\), but the gateway created cash-out 77/);

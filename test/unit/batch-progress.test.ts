@@ -15,7 +15,9 @@ describe('progress of a batch run', () => {
     expect(eta(counters({ done: 120, skipped: 120 }), 0, 10_000)).toEqual({ rate: 0, left: 0 });
   });
   it('the progress line says how many rows were skipped, only when some were', () => {
-    expect(progressLine(counters({ done: 140, skipped: 120, ok: 20, sentCents: 2000 }), 2, 30)).toMatch(/140\/200 rows .*2\.0\/s, about 30 s left; 120 skipped \(done by an earlier run of the file; not in the rate\)$/);
+    expect(progressLine(counters({ done: 140, skipped: 120, ok: 20, sentCents: 2000 }), 2, 30)).toMatch(
+      /140\/200 rows .*2\.0\/s, about 30 s left; 120 skipped \(done by an earlier run of the file; not in the rate\)$/,
+    );
     expect(progressLine(counters({ done: 40, ok: 40 }), 4, 40)).not.toMatch(/skipped/);
   });
 });

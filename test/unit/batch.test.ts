@@ -20,7 +20,16 @@ describe('header', () => {
   it('takes flag names without dashes and JSON names, in any letter case', () => {
     const { targets, problems } = mapHeader(CASHOUT_FIELDS, ['Amount', 'pix-key-type', 'pixKey', 'PERSON.NAME', 'person-email', 'person.phone', 'order-id', 'cpfCnpj']);
     expect(problems).toEqual([]);
-    expect(targets.map((t) => (t && 'field' in t ? t.field.path : t && 'amount' in t ? 'amount' : 'orderId'))).toEqual(['amount', 'pixKeyType', 'pixKey', 'person.name', 'person.email', 'person.phone', 'orderId', 'cpfCnpj']);
+    expect(targets.map((t) => (t && 'field' in t ? t.field.path : t && 'amount' in t ? 'amount' : 'orderId'))).toEqual([
+      'amount',
+      'pixKeyType',
+      'pixKey',
+      'person.name',
+      'person.email',
+      'person.phone',
+      'orderId',
+      'cpfCnpj',
+    ]);
   });
   it('names an unknown column and a field given twice', () => {
     const { problems } = mapHeader(CASHOUT_FIELDS, ['value', 'amount', 'pix_key']);
@@ -53,7 +62,16 @@ describe('rows', () => {
   it('reads splits as clientId:cents separated by |', () => {
     const h = ['value', 'payer-name', 'payer-document', 'payer-email', 'payer-phone', 'product-name', 'product-description', 'splits'];
     const { targets } = mapHeader(CASHIN_FIELDS, h);
-    const g = bodyFromCells(h, targets, ['1000', 'F', '123.456.789-09', 'f@example.com', '11987654321', 'P', 'D', '123e4567-e12b-12d1-a456-426655440000:300|223e4567-e12b-12d1-a456-426655440000:200']);
+    const g = bodyFromCells(h, targets, [
+      '1000',
+      'F',
+      '123.456.789-09',
+      'f@example.com',
+      '11987654321',
+      'P',
+      'D',
+      '123e4567-e12b-12d1-a456-426655440000:300|223e4567-e12b-12d1-a456-426655440000:200',
+    ]);
     const r = judgeRow(CASHIN_FIELDS, cashInRequestSchema(), g);
     expect(r.ok && r.row.body.splits).toEqual([
       { clientId: '123e4567-e12b-12d1-a456-426655440000', value: 300 },
@@ -61,7 +79,10 @@ describe('rows', () => {
     ]);
   });
   it('a JSON Lines row follows --input: integers as written, orderId taken out, unknown keys refused', () => {
-    const g = bodyFromJsonLine(CASHOUT_FIELDS, '{"value": 10.0, "pixKeyType": "EVP", "pixKey": "123e4567-e89b-12d3-a456-426614174000", "person": {"name": "A", "email": "a@example.com", "phone": "11987654321", "age": 3}, "orderId": "x-1"}');
+    const g = bodyFromJsonLine(
+      CASHOUT_FIELDS,
+      '{"value": 10.0, "pixKeyType": "EVP", "pixKey": "123e4567-e89b-12d3-a456-426614174000", "person": {"name": "A", "email": "a@example.com", "phone": "11987654321", "age": 3}, "orderId": "x-1"}',
+    );
     expect(g.body.orderId).toBe('x-1');
     expect(g.body.pixKeyType).toBe(4);
     expect(g.problems.map((p) => p.column).sort()).toEqual(['person.age', 'value']);
@@ -84,7 +105,9 @@ describe('row references', () => {
     expect(derivedOrderId('ab'.repeat(32), 'cashin', 1)).not.toBe(a);
   });
   it('identical payouts have one identity', () => {
-    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'A' } })).toEqual(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'B' } }));
+    expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'A' } })).toEqual(
+      rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'B' } }),
+    );
     expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com' })).not.toEqual(rowIdentity('cashout', { value: 2, pixKeyType: 2, pixKey: 'a@example.com' }));
   });
   it('an identity set answers the first row of an identity, across its growth', () => {
@@ -167,7 +190,12 @@ describe('output helpers', () => {
       w.flush();
       w.write({ row: 3, line: 4, orderId: 'o-3', outcome: 'ok', valueCents: 1 });
       w.close();
-      expect(readFileSync(path, 'utf8').split('\n').slice(1)).toEqual(['1;2;o-1;ok;100;7;1;;;;;;false', '2;3;o-2;refused;250;;;;;;;"no; way";false', '3;4;o-3;ok;1;;;;;;;;false', '']);
+      expect(readFileSync(path, 'utf8').split('\n').slice(1)).toEqual([
+        '1;2;o-1;ok;100;7;1;;;;;;false',
+        '2;3;o-2;refused;250;;;;;;;"no; way";false',
+        '3;4;o-3;ok;1;;;;;;;;false',
+        '',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -48,10 +48,15 @@ const sound = (over: Partial<Record<string, string | null>> = {}): string => {
   // Integer-like keys would come first in an object's order: walk the IDs in payload order.
   return code(...['00', '26', '52', '53', '54', '58', '59', '60', '61', '62'].map((id) => base[id]).filter((v): v is string => typeof v === 'string'));
 };
-const rulesOf = (text: string) => decodeBrCode(text).problems.map((p) => p.rule).sort();
+const rulesOf = (text: string) =>
+  decodeBrCode(text)
+    .problems.map((p) => p.rule)
+    .sort();
 
 describe('corpus (test/fixtures/brcodes.json)', () => {
-  const corpus = JSON.parse(readFileSync(join(__dirname, '../fixtures/brcodes.json'), 'utf8')) as { codes: Array<{ name: string; code: string; valid: boolean; kind?: string; amountCents?: number; rules: BrCodeRuleId[] }> };
+  const corpus = JSON.parse(readFileSync(join(__dirname, '../fixtures/brcodes.json'), 'utf8')) as {
+    codes: Array<{ name: string; code: string; valid: boolean; kind?: string; amountCents?: number; rules: BrCodeRuleId[] }>;
+  };
   for (const c of corpus.codes) {
     it(c.name, () => {
       const d = decodeBrCode(c.code);
@@ -117,7 +122,11 @@ describe('every rule, on a synthetic code that breaks only it', () => {
       const p = decodeBrCode(broken).problems.find((x) => x.rule === 'crcMatch')!;
       expect(p.message).toBe(`its CRC 0000 does not match the payload (expected ${BCB.slice(-4)})`);
       expect(p.ruleText).toBe(RULES.crcMatch.text);
-      expect(problemText(p)).toEqual({ message: `o CRC 0000 não confere com o payload (o esperado é ${BCB.slice(-4)})`, ruleText: 'o CRC é o CRC-16/CCITT-FALSE de tudo o que vem antes dele, "6304" incluído', source: 'EMV QRCPS Merchant-Presented Mode, como adotado pelo Banco Central (Manual do BR Code)' });
+      expect(problemText(p)).toEqual({
+        message: `o CRC 0000 não confere com o payload (o esperado é ${BCB.slice(-4)})`,
+        ruleText: 'o CRC é o CRC-16/CCITT-FALSE de tudo o que vem antes dele, "6304" incluído',
+        source: 'EMV QRCPS Merchant-Presented Mode, como adotado pelo Banco Central (Manual do BR Code)',
+      });
     } finally {
       await setLanguage('en');
     }
@@ -131,10 +140,34 @@ describe('every rule, on a synthetic code that breaks only it', () => {
     expect(rulesOf(BCB.slice(0, -4) + '1d3d')).toEqual(['crcCase']);
   });
   it('a location URL with a scheme is a warning (urlScheme)', () => {
-    expect(rulesOf(code(o('00', '01'), o('01', '12'), account(o('25', 'https://pix.example.com/qr/1')), o('52', '0000'), o('53', '986'), o('58', 'BR'), o('59', 'F'), o('60', 'C'), o('62', o('05', '***'))))).toEqual(['urlScheme']);
+    expect(
+      rulesOf(
+        code(
+          o('00', '01'),
+          o('01', '12'),
+          account(o('25', 'https://pix.example.com/qr/1')),
+          o('52', '0000'),
+          o('53', '986'),
+          o('58', 'BR'),
+          o('59', 'F'),
+          o('60', 'C'),
+          o('62', o('05', '***')),
+        ),
+      ),
+    ).toEqual(['urlScheme']);
   });
   it('a Pix Automático code (recurrence template 80 only) is valid, with its recurrence URL', () => {
-    const auto = code(o('00', '01'), o('01', '12'), o('52', '0000'), o('53', '986'), o('58', 'BR'), o('59', 'Fulano de Tal'), o('60', 'BRASILIA'), o('62', o('05', '***')), o('80', o('00', 'br.gov.bcb.pix') + o('25', 'pix.example.com/rec/7')));
+    const auto = code(
+      o('00', '01'),
+      o('01', '12'),
+      o('52', '0000'),
+      o('53', '986'),
+      o('58', 'BR'),
+      o('59', 'Fulano de Tal'),
+      o('60', 'BRASILIA'),
+      o('62', o('05', '***')),
+      o('80', o('00', 'br.gov.bcb.pix') + o('25', 'pix.example.com/rec/7')),
+    );
     const d = decodeBrCode(auto);
     expect(d.problems).toEqual([]);
     expect(d.recurrenceUrl).toBe('pix.example.com/rec/7');
@@ -142,7 +175,10 @@ describe('every rule, on a synthetic code that breaks only it', () => {
   });
   it('unknown templates are kept as read', () => {
     const d = decodeBrCode(sound({ '26': account(o('01', KEY), o('03', '12345678')), '58': o('58', 'BR') + o('27', o('00', 'br.com.outro') + o('01', 'x')) }));
-    expect(d.unknown).toEqual([{ id: '26.03', value: '12345678' }, { id: '27', value: o('00', 'br.com.outro') + o('01', 'x') }]);
+    expect(d.unknown).toEqual([
+      { id: '26.03', value: '12345678' },
+      { id: '27', value: o('00', 'br.com.outro') + o('01', 'x') },
+    ]);
   });
 });
 
@@ -150,10 +186,23 @@ describe('the cash-in check', () => {
   it('a static code with the requested amount passes; another amount or none needs attention', () => {
     expect(checkCashInBrCode(sound(), 1000).attention).toEqual([]);
     expect(checkCashInBrCode(sound(), 5000).attention).toEqual(['the BR Code asks the payer for R$ 10,00, but the cash-in was for R$ 50,00']);
-    expect(checkCashInBrCode(sound({ '54': null }), 5000).attention[0]).toMatch(/static and has no amount: the payer's app would ask the payer to type any amount for this R\$ 50,00 cash-in/);
+    expect(checkCashInBrCode(sound({ '54': null }), 5000).attention[0]).toMatch(
+      /static and has no amount: the payer's app would ask the payer to type any amount for this R\$ 50,00 cash-in/,
+    );
   });
   it('a dynamic code is not compared on field 54, and the note says where the amount is', () => {
-    const dyn = code(o('00', '01'), o('01', '12'), account(o('25', 'pix.example.com/qr/9')), o('52', '0000'), o('53', '986'), o('54', '1.00'), o('58', 'BR'), o('59', 'F'), o('60', 'C'), o('62', o('05', '***')));
+    const dyn = code(
+      o('00', '01'),
+      o('01', '12'),
+      account(o('25', 'pix.example.com/qr/9')),
+      o('52', '0000'),
+      o('53', '986'),
+      o('54', '1.00'),
+      o('58', 'BR'),
+      o('59', 'F'),
+      o('60', 'C'),
+      o('62', o('05', '***')),
+    );
     const c = checkCashInBrCode(dyn, 5000);
     expect(c.attention).toEqual([]);
     expect(c.note).toBe("dynamic BR Code: the payer's bank takes the amount from the payload at pix.example.com/qr/9");
@@ -169,13 +218,18 @@ describe('the cash-in check', () => {
     try {
       expect(checkCashInBrCode(sound(), 5000).attention).toEqual(['o BR Code pede R$ 10,00 ao pagador, mas a cobrança foi de R$ 50,00']);
       expect(checkCashInBrCode(BCB.replace('Fulano', 'Fulana'), 1000).attention[0]).toMatch(/^o BR Code devolvido pelo gateway não é válido: o CRC 1D3D não confere/);
-      expect(checkCashInBrCode(sound({ '59': o('59', 'A'.repeat(30)) }), 1000).warnings).toEqual([expect.stringMatching(/o nome do recebedor tem 30 caracteres \(o nome do recebedor \(59\) tem no máximo 25 caracteres\); alguns bancos recusam/)]);
+      expect(checkCashInBrCode(sound({ '59': o('59', 'A'.repeat(30)) }), 1000).warnings).toEqual([
+        expect.stringMatching(/o nome do recebedor tem 30 caracteres \(o nome do recebedor \(59\) tem no máximo 25 caracteres\); alguns bancos recusam/),
+      ]);
     } finally {
       await setLanguage('en');
     }
   });
   it("the sandbox's own codes pass", () => {
-    expect(checkCashInBrCode(buildBrCode({ key: KEY, merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amountCents: 123456, txid: 'abc123' }), 123456)).toMatchObject({ attention: [], warnings: [] });
+    expect(checkCashInBrCode(buildBrCode({ key: KEY, merchantName: 'PAYCLI SANDBOX', merchantCity: 'SAO PAULO', amountCents: 123456, txid: 'abc123' }), 123456)).toMatchObject({
+      attention: [],
+      warnings: [],
+    });
   });
 });
 
@@ -184,14 +238,26 @@ describe('the static builder (paycli brcode create)', () => {
     expect(buildStaticBrCode({ key: KEY, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).toBe(BCB);
   });
   it('matches @brazilian-utils generatePixPayload with amount, txid and information', () => {
-    const ours = buildStaticBrCode({ key: 'fulano@example.com', merchantName: 'Fulano de Tal', merchantCity: 'Brasilia', amountCents: 1050, txid: 'PEDIDO42', info: 'Camiseta azul' });
-    expect(ours).toBe(generatePixPayload({ key: 'fulano@example.com', merchantName: 'Fulano de Tal', merchantCity: 'Brasília', amount: 10.5, txid: 'PEDIDO42', description: 'Camiseta azul' }));
+    const ours = buildStaticBrCode({
+      key: 'fulano@example.com',
+      merchantName: 'Fulano de Tal',
+      merchantCity: 'Brasilia',
+      amountCents: 1050,
+      txid: 'PEDIDO42',
+      info: 'Camiseta azul',
+    });
+    expect(ours).toBe(
+      generatePixPayload({ key: 'fulano@example.com', merchantName: 'Fulano de Tal', merchantCity: 'Brasília', amount: 10.5, txid: 'PEDIDO42', description: 'Camiseta azul' }),
+    );
   });
 });
 
 describe('the terminal QR code', () => {
   it('has a four-module quiet zone on every side', () => {
-    const lines = drawQr(BCB)!.trimEnd().split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
+    const lines = drawQr(BCB)!
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
     expect(QUIET_ZONE).toBe(4);
     expect(lines[0]!.length).toBe(qrColumns(BCB));
     expect(lines.slice(0, 2).every((l) => l.trim() === '')).toBe(true); // 4 modules = 2 text rows of half blocks
@@ -216,15 +282,21 @@ describe('the terminal QR code', () => {
     const scale = 2; // 2x2 pixels per module
     const W = width * scale;
     const pixels = new Uint8ClampedArray(W * height * scale * 4);
-    rows.forEach((row, r) => [...row].forEach((c, x) => {
-      for (const [half, light] of [[0, c === '█' || c === '▀'], [1, c === '█' || c === '▄']] as const) {
-        for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) {
-          const i = (((r * 2 + half) * scale + dy) * W + x * scale + dx) * 4;
-          pixels.fill(light ? 255 : 0, i, i + 3);
-          pixels[i + 3] = 255;
+    rows.forEach((row, r) =>
+      [...row].forEach((c, x) => {
+        for (const [half, light] of [
+          [0, c === '█' || c === '▀'],
+          [1, c === '█' || c === '▄'],
+        ] as const) {
+          for (let dy = 0; dy < scale; dy++)
+            for (let dx = 0; dx < scale; dx++) {
+              const i = (((r * 2 + half) * scale + dy) * W + x * scale + dx) * 4;
+              pixels.fill(light ? 255 : 0, i, i + 3);
+              pixels[i + 3] = 255;
+            }
         }
-      }
-    }));
+      }),
+    );
     expect(jsQR(pixels, W, height * scale)?.data).toBe(BCB);
   });
   it('draws nothing in a terminal narrower than the code', () => {

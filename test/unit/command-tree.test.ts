@@ -52,10 +52,15 @@ describe('buildProgram(args)', () => {
   it('defines only the command that runs (and help), or every command', () => {
     expect(names(buildProgram(['--json', 'cashout', '--value', '1']))).toEqual(['cashout', 'help']);
     expect(names(buildProgram(['cashot']))).toEqual(names(whole));
-    expect(names(whole)).toEqual(expect.arrayContaining(['cashin', 'cashout', 'config', 'sandbox', 'history', 'status', 'balance', 'reconcile', 'listen', 'brcode', 'completion', 'help']));
+    expect(names(whole)).toEqual(
+      expect.arrayContaining(['cashin', 'cashout', 'config', 'sandbox', 'history', 'status', 'balance', 'reconcile', 'listen', 'brcode', 'completion', 'help']),
+    );
   });
 
-  it.each([[['cashout']], [['cashin']], [['config', 'set']], [['brcode', 'decode']], [['history', 'resolve']], [['sandbox', 'ping']]])('%j has the same help as in the whole tree', (path) => {
-    expect(helpOf(buildProgram(path), path)).toBe(helpOf(whole, path));
-  });
+  it.each([[['cashout']], [['cashin']], [['config', 'set']], [['brcode', 'decode']], [['history', 'resolve']], [['sandbox', 'ping']]])(
+    '%j has the same help as in the whole tree',
+    (path) => {
+      expect(helpOf(buildProgram(path), path)).toBe(helpOf(whole, path));
+    },
+  );
 });

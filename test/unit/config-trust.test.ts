@@ -20,7 +20,8 @@ describe('judgeConfigFile', () => {
     expect(judgeConfigFile('/c.json', st(0o400), 1000)).toEqual({});
   });
   it('warns with chmod 600 when group or others can read it', () => {
-    for (const mode of [0o640, 0o604, 0o644]) expect(judgeConfigFile('/c.json', st(mode), 1000).warning).toBe('the config file /c.json can be read by other users (it may hold your API key); run: chmod 600 /c.json');
+    for (const mode of [0o640, 0o604, 0o644])
+      expect(judgeConfigFile('/c.json', st(mode), 1000).warning).toBe('the config file /c.json can be read by other users (it may hold your API key); run: chmod 600 /c.json');
   });
   it('refuses a symlink, another owner, or a file others may write: exit 2 config_untrusted', () => {
     for (const [s, why] of [

@@ -37,11 +37,15 @@ describe('the catalogs', () => {
       if (typeof e === 'function' && typeof p === 'function' && e.length !== p.length) problems.push(`${key}: ${e.length} parameters in English, ${p.length} in Portuguese`);
       const re = render(e);
       const rp = render(p);
-      for (const [lang, r] of [['en', re], ['pt-BR', rp]] as const) {
+      for (const [lang, r] of [
+        ['en', re],
+        ['pt-BR', rp],
+      ] as const) {
         if (!r.text.trim()) problems.push(`${key} (${lang}): empty`);
         if (/\$\{|undefined|\[object|NaN/.test(r.text)) problems.push(`${key} (${lang}): a value not filled in: ${r.text}`);
       }
-      if (used(re.text, re.markers).join() !== used(rp.text, rp.markers).join()) problems.push(`${key}: English shows ${used(re.text, re.markers)}, Portuguese ${used(rp.text, rp.markers)}`);
+      if (used(re.text, re.markers).join() !== used(rp.text, rp.markers).join())
+        problems.push(`${key}: English shows ${used(re.text, re.markers)}, Portuguese ${used(rp.text, rp.markers)}`);
     }
     expect(problems).toEqual([]);
   });
@@ -93,7 +97,6 @@ describe('the language of a run', () => {
     expect(flagValue(['cashout', '--lang=en'], '--lang')).toBe('en');
     expect(flagValue(['cashout', '--', '--lang', 'en'], '--lang')).toBeUndefined();
   });
-
 });
 
 /**

@@ -70,7 +70,11 @@ function srcFiles(): Map<string, string> {
 
 function graphOf(files: Map<string, string>, imports: (text: string) => string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const [f, text] of files) graph.set(f, imports(text).map((s) => relative(SRC, resolve(dirname(join(SRC, f)), s.replace(/\.js$/, '.ts')))));
+  for (const [f, text] of files)
+    graph.set(
+      f,
+      imports(text).map((s) => relative(SRC, resolve(dirname(join(SRC, f)), s.replace(/\.js$/, '.ts')))),
+    );
   return graph;
 }
 
@@ -91,10 +95,19 @@ export function upwardImports(graph: Map<string, string[]>): string[] {
 
 describe('import graph of src/', () => {
   it('finds value, re-export and dynamic imports, not type-only ones', () => {
-    const text = "import { a,\n  b } from './x.js';\nimport type { T } from './t.js';\nexport * from './y.js';\nimport './side.js';\nconst m = await import('./run/z.js');\nimport x from 'node:fs';";
+    const text =
+      "import { a,\n  b } from './x.js';\nimport type { T } from './t.js';\nexport * from './y.js';\nimport './side.js';\nconst m = await import('./run/z.js');\nimport x from 'node:fs';";
     expect(runtimeImports(text)).toEqual(['./x.js', './y.js', './side.js', './run/z.js']);
     expect(allImports(text)).toEqual(['./x.js', './y.js', './side.js', './run/z.js', './t.js']);
-    expect(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))).toEqual(['a -> b -> c -> a']);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+        ]),
+      ),
+    ).toEqual(['a -> b -> c -> a']);
   });
 
   it('has no cycle', () => {
@@ -115,7 +128,11 @@ describe('import graph of src/', () => {
     files.set('ledger/planted.ts', "import { buildProgram } from '../cli/program.js';\n");
     files.set('pix/planted.ts', "import type { Settings } from '../config/settings.js';\n");
     files.set('sandbox/planted.ts', "import { settingsFor } from '../config/settings.js';\n");
-    expect(upwardImports(graphOf(files, allImports))).toEqual(['ledger/planted.ts -> cli/program.ts', 'pix/planted.ts -> config/settings.ts', 'sandbox/planted.ts -> config/settings.ts']);
+    expect(upwardImports(graphOf(files, allImports))).toEqual([
+      'ledger/planted.ts -> cli/program.ts',
+      'pix/planted.ts -> config/settings.ts',
+      'sandbox/planted.ts -> config/settings.ts',
+    ]);
   });
 
   it('no file is longer than 500 lines without the reason in its header', () => {

@@ -45,7 +45,8 @@ describe('contact e-mails', () => {
   it('ASCII dot-atom addresses with a dotted domain', () => {
     expect(emailProblem('fulano.de-tal+pix@example.com.br')).toBeNull();
     expect(emailProblem('a%b@example.com')).toBeNull(); // RFC 5322 allows % in a contact address
-    for (const e of ['josé@example.com', 'fula\u200bno@example.com', 'fulаno@example.com', '\u202efulano@example.com', 'a b@example.com']) expect(emailProblem(e)).toMatch(/contains/);
+    for (const e of ['josé@example.com', 'fula\u200bno@example.com', 'fulаno@example.com', '\u202efulano@example.com', 'a b@example.com'])
+      expect(emailProblem(e)).toMatch(/contains/);
     for (const e of ['fulano@', 'fulano@localhost', '.a@example.com', 'a..b@example.com']) expect(emailProblem(e)).toMatch(/is not an e-mail address/);
   });
 });
@@ -105,11 +106,26 @@ describe('names and descriptions', () => {
 
 describe('the one Pix key-type table', () => {
   it.each([
-    ['cpf', 0], ['CPF', 0], ['0', 0],
-    ['cnpj', 1], ['1', 1],
-    ['email', 2], ['EMAIL', 2], ['e-mail', 2], ['E_MAIL', 2],
-    ['phone', 3], ['TELEFONE', 3], ['telefone', 3], ['PHONE', 3], ['celular', 3],
-    ['random', 4], ['RANDOM_KEY', 4], ['random_key', 4], ['EVP', 4], ['evp', 4], ['chave aleatória', 4],
+    ['cpf', 0],
+    ['CPF', 0],
+    ['0', 0],
+    ['cnpj', 1],
+    ['1', 1],
+    ['email', 2],
+    ['EMAIL', 2],
+    ['e-mail', 2],
+    ['E_MAIL', 2],
+    ['phone', 3],
+    ['TELEFONE', 3],
+    ['telefone', 3],
+    ['PHONE', 3],
+    ['celular', 3],
+    ['random', 4],
+    ['RANDOM_KEY', 4],
+    ['random_key', 4],
+    ['EVP', 4],
+    ['evp', 4],
+    ['chave aleatória', 4],
   ])('%s → %i', (name, value) => {
     expect(parsePixKeyType(name)).toBe(value);
   });
@@ -147,7 +163,11 @@ describe('strict JSON reader', () => {
     const text = '\ufeff { "value": 1500, "a": [1.0, {"b": -2e3}], "s": "x\\u00e9\\n", "t": true, "n": null }';
     const doc = parseStrictJson(text);
     expect(doc.value).toEqual(JSON.parse(text.slice(1)));
-    expect([...doc.numbers]).toEqual([['value', '1500'], ['a.0', '1.0'], ['a.1.b', '-2e3']]);
+    expect([...doc.numbers]).toEqual([
+      ['value', '1500'],
+      ['a.0', '1.0'],
+      ['a.1.b', '-2e3'],
+    ]);
   });
 
   it.each([
@@ -176,7 +196,10 @@ describe('strict JSON reader', () => {
   });
 
   it('integer fields must be JSON integers as written; key types may be names', () => {
-    const doc = parseStrictJson('{"value": 1000.000000000000001, "pixKeyType": "EVP", "splits": [{"value": "300"}, {"value": 1.0}, {"value": 200}]}') as { value: Record<string, unknown>; numbers: Map<string, string> };
+    const doc = parseStrictJson('{"value": 1000.000000000000001, "pixKeyType": "EVP", "splits": [{"value": "300"}, {"value": 1.0}, {"value": 200}]}') as {
+      value: Record<string, unknown>;
+      numbers: Map<string, string>;
+    };
     const input = { body: doc.value, numbers: doc.numbers };
     const cashout = checkInputIntegers(CASHOUT_FIELDS, { ...input, body: { ...doc.value } });
     expect(cashout).toEqual([{ path: 'value', message: 'must be a JSON integer number of cents, e.g. 1500, not 1000.000000000000001 (cents have no fraction or exponent)' }]);

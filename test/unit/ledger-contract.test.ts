@@ -20,7 +20,17 @@ function recorded(out: ReadonlyArray<Recorded | UsageError>): number[] {
     return r.id;
   });
 }
-const payout = (cents: number, extra: Partial<BeginInfo> = {}): BeginInfo => ({ kind: 'cashout', value: cents, target: TARGET, sandbox: false, profile: 'default', pixKeyType: 1, pixKey: 'a@b.example', timeoutMs: 30_000, ...extra });
+const payout = (cents: number, extra: Partial<BeginInfo> = {}): BeginInfo => ({
+  kind: 'cashout',
+  value: cents,
+  target: TARGET,
+  sandbox: false,
+  profile: 'default',
+  pixKeyType: 1,
+  pixKey: 'a@b.example',
+  timeoutMs: 30_000,
+  ...extra,
+});
 
 describe('the ledger contract over the local ledger', () => {
   let dir: string;
@@ -40,7 +50,9 @@ describe('the ledger contract over the local ledger', () => {
   });
 
   it('recordMany records each payment, refuses an identical one and a taken order reference, in order', async () => {
-    const out = await ledger.recordMany([payout(100, { orderId: 'o-1' }), payout(100, { orderId: 'o-2' }), payout(200, { orderId: 'o-1' }), payout(300, { orderId: 'o-3' })], { windowMin: 10 });
+    const out = await ledger.recordMany([payout(100, { orderId: 'o-1' }), payout(100, { orderId: 'o-2' }), payout(200, { orderId: 'o-1' }), payout(300, { orderId: 'o-3' })], {
+      windowMin: 10,
+    });
     expect(out.map((r) => (r instanceof UsageError ? r.code : 'recorded'))).toEqual(['recorded', 'duplicate_cashout', 'duplicate_order', 'recorded']);
     const [first, last] = recorded([out[0]!, out[3]!]);
     expect((await ledger.get(first!))?.orderId).toBe('o-1');

@@ -98,7 +98,16 @@ describe('history flags and output', () => {
       query: { limit: 20, since: '2026-11-22T12:00:00.000Z', until: '2026-11-24T00:00:00.000Z', kind: 'cashout', outcome: 'not_sent', profile: 'prod', orderId: 'o-1' },
       format: 'csv',
     });
-    for (const bad of [{ limit: '0' }, { limit: '-1' }, { limit: 'x' }, { kind: 'pix' }, { outcome: 'maybe' }, { format: 'xml' }, { json: true, format: 'csv' }, { since: '1d', until: '2d' }]) {
+    for (const bad of [
+      { limit: '0' },
+      { limit: '-1' },
+      { limit: 'x' },
+      { kind: 'pix' },
+      { outcome: 'maybe' },
+      { format: 'xml' },
+      { json: true, format: 'csv' },
+      { since: '1d', until: '2d' },
+    ]) {
       expect(() => historyQuery(bad, now), JSON.stringify(bad)).toThrow();
     }
   });
@@ -116,8 +125,21 @@ describe('history flags and output', () => {
   });
   it('the table fits 80 columns with long keys and large amounts', () => {
     const e = (id: number, value: number, pixKey: string): LedgerEntry => ({
-      id, uuid: 'u', time: '2026-11-23T12:34:56.789Z', kind: 'cashout', value, target: 't', endpoint: 't', sandbox: true, profile: 'default', pixKeyType: 2, pixKey,
-      allowDuplicate: false, outcome: 'not_sent', completed: true, fingerprint: 'f',
+      id,
+      uuid: 'u',
+      time: '2026-11-23T12:34:56.789Z',
+      kind: 'cashout',
+      value,
+      target: 't',
+      endpoint: 't',
+      sandbox: true,
+      profile: 'default',
+      pixKeyType: 2,
+      pixKey,
+      allowDuplicate: false,
+      outcome: 'not_sent',
+      completed: true,
+      fingerprint: 'f',
     });
     const text = formatHistory([e(1_000_000, 9_999_999_999, `${'a'.repeat(70)}@example.com`), e(2, 5, 'b@example.com')], 80, { portuguese: false, timeZone: 'America/Sao_Paulo' });
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
@@ -140,8 +162,22 @@ describe('history flags and output', () => {
     expect(historyQuery({ by: 'ana@ci-1' }).query).toEqual({ limit: 20, by: { user: 'ana', host: 'ci-1' } });
 
     const e = (id: number, pixKey: string, who: { user?: string; host?: string } = {}): LedgerEntry => ({
-      id, uuid: 'u', time: '2026-11-23T12:34:56.789Z', kind: 'cashout', value: 1550, target: 't', endpoint: 't', sandbox: false, profile: 'default', pixKeyType: 2, pixKey,
-      allowDuplicate: false, outcome: 'ok', completed: true, fingerprint: 'f', ...who,
+      id,
+      uuid: 'u',
+      time: '2026-11-23T12:34:56.789Z',
+      kind: 'cashout',
+      value: 1550,
+      target: 't',
+      endpoint: 't',
+      sandbox: false,
+      profile: 'default',
+      pixKeyType: 2,
+      pixKey,
+      allowDuplicate: false,
+      outcome: 'ok',
+      completed: true,
+      fingerprint: 'f',
+      ...who,
     });
     const both = [e(2, 'b@example.com', { user: 'ana', host: 'ci-1' }), e(1, 'c@example.com')];
     expect(formatHistory(both).split('\n')).toEqual([

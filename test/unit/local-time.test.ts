@@ -91,8 +91,14 @@ describe('time bounds are local days', () => {
 describe('localTimeColumn', () => {
   it('one offset: in the header, cells without it; mixed offsets (daylight saving): in every cell', () => {
     expect(localTimeColumn(['2026-11-25T01:30:00.000Z'], { portuguese: true, timeZone: SP, label: 'TIME' })).toEqual({ header: 'TIME (UTC-03:00)', cells: ['24/11/2026 22:30'] });
-    expect(localTimeColumn(['2026-11-25T01:30:00.000Z'], { portuguese: false, timeZone: 'UTC', label: 'TIME', seconds: true })).toEqual({ header: 'TIME (UTC)', cells: ['2026-11-25 01:30:00'] });
-    expect(localTimeColumn(['2018-12-01T12:00:00Z', '2018-07-01T12:00:00Z'], { portuguese: false, timeZone: SP, label: 'TIME' })).toEqual({ header: 'TIME', cells: ['2018-12-01 10:00 -02:00', '2018-07-01 09:00 -03:00'] });
+    expect(localTimeColumn(['2026-11-25T01:30:00.000Z'], { portuguese: false, timeZone: 'UTC', label: 'TIME', seconds: true })).toEqual({
+      header: 'TIME (UTC)',
+      cells: ['2026-11-25 01:30:00'],
+    });
+    expect(localTimeColumn(['2018-12-01T12:00:00Z', '2018-07-01T12:00:00Z'], { portuguese: false, timeZone: SP, label: 'TIME' })).toEqual({
+      header: 'TIME',
+      cells: ['2018-12-01 10:00 -02:00', '2018-07-01 09:00 -03:00'],
+    });
   });
 });
 
@@ -132,7 +138,7 @@ describe('the local zone (TZ, read through Date)', () => {
     }
   });
 
-  it('follows Brazil\'s old daylight saving time (São Paulo, January 2018: -02:00; a day that began at 01:00)', () => {
+  it("follows Brazil's old daylight saving time (São Paulo, January 2018: -02:00; a day that began at 01:00)", () => {
     withTz('America/Sao_Paulo', () => {
       expect(formatLocalTime(Date.UTC(2018, 0, 15, 12), { portuguese: false })).toBe('2018-01-15T10:00:00-02:00');
       expect(localDayStart({ year: 2017, month: 10, day: 15 }, LOCAL_ZONE)).toBe(localDayStart({ year: 2017, month: 10, day: 15 }, 'America/Sao_Paulo'));

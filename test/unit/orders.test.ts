@@ -15,7 +15,9 @@ describe('newOrderId', () => {
     expect(orderIdProblem(ids[0]!)).toBeNull();
     const a = newOrderId();
     const t = Date.now(); // a's millisecond or a later one
-    while (Date.now() <= t) { /* next millisecond */ }
+    while (Date.now() <= t) {
+      /* next millisecond */
+    }
     expect(newOrderId().slice(7, 17) > a.slice(7, 17)).toBe(true);
   });
   it('draws its 16 random characters from all 32 symbols, about evenly (node:crypto bytes)', () => {

@@ -14,14 +14,38 @@ import { ExitCode, GatewayError, InternalError, NetworkError, PaycliError, Usage
 
 describe('--json and the word after it', () => {
   it.each([
-    [['--json', 'cashout', '--value', '1'], ['--json=', 'cashout', '--value', '1']],
-    [['--json', 'transactionId,status', 'cashout'], ['--json=transactionId,status', 'cashout']],
-    [['cashout', '--json', 'tax'], ['cashout', '--json=tax']],
-    [['--json', 'status', '9029'], ['--json=', 'status', '9029']],
-    [['status', '--json', '9029'], ['status', '--json=', '9029']],
-    [['history', '--json'], ['history', '--json=']],
-    [['--json=status', 'status', '1'], ['--json=status', 'status', '1']],
-    [['cashin', '--', '--json', 'x'], ['cashin', '--', '--json', 'x']],
+    [
+      ['--json', 'cashout', '--value', '1'],
+      ['--json=', 'cashout', '--value', '1'],
+    ],
+    [
+      ['--json', 'transactionId,status', 'cashout'],
+      ['--json=transactionId,status', 'cashout'],
+    ],
+    [
+      ['cashout', '--json', 'tax'],
+      ['cashout', '--json=tax'],
+    ],
+    [
+      ['--json', 'status', '9029'],
+      ['--json=', 'status', '9029'],
+    ],
+    [
+      ['status', '--json', '9029'],
+      ['status', '--json=', '9029'],
+    ],
+    [
+      ['history', '--json'],
+      ['history', '--json='],
+    ],
+    [
+      ['--json=status', 'status', '1'],
+      ['--json=status', 'status', '1'],
+    ],
+    [
+      ['cashin', '--', '--json', 'x'],
+      ['cashin', '--', '--json', 'x'],
+    ],
   ])('%j → %j', (args, normalized) => {
     expect(normalizeJsonArgs(args)).toEqual(normalized);
   });
@@ -59,7 +83,11 @@ describe('field lists and schemas', () => {
       const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
       expect([...(COMMAND_FIELDS[path] ?? [])].sort(), name).toEqual(properties(json).sort());
     }
-    expect(Object.keys(COMMAND_FIELDS).sort()).toEqual(Object.keys(DOCUMENT_SCHEMAS).map((n) => n.replace('-', ' ')).sort());
+    expect(Object.keys(COMMAND_FIELDS).sort()).toEqual(
+      Object.keys(DOCUMENT_SCHEMAS)
+        .map((n) => n.replace('-', ' '))
+        .sort(),
+    );
   });
 });
 

@@ -39,11 +39,32 @@ class MemoryLedger implements PaymentLedger {
   }
   begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }): { id: number; earlier?: LedgerEntry } {
     const now = this.clock();
-    const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
+    const fingerprint =
+      info.kind === 'cashout'
+        ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! })
+        : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
     const earlier = info.kind === 'cashout' ? this.blockingCashOut(fingerprint, opts.windowMin ?? 10, now) : undefined;
     if (earlier && !opts.allowDuplicate) throw new Error('duplicate');
     const id = this.entries.length + 1;
-    this.entries.push({ id, uuid: String(id), time: new Date(now).toISOString(), timeMs: now, deadlineMs: now + info.timeoutMs, kind: info.kind, value: info.value, target: info.target, endpoint: info.target, sandbox: info.sandbox, profile: info.profile, allowDuplicate: false, outcome: 'unknown', completed: false, fingerprint, ...(info.orderId ? { orderId: info.orderId } : {}), ...(info.pixKey ? { pixKey: info.pixKey } : {}) });
+    this.entries.push({
+      id,
+      uuid: String(id),
+      time: new Date(now).toISOString(),
+      timeMs: now,
+      deadlineMs: now + info.timeoutMs,
+      kind: info.kind,
+      value: info.value,
+      target: info.target,
+      endpoint: info.target,
+      sandbox: info.sandbox,
+      profile: info.profile,
+      allowDuplicate: false,
+      outcome: 'unknown',
+      completed: false,
+      fingerprint,
+      ...(info.orderId ? { orderId: info.orderId } : {}),
+      ...(info.pixKey ? { pixKey: info.pixKey } : {}),
+    });
     this.owners.set(id, 'self');
     return { id };
   }
@@ -107,7 +128,9 @@ function harness(env: Record<string, string> = {}): Harness {
       h.sent.push({ path, body: body as Record<string, unknown> });
       if (h.gateway.fail) throw h.gateway.fail;
       const value = (body as { value: number }).value;
-      const data = path.endsWith('cashout') ? { transactionId: h.sent.length, gross: value, tax: '0', liquid: String(value), status: '0', createdAt: new Date(clock.now).toISOString() } : { transactionId: h.sent.length, externalId: 'e', qrCode: 'q', qrCodeBase64: 'x' };
+      const data = path.endsWith('cashout')
+        ? { transactionId: h.sent.length, gross: value, tax: '0', liquid: String(value), status: '0', createdAt: new Date(clock.now).toISOString() }
+        : { transactionId: h.sent.length, externalId: 'e', qrCode: 'q', qrCodeBase64: 'x' };
       return { status: 200, data, raw: data, sandbox: false };
     },
     ask: async (_s, orderId) => {
@@ -135,8 +158,26 @@ function quiet<B extends { value: number; orderId?: string }, R>(spec: PaymentSp
   };
 }
 
-const CASHOUT_FLAGS = { value: '1550', pixKeyType: 'email', pixKey: 'fulano@example.com', personName: 'Fulano de Tal', personEmail: 'fulano@example.com', personPhone: '11987654321', yes: true, noInput: true };
-const CASHIN_FLAGS = { value: '1000', payerName: 'Fulano de Tal', payerDocument: '123.456.789-09', payerEmail: 'fulano@example.com', payerPhone: '11987654321', productName: 'Camiseta', productDescription: 'Camiseta azul', noInput: true };
+const CASHOUT_FLAGS = {
+  value: '1550',
+  pixKeyType: 'email',
+  pixKey: 'fulano@example.com',
+  personName: 'Fulano de Tal',
+  personEmail: 'fulano@example.com',
+  personPhone: '11987654321',
+  yes: true,
+  noInput: true,
+};
+const CASHIN_FLAGS = {
+  value: '1000',
+  payerName: 'Fulano de Tal',
+  payerDocument: '123.456.789-09',
+  payerEmail: 'fulano@example.com',
+  payerPhone: '11987654321',
+  productName: 'Camiseta',
+  productDescription: 'Camiseta azul',
+  noInput: true,
+};
 const timeout = () => new NetworkError('no answer within 30000 ms after the request was sent: the outcome is unknown', { maybeSent: true }, 'timeout');
 
 describe('the payment pipeline, in-process', () => {
@@ -156,13 +197,19 @@ describe('the payment pipeline, in-process', () => {
     await runPayment(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
     expect(h.settingsCalls).toBe(2);
     expect(h.sent.map((s) => s.path)).toEqual(['/transaction/qrcode/cashin', '/transaction/qrcode/cashin']);
-    expect(h.ledger.entries.map((e) => [e.kind, e.outcome])).toEqual([['cashin', 'ok'], ['cashin', 'ok']]);
+    expect(h.ledger.entries.map((e) => [e.kind, e.outcome])).toEqual([
+      ['cashin', 'ok'],
+      ['cashin', 'ok'],
+    ]);
   });
 
   it("its own lookup after a timeout hears 'not found': the entry stays unknown, and the error says from when the gateway can be asked", async () => {
     const h = harness();
     h.gateway.fail = timeout();
-    const err = await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(() => undefined, (e: unknown) => e as NetworkError);
+    const err = await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(
+      () => undefined,
+      (e: unknown) => e as NetworkError,
+    );
     expect(err?.exitCode).toBe(4);
     expect(err?.message).toContain('its outcome is unknown');
     expect(err?.message).toContain(`the gateway can be asked from ${whenText(Date.parse('2026-11-25T15:02:30Z'))}`); // T0 + 30 s timeout + 2 min settle-after, in local time
@@ -179,12 +226,18 @@ describe('the payment pipeline, in-process', () => {
     h.asked.length = 0;
     // the first process is still alive (running or stopped): not even asked about
     h.ledger.owners.set(1, 'alive');
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'duplicate_cashout', message: expect.stringContaining('still running') });
+    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+      code: 'duplicate_cashout',
+      message: expect.stringContaining('still running'),
+    });
     expect(h.asked).toEqual([]);
     // it ended; 1 minute later a "not found" proves nothing yet
     h.ledger.endProcess();
     h.clock.now = T0 + 60_000;
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'duplicate_cashout', message: expect.stringContaining('proves nothing') });
+    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+      code: 'duplicate_cashout',
+      message: expect.stringContaining('proves nothing'),
+    });
     expect(h.sent).toHaveLength(1);
     // past 30 s + 2 min: "not found" counts: recorded not sent, and sent again with the same reference
     h.clock.now = T0 + 150_000;
@@ -201,7 +254,10 @@ describe('the payment pipeline, in-process', () => {
     await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     h.ledger.endProcess();
     h.lookup = (orderId) => ({ kind: 'found', data: { transactionId: 77, orderId, object: 'transfer', status: 'paid', value: 1550 } as never, raw: {} });
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'duplicate_cashout', message: expect.stringContaining('already sent') });
+    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+      code: 'duplicate_cashout',
+      message: expect.stringContaining('already sent'),
+    });
     expect(h.sent).toHaveLength(1);
     expect(h.ledger.entries[0]).toMatchObject({ outcome: 'ok', transactionId: 77 });
   });
@@ -268,7 +324,11 @@ describe('one pipeline: a single payment and a batch row call the same step func
     };
   }
   const row = (n: number, value: number): ValidRow => ({
-    line: n + 1, row: n, ok: true, ownOrderId: false, orderId: `paycli-b1-${n}`,
+    line: n + 1,
+    row: n,
+    ok: true,
+    ownOrderId: false,
+    orderId: `paycli-b1-${n}`,
     body: { value, pixKeyType: 2, pixKey: `row${n}@example.com`, person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } },
   });
 
@@ -303,10 +363,14 @@ describe('one pipeline: a single payment and a batch row call the same step func
       ['paycli-b1-2', 'ok', 2],
       ['paycli-b1-3', 'refused', undefined],
     ]);
-    expect(results.map((r) => [r.row, r.outcome])).toEqual([[1, 'ok'], [2, 'ok'], [3, 'refused']]);
+    expect(results.map((r) => [r.row, r.outcome])).toEqual([
+      [1, 'ok'],
+      [2, 'ok'],
+      [3, 'refused'],
+    ]);
   });
 
-  it('a group recorded ahead (steps.recordMany): row by row through steps.record on a ledger without beginMany, a refusal being that row\'s answer; a ledger with beginMany asked once for the group', () => {
+  it("a group recorded ahead (steps.recordMany): row by row through steps.record on a ledger without beginMany, a refusal being that row's answer; a ledger with beginMany asked once for the group", () => {
     const h = harness();
     const run = batchRun(h, []);
     const w = watch();
@@ -354,6 +418,9 @@ describe('one pipeline: a single payment and a batch row call the same step func
     run.pause = async () => void run.stop(new GatewayRefusedError('stop', {}));
     await sendBatchRow(run, row(2, 2000));
     expect(h.ledger.entries[1]).toMatchObject({ outcome: 'not_sent', completed: true });
-    expect(results.map((r) => [r.row, r.outcome])).toEqual([[1, 'ok'], [2, 'not_sent']]);
+    expect(results.map((r) => [r.row, r.outcome])).toEqual([
+      [1, 'ok'],
+      [2, 'not_sent'],
+    ]);
   });
 });

@@ -16,7 +16,11 @@ afterAll(() => setLanguage('en'));
 /** Every text of a catalog, functions called with sample values. */
 function texts(catalog: Record<string, unknown>): string[] {
   const call = (f: (...a: unknown[]) => string): string => {
-    for (const args of [['1', 'x', 'y', 'z', '2', '3', '4', '5'], [1, 'x', 'y', 'z', 2, 3, 4, 5], [2, 2, 2, 2, 2, 2, 2, 2]]) {
+    for (const args of [
+      ['1', 'x', 'y', 'z', '2', '3', '4', '5'],
+      [1, 'x', 'y', 'z', 2, 3, 4, 5],
+      [2, 2, 2, 2, 2, 2, 2, 2],
+    ]) {
       try {
         return String(f(...args));
       } catch {
@@ -30,7 +34,9 @@ function texts(catalog: Record<string, unknown>): string[] {
 
 describe('Portuguese grammar and words', () => {
   it('numbers agree: 1 linha, 1 ainda desconhecido; no "faltam uns 0 s"; 12,8/s', () => {
-    expect(t('batchRun.dryRun', 'a.csv', t('batch.rows', 1), t('batch.count', 1, 'cashout'), 'R$ 1,00', 'R$ 1,00', 2)).toBe('a.csv: 1 linha sem nenhum problema: 1 saque, R$ 1,00 no total, a maior de R$ 1,00 (linha 2)');
+    expect(t('batchRun.dryRun', 'a.csv', t('batch.rows', 1), t('batch.count', 1, 'cashout'), 'R$ 1,00', 'R$ 1,00', 2)).toBe(
+      'a.csv: 1 linha sem nenhum problema: 1 saque, R$ 1,00 no total, a maior de R$ 1,00 (linha 2)',
+    );
     expect(t('reconcile.settled', 0, 1, 1)).toBe('0 de 1 resolvido; 1 ainda desconhecido');
     expect(t('reconcile.settled', 1, 3, 2)).toBe('1 de 3 resolvidos; 2 ainda desconhecidos');
     expect(t('batch.progress', 5, 5, 5, 0, 0, 'R$ 5,00', '12.8', 0)).toBe('lote: 5/5 linhas (ok 5, recusadas 0, desconhecidas 0), R$ 5,00 enviados, 12,8/s');

@@ -10,9 +10,26 @@ import { isSettled, ofxAmount, ofxDate } from '../../src/cli/run/history-ofx.js'
 import type { LedgerEntry } from '../../src/ledger/ledger.js';
 
 const entry = (over: Partial<LedgerEntry> = {}): LedgerEntry => ({
-  id: 7, uuid: '0190f5a2-0000-7000-8000-000000000007', time: '2026-11-25T15:00:00.000Z', kind: 'cashout', value: 1550, target: 'https://gw.example/transaction/cashout',
-  endpoint: 'https://gw.example/transaction/cashout', sandbox: false, profile: 'default', allowDuplicate: false, outcome: 'ok', completed: true, fingerprint: 'x',
-  transactionId: 77, status: '0', pixKeyType: 0, pixKey: '12345678909', recipient: 'Fulano de Tal', orderId: 'pedido-1', answer: { gross: 1550, tax: 65, liquid: 1485, createdAt: '2026-11-25T15:00:01.1234567Z' },
+  id: 7,
+  uuid: '0190f5a2-0000-7000-8000-000000000007',
+  time: '2026-11-25T15:00:00.000Z',
+  kind: 'cashout',
+  value: 1550,
+  target: 'https://gw.example/transaction/cashout',
+  endpoint: 'https://gw.example/transaction/cashout',
+  sandbox: false,
+  profile: 'default',
+  allowDuplicate: false,
+  outcome: 'ok',
+  completed: true,
+  fingerprint: 'x',
+  transactionId: 77,
+  status: '0',
+  pixKeyType: 0,
+  pixKey: '12345678909',
+  recipient: 'Fulano de Tal',
+  orderId: 'pedido-1',
+  answer: { gross: 1550, tax: 65, liquid: 1485, createdAt: '2026-11-25T15:00:01.1234567Z' },
   ...over,
 });
 
@@ -48,14 +65,27 @@ describe('receipt rules', () => {
   });
   it('a cash-out from the ledger alone: fee and net from the create answer, the key masked', () => {
     const r = buildReceipt(entry(), undefined, { gateway: 'gw.example' });
-    expect(r).toMatchObject({ value: 1550, fee: 65, net: 1485, status: 'created', time: '2026-11-25T15:00:01.123Z', recipient: { name: 'Fulano de Tal', pixKey: '***.456.789-**', pixKeyType: 'cpf' } });
+    expect(r).toMatchObject({
+      value: 1550,
+      fee: 65,
+      net: 1485,
+      status: 'created',
+      time: '2026-11-25T15:00:01.123Z',
+      recipient: { name: 'Fulano de Tal', pixKey: '***.456.789-**', pixKeyType: 'cpf' },
+    });
     expect(JSON.stringify(r)).not.toContain('12345678909');
   });
   it('a cash-in needs the gateway to say paid; a failed cash-out gets none', () => {
     const cashin = entry({ kind: 'cashin', status: undefined, pixKey: undefined, pixKeyType: undefined, payer: 'Fulano', answer: {} });
     expect(() => buildReceipt(cashin, undefined, { gateway: 'gw.example' })).toThrow(/cannot be confirmed/);
     expect(() => buildReceipt(cashin, { transactionId: 77, status: 'created', value: 1550 }, { gateway: 'gw.example' })).toThrow(/not paid \(status created\)/);
-    expect(buildReceipt(cashin, { transactionId: 77, status: 'paid', value: 1550, payer: { name: 'Beltrana', documentId: '98765432100', bankIspb: '99999999' } }, { gateway: 'gw.example' })).toMatchObject({ status: 'paid', sandbox: true, payer: { name: 'Beltrana', document: '***.654.321-**' } });
+    expect(
+      buildReceipt(
+        cashin,
+        { transactionId: 77, status: 'paid', value: 1550, payer: { name: 'Beltrana', documentId: '98765432100', bankIspb: '99999999' } },
+        { gateway: 'gw.example' },
+      ),
+    ).toMatchObject({ status: 'paid', sandbox: true, payer: { name: 'Beltrana', document: '***.654.321-**' } });
     expect(() => buildReceipt(entry(), { transactionId: 77, status: '2', value: 1550 }, { gateway: 'gw.example' })).toThrow(/did not happen \(status failed\)/);
   });
 });

@@ -72,7 +72,10 @@ describe('settings precedence: flags, then environment, then profile, then defau
     expect(host(settings({ profile: 'prod' }, {}, 'cashin'))).toBe('prod.gw.example');
   });
   it('fail closed: an unknown profile by flag or environment is unknown_profile with "did you mean"; never the sandbox', () => {
-    for (const [flags, env] of [[{ profile: 'prdo' }, {}], [{}, { PAYCLI_PROFILE: 'Prod' }]] as const) {
+    for (const [flags, env] of [
+      [{ profile: 'prdo' }, {}],
+      [{}, { PAYCLI_PROFILE: 'Prod' }],
+    ] as const) {
       let err: unknown;
       try {
         settings(flags, env);
@@ -93,7 +96,9 @@ describe('settings precedence: flags, then environment, then profile, then defau
     for (const keys of [{ 'header.X-Cs': 'v' }, { 'api-key-store': 'keychain' }, { 'auth-header': 'X-Key' }, { 'balance-path': '/b' }] as Array<Record<string, string>>) {
       expect(() => settingsFrom({ flags: {}, env: {}, config: { profiles: { default: keys } }, op: 'cashout' })).toThrow(UsageError);
     }
-    expect(() => settingsFrom({ flags: { profile: 'half' }, env: {}, config: { profiles: { half: { 'cashout-base-url': 'https://gw.example' } } }, op: 'cashin' })).toThrow(/no `base-url` for cash-ins \(profile "half"\), while cashout-base-url is set/);
+    expect(() => settingsFrom({ flags: { profile: 'half' }, env: {}, config: { profiles: { half: { 'cashout-base-url': 'https://gw.example' } } }, op: 'cashin' })).toThrow(
+      /no `base-url` for cash-ins \(profile "half"\), while cashout-base-url is set/,
+    );
     expect(settings({ profile: 'nourl', baseUrl: 'sandbox' }, { PAYCLI_API_KEY: 'k' }).endpoint).toEqual({ kind: 'sandbox' });
     expect(settings({ baseUrl: 'sandbox' }).endpoint).toEqual({ kind: 'sandbox' });
     expect(settingsFrom({ flags: {}, env: {}, config: {}, op: 'cashin' }).endpoint).toEqual({ kind: 'sandbox' });
@@ -103,7 +108,10 @@ describe('settings precedence: flags, then environment, then profile, then defau
     expect(() => settings({}, {}, 'cashin', { profiles: { default: { 'base-url': 'https://gw.example', timeout: '0' } } })).toThrow(/config key timeout \(profile default\)/);
   });
   it('settle-after below one minute is refused for a gateway outside this machine, allowed for the sandbox and loopback', () => {
-    const remote = (value: string, url = 'https://gw.example') => () => settingsFrom({ flags: {}, env: {}, config: { profiles: { default: { 'base-url': url, 'settle-after': value } } }, op: 'cashout' });
+    const remote =
+      (value: string, url = 'https://gw.example') =>
+      () =>
+        settingsFrom({ flags: {}, env: {}, config: { profiles: { default: { 'base-url': url, 'settle-after': value } } }, op: 'cashout' });
     for (const value of ['0', '59s', '59999ms']) {
       let err: unknown;
       try {

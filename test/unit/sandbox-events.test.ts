@@ -17,7 +17,13 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const T0 = 1_800_000_000_000;
-const fields = (transactionId: number, status: SandboxEvent['status'] = 'created') => ({ transactionId, object: 'cashin' as const, status, url: 'http://127.0.0.1:9/hook?token=t', body: JSON.stringify({ transactionId, status }) });
+const fields = (transactionId: number, status: SandboxEvent['status'] = 'created') => ({
+  transactionId,
+  object: 'cashin' as const,
+  status,
+  url: 'http://127.0.0.1:9/hook?token=t',
+  body: JSON.stringify({ transactionId, status }),
+});
 const attempt = (n: number, outcome = 'HTTP 500') => ({ n, at: new Date(T0).toISOString(), outcome, status: 500, ms: 3 });
 
 describe('event log', () => {
@@ -149,10 +155,25 @@ describe('name resolution inside the attempt time limit', () => {
     const lookups: string[] = [];
     const lines: string[] = [];
     // A resolver that never answers, as one offline can behave (the system one answers at once here).
-    const deliverer = new PostbackDeliverer({ store, attemptTimeoutMs: 150, schedule: { firstWaitMs: 20, maxWaitMs: 40 }, log: (l) => lines.push(l), lookup: (host) => void lookups.push(host) });
+    const deliverer = new PostbackDeliverer({
+      store,
+      attemptTimeoutMs: 150,
+      schedule: { firstWaitMs: 20, maxWaitMs: 40 },
+      log: (l) => lines.push(l),
+      lookup: (host) => void lookups.push(host),
+    });
     deliverer.start();
     try {
-      const e = deliverer.enqueue('https://your-postback-url.com/pix', { transactionId: 7, object: 'cashin', status: 'created', method: 'pix', value: 100, processedAt: new Date().toISOString(), orderId: null, observation: null });
+      const e = deliverer.enqueue('https://your-postback-url.com/pix', {
+        transactionId: 7,
+        object: 'cashin',
+        status: 'created',
+        method: 'pix',
+        value: 100,
+        processedAt: new Date().toISOString(),
+        orderId: null,
+        observation: null,
+      });
       const end = Date.now() + 30_000;
       while (e.attempts < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       expect(e.attempts).toBeGreaterThanOrEqual(2);

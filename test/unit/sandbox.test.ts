@@ -54,7 +54,16 @@ describe('Authorization', () => {
 describe('transitions and postback bodies', () => {
   it('created → paid → infraction → refund; refund is final; payer and endToEndId only once paid', () => {
     const t = tx('cashin', 500);
-    expect(postbackBody(t)).toEqual({ transactionId: 1, object: 'cashin', status: 'created', method: 'pix', value: 500, processedAt: t.processedAt, orderId: 'o1', observation: null });
+    expect(postbackBody(t)).toEqual({
+      transactionId: 1,
+      object: 'cashin',
+      status: 'created',
+      method: 'pix',
+      value: 500,
+      processedAt: t.processedAt,
+      orderId: 'o1',
+      observation: null,
+    });
     expect(applyTransition(t, 'refund')).toEqual({ error: 'cash-in 1 is created: cannot refund it (allowed: pay, fail, cancel)' });
     expect(applyTransition(t, 'pay')).toEqual({ from: 'created' });
     const paid = postbackBody(t);
@@ -66,7 +75,11 @@ describe('transitions and postback bodies', () => {
     expect(infraction.endToEndId).toBeUndefined();
     expect(applyTransition(t, 'refund')).toEqual({ from: 'infraction' });
     const refund = postbackBody(t);
-    expect(refund).toMatchObject({ status: 'refund', observation: 'refunded in the sandbox', destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: '12345678909', pixKeyType: '' } });
+    expect(refund).toMatchObject({
+      status: 'refund',
+      observation: 'refunded in the sandbox',
+      destinationBank: { name: 'P', cpfCnpj: '12345678909', pixKey: '12345678909', pixKeyType: '' },
+    });
     expect(refund.payer).toBeUndefined();
     expect(refund.endToEndId).toBeUndefined();
     expect(t.processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
@@ -108,8 +121,12 @@ describe('listen human line', () => {
   it('a ping, a cash-in with its order, a transfer with its destination', () => {
     expect(isPing({ test: true })).toBe(true);
     expect(humanLine({ test: true }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  ping (test postback)');
-    expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  cash-in 5  paid  R$ 12,34  order p-1');
-    expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  cash-out 6  created  R$ 1,00  to Ana (a@b.co)');
+    expect(humanLine({ transactionId: 5, object: 'cashin', status: 'paid', value: 1234, orderId: 'p-1' }, at, 'America/Sao_Paulo')).toBe(
+      '2026-11-23T07:00:00-03:00  cash-in 5  paid  R$ 12,34  order p-1',
+    );
+    expect(humanLine({ transactionId: 6, object: 'transfer', status: 'created', value: 100, destinationBank: { name: 'Ana', pixKey: 'a@b.co' } }, at, 'America/Sao_Paulo')).toBe(
+      '2026-11-23T07:00:00-03:00  cash-out 6  created  R$ 1,00  to Ana (a@b.co)',
+    );
     expect(humanLine({ transactionId: 7, status: 'paid' }, at, 'America/Sao_Paulo')).toBe('2026-11-23T07:00:00-03:00  postback 7  paid  amount ?');
   });
 });
@@ -137,7 +154,9 @@ describe('field names in any letter case (lenient) and named in strict mode', ()
     expect(validationProblem('cashout', (folded as { body: unknown }).body, false)).toBeNull();
     expect(canonicalBody('cashin', { value: 1, Value: 2, splits: [{ ClientId: 'x', VALUE: 3 }] }, false)).toEqual({ body: { value: 1, splits: [{ clientId: 'x', value: 3 }] } });
     expect(canonicalBody('cashout', pascal, true)).toEqual({ problem: 'Validation Failed - Value: field names are case-sensitive (value)' });
-    expect(canonicalBody('cashin', { value: 1, splits: [{ clientId: 'x', Value: 3 }] }, true)).toEqual({ problem: 'Validation Failed - splits.0.Value: field names are case-sensitive (splits.0.value)' });
+    expect(canonicalBody('cashin', { value: 1, splits: [{ clientId: 'x', Value: 3 }] }, true)).toEqual({
+      problem: 'Validation Failed - splits.0.Value: field names are case-sensitive (splits.0.value)',
+    });
     expect(canonicalBody('cashin', 'x', false)).toEqual({ body: 'x' });
   });
 });

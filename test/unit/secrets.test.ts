@@ -1,7 +1,18 @@
 /** The one secret rule (src/core/secrets.ts), the header-name check and port parser (src/gateway/net.ts), the cause walker. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../src/core/error-cause.js';
-import { clearSecrets, isSecretKey, maskKeyEnds, maskSecret, redact, redactJson, registerProfileSecrets, registerRequestSecrets, registerSecret, shownSetting } from '../../src/core/secrets.js';
+import {
+  clearSecrets,
+  isSecretKey,
+  maskKeyEnds,
+  maskSecret,
+  redact,
+  redactJson,
+  registerProfileSecrets,
+  registerRequestSecrets,
+  registerSecret,
+  shownSetting,
+} from '../../src/core/secrets.js';
 import { isHeaderName, isHttpUrl, parsePort } from '../../src/gateway/net.js';
 
 afterEach(clearSecrets);
@@ -55,7 +66,9 @@ describe('redact', () => {
     expect(redact(JSON.stringify({ echo: 'a"b\\c-secret' }))).toBe('{"echo":"[redacted]"}');
   });
   it('hides the user-info of any URL, even unregistered', () => {
-    expect(redact('base URL "ftp://alice:pw@gw.example/x" and http://tok@h:1/ but not fulano@example.com')).toBe('base URL "ftp://[redacted]@gw.example/x" and http://[redacted]@h:1/ but not fulano@example.com');
+    expect(redact('base URL "ftp://alice:pw@gw.example/x" and http://tok@h:1/ but not fulano@example.com')).toBe(
+      'base URL "ftp://[redacted]@gw.example/x" and http://[redacted]@h:1/ but not fulano@example.com',
+    );
   });
   it('registers the secrets of a profile and of request settings', () => {
     registerProfileSecrets({ 'api-key': 'ab', 'header.cs': 'c5', 'base-url': 'https://us%65r:p%40ss@gw.example', timeout: '1000' });

@@ -12,7 +12,11 @@ const deadline = deadlineOf(T0, 30_000); // sent at T0 with a 30 s timeout
 describe('not found settles an entry only after its deadline, once its owner is gone', () => {
   it('owner alive (running or stopped): never, whatever the clock says', () => {
     for (const now of [T0, deadline, deadline + DEFAULT_SETTLE_AFTER_MS, deadline + 86_400_000]) {
-      expect(notFoundSettles({ deadlineMs: deadline, owner: 'alive' }, DEFAULT_SETTLE_AFTER_MS, now)).toEqual({ settle: false, why: 'owner_alive', decidableAt: deadline + DEFAULT_SETTLE_AFTER_MS });
+      expect(notFoundSettles({ deadlineMs: deadline, owner: 'alive' }, DEFAULT_SETTLE_AFTER_MS, now)).toEqual({
+        settle: false,
+        why: 'owner_alive',
+        decidableAt: deadline + DEFAULT_SETTLE_AFTER_MS,
+      });
     }
   });
   it('owner on another host (cannot be told): counts as alive', () => {
@@ -37,7 +41,10 @@ describe('not found settles an entry only after its deadline, once its owner is 
   it('says why in words, with the time a lookup can decide', () => {
     const v = notFoundSettles({ deadlineMs: deadline, owner: 'gone' }, 120_000, T0);
     expect(v.settle).toBe(false);
-    if (!v.settle) expect(verdictWords(v)).toBe(`it may still be in flight at the gateway until ${whenText(deadline + 120_000)} (its deadline plus settle-after); a lookup can decide after that`);
+    if (!v.settle)
+      expect(verdictWords(v)).toBe(
+        `it may still be in flight at the gateway until ${whenText(deadline + 120_000)} (its deadline plus settle-after); a lookup can decide after that`,
+      );
     expect(whenText(deadline + 120_000, 'UTC')).toBe('2026-11-25T15:02:30+00:00');
     expect(whenText(deadline + 120_000, 'America/Sao_Paulo')).toBe('2026-11-25T12:02:30-03:00');
   });

@@ -16,7 +16,17 @@ describe('Portuguese batch columns', () => {
     const header = ['Valor', 'TIPO-CHAVE', 'chave', 'Nome', 'email', 'telefone', 'cpf-cnpj-recebedor', 'id-pedido', 'url-postback'];
     const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);
     expect(problems).toEqual([]);
-    expect(targets.map((t) => (t && 'field' in t ? t.field.path : 'amount'))).toEqual(['amount', 'pixKeyType', 'pixKey', 'person.name', 'person.email', 'person.phone', 'cpfCnpj', 'orderId', 'postbackUrl']);
+    expect(targets.map((t) => (t && 'field' in t ? t.field.path : 'amount'))).toEqual([
+      'amount',
+      'pixKeyType',
+      'pixKey',
+      'person.name',
+      'person.email',
+      'person.phone',
+      'cpfCnpj',
+      'orderId',
+      'postbackUrl',
+    ]);
     expect(columnKey(' Descrição-Produto ')).toBe('descricao-produto');
     expect(mapHeader(CASHOUT_FIELDS, ['tipo_chave']).problems[0]!.message).toMatch(/is not a column paycli knows.*tipo-chave/); // as the English names: - not _
     expect(mapHeader(CASHIN_FIELDS, ['valor-centavos', 'nome', 'cpf-cnpj', 'email', 'telefone', 'produto', 'Descrição']).problems).toEqual([]);
@@ -33,7 +43,11 @@ describe('Portuguese batch columns', () => {
       expect(row.body.value, text).toBe(parseReais(text));
       expect(amountProblem(text), text).toBeNull(); // what --amount accepts, and the same cents
     }
-    expect([bodyFromCells(header, targets, ['89,9']).body.value, bodyFromCells(header, targets, ['12']).body.value, bodyFromCells(header, targets, ['1.234,5']).body.value]).toEqual([8990, 1200, 123450]);
+    expect([
+      bodyFromCells(header, targets, ['89,9']).body.value,
+      bodyFromCells(header, targets, ['12']).body.value,
+      bodyFromCells(header, targets, ['1.234,5']).body.value,
+    ]).toEqual([8990, 1200, 123450]);
     // and what --amount refuses, the column refuses with the same words
     for (const text of ['1.234', '15,505', '-3', 'abc', '0']) expect(bodyFromCells(header, targets, [text]).problems[0]!.message, text).toBe(amountProblem(text));
     const cents = mapHeader(CASHOUT_FIELDS, ['valor-centavos']);
@@ -55,8 +69,22 @@ describe('CSV dialects', () => {
     expect(amountBr(-150)).toBe('-1,50');
   });
   const entry: LedgerEntry = {
-    id: 7, uuid: 'u', time: '2026-11-25T01:30:00.000Z', kind: 'cashout', value: 123456, target: 't', endpoint: 't', sandbox: false, profile: 'default', pixKeyType: 2, pixKey: 'a@b.co',
-    recipient: 'João; Silva', allowDuplicate: false, outcome: 'ok', completed: true, fingerprint: 'f',
+    id: 7,
+    uuid: 'u',
+    time: '2026-11-25T01:30:00.000Z',
+    kind: 'cashout',
+    value: 123456,
+    target: 't',
+    endpoint: 't',
+    sandbox: false,
+    profile: 'default',
+    pixKeyType: 2,
+    pixKey: 'a@b.co',
+    recipient: 'João; Silva',
+    allowDuplicate: false,
+    outcome: 'ok',
+    completed: true,
+    fingerprint: 'f',
   };
   it('history br: ; separated, Portuguese names, local day and time first, 1.234,56', () => {
     const [head, row] = [...csvChunks([entry], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
@@ -71,9 +99,11 @@ describe('CSV dialects', () => {
     expect(intl).toContain(',true,phone,'); // intl keeps the words scripts read
     expect(intl).toContain(',created,');
   });
-  it('history intl: today\'s columns, then time_local at the end', () => {
+  it("history intl: today's columns, then time_local at the end", () => {
     const [head, row] = [...csvChunks([entry], { dialect: 'intl', timeZone: 'America/Sao_Paulo' })];
-    expect(head).toBe('entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version,time_local\r\n');
+    expect(head).toBe(
+      'entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version,time_local\r\n',
+    );
     expect(row).toBe('7,2026-11-25T01:30:00.000Z,cashout,false,default,123456,"1234,56",ok,true,email,a@b.co,João; Silva,,,,,,,,,,false,,,,t,,,,2026-11-24T22:30:00-03:00\r\n');
   });
   it('batch results br: ; separated, Portuguese names, reais and cents', () => {
@@ -83,7 +113,9 @@ describe('CSV dialects', () => {
       const w = new ResultsWriter(path, false, ';', 'br');
       w.write({ row: 1, line: 2, orderId: 'p-1', outcome: 'ok', valueCents: 123456, transactionId: 9, status: '0', feeCents: 150, netCents: 123306 });
       w.close();
-      expect(readFileSync(path, 'utf8')).toBe('\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;id_transacao;status;taxa;liquido;br_code;png;erro;sandbox\n1;2;p-1;ok;1.234,56;123456;9;0;1,50;1.233,06;;;;não\n');
+      expect(readFileSync(path, 'utf8')).toBe(
+        '\uFEFFregistro;linha;id_pedido;resultado;valor;valor_centavos;id_transacao;status;taxa;liquido;br_code;png;erro;sandbox\n1;2;p-1;ok;1.234,56;123456;9;0;1,50;1.233,06;;;;não\n',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

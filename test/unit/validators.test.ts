@@ -194,9 +194,14 @@ describe('CNPJ (numeric and alphanumeric)', () => {
 
 // ---------- PIX keys ----------
 // Anatel's area codes, written here independently of the library paycli uses.
-const ANATEL_DDD = [11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38, 41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71, 73, 74, 75, 77, 79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99];
+const ANATEL_DDD = [
+  11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38, 41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71,
+  73, 74, 75, 77, 79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99,
+];
 const PHONE = fc.tuple(fc.constantFrom(...ANATEL_DDD), chars(DIGITS, 8)).map(([ddd, n]) => `${ddd}9${n}`);
-const LOCAL = chars('abcdefghijklmnopqrstuvwxyz0123456789._-', 1).chain((first) => chars('abcdefghijklmnopqrstuvwxyz0123456789._+-', 10).map((rest) => (first.replace(/[._-]/, 'a') + rest).replace(/\.+$/, 'x')));
+const LOCAL = chars('abcdefghijklmnopqrstuvwxyz0123456789._-', 1).chain((first) =>
+  chars('abcdefghijklmnopqrstuvwxyz0123456789._+-', 10).map((rest) => (first.replace(/[._-]/, 'a') + rest).replace(/\.+$/, 'x')),
+);
 const EMAIL = fc.tuple(LOCAL, chars('abcdefghijklmnopqrstuvwxyz', 6), fc.constantFrom('com', 'com.br', 'org')).map(([l, d, t]) => `${l}@${d}.${t}`);
 const UUID = fc.uuid({ version: [1, 2, 3, 4, 5, 6, 7, 8] });
 
@@ -205,7 +210,14 @@ const keyOfType: Record<PixKeyTypeValue, fc.Arbitrary<[string, string]>> = {
   0: validCpf.chain((c) => fc.constantFrom<[string, string]>([c, c], [maskCpf(c), c])),
   1: validCnpj.chain((c) => fc.constantFrom<[string, string]>([c, c], [maskCnpj(c), c], [maskCnpj(c).toLowerCase(), c])),
   2: EMAIL.chain((e) => fc.constantFrom<[string, string]>([e, e], [e.toUpperCase(), e], [` ${e} `, e])),
-  3: PHONE.chain((p) => fc.constantFrom<[string, string]>([`+55${p}`, `+55${p}`], [p, `+55${p}`], [`(${p.slice(0, 2)}) ${p.slice(2, 7)}-${p.slice(7)}`, `+55${p}`], [`+55 ${p.slice(0, 2)} ${p.slice(2)}`, `+55${p}`])),
+  3: PHONE.chain((p) =>
+    fc.constantFrom<[string, string]>(
+      [`+55${p}`, `+55${p}`],
+      [p, `+55${p}`],
+      [`(${p.slice(0, 2)}) ${p.slice(2, 7)}-${p.slice(7)}`, `+55${p}`],
+      [`+55 ${p.slice(0, 2)} ${p.slice(2)}`, `+55${p}`],
+    ),
+  ),
   4: UUID.chain((u) => fc.constantFrom<[string, string]>([u, u], [u.toUpperCase(), u])),
 };
 
@@ -289,7 +301,9 @@ describe('phones (payer and recipient)', () => {
   it("Anatel's numbering plan: fixed lines start with 2-5, mobiles have 9 digits starting with 9", () => {
     for (const ok of ['1134567890', '1123456789', '2154321098', '11987654321']) expect(normalisePhone(ok), ok).toBe(ok);
     for (const bad of ['1187654321', '1167654321', '1117654321', '1107654321', '11887654321']) expect(normalisePhone(bad), bad).toBeNull();
-    expect(phoneProblem('1187654321')).toMatch(/fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 \(add the 9: 11987654321\?\)/);
+    expect(phoneProblem('1187654321')).toMatch(
+      /fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 \(add the 9: 11987654321\?\)/,
+    );
     expect(phoneProblem('1117654321')).toMatch(/fixed line, whose number after the DDD starts with 2-5 \(Anatel\)/);
   });
   it('national numbers with DDD, masked or with +55, are sent as digits with DDD', () => {

@@ -16,7 +16,19 @@ import { canPrompt } from '../../core/terminal.js';
 import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './read.js';
 import type { RowSpool } from './spool.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
-import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity, type ColumnTarget, type GatheredRow, type RowProblem } from './rows.js';
+import {
+  bodyFromCells,
+  bodyFromJsonLine,
+  derivedOrderId,
+  IdentitySet,
+  judgeRow,
+  mapHeader,
+  rowIdentity,
+  textIdentity,
+  type ColumnTarget,
+  type GatheredRow,
+  type RowProblem,
+} from './rows.js';
 import type { BatchKind, BatchOperation, BatchOptions } from './run.js';
 import { t } from '../../core/i18n/index.js';
 
@@ -34,7 +46,10 @@ export const SCHEMAS: Record<BatchKind, Pick<Operation, 'schema' | 'response'>> 
 };
 
 /** A row read from the file, mapped and judged. */
-export type Row = { line: number; row: number } & ({ ok: true; body: Record<string, unknown> & { value: number }; orderId: string; ownOrderId: boolean } | { ok: false; problems: Array<{ column: string; message: string }> });
+export type Row = { line: number; row: number } & (
+  | { ok: true; body: Record<string, unknown> & { value: number }; orderId: string; ownOrderId: boolean }
+  | { ok: false; problems: Array<{ column: string; message: string }> }
+);
 
 /** A valid row: its body, and its order reference (its own, or derived from the file and row). */
 export type ValidRow = Extract<Row, { ok: true }>;
@@ -101,7 +116,16 @@ export const NO_LEDGER: Pick<BatchLedger, 'previousMany'> = { previousMany: (ord
  * fingerprinted is refused (nothing sent), so what is checked and confirmed is that file.
  * @throws UsageError when the file changed, or cannot be read; the spool's write errors
  */
-export async function scanFile(op: Operation, source: BatchSource, format: BatchFormat, sha256: string, ledger: Pick<BatchLedger, 'previousMany'>, opts: BatchOptions, tick: () => void, spool?: RowSpool): Promise<Scan> {
+export async function scanFile(
+  op: Operation,
+  source: BatchSource,
+  format: BatchFormat,
+  sha256: string,
+  ledger: Pick<BatchLedger, 'previousMany'>,
+  opts: BatchOptions,
+  tick: () => void,
+  spool?: RowSpool,
+): Promise<Scan> {
   const map = rowMapper(op, format, sha256);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
   const identities = new IdentitySet();
@@ -180,7 +204,10 @@ export function reportProblems(source: BatchSource, problems: RowProblem[], json
 /** The summary shown before sending (stderr), and asked about. */
 export function summaryText(op: Operation, source: BatchSource, sha256: string, scan: Scan, settings: Settings): string {
   const gateway = endpointHost(settings.endpoint, t('batch.sandboxGateway'));
-  const lines = [t('batch.summary.file', source.name, t('batch.rows', scan.rows), sha256.slice(0, 16)), t('batch.summary.toSend', t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents))];
+  const lines = [
+    t('batch.summary.file', source.name, t('batch.rows', scan.rows), sha256.slice(0, 16)),
+    t('batch.summary.toSend', t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents)),
+  ];
   if (scan.toSend.count) lines.push(t('batch.summary.largest', formatReais(scan.toSend.largest), scan.toSend.largestRow));
   if (scan.alreadyOk) lines.push(t('batch.summary.alreadyOk', t('batch.rows', scan.alreadyOk)));
   if (scan.alreadyRefused) lines.push(t('batch.summary.refused', t('batch.rows', scan.alreadyRefused)));

@@ -114,7 +114,15 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
   const latest = (entries: readonly LedgerEntry[]): PreviousRow | undefined => {
     const e = entries.find((entry) => entry.endpoint === endpoint);
     if (!e) return undefined;
-    return { id: e.id, outcome: e.outcome, completed: e.completed, ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}), ...(e.status !== undefined ? { status: e.status } : {}), ...(e.message !== undefined ? { message: e.message } : {}), ...(needsAttention(e) ? { attention: e.answer!.attention! } : {}) };
+    return {
+      id: e.id,
+      outcome: e.outcome,
+      completed: e.completed,
+      ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}),
+      ...(e.status !== undefined ? { status: e.status } : {}),
+      ...(e.message !== undefined ? { message: e.message } : {}),
+      ...(needsAttention(e) ? { attention: e.answer!.attention! } : {}),
+    };
   };
   return {
     previous: (orderId) => latest(ledger.findByOrderId(orderId)),

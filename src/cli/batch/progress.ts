@@ -64,7 +64,15 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
       },
       Presets.shades_classic,
     );
-    const payload = () => ({ left: `${eta(c, startedAt).left} s`, ok: c.ok, refused: c.refused, unknown: c.unknown, reais: formatReais(c.sentCents), rate: eta(c, startedAt).rate.toFixed(1), skipped: c.skipped ? t('batch.progressSkipped', c.skipped) : '' });
+    const payload = () => ({
+      left: `${eta(c, startedAt).left} s`,
+      ok: c.ok,
+      refused: c.refused,
+      unknown: c.unknown,
+      reais: formatReais(c.sentCents),
+      rate: eta(c, startedAt).rate.toFixed(1),
+      skipped: c.skipped ? t('batch.progressSkipped', c.skipped) : '',
+    });
     bar.start(c.total, c.done, payload());
     return { update: () => bar.update(c.done, payload()), stop: () => bar.stop() };
   }
@@ -72,7 +80,9 @@ export async function startProgress(c: BatchCounters, mode: { json: boolean; tty
   const emit = () => {
     const { rate, left } = eta(c, startedAt);
     if (mode.json) {
-      runStreams().stderr.write(`${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, skipped: c.skipped, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`);
+      runStreams().stderr.write(
+        `${JSON.stringify({ progress: { done: c.done, total: c.total, ok: c.ok, refused: c.refused, unknown: c.unknown, sentCents: c.sentCents, skipped: c.skipped, perSecond: Math.round(rate * 10) / 10, secondsLeft: left } })}\n`,
+      );
     } else {
       runStreams().stderr.write(`${progressLine(c, rate, left)}\n`);
     }

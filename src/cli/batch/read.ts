@@ -166,7 +166,10 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
   }
   const { parse, CsvError } = csv!;
   if (digest) stream.on('data', (chunk) => digest.update(chunk as Buffer));
-  const parser = stream.pipe(utf8).pipe(crlfToLf()).pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, max_record_size: MAX_RECORD_BYTES }));
+  const parser = stream
+    .pipe(utf8)
+    .pipe(crlfToLf())
+    .pipe(parse({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, max_record_size: MAX_RECORD_BYTES }));
   // Bytes that are not UTF-8 (a stream error of the decoding step) end the parse with that error.
   utf8.once('error', (err) => parser.destroy(err));
   let row = 0;

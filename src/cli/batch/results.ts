@@ -100,7 +100,14 @@ export function resultsPath(input: string, explicit: string | undefined, batchId
  * a CSV input; in `br` by `;`, with Portuguese column names and amounts in reais (src/cli/csv-dialect.ts).
  * @throws UsageError when the file cannot be created (nothing sent)
  */
-export async function openResults(results: { path: string; moved: boolean }, source: BatchSource, format: BatchFormat, json: boolean, dialect: CsvDialect = 'intl', sandbox = false): Promise<ResultsWriter> {
+export async function openResults(
+  results: { path: string; moved: boolean },
+  source: BatchSource,
+  format: BatchFormat,
+  json: boolean,
+  dialect: CsvDialect = 'intl',
+  sandbox = false,
+): Promise<ResultsWriter> {
   if (results.moved) logger.notice(t('batchResults.moved', results.path.replace(/-[0-9]+\.csv$/, '.csv'), results.path));
   return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect, sandbox);
 }
@@ -174,7 +181,12 @@ export type Tally = Record<RowOutcome, { rows: number; cents: number }>;
 
 /** A {@link Tally} with every outcome at zero. */
 export function emptyTally(): Tally {
-  return Object.fromEntries((['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention', 'not_started'] as RowOutcome[]).map((o) => [o, { rows: 0, cents: 0 }])) as Tally;
+  return Object.fromEntries(
+    (['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention', 'not_started'] as RowOutcome[]).map((o) => [
+      o,
+      { rows: 0, cents: 0 },
+    ]),
+  ) as Tally;
 }
 
 /**
@@ -183,9 +195,18 @@ export function emptyTally(): Tally {
  * @param kind the payments' kind (`cashout`: "cash-outs created")
  * @param stopped why rows were not started (`interrupted`, `the run stopped: ...`)
  */
-export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: Record<string, number[]>, json: boolean, resultsFile: string, stopped = t('error.interrupted')): void {
+export function printSummary(
+  kind: 'cashin' | 'cashout',
+  tally: Tally,
+  listed: Record<string, number[]>,
+  json: boolean,
+  resultsFile: string,
+  stopped = t('error.interrupted'),
+): void {
   if (json) {
-    runStreams().stderr.write(`${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`);
+    runStreams().stderr.write(
+      `${JSON.stringify({ summary: { ...Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, { rows: v.rows, cents: v.cents }])), notStarted: tally.not_started.rows, rows: listed, results: resultsFile } })}\n`,
+    );
     return;
   }
   const words: Record<RowOutcome, string> = {
@@ -199,9 +220,19 @@ export function printSummary(kind: 'cashin' | 'cashout', tally: Tally, listed: R
     needs_attention: t('batchEnd.needsAttention'),
     not_started: t('batchEnd.notStarted', stopped),
   };
-  const lines = (Object.keys(tally) as RowOutcome[]).filter((o) => tally[o].rows).map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
-  const rowsOf = (state: Exclude<RowOutcome, 'ok' | 'already_ok' | 'already_refused'>, rows: number[] | undefined) => (rows?.length ? [`  ${t('batchEnd.rowsOf', t(`batchState.${state}`), rows.length, listRows(rows))}`] : []);
-  lines.push(...rowsOf('already_at_gateway', listed.already_at_gateway), ...rowsOf('refused', listed.refused), ...rowsOf('unknown', listed.unknown), ...rowsOf('needs_attention', listed.needs_attention), ...rowsOf('not_sent', listed.not_sent), ...rowsOf('not_started', listed.not_started));
+  const lines = (Object.keys(tally) as RowOutcome[])
+    .filter((o) => tally[o].rows)
+    .map((o) => `  ${String(tally[o].rows).padStart(6)}  ${words[o].padEnd(38)} ${formatReais(tally[o].cents)}`);
+  const rowsOf = (state: Exclude<RowOutcome, 'ok' | 'already_ok' | 'already_refused'>, rows: number[] | undefined) =>
+    rows?.length ? [`  ${t('batchEnd.rowsOf', t(`batchState.${state}`), rows.length, listRows(rows))}`] : [];
+  lines.push(
+    ...rowsOf('already_at_gateway', listed.already_at_gateway),
+    ...rowsOf('refused', listed.refused),
+    ...rowsOf('unknown', listed.unknown),
+    ...rowsOf('needs_attention', listed.needs_attention),
+    ...rowsOf('not_sent', listed.not_sent),
+    ...rowsOf('not_started', listed.not_started),
+  );
   runStreams().stderr.write(`\n${t('batchEnd.title')}\n${lines.join('\n')}\n${t('batchEnd.results', resultsFile)}\n`);
 }
 

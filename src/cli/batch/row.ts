@@ -28,9 +28,15 @@ export const MAX_429_RETRIES = 20;
 export { retryAfterMs } from '../../gateway/net.js';
 import { retryAfterMs } from '../../gateway/net.js';
 
-
 /** What the ledger records of a row before it is sent (with its batch id, row number and start-by). */
-export function beginInfo(op: Operation, row: ValidRow, target: string, sandbox: boolean, settings: Settings, batchId: string): BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>> {
+export function beginInfo(
+  op: Operation,
+  row: ValidRow,
+  target: string,
+  sandbox: boolean,
+  settings: Settings,
+  batchId: string,
+): BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>> {
   const b = row.body as Record<string, unknown>;
   const person = b.person as { name?: string } | undefined;
   return {
@@ -39,7 +45,9 @@ export function beginInfo(op: Operation, row: ValidRow, target: string, sandbox:
     target,
     sandbox,
     profile: settings.profile,
-    ...(op.kind === 'cashout' ? { pixKeyType: b.pixKeyType as number, pixKey: b.pixKey as string, recipient: person?.name } : { payer: b.payerName as string, product: b.productName as string }),
+    ...(op.kind === 'cashout'
+      ? { pixKeyType: b.pixKeyType as number, pixKey: b.pixKey as string, recipient: person?.name }
+      : { payer: b.payerName as string, product: b.productName as string }),
     orderId: row.orderId,
     batchId,
     batchRow: row.row,
@@ -55,7 +63,6 @@ export function beginInfo(op: Operation, row: ValidRow, target: string, sandbox:
  * (`ensureStartable`), so a lookup after a crash never takes a row that may still leave for not sent.
  */
 export const START_WITHIN_MS = 10_000;
-
 
 /** The result of a created payment; checks what a single payment checks (status, amounts, BR Code), writes the PNG. */
 async function onCreated(op: Operation, row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<{ result: RowResult; attention: string[] }> {
@@ -148,7 +155,13 @@ export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number
     try {
       const w = await witnessOrder(run.lookup(), row.orderId, run.signal);
       if (w.kind === 'held') {
-        return run.finish({ ...base, outcome: 'already_at_gateway', transactionId: w.data.transactionId, status: String(w.data.status), error: t('batchRow.alreadyAtGateway', row.orderId, describeFound(w.data)) });
+        return run.finish({
+          ...base,
+          outcome: 'already_at_gateway',
+          transactionId: w.data.transactionId,
+          status: String(w.data.status),
+          error: t('batchRow.alreadyAtGateway', row.orderId, describeFound(w.data)),
+        });
       }
     } catch (err) {
       if (err instanceof AuthError) run.stop(err);
@@ -213,7 +226,13 @@ export function earlierRunResult(row: ValidRow, plan: Exclude<Plan, 'send' | 're
   const base = { row: row.row, line: row.line, orderId: row.orderId, valueCents: row.body.value };
   if (plan === 'already_ok') return { ...base, outcome: 'already_ok', transactionId: prev.transactionId, status: prev.status };
   if (plan === 'already_refused') return { ...base, outcome: 'already_refused', error: prev.message };
-  return { ...base, outcome: 'needs_attention', transactionId: prev.transactionId, status: prev.status, error: t('batchRow.stillNeedsAttention', String(prev.id), (prev.attention ?? []).join('; ')) };
+  return {
+    ...base,
+    outcome: 'needs_attention',
+    transactionId: prev.transactionId,
+    status: prev.status,
+    error: t('batchRow.stillNeedsAttention', String(prev.id), (prev.attention ?? []).join('; ')),
+  };
 }
 
 /**
@@ -222,7 +241,10 @@ export function earlierRunResult(row: ValidRow, plan: Exclude<Plan, 'send' | 're
  * @throws UsageError `duplicate_cashout` / `duplicate_order`; the ledger's errors
  */
 export function recordRow(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>, row: ValidRow): { id: number } {
-  return steps.record(run.ledger, beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId), { windowMin: run.settings.duplicateWindowMin, allowDuplicate: run.allowDuplicate });
+  return steps.record(run.ledger, beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId), {
+    windowMin: run.settings.duplicateWindowMin,
+    allowDuplicate: run.allowDuplicate,
+  });
 }
 
 /**
@@ -231,8 +253,15 @@ export function recordRow(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'tar
  * @returns per row, in order: its entry, or the UsageError (`duplicate_cashout` / `duplicate_order`) that refused it
  * @throws the ledger's other errors
  */
-export function recordRows(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>, rows: readonly ValidRow[]): Array<{ id: number } | UsageError> {
-  return steps.recordMany(run.ledger, rows.map((row) => beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId)), { windowMin: run.settings.duplicateWindowMin, allowDuplicate: run.allowDuplicate });
+export function recordRows(
+  run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>,
+  rows: readonly ValidRow[],
+): Array<{ id: number } | UsageError> {
+  return steps.recordMany(
+    run.ledger,
+    rows.map((row) => beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId)),
+    { windowMin: run.settings.duplicateWindowMin, allowDuplicate: run.allowDuplicate },
+  );
 }
 
 /**
@@ -244,7 +273,8 @@ export function recordRows(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'ta
 export async function resumeBatchRow(run: RowRun, row: ValidRow, prev: PreviousRow): Promise<void> {
   const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'unknown', valueCents: row.body.value };
   let settled: Settled;
-  if (!row.ownOrderId && run.settings.orderId === 'off') settled = { state: 'unknown', why: 'its derived reference was not sent (order-id off for this profile), so the gateway cannot be asked' };
+  if (!row.ownOrderId && run.settings.orderId === 'off')
+    settled = { state: 'unknown', why: 'its derived reference was not sent (order-id off for this profile), so the gateway cannot be asked' };
   else {
     let lookup: Settings | { problem: string };
     try {
@@ -254,7 +284,13 @@ export async function resumeBatchRow(run: RowRun, row: ValidRow, prev: PreviousR
     }
     settled = await run.ledger.settle(prev.id, lookup, { signal: run.signal, note: `batch ${run.batchId}` });
   }
-  if (settled.state === 'ok') return run.finish({ ...base, outcome: 'already_ok', transactionId: typeof settled.found.transactionId === 'number' ? settled.found.transactionId : undefined, status: String(settled.found.status) });
+  if (settled.state === 'ok')
+    return run.finish({
+      ...base,
+      outcome: 'already_ok',
+      transactionId: typeof settled.found.transactionId === 'number' ? settled.found.transactionId : undefined,
+      status: String(settled.found.status),
+    });
   if (settled.state === 'not_sent') return sendBatchRow(run, row);
   run.unknownExit(ExitCode.NETWORK);
   if (settled.decidableAt !== undefined) run.decidableAt(settled.decidableAt);

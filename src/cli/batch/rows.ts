@@ -73,7 +73,10 @@ const lower = (s: string) => s.trim().toLowerCase();
  * Maps each header cell to what it stands for.
  * @returns the targets (by column index) and a problem per unknown or repeated column
  */
-export function mapHeader(fields: readonly FieldSpec[], header: readonly string[]): { targets: Array<ColumnTarget | undefined>; problems: Array<{ column: string; message: string }> } {
+export function mapHeader(
+  fields: readonly FieldSpec[],
+  header: readonly string[],
+): { targets: Array<ColumnTarget | undefined>; problems: Array<{ column: string; message: string }> } {
   const names = new Map<string, ColumnTarget>();
   for (const f of fields) {
     names.set(lower(f.flag.replace(/^--/, '')), { field: f });
@@ -141,7 +144,12 @@ export function bodyFromCells(header: readonly string[], targets: ReadonlyArray<
       return;
     }
     const f = t.field;
-    if (f.kind === 'splits') setPath(body, f.path, raw.split('|').map((s) => parseSplit(s)));
+    if (f.kind === 'splits')
+      setPath(
+        body,
+        f.path,
+        raw.split('|').map((s) => parseSplit(s)),
+      );
     else setPath(body, f.path, convertField(f, raw));
   });
   return { body, problems, columns };
@@ -180,7 +188,11 @@ export interface ValidRow<T> {
  * Judges a gathered row with the request schema.
  * @returns the normalised body, or the problems named by column
  */
-export function judgeRow<S extends z.ZodMiniType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredRow): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
+export function judgeRow<S extends z.ZodMiniType>(
+  fields: readonly FieldSpec[],
+  schema: S,
+  gathered: GatheredRow,
+): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
   const parsed = schema.safeParse(gathered.body);
   const taken = new Set(gathered.problems.map((p) => p.column));
   const problems = [...gathered.problems];
@@ -201,7 +213,13 @@ export function judgeRow<S extends z.ZodMiniType>(fields: readonly FieldSpec[], 
       const i = order.findIndex((o) => c === o || c.startsWith(`${o} (`));
       return i < 0 ? order.length : i;
     };
-    return { ok: false, problems: problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.column) - rank(b.p.column) || a.i - b.i).map((x) => x.p) };
+    return {
+      ok: false,
+      problems: problems
+        .map((p, i) => ({ p, i }))
+        .sort((a, b) => rank(a.p.column) - rank(b.p.column) || a.i - b.i)
+        .map((x) => x.p),
+    };
   }
   return { ok: true, row: { body: parsed.data } };
 }
@@ -300,7 +318,9 @@ export class IdentitySet {
    */
   claim(identity: Uint8Array, row: number): number | undefined {
     const view = new DataView(identity.buffer, identity.byteOffset, 12);
-    const a = view.getUint32(0), b = view.getUint32(4), c = view.getUint32(8);
+    const a = view.getUint32(0),
+      b = view.getUint32(4),
+      c = view.getUint32(8);
     const mask = this.rows.length - 1;
     for (let i = a & mask; ; i = (i + 1) & mask) {
       const at = this.rows[i]!;

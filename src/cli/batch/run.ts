@@ -147,7 +147,17 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
       if (opts.wait && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
     }
     const { checkAndSend } = await import('./send.js');
-    await checkAndSend({ op, opts, source, format, sha256, batchId, concurrency, ...(rate !== undefined ? { rate } : {}), ...(settings ? { settings, target: target!, ledger: ledger! } : {}) });
+    await checkAndSend({
+      op,
+      opts,
+      source,
+      format,
+      sha256,
+      batchId,
+      concurrency,
+      ...(rate !== undefined ? { rate } : {}),
+      ...(settings ? { settings, target: target!, ledger: ledger! } : {}),
+    });
     if (plan && ledger) await watching!.watchBatchRows(plan, ledger.createdRows(batchId));
   } finally {
     try {
@@ -214,7 +224,15 @@ export function batchRunModule<O>(kind: BatchKind): RunModule<O> {
  * exit 0.
  * @returns false when the ledger does not know the file as finished (the run then checks it row by row)
  */
-async function reportFinished(op: BatchOperation, source: BatchSource, format: BatchFormat, batchId: string, ledger: BatchLedger, opts: BatchOptions, sandbox: boolean): Promise<boolean> {
+async function reportFinished(
+  op: BatchOperation,
+  source: BatchSource,
+  format: BatchFormat,
+  batchId: string,
+  ledger: BatchLedger,
+  opts: BatchOptions,
+  sandbox: boolean,
+): Promise<boolean> {
   const finished = ledger.finishedBatch(batchId);
   if (!finished) return false;
   const results = resultsPath(opts.batch, opts.results, batchId);
@@ -225,7 +243,15 @@ async function reportFinished(op: BatchOperation, source: BatchSource, format: B
     for (const r of finished.rows) {
       tally.already_ok.rows++;
       tally.already_ok.cents += r.valueCents;
-      writer.write({ row: r.row, line: firstLine + r.row - 1, orderId: r.orderId, outcome: 'already_ok', valueCents: r.valueCents, transactionId: r.transactionId, status: r.status });
+      writer.write({
+        row: r.row,
+        line: firstLine + r.row - 1,
+        orderId: r.orderId,
+        outcome: 'already_ok',
+        valueCents: r.valueCents,
+        transactionId: r.transactionId,
+        status: r.status,
+      });
     }
   } finally {
     writer.close();

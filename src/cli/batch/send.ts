@@ -6,6 +6,9 @@
  * `Retry-After`, nothing else is retried), writes the results and the summary, sets the exit code.
  * This module is the send loop: the run's moving state (rows waiting and in flight, the rate and
  * 429 pauses, the groups recorded ahead, the rows' start-by times, Ctrl-C, the tally).
+ *
+ * Longer than 500 lines: the formatter's line breaks; the scheduler and the row state machine move to
+ * their own files when the batch engine leaves the CLI layer (docs/architecture.md).
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -33,7 +36,6 @@ import type { BatchOptions, PreparedBatch } from './run.js';
 import { t } from '../../core/i18n/index.js';
 import { csvDialect } from '../csv-dialect.js';
 
-
 /**
  * Steps 1 to 4 for a batch prepared by src/cli/batch/run.ts (which keeps the ledger and the file open
  * around it): checks every row, prints the summary and asks (or `--dry-run` ends there), sends,
@@ -58,9 +60,22 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
   const scan = await scanFile(op, source, format, sha256, ledger ?? NO_LEDGER, opts, tick, spool);
   if (scan.problems.length) return reportProblems(source, scan.problems, json);
   if (!settings) {
-    const doc = { dryRun: true, file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow };
+    const doc = {
+      dryRun: true,
+      file: source.name,
+      sha256,
+      batchId,
+      rows: scan.rows,
+      toSend: scan.toSend.count,
+      totalCents: scan.toSend.cents,
+      largestCents: scan.toSend.largest,
+      largestRow: scan.toSend.largestRow,
+    };
     if (json) runStreams().stdout.write(`${JSON.stringify(doc)}\n`);
-    else runStreams().stdout.write(`${t('batchRun.dryRun', source.name, t('batch.rows', scan.rows), t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents), formatReais(scan.toSend.largest), scan.toSend.largestRow)}\n`);
+    else
+      runStreams().stdout.write(
+        `${t('batchRun.dryRun', source.name, t('batch.rows', scan.rows), t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents), formatReais(scan.toSend.largest), scan.toSend.largestRow)}\n`,
+      );
     logger.notice(t('pay.dryRun', false));
     return;
   }
@@ -77,7 +92,10 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
     }
   }
   if (scan.toSend.count > 0) {
-    if (json) runStreams().stderr.write(`${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: endpointHost(settings.endpoint, 'SANDBOX') } })}\n`);
+    if (json)
+      runStreams().stderr.write(
+        `${JSON.stringify({ batch: { file: source.name, sha256, batchId, rows: scan.rows, toSend: scan.toSend.count, totalCents: scan.toSend.cents, largestCents: scan.toSend.largest, largestRow: scan.toSend.largestRow, alreadyOk: scan.alreadyOk, alreadyRefused: scan.alreadyRefused, unknown: scan.unknown, profile: settings.profile, gateway: endpointHost(settings.endpoint, 'SANDBOX') } })}\n`,
+      );
     else runStreams().stderr.write(`\n${summary}\n\n`);
     await confirm(op, summary, scan.toSend.count, opts);
   }
@@ -128,7 +146,14 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
   const counters: BatchCounters = { total: ctx.rows, done: 0, skipped: 0, ok: 0, refused: 0, unknown: 0, sentCents: 0 };
   const tally = emptyTally();
-  const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent' | 'not_started', number[]> = { already_at_gateway: [], refused: [], unknown: [], needs_attention: [], not_sent: [], not_started: [] };
+  const listed: Record<'already_at_gateway' | 'refused' | 'unknown' | 'needs_attention' | 'not_sent' | 'not_started', number[]> = {
+    already_at_gateway: [],
+    refused: [],
+    unknown: [],
+    needs_attention: [],
+    not_sent: [],
+    not_started: [],
+  };
   let unknownExit: number = ExitCode.NETWORK;
   let fatal: PaycliError | undefined;
   let sentAny = false;
@@ -246,7 +271,12 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     allowDuplicate: Boolean(opts.allowDuplicate),
     ...(opts.qrDir !== undefined ? { qrDir: opts.qrDir } : {}),
     ledger,
-    deps: { send: async (s, path, body, schema, unknownAdvice, signal, onSent) => ({ ...(await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct: sandbox, agent, unknownAdvice, onSent })), sandbox }) },
+    deps: {
+      send: async (s, path, body, schema, unknownAdvice, signal, onSent) => ({
+        ...(await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct: sandbox, agent, unknownAdvice, onSent })),
+        sandbox,
+      }),
+    },
     signal: abort.signal,
     stopping: () => stopping,
     stop(err) {
@@ -345,7 +375,10 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       try {
         ledger.group(() => {
           flushEnds();
-          const begun = recordRows(run, toBegin.map((g) => g.row));
+          const begun = recordRows(
+            run,
+            toBegin.map((g) => g.row),
+          );
           toBegin.forEach((g, i) => {
             const b = begun[i]!;
             ids.set(g.row.row, b instanceof Error ? b : b.id);
@@ -473,9 +506,14 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   const left = tally.not_started.rows;
   if (stopping) throw new InterruptedError(t('batch.notStarted', left));
   if (tally.unknown.rows && decidableAt !== undefined) logger.notice(t('batchRun.leftUnknown', whenText(decidableAt)));
-  process.exitCode = tally.unknown.rows ? unknownExit : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows ? ExitCode.NEEDS_ATTENTION : tally.refused.rows || tally.already_refused.rows ? ExitCode.REFUSED : ExitCode.OK;
+  process.exitCode = tally.unknown.rows
+    ? unknownExit
+    : tally.needs_attention.rows || tally.not_sent.rows || tally.already_at_gateway.rows
+      ? ExitCode.NEEDS_ATTENTION
+      : tally.refused.rows || tally.already_refused.rows
+        ? ExitCode.REFUSED
+        : ExitCode.OK;
 }
-
 
 /** A ledger error's text without the "nothing was sent" that the ledger adds to errors before a send. */
 function withoutNothingSent(message: string): string {
@@ -493,6 +531,8 @@ function outcomesNotRecorded(err: unknown, which: string): string {
 
 /** How many rows ended in each state, in words (`112 created, 16 not sent, 472 not started`). */
 function runStates(tally: ReturnType<typeof emptyTally>): string {
-  return Object.entries(tally).filter(([, v]) => v.rows).map(([k, v]) => `${v.rows} ${t(`batchState.${k as keyof typeof tally}`)}`).join(', ');
+  return Object.entries(tally)
+    .filter(([, v]) => v.rows)
+    .map(([k, v]) => `${v.rows} ${t(`batchState.${k as keyof typeof tally}`)}`)
+    .join(', ');
 }
-

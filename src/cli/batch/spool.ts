@@ -38,7 +38,10 @@ export class RowSpool {
     try {
       this.dir = mkdtempSync(join(tmpdir(), 'paycli-rows-'));
     } catch (err) {
-      throw new UsageError(t('batchFile.noTempFolder', tmpdir(), (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--batch', hint: t('batchFile.noTempFolderHint') });
+      throw new UsageError(t('batchFile.noTempFolder', tmpdir(), (err as NodeJS.ErrnoException).code ?? (err as Error).message), {
+        field: '--batch',
+        hint: t('batchFile.noTempFolderHint'),
+      });
     }
     this.path = join(this.dir, 'rows.jsonl');
     this.out = createWriteStream(this.path, { mode: 0o600 });

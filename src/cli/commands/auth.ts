@@ -26,12 +26,30 @@ ${t('help.title.examples')}
     .command('login')
     .description(t('help.auth.login'))
     .option('--no-check', t('help.auth.noCheck'))
-    .addHelpText('after', examples(`paycli sandbox --api-key "$KEY" &                            ${t('help.example.keyedGateway')}`, 'paycli config set base-url http://127.0.0.1:4010', 'printf %s "$KEY" | paycli auth login', `paycli auth login                          ${t('help.example.asksHidden')}`, 'printf %s "$KEY" | paycli auth login --no-check'))
+    .addHelpText(
+      'after',
+      examples(
+        `paycli sandbox --api-key "$KEY" &                            ${t('help.example.keyedGateway')}`,
+        'paycli config set base-url http://127.0.0.1:4010',
+        'printf %s "$KEY" | paycli auth login',
+        `paycli auth login                          ${t('help.example.asksHidden')}`,
+        'printf %s "$KEY" | paycli auth login --no-check',
+      ),
+    )
     .action(lazyAction(load));
   auth
     .command('status')
     .description(t('help.auth.status'))
-    .addHelpText('after', examples('paycli sandbox --api-key "$KEY" &', 'paycli config set base-url http://127.0.0.1:4010 && printf %s "$KEY" | paycli auth login', 'paycli auth status', 'paycli auth status --json', `paycli auth logout && paycli auth status   ${t('help.auth.statusExit3')}`))
+    .addHelpText(
+      'after',
+      examples(
+        'paycli sandbox --api-key "$KEY" &',
+        'paycli config set base-url http://127.0.0.1:4010 && printf %s "$KEY" | paycli auth login',
+        'paycli auth status',
+        'paycli auth status --json',
+        `paycli auth logout && paycli auth status   ${t('help.auth.statusExit3')}`,
+      ),
+    )
     .action(lazyAction(load));
   auth
     .command('logout')

@@ -8,8 +8,7 @@ import { PIX_KEY_TYPE_NAMES } from '../../pix/pix-key-types.js';
 import { t } from '../../core/i18n/index.js';
 
 /** The Banco Central manual's example BR Code (a static code without amount), used in the examples. */
-export const BCB_EXAMPLE =
-  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+export const BCB_EXAMPLE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
 /** Adds `brcode` and its subcommands to the program. */
 export function registerBrcode(program: Program) {

@@ -65,7 +65,9 @@ ${cashinExample()}
 /** Adds `cashin` to the program. */
 export function registerCashin(program: Program) {
   // A batch run loads only what it needs until it has something to check or send (src/cli/batch/run.ts).
-  return cashinCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashin')) : import('../run/cashin.js'))));
+  return cashinCommand(program).action(
+    lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashin')) : import('../run/cashin.js'))),
+  );
 }
 
 /** What src/cli/run/cashin.ts gets: the flags of `cashin` and the global ones (src/cli/lazy.ts). */

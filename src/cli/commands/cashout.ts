@@ -68,7 +68,9 @@ ${t('help.title.examples')}
 /** Adds `cashout` to the program. */
 export function registerCashout(program: Program) {
   // A batch run loads only what it needs until it has something to check or send (src/cli/batch/run.ts).
-  return cashoutCommand(program).action(lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashout')) : import('../run/cashout.js'))));
+  return cashoutCommand(program).action(
+    lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashout')) : import('../run/cashout.js'))),
+  );
 }
 
 /** What src/cli/run/cashout.ts gets: the flags of `cashout` and the global ones (src/cli/lazy.ts). */

@@ -14,7 +14,11 @@ import { t } from '../../core/i18n/index.js';
 function configKeyHelp(name: string, description: string): string {
   const key = `configKey.${name}`;
   if (!(key in en)) return description;
-  const paths: Record<string, string> = { 'configKey.status-path': DEFAULT_LOOKUP_PATHS.statusPath, 'configKey.status-by-order-path': DEFAULT_LOOKUP_PATHS.statusByOrderPath, 'configKey.balance-path': DEFAULT_LOOKUP_PATHS.balancePath };
+  const paths: Record<string, string> = {
+    'configKey.status-path': DEFAULT_LOOKUP_PATHS.statusPath,
+    'configKey.status-by-order-path': DEFAULT_LOOKUP_PATHS.statusByOrderPath,
+    'configKey.balance-path': DEFAULT_LOOKUP_PATHS.balancePath,
+  };
   return key in paths ? t(key as 'configKey.status-path', paths[key]!) : t(key as 'configKey.base-url');
 }
 
@@ -47,20 +51,30 @@ ${t('help.title.examples')}
     .argument('<key>')
     .argument('[value]')
     .option('--create', t('help.config.create'))
-    .addHelpText('after', examples('paycli config set base-url https://api.gateway.example', `paycli config set api-key                 ${t('help.config.asksComment')}`, 'paycli config set base-url https://api.gateway.example --profile prod --create', 'printf %s "$KEY" | paycli config set api-key --profile prod', 'printf %s "$CS" | paycli config set header.cs'))
+    .addHelpText(
+      'after',
+      examples(
+        'paycli config set base-url https://api.gateway.example',
+        `paycli config set api-key                 ${t('help.config.asksComment')}`,
+        'paycli config set base-url https://api.gateway.example --profile prod --create',
+        'printf %s "$KEY" | paycli config set api-key --profile prod',
+        'printf %s "$CS" | paycli config set header.cs',
+      ),
+    )
     .action(lazyAction(load));
   config
     .command('get')
     .description(t('help.config.get'))
     .argument('<key>')
-    .addHelpText('after', examples('paycli config set timeout 10000 && paycli config get timeout', 'printf %s "$KEY" | paycli config set api-key --profile prod --create && paycli config get api-key --profile prod'))
+    .addHelpText(
+      'after',
+      examples(
+        'paycli config set timeout 10000 && paycli config get timeout',
+        'printf %s "$KEY" | paycli config set api-key --profile prod --create && paycli config get api-key --profile prod',
+      ),
+    )
     .action(lazyAction(load));
-  config
-    .command('unset')
-    .description(t('help.config.unset'))
-    .argument('<key>')
-    .addHelpText('after', examples('paycli config unset timeout'))
-    .action(lazyAction(load));
+  config.command('unset').description(t('help.config.unset')).argument('<key>').addHelpText('after', examples('paycli config unset timeout')).action(lazyAction(load));
   config
     .command('list')
     .description(t('help.config.list'))
@@ -71,10 +85,6 @@ ${t('help.title.examples')}
     .description(t('help.config.profiles'))
     .addHelpText('after', examples('paycli config profiles', 'paycli config profiles --json'))
     .action(lazyAction(load));
-  config
-    .command('path')
-    .description(t('help.config.path'))
-    .addHelpText('after', examples('paycli config path'))
-    .action(lazyAction(load));
+  config.command('path').description(t('help.config.path')).addHelpText('after', examples('paycli config path')).action(lazyAction(load));
   return config;
 }

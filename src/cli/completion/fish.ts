@@ -46,7 +46,12 @@ export function fishScript(spec: CommandSpec): string {
     const p = c.path.join(' ');
     lines.push('', `# paycli${p ? ` ${p}` : ''}`);
     if (c.subcommands.length) {
-      lines.push(...fishWords(`__paycli_at ${fishq(p)} 0`, c.subcommands.map((s) => ({ value: s.path.at(-1)!, description: s.description }))));
+      lines.push(
+        ...fishWords(
+          `__paycli_at ${fishq(p)} 0`,
+          c.subcommands.map((s) => ({ value: s.path.at(-1)!, description: s.description })),
+        ),
+      );
     } else {
       c.args.forEach((a, i) => {
         const cond = `__paycli_at ${fishq(p)} ${i}`;

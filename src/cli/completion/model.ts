@@ -78,7 +78,10 @@ const FLAG_VALUES: Record<string, ValueCompletion> = {
 function configKeyWords(): ValueCompletion {
   return {
     kind: 'words',
-    words: [...CONFIG_KEYS.map((k) => ({ value: k.name, description: t(`configKey.${k.name}` as 'configKey.base-url') })), { value: HEADER_PREFIX, description: t('completion.headerPrefix') }],
+    words: [
+      ...CONFIG_KEYS.map((k) => ({ value: k.name, description: t(`configKey.${k.name}` as 'configKey.base-url') })),
+      { value: HEADER_PREFIX, description: t('completion.headerPrefix') },
+    ],
   };
 }
 
@@ -147,7 +150,13 @@ export function describeCommand(cmd: Command, path: string[] = [], ancestors: Co
   }
   const parent = ancestors[0];
   // `paycli help [command...]` (src/cli/help.ts) completes the commands beside it.
-  const helpFor = parent && cmd.name() === 'help' ? parent.createHelp().visibleCommands(parent).filter((c) => c !== cmd) : undefined;
+  const helpFor =
+    parent && cmd.name() === 'help'
+      ? parent
+          .createHelp()
+          .visibleCommands(parent)
+          .filter((c) => c !== cmd)
+      : undefined;
   return {
     path,
     description: commandDescription(cmd),
@@ -201,7 +210,6 @@ export function groupSlots(cmds: CommandSpec[]): Array<{ keys: string[]; values:
   }
   return [...groups.values()];
 }
-
 
 /** POSIX shell single quoting (bash and zsh). */
 export function shq(s: string): string {

@@ -113,7 +113,16 @@ export const historyEntryDocSchema = z.object({
   host: z.optional(z.string()),
   version: z.optional(z.string()),
   /** What the gateway's create answer said (BR Code, fee, net…), in cents. */
-  answer: z.optional(z.object({ qrCode: z.optional(z.string()), externalId: z.optional(z.string()), gross: z.optional(cents), tax: z.optional(cents), liquid: z.optional(cents), createdAt: z.optional(z.string()) })),
+  answer: z.optional(
+    z.object({
+      qrCode: z.optional(z.string()),
+      externalId: z.optional(z.string()),
+      gross: z.optional(cents),
+      tax: z.optional(cents),
+      liquid: z.optional(cents),
+      createdAt: z.optional(z.string()),
+    }),
+  ),
 });
 
 /** A `--dry-run`: the request that would be sent, nothing sent. */
@@ -171,7 +180,19 @@ const profileRowSchema = z.object({ name: z.string(), active: z.boolean(), baseU
 
 /** `reconcile`: each unknown entry asked about, and how many were settled. */
 export const reconcileDocSchema = z.object({
-  entries: z.array(z.looseObject({ id: z.int(), time: z.string(), kind: z.enum(['cashin', 'cashout']), value: cents, profile: z.string(), orderId: z.optional(z.string()), result: z.enum(['ok', 'not_sent', 'unknown']), transactionId: z.optional(z.int()), status: z.optional(z.string()) })),
+  entries: z.array(
+    z.looseObject({
+      id: z.int(),
+      time: z.string(),
+      kind: z.enum(['cashin', 'cashout']),
+      value: cents,
+      profile: z.string(),
+      orderId: z.optional(z.string()),
+      result: z.enum(['ok', 'not_sent', 'unknown']),
+      transactionId: z.optional(z.int()),
+      status: z.optional(z.string()),
+    }),
+  ),
   settled: z.int(),
   unknown: z.int(),
 });
@@ -209,7 +230,14 @@ export const DOCUMENT_SCHEMAS = {
   'config-list': z.object({ profile: z.string(), values: z.record(z.string(), z.string()) }),
   'config-get': z.object({ profile: z.string(), key: z.string(), value: z.string() }),
   'auth-login': z.object({ profile: z.string(), gateway: z.string(), store: z.enum(['keychain', 'file']), checked: z.boolean() }),
-  'auth-status': z.object({ profile: z.string(), gateway: z.string(), store: z.enum(['env', 'keychain', 'file', 'none']), key: nullableText, accepted: z.nullable(z.boolean()), problem: z.optional(z.string()) }),
+  'auth-status': z.object({
+    profile: z.string(),
+    gateway: z.string(),
+    store: z.enum(['env', 'keychain', 'file', 'none']),
+    key: nullableText,
+    accepted: z.nullable(z.boolean()),
+    problem: z.optional(z.string()),
+  }),
   'auth-logout': z.object({ profile: z.string(), removed: z.boolean() }),
   'ledger-migrate': z.object({ from: z.int(), to: z.int() }),
   'ledger-push': z.object({ entries: z.int(), added: z.int() }),

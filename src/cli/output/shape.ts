@@ -54,7 +54,8 @@ export function shapes(flags: OutputFlags): boolean {
  */
 export async function outputRequest(command: string, flags: OutputFlags): Promise<OutputRequest> {
   const known = COMMAND_FIELDS[command];
-  if (shapes(flags) && !known) throw new UsageError(t('shape.notHere', command), { field: flags.jq !== undefined ? '--jq' : flags.template !== undefined ? '--template' : '--json' });
+  if (shapes(flags) && !known)
+    throw new UsageError(t('shape.notHere', command), { field: flags.jq !== undefined ? '--jq' : flags.template !== undefined ? '--template' : '--json' });
   const fields = typeof flags.json === 'string' && flags.json !== '' ? parseFields(flags.json, known!) : undefined;
   if (flags.jq !== undefined && flags.template !== undefined) throw new UsageError(t('shape.both'), { field: '--template' });
   if (flags.jq !== undefined) return { mode: 'jq', ...(fields ? { fields } : {}), jq: await compileJq(flags.jq) };
@@ -65,7 +66,10 @@ export async function outputRequest(command: string, flags: OutputFlags): Promis
 
 /** A comma list of field names, each one of `known`. @throws UsageError naming the unknown ones and the fields there are */
 export function parseFields(list: string, known: readonly string[]): string[] {
-  const fields = list.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const fields = list
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   const unknown = fields.filter((f) => !known.includes(f));
   if (!fields.length || unknown.length) throw new UsageError(t('shape.unknownFields', unknown.join(', ') || list, known.join(', ')), { field: '--json' });
   return fields;

@@ -14,7 +14,13 @@ export async function renderPdf(page: Page): Promise<Buffer> {
   // The file id is pdfkit's hash of its info, whose CreationDate is set from the content here.
   const digest = createHash('sha256').update(JSON.stringify(page)).digest();
   const stamp = new Date(Date.UTC(2000, 0, 1) + (digest.readUInt32BE(0) % 86_400_000));
-  const doc = new PDFDocument({ size: [page.width, page.height], margin: 0, font: files.regular, compress: true, info: { Title: page.title, Producer: 'paycli', Creator: 'paycli', CreationDate: stamp } });
+  const doc = new PDFDocument({
+    size: [page.width, page.height],
+    margin: 0,
+    font: files.regular,
+    compress: true,
+    info: { Title: page.title, Producer: 'paycli', Creator: 'paycli', CreationDate: stamp },
+  });
   delete (doc.info as { CreationDate?: Date }).CreationDate;
   // PDF 1.3 (pdfkit's default) has no XMP metadata stream, but pdfkit still builds its text from the date.
   (doc as unknown as { _addInfo: () => void })._addInfo = () => undefined;
@@ -29,8 +35,12 @@ export async function renderPdf(page: Page): Promise<Buffer> {
     else if (op.op === 'rects') {
       for (const [x, y, w, h] of op.rects) doc.rect(x, y, w, h);
       doc.fill(op.color);
-    }
-    else doc.font(op.bold ? files.bold : files.regular).fontSize(op.size).fillColor(op.color).text(op.text, op.x, op.y, { lineBreak: false });
+    } else
+      doc
+        .font(op.bold ? files.bold : files.regular)
+        .fontSize(op.size)
+        .fillColor(op.color)
+        .text(op.text, op.x, op.y, { lineBreak: false });
   }
   doc.end();
   return done;

@@ -62,7 +62,10 @@ async function readKey(opts: AuthOptions): Promise<string> {
   if (processContext().isTTY.stdin) {
     if (!canPrompt(opts)) throw new UsageError(t('authKey.pipe'), { field: 'api-key' });
     const { password } = await import('@inquirer/prompts');
-    key = await password({ message: t('authKey.prompt'), mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: processContext().stderr as NodeJS.WritableStream & NodeJS.WriteStream });
+    key = await password(
+      { message: t('authKey.prompt'), mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) },
+      { output: processContext().stderr as NodeJS.WritableStream & NodeJS.WriteStream },
+    );
   } else key = readFileSync(0, 'utf8');
   key = key.replace(/\r?\n$/, '').trim();
   if (!key) throw new UsageError(t('authKey.empty'), { field: 'api-key' });
@@ -73,7 +76,10 @@ async function readKey(opts: AuthOptions): Promise<string> {
 function gatewaySettings(opts: AuthOptions, key?: string): Settings {
   const settings = lookupSettings(opts, key);
   if (isSandbox(settings.endpoint)) {
-    throw new UsageError(t('authKey.sandbox', settings.profile), { field: '--profile', hint: t('authKey.sandboxHint', `paycli config set base-url <url>${profileFlag(settings.profile)}`) });
+    throw new UsageError(t('authKey.sandbox', settings.profile), {
+      field: '--profile',
+      hint: t('authKey.sandboxHint', `paycli config set base-url <url>${profileFlag(settings.profile)}`),
+    });
   }
   return settings;
 }
@@ -89,7 +95,8 @@ async function login(opts: AuthOptions): Promise<Output> {
     const verdict = await checkKey(settings);
     if (verdict.kind === 'refused') throw new AuthError(t('auth.refused', host, verdict.message), { hint: t('auth.refusedHint') });
     if (verdict.kind === 'unchecked') {
-      if (verdict.error && verdict.error.exitCode === 4) throw new PaycliError(verdict.error.code, verdict.error.exitCode, t('auth.uncheckedNetwork', verdict.why), { hint: t('auth.uncheckedHint') });
+      if (verdict.error && verdict.error.exitCode === 4)
+        throw new PaycliError(verdict.error.code, verdict.error.exitCode, t('auth.uncheckedNetwork', verdict.why), { hint: t('auth.uncheckedHint') });
       logger.warn(t('auth.uncheckedKept', verdict.why));
     } else checked = true;
   }
@@ -146,11 +153,18 @@ async function status(opts: AuthOptions): Promise<Output> {
           : t('auth.says.unknown', verdict!.why);
   const row = (label: string, value: string) => `${label.padEnd(10)}${value}`;
   const shownHost = isSandbox(base.endpoint) ? t('auth.status.sandboxHost') : host;
-  const text = [row(t('auth.status.profile'), profile), row(t('auth.status.gateway'), shownHost), row(t('auth.status.keptIn'), kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where), row(t('auth.status.key'), masked ?? '-'), row(t('auth.status.accepted'), gatewaySays)].join('\n');
+  const text = [
+    row(t('auth.status.profile'), profile),
+    row(t('auth.status.gateway'), shownHost),
+    row(t('auth.status.keptIn'), kept.problem && kept.store !== 'none' ? `${where}: ${kept.problem}` : where),
+    row(t('auth.status.key'), masked ?? '-'),
+    row(t('auth.status.accepted'), gatewaySays),
+  ].join('\n');
   return output({ profile, gateway: host, store: kept.store, key: masked, accepted, ...(kept.problem ? { problem: kept.problem } : {}) }, text, {
     // the status is shown, then its exit code tells a script what it means
     after: () => {
-      if (!isSandbox(base.endpoint) && !kept.key) throw new AuthError(t('auth.noKey', profile, kept.problem ?? ''), { hint: t('auth.runLogin', `paycli auth login${profileFlag(profile)}`) }, 'no_credential');
+      if (!isSandbox(base.endpoint) && !kept.key)
+        throw new AuthError(t('auth.noKey', profile, kept.problem ?? ''), { hint: t('auth.runLogin', `paycli auth login${profileFlag(profile)}`) }, 'no_credential');
       if (verdict?.kind === 'refused') throw new AuthError(t('auth.refusesProfile', host, profile), { hint: t('auth.runLoginRight', `paycli auth login${profileFlag(profile)}`) });
       if (verdict?.kind === 'unchecked' && verdict.error?.exitCode === 4) throw verdict.error;
     },

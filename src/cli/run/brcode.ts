@@ -80,11 +80,19 @@ export async function readQrImage(file: string): Promise<string> {
   }
   const raw = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length);
   let grey: Uint8ClampedArray | undefined;
-  const variants: Array<() => Uint8ClampedArray> = [() => raw, () => (grey ??= normaliseForQr(png.data)), () => binariseForQr((grey ??= normaliseForQr(png.data))), () => invertForQr((grey ??= normaliseForQr(png.data)))];
+  const variants: Array<() => Uint8ClampedArray> = [
+    () => raw,
+    () => (grey ??= normaliseForQr(png.data)),
+    () => binariseForQr((grey ??= normaliseForQr(png.data))),
+    () => invertForQr((grey ??= normaliseForQr(png.data))),
+  ];
   const read = readBrCode(await qrReaders(), variants, png.width, png.height);
   if ('text' in read) return read.text;
   if (read.misreads.length === 0) throw new UsageError(t('brcode.imageNoQr', file), { field: '--image' });
-  throw new UsageError(t('brcode.imageMisread', file, read.misreads.length), { field: '--image', hint: t('brcode.imageMisreadHint', sanitizeText(read.misreads[0]!, true).slice(0, 300)) });
+  throw new UsageError(t('brcode.imageMisread', file, read.misreads.length), {
+    field: '--image',
+    hint: t('brcode.imageMisreadHint', sanitizeText(read.misreads[0]!, true).slice(0, 300)),
+  });
 }
 
 const row = (label: string, value: string) => `${label.padEnd(isPortuguese() ? 21 : 16)}${value}`;
@@ -116,7 +124,10 @@ export function describeBrCode(d: DecodedBrCode): string {
     lines.push('', t('brcode.problems'));
     for (const p of d.problems) {
       const text = problemText(p);
-      lines.push(`  ${t(p.severity === 'error' ? 'brcode.severity.error' : 'brcode.severity.warning')}: ${text.message}`, `    ${t('brcode.rule')}: ${text.ruleText} (${text.source})`);
+      lines.push(
+        `  ${t(p.severity === 'error' ? 'brcode.severity.error' : 'brcode.severity.warning')}: ${text.message}`,
+        `    ${t('brcode.rule')}: ${text.ruleText} (${text.source})`,
+      );
     }
   }
   return sanitizeText(lines.join('\n'));
@@ -149,7 +160,10 @@ export async function runDecode(opts: GlobalOpts & { image?: string }, { args }:
 /** Writes the PNG and/or SVG of `code` (four-module quiet zone). @throws UsageError when a file cannot be written */
 async function writeImages(code: string, png?: string, svg?: string): Promise<void> {
   const QRCode = (await import('qrcode')).default;
-  for (const [file, type] of [[png, 'png'], [svg, 'svg']] as const) {
+  for (const [file, type] of [
+    [png, 'png'],
+    [svg, 'svg'],
+  ] as const) {
     if (!file) continue;
     try {
       if (type === 'png') writeFileSync(file, await QRCode.toBuffer(code, { type: 'png', margin: 4, scale: 8 }));
@@ -186,7 +200,10 @@ export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, c
 /** Folds accents away (São → Sao) and checks printable ASCII and a length limit. @throws UsageError */
 function asciiField(text: string | undefined, flag: string, max: number): string {
   if (text === undefined || text.trim() === '') throw new UsageError(t('brcode.missingFlag', flag), { field: flag });
-  const folded = text.trim().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const folded = text
+    .trim()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
   if (/[^\x20-\x7e]/.test(folded)) throw new UsageError(t('brcode.notAscii', flag, sanitizeText(text, true)), { field: flag });
   if (folded.length > max) throw new UsageError(t('brcode.tooLong', flag, folded, folded.length, max), { field: flag });
   return folded;
@@ -225,7 +242,8 @@ export async function runCreate(
   let amountCents: number | undefined;
   if (opts.value !== undefined && opts.amount !== undefined) throw new UsageError(t('brcode.valueAndAmount'), { field: '--amount' });
   if (opts.value !== undefined) {
-    if (!/^[0-9]+$/.test(opts.value.trim()) || Number(opts.value) < 1 || Number(opts.value) > MAX_CENTS) throw new UsageError(t('brcode.valueInvalid', opts.value, MAX_CENTS), { field: '--value' });
+    if (!/^[0-9]+$/.test(opts.value.trim()) || Number(opts.value) < 1 || Number(opts.value) > MAX_CENTS)
+      throw new UsageError(t('brcode.valueInvalid', opts.value, MAX_CENTS), { field: '--value' });
     amountCents = Number(opts.value.trim());
   }
   if (opts.amount !== undefined) {
@@ -235,7 +253,8 @@ export async function runCreate(
   }
   const merchantName = asciiField(opts.name, '--name', LIMITS.merchantName);
   const merchantCity = asciiField(opts.city, '--city', LIMITS.merchantCity);
-  if (opts.txid !== undefined && !new RegExp(`^[A-Za-z0-9]{1,${LIMITS.txid}}$`).test(opts.txid)) throw new UsageError(t('brcode.txidInvalid', sanitizeText(opts.txid, true), LIMITS.txid), { field: '--txid' });
+  if (opts.txid !== undefined && !new RegExp(`^[A-Za-z0-9]{1,${LIMITS.txid}}$`).test(opts.txid))
+    throw new UsageError(t('brcode.txidInvalid', sanitizeText(opts.txid, true), LIMITS.txid), { field: '--txid' });
   const info = opts.info === undefined ? undefined : asciiField(opts.info, '--info', LIMITS.objectValue);
   const account = 4 + PIX_GUI.length + 4 + key.length + (info ? 4 + info.length : 0);
   if (account > LIMITS.objectValue) throw new UsageError(t('brcode.infoTooLong', account, LIMITS.objectValue), { field: '--info' });

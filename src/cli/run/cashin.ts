@@ -52,10 +52,14 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
     if (doc.object && doc.object !== 'cashin') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a cashin`);
     if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
     problems.push('its BR Code was lost with the answer (a lookup does not return it): create a new cash-in for the payer');
-    return output(transactionDoc(doc, settled.raw, { foundByOrderId: true, ledgerEntry: entry }), () => formatLookup(doc, `Cash-in created (${answer}; found at the gateway by its order reference)`), {
-      created: `cash-in ${doc.transactionId}`,
-      attention: { problems },
-    });
+    return output(
+      transactionDoc(doc, settled.raw, { foundByOrderId: true, ledgerEntry: entry }),
+      () => formatLookup(doc, `Cash-in created (${answer}; found at the gateway by its order reference)`),
+      {
+        created: `cash-in ${doc.transactionId}`,
+        attention: { problems },
+      },
+    );
   },
 };
 
@@ -71,7 +75,9 @@ export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Out
       if (ctx.output.mode === 'text') await renderNow(ctx, created);
       else created.after?.();
       const key = body.orderId ? { orderId: body.orderId } : { transactionId: data.transactionId };
-      return watchOne(key, plan, ctx, { created: { label: `cash-in ${data.transactionId}`, result: created, entry, ...(opts.profile !== undefined ? { profile: opts.profile } : {}) } });
+      return watchOne(key, plan, ctx, {
+        created: { label: `cash-in ${data.transactionId}`, result: created, entry, ...(opts.profile !== undefined ? { profile: opts.profile } : {}) },
+      });
     },
   };
   if (!opts.dryRun) plan = await watchPlan(opts, ctx, 'cashin');
@@ -79,7 +85,11 @@ export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Out
 }
 
 /** A created cash-in's result: its document, and its text with the QR code drawn when stdout is a terminal (or `--qr`). */
-async function printCashIn(created: { res: CashInResponse; raw: unknown; body: CashInRequest; sandbox: boolean; entry: number }, opts: CashinOptions, ctx: RunContext): Promise<Output> {
+async function printCashIn(
+  created: { res: CashInResponse; raw: unknown; body: CashInRequest; sandbox: boolean; entry: number },
+  opts: CashinOptions,
+  ctx: RunContext,
+): Promise<Output> {
   const { res, raw, body, sandbox, entry } = created;
   const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
   const check = checkCashInBrCode(res.qrCode, body.value);

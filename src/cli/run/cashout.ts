@@ -55,20 +55,28 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   async print({ body, data, raw, sandbox, entry }) {
     // An answer wrong about money (src/gateway/answers.ts): printed and recorded as created, then exit 6.
     const problems = cashOutAnswerProblems(body.value, data);
-    return output(cashOutDoc(data, raw, { ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), sandbox, ledgerEntry: entry }), () => formatCashOut(data, sandbox, body.orderId), {
-      created: `cash-out ${data.transactionId}`,
-      ...(problems.length ? { attention: { problems, hint: t('cashout.attentionHint', String(data.transactionId)) } } : {}),
-    });
+    return output(
+      cashOutDoc(data, raw, { ...(body.orderId !== undefined ? { orderId: body.orderId } : {}), sandbox, ledgerEntry: entry }),
+      () => formatCashOut(data, sandbox, body.orderId),
+      {
+        created: `cash-out ${data.transactionId}`,
+        ...(problems.length ? { attention: { problems, hint: t('cashout.attentionHint', String(data.transactionId)) } } : {}),
+      },
+    );
   },
   printFound({ body, settled, answer, entry }) {
     const doc = settled.found;
     const problems: string[] = [];
     if (doc.object && doc.object !== 'transfer') problems.push(`the gateway says order ${body.orderId} is a ${doc.object}, not a transfer`);
     if (doc.value !== body.value) problems.push(`the gateway holds ${formatReais(doc.value)} for it, not the ${formatReais(body.value)} sent`);
-    return output(transactionDoc(doc, settled.raw, { foundByOrderId: true, ledgerEntry: entry }), () => formatLookup(doc, `Cash-out created (${answer}; found at the gateway by its order reference)`), {
-      created: `cash-out ${doc.transactionId}`,
-      ...(problems.length ? { attention: { problems } } : {}),
-    });
+    return output(
+      transactionDoc(doc, settled.raw, { foundByOrderId: true, ledgerEntry: entry }),
+      () => formatLookup(doc, `Cash-out created (${answer}; found at the gateway by its order reference)`),
+      {
+        created: `cash-out ${doc.transactionId}`,
+        ...(problems.length ? { attention: { problems } } : {}),
+      },
+    );
   },
 };
 

@@ -18,7 +18,20 @@ import { output, type Output } from '../../core/output.js';
 import { configDir, configFile } from '../../core/paths.js';
 import { isSecretKey, maskSecret, redactUrl, registerProfileSecrets, shownSetting } from '../../core/secrets.js';
 import { isHeaderName } from '../../gateway/net.js';
-import { checkBaseUrl, checkLookupSetting, checkProfile, isLoopbackHost, keptSecret, keyStoreOf, profileName, readConfigFile, settleAfterMs, timeoutMs, windowMinutes, type GlobalFlags } from '../../config/settings.js';
+import {
+  checkBaseUrl,
+  checkLookupSetting,
+  checkProfile,
+  isLoopbackHost,
+  keptSecret,
+  keyStoreOf,
+  profileName,
+  readConfigFile,
+  settleAfterMs,
+  timeoutMs,
+  windowMinutes,
+  type GlobalFlags,
+} from '../../config/settings.js';
 import { isSandbox, parseEndpoint } from '../../gateway/endpoint.js';
 import { canPrompt, processContext, type RunContext } from '../../core/terminal.js';
 
@@ -53,7 +66,12 @@ export async function openStore(): Promise<Conf<{ profiles: Profiles }>> {
  * in the config file (mode 0600), the marker removed.
  * @returns where it went, and why not the keychain when it could not be used
  */
-export async function keepSecret(profile: string, key: string, secret: string, extra: Record<string, string> = {}): Promise<{ where: 'keychain' | 'file'; why?: string; path: string }> {
+export async function keepSecret(
+  profile: string,
+  key: string,
+  secret: string,
+  extra: Record<string, string> = {},
+): Promise<{ where: 'keychain' | 'file'; why?: string; path: string }> {
   const store = await openStore();
   const profiles = store.get('profiles');
   const keys = { ...(profiles[profile] ?? {}), ...extra };
@@ -107,7 +125,10 @@ async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean 
   if (processContext().isTTY.stdin) {
     if (!canPrompt(flags)) throw new UsageError(t('configValue.pipeSecret', key), { field: key });
     const { password } = await import('@inquirer/prompts');
-    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: processContext().stderr as NodeJS.WriteStream });
+    return password(
+      { message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) },
+      { output: processContext().stderr as NodeJS.WriteStream },
+    );
   }
   return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
 }
@@ -131,7 +152,8 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
         cashoutBaseUrl: keys['cashout-base-url'] === undefined ? null : redactUrl(keys['cashout-base-url']),
         apiKey: keys['api-key'] !== undefined || keys['api-key-store'] === 'keychain',
       }));
-      const where = (r: (typeof rows)[number]) => [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || t('configValue.noBaseUrl');
+      const where = (r: (typeof rows)[number]) =>
+        [r.baseUrl, r.cashinBaseUrl && `cash-in ${r.cashinBaseUrl}`, r.cashoutBaseUrl && `cash-out ${r.cashoutBaseUrl}`].filter(Boolean).join(', ') || t('configValue.noBaseUrl');
       return output({ profiles: rows }, () => {
         if (!rows.length) logger.notice(t('config.noProfiles'));
         return rows.map((r) => `${r.active ? '*' : ' '} ${r.name.padEnd(12)} ${where(r)}${r.apiKey ? '' : ` ${t('configValue.noApiKey')}`}`).join('\n');
@@ -197,7 +219,9 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       if (isSecretKey(key!)) {
         const kept = await keepSecret(profile, key!, v);
         const said = t('config.set', key!, profile, maskSecret(v), false);
-        logger.notice(kept.where === 'keychain' ? t('config.keptIn', said, keychainName()) : t('auth.noKeychain', t('config.keptIn', said, t('auth.configFile', kept.path)), kept.why ?? ''));
+        logger.notice(
+          kept.where === 'keychain' ? t('config.keptIn', said, keychainName()) : t('auth.noKeychain', t('config.keptIn', said, t('auth.configFile', kept.path)), kept.why ?? ''),
+        );
         return;
       }
       const store = await openStore();

@@ -59,8 +59,14 @@ function field(text: string, max: number): string {
 /** One `<STMTTRN>` of an entry. */
 export function statementLine(e: LedgerEntry, timeZone = localTimeZone()): string {
   const credit = e.kind === 'cashin';
-  const who = credit ? e.payer : e.recipient ?? e.pixKey;
-  const memo = [t(credit ? 'ofx.memo.cashin' : 'ofx.memo.cashout'), e.orderId ? t('ofx.memo.order', e.orderId) : undefined, e.transactionId !== undefined ? t('ofx.memo.transaction', String(e.transactionId)) : undefined].filter(Boolean).join(' - ');
+  const who = credit ? e.payer : (e.recipient ?? e.pixKey);
+  const memo = [
+    t(credit ? 'ofx.memo.cashin' : 'ofx.memo.cashout'),
+    e.orderId ? t('ofx.memo.order', e.orderId) : undefined,
+    e.transactionId !== undefined ? t('ofx.memo.transaction', String(e.transactionId)) : undefined,
+  ]
+    .filter(Boolean)
+    .join(' - ');
   const parts = [
     '<STMTTRN>',
     `<TRNTYPE>${credit ? 'CREDIT' : 'DEBIT'}`,
@@ -97,7 +103,18 @@ export function ofxStatement(entries: readonly LedgerEntry[], info: StatementInf
   const start = info.since ?? (times.length ? times[0]! : info.now);
   const end = Math.min(info.until !== undefined ? info.until - 1000 : info.now, info.now);
   const total = settled.reduce((sum, e) => sum + (e.kind === 'cashin' ? e.value : -e.value), 0);
-  const header = ['OFXHEADER:100', 'DATA:OFXSGML', 'VERSION:102', 'SECURITY:NONE', 'ENCODING:USASCII', 'CHARSET:1252', 'COMPRESSION:NONE', 'OLDFILEUID:NONE', 'NEWFILEUID:NONE', ''];
+  const header = [
+    'OFXHEADER:100',
+    'DATA:OFXSGML',
+    'VERSION:102',
+    'SECURITY:NONE',
+    'ENCODING:USASCII',
+    'CHARSET:1252',
+    'COMPRESSION:NONE',
+    'OLDFILEUID:NONE',
+    'NEWFILEUID:NONE',
+    '',
+  ];
   const body = [
     '<OFX>',
     '<SIGNONMSGSRSV1>',

@@ -82,11 +82,13 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
   // a statement (ofx) covers the whole period unless --limit says otherwise
   const limitText = String(opts.limit ?? (opts.format?.trim().toLowerCase() === 'ofx' ? 'all' : '20')).trim();
   let limit: number;
-  if (limitText === 'all') limit = -1; // SQLite: no limit
+  if (limitText === 'all')
+    limit = -1; // SQLite: no limit
   else if (/^[0-9]+$/.test(limitText) && Number(limitText) >= 1) limit = Number(limitText);
   else throw new UsageError(t('history.limitInvalid', String(opts.limit)), { field: '--limit' });
   const formatText = opts.format?.trim().toLowerCase();
-  if (formatText !== undefined && !(HISTORY_FORMATS as readonly string[]).includes(formatText)) throw new UsageError(t('history.formatInvalid', opts.format), { field: '--format' });
+  if (formatText !== undefined && !(HISTORY_FORMATS as readonly string[]).includes(formatText))
+    throw new UsageError(t('history.formatInvalid', opts.format), { field: '--format' });
   if (opts.json && formatText !== undefined && formatText !== 'json') throw new UsageError(t('history.jsonAndFormat', formatText), { field: '--format' });
   const format = (opts.json ? 'json' : (formatText ?? 'table')) as HistoryFormat;
   const since = opts.since !== undefined ? parseTimeBound(opts.since, '--since', { now }) : undefined;
@@ -150,7 +152,10 @@ const TO_FROM_MIN = 20;
  * least 20 characters. `--format json|csv` have every field.
  */
 export function formatHistory(entries: readonly LedgerEntry[], width = 80, opts: { portuguese?: boolean; timeZone?: string } = {}): string {
-  const time = localTimeColumn(entries.map((e) => e.time), { portuguese: opts.portuguese ?? isPortuguese(), timeZone: opts.timeZone ?? localTimeZone(), label: t('time.column') });
+  const time = localTimeColumn(
+    entries.map((e) => e.time),
+    { portuguese: opts.portuguese ?? isPortuguese(), timeZone: opts.timeZone ?? localTimeZone(), label: t('time.column') },
+  );
   const head = [t('history.col.entry'), time.header, t('history.col.by'), t('history.col.kind'), t('history.col.amount'), t('history.col.outcome'), t('history.col.toFrom')];
   const right = [true, false, false, false, true, false, false];
   let rows = entries.map((e, i) => [
@@ -306,7 +311,8 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   const ledger = await ctx.readLedger(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
-  if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
+  if (opts.profile)
+    checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
   const entries = () => (ledger ? ledger.iterate(query) : []);
   const docs = function* () {
     for (const e of entries()) yield historyEntryDoc(e);
@@ -356,7 +362,8 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
   const ledger = await ctx.readLedger(opts.profile);
   // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
   // A profile removed from the config file still names its payments in the ledger.
-  if (opts.profile) checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
+  if (opts.profile)
+    checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
   if (!ledger) throw new UsageError(t('history.noLedger', text, ledgerPath()), { field: 'entry' });
   // An entry whose run is still alive (running, or stopped) may still be sent or answered: that run settles it (docs/ledger-and-safety.md, "In flight").
   const before = ledger.get(Number(text));
@@ -370,7 +377,12 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
     }
   }
   const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
-  const what = t(e.kind === 'cashout' ? 'history.resolvedCashout' : 'history.resolvedCashin', formatReais(e.value), sanitizeText(counterpart(e), true), formatLocalTime(e.time, { portuguese: isPortuguese() }));
+  const what = t(
+    e.kind === 'cashout' ? 'history.resolvedCashout' : 'history.resolvedCashin',
+    formatReais(e.value),
+    sanitizeText(counterpart(e), true),
+    formatLocalTime(e.time, { portuguese: isPortuguese() }),
+  );
   const effect = e.kind !== 'cashout' ? '' : outcome === 'ok' ? t('history.resolvedOkEffect') : t('history.resolvedFreedEffect');
   return output(historyEntryDoc(e), t('history.resolved', e.id, what, outcomeWord(outcome), effect));
 }

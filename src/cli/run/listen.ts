@@ -76,7 +76,19 @@ export interface ListenOptions {
 type ForwardResult = { ok: true; status: number } | { ok: false; status?: number; reason: string; timedOut?: boolean };
 
 /** Headers not passed on to `--forward-to` (hop-by-hop, or set anew by the forwarding request). */
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'content-length', 'expect']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-connection',
+  'content-length',
+  'expect',
+]);
 
 /** Raw characters that are valid inside JSON strings but unsafe on a terminal or in a JSON line. */
 const UNSAFE_IN_LINE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -189,7 +201,9 @@ export async function run(opts: ListenOptions): Promise<void> {
   /** One stderr line: text, or with `--json` the JSON document `{[kind]: value}`. */
   const say = (kind: string, value: unknown, text: string) => runStreams().stderr.write(redact(`${json ? JSON.stringify({ [kind]: value }) : text}\n`));
 
-  const agent = forwardTo ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS, connect: { lookup: lookupWithin(FORWARD_TIMEOUT_MS) } }) : undefined;
+  const agent = forwardTo
+    ? new Agent({ connectTimeout: FORWARD_TIMEOUT_MS, headersTimeout: FORWARD_TIMEOUT_MS, bodyTimeout: FORWARD_TIMEOUT_MS, connect: { lookup: lookupWithin(FORWARD_TIMEOUT_MS) } })
+    : undefined;
   const stopping = new AbortController();
   let forwards: Promise<void> = Promise.resolve();
   let received = 0;
@@ -298,7 +312,9 @@ export async function run(opts: ListenOptions): Promise<void> {
       return sendJson(res, 400, { message: 'the body must be a JSON object' });
     }
     const doc = body as Record<string, unknown>;
-    const forwarded = forwardTo ? enqueueForward(raw, req.headers, res, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24))) : undefined;
+    const forwarded = forwardTo
+      ? enqueueForward(raw, req.headers, res, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24)))
+      : undefined;
     if (forwarded === null) return sendJson(res, 503, { message: 'forward queue full: send it again later' }, { 'retry-after': '1' });
     if (forwarded === undefined) sendJson(res, 200, { received: true });
     received++;
@@ -333,7 +349,10 @@ export async function run(opts: ListenOptions): Promise<void> {
   });
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  const notes = [secret !== undefined ? t('listen.verifying', SIGNATURE_HEADER) : t('listen.notVerifying'), forwardTo ? t('listen.forwarding', `${forwardTo.origin}${forwardTo.pathname}`) : ''].filter(Boolean);
+  const notes = [
+    secret !== undefined ? t('listen.verifying', SIGNATURE_HEADER) : t('listen.notVerifying'),
+    forwardTo ? t('listen.forwarding', `${forwardTo.origin}${forwardTo.pathname}`) : '',
+  ].filter(Boolean);
   logger.notice(t('listen.ready', url, notes.join('; ')));
   say('listening', url, `listening on ${url}`);
 

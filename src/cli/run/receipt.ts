@@ -76,7 +76,8 @@ async function askGateway(e: LedgerEntry, opts: ReceiptOptions): Promise<Transac
     logger.notice(t('receipt.noLookup', why));
     return undefined;
   }
-  const key: LookupKey = typeof e.transactionId === 'number' || /^[0-9]{1,15}$/.test(String(e.transactionId)) ? { transactionId: Number(e.transactionId) } : { orderId: e.orderId! };
+  const key: LookupKey =
+    typeof e.transactionId === 'number' || /^[0-9]{1,15}$/.test(String(e.transactionId)) ? { transactionId: Number(e.transactionId) } : { orderId: e.orderId! };
   const interrupt = interruptSignal();
   try {
     const r = await findTransaction(settings, key, { signal: interrupt.signal });
@@ -96,7 +97,12 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
   }
   const ledger = openLedgerToRead(opts.profile);
   const e = findEntry(ledger, key, opts.profile);
-  if (!e) throw new UsageError(t('receipt.noEntry', 'orderId' in key ? t('lookup.orderKey', key.orderId) : t('lookup.transactionKey', String(key.transactionId))), { field: 'orderId' in key ? '--order-id' : 'transactionId', hint: t('receipt.noEntryHint') }, 'no_receipt');
+  if (!e)
+    throw new UsageError(
+      t('receipt.noEntry', 'orderId' in key ? t('lookup.orderKey', key.orderId) : t('lookup.transactionKey', String(key.transactionId))),
+      { field: 'orderId' in key ? '--order-id' : 'transactionId', hint: t('receipt.noEntryHint') },
+      'no_receipt',
+    );
   const why = ledgerRefusal(e);
   if (why) throw new UsageError(why, { field: 'transactionId' }, 'no_receipt');
   const found = await askGateway(e, opts);

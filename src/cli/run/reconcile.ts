@@ -64,7 +64,6 @@ function unknownEntries(ledger: LedgerStore | undefined, since: number | undefin
   return ledger ? ledger.listUnknown(since === undefined ? {} : { since: new Date(since).toISOString() }) : [];
 }
 
-
 /**
  * Where a payment of `kind` goes with `settings`, as the ledger records it (src/cli/run/cashin.ts,
  * cashout.ts; the paths from src/gateway/contract.ts).
@@ -101,21 +100,33 @@ async function settle(ledger: LedgerStore, e: LedgerEntry, opts: ReconcileOption
   const expected = e.kind === 'cashout' ? 'transfer' : 'cashin';
   if (r.found.object && r.found.object !== expected) problems.push(t('reconcile.why.otherObject', sanitizeText(r.found.object, true), expected));
   if (r.found.value !== e.value) problems.push(t('reconcile.why.otherValue', formatReais(r.found.value), formatReais(e.value)));
-  return { ...row, result: 'ok', transactionId: r.found.transactionId, status: statusWord(r.found.status), ...(problems.length ? { reason: t('reconcile.why.attention', problems.join('; ')) } : {}) };
+  return {
+    ...row,
+    result: 'ok',
+    transactionId: r.found.transactionId,
+    status: statusWord(r.found.status),
+    ...(problems.length ? { reason: t('reconcile.why.attention', problems.join('; ')) } : {}),
+  };
 }
 
 const RESULT_WORDS = { ok: 'reconcile.result.ok', not_sent: 'reconcile.result.not_sent', unknown: 'reconcile.result.unknown' } as const;
 
 /** The human table: one line per payment; the last column says what was found or why not. */
 export function formatReconcile(rows: readonly ReconcileRow[], opts: { portuguese?: boolean; timeZone?: string } = {}): string {
-  const time = localTimeColumn(rows.map((r) => r.time), { portuguese: opts.portuguese ?? isPortuguese(), ...(opts.timeZone ? { timeZone: opts.timeZone } : {}), label: t('time.column'), seconds: true });
+  const time = localTimeColumn(
+    rows.map((r) => r.time),
+    { portuguese: opts.portuguese ?? isPortuguese(), ...(opts.timeZone ? { timeZone: opts.timeZone } : {}), label: t('time.column'), seconds: true },
+  );
   const cells = rows.map((r, i) => [
     time.cells[i]!,
     r.kind === 'cashout' ? t('history.kind.cashout') : t('history.kind.cashin'),
     formatReais(r.value),
     sanitizeText(r.orderId ?? '-', true),
     t(RESULT_WORDS[r.result]),
-    sanitizeText([r.transactionId !== undefined ? t('reconcile.transaction', String(r.transactionId), r.status ?? '') : '', r.reason ?? ''].filter(Boolean).join('; ') || '-', true),
+    sanitizeText(
+      [r.transactionId !== undefined ? t('reconcile.transaction', String(r.transactionId), r.status ?? '') : '', r.reason ?? ''].filter(Boolean).join('; ') || '-',
+      true,
+    ),
   ]);
   const head = [time.header, t('reconcile.head.kind'), t('reconcile.head.amount'), t('reconcile.head.orderId'), t('reconcile.head.result'), t('reconcile.head.detail')];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));

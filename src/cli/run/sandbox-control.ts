@@ -132,7 +132,12 @@ export function eventLine(e: EventView): string {
   const last = e.lastAttempts.at(-1);
   const tries = t('sandbox.attempts', e.attempts);
   const lastNote = last ? t('sandbox.lastOutcome', last.outcome) : '';
-  const tail = e.state === 'delivered' ? t('sandbox.deliveredAt', e.deliveredAt ?? '').trim() : e.state === 'failed' ? `${t('sandbox.gaveUp')}${lastNote}` : `${t('sandbox.pending', e.nextAttemptAt ?? '')}${lastNote}`;
+  const tail =
+    e.state === 'delivered'
+      ? t('sandbox.deliveredAt', e.deliveredAt ?? '').trim()
+      : e.state === 'failed'
+        ? `${t('sandbox.gaveUp')}${lastNote}`
+        : `${t('sandbox.pending', e.nextAttemptAt ?? '')}${lastNote}`;
   return sanitizeText(`${e.id}  ${kind} ${e.transactionId}  ${e.status}  → ${e.url}  ${tries}  ${tail}`, true);
 }
 
@@ -141,7 +146,8 @@ async function events(opts: SandboxControlOptions): Promise<Output> {
   const params = new URLSearchParams();
   if (opts.failed) params.set('failed', 'true');
   if (opts.transaction !== undefined) {
-    if (!/^[0-9]{1,15}$/.test(opts.transaction.trim())) throw new UsageError(t('sandbox.idInvalid', '--transaction', sanitizeText(opts.transaction, true)), { field: '--transaction' });
+    if (!/^[0-9]{1,15}$/.test(opts.transaction.trim()))
+      throw new UsageError(t('sandbox.idInvalid', '--transaction', sanitizeText(opts.transaction, true)), { field: '--transaction' });
     params.set('transaction', opts.transaction.trim());
   }
   if (opts.limit !== undefined) {
@@ -166,7 +172,8 @@ async function events(opts: SandboxControlOptions): Promise<Output> {
 async function resend(opts: SandboxControlOptions, id: string | undefined): Promise<Output> {
   if ((id === undefined) === !opts.failed) throw new UsageError(id === undefined ? t('sandbox.resendWhich') : t('sandbox.resendBoth'), { field: 'eventId' });
   if (id !== undefined && !/^evt_[0-9]{1,15}$/.test(id.trim())) throw new UsageError(t('sandbox.eventIdInvalid', sanitizeText(id, true)), { field: 'eventId' });
-  const { status, json, message, host } = id !== undefined ? await callSandbox(opts, `_sandbox/events/${id.trim()}/resend`) : await callSandbox(opts, '_sandbox/events/resend', { failed: true });
+  const { status, json, message, host } =
+    id !== undefined ? await callSandbox(opts, `_sandbox/events/${id.trim()}/resend`) : await callSandbox(opts, '_sandbox/events/resend', { failed: true });
   const doc = json as { resent?: unknown };
   if (status === 404 && message?.startsWith('no event')) throw new GatewayRefusedError(message, { status });
   if (status >= 400 && status < 500) throw new GatewayError(t('sandbox.olderSandbox', host, status, message ?? ''), { status });
@@ -174,7 +181,14 @@ async function resend(opts: SandboxControlOptions, id: string | undefined): Prom
   const resent = doc.resent;
   return output(resent, () => {
     if (resent.length === 0) logger.notice(t('sandbox.nothingToResend'));
-    return resent.map((e) => sanitizeText(`${e.id}  ${e.object === 'transfer' ? t('sandbox.log.cashout') : t('sandbox.log.cashin')} ${e.transactionId}  ${e.status}  → ${e.url}${t('sandbox.queued')}`, true)).join('\n');
+    return resent
+      .map((e) =>
+        sanitizeText(
+          `${e.id}  ${e.object === 'transfer' ? t('sandbox.log.cashout') : t('sandbox.log.cashin')} ${e.transactionId}  ${e.status}  → ${e.url}${t('sandbox.queued')}`,
+          true,
+        ),
+      )
+      .join('\n');
   });
 }
 
@@ -199,9 +213,11 @@ async function failure(opts: SandboxControlOptions, name: string | undefined): P
       return failures.map(failureLine).join('\n');
     });
   }
-  if (!(SANDBOX_FAILURES as readonly string[]).includes(name)) throw new UsageError(t('sandbox.failure.unknown', sanitizeText(name, true), SANDBOX_FAILURES.join(', ')), { field: 'failure' });
+  if (!(SANDBOX_FAILURES as readonly string[]).includes(name))
+    throw new UsageError(t('sandbox.failure.unknown', sanitizeText(name, true), SANDBOX_FAILURES.join(', ')), { field: 'failure' });
   if (given[0] === given[1]) throw new UsageError(t('sandbox.failure.keyOrValue'), { field: '--pix-key' });
-  if (opts.value !== undefined && (!/^[0-9]{1,15}$/.test(opts.value.trim()) || Number(opts.value) < 1)) throw new UsageError(t('sandbox.failure.valueInvalid', sanitizeText(opts.value, true)), { field: '--value' });
+  if (opts.value !== undefined && (!/^[0-9]{1,15}$/.test(opts.value.trim()) || Number(opts.value) < 1))
+    throw new UsageError(t('sandbox.failure.valueInvalid', sanitizeText(opts.value, true)), { field: '--value' });
   if (opts.pixKey !== undefined && opts.pixKey.trim() === '') throw new UsageError(t('sandbox.failure.keyOrValue'), { field: '--pix-key' });
   const rule = opts.pixKey !== undefined ? { failure: name, pixKey: opts.pixKey.trim() } : { failure: name, value: Number(opts.value!.trim()) };
   const { status, json, message, host } = await callSandbox(opts, '_sandbox/failures', rule);
@@ -214,7 +230,10 @@ async function failure(opts: SandboxControlOptions, name: string | undefined): P
 
 /** One failure rule as a line: `insufficient-balance  value 66600` / `key-not-found  Pix key x@y.com`. */
 function failureLine(r: { failure: string; pixKey?: string; value?: number }): string {
-  return sanitizeText(`${r.failure}  ${r.pixKey !== undefined ? t('sandbox.failure.forKey', r.pixKey) : t('sandbox.failure.forValue', r.value ?? 0, formatReais(r.value ?? 0))}`, true);
+  return sanitizeText(
+    `${r.failure}  ${r.pixKey !== undefined ? t('sandbox.failure.forKey', r.pixKey) : t('sandbox.failure.forValue', r.value ?? 0, formatReais(r.value ?? 0))}`,
+    true,
+  );
 }
 
 /**
@@ -304,7 +323,8 @@ async function callSandbox(opts: SandboxControlOptions, path: string, body?: unk
   } catch {
     throw new GatewayError(t('sandbox.notJson', base.host, status), { status });
   }
-  const message = json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string' ? sanitizeText((json as { message: string }).message, true) : undefined;
+  const message =
+    json && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string' ? sanitizeText((json as { message: string }).message, true) : undefined;
   if (status === 401 || status === 403) throw new AuthError(t('sandbox.refused', status, message ?? ''), { status, hint: t('sandbox.refusedHint') });
   return { status, json, message, host: base.host };
 }

@@ -57,7 +57,9 @@ export interface SandboxRunOptions {
 function failureRules(texts: readonly string[] | undefined): FailureRule[] {
   return (texts ?? []).map((text) => {
     const m = /^([a-z-]+):(pix-key|value)=(.*)$/.exec(text.trim());
-    const rule = m ? parseFailureRule(m[2] === 'value' ? { failure: m[1], value: /^[0-9]{1,15}$/.test(m[3]!) ? Number(m[3]) : m[3] } : { failure: m[1], pixKey: m[3] }) : 'not a rule';
+    const rule = m
+      ? parseFailureRule(m[2] === 'value' ? { failure: m[1], value: /^[0-9]{1,15}$/.test(m[3]!) ? Number(m[3]) : m[3] } : { failure: m[1], pixKey: m[3] })
+      : 'not a rule';
     if (typeof rule === 'string') throw new UsageError(t('sandbox.failureRuleInvalid', sanitizeText(text, true), SANDBOX_FAILURES.join('|')), { field: '--failure' });
     return rule;
   });
@@ -106,7 +108,8 @@ function retryForMs(text: string | undefined): number {
 /** `--keep-events`: 100 to 1000000. @throws UsageError */
 function keepEvents(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_EVENTS;
-  if (!/^[0-9]{3,7}$/.test(text.trim()) || Number(text) < 100 || Number(text) > 1_000_000) throw new UsageError(t('sandbox.keepEventsInvalid', sanitizeText(text, true)), { field: '--keep-events' });
+  if (!/^[0-9]{3,7}$/.test(text.trim()) || Number(text) < 100 || Number(text) > 1_000_000)
+    throw new UsageError(t('sandbox.keepEventsInvalid', sanitizeText(text, true)), { field: '--keep-events' });
   return Number(text);
 }
 
@@ -171,7 +174,9 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const failures = failureRules(opts.failure);
   const json = Boolean(opts.json);
   const write = (line: string) => runStreams().stderr.write(redact(`${line}\n`));
-  const log = json ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) })) : (text: string) => write(`${new Date().toISOString()} ${text}`);
+  const log = json
+    ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) }))
+    : (text: string) => write(`${new Date().toISOString()} ${text}`);
   const state = takeStateDir(opts.dataDir);
   let sandbox;
   try {

@@ -15,23 +15,32 @@ export const en = {
   'lang.flag': 'language of messages and help: pt-BR or en (default: config key lang, then LC_ALL/LC_MESSAGES/LANG)',
   // ── local time, encodings, spreadsheets (src/core/local-time.ts, src/core/text-encoding.ts, src/cli/csv-dialect.ts) ──
   'time.column': 'TIME',
-  'time.boundInvalid': (flag: string, text: string) => `${flag}: use a duration such as 30m, 24h, 7d or 2w, a day such as 2026-11-01, 01/11/2026, today or yesterday (hoje, ontem), or a time such as 2026-11-01T12:00:00-03:00; got "${text}"`,
+  'time.boundInvalid': (flag: string, text: string) =>
+    `${flag}: use a duration such as 30m, 24h, 7d or 2w, a day such as 2026-11-01, 01/11/2026, today or yesterday (hoje, ontem), or a time such as 2026-11-01T12:00:00-03:00; got "${text}"`,
   'encoding.invalid': (text: string) => `--encoding: use utf-8, windows-1252 or latin1, got "${text}"; nothing was sent`,
-  'encoding.notUtf8': (flag: string, name: string, line: number, column: number, byte: string) => `${flag}: ${name} is not valid UTF-8: line ${line}, character ${column} (byte ${byte}); nothing was sent`,
-  'encoding.hintWindows1252': (line: number, text: string) => `it reads as Windows-1252 (what Excel on Windows saves as "CSV"): line ${line} would be "${text}"; pass --encoding windows-1252, or save the file as "CSV UTF-8"`,
+  'encoding.notUtf8': (flag: string, name: string, line: number, column: number, byte: string) =>
+    `${flag}: ${name} is not valid UTF-8: line ${line}, character ${column} (byte ${byte}); nothing was sent`,
+  'encoding.hintWindows1252': (line: number, text: string) =>
+    `it reads as Windows-1252 (what Excel on Windows saves as "CSV"): line ${line} would be "${text}"; pass --encoding windows-1252, or save the file as "CSV UTF-8"`,
   'encoding.hintOther': 'save the file as UTF-8, or pass --encoding windows-1252 or latin1 if it was written in one of those',
   'encoding.bom': (flag: string, name: string, encoding: string) => `${flag}: ${name} starts with a UTF-8 byte order mark: it is UTF-8, not ${encoding}; nothing was sent`,
   'encoding.bomHint': 'leave out --encoding',
-  'encoding.replacement': (code: string, at: number) => `is not valid UTF-8: it contains ${code}, the replacement character (at character ${at}), where bytes in another encoding (such as Windows-1252) were read as UTF-8; the original letters are lost`,
+  'encoding.replacement': (code: string, at: number) =>
+    `is not valid UTF-8: it contains ${code}, the replacement character (at character ${at}), where bytes in another encoding (such as Windows-1252) were read as UTF-8; the original letters are lost`,
   'encoding.lostText': (code: string, at: number) => `contains ${code} (at character ${at}), a character that stands for lost text`,
-  'encoding.argv': (what: string, at: number) => `${what} is not valid UTF-8 (character ${at} is U+FFFD, the replacement character, where the command line had bytes in another encoding); nothing was done`,
-  'encoding.argvHint': 'set the terminal (or the script) to UTF-8; the original bytes cannot be recovered from the command line. A file in Windows-1252 or Latin-1 can be read with --input or --batch and --encoding',
+  'encoding.argv': (what: string, at: number) =>
+    `${what} is not valid UTF-8 (character ${at} is U+FFFD, the replacement character, where the command line had bytes in another encoding); nothing was done`,
+  'encoding.argvHint':
+    'set the terminal (or the script) to UTF-8; the original bytes cannot be recovered from the command line. A file in Windows-1252 or Latin-1 can be read with --input or --batch and --encoding',
   'encoding.flag': 'how the --input or --batch file is written: utf-8 (the default; other bytes are refused), windows-1252 (Excel\'s "CSV" on Windows) or latin1',
   'csv.dialectInvalid': (text: string) => `--csv-dialect: use br or intl, got "${text}"`,
   'csv.dialectNeedsCsv': '--csv-dialect is for --format csv',
-  'csv.dialectFlagHistory': 'with --format csv: br (; separated, Portuguese column names, 1.234,56, local times; the default when Portuguese is on) or intl (, separated, English names)',
-  'csv.dialectFlagBatch': 'with --batch: a .csv results file in br (; separated, Portuguese column names, amounts as 1.234,56; the default when Portuguese is on) or intl (separated like the input, English names, cents)',
-  'history.sinceFlag': 'only payments recorded since: a duration back (30m, 24h, 7d, 2w), a local day (2026-11-01, 01/11/2026, today, yesterday, hoje, ontem) or a time (2026-11-01T12:00:00-03:00)',
+  'csv.dialectFlagHistory':
+    'with --format csv: br (; separated, Portuguese column names, 1.234,56, local times; the default when Portuguese is on) or intl (, separated, English names)',
+  'csv.dialectFlagBatch':
+    'with --batch: a .csv results file in br (; separated, Portuguese column names, amounts as 1.234,56; the default when Portuguese is on) or intl (separated like the input, English names, cents)',
+  'history.sinceFlag':
+    'only payments recorded since: a duration back (30m, 24h, 7d, 2w), a local day (2026-11-01, 01/11/2026, today, yesterday, hoje, ontem) or a time (2026-11-01T12:00:00-03:00)',
   'history.untilFlag': 'only payments recorded before (a day includes that whole local day)',
   // ── message prefixes (src/core/logger.ts) ──
   'log.error': 'error:',
@@ -57,12 +66,14 @@ export const en = {
   'cmdr.argumentMissing': (flags: string) => `option '${flags}' argument missing`,
   'cmdr.invalidArgument': (flags: string, value: string) => `option '${flags}' argument '${value}' is invalid.`,
   'cmdr.missingArgument': (name: string) => `missing required argument '${name}'`,
-  'cmdr.tooManyArguments': (where: string, expected: number, got: number) => `too many arguments${where}. Expected ${expected} argument${expected === 1 ? '' : 's'} but got ${got}.`,
+  'cmdr.tooManyArguments': (where: string, expected: number, got: number) =>
+    `too many arguments${where}. Expected ${expected} argument${expected === 1 ? '' : 's'} but got ${got}.`,
   'cmdr.unknownCommand': (word: string, where: string) => `unknown command '${word}'${where}`,
   'cmdr.for': (path: string) => ` for '${path}'`,
   'cmdr.knownCommands': (where: string, names: string) => `(known commands${where}: ${names})`,
   // ── paycli --help (src/cli/program.ts) ──
-  'root.description': 'Pix cash-ins (BR Code / QR code) and cash-outs (payouts to a Pix key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.',
+  'root.description':
+    'Pix cash-ins (BR Code / QR code) and cash-outs (payouts to a Pix key) against a payment gateway.\nWith no gateway configured, commands run against a built-in sandbox where no money moves.',
   'root.version': 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)',
   'root.json': 'print the result as one JSON document on stdout (errors as JSON on stderr); --json FIELDS (a comma list) prints only those fields',
   'root.jq': 'filter the JSON result with a jq expression (jq 1.8, built in: no jq program needed)',
@@ -73,7 +84,8 @@ export const en = {
   'shape.badJq': (message: string) => `--jq: the expression does not compile: ${message}; nothing was done`,
   'shape.badTemplate': (message: string) => `--template: the template does not parse: ${message}; nothing was done`,
   'shape.failed': (flag: string, message: string) => `${flag} failed on the result: ${message}`,
-  'shape.failedAfter': (flag: string, message: string, created: string) => `${flag} failed on the result (${message}), but the gateway created ${created}: the whole result is above on stderr`,
+  'shape.failedAfter': (flag: string, message: string, created: string) =>
+    `${flag} failed on the result (${message}), but the gateway created ${created}: the whole result is above on stderr`,
   'root.profile': 'config profile to use (env PAYCLI_PROFILE; default "default")',
   'root.baseUrl': 'gateway base URL, or "sandbox" (env PAYCLI_BASE_URL)',
   'root.timeout': 'request timeout: 30s, 500ms, 2m, or a plain number of milliseconds (default 30s)',
@@ -84,7 +96,8 @@ export const en = {
   'root.exitCodes': 'Exit codes:',
   'root.environment': 'Environment:',
   'root.example.cashoutComment': '# in a terminal: asks for the key, hidden',
-  'root.environmentText': '  PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY override the profile; flags override both.\n  PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.\n  PAYCLI_POSTBACK_SECRET signs (sandbox) and checks (listen) postbacks.\n  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR move the config file, the data folder and the\n  code cache (NODE_DISABLE_COMPILE_CACHE=1 turns the cache off).\n  LC_ALL, LC_MESSAGES, LANG: a value starting with pt gives Portuguese (unless --lang or config key lang).',
+  'root.environmentText':
+    '  PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY override the profile; flags override both.\n  PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.\n  PAYCLI_POSTBACK_SECRET signs (sandbox) and checks (listen) postbacks.\n  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR move the config file, the data folder and the\n  code cache (NODE_DISABLE_COMPILE_CACHE=1 turns the cache off).\n  LC_ALL, LC_MESSAGES, LANG: a value starting with pt gives Portuguese (unless --lang or config key lang).',
   // ── exit codes (src/core/errors.ts EXIT_CODE_SUMMARY) ──
   'exit.0': 'success (a batch: every row ok, or already ok)',
   'exit.1': 'the gateway refused the request (4xx other than 401/403); its message is shown (a batch: some rows refused)',
@@ -98,7 +111,8 @@ export const en = {
   // ── paycli help (src/cli/help.ts) ──
   'help.cmd.description': 'show the help of a command, e.g. paycli help config set; `paycli help examples` prints where the example files are',
   'help.cmd.argument': 'a command and its subcommands, or examples',
-  'help.cmd.after': (files: string) => `paycli help examples prints the folder of the example files that ship with paycli (${files}),\nwhich the examples of every --help use; copy a file before changing it.`,
+  'help.cmd.after': (files: string) =>
+    `paycli help examples prints the folder of the example files that ship with paycli (${files}),\nwhich the examples of every --help use; copy a file before changing it.`,
   'help.usage.options': 'options',
   'help.usage.command': 'command',
   'config.lang.invalid': (value: string) => `lang must be pt-BR or en, got "${value}"`,
@@ -175,7 +189,8 @@ export const en = {
   'contact.phoneChar': (what: string) => `contains ${what}; only digits, +, spaces and ( ) - are allowed`,
   'contact.phoneDigits': (n: number, after: string) => `has ${n} digit${n === 1 ? '' : 's'}${after}; it needs the DDD and the number: 10 digits (landline) or 11 (mobile)`,
   'contact.phoneDdd': (ddd: string, list: string) => `has DDD ${ddd}, which does not exist (Anatel's area codes: ${list})`,
-  'contact.phoneAdd9': (fixed: string) => `is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 (add the 9: ${fixed}?)`,
+  'contact.phoneAdd9': (fixed: string) =>
+    `is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5; a mobile has 9 digits after the DDD, starting with 9 (add the 9: ${fixed}?)`,
   'contact.phoneFixed': 'is not a valid number: 10 digits make a fixed line, whose number after the DDD starts with 2-5 (Anatel)',
   'contact.phoneMobile': 'is not a valid mobile number: with 11 digits, the number after the DDD must start with 9',
   'contact.afterCountry': ' after the country code',
@@ -201,7 +216,8 @@ export const en = {
   'schema.urlLong': (max: number) => `is longer than ${max} characters; e.g. https://example.com/pix/postback`,
   'schema.urlNotHttp': 'is not an absolute http(s) URL, e.g. https://example.com/pix/postback',
   'schema.splitTwice': (id: string) => `${id} already has a split; give each client one split with the whole amount, e.g. ${id}:300`,
-  'schema.splitSum': (sum: number, sumReais: string, value: number, valueReais: string) => `add up to ${sum} cents (${sumReais}), more than the value of ${value} cents (${valueReais}); the splits must add up to at most the value`,
+  'schema.splitSum': (sum: number, sumReais: string, value: number, valueReais: string) =>
+    `add up to ${sum} cents (${sumReais}), more than the value of ${value} cents (${valueReais}); the splits must add up to at most the value`,
   'schema.pixKeyType': (list: string, got: string) => `must be one of ${list}, not ${got}; e.g. email`,
   'schema.what.pixKey': 'a Pix key, e.g. fulano@example.com',
   'schema.pixKeyEmpty': 'must not be empty, e.g. fulano@example.com or 123.456.789-09',
@@ -239,11 +255,14 @@ export const en = {
   'net.proxyAuthHint': 'put the proxy credentials in the proxy variable (HTTPS_PROXY=http://user:password@proxy:port), or set NO_PROXY for this gateway',
   'net.proxyRefused': (status: number) => `the proxy refused to connect to the gateway (HTTP ${status}): nothing was sent`,
   'net.proxyRefusedHint': 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
-  'gw.tooBig': (max: number, lookup: boolean) => `the gateway's answer is larger than ${max} bytes; refused${lookup ? '' : ' (the request was received: check the gateway for its outcome)'}`,
+  'gw.tooBig': (max: number, lookup: boolean) =>
+    `the gateway's answer is larger than ${max} bytes; refused${lookup ? '' : ' (the request was received: check the gateway for its outcome)'}`,
   'gw.unknownTail': (advice: string) => `; the outcome is unknown: ${advice}`,
   'gw.nowhere': 'nowhere',
-  'gw.redirectLookup': (status: number, location: string) => `the gateway answered HTTP ${status}, a redirect to ${location}; paycli does not follow redirects (the credential would go along)`,
-  'gw.redirectPost': (status: number, location: string) => `the gateway answered HTTP ${status}, a redirect to ${location}; paycli never follows a redirect on a POST (it would re-send the payment)`,
+  'gw.redirectLookup': (status: number, location: string) =>
+    `the gateway answered HTTP ${status}, a redirect to ${location}; paycli does not follow redirects (the credential would go along)`,
+  'gw.redirectPost': (status: number, location: string) =>
+    `the gateway answered HTTP ${status}, a redirect to ${location}; paycli never follows a redirect on a POST (it would re-send the payment)`,
   'gw.redirectLookupHint': 'check the base URL and the lookup paths (`paycli config list`)',
   'gw.redirectPostHint': 'check the base URL (https://, trailing path)',
   'gw.unauthorized': (status: number, message: string) => `the gateway refused the credential (HTTP ${status}${message ? `: ${message}` : ''})`,
@@ -266,21 +285,26 @@ export const en = {
   'common.nothingDone': 'nothing was done',
   // ── settings and profiles (src/config/settings.ts) ──
   'settings.notJson': (file: string) => `the config file ${file} is not valid JSON; fix or delete it`,
-  'settings.shape': (file: string, path: string, want: string, kind: string) => `the config file ${file}: ${path} must be ${want}, not ${kind}; fix it (or set it again with paycli config set)`,
+  'settings.shape': (file: string, path: string, want: string, kind: string) =>
+    `the config file ${file}: ${path} must be ${want}, not ${kind}; fix it (or set it again with paycli config set)`,
   'settings.configKey': (key: string, profile: string) => `config key ${key} (profile ${profile})`,
   'settings.oneOf': (what: string, choices: string, value: string) => `${what} must be one of ${choices}, got "${value}"`,
-  'settings.unknownProfile': (name: string, source: string, near: string, action: string) => `unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; ${action}`,
+  'settings.unknownProfile': (name: string, source: string, near: string, action: string) =>
+    `unknown profile "${name}" (${source})${near ? `: did you mean ${near}?` : ''}; ${action}`,
   'settings.configuredProfiles': (names: string) => `configured profiles: ${names} (paycli config profiles)`,
   'settings.noProfiles': 'no profile is configured: create one with `paycli config set base-url <url> --profile <name> --create`',
-  'settings.noBaseUrl': (profile: string, op: 'cashin' | 'cashout' | 'lookup', present: string) => `no \`base-url\`${op === 'lookup' ? '' : ` for ${op === 'cashin' ? 'cash-ins' : 'cash-outs'}`} (profile "${profile}"), while ${present} ${present.includes(', ') ? 'are' : 'is'} set: a gateway was meant, so the built-in sandbox is not used; nothing was sent`,
-  'settings.noBaseUrlHint': (command: string) => `set one with \`${command}\` (or PAYCLI_BASE_URL / --base-url), choose another profile (paycli config profiles), or pass --base-url sandbox`,
+  'settings.noBaseUrl': (profile: string, op: 'cashin' | 'cashout' | 'lookup', present: string) =>
+    `no \`base-url\`${op === 'lookup' ? '' : ` for ${op === 'cashin' ? 'cash-ins' : 'cash-outs'}`} (profile "${profile}"), while ${present} ${present.includes(', ') ? 'are' : 'is'} set: a gateway was meant, so the built-in sandbox is not used; nothing was sent`,
+  'settings.noBaseUrlHint': (command: string) =>
+    `set one with \`${command}\` (or PAYCLI_BASE_URL / --base-url), choose another profile (paycli config profiles), or pass --base-url sandbox`,
   'settings.baseUrlNotAbsolute': (url: string) => `base URL "${url}" is not an absolute URL; example: https://api.gateway.example`,
   'settings.baseUrlHttps': (url: string) => `base URL "${url}" must start with https://`,
   'settings.baseUrlQuery': (url: string, query: boolean) => `base URL "${url}" has a ${query ? 'query' : 'fragment'}: a base URL is a scheme, a host and optionally a path`,
   'settings.baseUrlQueryHint': 'example: https://api.gateway.example/api/v2',
   'settings.baseUrlHttp': (url: string) => `base URL "${url}" uses plain http: the API key would travel in clear`,
   'settings.baseUrlHttpHint': 'use https://, or pass --allow-insecure-http if you really mean it',
-  'settings.keychainUnreadable': (profile: string, keychain: string, why: string, key = 'api-key') => `${key === 'api-key' ? 'the API key' : key} of profile "${profile}" is in ${keychain}, which cannot be read (${why}); nothing was sent`,
+  'settings.keychainUnreadable': (profile: string, keychain: string, why: string, key = 'api-key') =>
+    `${key === 'api-key' ? 'the API key' : key} of profile "${profile}" is in ${keychain}, which cannot be read (${why}); nothing was sent`,
   'settings.keychainHint': (command: string) => `unlock the keychain, set PAYCLI_API_KEY, or run \`${command}\` again`,
   'settings.noKeyLoopback': (profile: string, host: string) => `no API key for profile "${profile}": sending to ${host} (loopback) without a credential`,
   'settings.noKey': (profile: string) => `no API key for profile "${profile}": nothing was sent`,
@@ -312,20 +336,28 @@ export const en = {
   'pay.fileProblem': (flag: string, file: string, problem: string) => `${flag}: ${file} ${problem}; nothing was sent`,
   'pay.dryRunNoKey': (profile: string) => `no API key for profile "${profile}": a real run would stop here (exit 3)`,
   'pay.dryRun': (sandbox: boolean) => `dry run: nothing was sent${sandbox ? ' (the request would go to the built-in sandbox)' : ''}`,
-  'pay.reusedOrder': (ref: string, kind: 'cashin' | 'cashout') => `sent with order reference ${ref}, the one of an identical earlier ${kind === 'cashin' ? 'cash-in' : 'cash-out'} that the gateway never got: the gateway sees one order, however often it is tried`,
-  'pay.needsYes': (kind: 'cashin' | 'cashout') => `a ${kind === 'cashin' ? 'cash-in' : 'cash-out'} moves money: pass --yes to confirm it when not running interactively; nothing was sent`,
+  'pay.reusedOrder': (ref: string, kind: 'cashin' | 'cashout') =>
+    `sent with order reference ${ref}, the one of an identical earlier ${kind === 'cashin' ? 'cash-in' : 'cash-out'} that the gateway never got: the gateway sees one order, however often it is tried`,
+  'pay.needsYes': (kind: 'cashin' | 'cashout') =>
+    `a ${kind === 'cashin' ? 'cash-in' : 'cash-out'} moves money: pass --yes to confirm it when not running interactively; nothing was sent`,
   'pay.needsYesHint': 'add --yes (or check the request first with --dry-run)',
   'pay.notConfirmed': (kind: 'cashin' | 'cashout') => `${kind === 'cashin' ? 'cash-in' : 'cash-out'} not confirmed; nothing was sent`,
-  'pay.allowDuplicate': (kind: 'cashin' | 'cashout', id: number, reais: string, time: string, outcome: string, entry: number) => `--allow-duplicate: sending although an identical ${kind === 'cashin' ? 'cash-in' : 'cash-out'} (entry ${id}, ${reais}, ${time}, outcome ${outcome}) is in the ledger; recorded as entry ${entry}`,
-  'pay.waiting': (kind: 'cashin' | 'cashout', seconds: number) => `the ${kind === 'cashin' ? 'cash-in' : 'cash-out'} was sent: waiting for the gateway's answer (up to ${seconds} s), the only way to learn whether it was created. Ctrl-C again to stop waiting; its outcome then stays unknown and \`paycli reconcile\` settles it later`,
-  'pay.askingFirst': (kind: 'cashin' | 'cashout', id: number, order: string) => `an identical ${kind === 'cashin' ? 'cash-in' : 'cash-out'} (entry ${id}) has an unknown outcome: asking the gateway for order ${order} first`,
+  'pay.allowDuplicate': (kind: 'cashin' | 'cashout', id: number, reais: string, time: string, outcome: string, entry: number) =>
+    `--allow-duplicate: sending although an identical ${kind === 'cashin' ? 'cash-in' : 'cash-out'} (entry ${id}, ${reais}, ${time}, outcome ${outcome}) is in the ledger; recorded as entry ${entry}`,
+  'pay.waiting': (kind: 'cashin' | 'cashout', seconds: number) =>
+    `the ${kind === 'cashin' ? 'cash-in' : 'cash-out'} was sent: waiting for the gateway's answer (up to ${seconds} s), the only way to learn whether it was created. Ctrl-C again to stop waiting; its outcome then stays unknown and \`paycli reconcile\` settles it later`,
+  'pay.askingFirst': (kind: 'cashin' | 'cashout', id: number, order: string) =>
+    `an identical ${kind === 'cashin' ? 'cash-in' : 'cash-out'} (entry ${id}) has an unknown outcome: asking the gateway for order ${order} first`,
   'pay.none': '(none)',
   'pay.askedNow': (message: string, why: string) => `${message}. Asked now: ${why}; nothing was sent`,
   'pay.askAfter': (when: string) => `run the same command, or \`paycli reconcile\`, after ${when}`,
-  'pay.notSentAfterDeadline': (message: string, ref: string, kind: 'cashin' | 'cashout', entry: number) => `${message}; asked by order reference ${ref} after its deadline and settle-after, the gateway has no such ${kind === 'cashin' ? 'cash-in' : 'cash-out'}: recorded as not sent (entry ${entry})`,
+  'pay.notSentAfterDeadline': (message: string, ref: string, kind: 'cashin' | 'cashout', entry: number) =>
+    `${message}; asked by order reference ${ref} after its deadline and settle-after, the gateway has no such ${kind === 'cashin' ? 'cash-in' : 'cash-out'}: recorded as not sent (entry ${entry})`,
   'pay.sendAgainHint': 'to send it again, run the same command: it is sent under the same order reference',
-  'pay.unknownRecorded': (entry: number, kind: 'cashin' | 'cashout', when: string) => `its outcome is unknown and recorded so (entry ${entry}; an identical ${kind === 'cashin' ? 'cash-in' : 'cash-out'} is refused until it is settled)${when ? `; the gateway can be asked from ${when}: \`paycli reconcile\`` : ''}`,
-  'pay.reconcileHint': (when: string, ref: string) => `run \`paycli reconcile\`${when ? ` after ${when}` : ''}: it asks the gateway by order reference ${ref} and records what it finds`,
+  'pay.unknownRecorded': (entry: number, kind: 'cashin' | 'cashout', when: string) =>
+    `its outcome is unknown and recorded so (entry ${entry}; an identical ${kind === 'cashin' ? 'cash-in' : 'cash-out'} is refused until it is settled)${when ? `; the gateway can be asked from ${when}: \`paycli reconcile\`` : ''}`,
+  'pay.reconcileHint': (when: string, ref: string) =>
+    `run \`paycli reconcile\`${when ? ` after ${when}` : ''}: it asks the gateway by order reference ${ref} and records what it finds`,
   'input.cannotRead': (name: string, why: string) => `--input: cannot read ${name} (${why}); nothing was sent`,
   'input.tooLarge': (name: string, max: number) => `--input: ${name} is larger than ${max} bytes (1 MiB), the limit of a request document; nothing was sent`,
   'input.notJson': (name: string, why: string) => `--input: ${name} is not valid JSON: ${why}; nothing was sent`,
@@ -334,21 +366,27 @@ export const en = {
   'input.valueAndAmount': 'give either --value (cents) or --amount (reais), not both; nothing was sent',
   'input.amount': (problem: string) => `--amount: ${problem}; nothing was sent`,
   // ── the ledger's guards (src/ledger/rules.ts) ──
-  'rules.orderOk': (ref: string, id: number, tx: string, reais: string, time: string, note: string) => `order reference ${ref} was already created at this gateway (entry ${id}, transaction ${tx}, ${reais}, ${time}); refused so that it is not paid twice${note}`,
+  'rules.orderOk': (ref: string, id: number, tx: string, reais: string, time: string, note: string) =>
+    `order reference ${ref} was already created at this gateway (entry ${id}, transaction ${tx}, ${reais}, ${time}); refused so that it is not paid twice${note}`,
   'rules.orderOkHint': 'a new payment needs a new order reference',
-  'rules.orderUnknown': (ref: string, id: number, reais: string, time: string, note: string) => `order reference ${ref} is already in the ledger with an outcome not known yet (entry ${id}, ${reais}, ${time}): it may be in flight; refused until it is settled${note}`,
+  'rules.orderUnknown': (ref: string, id: number, reais: string, time: string, note: string) =>
+    `order reference ${ref} is already in the ledger with an outcome not known yet (entry ${id}, ${reais}, ${time}): it may be in flight; refused until it is settled${note}`,
   'rules.orderUnknownHint': '`paycli reconcile` settles it by asking the gateway (once its deadline has passed and the run that sent it has ended)',
   'rules.aheadOfClock': (min: number) => `${min} min ahead of this machine's clock`,
   'rules.ago': (n: number, unit: 's' | 'min' | 'h' | 'days') => `${n} ${unit} ago`,
   'rules.window': (min: number) => `same gateway, Pix key and amount within ${min} min, config key duplicate-window`,
   'rules.windowOff': 'same gateway, Pix key and amount; config key duplicate-window is 0, so only an unknown outcome blocks',
-  'rules.dupWhat': (reais: string, key: string, sandbox: boolean, time: string, ago: string, id: number) => `${reais} to Pix key ${key}${sandbox ? ' (sandbox)' : ''}, at ${time} (${ago}), entry ${id}`,
-  'rules.dupOk': (what: string, tx: string) => `an identical cash-out was already sent: ${what}, transaction ${tx}, outcome ok; refused so that it is not paid twice; nothing was sent`,
+  'rules.dupWhat': (reais: string, key: string, sandbox: boolean, time: string, ago: string, id: number) =>
+    `${reais} to Pix key ${key}${sandbox ? ' (sandbox)' : ''}, at ${time} (${ago}), entry ${id}`,
+  'rules.dupOk': (what: string, tx: string) =>
+    `an identical cash-out was already sent: ${what}, transaction ${tx}, outcome ok; refused so that it is not paid twice; nothing was sent`,
   'rules.dupOkHint': (window: string) => `if you really mean to pay it again, add --allow-duplicate (identical: ${window}; see \`paycli history\`)`,
   'rules.unknownCompleted': 'its outcome is unknown (no valid answer came back: timeout, reset, gateway error or Ctrl-C after sending)',
   'rules.unknownKilled': 'its outcome is unknown (paycli was killed before the answer, or it is still being sent)',
-  'rules.dupUnknown': (what: string, why: string) => `an identical cash-out may already have been paid: ${what}; ${why}; refused until that outcome is resolved, so that it is not paid twice; nothing was sent`,
-  'rules.dupUnknownHint': (id: number) => `check that cash-out at the gateway first, then record what happened: \`paycli history resolve ${id} --outcome ok\` (it was paid) or \`--outcome not_sent\` (it was not); or add --allow-duplicate to send it anyway`,
+  'rules.dupUnknown': (what: string, why: string) =>
+    `an identical cash-out may already have been paid: ${what}; ${why}; refused until that outcome is resolved, so that it is not paid twice; nothing was sent`,
+  'rules.dupUnknownHint': (id: number) =>
+    `check that cash-out at the gateway first, then record what happened: \`paycli history resolve ${id} --outcome ok\` (it was paid) or \`--outcome not_sent\` (it was not); or add --allow-duplicate to send it anyway`,
   // ── the team ledger (src/cli/run/ledger.ts, src/ledger/pg/, src/ledger/store.ts) ──
   'team.notConfigured': 'no team ledger is configured: set ledger-url (paycli config set ledger-url postgres://db.internal:5432/payments) or PAYCLI_LEDGER_URL; nothing was done',
   'team.urlInvalid': (source: string, url: string) => `${source} must be a postgres:// URL, got "${url}"; nothing was sent`,
@@ -357,7 +395,8 @@ export const en = {
   'team.pushNoLocal': (path: string) => `nothing to push: there is no local ledger (${path})`,
   'team.pushRunGoing': (id: number) => `local ledger entry ${id} belongs to a paycli run that is still going; nothing was pushed`,
   'team.pushRunGoingHint': 'let it end, then push again',
-  'team.pushed': (added: number, total: number, where: string, held: number) => `${added} of ${total} local entries added to the team ledger at ${where}${held ? ` (${held} it held already)` : ''}`,
+  'team.pushed': (added: number, total: number, where: string, held: number) =>
+    `${added} of ${total} local entries added to the team ledger at ${where}${held ? ` (${held} it held already)` : ''}`,
   'team.authRefused': (where: string, why: string, note: string) => `the team ledger at ${where} refused authentication: ${why}${note}`,
   'team.authRefusedHint': 'check the user in ledger-url and its password (config key ledger-password, PGPASSWORD or ~/.pgpass)',
   'team.noPassword': (where: string, note: string) => `the team ledger at ${where} asks for a password and none was found${note}`,
@@ -373,14 +412,17 @@ export const en = {
   'team.serverClosed': 'the server closed the connection',
   'team.workerTimeout': (seconds: number) => `the team ledger connection did not answer within ${seconds} s`,
   'team.workerClosed': 'the team ledger connection is closed',
-  'team.lostWarning': (where: string, why: string) => `the connection to the team ledger at ${where} was lost (${why}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`,
+  'team.lostWarning': (where: string, why: string) =>
+    `the connection to the team ledger at ${where} was lost (${why}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`,
   'team.unreachable': (where: string, why: string, note: string) => `the team ledger at ${where} cannot be reached (${why})${note}`,
   'team.unreachableHint': 'check that the database server is running and reachable from this machine, and ledger-url',
   'team.failed': (where: string, why: string, note: string) => `the team ledger at ${where} failed: ${why}${note}`,
   'team.failedHint': 'check the database server and ledger-url',
-  'team.schemaNewer': (where: string, version: number, known: number, note: string) => `the team ledger at ${where} has schema ${version}, newer than this paycli knows (${known})${note}`,
+  'team.schemaNewer': (where: string, version: number, known: number, note: string) =>
+    `the team ledger at ${where} has schema ${version}, newer than this paycli knows (${known})${note}`,
   'team.schemaNewerHint': 'update paycli on this machine',
-  'team.schemaOlder': (where: string, version: number, needs: number, note: string) => `the team ledger at ${where} has schema ${version}, older than this paycli needs (${needs}); payment commands never change a shared database${note}`,
+  'team.schemaOlder': (where: string, version: number, needs: number, note: string) =>
+    `the team ledger at ${where} has schema ${version}, older than this paycli needs (${needs}); payment commands never change a shared database${note}`,
   'team.schemaOlderHint': 'run `paycli ledger migrate` once (with a paycli of this version), then run again',
   // ── the local ledger's file (src/ledger/files.ts, ledger.ts, journal.ts, connect.ts, driver-better-sqlite3.ts) ──
   'ledger.noEntry': (id: number) => `there is no ledger entry ${id} (see \`paycli history\`)`,
@@ -393,7 +435,8 @@ export const en = {
   'ledgerFile.cannotWrite': (detail: string) => `it cannot be written (${detail})`,
   'ledgerFile.cannotOpen': (code: string) => `it cannot be opened (${code})`,
   'ledgerFile.ioError': (detail: string) => `an I/O error (${detail})`,
-  'ledgerFile.unusableHint': (file: string) => `paycli sends nothing it cannot record. Fix the file or its folder; if it is damaged, move ${file} aside (keep it: it records what was paid) only after checking recent payments at the gateway, since a new ledger knows nothing of them`,
+  'ledgerFile.unusableHint': (file: string) =>
+    `paycli sends nothing it cannot record. Fix the file or its folder; if it is damaged, move ${file} aside (keep it: it records what was paid) only after checking recent payments at the gateway, since a new ledger knows nothing of them`,
   'ledgerFile.cannotRead': (file: string, why: string, note: string) => `the payment ledger ${file} cannot be read (${why})${note}`,
   'ledgerFile.problem': (file: string, why: string, note: string) => `the payment ledger ${file} ${why}${note}`,
   'ledgerFile.symlink': 'is a symbolic link; paycli does not follow links for its ledger',
@@ -410,9 +453,11 @@ export const en = {
   'ledgerFile.folderOtherUser': (owner: number) => `belongs to another user (uid ${owner})`,
   'ledgerFile.cannotUse': (file: string, why: string, note: string) => `the payment ledger ${file} cannot be used: ${why}${note}`,
   'ledgerFile.busy': (file: string, seconds: number, note: string) => `the payment ledger ${file} is busy: another paycli has held its lock for more than ${seconds} s${note}`,
-  'ledgerFile.busyWal': (file: string, code: string, note: string) => `the payment ledger ${file} is busy: another paycli holds a lock on its write-ahead log (it may be stopped) (${code})${note}`,
+  'ledgerFile.busyWal': (file: string, code: string, note: string) =>
+    `the payment ledger ${file} is busy: another paycli holds a lock on its write-ahead log (it may be stopped) (${code})${note}`,
   'ledgerFile.busyHint': 'run it again once the other paycli has finished; one that is stopped (Ctrl-Z, kill -STOP) keeps the lock until it is resumed (fg, kill -CONT) or ends',
-  'ledgerFile.diskFullHint': (dir: string) => `paycli sends nothing it cannot record. Free some space on the disk that holds ${dir}, then run again; the ledger itself is whole, so keep it`,
+  'ledgerFile.diskFullHint': (dir: string) =>
+    `paycli sends nothing it cannot record. Free some space on the disk that holds ${dir}, then run again; the ledger itself is whole, so keep it`,
   'ledgerFile.notCreated': (file: string, why: string, note: string) => `the payment ledger ${file} could not be created: ${why}${note}`,
   'ledgerFile.notCreatedHint': 'free some space on the disk that holds it, then run again',
   'ledgerFile.journalMode': 'its journal mode could not be set',
@@ -422,28 +467,35 @@ export const en = {
   'ledgerFile.readBackNoVersion': 'it read back without its schema version',
   'ledgerFile.imported': (n: number, journal: string, file: string) => `imported ${n} payment(s) from ${journal} into the ledger ${file} (the journal file is kept as it was)`,
   'ledgerFile.importSkipped': (n: number, journal: string) => `${n} line(s) of ${journal} are not journal events and were not imported`,
-  'ledgerFile.halfCreated': (file: string, aside: string) => `the payment ledger ${file} was left half-created (its creation stopped, on a full disk) and held no entry: made again from nothing; the old file is kept as ${aside}`,
-  'ledgerFile.walLost': (file: string, replaced: boolean, note: string) => `the payment ledger ${file} lost its write-ahead log while paycli ran (${file}-wal was ${replaced ? 'replaced' : 'deleted'} by another program); paycli stops rather than record into a log no other paycli reads${note}`,
-  'ledgerFile.walLostHint': (dir: string) => `keep cleaners and backup tools away from ${dir} while paycli runs (its -wal and -shm files are part of the ledger); what this run recorded before is in ledger.db; run the command again`,
+  'ledgerFile.halfCreated': (file: string, aside: string) =>
+    `the payment ledger ${file} was left half-created (its creation stopped, on a full disk) and held no entry: made again from nothing; the old file is kept as ${aside}`,
+  'ledgerFile.walLost': (file: string, replaced: boolean, note: string) =>
+    `the payment ledger ${file} lost its write-ahead log while paycli ran (${file}-wal was ${replaced ? 'replaced' : 'deleted'} by another program); paycli stops rather than record into a log no other paycli reads${note}`,
+  'ledgerFile.walLostHint': (dir: string) =>
+    `keep cleaners and backup tools away from ${dir} while paycli runs (its -wal and -shm files are part of the ledger); what this run recorded before is in ledger.db; run the command again`,
   'ledgerFile.vanished': (file: string, note: string) => `the payment ledger ${file} vanished while it was being created${note}`,
   'ledgerFile.empty': (file: string, note: string) => `the payment ledger ${file} is empty: it was truncated, or is not a paycli ledger${note}`,
   'ledgerFile.notPaycli': (file: string, note: string) => `the payment ledger ${file} is not a paycli ledger${note}`,
   'ledgerFile.newer': (file: string, version: number, note: string) => `the payment ledger ${file} was written by a newer paycli (schema ${version}); update paycli${note}`,
-  'ledgerFile.journalNotOurs': (path: string, note: string) => `the old payment journal ${path} is not a regular file of this user, so its payments cannot be imported into the ledger${note}`,
+  'ledgerFile.journalNotOurs': (path: string, note: string) =>
+    `the old payment journal ${path} is not a regular file of this user, so its payments cannot be imported into the ledger${note}`,
   'ledgerFile.journalNotOursHint': "move it aside if it is not paycli's, then run again",
   'driver.nodeSqliteTooOld': (version: string) => `PAYCLI_SQLITE_DRIVER=node:sqlite needs Node 22.16 or later (this is ${version})`,
   'driver.nodeSqliteTooOldHint': 'unset PAYCLI_SQLITE_DRIVER: paycli then uses better-sqlite3 on this Node',
   'driver.unknown': (value: string) => `PAYCLI_SQLITE_DRIVER must be node:sqlite or better-sqlite3, not ${value}`,
   'driver.unknownHint': 'unset PAYCLI_SQLITE_DRIVER, or set it to node:sqlite or better-sqlite3',
   'driver.noAddon': (version: string) => `on Node ${version} the ledger needs better-sqlite3's compiled addon, which is not installed`,
-  'driver.noAddonHint': 'reinstall paycli without --ignore-scripts, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
+  'driver.noAddonHint':
+    'reinstall paycli without --ignore-scripts, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
   // ── batch files, rows and runs (src/cli/batch/) ──
   'batchFile.formatInvalid': (text: string) => `--batch-format: use csv or jsonl, not ${text}; nothing was sent`,
   'batchFile.formatUnknown': (name: string) => `--batch: cannot tell the format of ${name} from its name (pass --batch-format csv or jsonl); nothing was sent`,
   'batchFile.formatUnknownHint': 'name it .csv or .jsonl, or pass --batch-format csv|jsonl',
   'batchFile.cannotRead': (name: string, why: string) => `--batch: cannot read ${name} (${why}); nothing was sent`,
-  'batchFile.tooManyColumns': (name: string, line: number, columns: number, max: number) => `--batch: ${name} line ${line} has ${columns} columns, more than the limit of ${max}; nothing was sent`,
-  'batchFile.openingQuote': 'a quote inside a cell that does not start with one (such as =HYPERLINK("…")); quote the whole cell and double the quotes in it ("=HYPERLINK(""…"")"), or remove it',
+  'batchFile.tooManyColumns': (name: string, line: number, columns: number, max: number) =>
+    `--batch: ${name} line ${line} has ${columns} columns, more than the limit of ${max}; nothing was sent`,
+  'batchFile.openingQuote':
+    'a quote inside a cell that does not start with one (such as =HYPERLINK("…")); quote the whole cell and double the quotes in it ("=HYPERLINK(""…"")"), or remove it',
   'batchFile.recordTooLong': (max: number) => `a record longer than ${max} bytes, the limit of one row`,
   'batchFile.quoteNotClosed': 'a quoted cell that is never closed',
   'batchFile.notCsv': (name: string, line: number, why: string) => `--batch: ${name} is not a valid CSV file${line ? ` (line ${line})` : ''}: ${why}; nothing was sent`,
@@ -453,9 +505,11 @@ export const en = {
   'batchFile.noTempFolderHint': 'set TMPDIR to a folder paycli can write',
   'batchFile.cannotKeep': (dir: string, why: string) => `--batch: cannot keep the checked rows in ${dir} (${why}); nothing was sent`,
   'batchFile.cannotKeepHint': 'free some space in the temporary folder, or set TMPDIR to another one',
-  'batchRow.problems': (name: string, problems: number, rows: number) => `${name}: ${problems} problem${problems > 1 ? 's' : ''} in ${rows} row${rows > 1 ? 's' : ''}; nothing was sent`,
+  'batchRow.problems': (name: string, problems: number, rows: number) =>
+    `${name}: ${problems} problem${problems > 1 ? 's' : ''} in ${rows} row${rows > 1 ? 's' : ''}; nothing was sent`,
   'batchRow.where': (line: number, row: number) => `line ${line}${row ? ` (row ${row})` : ''}`,
-  'batchRow.unknownColumn': (known: string, portuguese: string) => `is not a column paycli knows; use the flag names without dashes (${known}), the interface's JSON names or the Portuguese names (${portuguese})`,
+  'batchRow.unknownColumn': (known: string, portuguese: string) =>
+    `is not a column paycli knows; use the flag names without dashes (${known}), the interface's JSON names or the Portuguese names (${portuguese})`,
   'batchRow.sameField': (earlier: string) => `gives the same field as the column ${earlier}; keep one`,
   'batchRow.notJson': (why: string) => `is not valid JSON: ${why}`,
   'batchRow.notObject': 'must be a JSON object with the interface field names, e.g. {"value": 1000, ...}',
@@ -478,14 +532,18 @@ export const en = {
   'batchRun.waiting': (file: string, run: string) => `waiting for the other run of ${file} (${run}) to end; Ctrl-C to stop waiting (nothing is sent meanwhile)`,
   'batchRun.waitInterrupted': (file: string) => `interrupted while waiting for the other run of ${file}; nothing was sent`,
   'batchRun.otherEnded': (file: string) => `the other run of ${file} has ended: continuing`,
-  'batchRun.dryRun': (name: string, rows: string, what: string, total: string, largest: string, row: number) => `${name}: ${rows} checked, all valid: ${what}, ${total} in total, largest ${largest} (row ${row})`,
+  'batchRun.dryRun': (name: string, rows: string, what: string, total: string, largest: string, row: number) =>
+    `${name}: ${rows} checked, all valid: ${what}, ${total} in total, largest ${largest} (row ${row})`,
   'batchRun.theseRows': 'these rows',
   'batchRun.lastRows': 'the last rows',
   'batchRun.cannotList': (row: number, why: string) => `the rows after row ${row} were not started, but cannot be listed (${why})`,
   'batchRun.stopped': 'the run stopped; see below',
-  'batchRun.stoppedAfterSending': (why: string, states: string) => `${why}; the run stopped after sending some rows: ${states} (rows by state in the summary and the results file); the same command resumes it`,
-  'batchRun.leftUnknown': (when: string) => `rows an earlier run may still have in flight are left unknown and not sent; run the same command again after ${when}, when the gateway can decide`,
-  'batchRun.notRecorded': (which: string, why: string) => `${which} were sent, but their outcomes could not be recorded in the ledger (${why}): the ledger keeps them with an unknown outcome, so they are not sent again; the next run of this file asks the gateway about them (the results file has what the gateway answered)`,
+  'batchRun.stoppedAfterSending': (why: string, states: string) =>
+    `${why}; the run stopped after sending some rows: ${states} (rows by state in the summary and the results file); the same command resumes it`,
+  'batchRun.leftUnknown': (when: string) =>
+    `rows an earlier run may still have in flight are left unknown and not sent; run the same command again after ${when}, when the gateway can decide`,
+  'batchRun.notRecorded': (which: string, why: string) =>
+    `${which} were sent, but their outcomes could not be recorded in the ledger (${why}): the ledger keeps them with an unknown outcome, so they are not sent again; the next run of this file asks the gateway about them (the results file has what the gateway answered)`,
   'batchResults.exists': (file: string) => `--results: ${file} already exists; paycli never overwrites results; nothing was sent`,
   'batchResults.existsHint': 'give another file name, or move the old one away',
   'batchResults.cannotCreate': (file: string, why: string) => `--results: cannot create ${file} (${why}); nothing was sent`,
@@ -513,15 +571,19 @@ export const en = {
   'batchState.needs_attention': 'need attention',
   'batchState.not_started': 'not started',
   // ── settings, config values and the config file's trust (src/config/settings.ts, trust.ts, src/cli/run/config.ts) ──
-  'settingsValue.positiveInt': (source: string, what: string, max: number, text: string) => `${source}: ${what} must be a duration from 1ms to 1h: 30s, 500ms, 2m, or a plain number of milliseconds from 1 to ${max}; got "${text}"`,
+  'settingsValue.positiveInt': (source: string, what: string, max: number, text: string) =>
+    `${source}: ${what} must be a duration from 1ms to 1h: 30s, 500ms, 2m, or a plain number of milliseconds from 1 to ${max}; got "${text}"`,
   'settingsValue.timeout': 'the timeout',
   'settingsValue.settleAfter': (source: string, text: string) => `${source}: the grace period must be a duration from 0 to 24h, e.g. 120, 90s, 2m; got "${text}"`,
   'settingsValue.window': (source: string, text: string) => `${source}: the window must be a duration of whole minutes: 10 (minutes), 30m, 1h; 0 turns it off; got "${text}"`,
-  'settingsValue.settleAfterFloor': (source: string, ms: number, floorS: number) => `${source}: settle-after ${ms} ms is below ${floorS}s, the shortest for a gateway outside this machine (a request may still be created after paycli stops waiting; a shorter grace could pay twice); use ${floorS}s or more`,
-  'settingsValue.path': (key: string, placeholder: string, example: string, value: string) => `${key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${example}; got "${value}"`,
+  'settingsValue.settleAfterFloor': (source: string, ms: number, floorS: number) =>
+    `${source}: settle-after ${ms} ms is below ${floorS}s, the shortest for a gateway outside this machine (a request may still be created after paycli stops waiting; a shorter grace could pay twice); use ${floorS}s or more`,
+  'settingsValue.path': (key: string, placeholder: string, example: string, value: string) =>
+    `${key} must be a path starting with /${placeholder ? ` holding ${placeholder}` : ''}, e.g. ${example}; got "${value}"`,
   'trust.refused': (path: string, why: string) => `the config file ${path} ${why}; paycli does not trust it and sent nothing`,
   'trust.symlink': 'is a symbolic link',
-  'trust.symlinkHint': (path: string) => `replace the link by the file itself (cp --remove-destination "$(readlink -f ${path})" ${path}), or point PAYCLI_CONFIG_DIR at the real folder`,
+  'trust.symlinkHint': (path: string) =>
+    `replace the link by the file itself (cp --remove-destination "$(readlink -f ${path})" ${path}), or point PAYCLI_CONFIG_DIR at the real folder`,
   'trust.otherOwner': (owner: number, me: number) => `is owned by another user (uid ${owner}, you are ${me})`,
   'trust.otherOwnerHint': 'copy it to a file of your own, or run paycli as its owner',
   'trust.othersWrite': 'can be written by other users',
@@ -533,8 +595,10 @@ export const en = {
   'configValue.pipeSecret': (key: string) => `pipe the value of ${key} on stdin, or run in a terminal to be asked for it`,
   'configValue.notEmptyPrompt': 'must not be empty',
   'configValue.createHint': (profile: string, names: string) => `to make a new profile "${profile}", add --create${names ? `; configured profiles: ${names}` : ''}`,
-  'configValue.secretArgument': (key: string) => `do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`,
-  'configValue.secretInHistory': (key: string) => `${key} is a secret and is now in your shell history; next time run \`paycli config set ${key}\` and type it (hidden), or pipe it on stdin`,
+  'configValue.secretArgument': (key: string) =>
+    `do not pass ${key} as an argument (it would land in your shell history); run \`paycli config set ${key}\` and type it, or pipe it: printf %s "$KEY" | paycli config set ${key}`,
+  'configValue.secretInHistory': (key: string) =>
+    `${key} is a secret and is now in your shell history; next time run \`paycli config set ${key}\` and type it (hidden), or pipe it on stdin`,
   'configValue.noBaseUrl': 'no base URL',
   'configValue.noApiKey': '(no API key)',
   'configValue.missing': (key: string) => `missing value: paycli config set ${key} <value>`,
@@ -545,7 +609,8 @@ export const en = {
   'authKey.empty': 'the API key read from stdin is empty; nothing was kept',
   'authKey.sandbox': (profile: string) => `profile "${profile}" sends to the built-in sandbox, which needs no API key; nothing was kept`,
   'authKey.sandboxHint': (command: string) => `set its gateway first: ${command}`,
-  'authKey.keychainUnreachable': (profile: string, keychain: string, why: string) => `the API key of profile "${profile}" is in ${keychain}, which cannot be reached (${why}); nothing was removed`,
+  'authKey.keychainUnreachable': (profile: string, keychain: string, why: string) =>
+    `the API key of profile "${profile}" is in ${keychain}, which cannot be reached (${why}); nothing was removed`,
   'authKey.configFile': (path: string) => `the config file ${path}`,
   'authKey.and': ' and ',
   'authKey.removed': (profile: string, where: string) => `API key of profile "${profile}" removed from ${where}`,
@@ -572,7 +637,8 @@ export const en = {
   'status.notFound': (message: string, key: string) => `${message} (${key})`,
   'lookup.orderKey': (ref: string) => `order reference ${ref}`,
   'lookup.transactionKey': (id: string) => `transaction ${id}`,
-  'lookup.unsupported': (answer: string, profile: string) => `the gateway has no lookup by order reference (${answer}); paycli will not ask it again for profile "${profile}" (config key lookup; \`paycli status --order-id <ref>\` asks again)`,
+  'lookup.unsupported': (answer: string, profile: string) =>
+    `the gateway has no lookup by order reference (${answer}); paycli will not ask it again for profile "${profile}" (config key lookup; \`paycli status --order-id <ref>\` asks again)`,
   'lookup.builtInSandbox': 'the built-in sandbox keeps nothing between runs, so there is nothing to ask it; nothing was asked',
   'lookup.builtInSandboxHint': 'start one that does with `paycli sandbox` (on 127.0.0.1:4010) and add --base-url http://127.0.0.1:4010',
   'lookup.alreadyHeld': (ref: string, found: string) => `the gateway already holds order ${ref}: ${found}; refused so that it is not paid twice; nothing was sent`,
@@ -725,7 +791,8 @@ Exit 0 when nothing is left unknown, 4 otherwise.`,
   'help.listen.description': 'receive postbacks (payment notifications), print each one, optionally forward them to your app',
   'help.listen.port': 'port to listen on (0 = any free port)',
   'help.listen.host': 'address to listen on',
-  'help.listen.forwardTo': 'also POST each notification (same body and headers) to this URL; the sender is answered 200 only when the application answered 2xx, else 502 (504: no answer in 10 s), so that it sends it again',
+  'help.listen.forwardTo':
+    'also POST each notification (same body and headers) to this URL; the sender is answered 200 only when the application answered 2xx, else 502 (504: no answer in 10 s), so that it sends it again',
   'help.listen.secret': 'verify x-paycli-signature with this secret; 401 when it does not match (env PAYCLI_POSTBACK_SECRET)',
   'help.listen.after': `Prints "listening on <url>" on stderr once ready, then one line per notification on stdout
 (time, transaction, status, amount), or with --json the body exactly as received, one JSON
@@ -773,8 +840,10 @@ and refused let it be sent again. Only an entry whose outcome is unknown can be 
   'help.sandbox.retrySchedule': 'waits between attempts: standard (10 s doubling to 1 h) or fast (0.1 s doubling to 2 s, for tests)',
   'help.sandbox.dataDir': 'keep the transactions and postback events in this folder across restarts (default: <data folder>/sandbox)',
   'help.sandbox.keepEvents': 'most events kept; past it the oldest delivered go first',
-  'help.sandbox.openingBalance': 'the account\'s balance before any transaction, in cents (default 100000000, R$ 1.000.000,00); a cash-out over the balance gets 400 "Insufficient balance"',
-  'help.sandbox.failureRule': 'answer a named failure from the start (repeatable): <failure>:pix-key=<key> or <failure>:value=<cents>, the failure insufficient-balance, key-not-found or bank-timeout (see `paycli sandbox failure --help`)',
+  'help.sandbox.openingBalance':
+    'the account\'s balance before any transaction, in cents (default 100000000, R$ 1.000.000,00); a cash-out over the balance gets 400 "Insufficient balance"',
+  'help.sandbox.failureRule':
+    'answer a named failure from the start (repeatable): <failure>:pix-key=<key> or <failure>:value=<cents>, the failure insufficient-balance, key-not-found or bank-timeout (see `paycli sandbox failure --help`)',
   'help.sandbox.after': `The sandbox answers like the gateway: POST /transaction/qrcode/cashin, POST /transaction/cashout,
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> and
 GET /transaction/get/balance. It checks what the gateway documents (required fields and their
@@ -831,7 +900,8 @@ Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4
 answers at --sandbox-url.`,
   'help.sandbox.reset': "start a stopped sandbox's state over: remove the transactions and postback events kept in its state folder",
   'help.sandbox.reset.dataDir': 'the state folder to start over (default: <data folder>/sandbox)',
-  'help.sandbox.reset.after': 'A sandbox running on the folder keeps it: stop it first (exit 2, nothing removed). Transaction ids keep increasing after a reset, so a receiver never sees an earlier id again.',
+  'help.sandbox.reset.after':
+    'A sandbox running on the folder keeps it: stop it first (exit 2, nothing removed). Transaction ids keep increasing after a reset, so a receiver never sees an earlier id again.',
   'help.sandbox.resend': 'have a running `paycli sandbox` send an event again (delivered or not), or every event not delivered with --failed',
   'help.sandbox.resend.failed': 'every event not delivered (given up, or still being retried): sent now',
   'help.sandbox.resend.after': `The event goes back to pending, due now, with a new --retry-for and the first wait; its body is the
@@ -865,7 +935,8 @@ sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.`,
   'help.rate': 'with --batch: start at most this many requests per second',
   'help.results': 'with --batch: write the results here, .csv or .jsonl (default <file>.results.csv; never overwritten)',
   'help.retryRefused': 'with --batch: send again the rows an earlier run of the same file saw refused',
-  'help.wait': 'with --batch: when another run of the same file at the same gateway is still running (or stopped), wait for it to end, then continue (default: exit 2, batch_running)',
+  'help.wait':
+    'with --batch: when another run of the same file at the same gateway is still running (or stopped), wait for it to end, then continue (default: exit 2, batch_running)',
   'help.cashin.allowDuplicate': 'with --batch: allow two identical rows',
   'help.cashin.yes': 'with --batch: do not ask for confirmation (required when not in a terminal)',
   'help.cashin.promptsComment': '# in a terminal: prompts for every missing field',
@@ -879,7 +950,8 @@ sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.`,
   'help.cashout.orderId': 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id); the gateway is asked for it first, so a retry sends nothing',
   'help.cashout.postbackUrl': 'URL the gateway notifies when the cash-out changes state (postbackUrl; beyond the interface)',
   'help.cashout.yes': 'do not ask for confirmation (required when not in a terminal)',
-  'help.cashout.allowDuplicate': 'send even if an identical cash-out is in the ledger (ok within duplicate-window, or its outcome unknown); recorded as such (with --batch: identical rows too)',
+  'help.cashout.allowDuplicate':
+    'send even if an identical cash-out is in the ledger (ok within duplicate-window, or its outcome unknown); recorded as such (with --batch: identical rows too)',
   'help.cashout.batch': 'send one cash-out per row of a CSV or JSON Lines file, or - for stdin (docs/batch-runs.md)',
   'help.cashout.confirmComment': '# in a terminal: asks to confirm',
   // ── help of brcode (src/cli/commands/brcode.ts) ──
@@ -1002,8 +1074,10 @@ Open a new shell afterwards.`,
   'batch.needsYesHint': 'add --yes (or check the file first with --dry-run)',
   'batch.confirm': (what: string) => `Send these ${what}?`,
   'batch.notConfirmed': 'batch not confirmed; nothing was sent',
-  'batch.progress': (done: number, total: number, ok: number, refused: number, unknown: number, sent: string, rate: string, left: number) => `batch: ${done}/${total} rows (ok ${ok}, refused ${refused}, unknown ${unknown}), ${sent} sent, ${rate}/s${left > 0 ? `, about ${left} s left` : ''}`,
-  'batch.sameRow': (kind: 'cashin' | 'cashout', first: number) => `is the same ${kind === 'cashin' ? 'cash-in' : 'cash-out'} as row ${first} (${kind === 'cashout' ? 'amount, key type and Pix key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant`,
+  'batch.progress': (done: number, total: number, ok: number, refused: number, unknown: number, sent: string, rate: string, left: number) =>
+    `batch: ${done}/${total} rows (ok ${ok}, refused ${refused}, unknown ${unknown}), ${sent} sent, ${rate}/s${left > 0 ? `, about ${left} s left` : ''}`,
+  'batch.sameRow': (kind: 'cashin' | 'cashout', first: number) =>
+    `is the same ${kind === 'cashin' ? 'cash-in' : 'cash-out'} as row ${first} (${kind === 'cashout' ? 'amount, key type and Pix key' : 'amount, payer document and product'}); pass --allow-duplicate if both are meant`,
   'batch.progressSkipped': (n: number) => `; ${n} skipped (done by an earlier run of the file; not in the rate)`,
   'batch.bar': ' {bar} {value}/{total} | ok {ok} · refused {refused} · unknown {unknown} | {reais} | {rate}/s{skipped} | {eta_formatted} left',
   'batch.interrupted': (n: number) => `interrupted: starting no more rows; waiting for the ${n} in flight (Ctrl-C again to abort them: their outcome may then be unknown)`,
@@ -1017,14 +1091,16 @@ Open a new shell afterwards.`,
   'config.nothingToRemove': (key: string, profile: string) => `${key} is not set in profile "${profile}": nothing to remove`,
   'config.removed': (key: string, profile: string) => `${key} removed from profile "${profile}"`,
   'config.keptIn': (said: string, where: string) => `${said}; kept in ${where}`,
-  'config.set': (key: string, profile: string, masked: string, insecure: boolean) => `${key} set in profile "${profile}"${masked ? ` (${masked})` : ''}${insecure ? ', with allow-insecure-http true (plain http remembered for this profile)' : ''}`,
+  'config.set': (key: string, profile: string, masked: string, insecure: boolean) =>
+    `${key} set in profile "${profile}"${masked ? ` (${masked})` : ''}${insecure ? ', with allow-insecure-http true (plain http remembered for this profile)' : ''}`,
   // ── paycli auth (src/cli/run/auth.ts) ──
   'auth.refused': (host: string, message: string) => `${host} refused this API key (${message}); nothing was kept`,
   'auth.refusedHint': "check the key (test or live?) and the profile's base URL",
   'auth.uncheckedNetwork': (why: string) => `the key could not be checked: ${why}; nothing was kept`,
   'auth.uncheckedHint': 'try again, or keep it unchecked with --no-check',
   'auth.uncheckedKept': (why: string) => `the key could not be checked (${why}); kept anyway`,
-  'auth.kept': (checked: boolean, host: string, masked: string, profile: string, where: string) => `${checked ? `${host} accepts the API key` : 'API key not checked'} (${masked}) for profile "${profile}"; kept in ${where}`,
+  'auth.kept': (checked: boolean, host: string, masked: string, profile: string, where: string) =>
+    `${checked ? `${host} accepts the API key` : 'API key not checked'} (${masked}) for profile "${profile}"; kept in ${where}`,
   'auth.configFile': (path: string) => `the config file ${path} (mode 0600)`,
   'auth.noKeychain': (said: string, why: string) => `${said}: no keychain to use (${why})`,
   'auth.envWins': 'PAYCLI_API_KEY is set in this environment: it wins over the key just kept',
@@ -1055,7 +1131,8 @@ Open a new shell afterwards.`,
   'reconcile.interrupted': 'interrupted: reconcile stopped (what it settled so far is recorded)',
   'reconcile.nothing': (since: string) => `no payment with an unknown outcome${since ? ` since ${since}` : ''}: nothing to reconcile`,
   'reconcile.settled': (settled: number, total: number, left: number) => `${settled} of ${total} settled${left ? `; ${left} still unknown` : ''}`,
-  'cashin.tooNarrow': (columns: number) => `the terminal is too narrow (${columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``,
+  'cashin.tooNarrow': (columns: number) =>
+    `the terminal is too narrow (${columns} columns) to draw this QR code readably: use --qr-file qr.png, or \`paycli brcode qr --png qr.png <code>\``,
   'cashin.qrWritten': (file: string) => `QR code image written to ${file}`,
   'cashin.notPng': (tx: string, file: string) => `the cash-in was created (transaction ${tx}), but qrCodeBase64 is not a base64 PNG image; nothing was written to ${file}`,
   'cashin.qrNotWritten': (tx: string, file: string, why: string) => `the cash-in was created (transaction ${tx}), but ${file} could not be written (${why})`,
@@ -1089,8 +1166,10 @@ Open a new shell afterwards.`,
   'history.entryInvalid': (text: string) => `entry: the entry number as \`paycli history\` shows it, got "${text}"`,
   'history.outcomeRequired': '--outcome is required: ok (the gateway has it: it was paid), not_sent (the gateway never received it) or refused',
   'history.noLedger': (entry: string, path: string) => `there is no ledger entry ${entry}: nothing was recorded on this machine yet (${path})`,
-  'history.inFlight': (entry: number, run: string) => `ledger entry ${entry} belongs to a paycli run that is still going${run ? ` (${run})` : ''}: it may still be sent, or its answer still come; nothing was changed`,
-  'history.inFlightHint': (otherHost: boolean) => `let that run end (or stop it), then resolve it; --force records the outcome anyway${otherHost ? ' (the run is on another host, so whether it is alive cannot be told from here)' : ''}`,
+  'history.inFlight': (entry: number, run: string) =>
+    `ledger entry ${entry} belongs to a paycli run that is still going${run ? ` (${run})` : ''}: it may still be sent, or its answer still come; nothing was changed`,
+  'history.inFlightHint': (otherHost: boolean) =>
+    `let that run end (or stop it), then resolve it; --force records the outcome anyway${otherHost ? ' (the run is on another host, so whether it is alive cannot be told from here)' : ''}`,
   'history.resolvedCashout': (amount: string, to: string, time: string) => `cash-out ${amount} to ${to} at ${time}`,
   'history.resolvedCashin': (amount: string, from: string, time: string) => `cash-in ${amount} from ${from} at ${time}`,
   'history.resolvedOkEffect': '; an identical cash-out is now refused within the duplicate window of when it was sent',
@@ -1103,7 +1182,8 @@ Open a new shell afterwards.`,
   'brcode.imageUnreadable': (file: string, why: string) => `--image: cannot read ${file} (${why})`,
   'brcode.imageNotPng': (file: string, why: string) => `--image: ${file} is not a PNG image (${why})`,
   'brcode.imageNoQr': (file: string) => `--image: no QR code found in ${file}`,
-  'brcode.imageMisread': (file: string, reads: number) => `--image: could not read ${file}: the QR code was found, but none of the ${reads} read${reads === 1 ? '' : 's'} of it has a CRC that holds (a misread of the image, not a verdict on the code): try a sharper, larger or higher-contrast image`,
+  'brcode.imageMisread': (file: string, reads: number) =>
+    `--image: could not read ${file}: the QR code was found, but none of the ${reads} read${reads === 1 ? '' : 's'} of it has a CRC that holds (a misread of the image, not a verdict on the code): try a sharper, larger or higher-contrast image`,
   'brcode.imageMisreadHint': (text: string) => `to check the text that was read anyway: paycli brcode decode '${text}'`,
   'brcode.title': (valid: boolean, kind: string | undefined) => `BR Code: ${valid ? 'valid' : 'NOT VALID'}${kind ? ` (${kind})` : ''}`,
   'brcode.kind.static': 'static',
@@ -1143,10 +1223,12 @@ Open a new shell afterwards.`,
   'brcode.tooNarrow': (columns: number) => `the terminal is too narrow (${columns} columns) to draw this QR code readably: use --png qr.png`,
   'brcode.missingFlag': (flag: string) => `missing required flag ${flag}; nothing was created`,
   'brcode.notAscii': (flag: string, text: string) => `${flag}: "${text}" has characters a BR Code cannot hold (printable ASCII only; accents are dropped)`,
-  'brcode.tooLong': (flag: string, text: string, length: number, max: number) => `${flag}: "${text}" has ${length} characters; a BR Code takes at most ${max} (Banco Central, Manual do BR Code)`,
+  'brcode.tooLong': (flag: string, text: string, length: number, max: number) =>
+    `${flag}: "${text}" has ${length} characters; a BR Code takes at most ${max} (Banco Central, Manual do BR Code)`,
   'brcode.keyTypeInvalid': (text: string, types: string) => `--key-type: "${text}" is not a Pix key type: ${types}`,
   'brcode.keyInvalid': (problem: string) => `--key: ${problem}; nothing was created`,
-  'brcode.keyAmbiguous': (digits: string) => `--key: "${digits}" is both a valid CPF and a valid mobile number; say which with --key-type cpf or --key-type phone (or write the phone as +55${digits}); nothing was created`,
+  'brcode.keyAmbiguous': (digits: string) =>
+    `--key: "${digits}" is both a valid CPF and a valid mobile number; say which with --key-type cpf or --key-type phone (or write the phone as +55${digits}); nothing was created`,
   'brcode.notPixKey': (text: string) => `--key: "${text}" is not a Pix key: a CPF, a CNPJ, a +55 mobile number, an e-mail or a random key (UUID) (DICT key formats)`,
   'brcode.valueAndAmount': 'give either --value (cents) or --amount (reais), not both',
   'brcode.valueInvalid': (text: string, max: number) => `--value: "${text}" is not an amount in cents from 1 to ${max} (for reais, use --amount 10,50)`,
@@ -1158,7 +1240,8 @@ Open a new shell afterwards.`,
   'brcodeProblem.crcLast': 'it has no 4-character CRC (63) as its last object',
   'brcodeProblem.crcMatch': (crc: string, expected: string) => `its CRC ${crc} does not match the payload (expected ${expected})`,
   'brcodeProblem.crcCase': (crc: string) => `its CRC ${crc} is in lower case`,
-  'brcodeProblem.formatIndicator': (value: string | undefined) => (value === undefined ? 'it has no payload format indicator (00)' : `its payload format indicator (00) is "${value}"`),
+  'brcodeProblem.formatIndicator': (value: string | undefined) =>
+    value === undefined ? 'it has no payload format indicator (00)' : `its payload format indicator (00) is "${value}"`,
   'brcodeProblem.formatFirst': 'its payload format indicator (00) is not the first object',
   'brcodeProblem.initiation': (value: string) => `its point of initiation method (01) is "${value}"`,
   'brcodeProblem.accountNotTlv': (id: string) => `its merchant account template ${id} is not TLV`,
@@ -1167,7 +1250,8 @@ Open a new shell afterwards.`,
   'brcodeProblem.keyAndUrl': "its Pix merchant account has both a key (01) and a location URL (25): a payer's bank cannot tell a static code from a dynamic one",
   'brcodeProblem.keyForm': (key: string) => `its Pix key "${key}" is not in a DICT key form`,
   'brcodeProblem.urlScheme': (url: string) => `its location URL "${url}" starts with a scheme`,
-  'brcodeProblem.mcc': (value: string | undefined) => (value === undefined ? 'it has no merchant category code (52)' : `its merchant category code (52) "${value}" is not 4 digits`),
+  'brcodeProblem.mcc': (value: string | undefined) =>
+    value === undefined ? 'it has no merchant category code (52)' : `its merchant category code (52) "${value}" is not 4 digits`,
   'brcodeProblem.currency': (value: string | undefined) => (value === undefined ? 'it has no currency (53)' : `its currency (53) is "${value}", not 986 (real)`),
   'brcodeProblem.amountLength': (amount: string) => `its amount (54) "${amount}" has ${amount.length} characters`,
   'brcodeProblem.amount': (amount: string) => `its amount (54) "${amount}" is not a positive decimal with at most 2 decimals`,
@@ -1229,7 +1313,8 @@ Open a new shell afterwards.`,
   'listen.noAnswerWithin': (ms: number) => `no answer within ${ms} ms`,
   'listen.stopping': 'the listener is stopping',
   'listen.senderGone': 'its sender stopped waiting',
-  'listen.queueFull': (count: number, bytes: number, host: string, what: string, dropped: number) => `forward queue full (${count} notifications, ${bytes} bytes waiting for ${host}): ${what} answered 503 so that its sender sends it again; ${dropped} so far`,
+  'listen.queueFull': (count: number, bytes: number, host: string, what: string, dropped: number) =>
+    `forward queue full (${count} notifications, ${bytes} bytes waiting for ${host}): ${what} answered 503 so that its sender sends it again; ${dropped} so far`,
   'listen.aPing': 'a ping',
   'listen.transaction': (id: string, status: string) => `transaction ${id} ${status}`,
   'listen.tooLarge': (from: string, max: number) => `refused a postback from ${from}: body larger than ${max} bytes (413)`,
@@ -1240,7 +1325,8 @@ Open a new shell afterwards.`,
   'listen.notVerifying': 'signatures not checked (no --secret)',
   'listen.forwarding': (url: string) => `forwarding to ${url}`,
   'listen.ready': (url: string, notes: string) => `ready: postbacks to ${url} are printed here (${notes}); Ctrl-C to stop`,
-  'listen.stopped': (received: number, dropped: number, notTaken: number) => `stopped; ${received} notification${received === 1 ? '' : 's'} received${notTaken > 0 ? `; ${notTaken} not taken by the application (answered 502/504: the sender sends them again)` : ''}${dropped > 0 ? `; ${dropped} refused (forward queue full, 503)` : ''}`,
+  'listen.stopped': (received: number, dropped: number, notTaken: number) =>
+    `stopped; ${received} notification${received === 1 ? '' : 's'} received${notTaken > 0 ? `; ${notTaken} not taken by the application (answered 502/504: the sender sends them again)` : ''}${dropped > 0 ? `; ${dropped} refused (forward queue full, 503)` : ''}`,
   'postback.noSignature': (header: string) => `no ${header} header`,
   'postback.manySignatures': (header: string) => `more than one ${header} header`,
   'postback.malformedT': 'malformed signature header (t=)',
@@ -1304,14 +1390,16 @@ Open a new shell afterwards.`,
   'sandbox.resendWhich': 'give an event id (evt_…, as `paycli sandbox events` shows it) or --failed',
   'sandbox.resendBoth': 'give an event id or --failed, not both',
   'sandbox.eventIdInvalid': (text: string) => `<eventId> must be an event id as \`paycli sandbox events\` shows it (evt_<number>), got "${text}"`,
-  'sandbox.olderSandbox': (host: string, status: number, message: string) => `${host} answered HTTP ${status}${message ? `: ${message}` : ''}: a paycli sandbox older than this paycli?`,
+  'sandbox.olderSandbox': (host: string, status: number, message: string) =>
+    `${host} answered HTTP ${status}${message ? `: ${message}` : ''}: a paycli sandbox older than this paycli?`,
   'sandbox.nothingToResend': 'no event to resend: every event was delivered',
   'sandbox.queued': ': queued for delivery',
   'sandbox.sandboxUrlInvalid': (flag: string, text: string) => `${flag} must be an http(s) URL, e.g. http://127.0.0.1:4010, got "${text}"`,
   'sandbox.twoAddresses': (sandboxUrl: string, baseUrl: string) => `--sandbox-url ${sandboxUrl} and --base-url ${baseUrl} name two different sandboxes; give one of them`,
   'sandbox.builtInNotControllable': (source: string) => `${source} is "sandbox", the built-in sandbox, which lives inside each command: there is no running sandbox to act on`,
   'sandbox.builtInNotControllableHint': 'start one with `paycli sandbox` and name its address: --base-url http://127.0.0.1:4010',
-  'sandbox.notFromSandbox': (host: string, status: number) => `${host} answered HTTP ${status} without the sandbox's x-paycli-sandbox header: it is not a paycli sandbox, so nothing was changed there`,
+  'sandbox.notFromSandbox': (host: string, status: number) =>
+    `${host} answered HTTP ${status} without the sandbox's x-paycli-sandbox header: it is not a paycli sandbox, so nothing was changed there`,
   'sandbox.failure.clearAlone': '--clear takes no failure, --pix-key or --value',
   'sandbox.failure.which': (names: string) => `name the failure to answer: paycli sandbox failure <${names}> --pix-key <key> | --value <cents>`,
   'sandbox.failure.unknown': (name: string, names: string) => `unknown failure "${name}"; use one of ${names}`,
@@ -1335,21 +1423,27 @@ Open a new shell afterwards.`,
   'sandbox.log.byControl': 'control endpoint',
   'sandbox.log.byAutoPay': 'auto-pay',
   'sandbox.log.byFailureRule': (failure: string) => `failure rule ${failure}`,
-  'sandbox.log.failureRule': (failure: string, what: string | number) => `failure rule added: ${failure} for every cash-out ${typeof what === 'number' ? `of value ${what}` : `to Pix key ${what}`}`,
-  'sandbox.log.changed': (kind: string, id: number, from: string, to: string, by: string, postbacks: number) => `${kind} ${id}: ${from} → ${to} (${by})${postbacks ? `; postback${postbacks > 1 ? 's' : ''} queued` : ''}`,
+  'sandbox.log.failureRule': (failure: string, what: string | number) =>
+    `failure rule added: ${failure} for every cash-out ${typeof what === 'number' ? `of value ${what}` : `to Pix key ${what}`}`,
+  'sandbox.log.changed': (kind: string, id: number, from: string, to: string, by: string, postbacks: number) =>
+    `${kind} ${id}: ${from} → ${to} (${by})${postbacks ? `; postback${postbacks > 1 ? 's' : ''} queued` : ''}`,
   'sandbox.log.created': (cashout: boolean, id: number, postbacks: number) => `${cashout ? 'cash-out' : 'cash-in'} ${id}: created; postback${postbacks > 1 ? 's' : ''} queued`,
   'sandbox.log.resendAll': (count: number) => `resend of ${count} event${count === 1 ? '' : 's'} not delivered (control endpoint)`,
   'sandbox.log.resendOne': (id: string, status: string, transaction: number) => `event ${id} (${status} of transaction ${transaction}) resent (control endpoint)`,
-  'sandbox.log.dropped': (cashout: boolean, id: number, n: number) => `${cashout ? 'cash-out' : 'cash-in'} ${id} created; connection reset before the answer (drop after create #${n})`,
+  'sandbox.log.dropped': (cashout: boolean, id: number, n: number) =>
+    `${cashout ? 'cash-out' : 'cash-in'} ${id} created; connection reset before the answer (drop after create #${n})`,
   'sandbox.log.order': (order: string) => `order ${order}`,
-  'sandbox.log.pendingAtStop': (pending: number, kept: boolean) => `${pending} postback event${pending === 1 ? '' : 's'} not delivered yet: ${kept ? 'kept, sent when the sandbox starts again with this data folder' : 'abandoned (events kept in memory only)'}`,
-  'sandbox.log.gaveUpFailing': (event: string, attempts: number, within: string, id: string) => `postback ${event}: giving up after ${attempts} attempt${attempts === 1 ? '' : 's'}, its receiver is failing (not delivered within ${within}; \`paycli sandbox resend ${id}\` sends it again)`,
+  'sandbox.log.pendingAtStop': (pending: number, kept: boolean) =>
+    `${pending} postback event${pending === 1 ? '' : 's'} not delivered yet: ${kept ? 'kept, sent when the sandbox starts again with this data folder' : 'abandoned (events kept in memory only)'}`,
+  'sandbox.log.gaveUpFailing': (event: string, attempts: number, within: string, id: string) =>
+    `postback ${event}: giving up after ${attempts} attempt${attempts === 1 ? '' : 's'}, its receiver is failing (not delivered within ${within}; \`paycli sandbox resend ${id}\` sends it again)`,
   'sandbox.log.attempt': (event: string, n: number, outcome: string) => `postback ${event} attempt ${n}: ${outcome}`,
   'sandbox.log.delivered': ', delivered',
   'sandbox.log.givingUp': (within: string, id: string) => `; giving up (not delivered within ${within}; \`paycli sandbox resend ${id}\` sends it again)`,
   'sandbox.log.retryIn': (wait: string) => `; retry in ${wait}`,
   'sandbox.log.damaged': (count: number, file: string) => `${count} damaged line${count === 1 ? '' : 's'} of ${file} skipped (a write cut short by a crash)`,
-  'sandbox.log.droppedEvent': (id: string, status: string, transaction: number, max: number) => `event ${id} (${status} of transaction ${transaction}) dropped undelivered: more than ${max} events kept`,
+  'sandbox.log.droppedEvent': (id: string, status: string, transaction: number, max: number) =>
+    `event ${id} (${status} of transaction ${transaction}) dropped undelivered: more than ${max} events kept`,
   // ── the select list's keys line in a prompt (src/payment/prompts.ts selectTheme) ──
   'prompt.selectNavigate': 'navigate',
   'prompt.selectSelect': 'select',
@@ -1358,7 +1452,8 @@ Open a new shell afterwards.`,
   'brcodeCheck.invalid': (problem: string) => `the BR Code returned by the gateway is not valid: ${problem}; do not hand it to a payer`,
   'brcodeCheck.warning': (problem: string, rule: string) => `the BR Code returned by the gateway: ${problem} (${rule}); some banks refuse such codes`,
   'brcodeCheck.dynamic': (url: string) => `dynamic BR Code: the payer's bank takes the amount from the payload at ${url}`,
-  'brcodeCheck.noAmount': (amount: string) => `the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this ${amount} cash-in`,
+  'brcodeCheck.noAmount': (amount: string) =>
+    `the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this ${amount} cash-in`,
   'brcodeCheck.otherAmount': (asked: string, requested: string) => `the BR Code asks the payer for ${asked}, but the cash-in was for ${requested}`,
   'brcodeCheck.recurrence': (url: string) => `Pix Automático BR Code: the payer's bank takes the amount from the recurrence payload at ${url}`,
   // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/cli/batch/row.ts) ──
@@ -1374,7 +1469,8 @@ Open a new shell afterwards.`,
   'lookup.noLookupByOrder': (answer: string) => `the gateway has no lookup by order reference (${answer})`,
   'lookup.askFailed': (why: string) => `asking the gateway failed: ${why}`,
   'reconcile.why.sandbox': 'sent to the built-in sandbox, which keeps nothing between runs: resolve it by hand (`paycli history`)',
-  'reconcile.why.otherGateway': (target: string, profile: string, now: string) => `it was sent to ${target}, but profile "${profile}" now sends to ${now}: run again with --base-url for that gateway`,
+  'reconcile.why.otherGateway': (target: string, profile: string, now: string) =>
+    `it was sent to ${target}, but profile "${profile}" now sends to ${now}: run again with --base-url for that gateway`,
   'reconcile.why.otherObject': (object: string, expected: string) => `the gateway says it is a ${object}, not a ${expected}`,
   'reconcile.why.otherValue': (held: string, sent: string) => `the gateway holds ${held}, not the ${sent} sent`,
   'reconcile.why.attention': (problems: string) => `needs attention: ${problems}`,
@@ -1388,7 +1484,8 @@ Open a new shell afterwards.`,
   'reconcile.head.result': 'RESULT',
   'reconcile.head.detail': 'DETAIL',
   'batchRow.alreadyAtGateway': (orderId: string, found: string) => `the gateway already holds order ${orderId}: ${found}; not sent, so that it is not paid twice`,
-  'batchRow.stillNeedsAttention': (entry: string, problems: string) => `created by an earlier run and still needs attention (ledger entry ${entry}; settle it with paycli history resolve ${entry} --outcome ok once checked): ${problems}`,
+  'batchRow.stillNeedsAttention': (entry: string, problems: string) =>
+    `created by an earlier run and still needs attention (ledger entry ${entry}; settle it with paycli history resolve ${entry} --outcome ok once checked): ${problems}`,
   'batchRow.earlierRun': (why: string) => `an earlier run may have sent it; not sent again: ${why}`,
   // ── receipt (src/cli/run/receipt.ts, src/payment/receipt.ts, src/cli/receipt/layout.ts) ──
   'receipt.noUnknown': (id: number) => `no receipt: the outcome of ledger entry ${id} is unknown (run paycli reconcile, or paycli history resolve, first)`,
@@ -1396,13 +1493,15 @@ Open a new shell afterwards.`,
   'receipt.noNotSent': (id: number) => `no receipt: ledger entry ${id} was never sent`,
   'receipt.noTransaction': (id: number) => `no receipt: ledger entry ${id} has no transaction id from the gateway`,
   'receipt.noCashInUnconfirmed': (id: number) => `no receipt: the payment of the cash-in of ledger entry ${id} cannot be confirmed (the gateway cannot be asked)`,
-  'receipt.noCashInUnconfirmedHint': 'a cash-in gets a receipt once the gateway says it is paid; the built-in sandbox keeps nothing between runs (use paycli sandbox and --base-url)',
+  'receipt.noCashInUnconfirmedHint':
+    'a cash-in gets a receipt once the gateway says it is paid; the built-in sandbox keeps nothing between runs (use paycli sandbox and --base-url)',
   'receipt.noCashInNotPaid': (id: number, status: string) => `no receipt: the cash-in of ledger entry ${id} is not paid (status ${status})`,
   'receipt.noCashOutStatus': (id: number, status: string) => `no receipt: the cash-out of ledger entry ${id} did not happen (status ${status})`,
   'receipt.noAtGateway': (id: number, message: string) => `no receipt: the gateway does not know the transaction of ledger entry ${id} (${message})`,
   'receipt.noEntry': (what: string) => `no receipt: no payment with ${what} in the ledger`,
   'receipt.noEntryHint': 'a receipt is made from the ledger of the machine (or team ledger) that sent the payment; see paycli history',
-  'receipt.otherGateway': (target: string, profile: string) => `profile ${profile} now points at another gateway than the one this payment went to (${target}); the receipt shows what the ledger recorded`,
+  'receipt.otherGateway': (target: string, profile: string) =>
+    `profile ${profile} now points at another gateway than the one this payment went to (${target}); the receipt shows what the ledger recorded`,
   'receipt.noLookup': (why: string) => `the gateway was not asked (${why}); the receipt shows what the ledger recorded`,
   'receipt.statusNotKept': (why: string) => `the gateway's status could not be kept in the ledger: ${why}`,
   'receipt.binaryToTerminal': (format: string) => `-o - writes the ${format} to stdout, which is a terminal: redirect it (> receipt.${format}) or name a file`,
@@ -1468,7 +1567,8 @@ A refused, unknown, never sent or unpaid payment gets no receipt: exit 2 (no_rec
   'ofx.memo.cashin': 'Pix received',
   'ofx.memo.order': (ref: string) => `order ${ref}`,
   'ofx.memo.transaction': (id: string) => `transaction ${id}`,
-  'ofx.leftOut': (n: number) => `${n} ${n === 1 ? 'payment' : 'payments'} of the period left out of the statement: not settled (refused, unknown, not sent, a cash-in not seen paid, or the built-in sandbox)`,
+  'ofx.leftOut': (n: number) =>
+    `${n} ${n === 1 ? 'payment' : 'payments'} of the period left out of the statement: not settled (refused, unknown, not sent, a cash-in not seen paid, or the built-in sandbox)`,
 } as const;
 
 /** The keys of every catalog. */

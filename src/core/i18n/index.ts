@@ -83,4 +83,3 @@ export function resolveLanguage(flag: string | undefined, config: string | undef
   const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
   return /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
-

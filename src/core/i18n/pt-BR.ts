@@ -19,23 +19,31 @@ export const ptBR: Catalog = {
   'lang.flag': 'idioma das mensagens e da ajuda: pt-BR ou en (padrão: chave de configuração lang, depois LC_ALL/LC_MESSAGES/LANG)',
   // ── hora local, codificações, planilhas (src/core/local-time.ts, src/core/text-encoding.ts, src/cli/csv-dialect.ts) ──
   'time.column': 'HORA',
-  'time.boundInvalid': (flag, text) => `${flag}: use uma duração como 30m, 24h, 7d ou 2w, um dia como 2026-11-01, 01/11/2026, hoje ou ontem (today, yesterday), ou um horário como 2026-11-01T12:00:00-03:00; recebido "${text}"`,
+  'time.boundInvalid': (flag, text) =>
+    `${flag}: use uma duração como 30m, 24h, 7d ou 2w, um dia como 2026-11-01, 01/11/2026, hoje ou ontem (today, yesterday), ou um horário como 2026-11-01T12:00:00-03:00; recebido "${text}"`,
   'encoding.invalid': (text) => `--encoding: use utf-8, windows-1252 ou latin1, recebido "${text}"; nada foi enviado`,
   'encoding.notUtf8': (flag, name, line, column, byte) => `${flag}: ${name} não é UTF-8 válido: linha ${line}, caractere ${column} (byte ${byte}); nada foi enviado`,
-  'encoding.hintWindows1252': (line, text) => `o arquivo se lê como Windows-1252 (o "CSV" que o Excel salva no Windows): a linha ${line} seria "${text}"; use --encoding windows-1252, ou salve o arquivo como "CSV UTF-8"`,
+  'encoding.hintWindows1252': (line, text) =>
+    `o arquivo se lê como Windows-1252 (o "CSV" que o Excel salva no Windows): a linha ${line} seria "${text}"; use --encoding windows-1252, ou salve o arquivo como "CSV UTF-8"`,
   'encoding.hintOther': 'salve o arquivo em UTF-8, ou use --encoding windows-1252 ou latin1 se ele foi escrito em uma dessas',
   'encoding.bom': (flag, name, encoding) => `${flag}: ${name} começa com a marca de ordem de bytes do UTF-8: ele é UTF-8, não ${encoding}; nada foi enviado`,
   'encoding.bomHint': 'tire o --encoding',
-  'encoding.replacement': (code, at) => `não é UTF-8 válido: contém ${code}, o caractere de substituição (no caractere ${at}), onde bytes de outra codificação (como Windows-1252) foram lidos como UTF-8; as letras originais se perderam`,
+  'encoding.replacement': (code, at) =>
+    `não é UTF-8 válido: contém ${code}, o caractere de substituição (no caractere ${at}), onde bytes de outra codificação (como Windows-1252) foram lidos como UTF-8; as letras originais se perderam`,
   'encoding.lostText': (code, at) => `contém ${code} (no caractere ${at}), um caractere que representa texto perdido`,
-  'encoding.argv': (what, at) => `${what} não é UTF-8 válido (o caractere ${at} é U+FFFD, o caractere de substituição, onde a linha de comando tinha bytes de outra codificação); nada foi feito`,
-  'encoding.argvHint': 'configure o terminal (ou o script) em UTF-8; os bytes originais não podem ser recuperados da linha de comando. Um arquivo em Windows-1252 ou Latin-1 pode ser lido com --input ou --batch e --encoding',
+  'encoding.argv': (what, at) =>
+    `${what} não é UTF-8 válido (o caractere ${at} é U+FFFD, o caractere de substituição, onde a linha de comando tinha bytes de outra codificação); nada foi feito`,
+  'encoding.argvHint':
+    'configure o terminal (ou o script) em UTF-8; os bytes originais não podem ser recuperados da linha de comando. Um arquivo em Windows-1252 ou Latin-1 pode ser lido com --input ou --batch e --encoding',
   'encoding.flag': 'como o arquivo de --input ou --batch está escrito: utf-8 (o padrão; outros bytes são recusados), windows-1252 (o "CSV" do Excel no Windows) ou latin1',
   'csv.dialectInvalid': (text) => `--csv-dialect: use br ou intl, recebido "${text}"`,
   'csv.dialectNeedsCsv': '--csv-dialect é para --format csv',
-  'csv.dialectFlagHistory': 'com --format csv: br (separado por ;, nomes de coluna em português, 1.234,56, hora local; o padrão em português) ou intl (separado por vírgula, nomes em inglês)',
-  'csv.dialectFlagBatch': 'com --batch: um arquivo de resultados .csv em br (separado por ;, nomes de coluna em português, valores como 1.234,56; o padrão em português) ou intl (separado como a entrada, nomes em inglês, centavos)',
-  'history.sinceFlag': 'só pagamentos registrados desde: uma duração para trás (30m, 24h, 7d, 2w), um dia local (2026-11-01, 01/11/2026, hoje, ontem, today, yesterday) ou um horário (2026-11-01T12:00:00-03:00)',
+  'csv.dialectFlagHistory':
+    'com --format csv: br (separado por ;, nomes de coluna em português, 1.234,56, hora local; o padrão em português) ou intl (separado por vírgula, nomes em inglês)',
+  'csv.dialectFlagBatch':
+    'com --batch: um arquivo de resultados .csv em br (separado por ;, nomes de coluna em português, valores como 1.234,56; o padrão em português) ou intl (separado como a entrada, nomes em inglês, centavos)',
+  'history.sinceFlag':
+    'só pagamentos registrados desde: uma duração para trás (30m, 24h, 7d, 2w), um dia local (2026-11-01, 01/11/2026, hoje, ontem, today, yesterday) ou um horário (2026-11-01T12:00:00-03:00)',
   'history.untilFlag': 'só pagamentos registrados antes de (um dia inclui o dia local inteiro)',
   // ── message prefixes (src/core/logger.ts) ──
   'log.error': 'erro:',
@@ -66,7 +74,8 @@ export const ptBR: Catalog = {
   'cmdr.for': (path) => ` de '${path}'`,
   'cmdr.knownCommands': (where, names) => `(comandos conhecidos${where}: ${names})`,
   // ── paycli --help (src/cli/program.ts) ──
-  'root.description': 'Cobranças Pix (BR Code / QR code) e saques (pagamentos para uma chave Pix) num gateway de pagamento.\nSem gateway configurado, os comandos rodam num sandbox embutido, onde nenhum dinheiro se move.',
+  'root.description':
+    'Cobranças Pix (BR Code / QR code) e saques (pagamentos para uma chave Pix) num gateway de pagamento.\nSem gateway configurado, os comandos rodam num sandbox embutido, onde nenhum dinheiro se move.',
   'root.version': 'mostra a versão (com --verbose: também o Node, o driver SQLite e onde ficam o registro local, a configuração e o cache)',
   'root.json': 'imprime o resultado como um documento JSON no stdout (erros em JSON no stderr); --json CAMPOS (lista separada por vírgulas) imprime só esses campos',
   'root.jq': 'filtra o resultado JSON com uma expressão jq (jq 1.8 embutido: não precisa do programa jq)',
@@ -88,21 +97,25 @@ export const ptBR: Catalog = {
   'root.exitCodes': 'Códigos de saída:',
   'root.environment': 'Ambiente:',
   'root.example.cashoutComment': '# num terminal: pede a chave, sem mostrá-la',
-  'root.environmentText': '  PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY têm precedência sobre o perfil; as opções, sobre ambos.\n  PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.\n  PAYCLI_POSTBACK_SECRET assina (sandbox) e confere (listen) os postbacks.\n  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR mudam o arquivo de configuração, a pasta de dados e\n  o cache de código (NODE_DISABLE_COMPILE_CACHE=1 desliga o cache).\n  LC_ALL, LC_MESSAGES, LANG: um valor que começa com pt dá português (salvo --lang ou a chave de configuração lang).',
+  'root.environmentText':
+    '  PAYCLI_PROFILE, PAYCLI_BASE_URL, PAYCLI_API_KEY têm precedência sobre o perfil; as opções, sobre ambos.\n  PAYCLI_NO_INPUT=1, NO_COLOR=1, HTTPS_PROXY/HTTP_PROXY/NO_PROXY, NODE_EXTRA_CA_CERTS.\n  PAYCLI_POSTBACK_SECRET assina (sandbox) e confere (listen) os postbacks.\n  PAYCLI_CONFIG_DIR, PAYCLI_DATA_DIR, PAYCLI_CACHE_DIR mudam o arquivo de configuração, a pasta de dados e\n  o cache de código (NODE_DISABLE_COMPILE_CACHE=1 desliga o cache).\n  LC_ALL, LC_MESSAGES, LANG: um valor que começa com pt dá português (salvo --lang ou a chave de configuração lang).',
   // ── exit codes (src/core/errors.ts EXIT_CODE_SUMMARY) ──
   'exit.0': 'sucesso (um lote: todas as linhas ok, ou já ok)',
   'exit.1': 'o gateway recusou a requisição (4xx que não 401/403); a mensagem dele é mostrada (um lote: algumas linhas recusadas)',
-  'exit.2': 'erro de uso ou de validação, nada foi enviado (também: saque não confirmado, saque duplicado, registro local inutilizável ou ocupado; um arquivo de lote com linhas ruins)',
+  'exit.2':
+    'erro de uso ou de validação, nada foi enviado (também: saque não confirmado, saque duplicado, registro local inutilizável ou ocupado; um arquivo de lote com linhas ruins)',
   'exit.3': 'a autenticação falhou (401/403) ou não há chave de API configurada',
   'exit.4': 'falha de rede ou tempo esgotado (resultado desconhecido se a requisição pode ter sido enviada; um lote: algumas linhas desconhecidas)',
   'exit.5': 'o gateway falhou ou respondeu fora da interface (5xx, não JSON, formato errado; um lote: algumas linhas desconhecidas)',
-  'exit.6': 'criado, mas precisa de atenção (valores ou BR Code errados na resposta; resultado não gravado; --watch terminou sem pagamento ou no tempo limite; um lote: algumas linhas precisam de revisão manual)',
+  'exit.6':
+    'criado, mas precisa de atenção (valores ou BR Code errados na resposta; resultado não gravado; --watch terminou sem pagamento ou no tempo limite; um lote: algumas linhas precisam de revisão manual)',
   'exit.70': 'erro interno (um bug no paycli)',
   'exit.130': 'interrompido (Ctrl-C, ou SIGTERM durante uma requisição; um lote: as linhas em andamento ficam registradas, rode de novo para continuar)',
   // ── paycli help (src/cli/help.ts) ──
   'help.cmd.description': 'mostra a ajuda de um comando, p. ex. paycli help config set; `paycli help examples` mostra onde estão os arquivos de exemplo',
   'help.cmd.argument': 'um comando e seus subcomandos, ou examples',
-  'help.cmd.after': (files) => `paycli help examples mostra a pasta dos arquivos de exemplo que vêm com o paycli (${files}),\nusados nos exemplos de todo --help; copie o arquivo antes de alterá-lo.`,
+  'help.cmd.after': (files) =>
+    `paycli help examples mostra a pasta dos arquivos de exemplo que vêm com o paycli (${files}),\nusados nos exemplos de todo --help; copie o arquivo antes de alterá-lo.`,
   'help.usage.options': 'opções',
   'help.usage.command': 'comando',
   'config.lang.invalid': (value) => `lang deve ser pt-BR ou en, veio "${value}"`,
@@ -179,7 +192,8 @@ export const ptBR: Catalog = {
   'contact.phoneChar': (what) => `contém ${what}; só são aceitos dígitos, +, espaços e ( ) -`,
   'contact.phoneDigits': (n, after) => `tem ${n} dígito${n === 1 ? '' : 's'}${after}; precisa do DDD e do número: 10 dígitos (fixo) ou 11 (celular)`,
   'contact.phoneDdd': (ddd, list) => `tem DDD ${ddd}, que não existe (DDDs da Anatel: ${list})`,
-  'contact.phoneAdd9': (fixed) => `não é um número válido: 10 dígitos formam um fixo, cujo número depois do DDD começa com 2-5; um celular tem 9 dígitos depois do DDD, começando com 9 (falta o 9: ${fixed}?)`,
+  'contact.phoneAdd9': (fixed) =>
+    `não é um número válido: 10 dígitos formam um fixo, cujo número depois do DDD começa com 2-5; um celular tem 9 dígitos depois do DDD, começando com 9 (falta o 9: ${fixed}?)`,
   'contact.phoneFixed': 'não é um número válido: 10 dígitos formam um fixo, cujo número depois do DDD começa com 2-5 (Anatel)',
   'contact.phoneMobile': 'não é um celular válido: com 11 dígitos, o número depois do DDD deve começar com 9',
   'contact.afterCountry': ' depois do código do país',
@@ -205,7 +219,8 @@ export const ptBR: Catalog = {
   'schema.urlLong': (max) => `tem mais de ${max} caracteres; p. ex. https://example.com/pix/postback`,
   'schema.urlNotHttp': 'não é uma URL http(s) absoluta, p. ex. https://example.com/pix/postback',
   'schema.splitTwice': (id) => `${id} já tem um split; dê a cada cliente um split só, com o valor inteiro, p. ex. ${id}:300`,
-  'schema.splitSum': (sum, sumReais, value, valueReais) => `somam ${sum} centavos (${sumReais}), mais que o valor de ${value} centavos (${valueReais}); os splits devem somar no máximo o valor`,
+  'schema.splitSum': (sum, sumReais, value, valueReais) =>
+    `somam ${sum} centavos (${sumReais}), mais que o valor de ${value} centavos (${valueReais}); os splits devem somar no máximo o valor`,
   'schema.pixKeyType': (list, got) => `deve ser um destes: ${list}, não ${got}; p. ex. email`,
   'schema.what.pixKey': 'uma chave Pix, p. ex. fulano@example.com',
   'schema.pixKeyEmpty': 'não pode ser vazia, p. ex. fulano@example.com ou 123.456.789-09',
@@ -246,8 +261,10 @@ export const ptBR: Catalog = {
   'gw.tooBig': (max, lookup) => `a resposta do gateway tem mais de ${max} bytes; recusada${lookup ? '' : ' (a requisição foi recebida: confira o resultado no gateway)'}`,
   'gw.unknownTail': (advice) => `; o resultado é desconhecido: ${advice}`,
   'gw.nowhere': 'lugar nenhum',
-  'gw.redirectLookup': (status, location) => `o gateway respondeu HTTP ${status}, um redirecionamento para ${location}; o paycli não segue redirecionamentos (a credencial iria junto)`,
-  'gw.redirectPost': (status, location) => `o gateway respondeu HTTP ${status}, um redirecionamento para ${location}; o paycli nunca segue um redirecionamento num POST (reenviaria o pagamento)`,
+  'gw.redirectLookup': (status, location) =>
+    `o gateway respondeu HTTP ${status}, um redirecionamento para ${location}; o paycli não segue redirecionamentos (a credencial iria junto)`,
+  'gw.redirectPost': (status, location) =>
+    `o gateway respondeu HTTP ${status}, um redirecionamento para ${location}; o paycli nunca segue um redirecionamento num POST (reenviaria o pagamento)`,
   'gw.redirectLookupHint': 'confira a URL base e os caminhos de consulta (`paycli config list`)',
   'gw.redirectPostHint': 'confira a URL base (https://, caminho no final)',
   'gw.unauthorized': (status, message) => `o gateway recusou a credencial (HTTP ${status}${message ? `: ${message}` : ''})`,
@@ -276,15 +293,18 @@ export const ptBR: Catalog = {
   'settings.unknownProfile': (name, source, near, action) => `perfil desconhecido "${name}" (${source})${near ? `: você quis dizer ${near}?` : ''}; ${action}`,
   'settings.configuredProfiles': (names) => `perfis configurados: ${names} (paycli config profiles)`,
   'settings.noProfiles': 'nenhum perfil configurado: crie um com `paycli config set base-url <url> --profile <nome> --create`',
-  'settings.noBaseUrl': (profile, op, present) => `falta \`base-url\`${op === 'lookup' ? '' : ` para ${op === 'cashin' ? 'cobranças' : 'saques'}`} (perfil "${profile}"), mas ${present} ${present.includes(', ') ? 'estão definidos' : 'está definido'}: um gateway foi pedido, então o sandbox embutido não é usado; nada foi enviado`,
-  'settings.noBaseUrlHint': (command) => `defina uma com \`${command}\` (ou PAYCLI_BASE_URL / --base-url), escolha outro perfil (paycli config profiles) ou passe --base-url sandbox`,
+  'settings.noBaseUrl': (profile, op, present) =>
+    `falta \`base-url\`${op === 'lookup' ? '' : ` para ${op === 'cashin' ? 'cobranças' : 'saques'}`} (perfil "${profile}"), mas ${present} ${present.includes(', ') ? 'estão definidos' : 'está definido'}: um gateway foi pedido, então o sandbox embutido não é usado; nada foi enviado`,
+  'settings.noBaseUrlHint': (command) =>
+    `defina uma com \`${command}\` (ou PAYCLI_BASE_URL / --base-url), escolha outro perfil (paycli config profiles) ou passe --base-url sandbox`,
   'settings.baseUrlNotAbsolute': (url) => `a URL base "${url}" não é uma URL absoluta; exemplo: https://api.gateway.example`,
   'settings.baseUrlHttps': (url) => `a URL base "${url}" deve começar com https://`,
   'settings.baseUrlQuery': (url, query) => `a URL base "${url}" tem ${query ? 'uma query' : 'um fragmento'}: uma URL base é um esquema, um host e, opcionalmente, um caminho`,
   'settings.baseUrlQueryHint': 'exemplo: https://api.gateway.example/api/v2',
   'settings.baseUrlHttp': (url) => `a URL base "${url}" usa http sem TLS: a chave de API viajaria às claras`,
   'settings.baseUrlHttpHint': 'use https://, ou passe --allow-insecure-http se é isso mesmo que você quer',
-  'settings.keychainUnreadable': (profile, keychain, why, key = 'api-key') => `${key === 'api-key' ? 'a chave de API' : key} do perfil "${profile}" está em ${keychain}, que não pode ser lido (${why}); nada foi enviado`,
+  'settings.keychainUnreadable': (profile, keychain, why, key = 'api-key') =>
+    `${key === 'api-key' ? 'a chave de API' : key} do perfil "${profile}" está em ${keychain}, que não pode ser lido (${why}); nada foi enviado`,
   'settings.keychainHint': (command) => `desbloqueie o chaveiro, defina PAYCLI_API_KEY ou rode \`${command}\` de novo`,
   'settings.noKeyLoopback': (profile, host) => `sem chave de API para o perfil "${profile}": enviando para ${host} (loopback) sem credencial`,
   'settings.noKey': (profile) => `sem chave de API para o perfil "${profile}": nada foi enviado`,
@@ -316,20 +336,27 @@ export const ptBR: Catalog = {
   'pay.fileProblem': (flag, file, problem) => `${flag}: ${file} ${problem}; nada foi enviado`,
   'pay.dryRunNoKey': (profile) => `sem chave de API para o perfil "${profile}": uma execução de verdade pararia aqui (saída 3)`,
   'pay.dryRun': (sandbox) => `simulação (dry run): nada foi enviado${sandbox ? ' (a requisição iria para o sandbox embutido)' : ''}`,
-  'pay.reusedOrder': (ref, kind) => `enviado com a referência do pedido ${ref}, a de ${kind === 'cashin' ? 'uma cobrança idêntica anterior' : 'um saque idêntico anterior'} que o gateway nunca recebeu: o gateway vê um pedido só, não importa quantas tentativas`,
+  'pay.reusedOrder': (ref, kind) =>
+    `enviado com a referência do pedido ${ref}, a de ${kind === 'cashin' ? 'uma cobrança idêntica anterior' : 'um saque idêntico anterior'} que o gateway nunca recebeu: o gateway vê um pedido só, não importa quantas tentativas`,
   'pay.needsYes': (kind) => `${kind === 'cashin' ? 'uma cobrança' : 'um saque'} movimenta dinheiro: passe --yes para confirmar quando não estiver num terminal; nada foi enviado`,
   'pay.needsYesHint': 'adicione --yes (ou confira a requisição antes com --dry-run)',
   'pay.notConfirmed': (kind) => `${kind === 'cashin' ? 'cobrança não confirmada' : 'saque não confirmado'}; nada foi enviado`,
-  'pay.allowDuplicate': (kind, id, reais, time, outcome, entry) => `--allow-duplicate: enviando, embora ${kind === 'cashin' ? 'uma cobrança idêntica' : 'um saque idêntico'} (entrada ${id}, ${reais}, ${time}, resultado ${outcome}) esteja no registro local; registrado como entrada ${entry}`,
-  'pay.waiting': (kind, seconds) => `${kind === 'cashin' ? 'a cobrança foi enviada' : 'o saque foi enviado'}: esperando a resposta do gateway (até ${seconds} s), o único jeito de saber se foi criado. Ctrl-C de novo para parar de esperar; o resultado fica desconhecido e o \`paycli reconcile\` o resolve depois`,
-  'pay.askingFirst': (kind, id, order) => `${kind === 'cashin' ? 'uma cobrança idêntica' : 'um saque idêntico'} (entrada ${id}) tem resultado desconhecido: perguntando antes ao gateway pelo pedido ${order}`,
+  'pay.allowDuplicate': (kind, id, reais, time, outcome, entry) =>
+    `--allow-duplicate: enviando, embora ${kind === 'cashin' ? 'uma cobrança idêntica' : 'um saque idêntico'} (entrada ${id}, ${reais}, ${time}, resultado ${outcome}) esteja no registro local; registrado como entrada ${entry}`,
+  'pay.waiting': (kind, seconds) =>
+    `${kind === 'cashin' ? 'a cobrança foi enviada' : 'o saque foi enviado'}: esperando a resposta do gateway (até ${seconds} s), o único jeito de saber se foi criado. Ctrl-C de novo para parar de esperar; o resultado fica desconhecido e o \`paycli reconcile\` o resolve depois`,
+  'pay.askingFirst': (kind, id, order) =>
+    `${kind === 'cashin' ? 'uma cobrança idêntica' : 'um saque idêntico'} (entrada ${id}) tem resultado desconhecido: perguntando antes ao gateway pelo pedido ${order}`,
   'pay.none': '(nenhuma)',
   'pay.askedNow': (message, why) => `${message}. Perguntado agora: ${why}; nada foi enviado`,
   'pay.askAfter': (when) => `rode o mesmo comando, ou \`paycli reconcile\`, depois de ${when}`,
-  'pay.notSentAfterDeadline': (message, ref, kind, entry) => `${message}; perguntado pela referência do pedido ${ref} depois do prazo e do settle-after, o gateway não tem ${kind === 'cashin' ? 'essa cobrança' : 'esse saque'}: registrado como não enviado (entrada ${entry})`,
+  'pay.notSentAfterDeadline': (message, ref, kind, entry) =>
+    `${message}; perguntado pela referência do pedido ${ref} depois do prazo e do settle-after, o gateway não tem ${kind === 'cashin' ? 'essa cobrança' : 'esse saque'}: registrado como não enviado (entrada ${entry})`,
   'pay.sendAgainHint': 'para enviar de novo, rode o mesmo comando: vai com a mesma referência do pedido',
-  'pay.unknownRecorded': (entry, kind, when) => `o resultado é desconhecido e ficou registrado assim (entrada ${entry}; ${kind === 'cashin' ? 'uma cobrança idêntica é recusada' : 'um saque idêntico é recusado'} até ser resolvido)${when ? `; o gateway pode ser consultado a partir de ${when}: \`paycli reconcile\`` : ''}`,
-  'pay.reconcileHint': (when, ref) => `rode \`paycli reconcile\`${when ? ` depois de ${when}` : ''}: ele pergunta ao gateway pela referência do pedido ${ref} e registra o que encontrar`,
+  'pay.unknownRecorded': (entry, kind, when) =>
+    `o resultado é desconhecido e ficou registrado assim (entrada ${entry}; ${kind === 'cashin' ? 'uma cobrança idêntica é recusada' : 'um saque idêntico é recusado'} até ser resolvido)${when ? `; o gateway pode ser consultado a partir de ${when}: \`paycli reconcile\`` : ''}`,
+  'pay.reconcileHint': (when, ref) =>
+    `rode \`paycli reconcile\`${when ? ` depois de ${when}` : ''}: ele pergunta ao gateway pela referência do pedido ${ref} e registra o que encontrar`,
   'input.cannotRead': (name, why) => `--input: não foi possível ler ${name} (${why}); nada foi enviado`,
   'input.tooLarge': (name, max) => `--input: ${name} tem mais de ${max} bytes (1 MiB), o limite de um documento de requisição; nada foi enviado`,
   'input.notJson': (name, why) => `--input: ${name} não é um JSON válido: ${why}; nada foi enviado`,
@@ -338,9 +365,11 @@ export const ptBR: Catalog = {
   'input.valueAndAmount': 'use --value (centavos) ou --amount (reais), não os dois; nada foi enviado',
   'input.amount': (problem) => `--amount: ${problem}; nada foi enviado`,
   // ── the ledger's guards (src/ledger/rules.ts) ──
-  'rules.orderOk': (ref, id, tx, reais, time, note) => `a referência do pedido ${ref} já foi criada neste gateway (entrada ${id}, transação ${tx}, ${reais}, ${time}); recusado para não pagar duas vezes${note}`,
+  'rules.orderOk': (ref, id, tx, reais, time, note) =>
+    `a referência do pedido ${ref} já foi criada neste gateway (entrada ${id}, transação ${tx}, ${reais}, ${time}); recusado para não pagar duas vezes${note}`,
   'rules.orderOkHint': 'um pagamento novo precisa de uma referência de pedido nova',
-  'rules.orderUnknown': (ref, id, reais, time, note) => `a referência do pedido ${ref} já está no registro local com resultado ainda desconhecido (entrada ${id}, ${reais}, ${time}): pode estar a caminho; recusado até ser resolvido${note}`,
+  'rules.orderUnknown': (ref, id, reais, time, note) =>
+    `a referência do pedido ${ref} já está no registro local com resultado ainda desconhecido (entrada ${id}, ${reais}, ${time}): pode estar a caminho; recusado até ser resolvido${note}`,
   'rules.orderUnknownHint': 'o `paycli reconcile` resolve isso perguntando ao gateway (depois que o prazo passar e a execução que o enviou terminar)',
   'rules.aheadOfClock': (min) => `${min} min à frente do relógio desta máquina`,
   'rules.ago': (n, unit) => `há ${n} ${unit === 'days' ? 'dias' : unit}`,
@@ -351,10 +380,13 @@ export const ptBR: Catalog = {
   'rules.dupOkHint': (window) => `se quer mesmo pagar de novo, adicione --allow-duplicate (idêntico: ${window}; veja \`paycli history\`)`,
   'rules.unknownCompleted': 'o resultado é desconhecido (não voltou resposta válida: tempo esgotado, conexão caída, erro do gateway ou Ctrl-C depois do envio)',
   'rules.unknownKilled': 'o resultado é desconhecido (o paycli foi encerrado antes da resposta, ou ainda está sendo enviado)',
-  'rules.dupUnknown': (what, why) => `um saque idêntico pode já ter sido pago: ${what}; ${why}; recusado até esse resultado ser resolvido, para não pagar duas vezes; nada foi enviado`,
-  'rules.dupUnknownHint': (id) => `confira esse saque no gateway antes e registre o que aconteceu: \`paycli history resolve ${id} --outcome ok\` (foi pago) ou \`--outcome not_sent\` (não foi); ou adicione --allow-duplicate para enviar mesmo assim`,
+  'rules.dupUnknown': (what, why) =>
+    `um saque idêntico pode já ter sido pago: ${what}; ${why}; recusado até esse resultado ser resolvido, para não pagar duas vezes; nada foi enviado`,
+  'rules.dupUnknownHint': (id) =>
+    `confira esse saque no gateway antes e registre o que aconteceu: \`paycli history resolve ${id} --outcome ok\` (foi pago) ou \`--outcome not_sent\` (não foi); ou adicione --allow-duplicate para enviar mesmo assim`,
   // ── the team ledger (src/cli/run/ledger.ts, src/ledger/pg/, src/ledger/store.ts) ──
-  'team.notConfigured': 'nenhum registro da equipe configurado: defina ledger-url (paycli config set ledger-url postgres://db.internal:5432/payments) ou PAYCLI_LEDGER_URL; nada foi feito',
+  'team.notConfigured':
+    'nenhum registro da equipe configurado: defina ledger-url (paycli config set ledger-url postgres://db.internal:5432/payments) ou PAYCLI_LEDGER_URL; nada foi feito',
   'team.urlInvalid': (source, url) => `${source} deve ser uma URL postgres://; veio "${url}"; nada foi enviado`,
   'team.migrateNothing': (where, to) => `o registro da equipe em ${where} já está no esquema ${to}: nada a fazer`,
   'team.migrated': (where, to, from) => `o registro da equipe em ${where} agora está no esquema ${to} (estava no ${from})`,
@@ -377,14 +409,16 @@ export const ptBR: Catalog = {
   'team.serverClosed': 'o servidor fechou a conexão',
   'team.workerTimeout': (seconds) => `a conexão com o registro da equipe não respondeu em ${seconds} s`,
   'team.workerClosed': 'a conexão com o registro da equipe está fechada',
-  'team.lostWarning': (where, why) => `a conexão com o registro da equipe em ${where} caiu (${why}): nenhum pagamento novo é iniciado; o que foi registrado fica, e o que estava a caminho é resolvido depois (paycli reconcile, ou o mesmo lote de novo)`,
+  'team.lostWarning': (where, why) =>
+    `a conexão com o registro da equipe em ${where} caiu (${why}): nenhum pagamento novo é iniciado; o que foi registrado fica, e o que estava a caminho é resolvido depois (paycli reconcile, ou o mesmo lote de novo)`,
   'team.unreachable': (where, why, note) => `não foi possível alcançar o registro da equipe em ${where} (${why})${note}`,
   'team.unreachableHint': 'confira se o servidor do banco de dados está no ar e acessível a partir desta máquina, e a ledger-url',
   'team.failed': (where, why, note) => `o registro da equipe em ${where} falhou: ${why}${note}`,
   'team.failedHint': 'confira o servidor do banco de dados e a ledger-url',
   'team.schemaNewer': (where, version, known, note) => `o registro da equipe em ${where} está no esquema ${version}, mais novo do que este paycli conhece (${known})${note}`,
   'team.schemaNewerHint': 'atualize o paycli nesta máquina',
-  'team.schemaOlder': (where, version, needs, note) => `o registro da equipe em ${where} está no esquema ${version}, mais antigo do que este paycli precisa (${needs}); comandos de pagamento nunca alteram um banco compartilhado${note}`,
+  'team.schemaOlder': (where, version, needs, note) =>
+    `o registro da equipe em ${where} está no esquema ${version}, mais antigo do que este paycli precisa (${needs}); comandos de pagamento nunca alteram um banco compartilhado${note}`,
   'team.schemaOlderHint': 'rode `paycli ledger migrate` uma vez (com um paycli desta versão) e depois rode de novo',
   // ── the local ledger's file (src/ledger/files.ts, ledger.ts, journal.ts, connect.ts, driver-better-sqlite3.ts) ──
   'ledger.noEntry': (id) => `não há entrada ${id} no registro local (veja \`paycli history\`)`,
@@ -397,7 +431,8 @@ export const ptBR: Catalog = {
   'ledgerFile.cannotWrite': (detail) => `não pode ser gravado (${detail})`,
   'ledgerFile.cannotOpen': (code) => `não pode ser aberto (${code})`,
   'ledgerFile.ioError': (detail) => `um erro de E/S (${detail})`,
-  'ledgerFile.unusableHint': (file) => `o paycli não envia nada que não possa registrar. Corrija o arquivo ou a pasta dele; se estiver danificado, mova ${file} para outro lugar (guarde-o: ele registra o que foi pago) só depois de conferir os pagamentos recentes no gateway, já que um registro local novo não sabe nada deles`,
+  'ledgerFile.unusableHint': (file) =>
+    `o paycli não envia nada que não possa registrar. Corrija o arquivo ou a pasta dele; se estiver danificado, mova ${file} para outro lugar (guarde-o: ele registra o que foi pago) só depois de conferir os pagamentos recentes no gateway, já que um registro local novo não sabe nada deles`,
   'ledgerFile.cannotRead': (file, why, note) => `o registro local ${file} não pode ser lido (${why})${note}`,
   'ledgerFile.problem': (file, why, note) => `o registro local ${file} ${why}${note}`,
   'ledgerFile.symlink': 'é um link simbólico; o paycli não segue links para o registro local',
@@ -414,9 +449,11 @@ export const ptBR: Catalog = {
   'ledgerFile.folderOtherUser': (owner) => `pertence a outro usuário (uid ${owner})`,
   'ledgerFile.cannotUse': (file, why, note) => `o registro local ${file} não pode ser usado: ${why}${note}`,
   'ledgerFile.busy': (file, seconds, note) => `o registro local ${file} está ocupado: outro paycli segura a trava dele há mais de ${seconds} s${note}`,
-  'ledgerFile.busyWal': (file, code, note) => `o registro local ${file} está ocupado: outro paycli segura uma trava do log de escrita antecipada (write-ahead log) dele (pode estar parado) (${code})${note}`,
+  'ledgerFile.busyWal': (file, code, note) =>
+    `o registro local ${file} está ocupado: outro paycli segura uma trava do log de escrita antecipada (write-ahead log) dele (pode estar parado) (${code})${note}`,
   'ledgerFile.busyHint': 'rode de novo quando o outro paycli terminar; um que está parado (Ctrl-Z, kill -STOP) segura a trava até ser retomado (fg, kill -CONT) ou terminar',
-  'ledgerFile.diskFullHint': (dir) => `o paycli não envia nada que não possa registrar. Libere espaço no disco que contém ${dir} e rode de novo; o registro local em si está inteiro, então guarde-o`,
+  'ledgerFile.diskFullHint': (dir) =>
+    `o paycli não envia nada que não possa registrar. Libere espaço no disco que contém ${dir} e rode de novo; o registro local em si está inteiro, então guarde-o`,
   'ledgerFile.notCreated': (file, why, note) => `o registro local ${file} não pôde ser criado: ${why}${note}`,
   'ledgerFile.notCreatedHint': 'libere espaço no disco que o contém e rode de novo',
   'ledgerFile.journalMode': 'o modo de journal dele não pôde ser definido',
@@ -426,28 +463,34 @@ export const ptBR: Catalog = {
   'ledgerFile.readBackNoVersion': 'ao ser relido estava sem a versão do esquema',
   'ledgerFile.imported': (n, journal, file) => `${n} pagamento(s) importado(s) de ${journal} para o registro local ${file} (o arquivo de journal fica como estava)`,
   'ledgerFile.importSkipped': (n, journal) => `${n} linha(s) de ${journal} não são eventos do journal e não foram importadas`,
-  'ledgerFile.halfCreated': (file, aside) => `o registro local ${file} ficou pela metade (a criação parou, com o disco cheio) e não tinha nenhuma entrada: foi refeito do zero; o arquivo antigo foi guardado como ${aside}`,
-  'ledgerFile.walLost': (file, replaced, note) => `o registro local ${file} perdeu o log de escrita antecipada enquanto o paycli rodava (${file}-wal foi ${replaced ? 'substituído' : 'apagado'} por outro programa); o paycli para em vez de registrar num log que nenhum outro paycli lê${note}`,
-  'ledgerFile.walLostHint': (dir) => `mantenha programas de limpeza e de backup longe de ${dir} enquanto o paycli roda (os arquivos -wal e -shm fazem parte do registro local); o que esta execução registrou antes está em ledger.db; rode o comando de novo`,
+  'ledgerFile.halfCreated': (file, aside) =>
+    `o registro local ${file} ficou pela metade (a criação parou, com o disco cheio) e não tinha nenhuma entrada: foi refeito do zero; o arquivo antigo foi guardado como ${aside}`,
+  'ledgerFile.walLost': (file, replaced, note) =>
+    `o registro local ${file} perdeu o log de escrita antecipada enquanto o paycli rodava (${file}-wal foi ${replaced ? 'substituído' : 'apagado'} por outro programa); o paycli para em vez de registrar num log que nenhum outro paycli lê${note}`,
+  'ledgerFile.walLostHint': (dir) =>
+    `mantenha programas de limpeza e de backup longe de ${dir} enquanto o paycli roda (os arquivos -wal e -shm fazem parte do registro local); o que esta execução registrou antes está em ledger.db; rode o comando de novo`,
   'ledgerFile.vanished': (file, note) => `o registro local ${file} sumiu enquanto era criado${note}`,
   'ledgerFile.empty': (file, note) => `o registro local ${file} está vazio: foi truncado, ou não é um registro do paycli${note}`,
   'ledgerFile.notPaycli': (file, note) => `o registro local ${file} não é um registro do paycli${note}`,
   'ledgerFile.newer': (file, version, note) => `o registro local ${file} foi gravado por um paycli mais novo (esquema ${version}); atualize o paycli${note}`,
-  'ledgerFile.journalNotOurs': (path, note) => `o journal de pagamentos antigo ${path} não é um arquivo comum deste usuário, então os pagamentos dele não podem ser importados para o registro local${note}`,
+  'ledgerFile.journalNotOurs': (path, note) =>
+    `o journal de pagamentos antigo ${path} não é um arquivo comum deste usuário, então os pagamentos dele não podem ser importados para o registro local${note}`,
   'ledgerFile.journalNotOursHint': 'mova-o para outro lugar se ele não for do paycli e rode de novo',
   'driver.nodeSqliteTooOld': (version) => `PAYCLI_SQLITE_DRIVER=node:sqlite precisa do Node 22.16 ou mais novo (este é o ${version})`,
   'driver.nodeSqliteTooOldHint': 'remova PAYCLI_SQLITE_DRIVER: o paycli então usa o better-sqlite3 neste Node',
   'driver.unknown': (value) => `PAYCLI_SQLITE_DRIVER deve ser node:sqlite ou better-sqlite3, não ${value}`,
   'driver.unknownHint': 'remova PAYCLI_SQLITE_DRIVER, ou defina-o como node:sqlite ou better-sqlite3',
   'driver.noAddon': (version) => `no Node ${version} o registro local precisa do módulo compilado do better-sqlite3, que não está instalado`,
-  'driver.noAddonHint': 'reinstale o paycli sem --ignore-scripts, deixando o better-sqlite3 compilar (npm install -g --allow-scripts=better-sqlite3 paycli), ou rode o paycli no Node 22.16 ou mais novo, que já traz o node:sqlite (docs/node-versions.md)',
+  'driver.noAddonHint':
+    'reinstale o paycli sem --ignore-scripts, deixando o better-sqlite3 compilar (npm install -g --allow-scripts=better-sqlite3 paycli), ou rode o paycli no Node 22.16 ou mais novo, que já traz o node:sqlite (docs/node-versions.md)',
   // ── batch files, rows and runs (src/cli/batch/) ──
   'batchFile.formatInvalid': (text) => `--batch-format: use csv ou jsonl, não ${text}; nada foi enviado`,
   'batchFile.formatUnknown': (name) => `--batch: não dá para saber o formato de ${name} pelo nome (passe --batch-format csv ou jsonl); nada foi enviado`,
   'batchFile.formatUnknownHint': 'dê ao arquivo a extensão .csv ou .jsonl, ou passe --batch-format csv|jsonl',
   'batchFile.cannotRead': (name, why) => `--batch: não foi possível ler ${name} (${why}); nada foi enviado`,
   'batchFile.tooManyColumns': (name, line, columns, max) => `--batch: a linha ${line} de ${name} tem ${columns} colunas, mais que o limite de ${max}; nada foi enviado`,
-  'batchFile.openingQuote': 'uma aspa dentro de uma célula que não começa com aspa (como =HYPERLINK("…")); ponha a célula inteira entre aspas e dobre as aspas dentro dela ("=HYPERLINK(""…"")"), ou remova-a',
+  'batchFile.openingQuote':
+    'uma aspa dentro de uma célula que não começa com aspa (como =HYPERLINK("…")); ponha a célula inteira entre aspas e dobre as aspas dentro dela ("=HYPERLINK(""…"")"), ou remova-a',
   'batchFile.recordTooLong': (max) => `um registro com mais de ${max} bytes, o limite de uma linha`,
   'batchFile.quoteNotClosed': 'uma célula entre aspas que nunca é fechada',
   'batchFile.notCsv': (name, line, why) => `--batch: ${name} não é um arquivo CSV válido${line ? ` (linha ${line})` : ''}: ${why}; nada foi enviado`,
@@ -459,7 +502,8 @@ export const ptBR: Catalog = {
   'batchFile.cannotKeepHint': 'libere espaço na pasta temporária, ou aponte TMPDIR para outra',
   'batchRow.problems': (name, problems, rows) => `${name}: ${problems} problema${problems > 1 ? 's' : ''} em ${rows} linha${rows > 1 ? 's' : ''} de dados; nada foi enviado`,
   'batchRow.where': (line, row) => `linha ${line}${row ? ` (${row}ª linha de dados)` : ''}`,
-  'batchRow.unknownColumn': (known, portuguese) => `não é uma coluna que o paycli conhece; use os nomes das opções sem os traços (${known}), os nomes JSON da interface ou os nomes em português (${portuguese})`,
+  'batchRow.unknownColumn': (known, portuguese) =>
+    `não é uma coluna que o paycli conhece; use os nomes das opções sem os traços (${known}), os nomes JSON da interface ou os nomes em português (${portuguese})`,
   'batchRow.sameField': (earlier) => `dá o mesmo campo que a coluna ${earlier}; mantenha só uma`,
   'batchRow.notJson': (why) => `não é um JSON válido: ${why}`,
   'batchRow.notObject': 'deve ser um objeto JSON com os nomes dos campos da interface, por exemplo {"value": 1000, ...}',
@@ -487,9 +531,12 @@ export const ptBR: Catalog = {
   'batchRun.lastRows': 'as últimas linhas',
   'batchRun.cannotList': (row, why) => `as linhas depois da linha ${row} não foram iniciadas, mas não podem ser listadas (${why})`,
   'batchRun.stopped': 'a execução parou; veja abaixo',
-  'batchRun.stoppedAfterSending': (why, states) => `${why}; a execução parou depois de enviar algumas linhas: ${states} (linhas por situação no resumo e no arquivo de resultados); o mesmo comando a retoma`,
-  'batchRun.leftUnknown': (when) => `linhas que uma execução anterior talvez ainda tenha a caminho ficam como desconhecidas e não são enviadas; rode o mesmo comando de novo depois de ${when}, quando o gateway puder decidir`,
-  'batchRun.notRecorded': (which, why) => `${which} foram enviadas, mas os resultados não puderam ser gravados no registro local (${why}): o registro as mantém com resultado desconhecido, então elas não são enviadas de novo; a próxima execução deste arquivo pergunta por elas ao gateway (o arquivo de resultados tem o que o gateway respondeu)`,
+  'batchRun.stoppedAfterSending': (why, states) =>
+    `${why}; a execução parou depois de enviar algumas linhas: ${states} (linhas por situação no resumo e no arquivo de resultados); o mesmo comando a retoma`,
+  'batchRun.leftUnknown': (when) =>
+    `linhas que uma execução anterior talvez ainda tenha a caminho ficam como desconhecidas e não são enviadas; rode o mesmo comando de novo depois de ${when}, quando o gateway puder decidir`,
+  'batchRun.notRecorded': (which, why) =>
+    `${which} foram enviadas, mas os resultados não puderam ser gravados no registro local (${why}): o registro as mantém com resultado desconhecido, então elas não são enviadas de novo; a próxima execução deste arquivo pergunta por elas ao gateway (o arquivo de resultados tem o que o gateway respondeu)`,
   'batchResults.exists': (file) => `--results: ${file} já existe; o paycli nunca sobrescreve resultados; nada foi enviado`,
   'batchResults.existsHint': 'indique outro nome de arquivo, ou tire o antigo do lugar',
   'batchResults.cannotCreate': (file, why) => `--results: não foi possível criar ${file} (${why}); nada foi enviado`,
@@ -517,15 +564,19 @@ export const ptBR: Catalog = {
   'batchState.needs_attention': 'precisam de atenção',
   'batchState.not_started': 'não iniciados',
   // ── settings, config values and the config file's trust (src/config/settings.ts, trust.ts, src/cli/run/config.ts) ──
-  'settingsValue.positiveInt': (source, what, max, text) => `${source}: ${what} deve ser uma duração de 1ms a 1h: 30s, 500ms, 2m, ou um número de milissegundos de 1 a ${max}; veio "${text}"`,
+  'settingsValue.positiveInt': (source, what, max, text) =>
+    `${source}: ${what} deve ser uma duração de 1ms a 1h: 30s, 500ms, 2m, ou um número de milissegundos de 1 a ${max}; veio "${text}"`,
   'settingsValue.timeout': 'o tempo limite',
   'settingsValue.settleAfter': (source, text) => `${source}: a carência deve ser uma duração de 0 a 24h, por exemplo 120, 90s, 2m; veio "${text}"`,
   'settingsValue.window': (source, text) => `${source}: a janela deve ser uma duração em minutos inteiros: 10 (minutos), 30m, 1h; 0 a desliga; veio "${text}"`,
-  'settingsValue.settleAfterFloor': (source, ms, floorS) => `${source}: settle-after de ${ms} ms é menor que ${floorS}s, o mínimo para um gateway fora desta máquina (um pedido ainda pode ser criado depois que o paycli para de esperar; uma carência menor pode pagar duas vezes); use ${floorS}s ou mais`,
-  'settingsValue.path': (key, placeholder, example, value) => `${key} deve ser um caminho começando com /${placeholder ? ` e contendo ${placeholder}` : ''}, por exemplo ${example}; veio "${value}"`,
+  'settingsValue.settleAfterFloor': (source, ms, floorS) =>
+    `${source}: settle-after de ${ms} ms é menor que ${floorS}s, o mínimo para um gateway fora desta máquina (um pedido ainda pode ser criado depois que o paycli para de esperar; uma carência menor pode pagar duas vezes); use ${floorS}s ou mais`,
+  'settingsValue.path': (key, placeholder, example, value) =>
+    `${key} deve ser um caminho começando com /${placeholder ? ` e contendo ${placeholder}` : ''}, por exemplo ${example}; veio "${value}"`,
   'trust.refused': (path, why) => `o arquivo de configuração ${path} ${why}; o paycli não confia nele e não enviou nada`,
   'trust.symlink': 'é um link simbólico',
-  'trust.symlinkHint': (path) => `troque o link pelo próprio arquivo (cp --remove-destination "$(readlink -f ${path})" ${path}), ou aponte PAYCLI_CONFIG_DIR para a pasta verdadeira`,
+  'trust.symlinkHint': (path) =>
+    `troque o link pelo próprio arquivo (cp --remove-destination "$(readlink -f ${path})" ${path}), ou aponte PAYCLI_CONFIG_DIR para a pasta verdadeira`,
   'trust.otherOwner': (owner, me) => `pertence a outro usuário (uid ${owner}; você é ${me})`,
   'trust.otherOwnerHint': 'copie-o para um arquivo seu, ou rode o paycli como o dono dele',
   'trust.othersWrite': 'pode ser alterado por outros usuários',
@@ -537,8 +588,10 @@ export const ptBR: Catalog = {
   'configValue.pipeSecret': (key) => `passe o valor de ${key} pela entrada padrão (stdin), ou rode num terminal para que ele seja pedido`,
   'configValue.notEmptyPrompt': 'não pode ficar vazio',
   'configValue.createHint': (profile, names) => `para criar um perfil novo "${profile}", adicione --create${names ? `; perfis configurados: ${names}` : ''}`,
-  'configValue.secretArgument': (key) => `não passe ${key} como argumento (ele iria parar no histórico do shell); rode \`paycli config set ${key}\` e digite-o, ou passe-o por um pipe: printf %s "$KEY" | paycli config set ${key}`,
-  'configValue.secretInHistory': (key) => `${key} é um segredo e agora está no histórico do shell; da próxima vez rode \`paycli config set ${key}\` e digite-o (oculto), ou passe-o pela entrada padrão`,
+  'configValue.secretArgument': (key) =>
+    `não passe ${key} como argumento (ele iria parar no histórico do shell); rode \`paycli config set ${key}\` e digite-o, ou passe-o por um pipe: printf %s "$KEY" | paycli config set ${key}`,
+  'configValue.secretInHistory': (key) =>
+    `${key} é um segredo e agora está no histórico do shell; da próxima vez rode \`paycli config set ${key}\` e digite-o (oculto), ou passe-o pela entrada padrão`,
   'configValue.noBaseUrl': 'sem URL base',
   'configValue.noApiKey': '(sem chave de API)',
   'configValue.missing': (key) => `falta o valor: paycli config set ${key} <valor>`,
@@ -576,7 +629,8 @@ export const ptBR: Catalog = {
   'status.notFound': (message, key) => `${message} (${key})`,
   'lookup.orderKey': (ref) => `referência do pedido ${ref}`,
   'lookup.transactionKey': (id) => `transação ${id}`,
-  'lookup.unsupported': (answer, profile) => `o gateway não tem consulta por referência do pedido (${answer}); o paycli não vai perguntar de novo para o perfil "${profile}" (chave de configuração lookup; \`paycli status --order-id <ref>\` pergunta de novo)`,
+  'lookup.unsupported': (answer, profile) =>
+    `o gateway não tem consulta por referência do pedido (${answer}); o paycli não vai perguntar de novo para o perfil "${profile}" (chave de configuração lookup; \`paycli status --order-id <ref>\` pergunta de novo)`,
   'lookup.builtInSandbox': 'o sandbox embutido não guarda nada entre execuções, então não há nada a perguntar a ele; nada foi perguntado',
   'lookup.builtInSandboxHint': 'inicie um que guarda com `paycli sandbox` (em 127.0.0.1:4010) e adicione --base-url http://127.0.0.1:4010',
   'lookup.alreadyHeld': (ref, found) => `o gateway já tem o pedido ${ref}: ${found}; recusado para não pagar duas vezes; nada foi enviado`,
@@ -730,7 +784,8 @@ Sai com 0 quando nada fica desconhecido, 4 caso contrário.`,
   'help.listen.description': 'recebe postbacks (notificações de pagamento), imprime cada um e, se quiser, os repassa para a sua aplicação',
   'help.listen.port': 'porta em que escutar (0 = qualquer porta livre)',
   'help.listen.host': 'endereço em que escutar',
-  'help.listen.forwardTo': 'também faz POST de cada notificação (mesmo corpo e cabeçalhos) para esta URL; o remetente recebe 200 só quando a aplicação respondeu 2xx, senão 502 (504: sem resposta em 10 s), para que ele a envie de novo',
+  'help.listen.forwardTo':
+    'também faz POST de cada notificação (mesmo corpo e cabeçalhos) para esta URL; o remetente recebe 200 só quando a aplicação respondeu 2xx, senão 502 (504: sem resposta em 10 s), para que ele a envie de novo',
   'help.listen.secret': 'confere x-paycli-signature com este segredo; 401 quando não bate (env PAYCLI_POSTBACK_SECRET)',
   'help.listen.after': `Imprime "listening on <url>" no stderr quando está pronto, depois uma linha por notificação no
 stdout (hora, transação, situação, valor), ou com --json o corpo exatamente como veio, um documento
@@ -778,8 +833,10 @@ e refused deixam enviá-lo de novo. Só uma entrada de resultado desconhecido po
   'help.sandbox.retrySchedule': 'esperas entre tentativas: standard (10 s dobrando até 1 h) ou fast (0,1 s dobrando até 2 s, para testes)',
   'help.sandbox.dataDir': 'guarda as transações e os eventos de postback nesta pasta entre reinícios (padrão: <pasta de dados>/sandbox)',
   'help.sandbox.keepEvents': 'máximo de eventos guardados; passando disso, os entregues mais antigos saem primeiro',
-  'help.sandbox.openingBalance': 'o saldo da conta antes de qualquer transação, em centavos (padrão 100000000, R$ 1.000.000,00); um saque acima do saldo recebe 400 "Insufficient balance"',
-  'help.sandbox.failureRule': 'responde uma falha nomeada desde o início (repetível): <falha>:pix-key=<chave> ou <falha>:value=<centavos>, sendo a falha insufficient-balance, key-not-found ou bank-timeout (veja `paycli sandbox failure --help`)',
+  'help.sandbox.openingBalance':
+    'o saldo da conta antes de qualquer transação, em centavos (padrão 100000000, R$ 1.000.000,00); um saque acima do saldo recebe 400 "Insufficient balance"',
+  'help.sandbox.failureRule':
+    'responde uma falha nomeada desde o início (repetível): <falha>:pix-key=<chave> ou <falha>:value=<centavos>, sendo a falha insufficient-balance, key-not-found ou bank-timeout (veja `paycli sandbox failure --help`)',
   'help.sandbox.after': `O sandbox responde como o gateway: POST /transaction/qrcode/cashin, POST /transaction/cashout,
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> e
 GET /transaction/get/balance. Confere o que o gateway documenta (campos obrigatórios e seus tipos
@@ -836,7 +893,8 @@ Códigos de saída: 0 listado (também quando não há nenhum); 2 uso; 3 o sandb
 4 nenhum sandbox responde em --sandbox-url.`,
   'help.sandbox.reset': 'recomeça do zero o estado de um sandbox parado: apaga as transações e os eventos de postback guardados na pasta de estado',
   'help.sandbox.reset.dataDir': 'a pasta de estado a recomeçar (padrão: <pasta de dados>/sandbox)',
-  'help.sandbox.reset.after': 'Um sandbox rodando nessa pasta a mantém: pare-o antes (saída 2, nada é apagado). Os ids de transação continuam crescendo depois de zerar, então um receptor nunca vê de novo um id antigo.',
+  'help.sandbox.reset.after':
+    'Um sandbox rodando nessa pasta a mantém: pare-o antes (saída 2, nada é apagado). Os ids de transação continuam crescendo depois de zerar, então um receptor nunca vê de novo um id antigo.',
   'help.sandbox.resend': 'faz um `paycli sandbox` rodando enviar um evento de novo (entregue ou não), ou todos os não entregues com --failed',
   'help.sandbox.resend.failed': 'todo evento não entregue (desistido, ou ainda em novas tentativas): enviado agora',
   'help.sandbox.resend.after': `O evento volta a pendente, para agora, com um --retry-for novo e a primeira espera; o corpo é o
@@ -870,7 +928,8 @@ desconhecido; 2 uso; 3 o sandbox quer --api-key; 4 nenhum sandbox responde em --
   'help.rate': 'com --batch: inicia no máximo este número de requisições por segundo',
   'help.results': 'com --batch: grava os resultados aqui, .csv ou .jsonl (padrão <arquivo>.results.csv; nunca sobrescrito)',
   'help.retryRefused': 'com --batch: envia de novo as linhas que uma execução anterior do mesmo arquivo viu recusadas',
-  'help.wait': 'com --batch: quando outra execução do mesmo arquivo no mesmo gateway ainda está rodando (ou parada), espera ela terminar e continua (padrão: saída 2, batch_running)',
+  'help.wait':
+    'com --batch: quando outra execução do mesmo arquivo no mesmo gateway ainda está rodando (ou parada), espera ela terminar e continua (padrão: saída 2, batch_running)',
   'help.cashin.allowDuplicate': 'com --batch: permite duas linhas idênticas',
   'help.cashin.yes': 'com --batch: não pede confirmação (obrigatório fora de um terminal)',
   'help.cashin.promptsComment': '# num terminal: pergunta cada campo que faltar',
@@ -881,10 +940,12 @@ desconhecido; 2 uso; 3 o sandbox quer --api-key; 4 nenhum sandbox responde em --
   'help.cashout.personName': 'nome do recebedor',
   'help.cashout.personEmail': 'e-mail do recebedor',
   'help.cashout.personPhone': 'telefone do recebedor com DDD, p. ex. 11987654321',
-  'help.cashout.orderId': 'a referência do seu pedido, enviada como orderId (padrão: um paycli-<ULID> novo; chave de configuração order-id); o gateway é consultado antes, então repetir não envia nada',
+  'help.cashout.orderId':
+    'a referência do seu pedido, enviada como orderId (padrão: um paycli-<ULID> novo; chave de configuração order-id); o gateway é consultado antes, então repetir não envia nada',
   'help.cashout.postbackUrl': 'URL que o gateway notifica quando o saque muda de estado (postbackUrl; além da interface)',
   'help.cashout.yes': 'não pede confirmação (obrigatório fora de um terminal)',
-  'help.cashout.allowDuplicate': 'envia mesmo que um saque idêntico esteja no registro local (ok dentro da duplicate-window, ou com resultado desconhecido); fica registrado assim (com --batch: linhas idênticas também)',
+  'help.cashout.allowDuplicate':
+    'envia mesmo que um saque idêntico esteja no registro local (ok dentro da duplicate-window, ou com resultado desconhecido); fica registrado assim (com --batch: linhas idênticas também)',
   'help.cashout.batch': 'envia um saque por linha de um arquivo CSV ou JSON Lines, ou - para o stdin (docs/batch-runs.md)',
   'help.cashout.confirmComment': '# num terminal: pede confirmação',
   // ── help of brcode (src/cli/commands/brcode.ts) ──
@@ -961,7 +1022,8 @@ Depois abra um shell novo.`,
   'configKey.cashin-base-url': 'URL base só para cobranças (gateways que as atendem em outro host)',
   'configKey.cashout-base-url': 'URL base só para saques',
   'configKey.api-key': 'a chave de API do gateway, enviada como "Authorization: Bearer <chave>"',
-  'configKey.api-key-store': 'keychain: a chave de API está no chaveiro do sistema (definida por paycli auth login ou config set api-key; removida por auth logout ou config unset)',
+  'configKey.api-key-store':
+    'keychain: a chave de API está no chaveiro do sistema (definida por paycli auth login ou config set api-key; removida por auth logout ou config unset)',
   'configKey.auth-header': 'envia a chave de API pura neste cabeçalho em vez de Authorization: Bearer',
   'configKey.allow-insecure-http': 'true: este perfil pode enviar para uma URL base http:// sem TLS fora do loopback (definida com base-url e --allow-insecure-http)',
   'configKey.lang': 'idioma das mensagens e da ajuda: pt-BR ou en (padrão: LC_ALL/LC_MESSAGES/LANG; --lang tem precedência)',
@@ -969,7 +1031,8 @@ Depois abra um shell novo.`,
   'configKey.ledger-url': 'postgres://USUARIO@HOST:PORTA/BANCO: registra os pagamentos neste registro da equipe em vez do local (PAYCLI_LEDGER_URL tem precedência)',
   'configKey.ledger-password': 'a senha do registro da equipe quando ledger-url não traz uma (depois PGPASSWORD, depois ~/.pgpass)',
   'configKey.settle-after': 'por quanto tempo depois do prazo de um pagamento um "não encontrado" numa consulta ainda não prova nada (padrão 2m; p. ex. 90s, 5m)',
-  'configKey.duplicate-window': 'por quanto tempo um saque idêntico é recusado: 10 (minutos), 30m, 1h (padrão 10; 0 = desligado; um resultado desconhecido bloqueia até ser resolvido)',
+  'configKey.duplicate-window':
+    'por quanto tempo um saque idêntico é recusado: 10 (minutos), 30m, 1h (padrão 10; 0 = desligado; um resultado desconhecido bloqueia até ser resolvido)',
   'configKey.order-id': 'auto (padrão): dá a todo pagamento sem --order-id uma referência paycli-<ULID>; off: envia orderId só quando informado',
   'configKey.lookup': 'auto (padrão): pergunta ao gateway pelo orderId antes de um saque e depois de um resultado desconhecido; off: nunca',
   'configKey.lookup-base-url': 'URL base para status, balance e consultas (padrão: base-url)',
@@ -992,7 +1055,8 @@ Depois abra um shell novo.`,
   'man.everyCommand': '.PP\nTodo comando mostra a ajuda com \\fB\\-\\-help\\fR, ou \\fBpaycli help\\fR \\fIcomando\\fR; esta página reúne todas.',
   'man.beforeOrAfter': 'Aceitas antes ou depois do nome do comando.',
   'man.andGlobal': 'e as opções globais (OPÇÕES GLOBAIS).',
-  'man.seeAlsoText': 'README.md do paycli: instalação e exemplos do dia a dia (seção "Em português"); docs/ no repositório: cada comando explicado, o contrato do gateway, a arquitetura (em inglês).',
+  'man.seeAlsoText':
+    'README.md do paycli: instalação e exemplos do dia a dia (seção "Em português"); docs/ no repositório: cada comando explicado, o contrato do gateway, a arquitetura (em inglês).',
   // ── batch runs (src/cli/batch/) ──
   'batch.count': (n, kind) => `${n} ${kind === 'cashin' ? `cobrança${n === 1 ? '' : 's'}` : `saque${n === 1 ? '' : 's'}`}`,
   'batch.rows': (n) => `${n} linha${n === 1 ? '' : 's'}`,
@@ -1009,11 +1073,14 @@ Depois abra um shell novo.`,
   'batch.needsYesHint': 'adicione --yes (ou confira o arquivo antes com --dry-run)',
   'batch.confirm': (what) => `Enviar ${what}?`,
   'batch.notConfirmed': 'lote não confirmado; nada foi enviado',
-  'batch.progress': (done, total, ok, refused, unknown, sent, rate, left) => `lote: ${done}/${total} linhas (ok ${ok}, recusadas ${refused}, desconhecidas ${unknown}), ${sent} enviados, ${rate.replace('.', ',')}/s${left > 0 ? `, falta${left === 1 ? '' : 'm'} cerca de ${left} s` : ''}`,
-  'batch.sameRow': (kind, first) => `é ${kind === 'cashin' ? 'a mesma cobrança' : 'o mesmo saque'} da linha ${first} (${kind === 'cashout' ? 'valor, tipo de chave e chave Pix' : 'valor, documento do pagador e produto'}); passe --allow-duplicate se as duas são para valer`,
+  'batch.progress': (done, total, ok, refused, unknown, sent, rate, left) =>
+    `lote: ${done}/${total} linhas (ok ${ok}, recusadas ${refused}, desconhecidas ${unknown}), ${sent} enviados, ${rate.replace('.', ',')}/s${left > 0 ? `, falta${left === 1 ? '' : 'm'} cerca de ${left} s` : ''}`,
+  'batch.sameRow': (kind, first) =>
+    `é ${kind === 'cashin' ? 'a mesma cobrança' : 'o mesmo saque'} da linha ${first} (${kind === 'cashout' ? 'valor, tipo de chave e chave Pix' : 'valor, documento do pagador e produto'}); passe --allow-duplicate se as duas são para valer`,
   'batch.progressSkipped': (n) => `; ${n} puladas (feitas por uma execução anterior do arquivo; fora da taxa)`,
   'batch.bar': ' {bar} {value}/{total} | ok {ok} · recusadas {refused} · desconhecidas {unknown} | {reais} | {rate}/s{skipped} | faltam {eta_formatted}',
-  'batch.interrupted': (n) => `interrompido: nenhuma linha nova será iniciada; esperando as ${n} em andamento (Ctrl-C de novo para abortá-las: o resultado delas pode ficar desconhecido)`,
+  'batch.interrupted': (n) =>
+    `interrompido: nenhuma linha nova será iniciada; esperando as ${n} em andamento (Ctrl-C de novo para abortá-las: o resultado delas pode ficar desconhecido)`,
   'batch.notStarted': (n) => `interrompido: ${n} linha${n === 1 ? ' não foi iniciada' : 's não foram iniciadas'}; rode o mesmo comando de novo para continuar`,
   'batch.allPaid': (name) => `todas as linhas de ${name} foram pagas neste gateway por uma execução anterior (o mesmo arquivo, pelo SHA-256): nada a enviar`,
   // ── paycli config (src/cli/run/config.ts) ──
@@ -1024,14 +1091,16 @@ Depois abra um shell novo.`,
   'config.nothingToRemove': (key, profile) => `${key} não está definida no perfil "${profile}": nada a remover`,
   'config.removed': (key, profile) => `${key} removida do perfil "${profile}"`,
   'config.keptIn': (said, where) => `${said}; guardada em ${where}`,
-  'config.set': (key, profile, masked, insecure) => `${key} definida no perfil "${profile}"${masked ? ` (${masked})` : ''}${insecure ? ', com allow-insecure-http true (http sem TLS lembrado para este perfil)' : ''}`,
+  'config.set': (key, profile, masked, insecure) =>
+    `${key} definida no perfil "${profile}"${masked ? ` (${masked})` : ''}${insecure ? ', com allow-insecure-http true (http sem TLS lembrado para este perfil)' : ''}`,
   // ── paycli auth (src/cli/run/auth.ts) ──
   'auth.refused': (host, message) => `${host} recusou esta chave de API (${message}); nada foi guardado`,
   'auth.refusedHint': 'confira a chave (de teste ou de produção?) e a URL base do perfil',
   'auth.uncheckedNetwork': (why) => `não foi possível conferir a chave: ${why}; nada foi guardado`,
   'auth.uncheckedHint': 'tente de novo, ou guarde sem conferir com --no-check',
   'auth.uncheckedKept': (why) => `não foi possível conferir a chave (${why}); guardada mesmo assim`,
-  'auth.kept': (checked, host, masked, profile, where) => `${checked ? `${host} aceita a chave de API` : 'chave de API não conferida'} (${masked}) do perfil "${profile}"; guardada em ${where}`,
+  'auth.kept': (checked, host, masked, profile, where) =>
+    `${checked ? `${host} aceita a chave de API` : 'chave de API não conferida'} (${masked}) do perfil "${profile}"; guardada em ${where}`,
   'auth.configFile': (path) => `o arquivo de configuração ${path} (modo 0600)`,
   'auth.noKeychain': (said, why) => `${said}: não há chaveiro para usar (${why})`,
   'auth.envWins': 'PAYCLI_API_KEY está definida neste ambiente: ela tem precedência sobre a chave recém-guardada',
@@ -1062,7 +1131,8 @@ Depois abra um shell novo.`,
   'reconcile.interrupted': 'interrompido: o reconcile parou (o que já foi resolvido está registrado)',
   'reconcile.nothing': (since) => `nenhum pagamento com resultado desconhecido${since ? ` desde ${since}` : ''}: nada a reconciliar`,
   'reconcile.settled': (settled, total, left) => `${settled} de ${total} resolvido${total === 1 ? '' : 's'}${left ? `; ${left} ainda desconhecido${left === 1 ? '' : 's'}` : ''}`,
-  'cashin.tooNarrow': (columns) => `o terminal é estreito demais (${columns} colunas) para desenhar este QR code legível: use --qr-file qr.png, ou \`paycli brcode qr --png qr.png <código>\``,
+  'cashin.tooNarrow': (columns) =>
+    `o terminal é estreito demais (${columns} colunas) para desenhar este QR code legível: use --qr-file qr.png, ou \`paycli brcode qr --png qr.png <código>\``,
   'cashin.qrWritten': (file) => `imagem do QR code gravada em ${file}`,
   'cashin.notPng': (tx, file) => `a cobrança foi criada (transação ${tx}), mas qrCodeBase64 não é uma imagem PNG em base64; nada foi gravado em ${file}`,
   'cashin.qrNotWritten': (tx, file, why) => `a cobrança foi criada (transação ${tx}), mas ${file} não pôde ser gravado (${why})`,
@@ -1096,8 +1166,10 @@ Depois abra um shell novo.`,
   'history.entryInvalid': (text) => `entry: o número do lançamento como o \`paycli history\` mostra, veio "${text}"`,
   'history.outcomeRequired': '--outcome é obrigatório: ok (o gateway tem: foi pago), not_sent (o gateway nunca recebeu) ou refused (recusado)',
   'history.noLedger': (entry, path) => `não há lançamento ${entry} no registro local: nada foi registrado nesta máquina ainda (${path})`,
-  'history.inFlight': (entry, run) => `o lançamento ${entry} do registro local pertence a uma execução do paycli que ainda está em andamento${run ? ` (${run})` : ''}: ele ainda pode ser enviado, ou a resposta ainda pode chegar; nada foi alterado`,
-  'history.inFlightHint': (otherHost) => `deixe essa execução terminar (ou pare-a) e depois resolva; --force registra o resultado assim mesmo${otherHost ? ' (a execução está em outro host, então daqui não dá para saber se ainda está viva)' : ''}`,
+  'history.inFlight': (entry, run) =>
+    `o lançamento ${entry} do registro local pertence a uma execução do paycli que ainda está em andamento${run ? ` (${run})` : ''}: ele ainda pode ser enviado, ou a resposta ainda pode chegar; nada foi alterado`,
+  'history.inFlightHint': (otherHost) =>
+    `deixe essa execução terminar (ou pare-a) e depois resolva; --force registra o resultado assim mesmo${otherHost ? ' (a execução está em outro host, então daqui não dá para saber se ainda está viva)' : ''}`,
   'history.resolvedCashout': (amount, to, time) => `saque de ${amount} para ${to} em ${time}`,
   'history.resolvedCashin': (amount, from, time) => `cobrança de ${amount} de ${from} em ${time}`,
   'history.resolvedOkEffect': '; um saque idêntico agora é recusado dentro da janela de duplicidade a partir de quando foi enviado',
@@ -1110,7 +1182,8 @@ Depois abra um shell novo.`,
   'brcode.imageUnreadable': (file, why) => `--image: não foi possível ler ${file} (${why})`,
   'brcode.imageNotPng': (file, why) => `--image: ${file} não é uma imagem PNG (${why})`,
   'brcode.imageNoQr': (file) => `--image: nenhum QR code encontrado em ${file}`,
-  'brcode.imageMisread': (file, reads) => `--image: não foi possível ler ${file}: o QR code foi encontrado, mas ${reads === 1 ? 'a única leitura dele não tem' : `nenhuma das ${reads} leituras dele tem`} um CRC que confere (é uma leitura errada da imagem, não um veredito sobre o código): tente uma imagem mais nítida, maior ou com mais contraste`,
+  'brcode.imageMisread': (file, reads) =>
+    `--image: não foi possível ler ${file}: o QR code foi encontrado, mas ${reads === 1 ? 'a única leitura dele não tem' : `nenhuma das ${reads} leituras dele tem`} um CRC que confere (é uma leitura errada da imagem, não um veredito sobre o código): tente uma imagem mais nítida, maior ou com mais contraste`,
   'brcode.imageMisreadHint': (text) => `para conferir mesmo assim o texto lido: paycli brcode decode '${text}'`,
   'brcode.title': (valid, kind) => `BR Code: ${valid ? 'válido' : 'NÃO É VÁLIDO'}${kind ? ` (${kind})` : ''}`,
   'brcode.kind.static': 'estático',
@@ -1153,7 +1226,8 @@ Depois abra um shell novo.`,
   'brcode.tooLong': (flag, text, length, max) => `${flag}: "${text}" tem ${length} caracteres; um BR Code aceita no máximo ${max} (Banco Central, Manual do BR Code)`,
   'brcode.keyTypeInvalid': (text, types) => `--key-type: "${text}" não é um tipo de chave Pix: ${types}`,
   'brcode.keyInvalid': (problem) => `--key: ${problem}; nada foi criado`,
-  'brcode.keyAmbiguous': (digits) => `--key: "${digits}" é ao mesmo tempo um CPF válido e um celular válido; diga qual com --key-type cpf ou --key-type phone (ou escreva o telefone como +55${digits}); nada foi criado`,
+  'brcode.keyAmbiguous': (digits) =>
+    `--key: "${digits}" é ao mesmo tempo um CPF válido e um celular válido; diga qual com --key-type cpf ou --key-type phone (ou escreva o telefone como +55${digits}); nada foi criado`,
   'brcode.notPixKey': (text) => `--key: "${text}" não é uma chave Pix: um CPF, um CNPJ, um celular +55, um e-mail ou uma chave aleatória (UUID) (formatos de chave do DICT)`,
   'brcode.valueAndAmount': 'informe --value (centavos) ou --amount (reais), não os dois',
   'brcode.valueInvalid': (text, max) => `--value: "${text}" não é um valor em centavos de 1 a ${max} (para reais, use --amount 10,50)`,
@@ -1174,7 +1248,8 @@ Depois abra um shell novo.`,
   'brcodeProblem.keyAndUrl': 'a conta Pix do recebedor tem chave (01) e URL de location (25) ao mesmo tempo: o banco do pagador não sabe se o código é estático ou dinâmico',
   'brcodeProblem.keyForm': (key) => `a chave Pix "${key}" não está num formato de chave do DICT`,
   'brcodeProblem.urlScheme': (url) => `a URL de location "${url}" começa com um esquema`,
-  'brcodeProblem.mcc': (value) => (value === undefined ? 'não tem o código de categoria do recebedor (52)' : `o código de categoria do recebedor (52) "${value}" não tem 4 dígitos`),
+  'brcodeProblem.mcc': (value) =>
+    value === undefined ? 'não tem o código de categoria do recebedor (52)' : `o código de categoria do recebedor (52) "${value}" não tem 4 dígitos`,
   'brcodeProblem.currency': (value) => (value === undefined ? 'não tem a moeda (53)' : `a moeda (53) é "${value}", não 986 (real)`),
   'brcodeProblem.amountLength': (amount) => `o valor (54) "${amount}" tem ${amount.length} caracteres`,
   'brcodeProblem.amount': (amount) => `o valor (54) "${amount}" não é um decimal positivo com no máximo 2 casas`,
@@ -1185,7 +1260,8 @@ Depois abra um shell novo.`,
   'brcodeProblem.cityLimit': (length) => `a cidade do recebedor tem ${length} caracteres`,
   'brcodeProblem.postalCodeLimit': (length) => `o CEP (61) tem ${length} caracteres`,
   'brcodeProblem.additionalNotTlv': 'o template de dados adicionais (62) não é TLV',
-  'brcodeProblem.additional': (present) => (present ? 'o template de dados adicionais (62) não tem o identificador da transação (05)' : 'não tem o template de dados adicionais (62)'),
+  'brcodeProblem.additional': (present) =>
+    present ? 'o template de dados adicionais (62) não tem o identificador da transação (05)' : 'não tem o template de dados adicionais (62)',
   'brcodeProblem.txid': (txid, max) => `o identificador da transação "${txid}" não é "***" nem tem de 1 a ${max} letras e dígitos`,
   'brcodeProblem.ascii': 'tem caracteres fora do ASCII imprimível',
   // ── regras do BR Code, para pessoas (src/pix/brcode.ts RULES) ──
@@ -1236,7 +1312,8 @@ Depois abra um shell novo.`,
   'listen.noAnswerWithin': (ms) => `sem resposta em ${ms} ms`,
   'listen.stopping': 'o listener está parando',
   'listen.senderGone': 'o remetente parou de esperar',
-  'listen.queueFull': (count, bytes, host, what, dropped) => `fila de repasse cheia (${count} notificações, ${bytes} bytes esperando por ${host}): ${what} respondido com 503 para que o remetente o envie de novo; ${dropped} até agora`,
+  'listen.queueFull': (count, bytes, host, what, dropped) =>
+    `fila de repasse cheia (${count} notificações, ${bytes} bytes esperando por ${host}): ${what} respondido com 503 para que o remetente o envie de novo; ${dropped} até agora`,
   'listen.aPing': 'um ping',
   'listen.transaction': (id, status) => `transação ${id} ${status}`,
   'listen.tooLarge': (from, max) => `postback de ${from} recusado: corpo maior que ${max} bytes (413)`,
@@ -1247,7 +1324,8 @@ Depois abra um shell novo.`,
   'listen.notVerifying': 'assinaturas não conferidas (sem --secret)',
   'listen.forwarding': (url) => `repassando para ${url}`,
   'listen.ready': (url, notes) => `pronto: os postbacks enviados para ${url} aparecem aqui (${notes}); Ctrl-C para parar`,
-  'listen.stopped': (received, dropped, notTaken) => `parado; ${received} ${received === 1 ? 'notificação recebida' : 'notificações recebidas'}${notTaken > 0 ? `; ${notTaken} não ${notTaken === 1 ? 'aceita' : 'aceitas'} pela aplicação (respondido 502/504: o remetente envia de novo)` : ''}${dropped > 0 ? `; ${dropped} ${dropped === 1 ? 'recusada' : 'recusadas'} (fila de repasse cheia, 503)` : ''}`,
+  'listen.stopped': (received, dropped, notTaken) =>
+    `parado; ${received} ${received === 1 ? 'notificação recebida' : 'notificações recebidas'}${notTaken > 0 ? `; ${notTaken} não ${notTaken === 1 ? 'aceita' : 'aceitas'} pela aplicação (respondido 502/504: o remetente envia de novo)` : ''}${dropped > 0 ? `; ${dropped} ${dropped === 1 ? 'recusada' : 'recusadas'} (fila de repasse cheia, 503)` : ''}`,
   'postback.noSignature': (header) => `sem o cabeçalho ${header}`,
   'postback.manySignatures': (header) => `mais de um cabeçalho ${header}`,
   'postback.malformedT': 'cabeçalho de assinatura malformado (t=)',
@@ -1273,7 +1351,8 @@ Depois abra um shell novo.`,
   'sandbox.eventsInMemory': (dir, who) => `eventos guardados só na memória: ${dir} está em uso por ${who} (dê a este um --data-dir <pasta>)`,
   'sandbox.autoPayInvalid': (text) => `--auto-pay precisa ser uma duração de até 24h (um número sozinho é em segundos, até 3 casas decimais: 2, 0.5, 500ms, 1m); veio "${text}"`,
   'sandbox.urlInvalid': (flag, text) => `${flag} precisa ser uma URL http(s) absoluta, por exemplo http://127.0.0.1:4011/; veio "${text}"`,
-  'sandbox.dropInvalid': (text) => `--drop-after-create precisa ser o número de uma requisição a partir de 1, ou vários separados por vírgula (por exemplo 1 ou 2,5); veio "${text}"`,
+  'sandbox.dropInvalid': (text) =>
+    `--drop-after-create precisa ser o número de uma requisição a partir de 1, ou vários separados por vírgula (por exemplo 1 ou 2,5); veio "${text}"`,
   'sandbox.secretEmpty': '--postback-secret não pode ser vazio',
   'sandbox.stateDirHint': 'dê permissão de leitura e escrita a este usuário, ou passe --data-dir <outra pasta>',
   'sandbox.note.noMoney': 'nenhum dinheiro se move',
@@ -1342,20 +1421,27 @@ Depois abra um shell novo.`,
   'sandbox.log.byControl': 'endpoint de controle',
   'sandbox.log.byAutoPay': 'pagamento automático',
   'sandbox.log.byFailureRule': (failure) => `regra de falha ${failure}`,
-  'sandbox.log.failureRule': (failure, what) => `regra de falha adicionada: ${failure} para todo saque ${typeof what === 'number' ? `de valor ${what}` : `para a chave Pix ${what}`}`,
-  'sandbox.log.changed': (kind, id, from, to, by, postbacks) => `${kind} ${id}: ${from} → ${to} (${by})${postbacks ? `; ${postbacks > 1 ? 'postbacks na fila' : 'postback na fila'}` : ''}`,
-  'sandbox.log.created': (cashout, id, postbacks) => `${cashout ? 'saque' : 'cobrança'} ${id}: ${cashout ? 'criado' : 'criada'}; ${postbacks > 1 ? 'postbacks na fila' : 'postback na fila'}`,
+  'sandbox.log.failureRule': (failure, what) =>
+    `regra de falha adicionada: ${failure} para todo saque ${typeof what === 'number' ? `de valor ${what}` : `para a chave Pix ${what}`}`,
+  'sandbox.log.changed': (kind, id, from, to, by, postbacks) =>
+    `${kind} ${id}: ${from} → ${to} (${by})${postbacks ? `; ${postbacks > 1 ? 'postbacks na fila' : 'postback na fila'}` : ''}`,
+  'sandbox.log.created': (cashout, id, postbacks) =>
+    `${cashout ? 'saque' : 'cobrança'} ${id}: ${cashout ? 'criado' : 'criada'}; ${postbacks > 1 ? 'postbacks na fila' : 'postback na fila'}`,
   'sandbox.log.resendAll': (count) => `reenvio de ${count} ${count === 1 ? 'evento não entregue' : 'eventos não entregues'} (endpoint de controle)`,
   'sandbox.log.resendOne': (id, status, transaction) => `evento ${id} (${status} da transação ${transaction}) reenviado (endpoint de controle)`,
-  'sandbox.log.dropped': (cashout, id, n) => `${cashout ? 'saque' : 'cobrança'} ${id} ${cashout ? 'criado' : 'criada'}; conexão derrubada antes da resposta (derrubar depois de criar nº ${n})`,
+  'sandbox.log.dropped': (cashout, id, n) =>
+    `${cashout ? 'saque' : 'cobrança'} ${id} ${cashout ? 'criado' : 'criada'}; conexão derrubada antes da resposta (derrubar depois de criar nº ${n})`,
   'sandbox.log.order': (order) => `pedido ${order}`,
-  'sandbox.log.pendingAtStop': (pending, kept) => `${pending} ${pending === 1 ? 'evento de postback ainda não entregue' : 'eventos de postback ainda não entregues'}: ${kept ? 'guardados, enviados quando o sandbox iniciar de novo com esta pasta de dados' : 'abandonados (eventos guardados só na memória)'}`,
-  'sandbox.log.gaveUpFailing': (event, attempts, within, id) => `postback ${event}: desistindo depois de ${attempts} ${attempts === 1 ? 'tentativa' : 'tentativas'}, o receptor está falhando (não entregue em ${within}; \`paycli sandbox resend ${id}\` envia de novo)`,
+  'sandbox.log.pendingAtStop': (pending, kept) =>
+    `${pending} ${pending === 1 ? 'evento de postback ainda não entregue' : 'eventos de postback ainda não entregues'}: ${kept ? 'guardados, enviados quando o sandbox iniciar de novo com esta pasta de dados' : 'abandonados (eventos guardados só na memória)'}`,
+  'sandbox.log.gaveUpFailing': (event, attempts, within, id) =>
+    `postback ${event}: desistindo depois de ${attempts} ${attempts === 1 ? 'tentativa' : 'tentativas'}, o receptor está falhando (não entregue em ${within}; \`paycli sandbox resend ${id}\` envia de novo)`,
   'sandbox.log.attempt': (event, n, outcome) => `postback ${event} tentativa ${n}: ${outcome}`,
   'sandbox.log.delivered': ', entregue',
   'sandbox.log.givingUp': (within, id) => `; desistindo (não entregue em ${within}; \`paycli sandbox resend ${id}\` envia de novo)`,
   'sandbox.log.retryIn': (wait) => `; nova tentativa em ${wait}`,
-  'sandbox.log.damaged': (count, file) => `${count} ${count === 1 ? 'linha danificada' : 'linhas danificadas'} de ${file} ${count === 1 ? 'ignorada' : 'ignoradas'} (uma escrita interrompida por uma queda)`,
+  'sandbox.log.damaged': (count, file) =>
+    `${count} ${count === 1 ? 'linha danificada' : 'linhas danificadas'} de ${file} ${count === 1 ? 'ignorada' : 'ignoradas'} (uma escrita interrompida por uma queda)`,
   'sandbox.log.droppedEvent': (id, status, transaction, max) => `evento ${id} (${status} da transação ${transaction}) descartado sem entrega: mais de ${max} eventos guardados`,
   // ── a linha de teclas de uma lista de escolha (src/payment/prompts.ts selectTheme) ──
   'prompt.selectNavigate': 'navegar',
@@ -1365,7 +1451,8 @@ Depois abra um shell novo.`,
   'brcodeCheck.invalid': (problem) => `o BR Code devolvido pelo gateway não é válido: ${problem}; não o entregue a um pagador`,
   'brcodeCheck.warning': (problem, rule) => `o BR Code devolvido pelo gateway: ${problem} (${rule}); alguns bancos recusam códigos assim`,
   'brcodeCheck.dynamic': (url) => `BR Code dinâmico: o banco do pagador pega o valor do payload em ${url}`,
-  'brcodeCheck.noAmount': (amount) => `o BR Code devolvido pelo gateway é estático e não tem valor: o app do pagador pediria que ele digitasse qualquer valor para esta cobrança de ${amount}`,
+  'brcodeCheck.noAmount': (amount) =>
+    `o BR Code devolvido pelo gateway é estático e não tem valor: o app do pagador pediria que ele digitasse qualquer valor para esta cobrança de ${amount}`,
   'brcodeCheck.otherAmount': (asked, requested) => `o BR Code pede ${asked} ao pagador, mas a cobrança foi de ${requested}`,
   'brcodeCheck.recurrence': (url) => `BR Code do Pix Automático: o banco do pagador pega o valor do payload de recorrência em ${url}`,
   // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/cli/batch/row.ts) ──
@@ -1381,7 +1468,8 @@ Depois abra um shell novo.`,
   'lookup.noLookupByOrder': (answer) => `o gateway não tem consulta por referência do pedido (${answer})`,
   'lookup.askFailed': (why) => `a consulta ao gateway falhou: ${why}`,
   'reconcile.why.sandbox': 'enviado ao sandbox embutido, que não guarda nada entre execuções: resolva à mão (`paycli history`)',
-  'reconcile.why.otherGateway': (target, profile, now) => `foi enviado para ${target}, mas o perfil "${profile}" agora envia para ${now}: rode de novo com --base-url desse gateway`,
+  'reconcile.why.otherGateway': (target, profile, now) =>
+    `foi enviado para ${target}, mas o perfil "${profile}" agora envia para ${now}: rode de novo com --base-url desse gateway`,
   'reconcile.why.otherObject': (object, expected) => `o gateway diz que é ${object}, não ${expected}`,
   'reconcile.why.otherValue': (held, sent) => `o gateway tem ${held}, não os ${sent} enviados`,
   'reconcile.why.attention': (problems) => `precisa de atenção: ${problems}`,
@@ -1395,7 +1483,8 @@ Depois abra um shell novo.`,
   'reconcile.head.result': 'RESULTADO',
   'reconcile.head.detail': 'DETALHE',
   'batchRow.alreadyAtGateway': (orderId, found) => `o gateway já tem o pedido ${orderId}: ${found}; não enviado, para não pagar duas vezes`,
-  'batchRow.stillNeedsAttention': (entry, problems) => `criado por uma execução anterior e ainda precisa de atenção (registro ${entry} do ledger; depois de conferir, encerre com paycli history resolve ${entry} --outcome ok): ${problems}`,
+  'batchRow.stillNeedsAttention': (entry, problems) =>
+    `criado por uma execução anterior e ainda precisa de atenção (registro ${entry} do ledger; depois de conferir, encerre com paycli history resolve ${entry} --outcome ok): ${problems}`,
   'batchRow.earlierRun': (why) => `uma execução anterior pode tê-lo enviado; não enviado de novo: ${why}`,
   // ── receipt (src/cli/run/receipt.ts, src/payment/receipt.ts, src/cli/receipt/layout.ts) ──
   'receipt.noUnknown': (id) => `sem comprovante: o resultado do lançamento ${id} no ledger é desconhecido (rode paycli reconcile, ou paycli history resolve, antes)`,
@@ -1403,13 +1492,15 @@ Depois abra um shell novo.`,
   'receipt.noNotSent': (id) => `sem comprovante: o lançamento ${id} nunca foi enviado`,
   'receipt.noTransaction': (id) => `sem comprovante: o lançamento ${id} não tem id de transação do gateway`,
   'receipt.noCashInUnconfirmed': (id) => `sem comprovante: não há como confirmar o pagamento da cobrança do lançamento ${id} (o gateway não pode ser consultado)`,
-  'receipt.noCashInUnconfirmedHint': 'uma cobrança tem comprovante quando o gateway diz que foi paga; o sandbox embutido não guarda nada entre execuções (use paycli sandbox e --base-url)',
+  'receipt.noCashInUnconfirmedHint':
+    'uma cobrança tem comprovante quando o gateway diz que foi paga; o sandbox embutido não guarda nada entre execuções (use paycli sandbox e --base-url)',
   'receipt.noCashInNotPaid': (id, status) => `sem comprovante: a cobrança do lançamento ${id} não foi paga (situação ${status})`,
   'receipt.noCashOutStatus': (id, status) => `sem comprovante: o saque do lançamento ${id} não aconteceu (situação ${status})`,
   'receipt.noAtGateway': (id, message) => `sem comprovante: o gateway não conhece a transação do lançamento ${id} (${message})`,
   'receipt.noEntry': (what) => `sem comprovante: nenhum pagamento com ${what} no ledger`,
   'receipt.noEntryHint': 'o comprovante sai do ledger da máquina (ou do ledger da equipe) que enviou o pagamento; veja paycli history',
-  'receipt.otherGateway': (target, profile) => `o perfil ${profile} agora aponta para outro gateway, não aquele para onde foi este pagamento (${target}); o comprovante mostra o que o ledger registrou`,
+  'receipt.otherGateway': (target, profile) =>
+    `o perfil ${profile} agora aponta para outro gateway, não aquele para onde foi este pagamento (${target}); o comprovante mostra o que o ledger registrou`,
   'receipt.noLookup': (why) => `o gateway não foi consultado (${why}); o comprovante mostra o que o ledger registrou`,
   'receipt.statusNotKept': (why) => `a situação dada pelo gateway não pôde ser guardada no ledger: ${why}`,
   'receipt.binaryToTerminal': (format) => `-o - grava o ${format} na saída padrão, que é um terminal: redirecione (> comprovante.${format}) ou informe um arquivo`,
@@ -1475,5 +1566,6 @@ Pagamento recusado, desconhecido, não enviado ou não pago não tem comprovante
   'ofx.memo.cashin': 'Pix recebido',
   'ofx.memo.order': (ref) => `pedido ${ref}`,
   'ofx.memo.transaction': (id) => `transação ${id}`,
-  'ofx.leftOut': (n) => `${n} ${n === 1 ? 'pagamento' : 'pagamentos'} do período ficaram fora do extrato: não liquidados (recusados, desconhecidos, não enviados, cobranças não vistas pagas, ou do sandbox embutido)`,
+  'ofx.leftOut': (n) =>
+    `${n} ${n === 1 ? 'pagamento' : 'pagamentos'} do período ficaram fora do extrato: não liquidados (recusados, desconhecidos, não enviados, cobranças não vistas pagas, ou do sandbox embutido)`,
 };

@@ -106,7 +106,11 @@ class BetterConnection implements Connection {
   }
 
   prepare(sql: string): Statement {
-    return new BetterStatement(this.db, sql, call(() => this.db.prepare(sql)));
+    return new BetterStatement(
+      this.db,
+      sql,
+      call(() => this.db.prepare(sql)),
+    );
   }
 
   get inTransaction(): boolean {
@@ -136,7 +140,9 @@ function packageVersion(): string {
  * @throws SqliteError; DriverUnavailableError when the addon is not installed
  */
 export function openBetterSqlite3(file: string, opts: OpenOptions): Connection {
-  const db = call(() => new (sqliteDatabase())(file, { fileMustExist: opts.mustExist ?? true, readonly: opts.readonly ?? false, timeout: opts.busyTimeoutMs, nativeBinding: nativeBinding() }));
+  const db = call(
+    () => new (sqliteDatabase())(file, { fileMustExist: opts.mustExist ?? true, readonly: opts.readonly ?? false, timeout: opts.busyTimeoutMs, nativeBinding: nativeBinding() }),
+  );
   try {
     call(() => db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`));
     return new BetterConnection(db, packageVersion());

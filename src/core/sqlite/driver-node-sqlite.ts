@@ -149,7 +149,11 @@ class NodeSqliteConnection implements Connection {
   }
 
   prepare(sql: string): Statement {
-    return new NodeSqliteStatement(this.db, sql, call(() => this.db.prepare(sql)));
+    return new NodeSqliteStatement(
+      this.db,
+      sql,
+      call(() => this.db.prepare(sql)),
+    );
   }
 
   get inTransaction(): boolean {

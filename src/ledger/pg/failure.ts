@@ -28,10 +28,24 @@ export function pgFailure(err: unknown, where: string, note: string): unknown {
   if (code === 'NO_PASSWORD') return new LedgerUnavailableError(t('team.noPassword', where, note), { hint: t('team.noPasswordHint') });
   if (code === '3D000') return new LedgerUnavailableError(t('team.cannotUse', where, msg, note), { hint: t('team.cannotUseHint') });
   if (code === '42P01' || code === '3F000') return new LedgerUnavailableError(t('team.noSchema', where, note), { hint: t('team.noSchemaHint') });
-  if (code === 'CONNECTION_LOST' || /Connection terminated|terminating connection|Client has encountered a connection error|not queryable/i.test(err.message) || code === '57P01' || code === '57P02' || code === '57P03') {
+  if (
+    code === 'CONNECTION_LOST' ||
+    /Connection terminated|terminating connection|Client has encountered a connection error|not queryable/i.test(err.message) ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03'
+  ) {
     return new LedgerUnavailableError(t('team.lost', where, msg, note), { hint: t('team.lostHint') });
   }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || /timeout/i.test(err.message)) {
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'ETIMEDOUT' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ECONNRESET' ||
+    /timeout/i.test(err.message)
+  ) {
     return new LedgerUnavailableError(t('team.unreachable', where, code ?? msg, note), { hint: t('team.unreachableHint') });
   }
   return new LedgerUnavailableError(t('team.failed', where, `${msg}${code ? ` (${code})` : ''}`, note), { hint: t('team.failedHint') });

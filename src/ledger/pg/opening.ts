@@ -53,7 +53,13 @@ export function startOpening(url: string, opts: { password?: string; beforeSend?
   registerSecret(opts.password);
   const onEvent: PgOpening['onEvent'] = {};
   const bridge = new SyncWorker(join(__dirname, 'pg-worker.cjs'), {}, (event) => onEvent.handler?.(event));
-  const args: ConnectArgs = { url, ...(opts.password ? { password: opts.password } : {}), connectTimeoutMs: connectTimeoutMs(), queryTimeoutMs: PG_QUERY_TIMEOUT_MS, applicationName: `paycli ${VERSION}` };
+  const args: ConnectArgs = {
+    url,
+    ...(opts.password ? { password: opts.password } : {}),
+    connectTimeoutMs: connectTimeoutMs(),
+    queryTimeoutMs: PG_QUERY_TIMEOUT_MS,
+    applicationName: `paycli ${VERSION}`,
+  };
   bridge.post('open', args);
   return { url, password: opts.password, beforeSend: Boolean(opts.beforeSend), bridge, onEvent };
 }

@@ -11,7 +11,44 @@ export function endColumns(rows: readonly unknown[][]): unknown[][] {
 }
 
 /** The PostgreSQL types of the columns `ledger push` writes, in its order. */
-export const PUSH_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'smallint', 'text', 'integer', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'smallint', 'integer', 'text', 'text', 'text', 'jsonb', 'text', 'integer', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'text'];
+export const PUSH_TYPES = [
+  'text',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'text',
+  'text',
+  'smallint',
+  'text',
+  'integer',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'integer',
+  'smallint',
+  'integer',
+  'text',
+  'text',
+  'text',
+  'jsonb',
+  'text',
+  'integer',
+  'text',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'bigint',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+];
 
 /** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
 export function toPgEntry(r: Row): LedgerEntry {
@@ -34,7 +71,44 @@ export function toPgRun(r: Row): RunRecord & { goneMs?: number } {
 }
 
 /** The columns `ledger push` writes, in the order of {@link PUSH_TYPES}. */
-export const PUSH_COLUMNS = ['uuid', 'time', 'kind', 'fingerprint', 'value', 'target', 'endpoint', 'sandbox', 'profile', 'pix_key_type', 'pix_key', 'recipient', 'payer', 'product', 'order_id', 'batch_id', 'batch_row', 'allow_duplicate', 'pid', 'source', 'outcome', 'end_time', 'transaction_id', 'status', 'http_status', 'message', 'resolved_by', 'resolved_time', 'note', 'time_ms', 'deadline_ms', 'run_id', 'os_user', 'host', 'version', 'answer'];
+export const PUSH_COLUMNS = [
+  'uuid',
+  'time',
+  'kind',
+  'fingerprint',
+  'value',
+  'target',
+  'endpoint',
+  'sandbox',
+  'profile',
+  'pix_key_type',
+  'pix_key',
+  'recipient',
+  'payer',
+  'product',
+  'order_id',
+  'batch_id',
+  'batch_row',
+  'allow_duplicate',
+  'pid',
+  'source',
+  'outcome',
+  'end_time',
+  'transaction_id',
+  'status',
+  'http_status',
+  'message',
+  'resolved_by',
+  'resolved_time',
+  'note',
+  'time_ms',
+  'deadline_ms',
+  'run_id',
+  'os_user',
+  'host',
+  'version',
+  'answer',
+];
 
 /**
  * What `ledger push` writes of a chunk of local entries: their rows ({@link PUSH_COLUMNS}) and the
@@ -50,9 +124,44 @@ export function pushRows(chunk: readonly LedgerEntry[], runs: (id: string) => Ru
   }
   const rows = chunk.map((e) => {
     const r = e.runId ? runs(e.runId) : undefined;
-    return [e.uuid, e.time, e.kind, e.fingerprint, e.value, e.target, e.endpoint, e.sandbox ? 1 : 0, e.profile, e.pixKeyType ?? null, e.pixKey ?? null, e.recipient ?? null, e.payer ?? null, e.product ?? null, e.orderId ?? null, e.batchId ?? null, e.batchRow ?? null,
-      e.allowDuplicate ? 1 : 0, e.pid ?? null, e.source ?? 'push', e.completed ? e.outcome : null, e.endTime ?? null, e.transactionId === undefined ? null : JSON.stringify(e.transactionId), e.status ?? null, e.httpStatus ?? null, e.message ?? null,
-      e.resolvedBy ?? null, e.resolvedTime ?? null, e.note ?? null, e.timeMs ?? null, e.deadlineMs ?? null, e.runId ?? null, e.user ?? r?.user ?? null, e.host ?? r?.host ?? null, e.version ?? r?.version ?? null, factsJson(e.answer)];
+    return [
+      e.uuid,
+      e.time,
+      e.kind,
+      e.fingerprint,
+      e.value,
+      e.target,
+      e.endpoint,
+      e.sandbox ? 1 : 0,
+      e.profile,
+      e.pixKeyType ?? null,
+      e.pixKey ?? null,
+      e.recipient ?? null,
+      e.payer ?? null,
+      e.product ?? null,
+      e.orderId ?? null,
+      e.batchId ?? null,
+      e.batchRow ?? null,
+      e.allowDuplicate ? 1 : 0,
+      e.pid ?? null,
+      e.source ?? 'push',
+      e.completed ? e.outcome : null,
+      e.endTime ?? null,
+      e.transactionId === undefined ? null : JSON.stringify(e.transactionId),
+      e.status ?? null,
+      e.httpStatus ?? null,
+      e.message ?? null,
+      e.resolvedBy ?? null,
+      e.resolvedTime ?? null,
+      e.note ?? null,
+      e.timeMs ?? null,
+      e.deadlineMs ?? null,
+      e.runId ?? null,
+      e.user ?? r?.user ?? null,
+      e.host ?? r?.host ?? null,
+      e.version ?? r?.version ?? null,
+      factsJson(e.answer),
+    ];
   });
   return { runRows, rows };
 }
@@ -69,7 +178,10 @@ export function insertColumns(q: Statement, cols: readonly string[], types: read
   const arrays = cols.map((_, j) => rows.map((r) => r[j]));
   const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
   const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
-  const out = q(`WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`, arrays);
+  const out = q(
+    `WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+    arrays,
+  );
   return Number(out[0]?.n ?? 0);
 }
 

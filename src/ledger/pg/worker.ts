@@ -78,7 +78,7 @@ async function passwordFromEnvironment(p: ConnInfo): Promise<string> {
   // The file reader skips the file whenever PGPASSWORD is present, even empty; libpq reads it then.
   if (env === '') delete process.env.PGPASSWORD; // this worker's own copy of the environment
   // Loaded here, when a password is asked for: most connections never need the file reader.
-  const pgPass = (require('pgpass') as { default?: typeof import('pgpass').default } & typeof import('pgpass').default);
+  const pgPass = require('pgpass') as { default?: typeof import('pgpass').default } & typeof import('pgpass').default;
   const read = pgPass.default ?? pgPass;
   const fromFile = await new Promise<string | undefined>((resolve) => read(p, resolve));
   if (fromFile !== undefined) return fromFile;
@@ -221,7 +221,10 @@ async function beginMany(a: BeginManyArgs): Promise<BeginAnswer[]> {
     await c.query('BEGIN');
   }
   try {
-    await lockEndpoints(c, a.rows.map((r) => r.endpoint));
+    await lockEndpoints(
+      c,
+      a.rows.map((r) => r.endpoint),
+    );
     let answers: BeginAnswer[];
     if (collide(a.rows)) {
       answers = [];
