@@ -121,7 +121,7 @@ __paycli_spec() {
       varg='' ;;
     'sandbox reset')
       subs=''
-      flags='--data-dir --help -h --port --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      flags='--data-dir --port --help -h --host --api-key --no-acquirer --postback-secret --auto-pay --webhook-url --strict --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
       vflags='--data-dir --port --host --api-key --postback-secret --auto-pay --webhook-url --drop-after-create --retry-for --retry-schedule --keep-events --opening-balance --failure --jq --template --profile --base-url --timeout --lang'
       varg='' ;;
     'sandbox resend')

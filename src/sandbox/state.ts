@@ -7,8 +7,18 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { dataDir } from '../core/paths.js';
 import { EVENTS_FILE, lockStateDir, releaseStateDir } from './events.js';
 import { TRANSACTIONS_FILE } from './store.js';
+
+/**
+ * The state folder of a sandbox started without `--data-dir`: `<data folder>/sandbox/<port>`, one per
+ * port, so two sandboxes on two ports keep two states (docs/sandbox-and-postbacks.md, "State across
+ * restarts"). `port` is the number given to `--port` (0, any free port, has its folder `0` too).
+ */
+export function defaultStateDir(port: number): string {
+  return join(dataDir(), 'sandbox', String(port));
+}
 
 /** The files of a state folder that hold its state (the lock stays). */
 const STATE_FILES = [TRANSACTIONS_FILE, `${TRANSACTIONS_FILE}-wal`, `${TRANSACTIONS_FILE}-shm`, EVENTS_FILE, `${EVENTS_FILE}.tmp`];

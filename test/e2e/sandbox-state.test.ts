@@ -3,9 +3,11 @@
  * `transactions.sqlite` through src/core/sqlite/): a restart (clean or killed) with the same folder
  * answers the earlier ids and order references with their last state and the same balance;
  * `paycli sandbox reset` starts the folder over, and refuses while a sandbox runs on it; two
- * sandboxes on two folders keep two states.
+ * sandboxes on two folders keep two states, and so do two on two ports with no `--data-dir` (each
+ * port has its default folder, `<data folder>/sandbox/<port>`; `sandbox reset --port` starts one over).
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
@@ -144,4 +146,50 @@ describe('sandbox state across restarts', () => {
     expect((await lookup(b2, ids.cashin)).status).toBe(404);
     expect((await api(b2, 'GET', '/transaction/get/balance')).json).toMatchObject({ balance: OPENING });
   }, 60_000);
+
+  it('two sandboxes on two ports with no --data-dir keep two states, each in its port folder; reset --port starts one over', async () => {
+    const [p1, p2] = [await freePort(), await freePort()];
+    const onPort = async (port: number) => {
+      const sb = await startSandboxProcess(['--port', String(port), '--opening-balance', String(OPENING)], home.env);
+      running.push(sb);
+      return sb;
+    };
+    const a = await onPort(p1);
+    const b = await onPort(p2);
+    // neither falls back to memory: each holds its own folder
+    expect(a.log()).not.toMatch(/in memory/);
+    expect(b.log()).not.toMatch(/in memory/);
+    const ids = await someState(a);
+    expect((await lookup(b, ids.cashin)).status).toBe(404);
+    const folder = (port: number) => join(home.env.PAYCLI_DATA_DIR!, 'sandbox', String(port));
+    expect(existsSync(join(folder(p1), 'transactions.sqlite'))).toBe(true);
+    await Promise.all([stop(a, 'SIGTERM'), stop(b, 'SIGTERM')]);
+
+    const a2 = await onPort(p1);
+    const b2 = await onPort(p2);
+    expect((await lookup(a2, ids.cashin)).json.status).toBe('paid');
+    expect((await lookup(b2, ids.cashin)).status).toBe(404);
+    // reset names the port whose folder it starts over; refused while that sandbox runs
+    const refused = await runPaycli(['sandbox', 'reset', '--port', String(p1)], { env: home.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(folder(p1));
+    await Promise.all([stop(a2, 'SIGTERM'), stop(b2, 'SIGTERM')]);
+    const reset = await runPaycli(['--json', 'sandbox', 'reset', '--port', String(p1)], { env: home.env });
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout)).toEqual({ dataDir: folder(p1), removed: true });
+    const a3 = await onPort(p1);
+    expect((await lookup(a3, ids.cashin)).status).toBe(404);
+  }, 60_000);
 });
+
+/** A port free on 127.0.0.1 now (the system's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+}

@@ -116,6 +116,7 @@ ${t('help.title.examples')}
     .command('reset')
     .description(t('help.sandbox.reset'))
     .option('--data-dir <folder>', t('help.sandbox.reset.dataDir'))
+    .option('--port <port>', t('help.sandbox.reset.port'))
     .addHelpText(
       'after',
       `
@@ -123,6 +124,7 @@ ${t('help.sandbox.reset.after')}
 
 ${t('help.title.examples')}
   $ paycli sandbox reset
+  $ paycli sandbox reset --port 4020
   $ paycli sandbox reset --data-dir ./sandbox-4020`,
     )
     .action(lazyAction(() => import('../run/sandbox-reset.js')));

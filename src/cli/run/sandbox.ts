@@ -6,15 +6,15 @@
  * postbacks.
  */
 import { parseDuration as parseAnyDuration } from '../../core/duration.js';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
 import { logger, runStreams } from '../../core/logger.js';
-import { dataDir } from '../../core/paths.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { DEFAULT_RETRY_FOR_MS, formatDuration, parseDuration, RETRY_SCHEDULES, shownUrl, type RetrySchedule } from '../../sandbox/delivery.js';
 import { DEFAULT_MAX_EVENTS, lockStateDir, releaseStateDir, type StateDirLock } from '../../sandbox/events.js';
 import { SandboxStateError, startSandbox } from '../../sandbox/server.js';
+import { defaultStateDir } from '../../sandbox/state.js';
 import { t } from '../../core/i18n/index.js';
 import { formatReais } from '../../pix/money.js';
 import { DEFAULT_OPENING_BALANCE, parseFailureRule, SANDBOX_FAILURES, type FailureRule } from '../../sandbox/failures.js';
@@ -40,7 +40,7 @@ export interface SandboxRunOptions {
   retryFor?: string;
   /** `--retry-schedule <standard|fast>`. */
   retrySchedule?: string;
-  /** `--data-dir <folder>`: where the events are kept (default `<data folder>/sandbox`). */
+  /** `--data-dir <folder>`: where the state is kept (default `<data folder>/sandbox/<port>`, src/sandbox/state.ts). */
   dataDir?: string;
   /** `--keep-events <n>`: cap on kept events. */
   keepEvents?: string;
@@ -114,14 +114,15 @@ function keepEvents(text: string | undefined): number {
 }
 
 /**
- * The state folder, held for this process: `--data-dir`, else `<data folder>/sandbox`. When the
+ * The state folder, held for this process: `--data-dir`, else the port's own folder
+ * (`<data folder>/sandbox/<port>`, src/sandbox/state.ts `defaultStateDir`). When the
  * default folder is held by another running sandbox, this one keeps its events in memory (a
  * notice says so); a `--data-dir` held by another is a usage error (exit 2).
  * @returns the lock, or undefined for memory only
  * @throws UsageError
  */
-function takeStateDir(flag: string | undefined): { lock?: StateDirLock; note: string } {
-  const dir = flag !== undefined ? resolve(flag) : join(dataDir(), 'sandbox');
+function takeStateDir(flag: string | undefined, port: number): { lock?: StateDirLock; note: string } {
+  const dir = flag !== undefined ? resolve(flag) : defaultStateDir(port);
   let got;
   try {
     got = lockStateDir(dir);
@@ -177,7 +178,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   const log = json
     ? (text: string) => write(JSON.stringify({ time: new Date().toISOString(), log: sanitizeText(text, true) }))
     : (text: string) => write(`${new Date().toISOString()} ${text}`);
-  const state = takeStateDir(opts.dataDir);
+  const state = takeStateDir(opts.dataDir, port);
   let sandbox;
   try {
     sandbox = await startSandbox({

@@ -838,7 +838,7 @@ and refused let it be sent again. Only an entry whose outcome is unknown can be 
   'help.sandbox.dropAfterCreate': 'create the n-th transaction (from 1; several: 2,5), then reset its connection before answering',
   'help.sandbox.retryFor': 'retry each postback until delivered for this long (ms, s, m, h, d: 90s, 30m, 24h)',
   'help.sandbox.retrySchedule': 'waits between attempts: standard (10 s doubling to 1 h) or fast (0.1 s doubling to 2 s, for tests)',
-  'help.sandbox.dataDir': 'keep the transactions and postback events in this folder across restarts (default: <data folder>/sandbox)',
+  'help.sandbox.dataDir': 'keep the transactions and postback events in this folder across restarts (default: <data folder>/sandbox/<port>, one per port)',
   'help.sandbox.keepEvents': 'most events kept; past it the oldest delivered go first',
   'help.sandbox.openingBalance':
     'the account\'s balance before any transaction, in cents (default 100000000, R$ 1.000.000,00); a cash-out over the balance gets 400 "Insufficient balance"',
@@ -899,7 +899,8 @@ nextAttemptAt, giveUpAt, lastAttempts, body}.
 Exit codes: 0 listed (also when none); 2 usage; 3 the sandbox wants --api-key; 4 no sandbox
 answers at --sandbox-url.`,
   'help.sandbox.reset': "start a stopped sandbox's state over: remove the transactions and postback events kept in its state folder",
-  'help.sandbox.reset.dataDir': 'the state folder to start over (default: <data folder>/sandbox)',
+  'help.sandbox.reset.dataDir': 'the state folder to start over (default: the folder of --port, <data folder>/sandbox/<port>)',
+  'help.sandbox.reset.port': 'start over the default folder of the sandbox on this port (default: 4010; --data-dir names a folder instead)',
   'help.sandbox.reset.after':
     'A sandbox running on the folder keeps it: stop it first (exit 2, nothing removed). Transaction ids keep increasing after a reset, so a receiver never sees an earlier id again.',
   'help.sandbox.resend': 'have a running `paycli sandbox` send an event again (delivered or not), or every event not delivered with --failed',

@@ -831,7 +831,7 @@ e refused deixam enviá-lo de novo. Só uma entrada de resultado desconhecido po
   'help.sandbox.dropAfterCreate': 'cria a n-ésima transação (a partir de 1; várias: 2,5) e derruba a conexão antes de responder',
   'help.sandbox.retryFor': 'tenta cada postback até a entrega por este tempo (ms, s, m, h, d: 90s, 30m, 24h)',
   'help.sandbox.retrySchedule': 'esperas entre tentativas: standard (10 s dobrando até 1 h) ou fast (0,1 s dobrando até 2 s, para testes)',
-  'help.sandbox.dataDir': 'guarda as transações e os eventos de postback nesta pasta entre reinícios (padrão: <pasta de dados>/sandbox)',
+  'help.sandbox.dataDir': 'guarda as transações e os eventos de postback nesta pasta entre reinícios (padrão: <pasta de dados>/sandbox/<porta>, uma por porta)',
   'help.sandbox.keepEvents': 'máximo de eventos guardados; passando disso, os entregues mais antigos saem primeiro',
   'help.sandbox.openingBalance':
     'o saldo da conta antes de qualquer transação, em centavos (padrão 100000000, R$ 1.000.000,00); um saque acima do saldo recebe 400 "Insufficient balance"',
@@ -892,7 +892,8 @@ url, state, attempts, createdAt, deliveredAt, nextAttemptAt, giveUpAt, lastAttem
 Códigos de saída: 0 listado (também quando não há nenhum); 2 uso; 3 o sandbox quer --api-key;
 4 nenhum sandbox responde em --sandbox-url.`,
   'help.sandbox.reset': 'recomeça do zero o estado de um sandbox parado: apaga as transações e os eventos de postback guardados na pasta de estado',
-  'help.sandbox.reset.dataDir': 'a pasta de estado a recomeçar (padrão: <pasta de dados>/sandbox)',
+  'help.sandbox.reset.dataDir': 'a pasta de estado a recomeçar (padrão: a pasta de --port, <pasta de dados>/sandbox/<porta>)',
+  'help.sandbox.reset.port': 'recomeça a pasta padrão do sandbox nesta porta (padrão: 4010; --data-dir indica uma pasta no lugar)',
   'help.sandbox.reset.after':
     'Um sandbox rodando nessa pasta a mantém: pare-o antes (saída 2, nada é apagado). Os ids de transação continuam crescendo depois de zerar, então um receptor nunca vê de novo um id antigo.',
   'help.sandbox.resend': 'faz um `paycli sandbox` rodando enviar um evento de novo (entregue ou não), ou todos os não entregues com --failed',
