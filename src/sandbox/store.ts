@@ -13,10 +13,12 @@
  *   `finalBalance` = balance − retention − toAnticipate. These are the movements; the server adds the
  *   opening balance and refuses a cash-out over it (src/sandbox/failures.ts).
  *
- * With a state folder, every transaction is also kept in `<folder>/transactions.sqlite` (SQLite through
- * the ledger's driver seam, src/core/sqlite/): written before the answer that created or changed it, and
- * read back whole at start, so a restart with the same folder finds the earlier ids (the balance is
- * computed from them). Without one, they live as long as the process.
+ * Every transaction lives in SQLite (through the ledger's driver seam, src/core/sqlite/), never in a
+ * JavaScript map: `<folder>/transactions.sqlite` with a state folder (written before the answer that
+ * created or changed it, so a restart with the same folder finds the earlier ids), an in-memory database
+ * without one (as long as the process). Each lookup reads its row, and the balance is one SQL sum, so the
+ * sandbox's memory does not grow with its transactions (docs/speed.md, "Sandbox memory"). A transaction
+ * read is a fresh object: change it, then {@link TransactionStore.save} it.
  */
 import { join } from 'node:path';
 import type { PostbackObject, PostbackStatus } from '../gateway/postback.js';
@@ -68,75 +70,130 @@ export interface SandboxBalance {
 /** The file of a state folder that keeps its transactions. */
 export const TRANSACTIONS_FILE = 'transactions.sqlite';
 
+/** The columns kept beside each document: what lookups, paging and the balance read. */
+const COLUMNS: ReadonlyArray<[name: string, type: string]> = [
+  ['kind', 'TEXT'],
+  ['status', 'TEXT'],
+  ['value', 'INTEGER'],
+  ['order_id', 'TEXT'],
+];
+
+/** Movements in cents (module doc), summed by SQLite over integer columns: no float. */
+const BALANCE_SQL = `SELECT
+  COALESCE(SUM(CASE WHEN kind = 'cashin' AND status IN ('paid', 'infraction') THEN value
+    WHEN kind = 'cashout' AND status IN ('created', 'paid', 'infraction') THEN -value ELSE 0 END), 0),
+  COALESCE(SUM(CASE WHEN kind = 'cashin' AND status = 'infraction' THEN value ELSE 0 END), 0)
+  FROM tx`;
+
 /** The transactions of one sandbox. */
 export class TransactionStore {
-  private readonly byId = new Map<number, SandboxTransaction>();
-  private readonly byOrder = new Map<string, SandboxTransaction>();
-  private readonly db?: Connection;
-  private readonly upsert?: Statement;
+  private readonly db: Connection;
+  private readonly upsert: Statement;
+  private readonly byIdSql: Statement;
+  private readonly byOrderSql: Statement;
+  private readonly countSql: Statement;
+  private readonly balanceSql: Statement;
 
   /**
-   * @param dir the state folder, or undefined to keep transactions in memory only
+   * @param dir the state folder, or undefined to keep transactions in an in-memory database
    * @throws SqliteError / DriverUnavailableError when `<dir>/transactions.sqlite` cannot be opened or read
    */
   constructor(dir?: string) {
-    if (dir === undefined) return;
-    this.db = openConnection(join(dir, TRANSACTIONS_FILE), { busyTimeoutMs: 5000, mustExist: false });
-    this.db.pragma('journal_mode = WAL');
+    this.db = openConnection(dir === undefined ? ':memory:' : join(dir, TRANSACTIONS_FILE), { busyTimeoutMs: 5000, mustExist: false });
+    if (dir !== undefined) this.db.pragma('journal_mode = WAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS tx (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)');
-    this.upsert = this.db.prepare('INSERT INTO tx (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc');
-    for (const row of this.db.prepare('SELECT doc FROM tx ORDER BY id').iterate()) this.index(JSON.parse(String(row.doc)) as SandboxTransaction);
+    this.addColumns();
+    this.db.exec('CREATE INDEX IF NOT EXISTS tx_order ON tx (order_id, id)');
+    this.upsert = this.db.prepare(
+      `INSERT INTO tx (id, doc, kind, status, value, order_id) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, kind = excluded.kind, status = excluded.status, value = excluded.value, order_id = excluded.order_id`,
+    );
+    this.byIdSql = this.db.prepare('SELECT doc FROM tx WHERE id = ?');
+    this.byOrderSql = this.db.prepare('SELECT doc FROM tx WHERE order_id = ? ORDER BY id LIMIT 1');
+    this.countSql = this.db.prepare('SELECT COUNT(*) FROM tx');
+    this.balanceSql = this.db.prepare(BALANCE_SQL);
   }
 
-  private index(tx: SandboxTransaction): void {
-    this.byId.set(tx.transactionId, tx);
-    if (tx.orderId !== null && !this.byOrder.has(tx.orderId)) this.byOrder.set(tx.orderId, tx);
+  /** A file written by an earlier version holds only `id, doc`: the columns are added and filled from the documents. */
+  private addColumns(): void {
+    const have = new Set(
+      this.db
+        .prepare('PRAGMA table_info(tx)')
+        .all()
+        .map((r) => String(r.name)),
+    );
+    const missing = COLUMNS.filter(([name]) => !have.has(name));
+    if (missing.length === 0) return;
+    this.db.immediate(() => {
+      for (const [name, type] of missing) this.db.exec(`ALTER TABLE tx ADD COLUMN ${name} ${type}`);
+      this.db.exec(
+        "UPDATE tx SET kind = json_extract(doc, '$.kind'), status = json_extract(doc, '$.status'), value = json_extract(doc, '$.value'), order_id = json_extract(doc, '$.orderId')",
+      );
+    });
   }
 
-  /** Remembers a newly created transaction (written to the state folder, when there is one). @throws SqliteError */
+  /** Remembers a newly created transaction. @throws SqliteError */
   add(tx: SandboxTransaction): void {
-    this.index(tx);
     this.save(tx);
   }
 
-  /** Writes a transaction's current state to the state folder after a change (nothing without one). @throws SqliteError */
+  /** Writes a transaction's current state after a change. @throws SqliteError */
   save(tx: SandboxTransaction): void {
-    this.upsert?.run(tx.transactionId, JSON.stringify(tx));
+    this.upsert.run(tx.transactionId, JSON.stringify(tx), tx.kind, tx.status, tx.value, tx.orderId);
   }
 
-  /** Every transaction, newest (highest id) first. */
+  /** Every transaction, newest (highest id) first (read whole: prefer {@link page}). */
   newestFirst(): SandboxTransaction[] {
-    return [...this.byId.values()].sort((a, b) => b.transactionId - a.transactionId);
+    return this.page({ limit: -1 }).transactions;
   }
 
-  /** Closes the state file (the store stays readable in memory). */
+  /**
+   * One page of transactions, newest (highest id) first, optionally of one `kind` and `status`.
+   * @param q `limit` (-1: all), `before`: only ids below it (the next page starts below the last id shown)
+   * @returns the page and how many transactions match in all
+   */
+  page(q: { limit: number; before?: number; kind?: SandboxTransaction['kind']; status?: PostbackStatus }): { transactions: SandboxTransaction[]; total: number } {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    if (q.kind !== undefined) {
+      where.push('kind = ?');
+      params.push(q.kind);
+    }
+    if (q.status !== undefined) {
+      where.push('status = ?');
+      params.push(q.status);
+    }
+    const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+    const total = Number(this.db.prepare(`SELECT COUNT(*) FROM tx${filter}`).value(...params));
+    const below = q.before !== undefined ? `${filter ? ' AND' : ' WHERE'} id < ?` : '';
+    const rows = this.db.prepare(`SELECT doc FROM tx${filter}${below} ORDER BY id DESC LIMIT ?`).all(...params, ...(q.before !== undefined ? [q.before] : []), q.limit);
+    return { transactions: rows.map((r) => JSON.parse(String(r.doc)) as SandboxTransaction), total };
+  }
+
+  /** Closes the database (an in-memory one is gone). */
   close(): void {
-    this.db?.close();
+    this.db.close();
   }
 
+  /** The transaction with this id, read now (a fresh object). */
   get(id: number): SandboxTransaction | undefined {
-    return this.byId.get(id);
+    const row = this.byIdSql.get(id);
+    return row ? (JSON.parse(String(row.doc)) as SandboxTransaction) : undefined;
   }
 
   /** The first transaction created with this `orderId`. */
   byOrderId(orderId: string): SandboxTransaction | undefined {
-    return this.byOrder.get(orderId);
+    const row = this.byOrderSql.get(orderId);
+    return row ? (JSON.parse(String(row.doc)) as SandboxTransaction) : undefined;
   }
 
   get size(): number {
-    return this.byId.size;
+    return Number(this.countSql.value());
   }
 
   /** The balance (module doc). */
   balance(): SandboxBalance {
-    let balance = 0;
-    let retention = 0;
-    for (const tx of this.byId.values()) {
-      if (tx.kind === 'cashin') {
-        if (tx.status === 'paid' || tx.status === 'infraction') balance += tx.value;
-        if (tx.status === 'infraction') retention += tx.value;
-      } else if (tx.status === 'created' || tx.status === 'paid' || tx.status === 'infraction') balance -= tx.value;
-    }
+    const [balance, retention] = this.balanceSql.allArrays()[0]!.map(Number) as [number, number];
     const toAnticipate = 0;
     return { balance, retention, toAnticipate, finalBalance: balance - retention - toAnticipate };
   }
