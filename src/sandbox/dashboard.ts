@@ -220,7 +220,7 @@ export function createDashboard(deps: DashboardDeps): Dashboard {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': DASHBOARD_CSP, connection: 'keep-alive' });
     res.write(': paycli sandbox\n\n');
     streams.add(res);
-    req.on('close', () => streams.delete(res));
+    res.on('close', () => streams.delete(res));
   }
 
   async function detail(res: ServerResponse, id: number): Promise<void> {
