@@ -848,7 +848,9 @@ and refused let it be sent again. Only an entry whose outcome is unknown can be 
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> and
 GET /transaction/get/balance. It checks what the gateway documents (required fields and their
 JSON types: 400 "Validation Failed - <field> is required"); --strict adds the format rules.
-It prints "listening on <url>" on stderr once ready ({"listening": "<url>"} with --json).
+It prints "listening on <url>" on stderr once ready ({"listening": "<url>"} with --json), then
+"dashboard on <url>/_dashboard/": a page of its transactions, QR codes, postbacks and balance, live,
+with buttons for the controls below (local only; --open opens it, --no-dashboard serves none).
 
 Outside the interface, a running sandbox takes state changes at
 POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (what the subcommands call):

@@ -841,7 +841,9 @@ e refused deixam enviá-lo de novo. Só uma entrada de resultado desconhecido po
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> e
 GET /transaction/get/balance. Confere o que o gateway documenta (campos obrigatórios e seus tipos
 JSON: 400 "Validation Failed - <field> is required"); --strict acrescenta as regras de formato.
-Imprime "listening on <url>" no stderr quando está pronto ({"listening": "<url>"} com --json).
+Imprime "listening on <url>" no stderr quando está pronto ({"listening": "<url>"} com --json), depois
+"dashboard on <url>/_dashboard/": uma página com as transações, QR codes, postbacks e o saldo, ao vivo,
+com botões para os controles abaixo (só local; --open a abre, --no-dashboard não a serve).
 
 Fora da interface, um sandbox rodando aceita mudanças de estado em
 POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (o que os subcomandos chamam):
