@@ -15,7 +15,7 @@
  * compiling it twice more (minutes each on a 2-core machine: docs/contributing.md, "Suite time").
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,7 +213,11 @@ describe('npm pack and a global install', () => {
       const pages = { ...env, MANPATH: manPath, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' };
       const where = sh('man -w paycli-pt_BR && man -w paycli', home, pages);
       expect(where.status, where.stderr).toBe(0);
-      expect(where.stdout).toBe(`${join(manPath, 'man1/paycli-pt_BR.1')}\n${join(manPath, 'man1/paycli.1')}\n`);
+      // npm's links in share/man/man1, which man -w shows resolved: the package's two pages
+      const linked = ['paycli-pt_BR.1', 'paycli.1'].map((f) => join(manPath, 'man1', f));
+      for (const link of linked) expect(lstatSync(link).isSymbolicLink(), link).toBe(true);
+      expect(where.stdout).toBe(`${linked.map((l) => realpathSync(l)).join('\n')}\n`);
+      expect(realpathSync(linked[0]!)).toBe(join(prefix, 'lib/node_modules/paycli/man/paycli-pt_BR.1'));
       const pt = sh('man paycli-pt_BR', home, pages);
       expect(pt.status, pt.stderr).toBe(0);
       expect(pt.stdout).toMatch(/^PAYCLI\(1\) +Comandos do usuário/);
