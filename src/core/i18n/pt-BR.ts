@@ -916,7 +916,7 @@ desconhecido; 2 uso; 3 o sandbox quer --api-key; 4 nenhum sandbox responde em --
   'help.cashin.payerPhone': 'telefone do pagador com DDD, p. ex. 11987654321',
   'help.cashin.productName': 'nome do produto ou serviço',
   'help.cashin.productDescription': 'descrição do produto ou serviço',
-  'help.cashin.postbackUrl': 'URL que recebe a notificação quando a cobrança muda de estado',
+  'help.cashin.postbackUrl': 'URL avisada quando a cobrança muda de estado; com --watch, o próprio paycli escuta uma em 127.0.0.1 ou localhost',
   'help.cashin.split': 'dá parte do valor a outro cliente (pode repetir)',
   'help.cashin.orderId': 'a referência do seu pedido, enviada como orderId (padrão: um paycli-<ULID> novo; chave de configuração order-id)',
   'help.input': 'lê o corpo da requisição (nomes de campo da interface) de um arquivo JSON, ou - para o stdin; as opções têm precedência',
