@@ -22,6 +22,7 @@ import { setMaxListeners } from 'node:events';
 import { GatewayError, GatewayRefusedError, NetworkError, PaycliError, UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { logger } from '../core/logger.js';
+import { sanitizeText } from '../core/sanitize.js';
 import { retryAfterMs } from '../gateway/net.js';
 import { findTransaction, type LookupKey } from '../gateway/lookup.js';
 import { CASH_OUT_STATUS_NAMES, type TransactionLookup } from '../gateway/schemas.js';
@@ -42,9 +43,19 @@ export const MAX_IN_FLIGHT = 8;
 /** Requests started per second for one wait, whatever the number of transactions. */
 export const MAX_PER_SECOND = 50;
 
-/** A state word: a cash-out digit as its word, lower case, `refunded` as `refund`. */
+/** Longest state word kept, in characters (a longer status from a gateway is cut). */
+const MAX_STATE_LENGTH = 40;
+
+/**
+ * A state word: a cash-out digit as its word, lower case, `refunded` as `refund`. A character the
+ * terminal must not get (src/core/sanitize.ts: escapes, controls, bidi marks) is kept visible as a
+ * `\uXXXX` escape rather than removed, so that `paid` with an escape sequence in it is not `paid`
+ * (it waits on, and shows what the gateway sent) and no output of a wait carries it raw.
+ */
 export function stateOf(status: string | number): string {
-  const s = String(status).trim().toLowerCase();
+  const s = [...String(status).trim().toLowerCase().slice(0, MAX_STATE_LENGTH)]
+    .map((c) => (sanitizeText(c, true) === c ? c : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`))
+    .join('');
   if (s in CASH_OUT_STATUS_NAMES) return CASH_OUT_STATUS_NAMES[s as keyof typeof CASH_OUT_STATUS_NAMES];
   return s === 'refunded' ? 'refund' : s;
 }

@@ -12,7 +12,7 @@ import { NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { isStream, type CommandResult, type Output, type StreamOutput } from '../../core/output.js';
 import { noteCreated } from '../../core/result-state.js';
-import { redact, sanitizeJson } from '../../core/sanitize.js';
+import { redact, sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { OutputRequest } from './shape.js';
 
 /** Where the printer writes, and whether stdout is a terminal (from the run's context). */
@@ -46,6 +46,15 @@ export class Printer {
     private readonly io: PrinterIO,
     private readonly req: OutputRequest,
   ) {}
+
+  /**
+   * A template's text, cleaned of escapes and controls when stdout is a terminal: the document's strings are
+   * clean, but a filter (`url_decode`, `base64_decode`) can make an escape sequence of a gateway's text.
+   * Piped, the bytes stay as the template made them.
+   */
+  private forTerminal(text: string): string {
+    return this.io.stdoutIsTTY ? sanitizeText(text) : text;
+  }
 
   /** Writes `text` to stdout (redacted), ending it with a newline. */
   private out(text: string): void {
@@ -84,7 +93,7 @@ export class Printer {
     const doc = selectFields(sanitizeJson(result.doc), req.fields);
     if (req.mode === 'json') return this.out(this.json(doc));
     try {
-      this.out(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc));
+      this.out(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : this.forTerminal(req.template.render(doc)));
     } catch (err) {
       this.filterFailed(err as Error, result);
     }
@@ -107,7 +116,7 @@ export class Printer {
       for (const d of result.docs()) yield selectFields(d, req.fields);
     })();
     if (req.mode === 'json') return this.pieces(jsonArray(docs, this.io.stdoutIsTTY));
-    if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.tryFilter(() => req.template.render(d)))));
+    if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.forTerminal(this.tryFilter(() => req.template.render(d))))));
     const each = perElement(req.jq.expr);
     if (each === undefined) {
       // an expression about the whole list (`length`, `map(...)`) needs the whole list

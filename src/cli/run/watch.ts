@@ -17,6 +17,7 @@ import { InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '
 import { parseDuration } from '../../core/duration.js';
 import { t } from '../../core/i18n/index.js';
 import { logger } from '../../core/logger.js';
+import { redact, sanitizeText } from '../../core/sanitize.js';
 import { output, type Output } from '../../core/output.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { isSandbox } from '../../gateway/endpoint.js';
@@ -78,7 +79,8 @@ function liveLine(ctx: CommandContext, what: string): { set(state: string | unde
   if (!ctx.isTTY.stderr || ctx.output.mode !== 'text') return { set() {}, stop() {} };
   const start = Date.now();
   let state: string | undefined;
-  const draw = () => ctx.stderr.write(`\r\x1b[2K${t('watch.live', what, state ?? '…', elapsed(Date.now() - start))}`);
+  // the state is the gateway's word (stateOf keeps it terminal-safe); the whole line is cleaned again, and redacted
+  const draw = () => ctx.stderr.write(`\r\x1b[2K${redact(sanitizeText(t('watch.live', what, state ?? '…', elapsed(Date.now() - start)), true))}`);
   draw();
   const timer = setInterval(draw, 1000);
   return {
