@@ -1,7 +1,7 @@
 /**
  * What a wait and a template print stays terminal-safe (src/core/sanitize.ts): a gateway's status with an
  * escape sequence in it is neither taken for its state nor printed raw (src/payment/watch.ts `stateOf`), and a
- * `--template` filter that decodes a gateway's text (`url_decode`, `base64_decode`) cannot put an escape
+ * `--template` or `--jq` filter that decodes a gateway's text (`url_decode`, `base64_decode`) cannot put an escape
  * sequence on a terminal (src/cli/output/printer.ts).
  */
 import { PassThrough } from 'node:stream';
@@ -37,6 +37,11 @@ describe('--template', () => {
   it('on a terminal, a filter that decodes a gateway string to an escape sequence prints it cleaned', async () => {
     expect(await render({ template: '{{ orderId | url_decode }}' }, doc, true)).toBe('RED\n');
     expect(await render({ template: '{{ orderId | base64_decode }}' }, { ...doc, orderId: Buffer.from('\u001b[2Jx').toString('base64') }, true)).toBe('x\n');
+  });
+  it('--jq too: @base64d of a gateway string prints no escape on a terminal', async () => {
+    const encoded = { ...doc, orderId: Buffer.from('\u001b]8;;https://evil.example\u0007x').toString('base64') };
+    expect(await render({ jq: '.orderId | @base64d' }, encoded, true)).toBe('x\n');
+    expect(await render({ jq: '.orderId | @base64d' }, encoded, false)).toBe('\u001b]8;;https://evil.example\u0007x\n');
   });
   it('piped, the bytes stay as the template made them (a script asked for them)', async () => {
     expect(await render({ template: '{{ orderId | url_decode }}' }, doc, false)).toBe('\u001b[31mRED\u001b]0;pwned\u0007\n');

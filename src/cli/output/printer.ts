@@ -48,9 +48,9 @@ export class Printer {
   ) {}
 
   /**
-   * A template's text, cleaned of escapes and controls when stdout is a terminal: the document's strings are
-   * clean, but a filter (`url_decode`, `base64_decode`) can make an escape sequence of a gateway's text.
-   * Piped, the bytes stay as the template made them.
+   * What a template or jq made, cleaned of escapes and controls when stdout is a terminal: the document's
+   * strings are clean, but a filter (Liquid's `url_decode`, `base64_decode`; jq's `@base64d`, strings printed
+   * raw) can make an escape sequence of a gateway's text. Piped, the bytes stay as the filter made them.
    */
   private forTerminal(text: string): string {
     return this.io.stdoutIsTTY ? sanitizeText(text) : text;
@@ -93,7 +93,7 @@ export class Printer {
     const doc = selectFields(sanitizeJson(result.doc), req.fields);
     if (req.mode === 'json') return this.out(this.json(doc));
     try {
-      this.out(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : this.forTerminal(req.template.render(doc)));
+      this.out(this.forTerminal(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc)));
     } catch (err) {
       this.filterFailed(err as Error, result);
     }
@@ -120,10 +120,10 @@ export class Printer {
     const each = perElement(req.jq.expr);
     if (each === undefined) {
       // an expression about the whole list (`length`, `map(...)`) needs the whole list
-      return this.pieces([this.tryFilter(() => req.jq.run(JSON.stringify([...docs]), this.io.stdoutIsTTY))]);
+      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify([...docs]), this.io.stdoutIsTTY)))]);
     }
     const expr = each === '.' ? '.[]' : `.[] | (${each}\n)`;
-    return this.pieces(chunks(docs, (list) => this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr))));
+    return this.pieces(chunks(docs, (list) => this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr)))));
   }
 
   private tryFilter(f: () => string): string {
