@@ -2,8 +2,9 @@
  * `--watch` with a postback URL on 127.0.0.1 (docs/cash-in-and-cash-out.md "Waiting for the outcome: --watch"):
  * paycli listens there with the receiver of `paycli listen`, and a postback makes it ask the gateway at once,
  * never sooner than a second after its last answer; the gateway's answer decides. Against a standalone
- * `paycli sandbox` paid from a second process; the sandbox's log (one line per request, with its time) is
- * what it received. Real processes, real HTTP on 127.0.0.1.
+ * `paycli sandbox` paid from a second process; the sandbox's log says what it did and delivered, and a proxy
+ * in front of it times the lookups paycli sent and can hold them, so that a postback, not a poll, is what
+ * tells paycli first. Real processes, real HTTP on 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js'
 const running: SandboxProcess[] = [];
 const homes: ReturnType<typeof makeHome>[] = [];
 afterEach(async () => {
+  await Promise.all(gates.splice(0).map((g) => g.close()));
   await Promise.all(running.splice(0).map((p) => p.stop()));
   for (const h of homes.splice(0)) h.cleanup();
 });
@@ -67,6 +69,55 @@ async function post(url: string, body: unknown): Promise<number> {
   return res.status;
 }
 
+/**
+ * A proxy between paycli and the sandbox that records when each lookup arrived (as paycli sent it) and can
+ * hold the lookups until the test lets them go: while held, paycli cannot learn a new state by asking, so
+ * a postback delivered meanwhile is what tells it first (no race between a poll and the postback).
+ */
+async function lookupGate(target: string) {
+  let held = false;
+  let waiting: (() => void)[] = [];
+  const lookups: { path: string; at: number }[] = [];
+  const server = createHttpServer((req, res) => {
+    (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (req.method === 'GET') {
+        lookups.push({ path: req.url ?? '', at: Date.now() });
+        while (held) await new Promise<void>((r) => waiting.push(r));
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length', 'keep-alive', 'transfer-encoding'].includes(k)) headers[k] = v;
+      const answer = await fetch(`${target}${req.url}`, { method: req.method!, headers, ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }) });
+      const body = Buffer.from(await answer.arrayBuffer());
+      const out: Record<string, string> = {};
+      answer.headers.forEach((v, k) => {
+        if (!['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding'].includes(k)) out[k] = v;
+      });
+      res.writeHead(answer.status, { ...out, 'content-length': String(body.length) }).end(body);
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Arrival times (epoch ms) of the lookups of this order reference. */
+    times: (orderId: string) => lookups.filter((l) => l.path.endsWith(`/by/orderId/${orderId}`)).map((l) => l.at),
+    hold: () => void (held = true),
+    release: () => {
+      held = false;
+      for (const w of waiting.splice(0)) w();
+    },
+    close: async () => {
+      held = false;
+      for (const w of waiting.splice(0)) w();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+const gates: Awaited<ReturnType<typeof lookupGate>>[] = [];
+
 async function sandboxWithHome(env: Record<string, string> = {}) {
   const home = makeHome();
   homes.push(home);
@@ -79,43 +130,48 @@ describe('--watch with a postback URL on 127.0.0.1', () => {
   it('cashin --watch --json: `sandbox pay` from another process sends the postback, which ends the wait after one confirming lookup; never two lookups within a second; signed postbacks checked, an unsigned one refused (401)', async () => {
     const SECRET = 'whsec_WATCH_postbacks_0123456789';
     const { env, sb } = await sandboxWithHome({ PAYCLI_POSTBACK_SECRET: SECRET });
+    const gate = await lookupGate(sb.url);
+    gates.push(gate);
     const port = await freePort();
     const receiver = `http://127.0.0.1:${port}/pix/postback`;
     const watching = spawnPaycli(
-      ['--base-url', sb.url, '--json', '--verbose', ...CASHIN_ARGS, '--order-id', 'pedido-wp1', '--postback-url', receiver, '--watch', '--watch-timeout', '5m'],
+      ['--base-url', gate.url, '--json', '--verbose', ...CASHIN_ARGS, '--order-id', 'pedido-wp1', '--postback-url', receiver, '--watch', '--watch-timeout', '5m'],
       env,
     );
     await waitFor(() => createdId(sb, 'pedido-wp1') !== undefined, 60_000, 'the cash-in');
     await waitFor(() => /postback cash-in \d+ created → \S+ \(evt_\d+\) attempt 1: HTTP 200, delivered/.test(sb.log()), 60_000, 'the created postback delivered');
     expect(await post(receiver, { transactionId: createdId(sb, 'pedido-wp1'), object: 'cashin', status: 'paid', orderId: 'pedido-wp1', value: 1000 })).toBe(401);
-    await waitFor(() => lookupTimes(sb, 'pedido-wp1').length >= 2, 60_000, 'two lookups');
+    await waitFor(() => lookupTimes(sb, 'pedido-wp1').length >= 2, 60_000, 'two lookups answered');
     const id = createdId(sb, 'pedido-wp1')!;
+    // paid while paycli cannot ask: the postback tells it first
+    gate.hold();
     const pay = await runPaycli(['sandbox', 'pay', String(id), '--sandbox-url', sb.url], { env });
     expect(pay.code, pay.stderr).toBe(0);
+    const deliveredLine = new RegExp(`postback cash-in ${id} paid → ${receiver.replace(/[.]/g, '\\.')} \\(evt_\\d+\\) attempt 1: HTTP 200, delivered`);
+    await waitFor(() => deliveredLine.test(sb.log()), 60_000, 'the paid postback delivered to paycli');
+    await waitFor(() => new RegExp(`postback: tx:${id} is paid; asking the gateway`).test(watching.stderr()), 60_000, 'the postback taken');
+    gate.release();
     const code = await watching.exit;
     expect(code, watching.stderr()).toBe(0);
     expect(watching.stdout().trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(watching.stdout())).toMatchObject({ transactionId: id, status: 'paid', orderId: 'pedido-wp1' });
     expect(watching.stderr()).toMatch(new RegExp(`listening for postbacks on http://127.0.0.1:${port}`));
-    expect(watching.stderr()).toMatch(new RegExp(`postback: tx:${id} is paid; asking the gateway`));
-    expect(watching.stderr()).toMatch(/invalid signature|signature/); // the unsigned one, warned
+    expect(watching.stderr()).toMatch(/signature/); // the unsigned one, warned
     expect(watching.stderr()).not.toContain(SECRET);
-    // the paid postback was delivered to paycli's receiver, and the lookup that ended the wait came after it
-    const log = sb.log();
-    const delivered = log.search(new RegExp(`postback cash-in ${id} paid → ${receiver.replace(/[.]/g, '\\.')} \\(evt_\\d+\\) attempt 1: HTTP 200, delivered`));
-    expect(delivered).toBeGreaterThan(0);
-    expect(log.slice(delivered)).toMatch(/GET \/transaction\/get\/by\/orderId\/pedido-wp1 → 200/);
-    // at most once a second, the postback's lookup included
-    for (const g of gaps(lookupTimes(sb, 'pedido-wp1'))) expect(g).toBeGreaterThanOrEqual(1000);
+    // at most once a second as paycli sent them, the postback's lookup included
+    expect(gate.times('pedido-wp1').length).toBeGreaterThanOrEqual(3);
+    for (const g of gaps(gate.times('pedido-wp1'))) expect(g).toBeGreaterThanOrEqual(1000);
     const history = JSON.parse((await runPaycli(['history', '--json'], { env })).stdout) as { orderId: string; status: string }[];
     expect(history.find((e) => e.orderId === 'pedido-wp1')?.status).toBe('paid');
   }, 120_000);
 
   it('a postback for another transaction does not hurry the wait; a forged one (the gateway still says created) costs one lookup and ends nothing: Ctrl-C then exits 130, the charge still exists', async () => {
     const { env, sb } = await sandboxWithHome();
+    const gate = await lookupGate(sb.url);
+    gates.push(gate);
     const port = await freePort();
     const receiver = `http://127.0.0.1:${port}/pix`;
-    const watching = spawnPaycli(['--base-url', sb.url, '--verbose', ...CASHIN_ARGS, '--order-id', 'pedido-wp2', '--postback-url', receiver, '--watch', '--no-qr'], env);
+    const watching = spawnPaycli(['--base-url', gate.url, '--verbose', ...CASHIN_ARGS, '--order-id', 'pedido-wp2', '--postback-url', receiver, '--watch', '--no-qr'], env);
     await waitFor(() => createdId(sb, 'pedido-wp2') !== undefined && /listening for postbacks/.test(watching.stderr()), 60_000, 'the cash-in');
     const id = createdId(sb, 'pedido-wp2')!;
     // another charge, the same postback URL: its postbacks reach the watcher's receiver
@@ -141,12 +197,14 @@ describe('--watch with a postback URL on 127.0.0.1', () => {
     expect(watching.stderr()).toMatch(/stopped waiting for order reference pedido-wp2 \(last seen created\); the charge still exists/);
     expect(watching.stderr()).not.toMatch(new RegExp(`postback: tx:${otherId} `));
     expect(watching.stdout()).toMatch(/Cash-in created/);
-    for (const g of gaps(lookupTimes(sb, 'pedido-wp2'))) expect(g).toBeGreaterThanOrEqual(1000);
+    for (const g of gaps(gate.times('pedido-wp2'))) expect(g).toBeGreaterThanOrEqual(1000);
     expect(lookupTimes(sb, 'pedido-wp2-outro')).toHaveLength(0);
   }, 120_000);
 
   it("cashin --batch --watch: one receiver for the rows, each row paid or failed from another process; the summary, exit 6, and `history` shows each row's final state", async () => {
     const { env, sb } = await sandboxWithHome();
+    const gate = await lookupGate(sb.url);
+    gates.push(gate);
     const port = await freePort();
     const receiver = `http://127.0.0.1:${port}/pix`;
     const file = join(env.HOME!, 'cobrancas.csv');
@@ -158,17 +216,27 @@ describe('--watch with a postback URL on 127.0.0.1', () => {
         `pedido-wb2,12900,Beltrana Silva,529.982.247-25,beltrana@example.com,21998765432,Curso,Curso online,${receiver}`,
       ].join('\n') + '\n',
     );
-    const watching = spawnPaycli(['--base-url', sb.url, '--verbose', 'cashin', '--batch', file, '--yes', '--watch', '--watch-timeout', '5m'], env);
+    const watching = spawnPaycli(['--base-url', gate.url, '--verbose', 'cashin', '--batch', file, '--yes', '--watch', '--watch-timeout', '5m'], env);
     await waitFor(() => createdId(sb, 'pedido-wb1') !== undefined && createdId(sb, 'pedido-wb2') !== undefined, 60_000, 'both rows created');
-    expect(watching.stderr().match(/listening for postbacks on/g)).toHaveLength(1);
-    expect((await runPaycli(['sandbox', 'pay', String(createdId(sb, 'pedido-wb1')), '--sandbox-url', sb.url], { env })).code).toBe(0);
-    expect((await runPaycli(['sandbox', 'fail', String(createdId(sb, 'pedido-wb2')), '--sandbox-url', sb.url], { env })).code).toBe(0);
+    await waitFor(() => gate.times('pedido-wb1').length >= 1 && gate.times('pedido-wb2').length >= 1, 60_000, 'a lookup of each row');
+    const [paid, failed] = [createdId(sb, 'pedido-wb1')!, createdId(sb, 'pedido-wb2')!];
+    // paid and failed while paycli cannot ask: the postbacks tell it first
+    gate.hold();
+    expect((await runPaycli(['sandbox', 'pay', String(paid), '--sandbox-url', sb.url], { env })).code).toBe(0);
+    expect((await runPaycli(['sandbox', 'fail', String(failed), '--sandbox-url', sb.url], { env })).code).toBe(0);
+    await waitFor(
+      () =>
+        new RegExp(`postback: tx:${paid} is paid; asking the gateway`).test(watching.stderr()) &&
+        new RegExp(`postback: tx:${failed} is failed; asking the gateway`).test(watching.stderr()),
+      60_000,
+      'both postbacks taken',
+    );
+    gate.release();
     const code = await watching.exit;
     expect(code, watching.stderr()).toBe(6);
+    expect(watching.stderr().match(/listening for postbacks on/g)).toHaveLength(1); // one receiver for the rows
     expect(watching.stderr()).toMatch(/2 charge\(s\) watched: (1 paid, 1 failed|1 failed, 1 paid)/);
-    expect(watching.stderr()).toMatch(new RegExp(`postback: tx:${createdId(sb, 'pedido-wb1')} is paid; asking the gateway`));
-    expect(watching.stderr()).toMatch(new RegExp(`postback: tx:${createdId(sb, 'pedido-wb2')} is failed; asking the gateway`));
-    for (const ref of ['pedido-wb1', 'pedido-wb2']) for (const g of gaps(lookupTimes(sb, ref))) expect(g).toBeGreaterThanOrEqual(1000);
+    for (const ref of ['pedido-wb1', 'pedido-wb2']) for (const g of gaps(gate.times(ref))) expect(g).toBeGreaterThanOrEqual(1000);
     const history = JSON.parse((await runPaycli(['history', '--json'], { env })).stdout) as { orderId: string; status: string }[];
     expect(history.find((e) => e.orderId === 'pedido-wb1')?.status).toBe('paid');
     expect(history.find((e) => e.orderId === 'pedido-wb2')?.status).toBe('failed');
