@@ -76,7 +76,7 @@ async function post(url: string, body: unknown): Promise<number> {
  */
 async function lookupGate(target: string) {
   let held = false;
-  let waiting: (() => void)[] = [];
+  const waiting: (() => void)[] = [];
   const lookups: { path: string; at: number }[] = [];
   const server = createHttpServer((req, res) => {
     (async () => {
