@@ -2,7 +2,8 @@
  * Batch runs on the team ledger (src/ledger/pg/, docs/batch-runs.md and docs/ledger-and-safety.md "Team ledger"):
  * two HOMEs stand for two machines, one private PostgreSQL cluster, one test gateway. The same file
  * started from both at once, a sending machine killed mid-file and resumed from the other, the
- * database stopped mid-file, and `cashin --batch --watch` keeping each row's final state in the ledger. Waits on events (requests the gateway holds), never on the clock.
+ * database stopped mid-file, and `cashin --batch --watch` keeping each row's final state in the ledger.
+ * Waits on events (requests the gateway holds), never on the clock.
  */
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
