@@ -248,12 +248,26 @@ describe('--watch with a postback URL on 127.0.0.1', () => {
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
     try {
       const port = (taken.address() as AddressInfo).port;
-      const watching = spawnPaycli(['--base-url', sb.url, '--json', ...CASHIN_ARGS, '--order-id', 'pedido-wp4', '--postback-url', `http://127.0.0.1:${port}/pix`, '--watch'], env);
+      const watching = spawnPaycli(
+        [
+          '--base-url',
+          sb.url,
+          '--json',
+          ...CASHIN_ARGS,
+          '--order-id',
+          'pedido-wp4',
+          '--postback-url',
+          `http://shop:s3cr3t-token@127.0.0.1:${port}/pix?token=s3cr3t-token`,
+          '--watch',
+        ],
+        env,
+      );
       await waitFor(() => createdId(sb, 'pedido-wp4') !== undefined, 60_000, 'the cash-in');
       expect((await runPaycli(['sandbox', 'pay', String(createdId(sb, 'pedido-wp4')), '--sandbox-url', sb.url], { env })).code).toBe(0);
       expect(await watching.exit, watching.stderr()).toBe(0);
       expect(JSON.parse(watching.stdout())).toMatchObject({ status: 'paid' });
-      expect(watching.stderr()).toMatch(new RegExp(`cannot listen for postbacks at http://127.0.0.1:${port}/pix \\(EADDRINUSE\\): waiting by asking the gateway only`));
+      expect(watching.stderr()).not.toContain('s3cr3t-token'); // the URL's user info and query are not repeated
+      expect(watching.stderr()).toMatch(new RegExp(`cannot listen for postbacks at http://127.0.0.1:${port} \\(EADDRINUSE\\): waiting by asking the gateway only`));
     } finally {
       taken.closeAllConnections();
       await new Promise<void>((r) => taken.close(() => r()));
