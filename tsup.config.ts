@@ -55,8 +55,7 @@ const MAN_BUILD_DIR = 'node_modules/.cache/paycli-man';
 export default defineConfig([
   {
     // boot (src/cli/boot.ts) turns on the code cache, then imports cli (src/cli/program.ts) and the rest.
-    // pg-worker: the team ledger's connection (src/ledger/pg/worker.ts), a worker thread started only with a ledger-url.
-    entry: { boot: 'src/cli/boot.ts', 'pg-worker': 'src/ledger/pg/worker.ts' },
+    entry: { boot: 'src/cli/boot.ts' },
     format: ['cjs'],
     platform: 'node',
     target: 'node20',

@@ -1,12 +1,16 @@
 /**
- * The ledger contract (src/ledger/contract.ts) over the stores of src/ledger/store.ts: each call of
- * the contract is one call of the store, so a call is atomic with respect to the event loop (no
- * other ledger call runs in the middle of it), and the group operations are one transaction of
- * the store (`group`). Callers above src/ledger/ open their ledger here.
+ * The ledger contract (src/ledger/contract.ts) of either store, and where callers above
+ * src/ledger/ open their ledger. The team ledger (src/ledger/pg/ledger.ts) is the contract itself;
+ * the local SQLite ledger is synchronous underneath and wrapped here ({@link asContract}): each
+ * call of the contract is one call of the store, so a call is atomic with respect to the event
+ * loop (no other ledger call runs in the middle of it), and the group operations are one
+ * transaction of the store (`group`).
  */
 import { UsageError } from '../core/errors.js';
+import { closeAtEnd } from '../core/at-end.js';
 import type { LedgerContract, Recorded } from './contract.js';
-import { openLedger, openLedgerToRead, type LedgerStore } from './store.js';
+import { PgLedger } from './pg/ledger.js';
+import { openLedger, openLocalToRead, openTeamLedger, teamLedger, type LedgerStore } from './store.js';
 
 /**
  * The contract of a store.
@@ -67,25 +71,37 @@ export function asContract(store: LedgerStore): LedgerContract {
     iterate: async function* (q) {
       yield* s.iterate(q);
     },
+    noteStatus: async (id, status) => s.noteStatus(id, status),
     meta: async (key) => s.meta(key),
     setMeta: async (key, value) => s.setMeta(key, value),
   };
 }
 
 /**
- * The ledger of this process for the commands that send, as the contract (src/ledger/store.ts `openLedger`).
- * @throws LedgerUnavailableError (exit 2, nothing sent), LedgerBusyError
+ * The ledger of this process for the commands that send (opened once): the team ledger when the
+ * profile names one (src/ledger/store.ts `openTeamLedger`: connecting may have started already),
+ * else the local one (created when missing).
+ * @throws LedgerUnavailableError (exit 2, nothing sent), LedgerBusyError, InterruptedError (Ctrl-C while it waits)
  */
 export async function openContract(profile?: string): Promise<LedgerContract> {
+  const team = teamLedger(profile);
+  if (team) return openTeamLedger(team);
   return asContract(openLedger(profile));
 }
 
 /**
- * The ledger for reading and settling, as the contract (src/ledger/store.ts `openLedgerToRead`);
- * undefined when nothing was recorded on this machine yet.
- * @throws LedgerUnavailableError (exit 2)
+ * The ledger for reading and settling (`history`, `reconcile`, `receipt`): the team ledger when
+ * the profile names one, else the local one, or undefined when nothing was recorded on this
+ * machine yet. The caller closes it.
+ * @throws LedgerUnavailableError (exit 2), InterruptedError (Ctrl-C while it waits)
  */
 export async function openContractToRead(profile?: string): Promise<LedgerContract | undefined> {
-  const s = openLedgerToRead(profile);
+  const team = teamLedger(profile);
+  if (team) {
+    const ledger = await PgLedger.open(team.url, team.password ? { password: team.password } : {});
+    closeAtEnd(() => ledger.close());
+    return ledger;
+  }
+  const s = openLocalToRead();
   return s ? asContract(s) : undefined;
 }

@@ -112,7 +112,7 @@ const ASSERTIONS = [
   // every field of a BR Code is cut to its length before it is encoded
   { file: 'src/pix/brcode.ts', text: 'BR Code object ' },
   // the team ledger's statements take only NULL, booleans, numbers, texts and arrays of them
-  { file: 'src/ledger/pg/worker.ts', text: 'a value of type ' },
+  { file: 'src/ledger/pg/connection.ts', text: 'a value of type ' },
 ];
 
 /** Every .ts file under `dir`, with forward slashes. */

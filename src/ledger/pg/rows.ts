@@ -167,18 +167,18 @@ export function pushRows(chunk: readonly LedgerEntry[], runs: (id: string) => Ru
 }
 
 /** Runs one statement of the team ledger and answers its rows. */
-type Statement = (sql: string, params: unknown[]) => Row[];
+type Statement = (sql: string, params: unknown[]) => Promise<Row[]>;
 
 /**
  * One INSERT of many payments, one array parameter per column (`unnest`): a statement of as many
  * parameters as columns whatever the number of rows; entries whose uuid is held already are skipped.
  * @returns the rows inserted
  */
-export function insertColumns(q: Statement, cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
+export async function insertColumns(q: Statement, cols: readonly string[], types: readonly string[], rows: unknown[][]): Promise<number> {
   const arrays = cols.map((_, j) => rows.map((r) => r[j]));
   const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
   const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
-  const out = q(
+  const out = await q(
     `WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`,
     arrays,
   );
@@ -186,8 +186,8 @@ export function insertColumns(q: Statement, cols: readonly string[], types: read
 }
 
 /** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
-export function insertRows(q: Statement, into: string, ncols: number, rows: unknown[][], conflict: string): number {
+export async function insertRows(q: Statement, into: string, ncols: number, rows: unknown[][], conflict: string): Promise<number> {
   const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
-  const out = q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
+  const out = await q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
   return Number(out[0]?.n ?? 0);
 }
