@@ -30,17 +30,16 @@ import { logger } from '../../core/logger.js';
 import { t } from '../../core/i18n/index.js';
 import { MAX_TIMEOUT_MS } from '../../config/settings.js';
 import { LedgerUnavailableError } from '../errors.js';
-import { blocks, DEFAULT_WINDOW_MIN, cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
+import { blocks, DEFAULT_WINDOW_MIN, cashOutFingerprint, checkClock, duplicateError, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
 import type { RunRecord } from '../runs.js';
 import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { ATTENTION_SQL, needsAttention, clean, clip, factsJson, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
+import { ATTENTION_SQL, needsAttention, clean, clip, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
 import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
-import { patiently, type BeginAnswer, type BeginArgs, type PgConnection, type Step } from './connection.js';
+import { patiently, type BeginAnswer, type PgConnection, type Step } from './connection.js';
 import type { EndRecord, LedgerContract, Recorded, RecordOptions } from '../contract.js';
 import { startOpening, type PgOpening } from './opening.js';
 import { ledgerWhere, pgFailure } from './failure.js';
-import { endColumns, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, toPgEntry, toPgRun } from './rows.js';
-import { uuidV7 } from '../uuid.js';
+import { beginArgs, endColumns, endValues, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, toPgEntry, toPgRun } from './rows.js';
 
 export { ledgerWhere, pgFailure } from './failure.js';
 export { toPgEntry } from './rows.js';
@@ -275,7 +274,7 @@ export class PgLedger implements LedgerContract {
     const now = Date.now();
     checkClock(now, this.note);
     const answer = await this.serial(async () => {
-      const args = this.beginArgs(info, opts, now, this.register(), false);
+      const args = beginArgs(info, opts, now, this.register(), false);
       return { args, answer: await this.call<BeginAnswer>('begin', args) };
     });
     const out = this.begun(answer.answer, answer.args, opts.windowMin ?? DEFAULT_WINDOW_MIN, now);
@@ -300,7 +299,7 @@ export class PgLedger implements LedgerContract {
     checkClock(now, this.note);
     const { rows, answers } = await this.serial(() =>
       this.transaction(async () => {
-        const rows = infos.map((info) => this.beginArgs(info, opts, now, this.register(), true));
+        const rows = infos.map((info) => beginArgs(info, opts, now, this.register(), true));
         if (ends.length) await this.call('endMany', endColumns(ends.map(endValues)), true);
         return { rows, answers: await this.call<BeginAnswer[]>('beginMany', { rows, inTransaction: true }) };
       }),
@@ -316,22 +315,6 @@ export class PgLedger implements LedgerContract {
     });
     if (out.some((r) => !(r instanceof UsageError))) this.recorded = true;
     return out;
-  }
-
-  /** What the connection needs to check and record one payment. */
-  private beginArgs(info: BeginInfo, opts: RecordOptions, now: number, run: PgRun, inTransaction: boolean): BeginArgs & { uuid: string } {
-    const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
-    if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
-    const fingerprint = info.kind === 'cashout' ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! }) : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
-    const uuid = uuidV7(now);
-    const endpoint = endpointIdentity(info.target);
-    const orderId = clip(info.orderId, 200);
-    const values = [
-      uuid, new Date(now).toISOString(), info.kind, fingerprint, info.value, displayTarget(info.target), endpoint, info.sandbox ? 1 : 0, clip(info.profile, 100),
-      info.pixKeyType ?? null, clip(info.pixKey, 200), clip(info.recipient, 200), clip(info.payer, 200), clip(info.product, 200), orderId, clip(info.batchId, 200), info.batchRow ?? null,
-      opts.allowDuplicate ? 1 : 0, null, process.pid, null, now, now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs, run.id, clip(run.user, 100), clip(run.host, 200), VERSION,
-    ];
-    return { uuid, endpoint, ...(info.kind === 'cashout' ? { fingerprint } : {}), windowOn: windowMin > 0, sinceMs: now - Math.max(0, windowMin) * 60_000, allowDuplicate: Boolean(opts.allowDuplicate), orderId, values, inTransaction };
   }
 
   /** The entry the connection recorded, or the error of its refusal. @throws UsageError `duplicate_cashout` / `duplicate_order` */
@@ -602,9 +585,4 @@ export class PgLedger implements LedgerContract {
     await flush();
     return added;
   }
-}
-
-/** The values of one outcome, as src/ledger/pg/rows.ts `endColumns` takes them. */
-function endValues([id, outcome, extra]: EndRecord): unknown[] {
-  return [id, outcome, new Date().toISOString(), extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId), clean(extra.status, 20), extra.httpStatus ?? null, clean(extra.message, 500), factsJson(extra.answer)];
 }

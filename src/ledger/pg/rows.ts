@@ -1,9 +1,14 @@
 /**
- * The team ledger's rows as paycli's values (src/ledger/pg/ledger.ts): entries, runs, and the
- * columns of its many-row statements.
+ * The team ledger's rows as paycli's values and back (src/ledger/pg/ledger.ts): entries, runs, the
+ * values of a payment recorded and of an outcome, and the columns of its many-row statements.
  */
+import { VERSION } from '../../core/version.js';
+import type { EndRecord, RecordOptions } from '../contract.js';
+import { cashInFingerprint, cashOutFingerprint, DEFAULT_WINDOW_MIN, displayTarget, endpointIdentity } from '../rules.js';
 import type { RunRecord } from '../runs.js';
-import { factsJson, toEntry, type LedgerEntry, type Row } from '../schema.js';
+import { clean, clip, factsJson, toEntry, type BeginInfo, type LedgerEntry, type Row } from '../schema.js';
+import { uuidV7 } from '../uuid.js';
+import type { BeginArgs } from './connection.js';
 
 /** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
 export function endColumns(rows: readonly unknown[][]): unknown[][] {
@@ -190,4 +195,75 @@ export async function insertRows(q: Statement, into: string, ncols: number, rows
   const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
   const out = await q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
   return Number(out[0]?.n ?? 0);
+}
+
+/**
+ * What src/ledger/pg/connection.ts `begin` needs to check and record one payment for run `run`:
+ * its uuid, endpoint, fingerprint, window and the values of src/ledger/pg/schema.ts `PG_INSERT_COLUMNS`.
+ * @throws TypeError when a cash-out lacks its Pix key (a bug of the caller)
+ */
+export function beginArgs(info: BeginInfo, opts: RecordOptions, now: number, run: RunRecord, inTransaction: boolean): BeginArgs & { uuid: string } {
+  const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
+  if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
+  const fingerprint =
+    info.kind === 'cashout'
+      ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! })
+      : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
+  const uuid = uuidV7(now);
+  const endpoint = endpointIdentity(info.target);
+  const orderId = clip(info.orderId, 200);
+  const values = [
+    uuid,
+    new Date(now).toISOString(),
+    info.kind,
+    fingerprint,
+    info.value,
+    displayTarget(info.target),
+    endpoint,
+    info.sandbox ? 1 : 0,
+    clip(info.profile, 100),
+    info.pixKeyType ?? null,
+    clip(info.pixKey, 200),
+    clip(info.recipient, 200),
+    clip(info.payer, 200),
+    clip(info.product, 200),
+    orderId,
+    clip(info.batchId, 200),
+    info.batchRow ?? null,
+    opts.allowDuplicate ? 1 : 0,
+    null,
+    process.pid,
+    null,
+    now,
+    now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs,
+    run.id,
+    clip(run.user, 100),
+    clip(run.host, 200),
+    VERSION,
+  ];
+  return {
+    uuid,
+    endpoint,
+    ...(info.kind === 'cashout' ? { fingerprint } : {}),
+    windowOn: windowMin > 0,
+    sinceMs: now - Math.max(0, windowMin) * 60_000,
+    allowDuplicate: Boolean(opts.allowDuplicate),
+    orderId,
+    values,
+    inTransaction,
+  };
+}
+
+/** The values of one outcome, as src/ledger/pg/rows.ts `endColumns` takes them. */
+export function endValues([id, outcome, extra]: EndRecord): unknown[] {
+  return [
+    id,
+    outcome,
+    new Date().toISOString(),
+    extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId),
+    clean(extra.status, 20),
+    extra.httpStatus ?? null,
+    clean(extra.message, 500),
+    factsJson(extra.answer),
+  ];
 }
