@@ -3,10 +3,13 @@
  * ledger"): while a team-ledger call waits on a PostgreSQL that does not answer (frozen with SIGSTOP),
  * the event loop runs: paycli says it is waiting, Ctrl-C stops it at once (exit 130, nothing sent),
  * and a call past its limit fails closed (exit 2, nothing sent) naming the host. The built paycli
- * is spawned: signals need a process boundary.
+ * is spawned: signals need a process boundary. And every command closes its connection when it ends:
+ * run in this test's own process (which stays), no session of paycli is left on the server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, makeHome, runPaycli, spawnPaycli, type Home } from '../helpers/cli.js';
+import { waitFor } from '../helpers/listen.js';
+import { runPaycliInProcess } from '../helpers/run.js';
 import { json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { PG_PASSWORD, startPostgres, type PgCluster } from '../helpers/postgres.js';
 
@@ -94,5 +97,26 @@ describe('PostgreSQL frozen (SIGSTOP) during a team-ledger cash-out', () => {
     expect(doc.error.message).toContain(`the team ledger at 127.0.0.1:${pg.port}/payments did not answer (no answer within 2 s); nothing was sent`);
     expect(r.stdout).toBe('');
     expect(posts()).toHaveLength(0);
+  });
+});
+
+describe('the connection ends with the command', () => {
+  /** The sessions of paycli the server holds (application_name `paycli <version>`). */
+  const sessions = () => Number(pg.sql(`SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'paycli %'`));
+
+  it('a cash-out, a refused one that started connecting, history and history resolve, run in this process: no session of paycli left', async () => {
+    const sent = await runPaycliInProcess([...CASHOUT_ARGS, '--yes'], { env: env() });
+    expect(sent.code, sent.stderr).toBe(0);
+    // refused by its own check after it started connecting: the attempt is let go
+    const refused = await runPaycliInProcess([...CASHOUT_ARGS.map((x) => (x === 'Fulano@Example.com' ? 'not-an-email' : x)), '--yes'], { env: env() });
+    expect(refused.code, refused.stderr).toBe(2);
+    const shown = await runPaycliInProcess(['history', '--json'], { env: env() });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toHaveLength(1);
+    const resolve = await runPaycliInProcess(['history', 'resolve', '1', '--outcome', 'ok'], { env: env() });
+    expect(resolve.code).toBe(2); // its outcome is known already
+    await waitFor(() => sessions() === 0, undefined, 'no paycli session on the server');
+    expect(sessions()).toBe(0);
+    expect(posts()).toHaveLength(1);
   });
 });
