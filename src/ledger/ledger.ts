@@ -23,12 +23,10 @@
  * paycli before the ledger), its payments are imported into the new database before it is put in
  * place, so the import happens exactly once; the journal file is kept untouched.
  *
- * A store only (src/ledger/statements.ts `LedgerStatements`): statements, each method one
- * transaction; the rules over it are src/ledger/keeper.ts, and callers above src/ledger/ use it
- * through the asynchronous contract of src/ledger/contract.ts. The methods are asynchronous for the
- * contract's sake; SQLite runs each of them synchronously to its end, so no other call can come in
- * the middle of one. The schema and its SQL, the file on disk, the old journal, the runs and the
- * errors live beside it in schema.ts, files.ts, journal.ts, runs.ts, errors.ts.
+ * A store only (src/ledger/statements.ts `SyncStatements`): statements, each method one transaction,
+ * answering at once; the rules over it are src/ledger/keeper.ts, and callers above src/ledger/ use it
+ * through the asynchronous contract of src/ledger/contract.ts. The schema and its SQL, the file on
+ * disk, the old journal, the runs and the errors live in schema.ts, files.ts, journal.ts, runs.ts, errors.ts.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
  */
 import { existsSync } from 'node:fs';
@@ -40,11 +38,40 @@ import { currentRun, currentRunId, forgetRunLock, prunableRunSql, runState, type
 import type { OwnerState } from './settle-rule.js';
 import type { Checked, EndRow, NewPayment, SettleRow, StoredRun, SyncStatements } from './statements.js';
 import { VERSION } from '../core/version.js';
-import { ATTENTION_SQL, BLOCKING, clip, ENTRIES_WITH_RUN, FORMAT, INSERT, migrate, ORDER_TAKEN, SCHEMA_VERSION, toEntry, toRun, type InsertRow, type LedgerEntry, type LedgerQuery, type Row, type BatchOutcome } from './schema.js';
+import {
+  ATTENTION_SQL,
+  BLOCKING,
+  clip,
+  ENTRIES_WITH_RUN,
+  FORMAT,
+  INSERT,
+  migrate,
+  ORDER_TAKEN,
+  SCHEMA_VERSION,
+  toEntry,
+  toRun,
+  type InsertRow,
+  type LedgerEntry,
+  type LedgerQuery,
+  type Row,
+  type BatchOutcome,
+} from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { LedgerUnavailableError } from './errors.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
-import { journalPath, LEDGER_NAME, UNUSABLE_HINT, connect, createLedger, ensureDataDir, inspectFile, isHalfCreated, ledgerFailure, moveAsideHalfCreated, walIdentity } from './files.js';
+import {
+  journalPath,
+  LEDGER_NAME,
+  UNUSABLE_HINT,
+  connect,
+  createLedger,
+  ensureDataDir,
+  inspectFile,
+  isHalfCreated,
+  ledgerFailure,
+  moveAsideHalfCreated,
+  walIdentity,
+} from './files.js';
 
 export { JOURNAL_NAME } from './journal.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
@@ -244,7 +271,9 @@ export class Ledger implements SyncStatements {
   /** Registers a run in `runs` (once per run and connection), inside the caller's transaction. */
   private registerRun(run: RunRecord): void {
     if (this.registered === run.id) return;
-    this.stmt(`INSERT OR IGNORE INTO runs (id, pid, proc_start, host, boot_id, user, version, started_ms) VALUES (@id, @pid, @proc_start, @host, @boot_id, @user, @version, @started_ms)`).run({
+    this.stmt(
+      `INSERT OR IGNORE INTO runs (id, pid, proc_start, host, boot_id, user, version, started_ms) VALUES (@id, @pid, @proc_start, @host, @boot_id, @user, @version, @started_ms)`,
+    ).run({
       id: run.id,
       pid: run.pid,
       proc_start: run.procStart,
@@ -468,4 +497,3 @@ export function openLedger(): Ledger {
 export function closeLedger(): void {
   shared?.close();
 }
-
