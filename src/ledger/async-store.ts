@@ -1,10 +1,7 @@
 /**
- * The ledger contract (src/ledger/contract.ts) of either store, and where callers above
- * src/ledger/ open their ledger. The team ledger (src/ledger/pg/ledger.ts) is the contract itself;
- * the local SQLite ledger is synchronous underneath and wrapped here ({@link asContract}): each
- * call of the contract is one call of the store, so a call is atomic with respect to the event
- * loop (no other ledger call runs in the middle of it), and the group operations are one
- * transaction of the store (`group`).
+ * Where callers above src/ledger/ open their ledger, as the contract (src/ledger/contract.ts): the
+ * rules of src/ledger/keeper.ts over the store the profile names, the local SQLite ledger
+ * (src/ledger/ledger.ts) or the team ledger on PostgreSQL (src/ledger/pg/ledger.ts).
  */
 import { closeAtEnd } from '../core/at-end.js';
 import type { LedgerContract } from './contract.js';
@@ -43,7 +40,7 @@ export async function openContract(profile?: string): Promise<LedgerContract> {
 export async function openContractToRead(profile?: string): Promise<LedgerContract | undefined> {
   const team = teamLedger(profile);
   if (team) {
-    const ledger = await PgLedger.open(team.url, team.password ? { password: team.password } : {});
+    const ledger = new LedgerKeeper(await PgLedger.open(team.url, team.password ? { password: team.password } : {}));
     closeAtEnd(() => ledger.close());
     return ledger;
   }

@@ -9,6 +9,7 @@ import { closeAtEnd } from '../core/at-end.js';
 import { t } from '../core/i18n/index.js';
 import { LedgerUnavailableError } from './errors.js';
 import { closeLedger as closeLocalLedger, Ledger, openLedger as openLocalLedger } from './ledger.js';
+import { LedgerKeeper } from './keeper.js';
 import { PgLedger } from './pg/ledger.js';
 import { ledgerWhere } from './pg/failure.js';
 import { takePrepared, teamLedger, type TeamLedger } from './team.js';
@@ -17,7 +18,7 @@ import { SyncLedger } from './sync-ledger.js';
 /** The local ledger for a synchronous caller (the batch engine, until it is on the contract): src/ledger/sync-ledger.ts. */
 export type LedgerStore = SyncLedger;
 
-let sharedTeam: Promise<PgLedger> | undefined;
+let sharedTeam: Promise<LedgerKeeper> | undefined;
 
 export { prepareLedger, teamLedger, type TeamLedger } from './team.js';
 
@@ -27,13 +28,13 @@ export { prepareLedger, teamLedger, type TeamLedger } from './team.js';
  * the same address and password is finished; any other is let go.
  * @throws LedgerUnavailableError (exit 2, nothing was sent), InterruptedError (Ctrl-C while it connects)
  */
-export function openTeamLedger(team: TeamLedger): Promise<PgLedger> {
+export function openTeamLedger(team: TeamLedger): Promise<LedgerKeeper> {
   const prepared = takePrepared();
   const usable = prepared && prepared.url === team.url && prepared.password === team.password ? prepared : undefined;
   if (prepared && !usable) void PgLedger.discard(prepared);
   if (!sharedTeam) {
     const opening = usable ?? PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
-    const opened = PgLedger.finish(opening);
+    const opened = PgLedger.finish(opening).then((pg) => new LedgerKeeper(pg));
     sharedTeam = opened;
     opened.catch(() => {
       if (sharedTeam === opened) sharedTeam = undefined;

@@ -108,7 +108,6 @@ const ASSERTIONS = [
   { file: 'src/ledger/keeper.ts', text: 'a cash-out needs pixKeyType and pixKey' },
   { file: 'src/ledger/keeper.ts', text: 'a transaction of the local ledger cannot wait' },
   { file: 'src/ledger/sync-ledger.ts', text: 'the local ledger answered later' },
-  { file: 'src/ledger/pg/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
   // every amount is checked to be integer cents before it is formatted
   { file: 'src/pix/money.ts', text: 'not an integer amount of cents' },
   // every field of a BR Code is cut to its length before it is encoded
