@@ -5,57 +5,20 @@
  * Callers above src/ledger/ open either as the ledger contract (src/ledger/async-store.ts
  * `openContract`), so the commands that pay, list and settle do not tell them apart.
  */
-import type { UsageError } from '../core/errors.js';
 import { closeAtEnd } from '../core/at-end.js';
 import { t } from '../core/i18n/index.js';
 import { LedgerUnavailableError } from './errors.js';
 import { closeLedger as closeLocalLedger, Ledger, openLedger as openLocalLedger } from './ledger.js';
+import { LedgerKeeper } from './keeper.js';
 import { PgLedger } from './pg/ledger.js';
 import { ledgerWhere } from './pg/failure.js';
 import { takePrepared, teamLedger, type TeamLedger } from './team.js';
-import type { BeginInfo, LedgerEntry } from './schema.js';
+import { SyncLedger } from './sync-ledger.js';
 
-/** The methods every ledger offers (those of the local one; the team ledger implements the same). */
-export type LedgerStore = Pick<
-  Ledger,
-  | 'file'
-  | 'close'
-  | 'blockingCashOut'
-  | 'checkCashOut'
-  | 'begin'
-  | 'extendDeadlines'
-  | 'inFlight'
-  | 'run'
-  | 'claimBatch'
-  | 'releaseBatch'
-  | 'end'
-  | 'group'
-  | 'reusableOrderId'
-  | 'get'
-  | 'findByOrderId'
-  | 'batchOutcomes'
-  | 'batchRows'
-  | 'listUnknown'
-  | 'resolve'
-  | 'query'
-  | 'iterate'
-  | 'meta'
-  | 'setMeta'
-  | 'noteStatus'
-> & {
-  /**
-   * {@link Ledger.findByOrderId} for many references in one round trip (the team ledger; the local
-   * ledger has none and is asked one reference at a time).
-   */
-  findByOrderIds?(orderIds: readonly string[]): Map<string, LedgerEntry[]>;
-  /**
-   * {@link Ledger.begin} of many payments in one round trip (the team ledger; src/payment/pipeline.ts
-   * `steps.recordMany` asks the local ledger one payment at a time instead).
-   */
-  beginMany?(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean }): Array<{ id: number; uuid: string; earlier?: LedgerEntry } | UsageError>;
-};
+/** The local ledger for a synchronous caller (the batch engine, until it is on the contract): src/ledger/sync-ledger.ts. */
+export type LedgerStore = SyncLedger;
 
-let sharedTeam: Promise<PgLedger> | undefined;
+let sharedTeam: Promise<LedgerKeeper> | undefined;
 
 export { prepareLedger, teamLedger, type TeamLedger } from './team.js';
 
@@ -65,13 +28,13 @@ export { prepareLedger, teamLedger, type TeamLedger } from './team.js';
  * the same address and password is finished; any other is let go.
  * @throws LedgerUnavailableError (exit 2, nothing was sent), InterruptedError (Ctrl-C while it connects)
  */
-export function openTeamLedger(team: TeamLedger): Promise<PgLedger> {
+export function openTeamLedger(team: TeamLedger): Promise<LedgerKeeper> {
   const prepared = takePrepared();
   const usable = prepared && prepared.url === team.url && prepared.password === team.password ? prepared : undefined;
   if (prepared && !usable) void PgLedger.discard(prepared);
   if (!sharedTeam) {
     const opening = usable ?? PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
-    const opened = PgLedger.finish(opening);
+    const opened = PgLedger.finish(opening).then((pg) => new LedgerKeeper(pg));
     sharedTeam = opened;
     opened.catch(() => {
       if (sharedTeam === opened) sharedTeam = undefined;
@@ -90,7 +53,7 @@ export function openTeamLedger(team: TeamLedger): Promise<PgLedger> {
 export function openLedger(profile?: string): LedgerStore {
   const team = teamLedger(profile);
   if (team) throw new LedgerUnavailableError(t('team.needsContract', ledgerWhere(team.url)));
-  return openLocalLedger();
+  return new SyncLedger(openLocalLedger());
 }
 
 /** Closes the ledgers this process keeps open (the local and the team one): a run in a test's process ends with it. */
@@ -103,5 +66,6 @@ export async function closeLedgers(): Promise<void> {
 
 /** The local ledger for reading and settling, or undefined when nothing was recorded on this machine yet. @throws LedgerUnavailableError (exit 2) */
 export function openLocalToRead(): LedgerStore | undefined {
-  return Ledger.open({ create: false });
+  const local = Ledger.open({ create: false });
+  return local ? new SyncLedger(local) : undefined;
 }

@@ -10,6 +10,7 @@ import { t } from '../../core/i18n/index.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
+import { SyncLedger } from '../../ledger/sync-ledger.js';
 import { PgLedger } from '../../ledger/pg/ledger.js';
 import { PG_MIGRATIONS } from '../../ledger/pg/schema.js';
 import { teamLedger, type TeamLedger } from '../../ledger/store.js';
@@ -34,10 +35,11 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<O
       await pg.close();
     }
   }
-  const local = Ledger.open({ create: false });
-  if (!local) {
+  const opened = Ledger.open({ create: false });
+  if (!opened) {
     return output({ entries: 0, added: 0 }, '', { after: () => logger.notice(t('team.pushNoLocal', ledgerPath())) });
   }
+  const local = new SyncLedger(opened);
   // An entry still being sent by a local run would be pushed without its outcome: push once it ended.
   for (const e of local.listUnknown()) {
     if (e.completed) continue;

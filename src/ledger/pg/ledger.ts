@@ -1,7 +1,7 @@
 /**
- * The team ledger (docs/ledger-and-safety.md, "Team ledger"): the ledger contract
- * (src/ledger/contract.ts `LedgerContract`) kept in PostgreSQL so that every machine of a team
- * checks and records against one history.
+ * The team ledger's store (docs/ledger-and-safety.md, "Team ledger"): the statements of
+ * src/ledger/statements.ts `LedgerStatements` on PostgreSQL, so that every machine of a team checks
+ * and records against one history. The rules over it are src/ledger/keeper.ts's, as for the local store.
  *
  * - Asynchronous, on the main thread: every call goes to the one connection
  *   (src/ledger/pg/connection.ts, the only code that loads `pg`), one call at a time, each bounded
@@ -17,29 +17,24 @@
  *   before the record is committed: {@link LedgerUnavailableError} (exit 2, nothing sent), naming
  *   the host and database, never the password. After a send, a failed write leaves the entry
  *   unknown, as the local ledger does (src/payment/record-end.ts).
- *
- * Longer than 500 lines: one class with the contract's every method, each a statement or a
- * transaction on its one connection; the schema, the rows and the connection live beside it.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import { UsageError } from '../../core/errors.js';
 import { redactUrls } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
 import { logger } from '../../core/logger.js';
 import { t } from '../../core/i18n/index.js';
-import { MAX_TIMEOUT_MS } from '../../config/settings.js';
 import { LedgerUnavailableError } from '../errors.js';
-import { blocks, DEFAULT_WINDOW_MIN, cashOutFingerprint, checkClock, duplicateError, orderTakenError, type Outcome, type PaymentKind } from '../rules.js';
-import type { RunRecord } from '../runs.js';
-import type { InFlightFacts, OwnerState } from '../settle-rule.js';
-import { ATTENTION_SQL, needsAttention, clean, clip, type BatchOutcome, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy, type Row } from '../schema.js';
-import { PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
+import type { PaymentKind } from '../rules.js';
+import { prunableRunSql, type RunRecord } from '../runs.js';
+import type { OwnerState } from '../settle-rule.js';
+import { ATTENTION_SQL, clip, type BatchOutcome, type LedgerEntry, type LedgerQuery, type Row } from '../schema.js';
+import type { Checked, EndRow, LedgerStatements, NewPayment, SettleRow, StoredRun } from '../statements.js';
+import { PG_BLOCKING, PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
 import { patiently, type BeginAnswer, type PgConnection, type Step } from './connection.js';
-import type { EndRecord, LedgerContract, Recorded, RecordOptions } from '../contract.js';
 import { startOpening, type PgOpening } from './opening.js';
 import { ledgerWhere, pgFailure } from './failure.js';
-import { beginArgs, endColumns, endValues, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, toPgEntry, toPgRun } from './rows.js';
+import { beginArgs, checkedOf, endColumns, endValues, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, queryWhere, toPgEntry, toPgRun } from './rows.js';
 
 export { ledgerWhere, pgFailure } from './failure.js';
 export { toPgEntry } from './rows.js';
@@ -49,12 +44,15 @@ export { PG_CONNECT_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS, type PgOpening } from './op
 /** This process as a run of the team ledger. */
 interface PgRun extends RunRecord {}
 
-/** A connection to a team ledger, with the methods of src/ledger/contract.ts `LedgerContract`. */
-export class PgLedger implements LedgerContract {
+/** A connection to a team ledger: a store of src/ledger/statements.ts. */
+export class PgLedger implements LedgerStatements {
   /** Where it is (`host:port/database`), in place of the local ledger's file path. */
   readonly file: string;
   private readonly conn: PgConnection;
-  private readonly note: string;
+  /** What errors add before a send. */
+  readonly note: string;
+  /** An entry without a run names no process of this machine. */
+  readonly byPid = false;
   private me: PgRun | undefined;
   /** A transaction's BEGIN, not sent yet: it goes with the transaction's first call. */
   private pendingBegin = false;
@@ -248,165 +246,118 @@ export class PgLedger implements LedgerContract {
     await this.conn.close();
   }
 
-  blockingCashOut(fingerprint: string, windowMin: number, now = Date.now()): Promise<LedgerEntry | undefined> {
-    return this.serial(() => this.blocking(fingerprint, windowMin, now));
+  self(): RunRecord {
+    return this.register();
   }
 
-  private async blocking(fingerprint: string, windowMin: number, now: number): Promise<LedgerEntry | undefined> {
-    const row = (
-      await this.q(
-        `SELECT * FROM paycli.payments WHERE fingerprint = $1 AND kind = 'cashout'
-        AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $2::boolean AND (time_ms IS NULL OR time_ms >= $3))) ORDER BY id DESC LIMIT 1`,
-        [fingerprint, windowMin > 0, now - Math.max(0, windowMin) * 60_000],
-      )
-    )[0];
-    const e = row ? toPgEntry(row) : undefined;
-    return e && blocks(e, windowMin, now) ? e : undefined;
+  selfId(): string | undefined {
+    return this.me?.id;
   }
 
-  async checkCashOut(target: string, body: { value: number; pixKeyType: number; pixKey: string }, windowMin: number): Promise<void> {
-    const now = Date.now();
-    const earlier = await this.blockingCashOut(cashOutFingerprint(target, body), windowMin, now);
-    if (earlier) throw duplicateError(earlier, windowMin, now);
-  }
-
-  async begin(info: BeginInfo, opts: RecordOptions = {}): Promise<Recorded> {
-    const now = Date.now();
-    checkClock(now, this.note);
-    const answer = await this.serial(async () => {
-      const args = beginArgs(info, opts, now, this.register(), false);
-      return { args, answer: await this.call<BeginAnswer>('begin', args) };
-    });
-    const out = this.begun(answer.answer, answer.args, opts.windowMin ?? DEFAULT_WINDOW_MIN, now);
-    this.recorded = true;
-    return out;
+  async blocking(fingerprint: string, windowOn: boolean, sinceMs: number): Promise<LedgerEntry | undefined> {
+    const row = (await this.serial(() => this.q(PG_BLOCKING, [fingerprint, windowOn, sinceMs])))[0];
+    return row ? toPgEntry(row) : undefined;
   }
 
   /**
-   * Writes `ends`, then checks and records each of `infos` as {@link begin} would one after the
-   * other, in one transaction: the endpoint locks, then (with no two payments able to refuse each
-   * other) one statement. A refusal is that payment's answer, as the error {@link begin} throws
-   * (`duplicate_cashout`, `duplicate_order`); the others are recorded all the same.
-   * @returns per payment, in order: its entry, or the error that refused it
-   * @throws LedgerUnavailableError (then nothing of the call is recorded)
+   * One payment and no outcome: BEGIN, the endpoint's lock, check-and-record and COMMIT in one
+   * round trip (src/ledger/pg/connection.ts `begin`). Else one transaction: the outcomes, the
+   * endpoint locks, then (with no two payments able to refuse each other) one statement.
    */
-  async recordMany(infos: readonly BeginInfo[], opts: RecordOptions = {}, ends: readonly EndRecord[] = []): Promise<Array<Recorded | UsageError>> {
-    if (!infos.length) {
-      await this.endMany(ends);
+  async checkAndInsert(rows: readonly NewPayment[], ends: readonly EndRow[]): Promise<Checked[]> {
+    if (!rows.length) {
+      await this.writeEnds(ends);
       return [];
     }
-    const now = Date.now();
-    checkClock(now, this.note);
-    const { rows, answers } = await this.serial(() =>
-      this.transaction(async () => {
-        const rows = infos.map((info) => beginArgs(info, opts, now, this.register(), true));
+    const args = rows.map((r) => beginArgs(r, rows.length > 1 || ends.length > 0));
+    const answers = await this.serial(async () => {
+      if (!args[0]!.inTransaction) return [await this.call<BeginAnswer>('begin', args[0])];
+      return this.transaction(async () => {
         if (ends.length) await this.call('endMany', endColumns(ends.map(endValues)), true);
-        return { rows, answers: await this.call<BeginAnswer[]>('beginMany', { rows, inTransaction: true }) };
-      }),
-    );
-    const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
-    const out = answers.map((answer, i): Recorded | UsageError => {
-      try {
-        return this.begun(answer, rows[i]!, windowMin, now);
-      } catch (err) {
-        if (err instanceof UsageError) return err;
-        throw err;
-      }
+        return this.call<BeginAnswer[]>('beginMany', { rows: args, inTransaction: true });
+      });
     });
-    if (out.some((r) => !(r instanceof UsageError))) this.recorded = true;
-    return out;
-  }
-
-  /** The entry the connection recorded, or the error of its refusal. @throws UsageError `duplicate_cashout` / `duplicate_order` */
-  private begun(answer: BeginAnswer, args: { uuid: string }, windowMin: number, now: number): Recorded {
-    if ('blocked' in answer) throw duplicateError(toPgEntry(answer.blocked), windowMin, now);
-    if ('taken' in answer) throw orderTakenError(toPgEntry(answer.taken), this.note);
-    return { id: answer.id, uuid: args.uuid, ...(answer.earlier ? { earlier: toPgEntry(answer.earlier) } : {}) };
+    const found = answers.map(checkedOf);
+    if (found.some((f) => f.id !== undefined)) this.recorded = true;
+    return found;
   }
 
   async extendDeadlines(ids: readonly number[], deadlineMs: number): Promise<void> {
-    if (!ids.length) return;
-    await this.serial(() => this.q('UPDATE paycli.payments SET deadline_ms = greatest(coalesce(deadline_ms, 0), $2) WHERE id = ANY($1::bigint[]) AND outcome IS NULL', [ids, deadlineMs]));
+    await this.serial(() =>
+      this.q('UPDATE paycli.payments SET deadline_ms = greatest(coalesce(deadline_ms, 0), $2) WHERE id = ANY($1::bigint[]) AND outcome IS NULL', [ids, deadlineMs]),
+    );
   }
 
-  inFlight(e: LedgerEntry): Promise<InFlightFacts & { run?: RunRecord }> {
-    const deadlineMs = e.deadlineMs ?? (e.timeMs ?? Date.now()) + MAX_TIMEOUT_MS;
-    const runId = e.runId;
-    if (!runId) return Promise.resolve({ deadlineMs, owner: 'unknown' });
-    return this.serial(async () => {
-      const run = await this.runById(runId);
-      if (!run) return { deadlineMs, owner: 'unknown' as const };
-      return { deadlineMs, owner: await this.stateOf(run), run };
-    });
-  }
-
-  run(id: string): Promise<(RunRecord & { goneMs?: number }) | undefined> {
-    return this.serial(() => this.runById(id));
-  }
-
-  private async runById(id: string): Promise<(RunRecord & { goneMs?: number }) | undefined> {
-    const r = (await this.q('SELECT * FROM paycli.runs WHERE id = $1', [id]))[0];
+  async run(id: string): Promise<StoredRun | undefined> {
+    const r = (await this.serial(() => this.q('SELECT * FROM paycli.runs WHERE id = $1', [id])))[0];
     return r ? toPgRun(r) : undefined;
   }
 
-  /** Whether a run is alive: its advisory lock held (running or stopped) or free (gone, recorded so). */
-  private async stateOf(run: RunRecord & { goneMs?: number }): Promise<OwnerState> {
-    if (this.me && run.id === this.me.id) return 'self';
-    if (run.goneMs !== undefined) return 'gone';
-    const free = (await this.q(PG_RUN_PROBE, [run.id]))[0]?.free === true;
-    if (!free) return 'alive';
-    await this.q('UPDATE paycli.runs SET gone_ms = coalesce(gone_ms, $1) WHERE id = $2', [Date.now(), run.id]);
-    return 'gone';
+  async runs(): Promise<StoredRun[]> {
+    return (await this.serial(() => this.q('SELECT * FROM paycli.runs'))).map(toPgRun);
   }
 
-  claimBatch(batchId: string, endpoint: string): Promise<RunRecord | undefined> {
-    return this.serial(() => {
-      const me = this.register();
-      return this.transaction(async () => {
-        await this.q('SELECT pg_advisory_xact_lock(3, hashtext($1))', [`${batchId} ${endpoint}`]);
-        const others = (await this.q(`SELECT * FROM paycli.runs WHERE batch_id = $1 AND endpoint = $2 AND id <> $3 AND ended_ms IS NULL AND gone_ms IS NULL`, [batchId, endpoint, me.id])).map(toPgRun);
-        for (const other of others) if ((await this.stateOf(other)) !== 'gone') return other;
-        await this.q('UPDATE paycli.runs SET batch_id = $1, endpoint = $2 WHERE id = $3', [batchId, endpoint, me.id]);
-        return undefined;
-      });
-    });
+  /** Its advisory lock held (running or stopped): alive; free: gone. */
+  async probe(run: StoredRun): Promise<OwnerState> {
+    const free = (await this.serial(() => this.q(PG_RUN_PROBE, [run.id])))[0]?.free === true;
+    return free ? 'gone' : 'alive';
   }
 
-  async releaseBatch(): Promise<void> {
-    if (!this.me) return;
-    const id = this.me.id;
-    await this.serial(() => this.q('UPDATE paycli.runs SET ended_ms = $1 WHERE id = $2 AND batch_id IS NOT NULL', [Date.now(), id]));
+  async markGone(id: string, ms: number): Promise<void> {
+    await this.serial(() => this.q('UPDATE paycli.runs SET gone_ms = coalesce(gone_ms, $1) WHERE id = $2', [ms, id]));
   }
 
-  end(id: number, outcome: Outcome, extra: EndDetails = {}): Promise<void> {
-    return this.endMany([[id, outcome, extra]]);
+  /** BEGIN … COMMIT around `fn`, holding the advisory lock of `lock` (a batch file at a gateway) when one is named. */
+  exclusive<T>(lock: string | undefined, fn: () => T | Promise<T>): Promise<T> {
+    return this.transaction(async () => {
+      if (lock !== undefined) await this.serial(() => this.q('SELECT pg_advisory_xact_lock(3, hashtext($1))', [lock]));
+      return fn();
+    }, true);
   }
 
-  /**
-   * Writes outcomes in one statement, in a transaction of its own that does not wait for the disk
-   * (src/ledger/pg/connection.ts `endMany`: an outcome lost to a database crash leaves its entry
-   * unknown). After a send: its errors never say "nothing was sent".
-   */
-  async endMany(ends: readonly EndRecord[]): Promise<void> {
-    if (!ends.length) return;
-    await this.serial(() => this.call('endMany', endColumns(ends.map(endValues)), false), '');
+  async claimants(batchId: string, endpoint: string, exceptId: string): Promise<StoredRun[]> {
+    const sql = 'SELECT * FROM paycli.runs WHERE batch_id = $1 AND endpoint = $2 AND id <> $3 AND ended_ms IS NULL AND gone_ms IS NULL';
+    return (await this.serial(() => this.q(sql, [batchId, endpoint, exceptId]))).map(toPgRun);
+  }
+
+  /** The run's row is written with this process's first call ({@link register}), before this. */
+  async takeBatch(run: RunRecord, batchId: string, endpoint: string): Promise<void> {
+    await this.serial(() => this.q('UPDATE paycli.runs SET batch_id = $1, endpoint = $2 WHERE id = $3', [batchId, endpoint, run.id]));
+  }
+
+  async endRun(id: string, ms: number): Promise<void> {
+    await this.serial(() => this.q('UPDATE paycli.runs SET ended_ms = $1 WHERE id = $2 AND batch_id IS NOT NULL', [ms, id]));
+  }
+
+  /** Keeps the runs of entries still open (their in-flight rule asks for the run); who sent an entry is on the entry itself. */
+  async pruneRuns(beforeMs: number): Promise<number> {
+    const sql = `DELETE FROM paycli.runs AS r WHERE ${prunableRunSql('$1::bigint')}
+      AND NOT EXISTS (SELECT 1 FROM paycli.payments AS p WHERE p.run_id = r.id AND (p.outcome IS NULL OR p.outcome = 'unknown'))`;
+    const rows = await this.serial(() => this.q(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, [beforeMs]));
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Outcomes in one statement, in a transaction of their own that does not wait for the disk (src/ledger/pg/connection.ts `endMany`). */
+  async writeEnds(ends: readonly EndRow[]): Promise<void> {
+    if (ends.length) await this.serial(() => this.call('endMany', endColumns(ends.map(endValues)), false), '');
   }
 
   /**
    * BEGIN … COMMIT around `fn` (the BEGIN goes with the first call inside); ROLLBACK when it throws.
-   * Only inside {@link serial}: nothing else uses the connection meanwhile.
+   * @param outside the statements inside go through {@link serial} themselves (the keeper's `exclusive`)
    */
-  private async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  private async transaction<T>(fn: () => Promise<T>, outside = false): Promise<T> {
+    const q = (sql: string) => (outside ? this.serial(() => this.q(sql)) : this.q(sql));
     this.pendingBegin = true;
     try {
       const out = await fn();
       if (this.pendingBegin) this.pendingBegin = false;
-      else await this.q('COMMIT');
+      else await q('COMMIT');
       return out;
     } catch (err) {
       const begun = !this.pendingBegin;
       this.pendingBegin = false;
-      if (begun) await this.q('ROLLBACK').catch(() => undefined); // the first error is the one to report
+      if (begun) await q('ROLLBACK').catch(() => undefined); // the first error is the one to report
       throw err;
     }
   }
@@ -424,27 +375,15 @@ export class PgLedger implements LedgerContract {
     );
   }
 
-  get(id: number): Promise<LedgerEntry | undefined> {
-    return this.serial(async () => {
-      const row = (await this.q('SELECT * FROM paycli.payments WHERE id = $1', [id]))[0];
-      return row ? toPgEntry(row) : undefined;
-    });
+  async get(id: number, forUpdate = false): Promise<LedgerEntry | undefined> {
+    const row = (await this.serial(() => this.q(`SELECT * FROM paycli.payments WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id])))[0];
+    return row ? toPgEntry(row) : undefined;
   }
 
-  findByOrderId(orderId: string): Promise<LedgerEntry[]> {
-    return this.serial(async () => (await this.q('SELECT * FROM paycli.payments WHERE order_id = $1 ORDER BY id DESC', [orderId])).map(toPgEntry));
-  }
-
-  /**
-   * {@link findByOrderId} for many order references in one statement (a batch asks for a group of
-   * rows at once: one round trip instead of one a row).
-   * @returns each reference's entries, newest first (a reference without any: no key)
-   * @throws LedgerUnavailableError
-   */
-  async findManyByOrderId(orderIds: readonly string[]): Promise<Map<string, LedgerEntry[]>> {
+  /** Many order references in one statement (one round trip for a batch's group of rows). */
+  async findByOrderIds(orderIds: readonly string[]): Promise<Map<string, LedgerEntry[]>> {
     const out = new Map<string, LedgerEntry[]>();
-    if (!orderIds.length) return out;
-    const rows = await this.serial(() => this.q('SELECT * FROM paycli.payments WHERE order_id = ANY($1::text[]) ORDER BY id DESC', [[...new Set(orderIds)]]));
+    const rows = await this.serial(() => this.q('SELECT * FROM paycli.payments WHERE order_id = ANY($1::text[]) ORDER BY id DESC', [[...orderIds]]));
     for (const r of rows) {
       const key = r.order_id as string;
       const list = out.get(key);
@@ -457,10 +396,10 @@ export class PgLedger implements LedgerContract {
   batchOutcomes(batchId: string, endpoint: string): Promise<BatchOutcome[]> {
     return this.serial(async () =>
       (
-        await this.q(`SELECT batch_row, order_id, value, outcome, transaction_id, status, ${ATTENTION_SQL} AS attention FROM paycli.payments WHERE batch_id = $1 AND endpoint = $2 ORDER BY batch_row, id`, [
-          batchId,
-          endpoint,
-        ])
+        await this.q(
+          `SELECT batch_row, order_id, value, outcome, transaction_id, status, ${ATTENTION_SQL} AS attention FROM paycli.payments WHERE batch_id = $1 AND endpoint = $2 ORDER BY batch_row, id`,
+          [batchId, endpoint],
+        )
       ).map((r) => [r.batch_row, r.order_id, r.value, r.outcome ?? null, r.transaction_id ?? null, r.status ?? null, Number(r.attention)] as BatchOutcome),
     );
   }
@@ -469,7 +408,7 @@ export class PgLedger implements LedgerContract {
     return this.serial(async () => (await this.q('SELECT * FROM paycli.payments WHERE batch_id = $1 ORDER BY batch_row, id', [batchId])).map(toPgEntry));
   }
 
-  listUnknown(opts: { since?: string; kind?: PaymentKind } = {}): Promise<LedgerEntry[]> {
+  listUnknown(opts: { since?: string; kind?: PaymentKind }): Promise<LedgerEntry[]> {
     return this.serial(async () =>
       (
         await this.q(
@@ -480,55 +419,16 @@ export class PgLedger implements LedgerContract {
     );
   }
 
-  resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): Promise<LedgerEntry> {
-    return this.serial(() =>
-      this.transaction(async () => {
-        const row = (await this.q('SELECT * FROM paycli.payments WHERE id = $1 FOR UPDATE', [id]))[0];
-        const before = row ? toPgEntry(row) : undefined;
-        if (!before) throw new UsageError(t('ledger.noEntry', id), { field: 'entry' });
-        // Another machine's paycli recorded the outcome meanwhile (the run ended between our read and the
-        // lookup): what the gateway said is already in the ledger; the recorded outcome stands.
-        if (before.completed && before.outcome !== 'unknown' && opts.by === 'gateway') return before;
-        if (before.completed && before.outcome !== 'unknown' && !needsAttention(before)) throw new UsageError(t('ledger.hasOutcome', id, before.outcome), { field: 'entry' });
-        const now = new Date().toISOString();
-        const after = (
-          await this.q(
-            `UPDATE paycli.payments SET outcome = $2, end_time = coalesce(end_time, $3), resolved_by = $4, resolved_time = $3, note = $5,
-             transaction_id = coalesce($6::jsonb, transaction_id), status = coalesce($7, status), message = coalesce($8, message) WHERE id = $1 RETURNING *`,
-            [id, outcome, now, opts.by, clean(opts.note, 500), opts.transactionId === undefined ? null : JSON.stringify(opts.transactionId), clean(opts.status, 20), clean(opts.message, 500)],
-          )
-        )[0]!;
-        return toPgEntry(after);
-      }),
-    );
-  }
-
-  async query(q: LedgerQuery): Promise<LedgerEntry[]> {
-    const out: LedgerEntry[] = [];
-    for await (const e of this.iterate(q)) out.push(e);
-    return out;
+  async settle(r: SettleRow): Promise<LedgerEntry> {
+    const sql = `UPDATE paycli.payments SET outcome = $2, end_time = coalesce(end_time, $3), resolved_by = $4, resolved_time = $3, note = $5,
+      transaction_id = coalesce($6::jsonb, transaction_id), status = coalesce($7, status), message = coalesce($8, message) WHERE id = $1 RETURNING *`;
+    const params = [r.id, r.outcome, r.now, r.by, r.note, r.transactionId === null ? null : JSON.stringify(r.transactionId), r.status, r.message];
+    return toPgEntry((await this.serial(() => this.q(sql, params)))[0]!);
   }
 
   /** {@link query} in pages of 1,000 by entry number (an export of the whole ledger keeps memory flat). */
   async *iterate(q: LedgerQuery): AsyncGenerator<LedgerEntry> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      if (value === undefined) return;
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    add('time_ms >= ?', q.since === undefined ? undefined : Date.parse(q.since));
-    add('time_ms < ?', q.until === undefined ? undefined : Date.parse(q.until));
-    add('kind = ?', q.kind);
-    if (q.outcome === 'unknown') where.push(`(outcome IS NULL OR outcome = 'unknown')`);
-    else add('outcome = ?', q.outcome);
-    add('profile = ?', q.profile);
-    add('order_id = ?', q.orderId);
-    add(`transaction_id #>> '{}' = ?`, q.transactionId);
-    add('batch_id = ?', q.batchId);
-    add('os_user = ?', q.by?.user);
-    add('lower(host) = lower(?)', q.by?.host);
+    const [where, params] = queryWhere(q);
     let left = q.limit < 0 ? Infinity : q.limit;
     let below: number | undefined;
     while (left > 0) {
@@ -546,9 +446,8 @@ export class PgLedger implements LedgerContract {
     return this.serial(async () => (await this.q('SELECT value FROM paycli.meta WHERE key = $1', [key]))[0]?.value as string | undefined);
   }
 
-  /** The status the gateway now gives a created payment (src/ledger/ledger.ts `noteStatus`). */
-  async noteStatus(id: number, status: string): Promise<void> {
-    await this.serial(() => this.q(`UPDATE paycli.payments SET status = $1 WHERE id = $2 AND outcome = 'ok'`, [clean(status, 20), id]), '');
+  async noteStatus(id: number, status: string | null): Promise<void> {
+    await this.serial(() => this.q(`UPDATE paycli.payments SET status = $1 WHERE id = $2 AND outcome = 'ok'`, [status, id]), '');
   }
 
   async setMeta(key: string, value: string): Promise<void> {

@@ -1,14 +1,11 @@
 /**
- * The team ledger's rows as paycli's values and back (src/ledger/pg/ledger.ts): entries, runs, the
- * values of a payment recorded and of an outcome, and the columns of its many-row statements.
+ * The team ledger's rows as paycli's values (src/ledger/pg/ledger.ts): entries, runs, and the
+ * columns of its many-row statements.
  */
-import { VERSION } from '../../core/version.js';
-import type { EndRecord, RecordOptions } from '../contract.js';
-import { cashInFingerprint, cashOutFingerprint, DEFAULT_WINDOW_MIN, displayTarget, endpointIdentity } from '../rules.js';
 import type { RunRecord } from '../runs.js';
-import { clean, clip, factsJson, toEntry, type BeginInfo, type LedgerEntry, type Row } from '../schema.js';
-import { uuidV7 } from '../uuid.js';
-import type { BeginArgs } from './connection.js';
+import { factsJson, toEntry, type LedgerEntry, type LedgerQuery, type Row } from '../schema.js';
+import type { Checked, EndRow, NewPayment } from '../statements.js';
+import type { BeginAnswer, BeginArgs } from './connection.js';
 
 /** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
 export function endColumns(rows: readonly unknown[][]): unknown[][] {
@@ -197,73 +194,81 @@ export async function insertRows(q: Statement, into: string, ncols: number, rows
   return Number(out[0]?.n ?? 0);
 }
 
-/**
- * What src/ledger/pg/connection.ts `begin` needs to check and record one payment for run `run`:
- * its uuid, endpoint, fingerprint, window and the values of src/ledger/pg/schema.ts `PG_INSERT_COLUMNS`.
- * @throws TypeError when a cash-out lacks its Pix key (a bug of the caller)
- */
-export function beginArgs(info: BeginInfo, opts: RecordOptions, now: number, run: RunRecord, inTransaction: boolean): BeginArgs & { uuid: string } {
-  const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
-  if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
-  const fingerprint =
-    info.kind === 'cashout'
-      ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! })
-      : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
-  const uuid = uuidV7(now);
-  const endpoint = endpointIdentity(info.target);
-  const orderId = clip(info.orderId, 200);
+/** The values of one outcome, as src/ledger/pg/rows.ts `endColumns` takes them. */
+export function endValues(e: EndRow): unknown[] {
+  return [e.id, e.outcome, e.endTime, e.transactionId === null ? null : JSON.stringify(e.transactionId), e.status, e.httpStatus, e.message, e.answer];
+}
+
+/** What the connection needs to check and record one payment (the values of src/ledger/pg/schema.ts `PG_INSERT_COLUMNS`, in order). */
+export function beginArgs(r: NewPayment, inTransaction: boolean): BeginArgs {
   const values = [
-    uuid,
-    new Date(now).toISOString(),
-    info.kind,
-    fingerprint,
-    info.value,
-    displayTarget(info.target),
-    endpoint,
-    info.sandbox ? 1 : 0,
-    clip(info.profile, 100),
-    info.pixKeyType ?? null,
-    clip(info.pixKey, 200),
-    clip(info.recipient, 200),
-    clip(info.payer, 200),
-    clip(info.product, 200),
-    orderId,
-    clip(info.batchId, 200),
-    info.batchRow ?? null,
-    opts.allowDuplicate ? 1 : 0,
+    r.uuid,
+    r.time,
+    r.kind,
+    r.fingerprint,
+    r.value,
+    r.target,
+    r.endpoint,
+    r.sandbox ? 1 : 0,
+    r.profile,
+    r.pixKeyType,
+    r.pixKey,
+    r.recipient,
+    r.payer,
+    r.product,
+    r.orderId,
+    r.batchId,
+    r.batchRow,
+    r.allowDuplicate ? 1 : 0,
     null,
-    process.pid,
+    r.pid,
     null,
-    now,
-    now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs,
-    run.id,
-    clip(run.user, 100),
-    clip(run.host, 200),
-    VERSION,
+    r.timeMs,
+    r.deadlineMs,
+    r.run.id,
+    r.run.user,
+    r.run.host,
+    r.run.version,
   ];
+  const check = r.check ?? { windowOn: false, sinceMs: 0 };
   return {
-    uuid,
-    endpoint,
-    ...(info.kind === 'cashout' ? { fingerprint } : {}),
-    windowOn: windowMin > 0,
-    sinceMs: now - Math.max(0, windowMin) * 60_000,
-    allowDuplicate: Boolean(opts.allowDuplicate),
-    orderId,
+    endpoint: r.endpoint,
+    ...(r.check ? { fingerprint: r.fingerprint } : {}),
+    windowOn: check.windowOn,
+    sinceMs: check.sinceMs,
+    allowDuplicate: r.allowDuplicate,
+    orderId: r.orderId,
     values,
     inTransaction,
   };
 }
 
-/** The values of one outcome, as src/ledger/pg/rows.ts `endColumns` takes them. */
-export function endValues([id, outcome, extra]: EndRecord): unknown[] {
-  return [
-    id,
-    outcome,
-    new Date().toISOString(),
-    extra.transactionId === undefined ? null : JSON.stringify(extra.transactionId),
-    clean(extra.status, 20),
-    extra.httpStatus ?? null,
-    clean(extra.message, 500),
-    factsJson(extra.answer),
-  ];
+/** The connection's answer as what the check found. */
+export function checkedOf(a: BeginAnswer): Checked {
+  if ('blocked' in a) return { blocked: toPgEntry(a.blocked) };
+  if ('taken' in a) return { taken: toPgEntry(a.taken) };
+  return { id: a.id, ...(a.earlier ? { blocked: toPgEntry(a.earlier) } : {}) };
+}
+
+/** `history`'s filters as conditions on `paycli.payments` and their parameters ($1...$n). */
+export function queryWhere(q: LedgerQuery): [string[], unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  add('time_ms >= ?', q.since === undefined ? undefined : Date.parse(q.since));
+  add('time_ms < ?', q.until === undefined ? undefined : Date.parse(q.until));
+  add('kind = ?', q.kind);
+  if (q.outcome === 'unknown') where.push(`(outcome IS NULL OR outcome = 'unknown')`);
+  else add('outcome = ?', q.outcome);
+  add('profile = ?', q.profile);
+  add('order_id = ?', q.orderId);
+  add(`transaction_id #>> '{}' = ?`, q.transactionId);
+  add('batch_id = ?', q.batchId);
+  add('os_user = ?', q.by?.user);
+  add('lower(host) = lower(?)', q.by?.host);
+  return [where, params];
 }
