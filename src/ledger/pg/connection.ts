@@ -61,6 +61,9 @@ type Row = Record<string, unknown>;
 /** One call of {@link PgConnection.call}: its operation and arguments. */
 export type Step = { op: string; args: unknown[] };
 
+/** How long closing waits for the server to close its side of the connection before the socket is destroyed (ms). */
+const CLOSE_WAIT_MS = 2000;
+
 /** How long a call waits before paycli says on stderr that it is waiting for the team ledger (ms). */
 export const WAIT_NOTICE_MS = 1000;
 
@@ -416,7 +419,8 @@ export class PgConnection {
       return;
     }
     this.lostError = new PgCallError(t('team.closed'), 'CONNECTION_LOST');
-    await bounded(c.end(), this.queryTimeoutMs, 'NO_ANSWER', '', () => this.destroy()).catch(() => this.destroy());
+    // The session ends with the Terminate message; a server that does not close its side soon after is not waited for.
+    await bounded(c.end(), CLOSE_WAIT_MS, 'NO_ANSWER', '', () => this.destroy()).catch(() => this.destroy());
   }
 }
 
