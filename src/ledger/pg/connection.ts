@@ -176,7 +176,7 @@ export class PgConnection {
    */
   static start(a: ConnectArgs): PgConnection {
     const conn = new PgConnection(a.queryTimeoutMs);
-    const seconds = Math.round(a.connectTimeoutMs / 1000);
+    const seconds = Math.ceil(a.connectTimeoutMs / 1000);
     conn.ready = bounded(conn.connect(a), a.connectTimeoutMs, 'NO_ANSWER', t('team.noAnswerWithin', seconds), () => conn.destroy()).catch((err: unknown) => {
       conn.destroy();
       throw asCallError(err);
@@ -246,7 +246,7 @@ export class PgConnection {
    * @throws PgCallError (a database error keeps its SQLSTATE; `NO_ANSWER` past the limit)
    */
   async call<T>(op: string, ...args: unknown[]): Promise<T> {
-    const seconds = Math.round(this.queryTimeoutMs / 1000);
+    const seconds = Math.ceil(this.queryTimeoutMs / 1000);
     try {
       return await bounded(this.run(op, args) as Promise<T>, this.queryTimeoutMs, 'NO_ANSWER', t('team.noAnswerWithin', seconds), () => this.destroy());
     } catch (err) {
