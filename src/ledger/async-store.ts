@@ -33,7 +33,7 @@ export async function openContract(profile?: string): Promise<LedgerContract> {
 /**
  * The ledger for reading and settling (`history`, `reconcile`, `receipt`): the team ledger when
  * the profile names one, else the local one, or undefined when nothing was recorded on this
- * machine yet. The caller closes it.
+ * machine yet. A team ledger is closed when the command ends (src/core/at-end.ts).
  * @throws LedgerUnavailableError (exit 2), InterruptedError (Ctrl-C while it waits)
  */
 export async function openContractToRead(profile?: string): Promise<LedgerContract | undefined> {

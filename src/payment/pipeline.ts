@@ -125,6 +125,11 @@ export interface PaymentSpec<B extends PaymentBody, R> {
   unknownAdvice: string;
   /** Checks before anything is asked or sent (e.g. that `--qr-file` can be written). @throws UsageError */
   precheck?(opts: RequestFlags): void;
+  /**
+   * Called with the body once it is checked and confirmed, before it is recorded and sent (`cashin --watch`
+   * starts its postback receiver there: src/payment/watch-postbacks.ts). Must not throw.
+   */
+  beforeSend?(body: B): Promise<void>;
   /** The result of a created payment; its `attention` says when a person must look (exit 6 once printed). */
   print(created: Created<B, R>, opts: RequestFlags): Promise<Output>;
   /** The result of a payment found at the gateway after its answer was lost (with `attention` when it differs). */
@@ -385,6 +390,7 @@ export async function runPayment<B extends PaymentBody, R>(
     if (!(await d.confirm(spec.summary!(body, settings)))) throw new UsageError(t('pay.notConfirmed', spec.kind), {}, 'confirmation_required');
   }
 
+  await spec.beforeSend?.(body);
   // record: checked again and recorded in one transaction, on disk before anything is sent
   const begun = await steps.record(
     ledger,

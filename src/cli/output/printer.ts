@@ -12,7 +12,7 @@ import { NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { isStream, type CommandResult, type Output, type StreamOutput } from '../../core/output.js';
 import { noteCreated } from '../../core/result-state.js';
-import { redact, sanitizeJson } from '../../core/sanitize.js';
+import { redact, sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { OutputRequest } from './shape.js';
 
 /** Where the printer writes, and whether stdout is a terminal (from the run's context). */
@@ -46,6 +46,15 @@ export class Printer {
     private readonly io: PrinterIO,
     private readonly req: OutputRequest,
   ) {}
+
+  /**
+   * What a template or jq made, cleaned of escapes and controls when stdout is a terminal: the document's
+   * strings are clean, but a filter (Liquid's `url_decode`, `base64_decode`; jq's `@base64d`, strings printed
+   * raw) can make an escape sequence of a gateway's text. Piped, the bytes stay as the filter made them.
+   */
+  private forTerminal(text: string): string {
+    return this.io.stdoutIsTTY ? sanitizeText(text) : text;
+  }
 
   /** Writes `text` to stdout (redacted), ending it with a newline. */
   private out(text: string): void {
@@ -84,7 +93,7 @@ export class Printer {
     const doc = selectFields(sanitizeJson(result.doc), req.fields);
     if (req.mode === 'json') return this.out(this.json(doc));
     try {
-      this.out(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc));
+      this.out(this.forTerminal(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc)));
     } catch (err) {
       this.filterFailed(err as Error, result);
     }
@@ -107,16 +116,16 @@ export class Printer {
       for await (const d of result.docs()) yield selectFields(d, req.fields);
     })();
     if (req.mode === 'json') return this.pieces(jsonArray(docs, this.io.stdoutIsTTY));
-    if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.tryFilter(() => req.template.render(d)))));
+    if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.forTerminal(this.tryFilter(() => req.template.render(d))))));
     const each = perElement(req.jq.expr);
     if (each === undefined) {
       // an expression about the whole list (`length`, `map(...)`) needs the whole list
       const all: unknown[] = [];
       for await (const d of docs) all.push(d);
-      return this.pieces([this.tryFilter(() => req.jq.run(JSON.stringify(all), this.io.stdoutIsTTY))]);
+      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(all), this.io.stdoutIsTTY)))]);
     }
     const expr = each === '.' ? '.[]' : `.[] | (${each}\n)`;
-    return this.pieces(chunks(docs, (list) => this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr))));
+    return this.pieces(chunks(docs, (list) => this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr)))));
   }
 
   private tryFilter(f: () => string): string {

@@ -12,6 +12,7 @@ import { logger } from '../../core/logger.js';
 import { output, type Output, type StreamOutput } from '../../core/output.js';
 import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
+import { sanitizeJson } from '../../core/sanitize.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { readConfigFile, settingsFor, type GlobalFlags } from '../../config/settings.js';
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
@@ -126,7 +127,8 @@ export async function run(opts: ReceiptOptions, ctx: CommandContext): Promise<Ou
   const { format, paper, output: target } = receiptOutput(shaped ? { ...opts, json: true } : opts);
   if (target === '-' && format !== 'json' && ctx.isTTY.stdout) throw new UsageError(t('receipt.binaryToTerminal', format), { field: '--output' });
   const receipt = await receiptFor(key, opts);
-  if (format === 'json') return output(receipt, () => JSON.stringify(receipt, null, ctx.isTTY.stdout ? 2 : undefined));
+  // the text of `--format json` is the document as `--json` prints it: every string cleaned (src/core/sanitize.ts)
+  if (format === 'json') return output(receipt, () => JSON.stringify(sanitizeJson(receipt), null, ctx.isTTY.stdout ? 2 : undefined));
   const page = layoutReceipt(receipt, paper);
   const bytes = format === 'pdf' ? await (await import('../receipt/pdf.js')).renderPdf(page) : await (await import('../receipt/png.js')).renderPng(page);
   if (target === '-') return { docs: () => [], textOnly: true, text: () => [bytes] };
