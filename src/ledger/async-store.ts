@@ -8,7 +8,6 @@ import type { LedgerContract } from './contract.js';
 import { LedgerKeeper } from './keeper.js';
 import type { Ledger } from './ledger.js';
 import { SyncLedger } from './sync-ledger.js';
-import { PgLedger } from './pg/ledger.js';
 import { openLedger, openLocalToRead, openTeamLedger, teamLedger } from './store.js';
 
 /**
@@ -40,6 +39,7 @@ export async function openContract(profile?: string): Promise<LedgerContract> {
 export async function openContractToRead(profile?: string): Promise<LedgerContract | undefined> {
   const team = teamLedger(profile);
   if (team) {
+    const { PgLedger } = await import('./pg/ledger.js');
     const ledger = new LedgerKeeper(await PgLedger.open(team.url, team.password ? { password: team.password } : {}));
     closeAtEnd(() => ledger.close());
     return ledger;

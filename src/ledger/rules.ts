@@ -6,7 +6,7 @@
  * that code which only needs them (a batch checking its own rows, the outcome of an error) does
  * not load SQLite.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from '../gateway/endpoint.js';
 import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { formatReais } from '../pix/money.js';
@@ -110,16 +110,20 @@ function computeDisplay(url: string): string {
  * @returns sha256 hex
  */
 export function cashOutFingerprint(endpoint: string, body: { value: number; pixKeyType: number; pixKey: string }): string {
-  return createHash('sha256')
-    .update(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]))
-    .digest('hex');
+  return sha256(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]));
+}
+
+let createHash: typeof import('node:crypto').createHash | undefined;
+
+/** The sha256 of `text` in hex; node:crypto is loaded on the first one (`history`, which hashes nothing, never loads it). */
+function sha256(text: string): string {
+  createHash ??= (createRequire(__filename)('node:crypto') as typeof import('node:crypto')).createHash;
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** The fingerprint of a cash-in (recorded, never used to refuse one): endpoint, cents, payer. */
 export function cashInFingerprint(endpoint: string, body: { value: number; payer?: string }): string {
-  return createHash('sha256')
-    .update(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']))
-    .digest('hex');
+  return sha256(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']));
 }
 
 /**

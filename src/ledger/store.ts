@@ -10,7 +10,7 @@ import { t } from '../core/i18n/index.js';
 import { LedgerUnavailableError } from './errors.js';
 import { closeLedger as closeLocalLedger, Ledger, openLedger as openLocalLedger } from './ledger.js';
 import { LedgerKeeper } from './keeper.js';
-import { PgLedger } from './pg/ledger.js';
+import type { PgOpening } from './pg/opening.js';
 import { ledgerWhere } from './pg/failure.js';
 import { takePrepared, teamLedger, type TeamLedger } from './team.js';
 import { SyncLedger } from './sync-ledger.js';
@@ -31,10 +31,16 @@ export { prepareLedger, teamLedger, type TeamLedger } from './team.js';
 export function openTeamLedger(team: TeamLedger): Promise<LedgerKeeper> {
   const prepared = takePrepared();
   const usable = prepared && prepared.url === team.url && prepared.password === team.password ? prepared : undefined;
-  if (prepared && !usable) void PgLedger.discard(prepared);
+  // The team ledger's modules load here, not with the local ledger's commands (docs/speed.md).
+  const pgLedger = import('./pg/ledger.js');
+  if (prepared && !usable) void pgLedger.then(({ PgLedger }) => PgLedger.discard(prepared));
   if (!sharedTeam) {
-    const opening = usable ?? PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
-    const opened = PgLedger.finish(opening).then((pg) => new LedgerKeeper(pg));
+    const opened = pgLedger
+      .then(({ PgLedger }) => {
+        const opening: PgOpening = usable ?? PgLedger.start(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+        return PgLedger.finish(opening);
+      })
+      .then((pg) => new LedgerKeeper(pg));
     sharedTeam = opened;
     opened.catch(() => {
       if (sharedTeam === opened) sharedTeam = undefined;

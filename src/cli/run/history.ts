@@ -8,13 +8,13 @@ import { UsageError } from '../../core/errors.js';
 import { describeRun } from '../../ledger/runs.js';
 import type { LedgerContract } from '../../ledger/contract.js';
 import { ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
-import { statusWord } from '../../gateway/schemas.js';
+import { statusWord } from '../../gateway/status-words.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
 import { logger } from '../../core/logger.js';
 import { sanitizeText } from '../../core/sanitize.js';
 import { output, type Output, type StreamOutput } from '../../core/output.js';
-import { historyEntryDoc } from '../output/documents.js';
+import { historyEntryDoc } from '../output/history-doc.js';
 import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
 import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
@@ -23,7 +23,7 @@ import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
 import { amountBr, brValue, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
-import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
+import { PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 
 /** Output formats of `history`. */
 export const HISTORY_FORMATS = ['table', 'json', 'csv', 'ofx'] as const;

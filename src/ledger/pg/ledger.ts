@@ -18,7 +18,6 @@
  *   the host and database, never the password. After a send, a failed write leaves the entry
  *   unknown, as the local ledger does (src/payment/record-end.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { redactUrls } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
@@ -234,7 +233,7 @@ export class PgLedger implements LedgerStatements {
     } catch {
       /* no user database entry (a container) */
     }
-    const run: PgRun = { id: randomUUID(), pid: process.pid, procStart: null, host: hostname(), bootId: null, startedMs: Date.now(), user, version: VERSION };
+    const run: PgRun = { id: crypto.randomUUID(), pid: process.pid, procStart: null, host: hostname(), bootId: null, startedMs: Date.now(), user, version: VERSION };
     this.pendingRegister = [run.id, run.pid, clip(run.host, 200), clip(run.user, 100), run.version, run.startedMs];
     this.me = run;
     return run;
