@@ -112,15 +112,17 @@ export class Printer {
   private async renderStream(result: StreamOutput): Promise<void> {
     const req = this.req;
     if (req.mode === 'text' || result.textOnly) return this.pieces(result.text());
-    const docs = (function* (): Generator<unknown> {
-      for (const d of result.docs()) yield selectFields(d, req.fields);
+    const docs = (async function* (): AsyncGenerator<unknown> {
+      for await (const d of result.docs()) yield selectFields(d, req.fields);
     })();
     if (req.mode === 'json') return this.pieces(jsonArray(docs, this.io.stdoutIsTTY));
     if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.forTerminal(this.tryFilter(() => req.template.render(d))))));
     const each = perElement(req.jq.expr);
     if (each === undefined) {
       // an expression about the whole list (`length`, `map(...)`) needs the whole list
-      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify([...docs]), this.io.stdoutIsTTY)))]);
+      const all: unknown[] = [];
+      for await (const d of docs) all.push(d);
+      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(all), this.io.stdoutIsTTY)))]);
     }
     const expr = each === '.' ? '.[]' : `.[] | (${each}\n)`;
     return this.pieces(chunks(docs, (list) => this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr)))));
@@ -135,9 +137,9 @@ export class Printer {
   }
 
   /** Writes pieces in blocks of about 64 KiB; bytes as they are. */
-  private async pieces(pieces: Iterable<string | Uint8Array>): Promise<void> {
+  private async pieces(pieces: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<void> {
     let block = '';
-    for (const piece of pieces) {
+    for await (const piece of pieces) {
       if (typeof piece !== 'string') {
         await this.block(block);
         block = '';
@@ -156,14 +158,14 @@ export class Printer {
 
 const ensureLine = (s: string): string => (s === '' || s.endsWith('\n') ? s : `${s}\n`);
 
-function* mapDocs(docs: Iterable<unknown>, f: (d: unknown) => string): Generator<string> {
-  for (const d of docs) yield f(d);
+async function* mapDocs(docs: AsyncIterable<unknown>, f: (d: unknown) => string): AsyncGenerator<string> {
+  for await (const d of docs) yield f(d);
 }
 
 /** Documents in lists of {@link JQ_CHUNK}, each list given to `f`. */
-function* chunks(docs: Iterable<unknown>, f: (list: unknown[]) => string): Generator<string> {
+async function* chunks(docs: AsyncIterable<unknown>, f: (list: unknown[]) => string): AsyncGenerator<string> {
   let list: unknown[] = [];
-  for (const d of docs) {
+  for await (const d of docs) {
     list.push(d);
     if (list.length >= JQ_CHUNK) {
       yield f(list);
@@ -177,9 +179,9 @@ function* chunks(docs: Iterable<unknown>, f: (list: unknown[]) => string): Gener
  * A JSON array, in pieces: with `pretty` the same text as `JSON.stringify(array, null, 2)` (a
  * terminal), else as `JSON.stringify(array)` on one line (a pipe).
  */
-export function* jsonArray(docs: Iterable<unknown>, pretty: boolean): Generator<string> {
+export async function* jsonArray(docs: Iterable<unknown> | AsyncIterable<unknown>, pretty: boolean): AsyncGenerator<string> {
   let held: string | undefined; // each element is written once the next one (or the end) is known
-  for (const d of docs) {
+  for await (const d of docs) {
     if (pretty) yield held === undefined ? '[\n' : `${held},\n`;
     else yield held === undefined ? '[' : `${held},`;
     held = pretty ? `  ${JSON.stringify(d, null, 2).replace(/\n/g, '\n  ')}` : JSON.stringify(d);

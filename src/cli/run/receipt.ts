@@ -21,7 +21,8 @@ import { findTransaction, whyNoLookup, type LookupKey } from '../../gateway/look
 import type { TransactionLookup } from '../../gateway/schemas.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import { endpointIdentity } from '../../ledger/rules.js';
-import { openLedgerToRead } from '../../ledger/store.js';
+import { openContractToRead } from '../../ledger/async-store.js';
+import type { LedgerContract } from '../../ledger/contract.js';
 import { buildReceipt, ledgerRefusal, type Receipt } from '../../payment/receipt.js';
 import { layoutReceipt, PAPERS, type Paper } from '../receipt/layout.js';
 import { statusKey } from './status.js';
@@ -50,10 +51,10 @@ export function receiptOutput(opts: ReceiptOptions): { format: ReceiptFormat; pa
 }
 
 /** The entry a key names: the latest created one (outcome `ok`) with that transaction id or order reference, else the latest. */
-function findEntry(ledger: ReturnType<typeof openLedgerToRead>, key: LookupKey, profile: string | undefined): LedgerEntry | undefined {
+async function findEntry(ledger: LedgerContract | undefined, key: LookupKey, profile: string | undefined): Promise<LedgerEntry | undefined> {
   if (!ledger) return undefined;
   const q = 'orderId' in key ? { orderId: key.orderId } : { transactionId: String(key.transactionId) };
-  const found = ledger.query({ ...q, ...(profile ? { profile } : {}), limit: 20 });
+  const found = await ledger.query({ ...q, ...(profile ? { profile } : {}), limit: 20 });
   return found.find((e) => e.outcome === 'ok') ?? found[0];
 }
 
@@ -96,8 +97,8 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
   } catch {
     /* an unreadable config has no secrets to hide */
   }
-  const ledger = openLedgerToRead(opts.profile);
-  const e = findEntry(ledger, key, opts.profile);
+  const ledger = await openContractToRead(opts.profile);
+  const e = await findEntry(ledger, key, opts.profile);
   if (!e)
     throw new UsageError(
       t('receipt.noEntry', 'orderId' in key ? t('lookup.orderKey', key.orderId) : t('lookup.transactionKey', String(key.transactionId))),
@@ -110,7 +111,7 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
   // the gateway's latest word, kept: a cash-in seen paid enters the statements (history --format ofx)
   if (found && ledger && String(found.status) !== e.status) {
     try {
-      ledger.noteStatus(e.id, String(found.status));
+      await ledger.noteStatus(e.id, String(found.status));
     } catch (err) {
       logger.warn(t('receipt.statusNotKept', (err as Error).message));
     }

@@ -164,7 +164,7 @@ export async function watchOne(key: LookupKey, plan: WatchPlan, ctx: CommandCont
 async function noteState(ctx: CommandContext, created: NonNullable<WatchAbout['created']>, state: string): Promise<void> {
   try {
     const ledger = await ctx.readLedger(created.profile);
-    ledger?.noteStatus(created.entry!, state);
+    await ledger?.noteStatus(created.entry!, state);
   } catch (err) {
     logger.warn(t('receipt.statusNotKept', (err as Error).message));
   }
