@@ -71,7 +71,7 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
     await main([process.execPath, 'paycli', ...args]);
     return { code: Number(process.exitCode ?? 0), signal: null, stdout: stdout.text, stderr: stderr.text };
   } finally {
-    (await import('../../src/ledger/store.js')).closeLedgers();
+    await (await import('../../src/ledger/store.js')).closeLedgers();
     useBaseContext();
     process.env = saved;
     process.exitCode = savedCode;

@@ -92,6 +92,8 @@ export async function narrowPayment<B extends PaymentBody, R>(spec: PaymentSpec<
   await useEncoding(parseEncoding(flags.encoding)); // the decoder of an --input file not in UTF-8
   const run = deps.settings(settingsFlags(flags), spec.kind);
   const dryRun = Boolean(flags.dryRun);
+  // A team ledger connects while the payment is validated and confirmed (awaited at the pipeline's guard).
+  if (!dryRun) deps.prepareLedger?.(run.send.profile);
   const interactive = canPrompt(flags);
   if (!dryRun && interactive) announceSandbox(run.send);
   precheck?.();
