@@ -83,6 +83,8 @@ export const en = {
   'shape.unknownFields': (unknown: string, known: string) => `unknown field ${unknown}; the document has: ${known}; nothing was done`,
   'shape.badJq': (message: string) => `--jq: the expression does not compile: ${message}; nothing was done`,
   'shape.badTemplate': (message: string) => `--template: the template does not parse: ${message}; nothing was done`,
+  'shape.wholeList': (expr: string, mib: number) =>
+    `--jq ${JSON.stringify(expr)} is given the whole list as one array, which is limited to ${mib} MiB of JSON (about 30,000 entries), and this list is longer; nothing was printed. An expression that starts with .[] runs on each entry in turn, on a ledger of any size (e.g. --jq '.[] | .orderId', or --jq '.[] | 1' | wc -l to count); or narrow the list (--limit, --since, --outcome)`,
   'shape.failed': (flag: string, message: string) => `${flag} failed on the result: ${message}`,
   'shape.failedAfter': (flag: string, message: string, created: string) =>
     `${flag} failed on the result (${message}), but the gateway created ${created}: the whole result is above on stderr`,

@@ -85,6 +85,8 @@ export const ptBR: Catalog = {
   'shape.unknownFields': (unknown, known) => `campo desconhecido ${unknown}; o documento tem: ${known}; nada foi feito`,
   'shape.badJq': (message) => `--jq: a expressão não compila: ${message}; nada foi feito`,
   'shape.badTemplate': (message) => `--template: o modelo tem um erro: ${message}; nada foi feito`,
+  'shape.wholeList': (expr, mib) =>
+    `--jq ${JSON.stringify(expr)} recebe a lista inteira como um array, que tem o limite de ${mib} MiB de JSON (cerca de 30.000 pagamentos), e esta lista é maior; nada foi impresso. Uma expressão que começa com .[] roda em cada pagamento por vez, num registro local de qualquer tamanho (p. ex. --jq '.[] | .orderId', ou --jq '.[] | 1' | wc -l para contar); ou reduza a lista (--limit, --since, --outcome)`,
   'shape.failed': (flag, message) => `${flag} falhou no resultado: ${message}`,
   'shape.failedAfter': (flag, message, created) => `${flag} falhou no resultado (${message}), mas o gateway criou ${created}: o resultado completo está acima, no stderr`,
   'root.profile': 'perfil de configuração a usar (env PAYCLI_PROFILE; padrão "default")',
