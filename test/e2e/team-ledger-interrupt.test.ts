@@ -90,6 +90,18 @@ describe('PostgreSQL frozen (SIGSTOP) during a team-ledger cash-out', () => {
     expect(posts()).toHaveLength(0);
   });
 
+  it('history waiting for a frozen team ledger: Ctrl-C stops it at once, exit 130, saying only that it was interrupted', async () => {
+    pg.freeze();
+    const run = spawnPaycli(['history'], { env: env() });
+    await run.waitForStderr(`waiting for the team ledger at 127.0.0.1:${pg.port}/payments`);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(new RegExp(`interrupted while waiting for the team ledger at 127\\.0\\.0\\.1:${pg.port}/payments\n`));
+    expect(r.stdout).toBe('');
+  });
+
   it('refused by its own check while connecting (a Pix key that is not one): exit 2 at once, the attempt let go, never waited for', async () => {
     pg.freeze();
     // connecting may take 10 minutes: an exit that waited for it would end this test by its time limit
