@@ -7,12 +7,17 @@
  * here costs milliseconds instead of a process start; tests that need a process boundary (signals,
  * locks, terminals, installs, Node lines) spawn the built paycli (test/helpers/cli.ts).
  *
- * Runs in one file go one after another (vitest runs a file's tests in order): the process's
- * environment is the run's while it runs, and restored after.
+ * Each run is isolated as a process of its own would be: it loads paycli afresh (`vi.resetModules`:
+ * no module state, such as a notice said once, a cached secret or an open ledger, survives from one
+ * run to the next), gets a fresh context, and leaves `process.exitCode` as it found it. Runs in one
+ * file go one after another (vitest runs a file's tests in order, each file in a worker process of its
+ * own): the process's environment is the run's while it runs, and restored after. Every test makes its
+ * own HOME (test/helpers/cli.ts `makeHome`) and its servers listen on port 0, so files running at once
+ * in other workers share nothing.
  */
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { useBaseContext } from '../../src/cli/base-context.js';
+import { vi } from 'vitest';
 import type { RunContext } from '../../src/core/terminal.js';
 import { childEnv, type RunResult } from './cli.js';
 
@@ -24,6 +29,13 @@ class Capture extends Writable {
     done();
   }
 }
+
+/**
+ * The process id each run takes: its own, as a process of its own would have one, above any real
+ * one (Linux's largest is 2^22), so that a later run finds an earlier one ended (src/ledger/runs.ts
+ * asks the kernel whether a run's process still exists) and never takes a live process for it.
+ */
+let nextPid = 2_000_000_000 + (process.pid % 1000) * 100_000;
 
 /** Options of {@link runInProcess}. */
 export interface InProcessOptions {
@@ -52,10 +64,16 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
   const savedCode = process.exitCode;
   process.exitCode = undefined;
   process.env = env;
+  const pid = Object.getOwnPropertyDescriptor(process, 'pid')!;
+  Object.defineProperty(process, 'pid', { ...pid, value: nextPid++ });
+  const exitHandlers = new Set(process.listeners('exit'));
   const now = opts.now ?? (() => new Date());
+  vi.resetModules(); // paycli as a fresh process would load it: no state left by an earlier run
+  const { useBaseContext } = await import('../../src/cli/base-context.js');
+  const stdin = Readable.from([Buffer.from(opts.stdin ?? '')]);
   useBaseContext(
     (positional: string[], command?: Command): RunContext => ({
-      stdin: Readable.from([opts.stdin ?? '']),
+      stdin,
       stdout,
       stderr,
       env,
@@ -71,8 +89,15 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
     await main([process.execPath, 'paycli', ...args]);
     return { code: Number(process.exitCode ?? 0), signal: null, stdout: stdout.text, stderr: stderr.text };
   } finally {
+    // the run ends as its process would: ledgers closed, its exit handlers run (its run lock released)
     (await import('../../src/ledger/store.js')).closeLedgers();
+    for (const handler of process.listeners('exit')) {
+      if (exitHandlers.has(handler)) continue;
+      process.off('exit', handler);
+      handler(Number(process.exitCode ?? 0));
+    }
     useBaseContext();
+    Object.defineProperty(process, 'pid', pid);
     process.env = saved;
     process.exitCode = savedCode;
   }
