@@ -37,6 +37,15 @@ class Capture extends Writable {
  */
 let nextPid = 2_000_000_000 + (process.pid % 1000) * 100_000;
 
+/**
+ * Makes the process's environment `env`, in place: `process.env` stays Node's own object, so that
+ * what Node reads from it follows (a `TZ` set here changes the local time zone at once).
+ */
+function replaceEnv(env: NodeJS.ProcessEnv): void {
+  for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && process.env[k] !== v) process.env[k] = v;
+}
+
 /** Options of {@link runInProcess}. */
 export interface InProcessOptions {
   /** Variables for the run, over a clean environment (undefined removes one). */
@@ -60,10 +69,10 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
   const stdout = new Capture();
   const stderr = new Capture();
   const env = childEnv(opts.env ?? {});
-  const saved = process.env;
+  const saved = { ...process.env };
   const savedCode = process.exitCode;
   process.exitCode = undefined;
-  process.env = env;
+  replaceEnv(env);
   const pid = Object.getOwnPropertyDescriptor(process, 'pid')!;
   Object.defineProperty(process, 'pid', { ...pid, value: nextPid++ });
   const exitHandlers = new Set(process.listeners('exit'));
@@ -98,7 +107,7 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
     }
     useBaseContext();
     Object.defineProperty(process, 'pid', pid);
-    process.env = saved;
+    replaceEnv(saved);
     process.exitCode = savedCode;
   }
 }
