@@ -11,7 +11,7 @@
  * no module state, such as a notice said once, a cached secret or an open ledger, survives from one
  * run to the next), gets a fresh context, and leaves `process.exitCode` as it found it. Runs in one
  * file go one after another (vitest runs a file's tests in order, each file in a worker process of its
- * own): the process's environment is the run's while it runs, and restored after. Every test makes its
+ * own; runs started together wait for their turn): the process's environment is the run's while it runs, and restored after. Every test makes its
  * own HOME (test/helpers/cli.ts `makeHome`) and its servers listen on port 0, so files running at once
  * in other workers share nothing.
  */
@@ -65,7 +65,19 @@ export interface InProcessResult extends RunResult {
  * Runs `paycli <args>` in this process.
  * @returns its stdout, stderr and exit code
  */
-export async function runInProcess(args: string[], opts: InProcessOptions = {}): Promise<InProcessResult> {
+export function runInProcess(args: string[], opts: InProcessOptions = {}): Promise<InProcessResult> {
+  const run = queue.then(() => runNow(args, opts));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * The runs of this file, one after another: a run has the process's environment and exit code to
+ * itself, so runs a test starts together (`Promise.all`) go in turn, as their order of call.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
+async function runNow(args: string[], opts: InProcessOptions): Promise<InProcessResult> {
   const stdout = new Capture();
   const stderr = new Capture();
   const env = childEnv(opts.env ?? {});
@@ -114,8 +126,9 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
 
 /**
  * {@link runInProcess} with the options of test/helpers/cli.ts `runPaycli` (`input` is stdin), so that
- * a test that needs no process boundary runs in process by importing this instead.
+ * a test that needs no process boundary runs in process by importing this instead. `timeoutMs` (when
+ * a child is killed) has no meaning here: the test's own time limit bounds the run.
  */
-export function runPaycliInProcess(args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<InProcessResult> {
+export function runPaycliInProcess(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<InProcessResult> {
   return runInProcess(args, { ...(opts.env ? { env: opts.env } : {}), ...(opts.input !== undefined ? { stdin: opts.input } : {}) });
 }
