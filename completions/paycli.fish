@@ -314,7 +314,7 @@ complete -c paycli -n '__paycli_at \'cashin\'' -l payer-email -x -d 'payer\'s e-
 complete -c paycli -n '__paycli_at \'cashin\'' -l payer-phone -x -d 'payer\'s phone with DDD, e.g. 11987654321'
 complete -c paycli -n '__paycli_at \'cashin\'' -l product-name -x -d 'name of the product or service'
 complete -c paycli -n '__paycli_at \'cashin\'' -l product-description -x -d 'description of the product or service'
-complete -c paycli -n '__paycli_at \'cashin\'' -l postback-url -x -d 'URL that receives the notification when the cash-in changes state'
+complete -c paycli -n '__paycli_at \'cashin\'' -l postback-url -x -d 'URL notified when the cash-in changes state; with --watch, paycli listens on one at 127.0.0.1 or localhost itself'
 complete -c paycli -n '__paycli_at \'cashin\'' -l split -x -d 'give part of the amount to another client (repeatable)'
 complete -c paycli -n '__paycli_at \'cashin\'' -l order-id -x -d 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id)'
 complete -c paycli -n '__paycli_at \'cashin\'' -l input -r -F -d 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it'

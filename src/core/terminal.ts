@@ -6,7 +6,7 @@
  * from a user's side.
  */
 import type { Command } from 'commander';
-import { isatty } from 'node:tty';
+import { createRequire } from 'node:module';
 
 /** Which standard streams are terminals. */
 export interface Terminals {
@@ -70,7 +70,20 @@ export function processContext(args: string[] = [], command?: Command): RunConte
       return process.stdout.columns;
     },
     env: process.env,
-    isTTY: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
+    isTTY: {
+      // Asked when needed. stdout and stderr through their streams (Node's guess of the handle type
+      // loads node:tty, and node:net with it, only for a terminal); stdin of its descriptor, without
+      // building the stream.
+      get stdin() {
+        return (createRequire(__filename)('node:tty') as typeof import('node:tty')).isatty(0);
+      },
+      get stdout() {
+        return process.stdout.isTTY === true;
+      },
+      get stderr() {
+        return process.stderr.isTTY === true;
+      },
+    },
     now: () => new Date(),
     args,
     command,

@@ -47,6 +47,7 @@ import { settingsFor, type GlobalFlags } from '../config/settings.js';
 import type { BeginInfo, EndDetails, LedgerEntry, PaymentFacts } from '../ledger/ledger.js';
 import { cashInFingerprint, cashOutFingerprint, checkClock, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
 import { whenText } from '../ledger/settle-rule.js';
+import type { LedgerContract } from '../ledger/contract.js';
 import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
 import { settleEntry, type AskByOrder, type Settled, type SettleLedger } from './settle.js';
 import { t } from '../core/i18n/index.js';
@@ -124,33 +125,44 @@ export interface PaymentSpec<B extends PaymentBody, R> {
   unknownAdvice: string;
   /** Checks before anything is asked or sent (e.g. that `--qr-file` can be written). @throws UsageError */
   precheck?(opts: RequestFlags): void;
+  /**
+   * Called with the body once it is checked and confirmed, before it is recorded and sent (`cashin --watch`
+   * starts its postback receiver there: src/payment/watch-postbacks.ts). Must not throw.
+   */
+  beforeSend?(body: B): Promise<void>;
   /** The result of a created payment; its `attention` says when a person must look (exit 6 once printed). */
   print(created: Created<B, R>, opts: RequestFlags): Promise<Output>;
   /** The result of a payment found at the gateway after its answer was lost (with `attention` when it differs). */
   printFound(found: FoundLater<B>, opts: RequestFlags): Output;
 }
 
-/** What the pipeline needs of the ledger (src/ledger/ledger.ts `Ledger`; tests pass one in memory). */
-export interface PaymentLedger extends SettleLedger {
-  blockingCashOut(fingerprint: string, windowMin: number, now?: number): LedgerEntry | undefined;
-  /** The order reference of the latest identical payment that the gateway was found not to have, within `sinceMs`. */
-  reusableOrderId(fingerprint: string, sinceMs: number): string | undefined;
+/**
+ * What the pipeline needs of the ledger: the ledger contract's methods (src/ledger/contract.ts,
+ * asynchronous; tests pass one in memory).
+ */
+export type PaymentLedger = SettleLedger & Pick<LedgerContract, 'blockingCashOut' | 'reusableOrderId' | 'begin' | 'end' | 'get'>;
+
+/**
+ * A synchronous store as the batch records its rows (src/cli/batch/row.ts, through {@link steps.recordMany},
+ * until the batch uses the ledger contract's `recordMany`).
+ */
+export interface SyncRecordLedger {
   begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }): { id: number; earlier?: LedgerEntry };
-  /**
-   * {@link begin} of many payments in one round trip, each answered in order with its entry or the
-   * error that refused it (the team ledger has it; the local one is asked one payment at a time).
-   */
+  /** {@link begin} of many payments in one round trip, each answered in order with its entry or the error that refused it. */
   beginMany?(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean }): Array<{ id: number; earlier?: LedgerEntry } | UsageError>;
-  end(id: number, outcome: Outcome, extra?: EndDetails): void;
-  get(id: number): LedgerEntry | undefined;
 }
 
 /** Everything outside the pipeline, injectable: the clock, settings, ledger, gateway and prompt. */
 export interface PipelineDeps {
   now(): number;
   settings(flags: RequestFlags, kind: PaymentKind): RunSettings;
+  /**
+   * Starts opening the ledger of the profile in use without waiting (a team ledger connects while
+   * the payment is validated and confirmed); nothing is thrown here.
+   */
+  prepareLedger?(profile?: string): void;
   /** The ledger of the profile in use (its `ledger-url`, else the local one). */
-  ledger(profile?: string): PaymentLedger;
+  ledger(profile?: string): Promise<PaymentLedger>;
   /** Sends the request; `onSent` is called the moment it may have reached the gateway. */
   send(
     settings: Settings,
@@ -172,12 +184,14 @@ export interface PipelineDeps {
 
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
 export async function realDeps(): Promise<PipelineDeps> {
-  const { openLedger } = await import('../ledger/store.js');
+  const { openContract } = await import('../ledger/async-store.js');
+  const { prepareLedger } = await import('../ledger/team.js');
   const { resolveByOrder } = await import('../gateway/lookup.js');
   return {
     now: Date.now,
     settings: resolveRunSettings,
-    ledger: openLedger,
+    prepareLedger,
+    ledger: openContract,
     send: sendRequest,
     ask: (s, o, a) => resolveByOrder(s, o, a),
     confirm: async (summary) => (await import('./prompts.js')).confirmCashOut(summary),
@@ -214,7 +228,7 @@ export const steps = {
    * anything leaves (src/ledger/ledger.ts `begin`).
    * @throws UsageError `duplicate_cashout` / `duplicate_order`; the ledger's errors (nothing sent)
    */
-  record(ledger: Pick<PaymentLedger, 'begin'>, info: BeginInfo, opts: { windowMin: number; allowDuplicate: boolean }): { id: number; earlier?: LedgerEntry } {
+  record<R>(ledger: { begin(info: BeginInfo, opts: { windowMin: number; allowDuplicate: boolean }): R }, info: BeginInfo, opts: { windowMin: number; allowDuplicate: boolean }): R {
     return ledger.begin(info, opts);
   },
   /**
@@ -226,7 +240,7 @@ export const steps = {
    * @throws the ledger's other errors (nothing sent)
    */
   recordMany(
-    ledger: Pick<PaymentLedger, 'begin' | 'beginMany'>,
+    ledger: SyncRecordLedger,
     infos: readonly BeginInfo[],
     opts: { windowMin: number; allowDuplicate: boolean },
   ): Array<{ id: number; earlier?: LedgerEntry } | UsageError> {
@@ -275,19 +289,25 @@ export const steps = {
    * truthfully (src/payment/record-end.ts). A created payment keeps its transaction id and status,
    * and `attention`, what was wrong in its answer (it then needs a person until `history resolve`).
    */
-  recordEnd(kind: PaymentKind, ledger: Pick<PaymentLedger, 'end'>, entry: number, sent: Sent, attention: readonly string[] = []): void {
+  async recordEnd(
+    kind: PaymentKind,
+    ledger: { end(id: number, outcome: Outcome, extra?: EndDetails): unknown },
+    entry: number,
+    sent: Sent,
+    attention: readonly string[] = [],
+  ): Promise<void> {
     if (sent.created) {
       const data = sent.result.data as { transactionId?: number | string; status?: unknown };
       const facts = paymentFacts(sent.result.data);
       const answer = attention.length ? { ...facts, attention: [...attention] } : facts;
-      recordEnd(kind, entry, 'ok', () =>
+      await recordEnd(kind, entry, 'ok', () =>
         ledger.end(entry, 'ok', {
           ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}),
           ...(typeof data.status === 'string' ? { status: data.status } : {}),
           ...(answer ? { answer } : {}),
         }),
       );
-    } else recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
+    } else await recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
   },
 };
 
@@ -331,6 +351,8 @@ export async function runPayment<B extends PaymentBody, R>(
   // Settings and credential first: no question is asked of someone who cannot send anyway.
   const run = d.settings(opts, spec.kind);
   const settings = run.send;
+  // A team ledger connects while the payment is validated and confirmed (awaited at the guard).
+  if (!opts.dryRun) d.prepareLedger?.(settings.profile);
   // The sandbox notice comes before any question; with none to ask, only once the flags are valid
   // (a pure validation failure is not about where the request would go).
   const interactive = canPrompt(opts);
@@ -348,7 +370,7 @@ export async function runPayment<B extends PaymentBody, R>(
 
   // guard: the ledger must be usable (else nothing is sent); an identical earlier payment blocks,
   // after its unknown outcome, if any, was settled by asking the gateway.
-  const ledger = d.ledger(settings.profile);
+  const ledger = await d.ledger(settings.profile);
   const facts = spec.ledgerFacts(validated);
   const fingerprint =
     spec.kind === 'cashout'
@@ -356,7 +378,7 @@ export async function runPayment<B extends PaymentBody, R>(
       : cashInFingerprint(target, { value: validated.value, payer: facts.payer });
   let reuse: string | undefined;
   if (spec.guarded && !opts.allowDuplicate) reuse = await guardIdentical(spec, ledger, run, fingerprint, d);
-  reuse ??= callerOrderId === undefined ? ledger.reusableOrderId(fingerprint, d.now() - reuseWindowMs(settings.duplicateWindowMin)) : undefined;
+  reuse ??= callerOrderId === undefined ? await ledger.reusableOrderId(fingerprint, d.now() - reuseWindowMs(settings.duplicateWindowMin)) : undefined;
   const body = (callerOrderId === undefined && reuse !== undefined ? { ...validated, orderId: reuse } : withOrderId(validated, settings.orderId).body) as B;
   if (reuse !== undefined && callerOrderId === undefined) logger.notice(t('pay.reusedOrder', reuse, spec.kind));
   // The second witness: a reference the caller chose may already be at the gateway (another machine, another HOME).
@@ -370,8 +392,9 @@ export async function runPayment<B extends PaymentBody, R>(
     if (!(await d.confirm(spec.summary!(body, settings)))) throw new UsageError(t('pay.notConfirmed', spec.kind), {}, 'confirmation_required');
   }
 
+  await spec.beforeSend?.(body);
   // record: checked again and recorded in one transaction, on disk before anything is sent
-  const begun = steps.record(
+  const begun = await steps.record(
     ledger,
     {
       kind: spec.kind,
@@ -406,7 +429,7 @@ export async function runPayment<B extends PaymentBody, R>(
   }
 
   // classify / settle, record the answer, print
-  steps.recordEnd(spec.kind, ledger, entry, sentAs);
+  await steps.recordEnd(spec.kind, ledger, entry, sentAs);
   if (!sentAs.created) return settleOwn(spec, ledger, run, body, entry, sentAs, d, opts);
   const { result } = sentAs;
   return spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
@@ -428,7 +451,7 @@ async function guardIdentical<B extends PaymentBody, R>(
   d: PipelineDeps,
 ): Promise<string | undefined> {
   const windowMin = run.send.duplicateWindowMin;
-  const earlier = ledger.blockingCashOut(fingerprint, windowMin, d.now());
+  const earlier = await ledger.blockingCashOut(fingerprint, windowMin, d.now());
   if (!earlier) return undefined;
   if (earlier.outcome !== 'unknown') throw duplicateError(earlier, windowMin, d.now());
   if (earlier.sandbox) throw duplicateError(earlier, windowMin, d.now()); // the sandbox keeps nothing to ask
@@ -440,7 +463,7 @@ async function guardIdentical<B extends PaymentBody, R>(
     return earlier.orderId;
   }
   const now = d.now();
-  const after = ledger.get(earlier.id) ?? earlier;
+  const after = (await ledger.get(earlier.id)) ?? earlier;
   const err = duplicateError(after, windowMin, now);
   if (settled.state === 'ok') throw err;
   throw new UsageError(
@@ -469,7 +492,7 @@ async function settleOwn<B extends PaymentBody, R>(
   const { err, outcome } = failed;
   if (outcome !== 'unknown') throw err;
   const interrupted = err instanceof PaycliError && err.exitCode === ExitCode.INTERRUPTED;
-  const e = ledger.get(entry);
+  const e = await ledger.get(entry);
   let settled: Settled = { state: 'unknown', why: 'the wait was stopped (Ctrl-C twice, or SIGTERM)' };
   if (e && !interrupted && body.orderId !== undefined) {
     logger.notice(t('pay.askingOwn', body.orderId));

@@ -111,7 +111,7 @@ async function runNow(args: string[], opts: InProcessOptions): Promise<InProcess
     return { code: Number(process.exitCode ?? 0), signal: null, stdout: stdout.text, stderr: stderr.text };
   } finally {
     // the run ends as its process would: ledgers closed, its exit handlers run (its run lock released)
-    (await import('../../src/ledger/store.js')).closeLedgers();
+    await (await import('../../src/ledger/store.js')).closeLedgers();
     for (const handler of process.listeners('exit')) {
       if (exitHandlers.has(handler)) continue;
       process.off('exit', handler);

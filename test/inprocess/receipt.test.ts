@@ -110,6 +110,19 @@ describe('paycli receipt', () => {
     expect(readFileSync(file, 'latin1')).not.toMatch(/CreationDate|ModDate/);
   });
 
+  it('--format json on stdout, text or --json: a status with an 8-bit CSI and a bidi override from the gateway reaches no terminal raw', async () => {
+    const l = lookupGateway();
+    t.gw.respond(l.responder);
+    const id = await paidCashOut(l);
+    Object.assign(l.held.find((h) => h.transactionId === id)!, { status: 'paid\u009b31m\u202e' });
+    for (const args of [['--format', 'json'], ['--json']]) {
+      const r = await runPaycli(['receipt', String(id), ...args], { env: t.env(SP) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+      expect(JSON.parse(r.stdout)).toMatchObject({ transactionId: String(id), status: 'paid' }); // the escape sequence removed whole
+    }
+  });
+
   it('80 mm thermal width and PNG: deterministic, the size of the paper', async () => {
     const l = lookupGateway();
     t.gw.respond(l.responder);

@@ -106,11 +106,16 @@ describe('the printer', () => {
     expect(perElement('.[] as $e | $e.id')).toBeUndefined();
   });
 
-  it('writes a list as JSON.stringify would, compact or indented', () => {
+  it('writes a list as JSON.stringify would, compact or indented', async () => {
     const list = [{ a: 1 }, { b: [1, 2] }];
-    expect([...jsonArray(list, false)].join('')).toBe(`${JSON.stringify(list)}\n`);
-    expect([...jsonArray(list, true)].join('')).toBe(`${JSON.stringify(list, null, 2)}\n`);
-    expect([...jsonArray([], false)].join('')).toBe('[]\n');
+    const text = async (pieces: AsyncIterable<string>) => {
+      let out = '';
+      for await (const p of pieces) out += p;
+      return out;
+    };
+    expect(await text(jsonArray(list, false))).toBe(`${JSON.stringify(list)}\n`);
+    expect(await text(jsonArray(list, true))).toBe(`${JSON.stringify(list, null, 2)}\n`);
+    expect(await text(jsonArray([], false))).toBe('[]\n');
   });
 });
 

@@ -25,8 +25,8 @@ import { whenText } from '../../src/ledger/settle-rule.js';
 const T0 = Date.UTC(2026, 10, 25, 15, 0, 0);
 const GATEWAY = 'http://127.0.0.1:9';
 
-/** A ledger in memory with the rules of the real one that the pipeline relies on. */
-class MemoryLedger implements PaymentLedger {
+/** A ledger in memory with the rules of the real one that the pipeline relies on (synchronous, as a batch's store; {@link contractOf} for the pipeline). */
+class MemoryLedger {
   entries: LedgerEntry[] = [];
   owners = new Map<number, OwnerState>();
   constructor(private readonly clock: () => number) {}
@@ -88,6 +88,19 @@ class MemoryLedger implements PaymentLedger {
   }
 }
 
+/** The ledger contract's view of a {@link MemoryLedger}: the pipeline awaits every call. */
+function contractOf(l: MemoryLedger): PaymentLedger {
+  return {
+    blockingCashOut: async (fingerprint, windowMin, now) => l.blockingCashOut(fingerprint, windowMin, now),
+    reusableOrderId: async (fingerprint, sinceMs) => l.reusableOrderId(fingerprint, sinceMs),
+    begin: async (info, opts = {}) => ({ uuid: '', ...l.begin(info, opts) }),
+    end: async (id, outcome, extra) => l.end(id, outcome, extra),
+    get: async (id) => l.get(id),
+    inFlight: async (e) => l.inFlight(e),
+    resolve: async (id, outcome, opts) => l.resolve(id, outcome, opts),
+  };
+}
+
 interface Harness {
   deps: PipelineDeps;
   ledger: MemoryLedger;
@@ -123,7 +136,7 @@ function harness(env: Record<string, string> = {}): Harness {
       h.settingsCalls++;
       return { send: settingsFrom({ flags, env: fullEnv, config: {}, op: kind }), lookup: settingsFrom({ flags, env: fullEnv, config: {}, op: 'lookup', about: kind }) };
     },
-    ledger: () => ledger,
+    ledger: async () => contractOf(ledger),
     send: async (_settings, path, body) => {
       h.sent.push({ path, body: body as Record<string, unknown> });
       if (h.gateway.fail) throw h.gateway.fail;

@@ -90,7 +90,12 @@ export interface Scan {
   unknown: number;
   /** The line of row 1, when every row stands on one line after it (row n on line firstLine + n - 1); else undefined. */
   firstLine?: number;
+  /** The distinct postback URLs of the rows checked (at most {@link POSTBACK_URLS_KEPT}): where `--watch` may listen. */
+  postbackUrls: Set<string>;
 }
+
+/** Most distinct postback URLs a scan keeps. */
+export const POSTBACK_URLS_KEPT = 16;
 
 /** What to do with a valid row, given what the ledger knows of its `orderId`. */
 export type Plan = 'send' | 'already_ok' | 'already_refused' | 'resolve' | 'needs_attention';
@@ -127,7 +132,7 @@ export async function scanFile(
   spool?: RowSpool,
 ): Promise<Scan> {
   const map = rowMapper(op, format, sha256);
-  const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0 };
+  const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0, postbackUrls: new Set() };
   const identities = new IdentitySet();
   const ownIds = new IdentitySet();
   let sawHeader = format === 'jsonl';
@@ -176,6 +181,8 @@ export async function scanFile(
     }
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
     await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
+    const postbackUrl = (r.body as { postbackUrl?: unknown }).postbackUrl;
+    if (typeof postbackUrl === 'string' && scan.postbackUrls.size < POSTBACK_URLS_KEPT) scan.postbackUrls.add(postbackUrl);
     unplanned.push({ row: r.row, orderId: r.orderId, value: r.body.value });
     if (unplanned.length >= PLAN_STEP) plan();
   }

@@ -80,6 +80,11 @@ export interface BatchLedger {
    */
   createdRows(batchId: string): FinishedRow[];
   /**
+   * Keeps the state the gateway now gives a created row in its latest entry at this gateway, as a single
+   * cash-in's `--watch` keeps it (src/ledger/ledger.ts `noteStatus`): `history` shows it.
+   */
+  noteStatus(orderId: string, status: string): void;
+  /**
    * Settles a row an earlier run left unknown: the settle step of every payment
    * (src/payment/settle.ts: asks the gateway by order reference; "not found" counts only once the
    * run that sent it is gone and its deadline plus `settle-after` has passed).
@@ -155,6 +160,10 @@ export function openBatchLedger(target: string, profile?: string): BatchLedger {
       }
       if (rows.length !== facts.rows) return undefined;
       return { facts, rows };
+    },
+    noteStatus(orderId, status) {
+      const e = latest(ledger.findByOrderId(orderId));
+      if (e?.outcome === 'ok') ledger.noteStatus(e.id as number, status);
     },
     createdRows(batchId) {
       const entries = ledger.batchOutcomes(batchId, endpoint);

@@ -28,6 +28,7 @@ import { describeRun } from '../../ledger/runs.js';
 import { logger } from '../../core/logger.js';
 import { settingsFor, type Settings } from '../../config/settings.js';
 import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from './read.js';
+import type { PostbackHints } from '../../payment/watch-postbacks.js';
 import { openBatchLedger, type BatchLedger } from './ledger.js';
 import { emptyTally, openResults, printSummary, resultsPath } from './results.js';
 import type { RunModule } from '../lazy.js';
@@ -96,6 +97,8 @@ export interface PreparedBatch {
   target?: string;
   /** The ledger for that endpoint; with settings. */
   ledger?: BatchLedger;
+  /** Called once the rows are checked and confirmed, before the first is sent, with their distinct postback URLs. Must not throw. */
+  beforeSend?(postbackUrls: ReadonlySet<string>): Promise<void>;
 }
 
 /** Parses a positive integer flag within bounds. @throws UsageError */
@@ -147,18 +150,25 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
       if (opts.wait && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
     }
     const { checkAndSend } = await import('./send.js');
-    await checkAndSend({
-      op,
-      opts,
-      source,
-      format,
-      sha256,
-      batchId,
-      concurrency,
-      ...(rate !== undefined ? { rate } : {}),
-      ...(settings ? { settings, target: target!, ledger: ledger! } : {}),
-    });
-    if (plan && ledger) await watching!.watchBatchRows(plan, ledger.createdRows(batchId));
+    let postbacks: PostbackHints | undefined;
+    try {
+      await checkAndSend({
+        op,
+        opts,
+        source,
+        format,
+        sha256,
+        batchId,
+        concurrency,
+        ...(rate !== undefined ? { rate } : {}),
+        ...(settings ? { settings, target: target!, ledger: ledger! } : {}),
+        // --watch with rows whose postback URL is on this machine: listen there before the first row is sent
+        ...(plan ? { beforeSend: async (urls: ReadonlySet<string>) => void (postbacks = await watching!.listenForRows(urls)) } : {}),
+      });
+      if (plan && ledger) await watching!.watchBatchRows(plan, ledger, batchId, postbacks);
+    } finally {
+      await postbacks?.close();
+    }
   } finally {
     try {
       ledger?.release();

@@ -99,6 +99,7 @@ async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () =>
     else runStreams().stderr.write(`\n${summary}\n\n`);
     await confirm(op, summary, scan.toSend.count, opts);
   }
+  await prepared.beforeSend?.(scan.postbackUrls);
   const writer = await openResults(results, source, format, json, csvDialect(opts.csvDialect), isSandbox(settings.endpoint));
   try {
     await sendAll(op, { source, spool: spool!, batchId, settings, target: target!, ledger: ledger!, writer, concurrency, rate, rows: scan.rows, opts, tick });

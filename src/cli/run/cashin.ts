@@ -76,12 +76,30 @@ export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Out
       else created.after?.();
       const key = body.orderId ? { orderId: body.orderId } : { transactionId: data.transactionId };
       return watchOne(key, plan, ctx, {
-        created: { label: `cash-in ${data.transactionId}`, result: created, entry, ...(opts.profile !== undefined ? { profile: opts.profile } : {}) },
+        created: {
+          label: `cash-in ${data.transactionId}`,
+          result: created,
+          entry,
+          transactionId: data.transactionId,
+          ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+        },
       });
+    },
+    async beforeSend(body) {
+      // --watch with a postback URL on this machine: listen there before the charge exists (its postbacks hurry the wait)
+      if (plan && body.postbackUrl) {
+        const { listenForPostbacks } = await import('../../payment/watch-postbacks.js');
+        const hints = await listenForPostbacks([body.postbackUrl]);
+        if (hints) plan.postbacks = hints;
+      }
     },
   };
   if (!opts.dryRun) plan = await watchPlan(opts, ctx, 'cashin');
-  return runPayment(spec, opts, await ctx.payments());
+  try {
+    return await runPayment(spec, opts, await ctx.payments());
+  } finally {
+    await plan?.postbacks?.close();
+  }
 }
 
 /** A created cash-in's result: its document, and its text with the QR code drawn when stdout is a terminal (or `--qr`). */
