@@ -178,6 +178,8 @@ export interface PipelineDeps {
   confirm(summary: string): Promise<boolean>;
   /** The second witness for a caller's order reference (src/gateway/lookup.ts `witnessCashOut`). */
   witness(settings: Settings, orderId: string): Promise<void>;
+  /** Where `--input -` is read from: the run's stdin (the process's when not given). */
+  stdin?(): NodeJS.ReadableStream;
 }
 
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
@@ -359,7 +361,7 @@ export async function runPayment<B extends PaymentBody, R>(
   checkClock(d.now()); // order references and the ledger's times come from this clock
 
   // gather, validate
-  const validated = (await validateBody(spec.fields, spec.requestSchema(), bodyFromFlags(spec.fields, opts), opts)) as B;
+  const validated = (await validateBody(spec.fields, spec.requestSchema(), await bodyFromFlags(spec.fields, opts, d.stdin?.()), opts)) as B;
   if (!opts.dryRun && !interactive) announceSandbox(settings);
   const callerOrderId = validated.orderId;
   const target = endpointTarget(settings.endpoint, spec.path);

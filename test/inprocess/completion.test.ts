@@ -6,7 +6,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { complete, COMPLETION_FILES, COMPLETIONS_DIR, type TestShell } from '../helpers/shells.js';
 
 const SHELLS: TestShell[] = ['bash', 'zsh', 'fish'];
