@@ -16,13 +16,9 @@ import { logger } from '../core/logger.js';
 import { parsePixKeyType } from '../pix/pix-key-types.js';
 import type { FieldProblem } from '../gateway/schemas.js';
 import { t } from '../core/i18n/index.js';
-<<<<<<< HEAD
-import { decodeText, parseEncoding, type Encoding } from '../core/text-encoding.js';
+import { decodeText, type Encoding } from '../core/text-encoding.js';
 import { readStdin } from '../core/stdin.js';
 import { processContext } from '../core/terminal.js';
-=======
-import { decodeText, type Encoding } from '../core/text-encoding.js';
->>>>>>> h42-shape
 
 /**
  * Where a request body comes from, narrowed from the command line at the CLI's edge
@@ -176,21 +172,12 @@ export function checkInputIntegers(fields: readonly FieldSpec[], doc: InputDocum
  * read from `stdin` (the run's; the process's when not given).
  * @throws UsageError on an unreadable or invalid input file, `--value` with `--amount`, a bad `--amount`
  */
-<<<<<<< HEAD
-export async function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags, stdin?: NodeJS.ReadableStream): Promise<GatheredBody> {
-  let body: Record<string, unknown> = {};
-  let problems: FieldProblem[] = [];
-  const fromInput = new Set<string>();
-  if (flags.input) {
-    const doc = await readInput(flags.input, parseEncoding(flags.encoding), stdin);
-=======
-export function gatherBody(fields: readonly FieldSpec[], sources: BodySources): GatheredBody {
+export async function gatherBody(fields: readonly FieldSpec[], sources: BodySources, stdin?: NodeJS.ReadableStream): Promise<GatheredBody> {
   let body: Record<string, unknown> = {};
   let problems: FieldProblem[] = [];
   const fromInput = new Set<string>();
   if (sources.input) {
-    const doc = readInput(sources.input.source, sources.input.encoding);
->>>>>>> h42-shape
+    const doc = await readInput(sources.input.source, sources.input.encoding, stdin);
     const unknown = unknownFields(fields, doc.body);
     if (unknown.length) logger.warn(t('input.ignoring', unknown.length, unknown.join(', ')));
     problems = checkInputIntegers(fields, doc);

@@ -366,21 +366,6 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   const d = deps ?? (await realDeps());
   const { body: validated, run } = order;
   const settings = run.send;
-<<<<<<< HEAD
-  // A team ledger connects while the payment is validated and confirmed (awaited at the guard).
-  if (!opts.dryRun) d.prepareLedger?.(settings.profile);
-  // The sandbox notice comes before any question; with none to ask, only once the flags are valid
-  // (a pure validation failure is not about where the request would go).
-  const interactive = canPrompt(opts);
-  if (!opts.dryRun && interactive) announceSandbox(settings);
-  spec.precheck?.(opts);
-  checkClock(d.now()); // order references and the ledger's times come from this clock
-
-  // gather, validate
-  const validated = (await validateBody(spec.fields, spec.requestSchema(), await bodyFromFlags(spec.fields, opts, d.stdin?.()), opts)) as B;
-  if (!opts.dryRun && !interactive) announceSandbox(settings);
-=======
->>>>>>> h42-shape
   const callerOrderId = validated.orderId;
   const target = endpointTarget(settings.endpoint, spec.path);
   const sandbox = isSandbox(settings.endpoint);

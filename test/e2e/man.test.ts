@@ -5,8 +5,10 @@
  * every command and every flag that `--help` shows, with the examples and exit codes.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runPaycli } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
 const PAGE = join(ROOT, 'man/paycli.1');
