@@ -71,10 +71,10 @@ export interface PostbackHints {
  * @returns the receivers, or undefined when no URL is local or none could start
  */
 export async function listenForPostbacks(postbackUrls: Iterable<string>): Promise<PostbackHints | undefined> {
-  const addresses = new Map<string, { host: string; port: number; url: string }>();
+  const addresses = new Map<string, { host: string; port: number }>();
   for (const url of postbackUrls) {
     const local = localReceiverAddress(url);
-    for (const host of local?.hosts ?? []) addresses.set(`${host} ${local!.port}`, { host, port: local!.port, url });
+    for (const host of local?.hosts ?? []) addresses.set(`${host} ${local!.port}`, { host, port: local!.port });
   }
   if (addresses.size === 0) return undefined;
   const secret = process.env.PAYCLI_POSTBACK_SECRET || undefined;
@@ -115,7 +115,9 @@ export async function listenForPostbacks(postbackUrls: Iterable<string>): Promis
     } catch (err) {
       // ::1 of `localhost` on a machine without IPv6 is no loss when 127.0.0.1 listens
       if (a.host === '::1' && (err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') continue;
-      logger.notice(t('watch.noReceiver', sanitizeText(a.url, true), (err as NodeJS.ErrnoException).code ?? (err as Error).message));
+      // the address only: the URL's path, query or user info (a credential) are not repeated
+      const where = `http://${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
+      logger.notice(t('watch.noReceiver', where, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     }
   }
   if (receivers.length === 0) return undefined;

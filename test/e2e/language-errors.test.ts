@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, makeHome, runPaycli, type Home, type RunResult } from '../helpers/cli.js';
-import { cashOutAnswer, json, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { startGateway, type TestGateway } from '../helpers/gateway.js';
 
 const PT = { LANG: 'pt_BR.UTF-8' };
 const KEY = 'sk_test_lang_errors_0123';
@@ -149,80 +149,35 @@ function scriptView(stderr: string): unknown[] {
 }
 
 describe('less common errors in both languages', () => {
-  it.each(ERROR_PATHS)('$name: Portuguese with LANG=pt_BR.UTF-8, English with --lang en; --json the same but for the texts; nothing sent', async (p) => {
-    const before = gw.received.length;
-    const [pt, en, ptJson, enJson] = await Promise.all([run(p, []), run(p, ['--lang', 'en']), run(p, ['--json']), run(p, ['--json', '--lang', 'en'])]);
-    expect(pt.code, pt.stderr).toBe(p.exit);
-    expect(pt.stderr).toMatch(p.pt);
-    expect(pt.stderr).not.toMatch(/^(error|hint|warning):/m);
-    expect(en.code, en.stderr).toBe(p.exit);
-    expect(en.stderr).toMatch(p.en);
-    expect(en.stderr).not.toMatch(/^(erro|dica|aviso):/m);
-    for (const r of [pt, en]) expect(r.stdout).toBe('');
-    // --json: the same exit code, stdout and error document; only the texts for people differ
-    expect(ptJson.code).toBe(p.exit);
-    expect(enJson.code).toBe(p.exit);
-    expect(ptJson.stdout).toBe(enJson.stdout);
-    expect(scriptView(ptJson.stderr)).toEqual(scriptView(enJson.stderr));
-    const ptDoc = JSON.parse(ptJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
-    const enDoc = JSON.parse(enJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
-    expect(ptDoc.error.code).toBe(p.code);
-    expect(enDoc.error.code).toBe(p.code);
-    expect(enDoc.error.message).not.toBe(ptDoc.error.message);
-    // the first line of the text error is the JSON message, in each language (each run has its own home folder)
-    const homeless = (text: string) => text.replace(/\/[^\s]*paycli-test-[^/\s]+/g, '<home>');
-    expect(homeless(pt.stderr)).toContain(homeless(ptDoc.error.message.split('\n')[0]!));
-    expect(homeless(en.stderr)).toContain(homeless(enDoc.error.message.split('\n')[0]!));
-    // nothing reached the gateway
-    expect(gw.received.length).toBe(before);
-  });
-});
-
-describe('a batch run that ends with a refused row, in both languages', () => {
-  it('the end summary and the exit code: Portuguese with LANG=pt_BR.UTF-8, English with --lang en; --json the same but for the texts', async () => {
-    const refusing = await startGateway((req, res) => {
-      if (req.method !== 'POST') return json(res, 404, { message: 'Transaction not found' });
-      const value = (req.json as { value?: unknown }).value;
-      if (value === 999) return json(res, 400, { message: 'Validation Failed - value is too low' });
-      return json(res, 200, cashOutAnswer(value));
-    });
-    try {
-      const batch = async (flags: string[]) => {
-        const h = makeHome();
-        try {
-          const file = join(h.dir, 'repasses.csv');
-          writeFileSync(
-            file,
-            'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1000,email,a@example.com,Fulano,a@example.com,11987654321\n999,email,b@example.com,Beltrano,b@example.com,11987654321\n',
-          );
-          return await runPaycli([...flags, 'cashout', '--batch', file, '--yes'], { env: { ...h.env, ...PT, PAYCLI_BASE_URL: refusing.url, PAYCLI_API_KEY: KEY } });
-        } finally {
-          h.cleanup();
-        }
-      };
-      const [pt, en, ptJson, enJson] = await Promise.all([batch([]), batch(['--lang', 'en']), batch(['--json']), batch(['--json', '--lang', 'en'])]);
-      expect(pt.code, pt.stderr).toBe(1);
-      expect(pt.stderr).toMatch(
-        /\nResumo do lote\n {7}1 {2}saques criados {25}R\$ 10,00\n {7}1 {2}recusados pelo gateway {17}R\$ 9,99\n {2}recusados: linha 2\nResultados: \S+repasses\.csv\.results\.csv\n/,
-      );
-      expect(en.code, en.stderr).toBe(1);
-      expect(en.stderr).toMatch(
-        /\nBatch summary\n {7}1 {2}cash-outs created {22}R\$ 10,00\n {7}1 {2}refused by the gateway {17}R\$ 9,99\n {2}refused: row 2\nResults: \S+repasses\.csv\.results\.csv\n/,
-      );
-      expect(ptJson.code).toBe(1);
-      expect(enJson.code).toBe(1);
-      // stdout (one result per row) and the JSON summary on stderr do not change with the language, but for the results file's folder
-      const homeless = (text: string) => text.replace(/\/[^\s"]*paycli-test-[^/\s"]+/g, '<home>');
-      expect(homeless(ptJson.stdout)).toBe(homeless(enJson.stdout));
-      const steady = (stderr: string) =>
-        homeless(stderr)
-          .split('\n')
-          .filter((l) => !l.startsWith('{"progress"'))
-          .join('\n'); // its rate depends on the machine
-      expect(steady(ptJson.stderr)).toBe(steady(enJson.stderr));
-      expect(ptJson.stderr).toContain('"summary"');
-    } finally {
-      await refusing.close();
-    }
-  });
+  // the other error paths run in process: test/inprocess/language-errors.test.ts
+  it.each(ERROR_PATHS.filter((p) => /team ledger unreachable/.test(p.name)))(
+    '$name: Portuguese with LANG=pt_BR.UTF-8, English with --lang en; --json the same but for the texts; nothing sent',
+    async (p) => {
+      const before = gw.received.length;
+      const [pt, en, ptJson, enJson] = await Promise.all([run(p, []), run(p, ['--lang', 'en']), run(p, ['--json']), run(p, ['--json', '--lang', 'en'])]);
+      expect(pt.code, pt.stderr).toBe(p.exit);
+      expect(pt.stderr).toMatch(p.pt);
+      expect(pt.stderr).not.toMatch(/^(error|hint|warning):/m);
+      expect(en.code, en.stderr).toBe(p.exit);
+      expect(en.stderr).toMatch(p.en);
+      expect(en.stderr).not.toMatch(/^(erro|dica|aviso):/m);
+      for (const r of [pt, en]) expect(r.stdout).toBe('');
+      // --json: the same exit code, stdout and error document; only the texts for people differ
+      expect(ptJson.code).toBe(p.exit);
+      expect(enJson.code).toBe(p.exit);
+      expect(ptJson.stdout).toBe(enJson.stdout);
+      expect(scriptView(ptJson.stderr)).toEqual(scriptView(enJson.stderr));
+      const ptDoc = JSON.parse(ptJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
+      const enDoc = JSON.parse(enJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
+      expect(ptDoc.error.code).toBe(p.code);
+      expect(enDoc.error.code).toBe(p.code);
+      expect(enDoc.error.message).not.toBe(ptDoc.error.message);
+      // the first line of the text error is the JSON message, in each language (each run has its own home folder)
+      const homeless = (text: string) => text.replace(/\/[^\s]*paycli-test-[^/\s]+/g, '<home>');
+      expect(homeless(pt.stderr)).toContain(homeless(ptDoc.error.message.split('\n')[0]!));
+      expect(homeless(en.stderr)).toContain(homeless(enDoc.error.message.split('\n')[0]!));
+      // nothing reached the gateway
+      expect(gw.received.length).toBe(before);
+    },
+  );
 });

@@ -61,6 +61,9 @@ type Row = Record<string, unknown>;
 /** One call of {@link PgConnection.call}: its operation and arguments. */
 export type Step = { op: string; args: unknown[] };
 
+/** How long closing waits for the server to close its side of the connection before the socket is destroyed (ms). */
+const CLOSE_WAIT_MS = 2000;
+
 /** How long a call waits before paycli says on stderr that it is waiting for the team ledger (ms). */
 export const WAIT_NOTICE_MS = 1000;
 
@@ -173,7 +176,7 @@ export class PgConnection {
    */
   static start(a: ConnectArgs): PgConnection {
     const conn = new PgConnection(a.queryTimeoutMs);
-    const seconds = Math.round(a.connectTimeoutMs / 1000);
+    const seconds = Math.ceil(a.connectTimeoutMs / 1000);
     conn.ready = bounded(conn.connect(a), a.connectTimeoutMs, 'NO_ANSWER', t('team.noAnswerWithin', seconds), () => conn.destroy()).catch((err: unknown) => {
       conn.destroy();
       throw asCallError(err);
@@ -243,7 +246,7 @@ export class PgConnection {
    * @throws PgCallError (a database error keeps its SQLSTATE; `NO_ANSWER` past the limit)
    */
   async call<T>(op: string, ...args: unknown[]): Promise<T> {
-    const seconds = Math.round(this.queryTimeoutMs / 1000);
+    const seconds = Math.ceil(this.queryTimeoutMs / 1000);
     try {
       return await bounded(this.run(op, args) as Promise<T>, this.queryTimeoutMs, 'NO_ANSWER', t('team.noAnswerWithin', seconds), () => this.destroy());
     } catch (err) {
@@ -416,7 +419,8 @@ export class PgConnection {
       return;
     }
     this.lostError = new PgCallError(t('team.closed'), 'CONNECTION_LOST');
-    await bounded(c.end(), this.queryTimeoutMs, 'NO_ANSWER', '', () => this.destroy()).catch(() => this.destroy());
+    // The session ends with the Terminate message; a server that does not close its side soon after is not waited for.
+    await bounded(c.end(), CLOSE_WAIT_MS, 'NO_ANSWER', '', () => this.destroy()).catch(() => this.destroy());
   }
 }
 

@@ -166,7 +166,7 @@ SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t)
  * endpoint locks): one array per column of {@link PG_INSERT_COLUMNS} ($1...$27), then per row the
  * fingerprint or NULL ($28), window on ($29), since ($30) and allow duplicate ($31). Each row is
  * checked against what was committed before the statement, not against the other rows of the
- * statement: the caller sends only rows that cannot refuse each other (src/ledger/pg/worker.ts
+ * statement: the caller sends only rows that cannot refuse each other (src/ledger/pg/connection.ts
  * `beginMany`). Answers one row per input row, in their order: blocked, taken, new id.
  */
 export const PG_CHECK_AND_INSERT_MANY = `WITH u AS (
