@@ -2,6 +2,8 @@
  * The manual page man/paycli.1 (and man/pt_BR/man1/paycli.1 in Portuguese), generated from the command tree by the build (src/cli/man.ts): it is
  * listed in package.json `man`, renders with `man -l` without a single groff warning, and holds
  * every command and every flag that `--help` shows, with the examples and exit codes.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/man.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
