@@ -16,12 +16,22 @@ import { logger } from '../core/logger.js';
 import { parsePixKeyType } from '../pix/pix-key-types.js';
 import type { FieldProblem } from '../gateway/schemas.js';
 import { t } from '../core/i18n/index.js';
-import { decodeText, parseEncoding, type Encoding } from '../core/text-encoding.js';
+import { decodeText, type Encoding } from '../core/text-encoding.js';
 import { readStdin } from '../core/stdin.js';
 import { processContext } from '../core/terminal.js';
 
-/** Flags that shape the body: the command's field flags (by commander attribute), `--input`, `--amount`. */
-export type BodyFlags = Record<string, unknown> & { input?: string; amount?: string; value?: string; encoding?: string };
+/**
+ * Where a request body comes from, narrowed from the command line at the CLI's edge
+ * (src/cli/run/payment.ts): `--input`, the field flags given, `--amount`.
+ */
+export interface BodySources {
+  /** `--input <file|->` and the encoding it is read in (`--encoding`, UTF-8 unless told). */
+  input?: { source: string; encoding: Encoding };
+  /** The field flags given, each with its value as typed: a string, or a list for a repeated flag (`--split`). */
+  given: ReadonlyArray<{ field: FieldSpec; raw: string | readonly string[] }>;
+  /** `--amount`: the amount in reais as typed (`12,30`). */
+  amount?: string;
+}
 
 /** A body gathered from `--input` and the flags, with where each value came from. */
 export interface GatheredBody extends ValueSources {
@@ -162,34 +172,32 @@ export function checkInputIntegers(fields: readonly FieldSpec[], doc: InputDocum
  * read from `stdin` (the run's; the process's when not given).
  * @throws UsageError on an unreadable or invalid input file, `--value` with `--amount`, a bad `--amount`
  */
-export async function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags, stdin?: NodeJS.ReadableStream): Promise<GatheredBody> {
+export async function gatherBody(fields: readonly FieldSpec[], sources: BodySources, stdin?: NodeJS.ReadableStream): Promise<GatheredBody> {
   let body: Record<string, unknown> = {};
   let problems: FieldProblem[] = [];
   const fromInput = new Set<string>();
-  if (flags.input) {
-    const doc = await readInput(flags.input, parseEncoding(flags.encoding), stdin);
+  if (sources.input) {
+    const doc = await readInput(sources.input.source, sources.input.encoding, stdin);
     const unknown = unknownFields(fields, doc.body);
     if (unknown.length) logger.warn(t('input.ignoring', unknown.length, unknown.join(', ')));
     problems = checkInputIntegers(fields, doc);
     body = doc.body;
     for (const f of fields) if (getPath(body, f.path) !== undefined || problems.some((p) => p.path === f.path || p.path.startsWith(`${f.path}.`))) fromInput.add(f.path);
   }
-  for (const f of fields) {
-    const raw = flags[f.attr];
-    if (raw === undefined) continue;
+  for (const { field: f, raw } of sources.given) {
     setPath(body, f.path, convertField(f, raw));
     fromInput.delete(f.path);
     problems = problems.filter((p) => p.path !== f.path && !p.path.startsWith(`${f.path}.`));
   }
-  if (flags.amount !== undefined) {
-    if (flags.value !== undefined) throw new UsageError(t('input.valueAndAmount'), { field: '--amount' });
-    const problem = amountProblem(flags.amount);
+  if (sources.amount !== undefined) {
+    if (sources.given.some((g) => g.field.kind === 'cents' && g.field.path === 'value')) throw new UsageError(t('input.valueAndAmount'), { field: '--amount' });
+    const problem = amountProblem(sources.amount);
     if (problem) throw new UsageError(t('input.amount', problem), { field: '--amount' });
-    body.value = parseReais(flags.amount);
+    body.value = parseReais(sources.amount);
     fromInput.delete('value');
     problems = problems.filter((p) => p.path !== 'value');
   }
-  return { body, problems, input: flags.input, fromInput };
+  return { body, problems, input: sources.input?.source, fromInput };
 }
 
 /**

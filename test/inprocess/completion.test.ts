@@ -221,7 +221,7 @@ describe('completion knows every command and flag that --help shows', () => {
       paths.push(...subs.map((s) => [...path, s]));
       const line = ['paycli', ...path, ''].join(' ');
       // `help [command...]` is a subcommand of the root only (src/cli/help.ts)
-      const withHelp = /^ {2}help \[command\.\.\.\]/m.test(help) ? ['help'] : [];
+      const withHelp = /^ {2}help (\[options\] )?\[command\.\.\.\]/m.test(help) ? ['help'] : [];
       if (subs.length) expect(complete('bash', line, { env }).candidates, line).toEqual([...subs, ...withHelp].sort());
       expect(complete('bash', `${line}-`, { env }).candidates, `${line}-`).toEqual([...new Set([...helpFlags(help), ...globals, ...inherited])].sort());
     }

@@ -34,7 +34,8 @@ async function commandPaths(): Promise<string[][]> {
 describe('man paycli', () => {
   it('is listed in package.json "man"', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[]; files: string[] };
-    expect(pkg.man).toEqual(['./man/paycli.1']);
+    // npm links each entry to <prefix>/share/man/man1/<file name>: the Portuguese page needs a name of its own
+    expect(pkg.man).toEqual(['./man/paycli.1', './man/paycli-pt_BR.1']);
     expect(pkg.files).toContain('man');
   });
 
