@@ -2,6 +2,8 @@
  * `paycli history` against the built CLI: filters in the database (--since/--until/--kind/--outcome/
  * --profile/--order-id/--by/--limit), the three formats (a table that fits 80 columns, JSON, CSV for
  * spreadsheets), on a ledger seeded through the import of an old journal and through real sends.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/history.test.ts.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';

@@ -3,6 +3,8 @@
  * list of a prompt (docs/portugues.md): with LANG=pt_BR.UTF-8 their texts for people are in
  * Portuguese, in English otherwise; what scripts read (`--json` stdout, the `listening on` line,
  * exit codes) is the same in both.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/language-servers.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, type Home } from '../helpers/cli.js';

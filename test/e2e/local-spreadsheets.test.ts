@@ -1,3 +1,12 @@
+/**
+ * Local time, encodings and Brazilian spreadsheets against the built CLI and a recording test
+ * gateway on 127.0.0.1: times in TZ=America/Sao_Paulo under a clock set to 22:30 local on the
+ * 24th (faketime) and history's local days; a Windows-1252 payout file refused, then decoded with
+ * --encoding; a Latin-1 flag value refused; an Excel-style pt-BR CSV paid; history's br CSV opened
+ * by LibreOffice (soffice) as columns with numeric amounts. Every test asserts what reached the gateway.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/local-spreadsheets.test.ts.
+ */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

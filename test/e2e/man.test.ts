@@ -3,6 +3,8 @@
  * `man -L pt_BR`), generated from the command tree by the build (src/cli/man.ts): both names are
  * listed in package.json `man`, `paycli help --man` opens the one of the language in use; it renders with `man -l` without a single groff warning, and holds
  * every command and every flag that `--help` shows, with the examples and exit codes.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/man.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -8,6 +8,8 @@
  *   the payment is printed and recorded;
  * - what can be checked before sending (the --qr-file path, the timeout) is checked before sending;
  * - the confirmation says where the money goes; nothing is asked of someone who cannot send.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/safety.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -3,6 +3,8 @@
  * and the user-info of any URL are secrets, whatever their length. They are masked by `config
  * get/list/set` and redacted in every output mode, in errors, in the ledger and in history, even
  * when a gateway echoes them back.
+ * Here only what needs a process of its own (a terminal, a signal, another process, faketime, the
+ * built package); the rest runs in process: test/inprocess/secrets-rule.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,61 @@
+/**
+ * Help as a new user meets it (README "Getting help"), paycli run in process (test/helpers/run.ts):
+ * `paycli help <command> [<subcommand>]` for every command, a suggestion and exit 2 for an unknown
+ * name, bare `paycli` printing the root help on stdout (exit 0), the global options in every
+ * subcommand's help. Prompts in a real terminal and an unbuilt checkout: test/e2e/help.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS } from '../helpers/cli.js';
+import { CASHIN_ARGS, mapLimit } from '../helpers/cli.js';
 import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { json, useGatewayFixture } from '../helpers/gateway.js';
 
+/** Every command path of the tree, from the root help and each group's help (walked once per file). */
+let paths: Promise<string[][]> | undefined;
+function commandPaths(): Promise<string[][]> {
+  const walk = async (path: string[]): Promise<string[][]> => {
+    const r = await runPaycli([...path, '--help']);
+    expect(r.code).toBe(0);
+    const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(r.stdout)?.[1] ?? '';
+    const children = [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)]
+      .map((m) => m[1]!)
+      .filter((name) => name !== 'help')
+      .map((name) => [...path, name]);
+    const below = await mapLimit(children, 2, walk);
+    return children.flatMap((child, i) => [child, ...below[i]!]);
+  };
+  return (paths ??= walk([]));
+}
+
 describe('paycli help', () => {
+  it("help <command> [<subcommand>] prints exactly that command's help, for every command", async () => {
+    const paths = await commandPaths();
+    expect(paths).toContainEqual(['config', 'set']);
+    expect(paths).toContainEqual(['sandbox', 'pay']);
+    const runs = await mapLimit(paths, 2, async (path) => [path, await runPaycli(['help', ...path]), await runPaycli([...path, '--help'])] as const);
+    for (const [path, viaHelp, viaFlag] of runs) {
+      expect(viaHelp.code, path.join(' ')).toBe(0);
+      expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: paycli ${path.join(' ')} `));
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    }
+  });
+
+  it('every subcommand names the global options it accepts in one line, described once in paycli --help', async () => {
+    const paths = await commandPaths();
+    const runs = await mapLimit(paths, 2, (path) => runPaycli([...path, '--help']));
+    for (const [i, path] of paths.entries()) {
+      const r = runs[i]!;
+      const globals = /\nGlobal options \(see paycli --help\): (.*)\n/.exec(r.stdout)?.[1] ?? '';
+      for (const flag of ['--json', '--profile', '--base-url', '--timeout', '--no-color', '--verbose', '--lang'])
+        expect(globals.split(' '), `${path.join(' ')}: ${flag}`).toContain(flag);
+      expect(r.stdout, path.join(' ')).not.toContain('Global Options:');
+      expect(r.stdout, path.join(' ')).not.toContain('config profile to use (env PAYCLI_PROFILE'); // a global's description is on the root's page only
+    }
+    const cashin = runs[paths.findIndex((p) => p.join(' ') === 'cashin')]!;
+    expect(cashin.stdout.split('\n').length).toBeLessThan(90); // 99 when every global was described on every page
+    const root = await runPaycli(['--help']);
+    expect(root.stdout).toMatch(/--profile <name> +\S/);
+  });
+
   it('bare paycli prints the root help on stdout and exits 0', async () => {
     const bare = await runPaycli([]);
     expect(bare.code).toBe(0);

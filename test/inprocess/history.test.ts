@@ -1,5 +1,5 @@
 /**
- * `paycli history` against the built CLI: filters in the database (--since/--until/--kind/--outcome/
+ * `paycli history` run in process (test/helpers/run.ts): filters in the database (--since/--until/--kind/--outcome/
  * --profile/--order-id/--by/--limit), the three formats (a table that fits 80 columns, JSON, CSV for
  * spreadsheets), on a ledger seeded through the import of an old journal and through real sends.
  */

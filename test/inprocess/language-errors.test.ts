@@ -149,41 +149,34 @@ function scriptView(stderr: string): unknown[] {
     .map((l) => blank(JSON.parse(l)));
 }
 
-/** The error paths that need a team ledger's connection. */
-const TEAM_LEDGER = /team ledger unreachable/;
-
 describe('less common errors in both languages', () => {
-  // an unreachable team ledger is seen by the built paycli (its connection runs in a worker thread): test/e2e/language-errors.test.ts
-  it.each(ERROR_PATHS.filter((p) => !TEAM_LEDGER.test(p.name)))(
-    '$name: Portuguese with LANG=pt_BR.UTF-8, English with --lang en; --json the same but for the texts; nothing sent',
-    async (p) => {
-      const before = gw.received.length;
-      const [pt, en, ptJson, enJson] = await Promise.all([run(p, []), run(p, ['--lang', 'en']), run(p, ['--json']), run(p, ['--json', '--lang', 'en'])]);
-      expect(pt.code, pt.stderr).toBe(p.exit);
-      expect(pt.stderr).toMatch(p.pt);
-      expect(pt.stderr).not.toMatch(/^(error|hint|warning):/m);
-      expect(en.code, en.stderr).toBe(p.exit);
-      expect(en.stderr).toMatch(p.en);
-      expect(en.stderr).not.toMatch(/^(erro|dica|aviso):/m);
-      for (const r of [pt, en]) expect(r.stdout).toBe('');
-      // --json: the same exit code, stdout and error document; only the texts for people differ
-      expect(ptJson.code).toBe(p.exit);
-      expect(enJson.code).toBe(p.exit);
-      expect(ptJson.stdout).toBe(enJson.stdout);
-      expect(scriptView(ptJson.stderr)).toEqual(scriptView(enJson.stderr));
-      const ptDoc = JSON.parse(ptJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
-      const enDoc = JSON.parse(enJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
-      expect(ptDoc.error.code).toBe(p.code);
-      expect(enDoc.error.code).toBe(p.code);
-      expect(enDoc.error.message).not.toBe(ptDoc.error.message);
-      // the first line of the text error is the JSON message, in each language (each run has its own home folder)
-      const homeless = (text: string) => text.replace(/\/[^\s]*paycli-test-[^/\s]+/g, '<home>');
-      expect(homeless(pt.stderr)).toContain(homeless(ptDoc.error.message.split('\n')[0]!));
-      expect(homeless(en.stderr)).toContain(homeless(enDoc.error.message.split('\n')[0]!));
-      // nothing reached the gateway
-      expect(gw.received.length).toBe(before);
-    },
-  );
+  it.each(ERROR_PATHS)('$name: Portuguese with LANG=pt_BR.UTF-8, English with --lang en; --json the same but for the texts; nothing sent', async (p) => {
+    const before = gw.received.length;
+    const [pt, en, ptJson, enJson] = await Promise.all([run(p, []), run(p, ['--lang', 'en']), run(p, ['--json']), run(p, ['--json', '--lang', 'en'])]);
+    expect(pt.code, pt.stderr).toBe(p.exit);
+    expect(pt.stderr).toMatch(p.pt);
+    expect(pt.stderr).not.toMatch(/^(error|hint|warning):/m);
+    expect(en.code, en.stderr).toBe(p.exit);
+    expect(en.stderr).toMatch(p.en);
+    expect(en.stderr).not.toMatch(/^(erro|dica|aviso):/m);
+    for (const r of [pt, en]) expect(r.stdout).toBe('');
+    // --json: the same exit code, stdout and error document; only the texts for people differ
+    expect(ptJson.code).toBe(p.exit);
+    expect(enJson.code).toBe(p.exit);
+    expect(ptJson.stdout).toBe(enJson.stdout);
+    expect(scriptView(ptJson.stderr)).toEqual(scriptView(enJson.stderr));
+    const ptDoc = JSON.parse(ptJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
+    const enDoc = JSON.parse(enJson.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
+    expect(ptDoc.error.code).toBe(p.code);
+    expect(enDoc.error.code).toBe(p.code);
+    expect(enDoc.error.message).not.toBe(ptDoc.error.message);
+    // the first line of the text error is the JSON message, in each language (each run has its own home folder)
+    const homeless = (text: string) => text.replace(/\/[^\s]*paycli-test-[^/\s]+/g, '<home>');
+    expect(homeless(pt.stderr)).toContain(homeless(ptDoc.error.message.split('\n')[0]!));
+    expect(homeless(en.stderr)).toContain(homeless(enDoc.error.message.split('\n')[0]!));
+    // nothing reached the gateway
+    expect(gw.received.length).toBe(before);
+  });
 });
 
 describe('a batch run that ends with a refused row, in both languages', () => {

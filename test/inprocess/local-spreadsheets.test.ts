@@ -1,5 +1,5 @@
 /**
- * Local time, encodings and Brazilian spreadsheets against the built CLI and a recording test
+ * Local time, encodings and Brazilian spreadsheets run in process (test/helpers/run.ts) against a recording test
  * gateway on 127.0.0.1: times in TZ=America/Sao_Paulo under a clock set to 22:30 local on the
  * 24th (faketime) and history's local days; a Windows-1252 payout file refused, then decoded with
  * --encoding; a Latin-1 flag value refused; an Excel-style pt-BR CSV paid; history's br CSV opened

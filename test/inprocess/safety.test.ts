@@ -1,3 +1,14 @@
+/**
+ * Money safety from structure (docs/output-for-scripts.md "Exit codes", docs/configuration.md), in process:
+ * paycli run through its run context (test/helpers/run.ts) against a test gateway on 127.0.0.1, asserting stdout, stderr, the exit code
+ * and how many requests reached the gateway.
+ * - a profile that does not exist, or one half set up (a base URL for the other operation only),
+ *   never falls back to the sandbox;
+ * - an answer wrong about money, or a result that cannot be written out, ends with exit 6 after
+ *   the payment is printed and recorded;
+ * - what can be checked before sending (the --qr-file path, the timeout) is checked before sending;
+ * - the confirmation says where the money goes; nothing is asked of someone who cannot send.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
