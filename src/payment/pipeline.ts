@@ -179,6 +179,8 @@ export interface PipelineDeps {
   confirm(summary: string): Promise<boolean>;
   /** The second witness for a caller's order reference (src/gateway/lookup.ts `witnessCashOut`). */
   witness(settings: Settings, orderId: string): Promise<void>;
+  /** Where `--input -` is read from: the run's stdin (the process's when not given). */
+  stdin?(): NodeJS.ReadableStream;
 }
 
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */

@@ -98,7 +98,7 @@ export async function narrowPayment<B extends PaymentBody, R>(spec: PaymentSpec<
   if (!dryRun && interactive) announceSandbox(run.send);
   precheck?.();
   checkClock(deps.now()); // order references and the ledger's times come from this clock
-  const body = (await validateBody(spec.fields, spec.requestSchema(), gatherBody(spec.fields, bodySources(spec.fields, flags)), interactive)) as B;
+  const body = (await validateBody(spec.fields, spec.requestSchema(), await gatherBody(spec.fields, bodySources(spec.fields, flags), deps.stdin?.()), interactive)) as B;
   if (!dryRun && !interactive) announceSandbox(run.send);
   return { body, run, dryRun, yes: Boolean(flags.yes), allowDuplicate: Boolean(flags.allowDuplicate), interactive };
 }
