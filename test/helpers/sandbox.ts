@@ -16,7 +16,7 @@ export interface SandboxProcess {
    * Resolves with {@link log} once it matches `text` (the sandbox logs a request just after it answers
    * it, so a client may have its answer first); rejects when the sandbox ends before.
    */
-  waitForLog(text: RegExp): Promise<string>;
+  waitForLog(text: RegExp | ((log: string) => boolean)): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -37,9 +37,10 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
     // its own process group, killed with the test process, or by the watchdog (test/helpers/reaper.ts)
     track(child, { group: true, watch: true });
     let stderr = '';
-    const waiters = new Set<{ text: RegExp; resolve(log: string): void; reject(err: Error): void }>();
+    const waiters = new Set<{ text: RegExp | ((log: string) => boolean); resolve(log: string): void; reject(err: Error): void }>();
+    const holds = (text: RegExp | ((log: string) => boolean)) => (typeof text === 'function' ? text(stderr) : text.test(stderr));
     const wake = () => {
-      for (const w of waiters) if (w.text.test(stderr)) waiters.delete(w), w.resolve(stderr);
+      for (const w of waiters) if (holds(w.text)) waiters.delete(w), w.resolve(stderr);
     };
     child.on('exit', (code, signal) => {
       for (const w of waiters) w.reject(new Error(`sandbox ended (${code ?? signal}) before its log matched ${w.text}: ${stderr}`));
@@ -64,7 +65,7 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
           log: () => stderr,
           waitForLog: (text) =>
             new Promise<string>((resolveLog, rejectLog) => {
-              if (text.test(stderr)) return resolveLog(stderr);
+              if (holds(text)) return resolveLog(stderr);
               if (child.exitCode !== null || child.signalCode !== null) return rejectLog(new Error(`sandbox already ended: ${stderr}`));
               waiters.add({ text, resolve: resolveLog, reject: rejectLog });
             }),

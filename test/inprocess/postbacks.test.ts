@@ -106,6 +106,7 @@ describe('sandbox --postback-secret, listen --secret --json, cash-in, sandbox pa
     expect(headers).toHaveLength(2);
     expect(signatureValid('S', headers[0], out[0]!)).toBe(true);
     expect(signatureValid('S', headers[1], out[1]!)).toBe(true);
+    await sb.waitForLog(/attempt 1: HTTP 200, delivered/); // logged once the receiver's answer is in
     expect(sb.log()).toMatch(new RegExp(`postback cash-in ${id} paid → ${li.url}/pix/postback \\(evt_\\d+\\) attempt 1: HTTP 200, delivered`));
   });
 });
