@@ -307,20 +307,21 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
   let lastRead = 0;
 
   /**
-   * Rows are read and checked in small steps, recorded in the ledger a group at a time (one
-   * transaction, one disk sync, for many rows), and started from `ready` whenever a request ends
-   * (`pump`). The next group is recorded while the current one still has rows waiting, so that a
-   * slot that frees up always finds a row: the gateway is never left idle while paycli reads the
-   * file or writes the ledger. Rows of a group that Ctrl-C keeps from starting are recorded
-   * `not_sent`.
+   * Rows are read and planned in steps of {@link READ_AHEAD}, and recorded in the ledger just before
+   * they can leave, a wave at a time (one transaction for the wave, with the outcomes of the rows that
+   * ended since): a wave fills the rows waiting to start up to `--concurrency`, once at most half of
+   * that waits. So at most 2 x concurrency rows are ever recorded without an outcome on disk (in
+   * flight, or about to start): after a crash every other row is provably unsent (no ledger entry)
+   * and the next run sends it at once; only those few wait for the settle rule. Rows of a wave that
+   * Ctrl-C keeps from starting are recorded `not_sent`.
    */
   let queue: Array<{ row: ValidRow; plan: 'send' | 'resolve'; prev?: PreviousRow }> = [];
   const ready: Array<{ row: ValidRow; plan: 'send' | 'resolve'; prev?: PreviousRow; id?: string | number; witness: boolean }> = [];
   let next = 0; // index in `ready` of the next row to start
-  // A disk sync costs about as much as several requests to a local gateway: 64 rows a group.
-  const groupSize = Math.max(64, ctx.concurrency * 8);
-  // The next group is recorded when this few rows are left waiting.
-  const lowWater = ctx.concurrency * 2;
+  // Rows planned ahead of the waves (read, asked about in the ledger, not recorded).
+  const READ_AHEAD = Math.max(64, ctx.concurrency * 8);
+  // The next wave is recorded when this few rows are left waiting to start.
+  const lowWater = Math.floor(ctx.concurrency / 2);
   /** Rows read between two turns of the event loop (answers are taken in, slots refilled). */
   const READ_STEP = 8;
   let changed: (() => void) | undefined;
@@ -332,8 +333,19 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     c?.();
   };
   let pumpTimer: NodeJS.Timeout | undefined;
+  /** Records the next wave when few rows wait; a ledger that cannot write stops the run (none of the wave is sent). */
+  const refill = (): void => {
+    if (stopping || !queue.length || ready.length - next > lowWater) return;
+    try {
+      record(ctx.concurrency - (ready.length - next));
+    } catch (err) {
+      stopping = true;
+      fatal ??= err instanceof PaycliError ? err : new UsageError(String(err));
+    }
+  };
   /** Starts waiting rows while slots are free, `--rate` and a 429 pause allow, and nobody pressed Ctrl-C. */
   const pump = (): void => {
+    refill();
     while (!stopping && next < ready.length && inflight.size < ctx.concurrency) {
       const wait = Math.max(nextStart, pauseUntil) - Date.now();
       if (wait > 0) {
@@ -354,6 +366,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
           pump();
         });
       inflight.add(tracked);
+      refill();
     }
     if (next > 1024 && next * 2 > ready.length) {
       ready.splice(0, next);
@@ -362,10 +375,13 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     poke();
   };
   onStop = poke;
-  /** Records the rows read so far (one transaction) and makes them ready to start. */
-  const record = (): void => {
-    const group = queue;
-    queue = [];
+  /**
+   * Records the next `size` rows of the queue (one transaction, with the outcomes held back) and
+   * makes them ready to start.
+   * @throws the ledger's errors: then none of the wave is recorded or sent
+   */
+  const record = (size: number): void => {
+    const group = queue.splice(0, Math.max(1, size));
     const ids = new Map<number, number | string | Error>();
     // A row asked about at the gateway first is recorded after the answer, by sendRow.
     const witnessed = new Set(group.filter((g) => g.plan === 'send' && needsWitness(g.row)).map((g) => g.row.row));
@@ -386,7 +402,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
           });
         });
       } catch (err) {
-        // The transaction is rolled back: none of the group is recorded, none is sent.
+        // The transaction is rolled back: none of the wave is recorded, none is sent.
         for (const g of group) notStarted(g.row);
         if (unrecorded) logger.warn(outcomesNotRecorded(err, t('batch.rows', unrecorded)));
         throw err;
@@ -398,15 +414,19 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
       if (id instanceof Error) finish({ row: g.row.row, line: g.row.line, orderId: g.row.orderId, outcome: 'not_sent', valueCents: g.row.body.value, error: id.message });
       else ready.push({ ...g, ...(id !== undefined ? { id } : {}), witness: witnessed.has(g.row.row) });
     }
-    pump();
   };
-  /** Waits until at most `left` rows wait to start (or Ctrl-C was pressed). */
+  /** Waits until at most `left` rows are planned but not recorded (0: until every row has ended), or the run stops. */
   const drain = async (left: number) => {
-    while (!stopping && ready.length - next > left) await change();
+    const done = () => (left > 0 ? queue.length <= left : !queue.length && ready.length <= next && !inflight.size);
+    while (!stopping && !done()) {
+      pump();
+      if (stopping || done()) break;
+      await change();
+    }
   };
   /**
    * Plans the rows read since the last call: what the ledger holds of their references is asked in
-   * one call (one round trip on the team ledger), just before they join the group being recorded.
+   * one call (one round trip on the team ledger), then they join the queue the waves are recorded from.
    */
   const take = async (rows: ValidRow[]): Promise<void> => {
     let prevs: Array<PreviousRow | undefined>;
@@ -429,11 +449,9 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         continue;
       }
       queue.push({ row, plan, prev });
-      if (queue.length >= groupSize) {
-        await drain(lowWater);
-        if (!stopping) record();
-      }
     }
+    pump();
+    await drain(READ_AHEAD);
   };
   /** Rows read, not yet planned ({@link take}). */
   let read: ValidRow[] = [];
@@ -449,7 +467,7 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
         continue;
       }
       read.push(row);
-      if (queue.length + read.length >= groupSize) {
+      if (read.length >= READ_AHEAD) {
         const rows = read;
         read = [];
         await take(rows);
@@ -458,7 +476,6 @@ async function sendAll(op: Operation, ctx: SendContext): Promise<void> {
     const rows = read;
     read = [];
     await take(rows);
-    if (queue.length && !stopping) record();
     await drain(0);
     await Promise.all(inflight);
   } catch (err) {
