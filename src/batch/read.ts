@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { toUtf8, type Encoding } from '../core/text-encoding.js';
+import { processContext } from '../core/terminal.js';
 
 /**
  * Bytes read at a time: a chunk's records wait in the parser's buffer until their turn, so a small
@@ -70,15 +71,16 @@ export interface BatchSource {
 }
 
 /**
- * Opens `--batch <file|->`: a file as it is; stdin copied to a 0600 file in a private temporary folder.
+ * Opens `--batch <file|->`: a file as it is; stdin (the run's, src/core/terminal.ts `RunContext`) copied
+ * to a 0600 file in a private temporary folder.
  * @throws UsageError when stdin cannot be read
  */
-export async function openSource(file: string, encoding: Encoding = 'utf-8'): Promise<BatchSource> {
+export async function openSource(file: string, encoding: Encoding = 'utf-8', stdin: NodeJS.ReadableStream = processContext().stdin): Promise<BatchSource> {
   if (file !== '-') return { path: file, name: file, dispose: () => undefined, encoding };
   const dir = mkdtempSync(join(tmpdir(), 'paycli-batch-'));
   const path = join(dir, 'stdin');
   try {
-    await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
+    await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw new UsageError(t('batchFile.cannotRead', 'stdin', (err as Error).message), { field: '--batch' });

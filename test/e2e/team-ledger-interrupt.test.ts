@@ -1,7 +1,8 @@
 /**
  * The team ledger on the main thread (src/ledger/pg/connection.ts, docs/ledger-and-safety.md "Team
  * ledger"): while a team-ledger call waits on a PostgreSQL that does not answer (frozen with SIGSTOP),
- * the event loop runs: paycli says it is waiting, Ctrl-C stops it at once (exit 130, nothing sent),
+ * the event loop runs: paycli says it is waiting, Ctrl-C stops it at once (exit 130, nothing sent), a
+ * payment its own checks refuse does not wait for the connection,
  * and a call past its limit fails closed (exit 2, nothing sent) naming the host. The built paycli
  * is spawned: signals need a process boundary. And every command closes its connection when it ends:
  * run in this test's own process (which stays), no session of paycli is left on the server.
@@ -86,6 +87,29 @@ describe('PostgreSQL frozen (SIGSTOP) during a team-ledger cash-out', () => {
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain(`interrupted while waiting for the team ledger at 127.0.0.1:${pg.port}/payments; nothing was sent`);
     expect(r.stdout).toBe('');
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('history waiting for a frozen team ledger: Ctrl-C stops it at once, exit 130, saying only that it was interrupted', async () => {
+    pg.freeze();
+    const run = spawnPaycli(['history'], { env: env() });
+    await run.waitForStderr(`waiting for the team ledger at 127.0.0.1:${pg.port}/payments`);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(new RegExp(`interrupted while waiting for the team ledger at 127\\.0\\.0\\.1:${pg.port}/payments\n`));
+    expect(r.stdout).toBe('');
+  });
+
+  it('refused by its own check while connecting (a Pix key that is not one): exit 2 at once, the attempt let go, never waited for', async () => {
+    pg.freeze();
+    // connecting may take 10 minutes: an exit that waited for it would end this test by its time limit
+    const args = CASHOUT_ARGS.map((x) => (x === 'Fulano@Example.com' ? 'not-an-email' : x));
+    const r = await runPaycli([...args, '--yes', '--json'], { env: env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.code, r.stderr).toBe('validation');
+    expect(r.stderr).not.toContain('team ledger');
     expect(posts()).toHaveLength(0);
   });
 

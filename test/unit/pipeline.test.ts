@@ -18,6 +18,7 @@ import { BATCH_OPERATIONS } from '../../src/cli/batch/run.js';
 import type { BatchLedger } from '../../src/batch/ledger.js';
 import type { RowResult } from '../../src/cli/batch/results.js';
 import { CASHOUT } from '../../src/cli/run/cashout.js';
+import { narrowPayment, pay } from '../../src/cli/run/payment.js';
 import { CASHIN } from '../../src/cli/run/cashin.js';
 import type { Resolution } from '../../src/gateway/lookup.js';
 import { whenText } from '../../src/ledger/settle-rule.js';
@@ -196,7 +197,7 @@ const timeout = () => new NetworkError('no answer within 30000 ms after the requ
 describe('the payment pipeline, in-process', () => {
   it('a cash-out resolves its settings once, records before sending, and records the answer', async () => {
     const h = harness();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(h.settingsCalls).toBe(1);
     expect(h.sent).toHaveLength(1);
     expect(h.sent[0]!.body.orderId).toMatch(/^paycli-/);
@@ -204,10 +205,35 @@ describe('the payment pipeline, in-process', () => {
     expect(h.printed).toHaveLength(1);
   });
 
+  it('the command line is narrowed at the edge: a typed request (cents) and resolved settings; the pipeline runs from them alone', async () => {
+    const h = harness();
+    const order = await narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, pixKeyType: 'EMAIL' }, h.deps);
+    expect(order).toEqual({
+      body: { value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } },
+      run: { send: expect.objectContaining({ profile: 'default', duplicateWindowMin: 10 }), lookup: expect.anything() },
+      dryRun: false,
+      yes: true,
+      allowDuplicate: false,
+      interactive: false,
+    });
+    expect(h.settingsCalls).toBe(1);
+    expect(h.sent).toHaveLength(0); // nothing sent while narrowing
+    // the order is plain data: a copy of it (no flags, no functions) pays
+    await runPayment(quiet(CASHOUT, h), structuredClone(order), h.deps);
+    expect(h.sent).toHaveLength(1);
+    expect(h.sent[0]!.body).toMatchObject({ value: 1550, pixKeyType: 2 });
+    expect(h.settingsCalls).toBe(1);
+    // --amount in reais becomes cents at the edge; with --value too it is exit 2 before settings are used to send
+    expect((await narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, value: undefined, amount: '15,50' }, h.deps)).body.value).toBe(1550);
+    await expect(narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, amount: '15,50' }, h.deps)).rejects.toMatchObject({ exitCode: 2, details: { field: '--amount' } });
+    // a batch-only flag is refused at the edge
+    await expect(narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, concurrency: '4' }, h.deps)).rejects.toMatchObject({ exitCode: 2, details: { field: '--concurrency' } });
+  });
+
   it('a cash-in goes through the same steps (settings once, recorded, sent, printed), never refused as a duplicate', async () => {
     const h = harness();
-    await runPayment(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
-    await runPayment(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
+    await pay(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
+    await pay(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
     expect(h.settingsCalls).toBe(2);
     expect(h.sent.map((s) => s.path)).toEqual(['/transaction/qrcode/cashin', '/transaction/qrcode/cashin']);
     expect(h.ledger.entries.map((e) => [e.kind, e.outcome])).toEqual([
@@ -219,7 +245,7 @@ describe('the payment pipeline, in-process', () => {
   it("its own lookup after a timeout hears 'not found': the entry stays unknown, and the error says from when the gateway can be asked", async () => {
     const h = harness();
     h.gateway.fail = timeout();
-    const err = await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(
+    const err = await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(
       () => undefined,
       (e: unknown) => e as NetworkError,
     );
@@ -233,13 +259,13 @@ describe('the payment pipeline, in-process', () => {
   it('the same cash-out again: refused while the first run is alive; after it ended, refused before the deadline plus settle-after; then sent under the same order reference', async () => {
     const h = harness();
     h.gateway.fail = timeout();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     const ref = h.sent[0]!.body.orderId;
     h.gateway.fail = undefined;
     h.asked.length = 0;
     // the first process is still alive (running or stopped): not even asked about
     h.ledger.owners.set(1, 'alive');
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
       code: 'duplicate_cashout',
       message: expect.stringContaining('still running'),
     });
@@ -247,14 +273,14 @@ describe('the payment pipeline, in-process', () => {
     // it ended; 1 minute later a "not found" proves nothing yet
     h.ledger.endProcess();
     h.clock.now = T0 + 60_000;
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
       code: 'duplicate_cashout',
       message: expect.stringContaining('proves nothing'),
     });
     expect(h.sent).toHaveLength(1);
     // past 30 s + 2 min: "not found" counts: recorded not sent, and sent again with the same reference
     h.clock.now = T0 + 150_000;
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(h.sent).toHaveLength(2);
     expect(h.sent[1]!.body.orderId).toBe(ref);
     expect(h.ledger.entries.map((e) => e.outcome)).toEqual(['not_sent', 'ok']);
@@ -264,10 +290,10 @@ describe('the payment pipeline, in-process', () => {
     const h = harness();
     h.gateway.fail = timeout();
     h.lookup = () => ({ kind: 'not_found' });
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     h.ledger.endProcess();
     h.lookup = (orderId) => ({ kind: 'found', data: { transactionId: 77, orderId, object: 'transfer', status: 'paid', value: 1550 } as never, raw: {} });
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
       code: 'duplicate_cashout',
       message: expect.stringContaining('already sent'),
     });
@@ -278,20 +304,20 @@ describe('the payment pipeline, in-process', () => {
   it('settle-after 0 from the environment: decidable right at the deadline', async () => {
     const h = harness({ PAYCLI_SETTLE_AFTER: '0' });
     h.gateway.fail = timeout();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     h.ledger.endProcess();
     h.gateway.fail = undefined;
     h.clock.now = T0 + 30_000;
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(h.sent).toHaveLength(2);
   });
 
   it('a clock outside the years 2000-9999 is refused before anything is asked or sent', async () => {
     const h = harness();
     h.clock.now = Date.UTC(10021, 0, 1);
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
     h.clock.now = Date.UTC(-5, 0, 1);
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
     expect(h.sent).toHaveLength(0);
     expect(h.ledger.entries).toHaveLength(0);
   });
@@ -311,7 +337,7 @@ describe('one pipeline: a single payment and a batch row call the same step func
 
   /** A batch run of cash-outs around the harness: its ledger and its gateway function; outcomes written at once. */
   function batchRun(h: Harness, results: RowResult[]): RowRun {
-    const settings = h.deps.settings({ yes: true }, 'cashout').send;
+    const settings = h.deps.settings({}, 'cashout').send;
     // the contract's recordMany: the outcomes held back written, then each row checked and recorded in order, a refusal being that row's answer
     const ledger = {
       recordMany: async (infos, opts, ends = []) => {
@@ -362,7 +388,7 @@ describe('one pipeline: a single payment and a batch row call the same step func
   it('runPayment: record, send (classified), record end, once each', async () => {
     const h = harness();
     const w = watch();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(counts(w)).toEqual({ record: 1, recordMany: 0, send: 1, classify: 0, recordEnd: 1 });
     expect(w.send.mock.calls[0]![0]).toBe(h.deps); // the single payment's deps
     expect(h.ledger.entries).toMatchObject([{ outcome: 'ok', transactionId: 1 }]);

@@ -31,7 +31,7 @@ import type { PostbackHints } from '../../payment/watch-postbacks.js';
 import { openBatchLedger, type BatchLedger } from '../../batch/ledger.js';
 import { emptyTally, openResults, printSummary, resultsPath } from './results.js';
 import type { RunModule } from '../lazy.js';
-import type { RequestFlags } from '../../payment/request.js';
+import type { PaymentFlags } from '../run/payment.js';
 import { t } from '../../core/i18n/index.js';
 import { parseEncoding } from '../../core/text-encoding.js';
 import { csvDialect } from '../csv-dialect.js';
@@ -41,7 +41,7 @@ export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 32;
 
 /** Flags of a batch run (on top of the single payment's). */
-export type BatchOptions = RequestFlags & {
+export type BatchOptions = PaymentFlags & {
   batch: string;
   batchFormat?: string;
   concurrency?: string;

@@ -1,5 +1,5 @@
 /**
- * What a new user trips on, end to end against the built paycli (README "Configuration and
+ * What a new user trips on, paycli run in process through its run context (README "Configuration and
  * profiles", "Output for scripts"): a profile that names no gateway is the sandbox; every
  * `--profile` is checked the same way; reconcile and lookups work from flags and environment
  * alone; `history --json` is compact in a pipe; messages say only what is true, once.
@@ -9,7 +9,8 @@ import QRCode from 'qrcode';
 import { crc16 } from '../../src/pix/brcode.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHOUT_ARGS } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
 

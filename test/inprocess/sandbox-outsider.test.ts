@@ -5,7 +5,8 @@
  * (`sandbox pay|refund|infraction`, `sandbox ping`). Real processes, real HTTP on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { waitFor } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 import { OutsiderClient } from '../outsider/client.js';

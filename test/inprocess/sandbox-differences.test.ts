@@ -8,7 +8,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { waitFor } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';

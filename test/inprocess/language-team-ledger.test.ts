@@ -5,7 +5,8 @@
  * a password nobody gave is refused in words of the run's language, nothing sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHOUT_ARGS, makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 

@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { useGatewayFixture } from '../helpers/gateway.js';
 
 const t = useGatewayFixture('sk_test_inputs_0123456789');

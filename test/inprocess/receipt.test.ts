@@ -1,5 +1,5 @@
 /**
- * `paycli receipt` against the built CLI and a test gateway that keeps what it creates and answers
+ * `paycli receipt`, run in process (test/helpers/run.ts), against a test gateway that keeps what it creates and answers
  * lookups: the PDF (A4 and 80 mm) read back with poppler's `pdftotext` and rendered with `pdftoppm`,
  * every field checked; the same bytes on every render (hashed); PNG and JSON; Portuguese and
  * English; masked keys and documents; and no receipt (exit 2, no_receipt) for a payment that did
@@ -12,7 +12,8 @@ import { join, resolve } from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { ledgerRun } from '../helpers/ledger.js';
 import { DOCUMENT_SCHEMAS } from '../../src/cli/output/documents.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';

@@ -2,14 +2,15 @@
  * One outcome per answer (docs/batch-runs.md, "Which outcome each answer gives"): for every answer
  * of the test gateway, a one-row batch and a single payment give the same outcome and exit code;
  * a row created but wrong stays `needs_attention` (exit 6) on every later run of the file until
- * `paycli history resolve` settles it, never `already_ok`. The built paycli against a test gateway
+ * `paycli history resolve` settles it, never `already_ok`. paycli runs in process against a test gateway
  * on 127.0.0.1; every test asserts what reached it.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildStaticBrCode } from '../../src/pix/brcode.js';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { cashInAnswer, cashOutAnswer, json, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 let home: Home;

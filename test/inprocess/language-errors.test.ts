@@ -9,7 +9,8 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, makeHome, runPaycli, type Home, type RunResult } from '../helpers/cli.js';
+import { CASHOUT_ARGS, makeHome, type Home, type RunResult } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { cashOutAnswer, json, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 const PT = { LANG: 'pt_BR.UTF-8' };

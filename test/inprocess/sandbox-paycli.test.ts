@@ -6,7 +6,8 @@
  * sends nothing. Real processes, real HTTP on 127.0.0.1.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { waitFor } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 import { startOutsiderHandler, type OutsiderHandler } from '../outsider/handler.js';

@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHOUT_ARGS, makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 
 let server: Server;
 let proxyUrl: string;

@@ -1,5 +1,5 @@
 /**
- * `paycli history --format ofx` against the built CLI: an OFX 1.0.2 statement that validates
+ * `paycli history --format ofx` run in process (test/helpers/run.ts): an OFX 1.0.2 statement that validates
  * against the OFX DTD (libofx's copy of the OFX 1.6 DTD, Debian package `ofx`, checked by OpenSP's
  * `onsgmls`) and that libofx (`ofxdump`, what GnuCash and other importers use) reads: one STMTTRN
  * per settled payment, amounts signed, FITID the same in every export, a period by local days,
@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 
 const KEY = 'sk_live_STATEMENT_0123456789abcdef';

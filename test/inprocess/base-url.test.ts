@@ -1,10 +1,11 @@
 /**
- * The base URL rule end to end (docs/configuration.md): a path is kept before the
+ * The base URL rule, paycli run in process (docs/configuration.md): a path is kept before the
  * interface path; a query or a fragment is refused before anything is sent, without echoing the
  * query (it may carry a token).
  */
 import { describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHOUT_ARGS } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { useGatewayFixture } from '../helpers/gateway.js';
 
 const t = useGatewayFixture('sk_test_base');

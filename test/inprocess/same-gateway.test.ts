@@ -1,10 +1,11 @@
 /**
  * What counts as the same gateway to the duplicate guard, and what one ledger covers
- * (docs/ledger-and-safety.md "What counts as the same gateway"), pinned end to end: the built
- * paycli against a recording test gateway on 127.0.0.1, counting the requests that arrived.
+ * (docs/ledger-and-safety.md "What counts as the same gateway"), pinned with paycli run in
+ * process (test/helpers/run.ts) against a recording test gateway on 127.0.0.1, counting the requests that arrived.
  */
 import { describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, makeHome, runPaycli } from '../helpers/cli.js';
+import { CASHOUT_ARGS, makeHome } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 
 const t = useGatewayFixture('sk_test_same_gateway');

@@ -1,5 +1,5 @@
 /**
- * Config trust end to end (docs/configuration.md): the built paycli against a
+ * Config trust (docs/configuration.md): paycli run in process (test/helpers/run.ts) against a
  * recording test gateway. A config file that says where money goes is refused when someone else
  * could have written it (symlink, another owner, writable by others) and warned about when others
  * can read it; a refusal sends nothing, for payments and `config` commands alike.
@@ -7,7 +7,8 @@
 import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { CASHOUT_ARGS } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { useGatewayFixture } from '../helpers/gateway.js';
 
 const t = useGatewayFixture('sk_test_trust');

@@ -6,7 +6,8 @@
  * `--api-key`. Real processes, real HTTP on 127.0.0.1.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { CASHIN_ARGS, makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { json, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { waitFor } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';

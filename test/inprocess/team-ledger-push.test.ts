@@ -4,7 +4,8 @@
  * team ledger on a private PostgreSQL cluster holds 100,000 entries: the second push adds nothing.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CASHOUT_ARGS, makeHome, runPaycli } from '../helpers/cli.js';
+import { CASHOUT_ARGS, makeHome } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { startGateway } from '../helpers/gateway.js';
 import { ledgerRun } from '../helpers/ledger.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';

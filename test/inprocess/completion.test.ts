@@ -6,7 +6,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runPaycli, type Home } from '../helpers/cli.js';
+import { makeHome, type Home } from '../helpers/cli.js';
+import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { complete, COMPLETION_FILES, COMPLETIONS_DIR, type TestShell } from '../helpers/shells.js';
 
 const SHELLS: TestShell[] = ['bash', 'zsh', 'fish'];
@@ -220,7 +221,7 @@ describe('completion knows every command and flag that --help shows', () => {
       paths.push(...subs.map((s) => [...path, s]));
       const line = ['paycli', ...path, ''].join(' ');
       // `help [command...]` is a subcommand of the root only (src/cli/help.ts)
-      const withHelp = /^ {2}help \[command\.\.\.\]/m.test(help) ? ['help'] : [];
+      const withHelp = /^ {2}help (\[options\] )?\[command\.\.\.\]/m.test(help) ? ['help'] : [];
       if (subs.length) expect(complete('bash', line, { env }).candidates, line).toEqual([...subs, ...withHelp].sort());
       expect(complete('bash', `${line}-`, { env }).candidates, `${line}-`).toEqual([...new Set([...helpFlags(help), ...globals, ...inherited])].sort());
     }
