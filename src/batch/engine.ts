@@ -314,10 +314,15 @@ export class BatchEngine {
     }
   }
 
-  /** Records the next wave when at most half of `--concurrency` rows wait to start: the waiting rows topped up to `--concurrency`. */
+  /**
+   * Records the next wave once no recorded row waits to start: `--concurrency` rows, in one transaction
+   * (with the outcomes held back). Never more than 2 x concurrency rows are then recorded without an
+   * outcome (in flight, and the wave); waves as large as that allows cost the fewest disk syncs and
+   * bytes (docs/speed.md).
+   */
   private refill(): void {
     const waiting = this.ready.length - this.next;
-    if (this.end.stopped || !this.queue.length || this.waves.size || waiting > Math.floor(this.plan.concurrency / 2)) return;
+    if (this.end.stopped || !this.queue.length || this.waves.size || waiting > 0) return;
     const wave = this.queue.splice(0, Math.max(1, this.plan.concurrency - waiting));
     const witnessed = new Set(wave.filter((g) => g.plan === 'send' && this.needsWitness(g.row)).map((g) => g.row.row));
     // A row asked about at the gateway first is recorded after the answer, on its own (src/batch/row.ts).
