@@ -211,7 +211,7 @@ __paycli_spec() {
       varg='' ;;
     'help')
       subs=''
-      flags='--help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
+      flags='--man --help -h --version -V --json --jq --template --profile --base-url --timeout --verbose --no-color --no-input --allow-insecure-http --lang'
       vflags='--jq --template --profile --base-url --timeout --lang'
       varg='0' ;;
     *) subs='' flags='' vflags='' varg='' ;;

@@ -83,6 +83,8 @@ export const en = {
   'shape.unknownFields': (unknown: string, known: string) => `unknown field ${unknown}; the document has: ${known}; nothing was done`,
   'shape.badJq': (message: string) => `--jq: the expression does not compile: ${message}; nothing was done`,
   'shape.badTemplate': (message: string) => `--template: the template does not parse: ${message}; nothing was done`,
+  'shape.wholeList': (expr: string, mib: number) =>
+    `--jq ${JSON.stringify(expr)} is given the whole list as one array, which is limited to ${mib} MiB of JSON (about 30,000 entries), and this list is longer; nothing was printed. An expression that starts with .[] runs on each entry in turn, on a ledger of any size (e.g. --jq '.[] | .orderId', or --jq '.[] | 1' | wc -l to count); or narrow the list (--limit, --since, --outcome)`,
   'shape.failed': (flag: string, message: string) => `${flag} failed on the result: ${message}`,
   'shape.failedAfter': (flag: string, message: string, created: string) =>
     `${flag} failed on the result (${message}), but the gateway created ${created}: the whole result is above on stderr`,
@@ -113,6 +115,9 @@ export const en = {
   'help.cmd.argument': 'a command and its subcommands, or examples',
   'help.cmd.after': (files: string) =>
     `paycli help examples prints the folder of the example files that ship with paycli (${files}),\nwhich the examples of every --help use; copy a file before changing it.`,
+  'help.cmd.man': 'open the manual page (every command on one page) in the language in use, with man -l',
+  'help.man.missing': (page: string) => `the manual page ${page} is missing; build paycli (npm run build) or reinstall it`,
+  'help.man.failed': (page: string) => `man could not show the manual page; read ${page} with any roff viewer (e.g. groff -man -Tutf8)`,
   'help.usage.options': 'options',
   'help.usage.command': 'command',
   'config.lang.invalid': (value: string) => `lang must be pt-BR or en, got "${value}"`,
@@ -410,8 +415,12 @@ export const en = {
   'team.lostNow': (where: string, note: string) => `the connection to the team ledger at ${where} was lost${note}`,
   'team.nothingMoreSent': 'nothing more was sent',
   'team.serverClosed': 'the server closed the connection',
-  'team.workerTimeout': (seconds: number) => `the team ledger connection did not answer within ${seconds} s`,
-  'team.workerClosed': 'the team ledger connection is closed',
+  'team.needsContract': (where: string) => `the team ledger at ${where} cannot be used by this command yet; nothing was sent`,
+  'team.noAnswerWithin': (seconds: number) => `no answer within ${seconds} s`,
+  'team.noAnswer': (where: string, why: string, note: string) => `the team ledger at ${where} did not answer (${why})${note}`,
+  'team.closed': 'the team ledger connection is closed',
+  'team.waiting': (where: string) => `waiting for the team ledger at ${where}… (Ctrl-C stops)`,
+  'team.interrupted': (where: string, note: string) => `interrupted while waiting for the team ledger at ${where}${note}`,
   'team.lostWarning': (where: string, why: string) =>
     `the connection to the team ledger at ${where} was lost (${why}): no more payments are started; what was recorded stays, and what was in flight is settled later (paycli reconcile, or the same batch again)`,
   'team.unreachable': (where: string, why: string, note: string) => `the team ledger at ${where} cannot be reached (${why})${note}`,
@@ -487,7 +496,7 @@ export const en = {
   'driver.noAddon': (version: string) => `on Node ${version} the ledger needs better-sqlite3's compiled addon, which is not installed`,
   'driver.noAddonHint':
     'reinstall paycli without --ignore-scripts, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
-  // ── batch files, rows and runs (src/cli/batch/) ──
+  // ── batch files, rows and runs (src/batch/, src/cli/batch/) ──
   'batchFile.formatInvalid': (text: string) => `--batch-format: use csv or jsonl, not ${text}; nothing was sent`,
   'batchFile.formatUnknown': (name: string) => `--batch: cannot tell the format of ${name} from its name (pass --batch-format csv or jsonl); nothing was sent`,
   'batchFile.formatUnknownHint': 'name it .csv or .jsonl, or pass --batch-format csv|jsonl',
@@ -629,6 +638,9 @@ export const en = {
   'watch.batchSummary': (n: number, summary: string) => `${n} charge(s) watched: ${summary}`,
   'watch.batchInterrupted': (n: number) => `stopped waiting; ${n} charge(s) still exist and can still be paid`,
   'watch.failed': (what: string, reason: string) => `${what} was created, but waiting for it stopped: ${reason}`,
+  'watch.listening': (urls: string) => `listening for postbacks on ${urls}: a postback makes paycli ask the gateway at once (the gateway's answer decides)`,
+  'watch.noReceiver': (url: string, why: string) => `cannot listen for postbacks at ${url} (${why}): waiting by asking the gateway only`,
+  'watch.tooManyReceivers': (n: number) => `listening for postbacks on the first ${n} local addresses only; the other rows are waited for by asking the gateway`,
   'help.watch': 'wait until paid or another final state (failed, canceled, refund, expired); exit 0 paid, 6 otherwise',
   'help.watchTimeout': 'with --watch: stop waiting after 90s, 10m, 1h... (default 30m)',
   'help.until': 'with --watch: wait for paid (default), failed, canceled, refund or expired',
@@ -922,7 +934,7 @@ sandbox wants --api-key; 4 no sandbox answers at --sandbox-url.`,
   'help.cashin.payerPhone': "payer's phone with DDD, e.g. 11987654321",
   'help.cashin.productName': 'name of the product or service',
   'help.cashin.productDescription': 'description of the product or service',
-  'help.cashin.postbackUrl': 'URL that receives the notification when the cash-in changes state',
+  'help.cashin.postbackUrl': 'URL notified when the cash-in changes state; with --watch, paycli listens on one at 127.0.0.1 or localhost itself',
   'help.cashin.split': 'give part of the amount to another client (repeatable)',
   'help.cashin.orderId': 'your order reference, sent as orderId (default: a new paycli-<ULID>; config key order-id)',
   'help.input': 'read the request body (interface field names) from a JSON file, or - for stdin; flags override it',
@@ -1527,7 +1539,7 @@ Open a new shell afterwards.`,
     `the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this ${amount} cash-in`,
   'brcodeCheck.otherAmount': (asked: string, requested: string) => `the BR Code asks the payer for ${asked}, but the cash-in was for ${requested}`,
   'brcodeCheck.recurrence': (url: string) => `Pix Automático BR Code: the payer's bank takes the amount from the recurrence payload at ${url}`,
-  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/cli/batch/row.ts) ──
+  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/batch/row.ts) ──
   'settle.ownerAlive': 'the paycli run that sent it is still running (or stopped), so it may still be in flight',
   'settle.untilDeadline': (when: string) => `it may still be in flight at the gateway until ${when} (its deadline plus settle-after); a lookup can decide after that`,
   'settle.noOrderRef': 'no order reference was sent, so the gateway cannot be asked: check it at the gateway',

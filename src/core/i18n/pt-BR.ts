@@ -85,6 +85,8 @@ export const ptBR: Catalog = {
   'shape.unknownFields': (unknown, known) => `campo desconhecido ${unknown}; o documento tem: ${known}; nada foi feito`,
   'shape.badJq': (message) => `--jq: a expressão não compila: ${message}; nada foi feito`,
   'shape.badTemplate': (message) => `--template: o modelo tem um erro: ${message}; nada foi feito`,
+  'shape.wholeList': (expr, mib) =>
+    `--jq ${JSON.stringify(expr)} recebe a lista inteira como um array, que tem o limite de ${mib} MiB de JSON (cerca de 30.000 pagamentos), e esta lista é maior; nada foi impresso. Uma expressão que começa com .[] roda em cada pagamento por vez, num registro local de qualquer tamanho (p. ex. --jq '.[] | .orderId', ou --jq '.[] | 1' | wc -l para contar); ou reduza a lista (--limit, --since, --outcome)`,
   'shape.failed': (flag, message) => `${flag} falhou no resultado: ${message}`,
   'shape.failedAfter': (flag, message, created) => `${flag} falhou no resultado (${message}), mas o gateway criou ${created}: o resultado completo está acima, no stderr`,
   'root.profile': 'perfil de configuração a usar (env PAYCLI_PROFILE; padrão "default")',
@@ -116,6 +118,9 @@ export const ptBR: Catalog = {
   'help.cmd.argument': 'um comando e seus subcomandos, ou examples',
   'help.cmd.after': (files) =>
     `paycli help examples mostra a pasta dos arquivos de exemplo que vêm com o paycli (${files}),\nusados nos exemplos de todo --help; copie o arquivo antes de alterá-lo.`,
+  'help.cmd.man': 'abre a página de manual (todos os comandos numa página) no idioma em uso, com man -l',
+  'help.man.missing': (page) => `a página de manual ${page} não existe; compile o paycli (npm run build) ou instale-o de novo`,
+  'help.man.failed': (page) => `o man não conseguiu mostrar a página de manual; leia ${page} com outro leitor de roff (p. ex. groff -man -Tutf8)`,
   'help.usage.options': 'opções',
   'help.usage.command': 'comando',
   'config.lang.invalid': (value) => `lang deve ser pt-BR ou en, veio "${value}"`,
@@ -407,8 +412,12 @@ export const ptBR: Catalog = {
   'team.lostNow': (where, note) => `a conexão com o registro da equipe em ${where} caiu${note}`,
   'team.nothingMoreSent': 'nada mais foi enviado',
   'team.serverClosed': 'o servidor fechou a conexão',
-  'team.workerTimeout': (seconds) => `a conexão com o registro da equipe não respondeu em ${seconds} s`,
-  'team.workerClosed': 'a conexão com o registro da equipe está fechada',
+  'team.needsContract': (where) => `o registro da equipe em ${where} ainda não pode ser usado por este comando; nada foi enviado`,
+  'team.noAnswerWithin': (seconds) => `sem resposta em ${seconds} s`,
+  'team.noAnswer': (where, why, note) => `o registro da equipe em ${where} não respondeu (${why})${note}`,
+  'team.closed': 'a conexão com o registro da equipe está fechada',
+  'team.waiting': (where) => `aguardando o registro da equipe em ${where}… (Ctrl-C interrompe)`,
+  'team.interrupted': (where, note) => `interrompido enquanto aguardava o registro da equipe em ${where}${note}`,
   'team.lostWarning': (where, why) =>
     `a conexão com o registro da equipe em ${where} caiu (${why}): nenhum pagamento novo é iniciado; o que foi registrado fica, e o que estava a caminho é resolvido depois (paycli reconcile, ou o mesmo lote de novo)`,
   'team.unreachable': (where, why, note) => `não foi possível alcançar o registro da equipe em ${where} (${why})${note}`,
@@ -483,7 +492,7 @@ export const ptBR: Catalog = {
   'driver.noAddon': (version) => `no Node ${version} o registro local precisa do módulo compilado do better-sqlite3, que não está instalado`,
   'driver.noAddonHint':
     'reinstale o paycli sem --ignore-scripts, deixando o better-sqlite3 compilar (npm install -g --allow-scripts=better-sqlite3 paycli), ou rode o paycli no Node 22.16 ou mais novo, que já traz o node:sqlite (docs/node-versions.md)',
-  // ── batch files, rows and runs (src/cli/batch/) ──
+  // ── batch files, rows and runs (src/batch/, src/cli/batch/) ──
   'batchFile.formatInvalid': (text) => `--batch-format: use csv ou jsonl, não ${text}; nada foi enviado`,
   'batchFile.formatUnknown': (name) => `--batch: não dá para saber o formato de ${name} pelo nome (passe --batch-format csv ou jsonl); nada foi enviado`,
   'batchFile.formatUnknownHint': 'dê ao arquivo a extensão .csv ou .jsonl, ou passe --batch-format csv|jsonl',
@@ -621,6 +630,9 @@ export const ptBR: Catalog = {
   'watch.batchSummary': (n: number, summary: string) => `${n} cobrança(s) acompanhada(s): ${summary}`,
   'watch.batchInterrupted': (n: number) => `parou de aguardar; ${n} cobrança(s) continuam existindo e ainda podem ser pagas`,
   'watch.failed': (what: string, reason: string) => `${what} foi criada, mas a espera parou: ${reason}`,
+  'watch.listening': (urls: string) => `recebendo postbacks em ${urls}: um postback faz o paycli consultar o gateway na hora (vale a resposta do gateway)`,
+  'watch.noReceiver': (url: string, why: string) => `não dá para receber postbacks em ${url} (${why}): a espera só consulta o gateway`,
+  'watch.tooManyReceivers': (n: number) => `recebendo postbacks só nos ${n} primeiros endereços locais; as outras linhas são acompanhadas consultando o gateway`,
   'help.watch': 'aguarda até pagar ou outro estado final (failed, canceled, refund, expired); saída 0 paga, 6 no resto',
   'help.watchTimeout': 'com --watch: para de aguardar após 90s, 10m, 1h... (padrão 30m)',
   'help.until': 'com --watch: aguarda paid (padrão), failed, canceled, refund ou expired',
@@ -915,7 +927,7 @@ desconhecido; 2 uso; 3 o sandbox quer --api-key; 4 nenhum sandbox responde em --
   'help.cashin.payerPhone': 'telefone do pagador com DDD, p. ex. 11987654321',
   'help.cashin.productName': 'nome do produto ou serviço',
   'help.cashin.productDescription': 'descrição do produto ou serviço',
-  'help.cashin.postbackUrl': 'URL que recebe a notificação quando a cobrança muda de estado',
+  'help.cashin.postbackUrl': 'URL avisada quando a cobrança muda de estado; com --watch, o próprio paycli escuta uma em 127.0.0.1 ou localhost',
   'help.cashin.split': 'dá parte do valor a outro cliente (pode repetir)',
   'help.cashin.orderId': 'a referência do seu pedido, enviada como orderId (padrão: um paycli-<ULID> novo; chave de configuração order-id)',
   'help.input': 'lê o corpo da requisição (nomes de campo da interface) de um arquivo JSON, ou - para o stdin; as opções têm precedência',
@@ -1526,7 +1538,7 @@ Depois abra um shell novo.`,
     `o BR Code devolvido pelo gateway é estático e não tem valor: o app do pagador pediria que ele digitasse qualquer valor para esta cobrança de ${amount}`,
   'brcodeCheck.otherAmount': (asked, requested) => `o BR Code pede ${asked} ao pagador, mas a cobrança foi de ${requested}`,
   'brcodeCheck.recurrence': (url) => `BR Code do Pix Automático: o banco do pagador pega o valor do payload de recorrência em ${url}`,
-  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/cli/batch/row.ts) ──
+  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/batch/row.ts) ──
   'settle.ownerAlive': 'a execução do paycli que o enviou ainda está rodando (ou parada), então ele ainda pode estar a caminho',
   'settle.untilDeadline': (when) => `ele ainda pode estar a caminho do gateway até ${when} (o prazo mais settle-after); depois disso uma consulta decide`,
   'settle.noOrderRef': 'nenhuma referência do pedido foi enviada, então não dá para perguntar ao gateway: confira no gateway',
