@@ -21,6 +21,21 @@ const lazyChildProcessInCommander: Plugin = {
   },
 };
 
+// The pg driver picks its socket when it loads: a Cloudflare Worker's, or Node's. To tell them apart
+// it reads `navigator.userAgent` where there is one (Node 21 and later), else builds a fetch
+// `Response`, which on Node 20 loads Node's whole fetch implementation (about 18 ms of every
+// team-ledger command, docs/speed.md "Team ledger"). paycli runs on Node only: the bundle gets the
+// driver's own Node branch of lib/stream.js, and nothing else of the driver changes.
+const pgNodeStreams: Plugin = {
+  name: 'pg-node-streams',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, () => ({
+      contents: "module.exports = { getStream: () => new (require('net').Socket)(), getSecureStream: (options) => require('tls').connect(options) };",
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * Rollup writes the bundle's dynamic imports (`import('./cashin-54ZCGLEJ.cjs')`, `import('node:http')`)
  * as `import()` even in CommonJS, and on Node 20 every such call goes through the ESM loader,
@@ -55,8 +70,7 @@ const MAN_BUILD_DIR = 'node_modules/.cache/paycli-man';
 export default defineConfig([
   {
     // boot (src/cli/boot.ts) turns on the code cache, then imports cli (src/cli/program.ts) and the rest.
-    // pg-worker: the team ledger's connection (src/ledger/pg/worker.ts), a worker thread started only with a ledger-url.
-    entry: { boot: 'src/cli/boot.ts', 'pg-worker': 'src/ledger/pg/worker.ts' },
+    entry: { boot: 'src/cli/boot.ts' },
     format: ['cjs'],
     platform: 'node',
     target: 'node20',
@@ -79,7 +93,7 @@ export default defineConfig([
     define: { __PAYCLI_VERSION__: JSON.stringify(version) },
     // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
     loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
-    esbuildPlugins: [lazyChildProcessInCommander],
+    esbuildPlugins: [lazyChildProcessInCommander, pgNodeStreams],
     onSuccess: async () => requireDynamicImports('dist'),
     removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
     // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.
@@ -88,7 +102,7 @@ export default defineConfig([
     silent: true,
   },
   {
-    // man/paycli.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
+    // man/paycli.1, man/paycli-pt_BR.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
     // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.
     entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/documents.ts' },
     outDir: MAN_BUILD_DIR,

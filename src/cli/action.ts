@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { ExitCode, InternalError, InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '../core/errors.js';
+import { closeAll } from '../core/at-end.js';
 import { setupColor } from '../core/highlighter.js';
 import { logger, setupLogger } from '../core/logger.js';
 import { redact, sanitizeText } from '../core/sanitize.js';
@@ -54,6 +55,9 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
     // Ctrl-C means "stop now": a connection still being torn down (e.g. a CONNECT to a proxy
     // that never answers) must not keep the process alive. Everything was written synchronously.
     if (process.exitCode === ExitCode.INTERRUPTED && !inProcess()) process.exit(ExitCode.INTERRUPTED);
+  } finally {
+    // a team ledger's connection ends with the command (src/core/at-end.ts): the process then exits on its own
+    await closeAll();
   }
 }
 

@@ -6,14 +6,11 @@
  */
 import { enableCompileCache } from './compile-cache.js';
 import { cacheDir } from '../core/paths.js';
-import { prepareEarly } from './early-ledger.js';
 
 /** Runs paycli with `argv` (default `process.argv`); exit codes as in src/cli/program.ts. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   // __dirname is dist/ in the CommonJS bundle, the only way this file runs.
   enableCompileCache(__dirname, cacheDir());
-  // A single payment's team ledger connects while the command tree loads (src/cli/early-ledger.ts).
-  await prepareEarly(argv.slice(2));
   const cli = await import('./program.js');
   await cli.main(argv);
 }

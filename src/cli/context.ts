@@ -9,7 +9,7 @@
 import type { Settings, SettingsOp, GlobalFlags } from '../config/settings.js';
 import type { RunContext } from '../core/terminal.js';
 import type { PipelineDeps } from '../payment/pipeline.js';
-import type { LedgerStore } from '../ledger/store.js';
+import type { LedgerContract } from '../ledger/contract.js';
 import type { OutputRequest } from './output/shape.js';
 
 /** What a command's run function gets besides its typed options. */
@@ -22,8 +22,8 @@ export interface CommandContext extends RunContext {
    * @throws UsageError / AuthError as `settingsFor`
    */
   settings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout', opts?: { quiet?: boolean }): Promise<Settings>;
-  /** The ledger to read, or undefined when there is none yet (src/ledger/store.ts `openLedgerToRead`). */
-  readLedger(profile?: string): Promise<LedgerStore | undefined>;
+  /** The ledger to read, or undefined when there is none yet (src/ledger/async-store.ts `openContractToRead`). */
+  readLedger(profile?: string): Promise<LedgerContract | undefined>;
   /** The payment pipeline's dependencies: clock, settings, ledger, gateway client, prompt (src/payment/pipeline.ts). */
   payments(): Promise<PipelineDeps>;
 }
@@ -34,10 +34,15 @@ export function commandContext(base: RunContext, output: OutputRequest): Command
   const ctx = Object.defineProperties({}, Object.getOwnPropertyDescriptors(base)) as CommandContext;
   ctx.output = output;
   ctx.settings = async (flags, op, about, opts = {}) => (await import('../config/settings.js')).settingsFor(flags, op, about, { ...opts, env: base.env });
-  ctx.readLedger = async (profile) => (await import('../ledger/store.js')).openLedgerToRead(profile);
+  ctx.readLedger = async (profile) => (await import('../ledger/async-store.js')).openContractToRead(profile);
   ctx.payments = async () => {
     const { realDeps, resolveRunSettings } = await import('../payment/pipeline.js');
-    return { ...(await realDeps()), now: () => base.now().getTime(), settings: (flags, kind) => resolveRunSettings(flags, kind, base.env) };
+    return {
+      ...(await realDeps()),
+      now: () => base.now().getTime(),
+      settings: (flags, kind) => resolveRunSettings(flags, kind, base.env),
+      stdin: () => base.stdin,
+    };
   };
   return ctx;
 }

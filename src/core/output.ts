@@ -34,13 +34,13 @@ export interface Output<D = unknown> {
  * element's document is made when it is written, so memory stays flat whatever the list's length.
  */
 export interface StreamOutput<D = unknown> {
-  /** The documents, one per element, in order. */
-  docs: () => Iterable<D>;
+  /** The documents, one per element, in order (read as they come: a ledger's rows). */
+  docs: () => Iterable<D> | AsyncIterable<D>;
   /**
    * The text for people, in pieces (a table, a CSV export); each piece ends with a newline. Bytes
    * (an OFX statement in Windows-1252) are written as they are: they were redacted when made.
    */
-  text: () => Iterable<string | Uint8Array>;
+  text: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
   /** Text formats that are not JSON (`--format csv`) are written as they are, never shaped. */
   textOnly?: boolean;
   after?: () => void;

@@ -245,22 +245,7 @@ export type CashOutInput = z.input<typeof cashOutRequestSchema>;
 
 /** Cash-out `status` (interface §3): a digit string. */
 export const cashOutStatusSchema = z.enum(['0', '1', '2', '3', '4']);
-/**
- * Names of the cash-out states (interface §3), in the gateway family's words, the ones its lookups
- * and postbacks use (docs/sandbox-and-postbacks.md): `0` is `created` (the interface's "Pending"), then `paid`,
- * `failed`, `canceled`, `refund`. paycli shows these words everywhere: cash-out output, `status`,
- * `listen`, `history`.
- */
-export const CASH_OUT_STATUS_NAMES = { '0': 'created', '1': 'paid', '2': 'failed', '3': 'canceled', '4': 'refund' } as const;
-
-/**
- * A status as paycli shows it: a cash-out digit (interface §3) by its word in
- * {@link CASH_OUT_STATUS_NAMES} (`'0'` → `created`), a word (a lookup's or a postback's) as it came.
- */
-export function statusWord(status: string | number): string {
-  const s = String(status);
-  return (CASH_OUT_STATUS_NAMES as Record<string, string>)[s] ?? s;
-}
+export { CASH_OUT_STATUS_NAMES, statusWord } from './status-words.js';
 
 /** A string holding an integer number of cents (`tax`, `liquid`, interface §2.4). */
 const centsString = z.string().check(z.regex(/^-?[0-9]+$/, { error: 'must be a string holding an integer number of cents' }));

@@ -1,91 +1,49 @@
 /**
- * The ledger contract (src/ledger/contract.ts) over the stores of src/ledger/store.ts: each call of
- * the contract is one call of the store, so a call is atomic with respect to the event loop (no
- * other ledger call runs in the middle of it), and the group operations are one transaction of
- * the store (`group`). Callers above src/ledger/ open their ledger here.
+ * Where callers above src/ledger/ open their ledger, as the contract (src/ledger/contract.ts): the
+ * rules of src/ledger/keeper.ts over the store the profile names, the local SQLite ledger
+ * (src/ledger/ledger.ts) or the team ledger on PostgreSQL (src/ledger/pg/ledger.ts).
  */
-import { UsageError } from '../core/errors.js';
-import type { LedgerContract, Recorded } from './contract.js';
-import { openLedger, openLedgerToRead, type LedgerStore } from './store.js';
+import { closeAtEnd } from '../core/at-end.js';
+import type { LedgerContract } from './contract.js';
+import { LedgerKeeper } from './keeper.js';
+import type { Ledger } from './ledger.js';
+import { SyncLedger } from './sync-ledger.js';
+import { openLedger, openLocalToRead, openTeamLedger, teamLedger } from './store.js';
 
 /**
- * The contract of a store.
- * @param store an open store (src/ledger/ledger.ts `Ledger` or src/ledger/pg/ledger.ts `PgLedger`)
+ * The contract of a local ledger: the rules of src/ledger/keeper.ts over its store.
+ * @param store an open local ledger (src/ledger/ledger.ts `Ledger`, or its synchronous face of src/ledger/sync-ledger.ts)
  */
-export function asContract(store: LedgerStore): LedgerContract {
-  const s = store;
-  return {
-    file: s.file,
-    close: async () => s.close(),
-    usable: () => (s as { assertConnected?: () => void }).assertConnected?.(),
-    blockingCashOut: async (fingerprint, windowMin, now) => s.blockingCashOut(fingerprint, windowMin, now),
-    checkCashOut: async (target, body, windowMin) => s.checkCashOut(target, body, windowMin),
-    begin: async (info, opts) => s.begin(info, opts),
-    recordMany: async (infos, opts = {}, ends = []) =>
-      s.group(() => {
-        for (const [id, outcome, details] of ends) s.end(id, outcome, details);
-        if (!infos.length) return [];
-        if (s.beginMany) return s.beginMany(infos, opts);
-        return infos.map((info): Recorded | UsageError => {
-          try {
-            return s.begin(info, opts);
-          } catch (err) {
-            if (err instanceof UsageError) return err;
-            throw err;
-          }
-        });
-      }),
-    end: async (id, outcome, extra) => s.end(id, outcome, extra),
-    endMany: async (ends) => {
-      if (!ends.length) return;
-      s.group(() => {
-        for (const [id, outcome, details] of ends) s.end(id, outcome, details);
-      });
-    },
-    extendDeadlines: async (ids, deadlineMs) => s.extendDeadlines(ids, deadlineMs),
-    inFlight: async (e) => s.inFlight(e),
-    run: async (id) => s.run(id),
-    claimBatch: async (batchId, endpoint) => s.claimBatch(batchId, endpoint),
-    releaseBatch: async () => s.releaseBatch(),
-    reusableOrderId: async (fingerprint, sinceMs) => s.reusableOrderId(fingerprint, sinceMs),
-    get: async (id) => s.get(id),
-    findByOrderId: async (orderId) => s.findByOrderId(orderId),
-    findManyByOrderId: async (orderIds) => {
-      if (s.findByOrderIds) return s.findByOrderIds(orderIds);
-      const out = new Map<string, ReturnType<LedgerStore['findByOrderId']>>();
-      for (const orderId of new Set(orderIds)) {
-        const found = s.findByOrderId(orderId);
-        if (found.length) out.set(orderId, found);
-      }
-      return out;
-    },
-    batchOutcomes: async (batchId, endpoint) => s.batchOutcomes(batchId, endpoint),
-    batchRows: async (batchId) => s.batchRows(batchId),
-    listUnknown: async (opts) => s.listUnknown(opts),
-    resolve: async (id, outcome, opts) => s.resolve(id, outcome, opts),
-    query: async (q) => s.query(q),
-    iterate: async function* (q) {
-      yield* s.iterate(q);
-    },
-    meta: async (key) => s.meta(key),
-    setMeta: async (key, value) => s.setMeta(key, value),
-  };
+export function asContract(store: Ledger | SyncLedger): LedgerContract {
+  return new LedgerKeeper(store instanceof SyncLedger ? store.store : store);
 }
 
 /**
- * The ledger of this process for the commands that send, as the contract (src/ledger/store.ts `openLedger`).
- * @throws LedgerUnavailableError (exit 2, nothing sent), LedgerBusyError
+ * The ledger of this process for the commands that send (opened once): the team ledger when the
+ * profile names one (src/ledger/store.ts `openTeamLedger`: connecting may have started already),
+ * else the local one (created when missing).
+ * @throws LedgerUnavailableError (exit 2, nothing sent), LedgerBusyError, InterruptedError (Ctrl-C while it waits)
  */
 export async function openContract(profile?: string): Promise<LedgerContract> {
+  const team = teamLedger(profile);
+  if (team) return openTeamLedger(team);
   return asContract(openLedger(profile));
 }
 
 /**
- * The ledger for reading and settling, as the contract (src/ledger/store.ts `openLedgerToRead`);
- * undefined when nothing was recorded on this machine yet.
- * @throws LedgerUnavailableError (exit 2)
+ * The ledger for reading and settling (`history`, `reconcile`, `receipt`): the team ledger when
+ * the profile names one, else the local one, or undefined when nothing was recorded on this
+ * machine yet. A team ledger is closed when the command ends (src/core/at-end.ts).
+ * @throws LedgerUnavailableError (exit 2), InterruptedError (Ctrl-C while it waits)
  */
 export async function openContractToRead(profile?: string): Promise<LedgerContract | undefined> {
-  const s = openLedgerToRead(profile);
+  const team = teamLedger(profile);
+  if (team) {
+    const { PgLedger } = await import('./pg/ledger.js');
+    const ledger = new LedgerKeeper(await PgLedger.open(team.url, team.password ? { password: team.password } : {}));
+    closeAtEnd(() => ledger.close());
+    return ledger;
+  }
+  const s = openLocalToRead();
   return s ? asContract(s) : undefined;
 }

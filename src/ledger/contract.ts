@@ -103,6 +103,8 @@ export interface LedgerContract {
   query(q: LedgerQuery): Promise<LedgerEntry[]>;
   /** {@link query} one entry at a time (memory stays flat for an export of the whole ledger). */
   iterate(q: LedgerQuery): AsyncIterable<LedgerEntry>;
+  /** The status the gateway now gives a created payment (`status`, `watch`): kept on its entry when its outcome is `ok`. */
+  noteStatus(id: number, status: string): Promise<void>;
   /** A fact about the ledger (`key` → text). */
   meta(key: string): Promise<string | undefined>;
   /** Records a fact, replacing an earlier one. */

@@ -4,7 +4,6 @@
  * read back and synced, then linked into place; a half-created one found later is rebuilt only when it
  * holds no entry), the identity of its write-ahead log, and how SQLite's errors become paycli's.
  */
-import { randomUUID } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -173,7 +172,7 @@ export function ledgerFailure(err: unknown, file: string, note: string): unknown
  * other's database is dropped).
  */
 export function createLedger(dir: string, file: string, note: string): void {
-  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   let imported: ImportResult | undefined;
   try {
     closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));
@@ -284,7 +283,7 @@ export function isHalfCreated(file: string): boolean {
     const pages = pagesOf(bytes, bytes.length);
     if (!pages || pages.actual < 1 || pages.actual >= pages.claimed) return false;
     if (pages.claimed * pages.pageSize > 64 * 1024 * 1024) return false;
-    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${randomUUID().slice(0, 8)}.check`);
+    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.check`);
     // The pages it lacks as zeros, so that SQLite reads the schema (it checks each root page is
     // inside the file); a table page among them reads as damaged, never as empty.
     const fixed = Buffer.alloc(pages.claimed * pages.pageSize);

@@ -6,7 +6,7 @@
  * that code which only needs them (a batch checking its own rows, the outcome of an error) does
  * not load SQLite.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from '../gateway/endpoint.js';
 import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { formatReais } from '../pix/money.js';
@@ -18,18 +18,9 @@ import { formatLocalTime } from '../core/local-time.js';
 const shownTime = (iso: string): string => formatLocalTime(iso, { portuguese: isPortuguese() });
 
 /** What a ledger entry is about. */
-/** Default duplicate window in minutes (the profile's `duplicate-window` overrides it): both stores use it. */
-export const DEFAULT_WINDOW_MIN = 10;
-
 export type PaymentKind = 'cashout' | 'cashin';
 
-/**
- * How a payment ended: `ok` the gateway created it; `refused` the gateway said no (4xx,
- * 401/403); `not_sent` nothing reached the gateway; `unknown` it may have reached the gateway
- * but no valid answer came back (timeout, reset, 5xx, wrong shape, Ctrl-C after sending), or
- * paycli stopped before recording the answer.
- */
-export type Outcome = 'ok' | 'refused' | 'unknown' | 'not_sent';
+import type { EarlierPayment, Outcome } from './blocking.js';
 
 /** Every {@link Outcome}, in the order `history` documents them. */
 export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'unknown', 'not_sent'];
@@ -119,16 +110,20 @@ function computeDisplay(url: string): string {
  * @returns sha256 hex
  */
 export function cashOutFingerprint(endpoint: string, body: { value: number; pixKeyType: number; pixKey: string }): string {
-  return createHash('sha256')
-    .update(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]))
-    .digest('hex');
+  return sha256(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]));
+}
+
+let createHash: typeof import('node:crypto').createHash | undefined;
+
+/** The sha256 of `text` in hex; node:crypto is loaded on the first one (`history`, which hashes nothing, never loads it). */
+function sha256(text: string): string {
+  createHash ??= (createRequire(__filename)('node:crypto') as typeof import('node:crypto')).createHash;
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** The fingerprint of a cash-in (recorded, never used to refuse one): endpoint, cents, payer. */
 export function cashInFingerprint(endpoint: string, body: { value: number; payer?: string }): string {
-  return createHash('sha256')
-    .update(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']))
-    .digest('hex');
+  return sha256(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']));
 }
 
 /**
@@ -146,42 +141,7 @@ export function outcomeOfError(err: unknown): Outcome {
   return 'unknown';
 }
 
-/** What the duplicate rule needs to know about an earlier cash-out. */
-export interface EarlierPayment {
-  /** Ledger entry number. */
-  id: number;
-  /** ISO 8601 UTC time it was recorded, just before sending. */
-  time: string;
-  /** The same as epoch milliseconds, when known (what is compared). */
-  timeMs?: number;
-  /** Amount in cents. */
-  value: number;
-  pixKey?: string;
-  sandbox: boolean;
-  /** Its outcome; `unknown` also while no outcome is recorded. */
-  outcome: Outcome;
-  /** False when no outcome was recorded at all (paycli killed, or still sending). */
-  completed: boolean;
-  transactionId?: number | string;
-}
-
-/**
- * Whether an earlier identical cash-out blocks a new one (docs/ledger-and-safety.md "Duplicate cash-outs"):
- * - outcome unknown (or none recorded): blocks, with no time limit, until it is resolved
- *   (`paycli history resolve`, or a lookup at the gateway): the clock plays no part, so a clock
- *   moved forwards or backwards cannot let the same payout through;
- * - outcome `ok`: blocks within `windowMin` minutes of when it was recorded; an entry recorded
- *   "in the future" (the clock moved back since) is inside the window; `windowMin` 0 turns
- *   this part off;
- * - `refused` and `not_sent` never block.
- * This is the rule the ledger's SQL query implements (src/ledger/ledger.ts `blockingCashOut`).
- */
-export function blocks(e: Pick<EarlierPayment, 'time' | 'timeMs' | 'outcome'>, windowMin: number, now = Date.now()): boolean {
-  if (e.outcome === 'unknown') return true;
-  if (e.outcome !== 'ok' || windowMin <= 0) return false;
-  const t = e.timeMs ?? Date.parse(e.time);
-  return !Number.isFinite(t) || t >= now - windowMin * 60_000; // a time that cannot be read counts as recent
-}
+export { blocks, blockingSql, DEFAULT_WINDOW_MIN, orderHeldSql, refuses, windowStart, type EarlierPayment, type Outcome } from './blocking.js';
 
 /** The first and the last moment (epoch ms) a clock may show for paycli to record payments: years 2000 to 9999. */
 export const CLOCK_RANGE = { from: Date.UTC(2000, 0, 1), to: Date.UTC(10000, 0, 1) - 1 } as const;

@@ -6,6 +6,7 @@
 import { sanitizeText } from '../core/sanitize.js';
 import { redact } from '../core/secrets.js';
 import type { Connection } from '../core/sqlite/driver.js';
+import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 
@@ -28,7 +29,7 @@ export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'a
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -99,6 +100,7 @@ CREATE INDEX payments_by_time_ms ON payments (time_ms);
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
+CREATE INDEX payments_by_run ON payments (run_id);
 INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
 ${RUNS_TABLE}
 PRAGMA user_version = ${SCHEMA_VERSION};
@@ -111,6 +113,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * which then counts as recent: it blocks, never lets through) and no deadline (taken as their time
  * plus the longest timeout, src/ledger/ledger.ts `inFlight`). Version 3 adds what the gateway's
  * answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints.
+ * Version 4 indexes the entries by run, so that pruning `runs` finds the runs no entry names.
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -120,6 +123,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX payments_by_time_ms ON payments (time_ms);
    ${RUNS_TABLE}`,
   `ALTER TABLE payments ADD COLUMN answer TEXT;`,
+  `CREATE INDEX IF NOT EXISTS payments_by_run ON payments (run_id);`,
 ];
 
 /** What the caller knows about a payment before sending it. */
@@ -416,16 +420,12 @@ export interface InsertRow {
 export const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source, time_ms, deadline_ms, run_id)
   VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source, @time_ms, @deadline_ms, @run_id)`;
 
-/**
- * The SQL form of the rule of src/ledger/rules.ts `blocks` (unknown: always; ok: within the
- * window, compared as epoch milliseconds; an ok entry whose time cannot be read counts as recent).
- */
+/** The latest earlier cash-out with this fingerprint that blocks a new one (src/ledger/rules.ts `blockingSql`). */
 export const BLOCKING = `SELECT * FROM payments WHERE fingerprint = @fingerprint AND kind = 'cashout'
-  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND @windowOn = 1 AND (time_ms IS NULL OR time_ms >= @since)))
-  ORDER BY id DESC LIMIT 1`;
+  AND ${blockingSql({ windowOn: '@windowOn = 1', since: '@since' })} ORDER BY id DESC LIMIT 1`;
 
-/** The latest entry with an order reference at a gateway that is still open (no outcome, or unknown) or created (`ok`). */
-export const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1`;
+/** The latest entry that holds an order reference at a gateway (src/ledger/rules.ts `orderHeldSql`). */
+export const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;
 
 /**
  * Brings an older ledger up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` (the version is read

@@ -1,13 +1,14 @@
 /**
  * Which team ledger a profile names (docs/ledger-and-safety.md, "Team ledger"), and the start of
- * its opening ahead of time. Apart from src/ledger/store.ts so that a single payment can start
- * connecting without loading the local ledger's code first.
+ * its opening ahead of time. Apart from src/ledger/store.ts so that a payment can start connecting
+ * (src/payment/pipeline.ts `runPayment`) without loading the ledgers' code first.
  */
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
 import { keptSecret, profileName, readConfigFile } from '../config/settings.js';
 import { startOpening, type PgOpening } from './pg/opening.js';
+import { closeAtEnd } from '../core/at-end.js';
 
 /** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
 export interface TeamLedger {
@@ -42,16 +43,21 @@ export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.en
 let preparing: PgOpening | undefined;
 
 /**
- * Starts opening the team ledger of `profile`, when one is configured, without waiting: its
- * worker starts, loads the driver and connects while the caller goes on (a single cash-out loads
- * its code and checks its flags meanwhile); src/ledger/store.ts `openLedger` takes it over.
- * Nothing is sent or recorded here, and nothing thrown: any problem shows when the ledger is opened.
+ * Starts opening the team ledger of `profile`, when one is configured, without waiting: the driver
+ * loads and connects while the caller goes on (a payment validates its flags, asks its questions
+ * meanwhile); src/ledger/store.ts `openTeamLedger` takes it over, and closes it at the end of the
+ * command. Nothing is sent or recorded here, and nothing thrown: any problem shows when the ledger is opened.
  */
 export function prepareLedger(profile?: string): void {
   if (preparing) return;
   try {
     const team = teamLedger(profile);
-    if (team) preparing = startOpening(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+    if (!team) return;
+    preparing = startOpening(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+    // Not taken by the end of the command (it failed before its guard): let go, never waited for.
+    closeAtEnd(async () => {
+      await takePrepared()?.connection.close();
+    });
   } catch {
     /* said by openLedger */
   }

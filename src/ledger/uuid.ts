@@ -2,8 +2,6 @@
  * The ledger's entry ids (src/ledger/ledger.ts, src/ledger/pg/ledger.ts): one generator for both
  * stores, in a file of its own so that the team ledger does not load the local one.
  */
-import { randomFillSync } from 'node:crypto';
-
 /** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
 const UUID_BYTES = Buffer.alloc(16);
 
@@ -15,7 +13,8 @@ const UUID_BYTES = Buffer.alloc(16);
  * @param now milliseconds since the Unix epoch (tests pass their own)
  */
 export function uuidV7(now = Date.now()): string {
-  const b = randomFillSync(UUID_BYTES);
+  // the global Web Crypto: `history`, which makes no uuid, does not load node:crypto
+  const b = crypto.getRandomValues(UUID_BYTES);
   b.writeUIntBE(now, 0, 6);
   b[6] = (b[6]! & 0x0f) | 0x70; // version 7
   b[8] = (b[8]! & 0x3f) | 0x80; // variant 10

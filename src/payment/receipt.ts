@@ -133,7 +133,8 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
     transactionId: String(e.transactionId),
     value: e.value,
     time,
-    status,
+    // the gateway's word, shown: cleaned of escapes and controls (src/core/sanitize.ts) like every text of a receipt
+    status: text(status, 24) ?? '?',
     payer: {},
     recipient: {},
     gateway: where.gateway,
@@ -164,7 +165,7 @@ export function buildReceipt(e: LedgerEntry, found: TransactionLookup | undefine
     });
     const code = facts.qrCode;
     if (code) {
-      r.brCode = code;
+      r.brCode = sanitizeText(code, true);
       const decoded = decodeBrCode(code);
       r.recipient = defined({ name: text(decoded.merchantName), pixKey: decoded.key ? maskPixKey(decoded.key) : undefined, account });
     } else r.recipient = { account };

@@ -18,10 +18,13 @@ import { describeFound, resolveByOrder, type Resolution } from '../gateway/looku
 import type { Settings } from '../gateway/connection.js';
 import { statusWord, type TransactionLookup } from '../gateway/schemas.js';
 
-/** What the settle step needs of the ledger (src/ledger/ledger.ts `Ledger`; tests pass one in memory). */
+/**
+ * What the settle step needs of the ledger: the ledger contract's `inFlight` and `resolve`
+ * (src/ledger/contract.ts; a synchronous store's answers are taken as they are; tests pass one in memory).
+ */
 export interface SettleLedger {
-  inFlight(e: LedgerEntry): InFlightFacts;
-  resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): LedgerEntry;
+  inFlight(e: LedgerEntry): InFlightFacts | Promise<InFlightFacts>;
+  resolve(id: number, outcome: Exclude<Outcome, 'unknown'>, opts: { by: ResolvedBy; note?: string } & EndDetails): LedgerEntry | Promise<LedgerEntry>;
 }
 
 /** How asking about an entry ended. */
@@ -51,7 +54,7 @@ export async function settleEntry(
   opts: { signal?: AbortSignal; after?: 'timeout' | 'interrupt'; selfOpen?: boolean; note: string; ask?: AskByOrder; now?: () => number },
 ): Promise<Settled> {
   const now = opts.now ?? Date.now;
-  const facts = { ...ledger.inFlight(e), ...(opts.selfOpen !== undefined ? { selfOpen: opts.selfOpen } : {}) };
+  const facts = { ...(await ledger.inFlight(e)), ...(opts.selfOpen !== undefined ? { selfOpen: opts.selfOpen } : {}) };
   if (facts.owner === 'alive' || facts.owner === 'unknown') {
     return { state: 'unknown', why: verdictWords({ settle: false, why: 'owner_alive' }), ownerAlive: true };
   }
@@ -61,7 +64,7 @@ export async function settleEntry(
   const r = await ask(lookup, e.orderId, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.after ? { after: opts.after } : {}) });
   if (r.kind === 'unresolved') return { state: 'unknown', why: r.why };
   if (r.kind === 'found') {
-    ledger.resolve(e.id, 'ok', {
+    await ledger.resolve(e.id, 'ok', {
       by: 'gateway',
       note: `${opts.note}: found by order reference: ${describeFound(r.data)}`,
       transactionId: r.data.transactionId,
@@ -72,6 +75,6 @@ export async function settleEntry(
   const verdict = notFoundSettles(facts, lookup.settleAfterMs, now());
   if (!verdict.settle)
     return { state: 'unknown', why: t('settle.notFoundYet', e.orderId, verdictWords(verdict)), ...(verdict.decidableAt !== undefined ? { decidableAt: verdict.decidableAt } : {}) };
-  ledger.resolve(e.id, 'not_sent', { by: 'gateway', note: `${opts.note}: the gateway has no order ${e.orderId}, asked after its deadline: not created` });
+  await ledger.resolve(e.id, 'not_sent', { by: 'gateway', note: `${opts.note}: the gateway has no order ${e.orderId}, asked after its deadline: not created` });
   return { state: 'not_sent' };
 }

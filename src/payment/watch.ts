@@ -13,12 +13,16 @@
  *   {@link MAX_PER_SECOND} requests a second. A 429 pauses every one of them for its `Retry-After`
  *   (src/gateway/net.ts `retryAfterMs`), plus jitter; network failures and 5xx answers only lengthen
  *   that transaction's pause. A 401/403 or an answer outside the interface ends the wait (thrown).
+ * - A postback (src/payment/watch-postbacks.ts) only hurries the next question: {@link nudge} ends the
+ *   transaction's pause, but the question still waits until a second after its last answer, and keeps to
+ *   the shared budget and any 429 pause. The gateway's answer decides, never the postback.
  * - Memory: one small record per transaction, the last document only (bounded by the number watched).
  */
 import { setMaxListeners } from 'node:events';
 import { GatewayError, GatewayRefusedError, NetworkError, PaycliError, UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { logger } from '../core/logger.js';
+import { sanitizeText } from '../core/sanitize.js';
 import { retryAfterMs } from '../gateway/net.js';
 import { findTransaction, type LookupKey } from '../gateway/lookup.js';
 import { CASH_OUT_STATUS_NAMES, type TransactionLookup } from '../gateway/schemas.js';
@@ -39,9 +43,19 @@ export const MAX_IN_FLIGHT = 8;
 /** Requests started per second for one wait, whatever the number of transactions. */
 export const MAX_PER_SECOND = 50;
 
-/** A state word: a cash-out digit as its word, lower case, `refunded` as `refund`. */
+/** Longest state word kept, in characters (a longer status from a gateway is cut). */
+const MAX_STATE_LENGTH = 40;
+
+/**
+ * A state word: a cash-out digit as its word, lower case, `refunded` as `refund`. A character the
+ * terminal must not get (src/core/sanitize.ts: escapes, controls, bidi marks) is kept visible as a
+ * `\uXXXX` escape rather than removed, so that `paid` with an escape sequence in it is not `paid`
+ * (it waits on, and shows what the gateway sent) and no output of a wait carries it raw.
+ */
 export function stateOf(status: string | number): string {
-  const s = String(status).trim().toLowerCase();
+  const s = [...String(status).trim().toLowerCase().slice(0, MAX_STATE_LENGTH)]
+    .map((c) => (sanitizeText(c, true) === c ? c : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`))
+    .join('');
   if (s in CASH_OUT_STATUS_NAMES) return CASH_OUT_STATUS_NAMES[s as keyof typeof CASH_OUT_STATUS_NAMES];
   return s === 'refunded' ? 'refund' : s;
 }
@@ -74,6 +88,22 @@ export interface Watched {
   end?: 'reached' | 'ended';
   /** When the gateway was last asked about it (or created it), epoch ms: the first question waits a pause from then. */
   askedAt?: number;
+  /** Its transaction id when known (a created cash-in): a postback must name it to count. */
+  transactionId?: number | string;
+  /** Set by {@link nudge}: ask again as soon as a second has passed since the last answer. */
+  nudged?: boolean;
+  /** Ends the current pause early (set while one runs). */
+  wake?: () => void;
+}
+
+/**
+ * Hurries the next question about `w` (a postback said it changed): its pause ends now, and the
+ * question waits only until a second after its last answer. Does nothing to a wait that ended.
+ */
+export function nudge(w: Watched): void {
+  if (w.end) return;
+  w.nudged = true;
+  w.wake?.();
 }
 
 /** Options of one wait. */
@@ -86,17 +116,28 @@ export interface WatchOptions {
   random?: () => number;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Sleeps `ms`, less when `signal` aborts or, given `w`, when {@link nudge} wakes it. */
+const sleep = (ms: number, signal: AbortSignal, w?: Watched) =>
   new Promise<void>((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
+    if (signal.aborted || ms <= 0 || w?.nudged) return resolve();
     const done = () => {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
+      if (w) w.wake = undefined;
       resolve();
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
+    if (w) w.wake = done;
   });
+
+/** The pause of `w` after an answer at `answeredAt` (epoch ms): `ms`, or once nudged, until a second after that answer. */
+async function rest(w: Watched, ms: number, answeredAt: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms - (Date.now() - answeredAt), signal, w);
+  if (!w.nudged || signal.aborted) return;
+  w.nudged = false;
+  await sleep(answeredAt + MIN_INTERVAL_MS - Date.now(), signal);
+}
 
 /** The pause before asking again after `tries` answers, jitter included (never under a second). */
 export function pauseAfter(tries: number, random: () => number = Math.random): number {
@@ -140,7 +181,7 @@ export async function watchByLookup(settings: Settings, list: Watched[], opts: W
   signal.addEventListener('abort', wakeAll, { once: true });
 
   async function one(w: Watched): Promise<void> {
-    if (w.askedAt !== undefined) await sleep(w.askedAt + pauseAfter(1, random) - Date.now(), signal);
+    if (w.askedAt !== undefined) await rest(w, pauseAfter(1, random), w.askedAt, signal);
     for (let tries = 1; !signal.aborted; tries++) {
       await slot();
       if (signal.aborted) return;
@@ -174,7 +215,7 @@ export async function watchByLookup(settings: Settings, list: Watched[], opts: W
       } finally {
         release();
       }
-      await sleep(pause, signal);
+      await rest(w, pause, Date.now(), signal);
     }
   }
 

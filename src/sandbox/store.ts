@@ -144,15 +144,16 @@ export class TransactionStore {
 
   /** Every transaction, newest (highest id) first (read whole: prefer {@link page}). */
   newestFirst(): SandboxTransaction[] {
-    return this.page({ limit: -1 }).transactions;
+    return this.page({ limit: -1 }).rows;
   }
 
   /**
-   * One page of transactions, newest (highest id) first, optionally of one `kind` and `status`.
-   * @param q `limit` (-1: all), `before`: only ids below it (the next page starts below the last id shown)
-   * @returns the page and how many transactions match in all
+   * One page of transactions, newest (highest id) first, of those matching `kind` and `status` (any when
+   * absent): server-side paging for the dashboard (src/sandbox/dashboard.ts), read by SQLite.
+   * @param q `offset` ≥ 0 (default 0) and `limit` (-1: all) count matching rows; `before`: only ids below it
+   * @returns the rows of the page and how many match in all
    */
-  page(q: { limit: number; before?: number; kind?: SandboxTransaction['kind']; status?: PostbackStatus }): { transactions: SandboxTransaction[]; total: number } {
+  page(q: { kind?: SandboxTransaction['kind']; status?: PostbackStatus; offset?: number; limit: number; before?: number }): { rows: SandboxTransaction[]; total: number } {
     const where: string[] = [];
     const params: Array<string | number> = [];
     if (q.kind !== undefined) {
@@ -166,8 +167,10 @@ export class TransactionStore {
     const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
     const total = Number(this.db.prepare(`SELECT COUNT(*) FROM tx${filter}`).value(...params));
     const below = q.before !== undefined ? `${filter ? ' AND' : ' WHERE'} id < ?` : '';
-    const rows = this.db.prepare(`SELECT doc FROM tx${filter}${below} ORDER BY id DESC LIMIT ?`).all(...params, ...(q.before !== undefined ? [q.before] : []), q.limit);
-    return { transactions: rows.map((r) => JSON.parse(String(r.doc)) as SandboxTransaction), total };
+    const rows = this.db
+      .prepare(`SELECT doc FROM tx${filter}${below} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...params, ...(q.before !== undefined ? [q.before] : []), q.limit, q.offset ?? 0);
+    return { rows: rows.map((r) => JSON.parse(String(r.doc)) as SandboxTransaction), total };
   }
 
   /** Closes the database (an in-memory one is gone). */

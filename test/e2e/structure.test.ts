@@ -67,6 +67,15 @@ describe('start-up', () => {
     }
   });
 
+  it('history --limit 20 loads no schemas, HTTP stack or config store', async () => {
+    const { code, chunks, external } = await loadedChunks(['history', '--limit', '20']);
+    expect(code).toBe(0);
+    for (const [name, marker] of MARKERS.slice(0, 3)) {
+      for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
+    }
+    expect(external.filter((m) => /^node:(https?|net|tls)$/.test(m))).toEqual([]);
+  });
+
   it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {
     const { code, chunks, external } = await loadedChunks([...CASHOUT_ARGS, '--yes']);
     expect(code).toBe(0);

@@ -1,11 +1,12 @@
 /**
  * Batch runs on the team ledger (src/ledger/pg/, docs/batch-runs.md and docs/ledger-and-safety.md "Team ledger"):
  * two HOMEs stand for two machines, one private PostgreSQL cluster, one test gateway. The same file
- * started from both at once, a sending machine killed mid-file and resumed from the other, and the
- * database stopped mid-file. Waits on events (requests the gateway holds), never on the clock.
+ * started from both at once, a sending machine killed mid-file and resumed from the other, the
+ * database stopped mid-file, and `cashin --batch --watch` keeping each row's final state in the ledger.
+ * Waits on events (requests the gateway holds), never on the clock.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, runPaycli, spawnPaycli, type Home } from '../helpers/cli.js';
 import { json, lookupGateway, startGateway, type LookupGateway, type TestGateway } from '../helpers/gateway.js';
@@ -254,4 +255,24 @@ describe('a row created but wrong, on the team ledger', () => {
     expect((JSON.parse(settled.stdout.trim()) as { outcome: string }).outcome).toBe('already_ok');
     expect(posts()).toHaveLength(1);
   });
+});
+
+describe('cashin --batch --watch on the team ledger', () => {
+  it("each row's final state goes to its entry: the other machine's history shows one row paid and one failed", async () => {
+    const file = join(a.dir, 'charges.csv');
+    copyFileSync(resolve(__dirname, '../../examples/charges.csv'), file);
+    const lookups = () => gw.received.filter((r) => r.method === 'GET' && r.path.includes('/by/orderId/'));
+    const watching = runPaycli(['cashin', '--batch', file, '--yes', '--watch', '--watch-timeout', '5m'], { env: env(a), timeoutMs: 120_000 });
+    await waitFor(() => new Set(lookups().map((r) => r.path)).size >= 2, 'a lookup of each row');
+    const [paid, failed] = [l.held[0]!, l.held[1]!];
+    paid.status = 'paid';
+    failed.status = 'failed';
+    const out = await watching;
+    expect(out.code, out.stderr).toBe(6);
+    const history = await runPaycli(['history', '--json'], { env: env(b) });
+    expect(history.code, history.stderr).toBe(0);
+    const entries = JSON.parse(history.stdout) as { orderId: string; status: string }[];
+    expect(entries.find((e) => e.orderId === paid.orderId)?.status).toBe('paid');
+    expect(entries.find((e) => e.orderId === failed.orderId)?.status).toBe('failed');
+  }, 120_000);
 });

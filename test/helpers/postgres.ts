@@ -6,7 +6,7 @@
  * the test role `payroll` owns the database `payments`.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,14 @@ export interface PgCluster {
   start(): Promise<void>;
   /** Stops it and removes its folder. */
   destroy(): Promise<void>;
+  /**
+   * Freezes the server: SIGSTOP to the postmaster and every process under it (a backend runs in a
+   * process group of its own). The kernel still accepts TCP connections on its port; nothing
+   * answers them, nor any statement on an open connection, until {@link thaw}.
+   */
+  freeze(): void;
+  /** Lets a frozen server run again (SIGCONT); a server not frozen is left as it is. */
+  thaw(): void;
   /** The cluster's data folder (`postgres -D`), by which its processes are found. */
   dataDir: string;
 }
@@ -63,6 +71,24 @@ async function freePort(): Promise<number> {
 const asRoot = userInfo().uid === 0;
 /** A command as the cluster's owner: `runuser -u postgres --` when the tests run as root. */
 const as = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+
+/** The processes under `pid` (children first-level first), from /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  for (let i = -1; i < out.length; i++) out.push(...(children.get(i < 0 ? pid : out[i]!) ?? []));
+  return out;
+}
 
 /** Makes and starts a cluster. */
 export async function startPostgres(): Promise<PgCluster> {
@@ -141,6 +167,17 @@ export async function startPostgres(): Promise<PgCluster> {
     await exited;
     if (child.pid !== undefined) forget(child.pid);
   };
+  const signalGroup = (sig: 'SIGSTOP' | 'SIGCONT') => {
+    if (server?.pid === undefined || server.exitCode !== null) return;
+    // parents first: a stopped postmaster starts no new backend while its children are stopped
+    for (const pid of [server.pid, ...descendants(server.pid)]) {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        /* gone */
+      }
+    }
+  };
   await start();
   psql(`CREATE ROLE payroll LOGIN PASSWORD '${PG_PASSWORD}'`);
   psql('CREATE DATABASE payments OWNER payroll');
@@ -156,6 +193,8 @@ export async function startPostgres(): Promise<PgCluster> {
     },
     stop,
     start,
+    freeze: () => signalGroup('SIGSTOP'),
+    thaw: () => signalGroup('SIGCONT'),
     destroy: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });

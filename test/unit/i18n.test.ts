@@ -105,14 +105,15 @@ describe('the language of a run', () => {
  */
 const ASSERTIONS = [
   // the ledger's callers always give a cash-out's Pix key (src/payment/, src/cli/batch/)
-  { file: 'src/ledger/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
-  { file: 'src/ledger/pg/ledger.ts', text: 'a cash-out needs pixKeyType and pixKey' },
+  { file: 'src/ledger/keeper.ts', text: 'a cash-out needs pixKeyType and pixKey' },
+  { file: 'src/ledger/keeper.ts', text: 'a transaction of the local ledger cannot wait' },
+  { file: 'src/ledger/sync-ledger.ts', text: 'the local ledger answered later' },
   // every amount is checked to be integer cents before it is formatted
   { file: 'src/pix/money.ts', text: 'not an integer amount of cents' },
   // every field of a BR Code is cut to its length before it is encoded
   { file: 'src/pix/brcode.ts', text: 'BR Code object ' },
   // the team ledger's statements take only NULL, booleans, numbers, texts and arrays of them
-  { file: 'src/ledger/pg/worker.ts', text: 'a value of type ' },
+  { file: 'src/ledger/pg/connection.ts', text: 'a value of type ' },
 ];
 
 /** Every .ts file under `dir`, with forward slashes. */

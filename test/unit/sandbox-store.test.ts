@@ -39,9 +39,10 @@ it('answers ids, order references, pages and the balance from SQLite, in memory 
   store.save(changed);
   expect(store.get(5)!.status).toBe('paid');
   expect(store.newestFirst().map((t) => t.transactionId)).toEqual([5, 4, 3, 2, 1]);
-  expect(store.page({ limit: 2 })).toMatchObject({ total: 5, transactions: [{ transactionId: 5 }, { transactionId: 4 }] });
-  expect(store.page({ limit: 2, before: 4 }).transactions.map((t) => t.transactionId)).toEqual([3, 2]);
-  expect(store.page({ limit: 10, kind: 'cashin', status: 'paid' })).toMatchObject({ total: 2, transactions: [{ transactionId: 5 }, { transactionId: 1 }] });
+  expect(store.page({ limit: 2 })).toMatchObject({ total: 5, rows: [{ transactionId: 5 }, { transactionId: 4 }] });
+  expect(store.page({ limit: 2, before: 4 }).rows.map((t) => t.transactionId)).toEqual([3, 2]);
+  expect(store.page({ limit: 2, offset: 1 }).rows.map((t) => t.transactionId)).toEqual([4, 3]);
+  expect(store.page({ limit: 10, kind: 'cashin', status: 'paid' })).toMatchObject({ total: 2, rows: [{ transactionId: 5 }, { transactionId: 1 }] });
   store.close();
 });
 

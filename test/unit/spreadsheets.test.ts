@@ -1,15 +1,22 @@
-/** Spreadsheets in and out: Portuguese batch columns (src/cli/batch/rows.ts), the CSV dialects (src/cli/csv-dialect.ts) of history and batch results. */
+/** Spreadsheets in and out: Portuguese batch columns (src/batch/rows.ts), the CSV dialects (src/cli/csv-dialect.ts) of history and batch results. */
 import { amountProblem, parseReais } from '../../src/pix/money.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
-import { bodyFromCells, columnKey, mapHeader } from '../../src/cli/batch/rows.js';
+import { bodyFromCells, columnKey, mapHeader } from '../../src/batch/rows.js';
 import { amountBr, csvDialect } from '../../src/cli/csv-dialect.js';
 import { csvChunks } from '../../src/cli/run/history.js';
 import { ResultsWriter } from '../../src/cli/batch/results.js';
 import type { LedgerEntry } from '../../src/ledger/ledger.js';
+
+/** The pieces of an export, in order. */
+async function pieces(chunks: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const c of chunks) out.push(c);
+  return out;
+}
 
 describe('Portuguese batch columns', () => {
   it('every cash-out column has a Portuguese name, with or without accents, in any case', () => {
@@ -86,21 +93,21 @@ describe('CSV dialects', () => {
     completed: true,
     fingerprint: 'f',
   };
-  it('history br: ; separated, Portuguese names, local day and time first, 1.234,56', () => {
-    const [head, row] = [...csvChunks([entry], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
+  it('history br: ; separated, Portuguese names, local day and time first, 1.234,56', async () => {
+    const [head, row] = await pieces(csvChunks([entry], { dialect: 'br', timeZone: 'America/Sao_Paulo' }));
     expect(head!.startsWith('\uFEFFlancamento;data_hora_local;fuso_horario;data_hora_utc;tipo;sandbox;perfil;valor_centavos;valor;resultado;')).toBe(true);
     expect(row!.startsWith('7;24/11/2026 22:30:00;UTC-03:00;2026-11-25T01:30:00.000Z;saque;não;default;123456;1.234,56;ok;')).toBe(true); // paycli's words in Portuguese
     expect(row).toContain(';"João; Silva";');
-    const [, phone] = [...csvChunks([{ ...entry, pixKeyType: 3, pixKey: '+5531998765432', status: '0' }], { dialect: 'br', timeZone: 'America/Sao_Paulo' })];
+    const [, phone] = await pieces(csvChunks([{ ...entry, pixKeyType: 3, pixKey: '+5531998765432', status: '0' }], { dialect: 'br', timeZone: 'America/Sao_Paulo' }));
     expect(phone).toContain(";sim;telefone;'+5531998765432;"); // outcome recorded; key type; the key behind the formula guard
     expect(phone).toContain(';criado;');
     expect(phone).not.toMatch(/;(true|false|phone|created|cashout);/);
-    const [, intl] = [...csvChunks([{ ...entry, pixKeyType: 3, status: '0' }], { dialect: 'intl', timeZone: 'UTC' })];
+    const [, intl] = await pieces(csvChunks([{ ...entry, pixKeyType: 3, status: '0' }], { dialect: 'intl', timeZone: 'UTC' }));
     expect(intl).toContain(',true,phone,'); // intl keeps the words scripts read
     expect(intl).toContain(',created,');
   });
-  it("history intl: today's columns, then time_local at the end", () => {
-    const [head, row] = [...csvChunks([entry], { dialect: 'intl', timeZone: 'America/Sao_Paulo' })];
+  it("history intl: today's columns, then time_local at the end", async () => {
+    const [head, row] = await pieces(csvChunks([entry], { dialect: 'intl', timeZone: 'America/Sao_Paulo' }));
     expect(head).toBe(
       'entry,time_utc,kind,sandbox,profile,value_cents,amount_brl,outcome,outcome_recorded,pix_key_type,pix_key,recipient,payer,product,order_id,batch_id,batch_row,transaction_id,status,http_status,message,allow_duplicate,resolved_by,resolved_time_utc,note,gateway,user,host,paycli_version,time_local\r\n',
     );

@@ -3,16 +3,20 @@
  * all rows sharing one gateway budget) and summarises them on stderr (docs/batch-runs.md "Waiting for the
  * charges: --watch"). Exit: the run's own code when it is not 0; else 0 when every charge reached the state
  * waited for, 6 when one ended otherwise or `--watch-timeout` passed; 130 on Ctrl-C (the charges still exist).
+ * Rows whose postback URL is on this machine's loopback get one receiver for them all, started before the first
+ * row is sent (src/payment/watch-postbacks.ts): their postbacks hurry the questions; the gateway's answers decide.
+ * Each row's last state seen goes to its ledger entry, as a single cash-in's does (`history` shows it).
  */
 import { ExitCode, InterruptedError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { logger } from '../../core/logger.js';
 import { processContext } from '../../core/terminal.js';
 import { watchByLookup, type Watched } from '../../payment/watch.js';
+import type { PostbackHints } from '../../payment/watch-postbacks.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { commandContext } from '../context.js';
 import { watchPlan, type WatchFlags } from '../run/watch.js';
-import type { FinishedRow } from './ledger.js';
+import type { BatchLedger } from '../../batch/ledger.js';
 
 /**
  * Checks the watch flags of a batch run before anything is sent.
@@ -24,9 +28,26 @@ export async function batchWatchPlan(opts: WatchFlags & GlobalFlags & { dryRun?:
   return watchPlan(opts, commandContext(processContext(), await outputRequest('cashin', opts as Record<string, unknown>)), 'cashin');
 }
 
-/** Waits for the created rows of a finished run and prints the summary; sets the exit code. */
-export async function watchBatchRows(plan: NonNullable<Awaited<ReturnType<typeof batchWatchPlan>>>, rows: readonly FinishedRow[]): Promise<void> {
-  const list: Watched[] = rows.filter((r) => r.transactionId !== undefined).map((r) => ({ key: { orderId: r.orderId }, askedAt: Date.now() }));
+/** Starts the postback receivers for the rows' local postback URLs, if any (src/payment/watch-postbacks.ts). Never throws. */
+export async function listenForRows(postbackUrls: ReadonlySet<string>): Promise<PostbackHints | undefined> {
+  if (postbackUrls.size === 0) return undefined;
+  const { listenForPostbacks } = await import('../../payment/watch-postbacks.js');
+  return listenForPostbacks(postbackUrls);
+}
+
+/** Waits for the created rows of a finished run, keeps their states in the ledger and prints the summary; sets the exit code. */
+export async function watchBatchRows(
+  plan: NonNullable<Awaited<ReturnType<typeof batchWatchPlan>>>,
+  ledger: BatchLedger,
+  batchId: string,
+  postbacks?: PostbackHints,
+): Promise<void> {
+  const list: Watched[] = (await ledger.createdRows(batchId)).map((r) => ({
+    key: { orderId: r.orderId },
+    askedAt: Date.now(),
+    ...(r.transactionId !== undefined ? { transactionId: r.transactionId } : {}),
+  }));
+  postbacks?.watch(list);
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
   process.once('SIGINT', onSignal);
@@ -37,6 +58,7 @@ export async function watchBatchRows(plan: NonNullable<Awaited<ReturnType<typeof
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await noteStates(ledger, list);
   }
   const counts = new Map<string, number>();
   for (const w of list) counts.set(w.state ?? '?', (counts.get(w.state ?? '?') ?? 0) + 1);
@@ -45,4 +67,13 @@ export async function watchBatchRows(plan: NonNullable<Awaited<ReturnType<typeof
   logger.notice(t('watch.batchSummary', list.length, summary || '0'));
   if (interrupt.signal.aborted && reached < list.length) throw new InterruptedError(t('watch.batchInterrupted', list.length - reached));
   if (reached < list.length && !process.exitCode) process.exitCode = ExitCode.NEEDS_ATTENTION;
+}
+
+/** Keeps each row's last state seen, when it moved past `created`, in its ledger entry; a ledger error is a warning (the charges are unchanged). */
+async function noteStates(ledger: BatchLedger, list: readonly Watched[]): Promise<void> {
+  try {
+    for (const w of list) if (w.state !== undefined && w.state !== 'created' && 'orderId' in w.key) await ledger.noteStatus(w.key.orderId, w.state);
+  } catch (err) {
+    logger.warn(t('receipt.statusNotKept', (err as Error).message));
+  }
 }

@@ -7,9 +7,11 @@
  * (scripts/gen-schemas.mjs), shipped in the package and checked against real output by the tests.
  */
 import * as z from 'zod/mini';
-import { CASH_OUT_STATUS_NAMES, statusWord, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../../gateway/schemas.js';
+import { statusWord, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../../gateway/schemas.js';
 import { sanitizeJson } from '../../core/sanitize.js';
-import type { LedgerEntry } from '../../ledger/ledger.js';
+import { statusCode } from './history-doc.js';
+
+export { historyEntryDoc, statusCode } from './history-doc.js';
 
 const cents = z.int();
 const nullableText = z.nullable(z.string());
@@ -300,15 +302,6 @@ export function schemaFiles(): Record<string, string> {
   );
 }
 
-/** The interface's code of a status word or digit (`created` → 0, `'1'` → 1); null for a word it has no code for. */
-export function statusCode(status: string | number | null | undefined): number | null {
-  if (status === null || status === undefined) return null;
-  const s = String(status);
-  if (s in CASH_OUT_STATUS_NAMES) return Number(s);
-  const at = Object.values(CASH_OUT_STATUS_NAMES).indexOf(s as never);
-  return at < 0 ? null : at;
-}
-
 /** Cents sent as a string by the gateway (`tax`, `liquid`: "65"), as an integer. */
 const centsOf = (s: string): number => Number(s);
 
@@ -375,17 +368,6 @@ export function transactionDoc(data: TransactionLookup, raw: unknown, more: { fo
 /** The document of a balance. */
 export function balanceDoc(data: Balance, raw: unknown): BalanceDoc {
   return { balance: data.balance, retention: data.retention ?? null, toAnticipate: data.toAnticipate ?? null, finalBalance: data.finalBalance ?? null, gateway: answer(raw) };
-}
-
-/** One ledger entry's document: its status by name with the code beside it; the fingerprint is internal. */
-export function historyEntryDoc(e: LedgerEntry): HistoryEntryDoc {
-  const { fingerprint: _f, ...rest } = e;
-  const doc = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
-  if (rest.status !== undefined) {
-    doc.status = statusWord(rest.status);
-    doc.statusCode = statusCode(rest.status);
-  }
-  return sanitizeJson(doc) as HistoryEntryDoc;
 }
 
 /** Writes {@link schemaFiles} into `dir` (the package's schemas/ folder). */

@@ -11,8 +11,9 @@
 import { NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { isStream, type CommandResult, type Output, type StreamOutput } from '../../core/output.js';
+import { boundStreamMemory } from '../../core/memory.js';
 import { noteCreated } from '../../core/result-state.js';
-import { redact, sanitizeJson } from '../../core/sanitize.js';
+import { redact, sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { OutputRequest } from './shape.js';
 
 /** Where the printer writes, and whether stdout is a terminal (from the run's context). */
@@ -22,8 +23,19 @@ export interface PrinterIO {
   stdoutIsTTY: boolean;
 }
 
-/** How many elements of a list go to jq in one call (each call has a fixed cost; the chunk bounds memory). */
-const JQ_CHUNK = 1000;
+/**
+ * How many elements of a list go to jq in one call: each call has a fixed cost (about 10 µs), and
+ * jq's WebAssembly memory grows to the largest call and never shrinks (docs/speed.md, "history's memory").
+ */
+const JQ_CHUNK = 250;
+
+/**
+ * The largest list (as JSON text, in UTF-16 code units) a jq expression that is not per entry
+ * (`length`, `map(...)`) is given whole: 16 MiB, about 30,000 ledger entries. jq holds it parsed in
+ * its WebAssembly memory (about 10 times the text; at about 55 MiB jq-wasm aborts); a longer list
+ * is exit 2 saying how to run per entry (docs/output-for-scripts.md "Shaping the output").
+ */
+export const WHOLE_LIST_BYTES = 16 * 1024 * 1024;
 
 /** Only `fields` of a document (all of it without a list); a list's elements are selected one by one. */
 export function selectFields(doc: unknown, fields: readonly string[] | undefined): unknown {
@@ -46,6 +58,15 @@ export class Printer {
     private readonly io: PrinterIO,
     private readonly req: OutputRequest,
   ) {}
+
+  /**
+   * What a template or jq made, cleaned of escapes and controls when stdout is a terminal: the document's
+   * strings are clean, but a filter (Liquid's `url_decode`, `base64_decode`; jq's `@base64d`, strings printed
+   * raw) can make an escape sequence of a gateway's text. Piped, the bytes stay as the filter made them.
+   */
+  private forTerminal(text: string): string {
+    return this.io.stdoutIsTTY ? sanitizeText(text) : text;
+  }
 
   /** Writes `text` to stdout (redacted), ending it with a newline. */
   private out(text: string): void {
@@ -84,7 +105,7 @@ export class Printer {
     const doc = selectFields(sanitizeJson(result.doc), req.fields);
     if (req.mode === 'json') return this.out(this.json(doc));
     try {
-      this.out(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc));
+      this.out(this.forTerminal(req.mode === 'jq' ? req.jq.run(JSON.stringify(doc), this.io.stdoutIsTTY) : req.template.render(doc)));
     } catch (err) {
       this.filterFailed(err as Error, result);
     }
@@ -103,18 +124,31 @@ export class Printer {
   private async renderStream(result: StreamOutput): Promise<void> {
     const req = this.req;
     if (req.mode === 'text' || result.textOnly) return this.pieces(result.text());
-    const docs = (function* (): Generator<unknown> {
-      for (const d of result.docs()) yield selectFields(d, req.fields);
+    // a million entries leave a million entries' garbage: memory stays flat (src/core/memory.ts)
+    const tick = boundStreamMemory();
+    const docs = (async function* (): AsyncGenerator<unknown> {
+      for await (const d of result.docs()) {
+        tick();
+        yield selectFields(d, req.fields);
+      }
     })();
     if (req.mode === 'json') return this.pieces(jsonArray(docs, this.io.stdoutIsTTY));
-    if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.tryFilter(() => req.template.render(d)))));
+    if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.forTerminal(this.tryFilter(() => req.template.render(d))))));
     const each = perElement(req.jq.expr);
     if (each === undefined) {
-      // an expression about the whole list (`length`, `map(...)`) needs the whole list
-      return this.pieces([this.tryFilter(() => req.jq.run(JSON.stringify([...docs]), this.io.stdoutIsTTY))]);
+      // an expression about the whole list (`length`, `map(...)`) needs the whole list, up to a bound
+      const all: string[] = [];
+      let bytes = 2;
+      for await (const d of docs) {
+        const text = JSON.stringify(d);
+        bytes += text.length + 1;
+        if (bytes > WHOLE_LIST_BYTES) throw new UsageError(t('shape.wholeList', req.jq.expr, WHOLE_LIST_BYTES / 1024 / 1024), { field: '--jq' });
+        all.push(text);
+      }
+      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(`[${all.join(',')}]`, this.io.stdoutIsTTY)))]);
     }
     const expr = each === '.' ? '.[]' : `.[] | (${each}\n)`;
-    return this.pieces(chunks(docs, (list) => this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr))));
+    return this.pieces(chunks(docs, (list) => this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr)))));
   }
 
   private tryFilter(f: () => string): string {
@@ -126,9 +160,9 @@ export class Printer {
   }
 
   /** Writes pieces in blocks of about 64 KiB; bytes as they are. */
-  private async pieces(pieces: Iterable<string | Uint8Array>): Promise<void> {
+  private async pieces(pieces: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<void> {
     let block = '';
-    for (const piece of pieces) {
+    for await (const piece of pieces) {
       if (typeof piece !== 'string') {
         await this.block(block);
         block = '';
@@ -147,14 +181,14 @@ export class Printer {
 
 const ensureLine = (s: string): string => (s === '' || s.endsWith('\n') ? s : `${s}\n`);
 
-function* mapDocs(docs: Iterable<unknown>, f: (d: unknown) => string): Generator<string> {
-  for (const d of docs) yield f(d);
+async function* mapDocs(docs: AsyncIterable<unknown>, f: (d: unknown) => string): AsyncGenerator<string> {
+  for await (const d of docs) yield f(d);
 }
 
 /** Documents in lists of {@link JQ_CHUNK}, each list given to `f`. */
-function* chunks(docs: Iterable<unknown>, f: (list: unknown[]) => string): Generator<string> {
+async function* chunks(docs: AsyncIterable<unknown>, f: (list: unknown[]) => string): AsyncGenerator<string> {
   let list: unknown[] = [];
-  for (const d of docs) {
+  for await (const d of docs) {
     list.push(d);
     if (list.length >= JQ_CHUNK) {
       yield f(list);
@@ -168,9 +202,9 @@ function* chunks(docs: Iterable<unknown>, f: (list: unknown[]) => string): Gener
  * A JSON array, in pieces: with `pretty` the same text as `JSON.stringify(array, null, 2)` (a
  * terminal), else as `JSON.stringify(array)` on one line (a pipe).
  */
-export function* jsonArray(docs: Iterable<unknown>, pretty: boolean): Generator<string> {
+export async function* jsonArray(docs: Iterable<unknown> | AsyncIterable<unknown>, pretty: boolean): AsyncGenerator<string> {
   let held: string | undefined; // each element is written once the next one (or the end) is known
-  for (const d of docs) {
+  for await (const d of docs) {
     if (pretty) yield held === undefined ? '[\n' : `${held},\n`;
     else yield held === undefined ? '[' : `${held},`;
     held = pretty ? `  ${JSON.stringify(d, null, 2).replace(/\n/g, '\n  ')}` : JSON.stringify(d);

@@ -6,7 +6,6 @@
  * TEXT` (the Liquid template language, by the npm package `liquidjs`). docs/output-for-scripts.md
  * "Shaping the output" is the user's side.
  */
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { COMMAND_FIELDS } from './fields.js';
@@ -82,6 +81,8 @@ export function parseFields(list: string, known: readonly string[]): string[] {
  */
 async function compileJq(expr: string): Promise<JqFilter> {
   const { loadJq } = await import('jq-wasm');
+  // node:fs/promises only when there is a --jq filter to load (most commands have none)
+  const { readFile } = await import('node:fs/promises');
   const jq = await loadJq({ wasmBinary: await readFile(jqWasmFile()) });
   // compiled inside a branch never taken, so nothing of it runs (it could loop on any input)
   const check = jq.raw(null, `if false then (${expr}\n) else empty end`);

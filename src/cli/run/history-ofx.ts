@@ -13,7 +13,7 @@ import type { LedgerEntry } from '../../ledger/ledger.js';
 import { localParts, offsetMinutes, localTimeZone } from '../../core/local-time.js';
 import { redact } from '../../core/secrets.js';
 import { sanitizeText } from '../../core/sanitize.js';
-import { statusWord } from '../../gateway/schemas.js';
+import { statusWord } from '../../gateway/status-words.js';
 import { t } from '../../core/i18n/index.js';
 
 /** Status words after which a payment moved no money: not in a statement. */

@@ -6,14 +6,15 @@
  */
 import { UsageError } from '../../core/errors.js';
 import { describeRun } from '../../ledger/runs.js';
+import type { LedgerContract } from '../../ledger/contract.js';
 import { ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
-import { statusWord } from '../../gateway/schemas.js';
+import { statusWord } from '../../gateway/status-words.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
 import { logger } from '../../core/logger.js';
 import { sanitizeText } from '../../core/sanitize.js';
 import { output, type Output, type StreamOutput } from '../../core/output.js';
-import { historyEntryDoc } from '../output/documents.js';
+import { historyEntryDoc } from '../output/history-doc.js';
 import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
 import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
@@ -22,7 +23,7 @@ import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
 import { amountBr, brValue, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
-import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
+import { PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 
 /** Output formats of `history`. */
 export const HISTORY_FORMATS = ['table', 'json', 'csv', 'ofx'] as const;
@@ -266,7 +267,7 @@ export function csvCell(v: CsvValue, sep = ','): string {
  * dialect of `opts` (`intl` by default: `,`, English column names; `br` begins with a UTF-8 byte
  * order mark, which Excel needs to read the file as UTF-8).
  */
-export function* csvChunks(entries: Iterable<LedgerEntry>, opts: CsvOptions = { dialect: 'intl', timeZone: 'UTC' }): Generator<string> {
+export async function* csvChunks(entries: Iterable<LedgerEntry> | AsyncIterable<LedgerEntry>, opts: CsvOptions = { dialect: 'intl', timeZone: 'UTC' }): AsyncGenerator<string> {
   const br = opts.dialect === 'br';
   const sep = br ? ';' : ',';
   const columns = CSV_COLUMNS.filter(([intl, brName]) => (br ? brName : intl) !== undefined);
@@ -275,7 +276,7 @@ export function* csvChunks(entries: Iterable<LedgerEntry>, opts: CsvOptions = { 
   // br writes paycli's own words (kind, outcome, status, key type, yes/no) in Portuguese; free text (keys, names, messages) as it is
   const words = new Set(['kind', 'sandbox', 'outcome', 'outcome_recorded', 'pix_key_type', 'status', 'allow_duplicate']);
   const brColumn = columns.map(([intl]) => br && intl !== undefined && words.has(intl));
-  for (const e of entries) yield `${columns.map(([, , f], i) => csvCell(brColumn[i] ? (brValue(f(e, opts)) as CsvValue) : f(e, opts), sep)).join(sep)}\r\n`;
+  for await (const e of entries) yield `${columns.map(([, , f], i) => csvCell(brColumn[i] ? (brValue(f(e, opts)) as CsvValue) : f(e, opts), sep)).join(sep)}\r\n`;
 }
 
 /**
@@ -283,9 +284,9 @@ export function* csvChunks(entries: Iterable<LedgerEntry>, opts: CsvOptions = { 
  * `JSON.stringify(array, null, 2)` (a terminal), else as `JSON.stringify(array)` on one line (a
  * pipe, as every other command's `--json`; src/core/terminal.ts `prettyJson`).
  */
-export function* jsonChunks(entries: Iterable<LedgerEntry>, pretty = true): Generator<string> {
+export async function* jsonChunks(entries: Iterable<LedgerEntry> | AsyncIterable<LedgerEntry>, pretty = true): AsyncGenerator<string> {
   let held: string | undefined; // each element is written once the next one (or the end) is known
-  for (const e of entries) {
+  for await (const e of entries) {
     if (pretty) yield held === undefined ? '[\n' : `${held},\n`;
     else yield held === undefined ? '[' : `${held},`;
     held = pretty ? `  ${JSON.stringify(entryJson(e), null, 2).replace(/\n/g, '\n  ')}` : JSON.stringify(entryJson(e));
@@ -309,25 +310,22 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   if ((format === 'csv' || format === 'ofx') && ctx.output.mode !== 'text') throw new UsageError(t('history.jsonAndFormat', format), { field: '--format' });
   registerSecretsOfConfig();
   const ledger = await ctx.readLedger(opts.profile);
-  // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
-  // A profile removed from the config file still names its payments in the ledger.
-  if (opts.profile)
-    checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
+  await checkFilterProfile(opts.profile, ledger);
   const entries = () => (ledger ? ledger.iterate(query) : []);
-  const docs = function* () {
-    for (const e of entries()) yield historyEntryDoc(e);
+  const docs = async function* () {
+    for await (const e of entries()) yield historyEntryDoc(e);
   };
   if (format === 'json') return { docs, text: () => jsonChunks(entries(), ctx.isTTY.stdout) };
   if (format === 'csv') return { docs, textOnly: true, text: () => csvChunks(entries(), { dialect, timeZone: localTimeZone() }) };
   if (format === 'ofx') {
-    const statement = await ofxBytes(ledger ? ledger.query(query) : [], query, opts, ctx.now().getTime());
+    const statement = await ofxBytes(ledger ? await ledger.query(query) : [], query, opts, ctx.now().getTime());
     return { docs, textOnly: true, text: () => [statement] };
   }
   let sandbox = false;
   return {
     docs,
-    *text() {
-      const shown = ledger ? ledger.query(query) : [];
+    async *text() {
+      const shown = ledger ? await ledger.query(query) : [];
       sandbox = shown.some((e) => e.sandbox);
       if (shown.length) yield `${formatHistory(shown, outputWidth(ctx))}\n`;
       else logger.notice(Object.keys(query).length > 1 ? t('history.noneMatches') : t('history.noneYet', ledgerPath()));
@@ -360,15 +358,12 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
   if (!outcome) throw new UsageError(t('history.outcomeRequired'), { field: '--outcome' });
   registerSecretsOfConfig();
   const ledger = await ctx.readLedger(opts.profile);
-  // --profile (the filter) is checked as every command's: a typo is exit 2, not "no payment matches".
-  // A profile removed from the config file still names its payments in the ledger.
-  if (opts.profile)
-    checkProfile({ profile: opts.profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => Boolean(ledger?.query({ profile: name, limit: 1 }).length) });
+  await checkFilterProfile(opts.profile, ledger);
   if (!ledger) throw new UsageError(t('history.noLedger', text, ledgerPath()), { field: 'entry' });
   // An entry whose run is still alive (running, or stopped) may still be sent or answered: that run settles it (docs/ledger-and-safety.md, "In flight").
-  const before = ledger.get(Number(text));
+  const before = await ledger.get(Number(text));
   if (before && !before.completed && !opts.force) {
-    const { owner, run } = ledger.inFlight(before);
+    const { owner, run } = await ledger.inFlight(before);
     if (owner === 'alive' || owner === 'unknown') {
       throw new UsageError(t('history.inFlight', before.id, run ? describeRun(run) : ''), {
         field: '--force',
@@ -376,7 +371,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
       });
     }
   }
-  const e = ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
+  const e = await ledger.resolve(Number(text), outcome as Exclude<Outcome, 'unknown'>, { by: 'hand', ...(opts.note !== undefined ? { note: opts.note } : {}) });
   const what = t(
     e.kind === 'cashout' ? 'history.resolvedCashout' : 'history.resolvedCashin',
     formatReais(e.value),
@@ -385,6 +380,17 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
   );
   const effect = e.kind !== 'cashout' ? '' : outcome === 'ok' ? t('history.resolvedOkEffect') : t('history.resolvedFreedEffect');
   return output(historyEntryDoc(e), t('history.resolved', e.id, what, outcomeWord(outcome), effect));
+}
+
+/**
+ * `--profile` (the filter) is checked as every command's: a typo is exit 2, not "no payment
+ * matches"; a profile removed from the config file still names its payments in the ledger.
+ * @throws UsageError `unknown_profile`
+ */
+async function checkFilterProfile(profile: string | undefined, ledger: LedgerContract | undefined): Promise<void> {
+  if (!profile) return;
+  const inLedger = Boolean(ledger && (await ledger.query({ profile, limit: 1 })).length);
+  checkProfile({ profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => name === profile && inLedger });
 }
 
 /**

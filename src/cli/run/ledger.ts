@@ -10,6 +10,7 @@ import { t } from '../../core/i18n/index.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
+import { SyncLedger } from '../../ledger/sync-ledger.js';
 import { PgLedger } from '../../ledger/pg/ledger.js';
 import { PG_MIGRATIONS } from '../../ledger/pg/schema.js';
 import { teamLedger, type TeamLedger } from '../../ledger/store.js';
@@ -25,30 +26,37 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<O
   const team = configured(opts);
   const pw = team.password ? { password: team.password } : {};
   if (command?.name() === 'migrate') {
-    const pg = PgLedger.open(team.url, { ...pw, migrating: true });
+    const pg = await PgLedger.open(team.url, { ...pw, migrating: true });
     try {
-      const { from, to } = pg.migrate(PG_MIGRATIONS);
+      const { from, to } = await pg.migrate(PG_MIGRATIONS);
       const said = from === to ? t('team.migrateNothing', pg.file, to) : t('team.migrated', pg.file, to, from);
       return output({ from, to }, '', { after: () => logger.notice(said) });
     } finally {
-      pg.close();
+      await pg.close();
     }
   }
-  const local = Ledger.open({ create: false });
-  if (!local) {
+  const opened = Ledger.open({ create: false });
+  if (!opened) {
     return output({ entries: 0, added: 0 }, '', { after: () => logger.notice(t('team.pushNoLocal', ledgerPath())) });
   }
+  const local = new SyncLedger(opened);
   // An entry still being sent by a local run would be pushed without its outcome: push once it ended.
   for (const e of local.listUnknown()) {
     if (e.completed) continue;
     const { owner } = local.inFlight(e);
     if (owner === 'alive' || owner === 'unknown') throw new UsageError(t('team.pushRunGoing', e.id), { hint: t('team.pushRunGoingHint') });
   }
-  const pg = PgLedger.open(team.url, pw);
+  let pg: PgLedger;
+  try {
+    pg = await PgLedger.open(team.url, pw);
+  } catch (err) {
+    local.close();
+    throw err;
+  }
   try {
     const runs = new Map(local.runs().map((r) => [r.id, r]));
     let total = 0;
-    const added = pg.push(
+    const added = await pg.push(
       (function* () {
         for (const e of local.iterate({ limit: -1 })) {
           total++;
@@ -60,7 +68,7 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<O
     const said = t('team.pushed', added, total, pg.file, total - added);
     return output({ entries: total, added }, '', { after: () => logger.notice(said) });
   } finally {
-    pg.close();
+    await pg.close();
     local.close();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `paycli listen`: a small HTTP server that receives postbacks (interface §6), prints each one and
- * optionally forwards it to the user's app, like `stripe listen` does for Stripe events.
+ * optionally forwards it to the user's app, like `stripe listen` does for Stripe events. The server
+ * and its refusals are the postback receiver's (src/gateway/receiver.ts), the one `--watch` starts too.
  *
  * - stdout: one line per accepted notification: `<received at ISO>  <cash-in|cash-out>
  *   <transactionId>  <status>  <amount in reais>[  order <orderId>][  to <recipient>]`, or
@@ -32,24 +33,24 @@
  * - Text from the wire is sanitised before it reaches the terminal (src/core/sanitize.ts).
  * - SIGINT/SIGTERM: stops listening, abandons forwards in flight, exits 0.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Agent, request as undiciRequest } from 'undici';
 import { UsageError } from '../../core/errors.js';
 import { isHttpUrl, portFlag } from '../../gateway/net.js';
 import { errorCodeOf } from '../../core/error-cause.js';
 import { isCredentialHeader, REDACTED } from '../../core/secrets.js';
-import { readCappedBody, sendJson } from '../../core/http-server.js';
+import { sendJson } from '../../core/http-server.js';
 import { formatReais } from '../../pix/money.js';
 import { logger, printResult, runStreams } from '../../core/logger.js';
 import { redact, registerSecret, sanitizeText } from '../../core/sanitize.js';
 import { formatLocalTime } from '../../core/local-time.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { lookupWithin } from '../../gateway/resolve-within.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, verifyPostback } from '../../gateway/postback.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../gateway/postback.js';
+import { RECEIVER_MAX_BODY, startReceiver, type ReceivedPostback, type Receiver } from '../../gateway/receiver.js';
 
-/** Largest postback body accepted, in bytes (1 MiB); larger gets 413. */
-export const LISTEN_MAX_BODY = 1024 * 1024;
+/** Largest postback body accepted, in bytes (1 MiB); larger gets 413 (src/gateway/receiver.ts). */
+export const LISTEN_MAX_BODY = RECEIVER_MAX_BODY;
 /** Timeout of one forward to `--forward-to`, in ms. */
 export const FORWARD_TIMEOUT_MS = 10_000;
 /** Most notifications waiting to be forwarded (the one in flight included). */
@@ -272,70 +273,30 @@ export async function run(opts: ListenOptions): Promise<void> {
     sendJson(res, result.timedOut ? 504 : 502, { message: `the application did not take the postback (${result.reason}): send it again` });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const from = req.socket.remoteAddress ?? '?';
-    if (req.method !== 'POST') {
-      req.resume();
-      return sendJson(res, 405, { message: 'send postbacks with POST' }, { allow: 'POST' });
-    }
-    const declared = Number(req.headers['content-length']);
-    const raw = Number.isFinite(declared) && declared > LISTEN_MAX_BODY ? null : await readCappedBody(req, LISTEN_MAX_BODY);
-    if (raw === null) {
-      logger.warn(t('listen.tooLarge', from, LISTEN_MAX_BODY));
-      sendJson(res, 413, { message: `body larger than ${LISTEN_MAX_BODY} bytes` }, { connection: 'close' });
-      res.on('finish', () => req.destroy());
-      return;
-    }
-    const receivedAt = new Date();
-    if (opts.verbose) {
-      for (const line of shownHeaders(req.headers)) {
-        if (json) say('debug', line, line);
-        else logger.debug(line);
-      }
-    }
-    if (secret !== undefined) {
-      const check = verifyPostback(secret, raw, req.headers[SIGNATURE_HEADER]);
-      if (!check.ok) {
-        logger.warn(t('listen.badSignature', from, check.reason));
-        return sendJson(res, 401, { message: 'invalid signature' });
-      }
-    }
-    const text = raw.toString('utf8');
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      logger.warn(t('listen.notObject', from));
-      return sendJson(res, 400, { message: 'the body must be a JSON object' });
-    }
-    const doc = body as Record<string, unknown>;
+  /** One notification accepted by the receiver (src/gateway/receiver.ts): printed, forwarded when asked. */
+  async function handle(p: ReceivedPostback, res: ServerResponse): Promise<void> {
+    const doc = p.body;
     const forwarded = forwardTo
-      ? enqueueForward(raw, req.headers, res, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24)))
+      ? enqueueForward(p.raw, p.headers, res, isPing(doc) ? t('listen.aPing') : t('listen.transaction', field(doc.transactionId, 40), field(doc.status, 24)))
       : undefined;
     if (forwarded === null) return sendJson(res, 503, { message: 'forward queue full: send it again later' }, { 'retry-after': '1' });
     if (forwarded === undefined) sendJson(res, 200, { received: true });
     received++;
-    const redelivery = redeliveryOf(req.headers, seen);
-    printResult(json ? jsonLine(text) : `${humanLine(doc, receivedAt)}${redelivery ? `  ${redeliveryNote(redelivery)}` : ''}`);
+    const redelivery = redeliveryOf(p.headers, seen);
+    printResult(json ? jsonLine(p.text) : `${humanLine(doc, p.receivedAt)}${redelivery ? `  ${redeliveryNote(redelivery)}` : ''}`);
     if (json && redelivery) say('redelivery', redelivery, '');
     if (forwarded) answerForwarded(res, await forwarded);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      logger.warn(t('listen.handlerError', sanitizeText((err as Error).message ?? String(err), true)));
-      if (!res.headersSent) sendJson(res, 500, { message: 'listener error' });
-      else res.destroy();
-    });
-  });
+  const showHeaders = (headers: IncomingHttpHeaders) => {
+    for (const line of shownHeaders(headers)) {
+      if (json) say('debug', line, line);
+      else logger.debug(line);
+    }
+  };
+  let receiver: Receiver;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, opts.host, () => resolve());
-    });
+    receiver = await startReceiver({ port, host: opts.host, ...(secret !== undefined ? { secret } : {}), ...(opts.verbose ? { onHeaders: showHeaders } : {}), onPostback: handle });
   } catch (err) {
     await agent?.destroy().catch(() => undefined);
     throw new UsageError(t('server.cannotListen', `${opts.host}:${opts.port}`, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--port' });
@@ -347,8 +308,7 @@ export async function run(opts: ListenOptions): Promise<void> {
     process.on('SIGINT', () => resolve());
     process.on('SIGTERM', () => resolve());
   });
-  const addr = server.address() as AddressInfo;
-  const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const url = receiver.url;
   const notes = [
     secret !== undefined ? t('listen.verifying', SIGNATURE_HEADER) : t('listen.notVerifying'),
     forwardTo ? t('listen.forwarding', `${forwardTo.origin}${forwardTo.pathname}`) : '',
@@ -358,8 +318,7 @@ export async function run(opts: ListenOptions): Promise<void> {
 
   await stopped;
   stopping.abort();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await receiver.close();
   await forwards;
   await agent?.destroy().catch(() => undefined);
   logger.notice(t('listen.stopped', received, dropped, notTaken));

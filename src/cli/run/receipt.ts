@@ -12,6 +12,7 @@ import { logger } from '../../core/logger.js';
 import { output, type Output, type StreamOutput } from '../../core/output.js';
 import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
+import { sanitizeJson } from '../../core/sanitize.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { readConfigFile, settingsFor, type GlobalFlags } from '../../config/settings.js';
 import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
@@ -20,7 +21,8 @@ import { findTransaction, whyNoLookup, type LookupKey } from '../../gateway/look
 import type { TransactionLookup } from '../../gateway/schemas.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import { endpointIdentity } from '../../ledger/rules.js';
-import { openLedgerToRead } from '../../ledger/store.js';
+import { openContractToRead } from '../../ledger/async-store.js';
+import type { LedgerContract } from '../../ledger/contract.js';
 import { buildReceipt, ledgerRefusal, type Receipt } from '../../payment/receipt.js';
 import { layoutReceipt, PAPERS, type Paper } from '../receipt/layout.js';
 import { statusKey } from './status.js';
@@ -49,10 +51,10 @@ export function receiptOutput(opts: ReceiptOptions): { format: ReceiptFormat; pa
 }
 
 /** The entry a key names: the latest created one (outcome `ok`) with that transaction id or order reference, else the latest. */
-function findEntry(ledger: ReturnType<typeof openLedgerToRead>, key: LookupKey, profile: string | undefined): LedgerEntry | undefined {
+async function findEntry(ledger: LedgerContract | undefined, key: LookupKey, profile: string | undefined): Promise<LedgerEntry | undefined> {
   if (!ledger) return undefined;
   const q = 'orderId' in key ? { orderId: key.orderId } : { transactionId: String(key.transactionId) };
-  const found = ledger.query({ ...q, ...(profile ? { profile } : {}), limit: 20 });
+  const found = await ledger.query({ ...q, ...(profile ? { profile } : {}), limit: 20 });
   return found.find((e) => e.outcome === 'ok') ?? found[0];
 }
 
@@ -95,8 +97,8 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
   } catch {
     /* an unreadable config has no secrets to hide */
   }
-  const ledger = openLedgerToRead(opts.profile);
-  const e = findEntry(ledger, key, opts.profile);
+  const ledger = await openContractToRead(opts.profile);
+  const e = await findEntry(ledger, key, opts.profile);
   if (!e)
     throw new UsageError(
       t('receipt.noEntry', 'orderId' in key ? t('lookup.orderKey', key.orderId) : t('lookup.transactionKey', String(key.transactionId))),
@@ -109,7 +111,7 @@ export async function receiptFor(key: LookupKey, opts: ReceiptOptions): Promise<
   // the gateway's latest word, kept: a cash-in seen paid enters the statements (history --format ofx)
   if (found && ledger && String(found.status) !== e.status) {
     try {
-      ledger.noteStatus(e.id, String(found.status));
+      await ledger.noteStatus(e.id, String(found.status));
     } catch (err) {
       logger.warn(t('receipt.statusNotKept', (err as Error).message));
     }
@@ -125,7 +127,8 @@ export async function run(opts: ReceiptOptions, ctx: CommandContext): Promise<Ou
   const { format, paper, output: target } = receiptOutput(shaped ? { ...opts, json: true } : opts);
   if (target === '-' && format !== 'json' && ctx.isTTY.stdout) throw new UsageError(t('receipt.binaryToTerminal', format), { field: '--output' });
   const receipt = await receiptFor(key, opts);
-  if (format === 'json') return output(receipt, () => JSON.stringify(receipt, null, ctx.isTTY.stdout ? 2 : undefined));
+  // the text of `--format json` is the document as `--json` prints it: every string cleaned (src/core/sanitize.ts)
+  if (format === 'json') return output(receipt, () => JSON.stringify(sanitizeJson(receipt), null, ctx.isTTY.stdout ? 2 : undefined));
   const page = layoutReceipt(receipt, paper);
   const bytes = format === 'pdf' ? await (await import('../receipt/pdf.js')).renderPdf(page) : await (await import('../receipt/png.js')).renderPng(page);
   if (target === '-') return { docs: () => [], textOnly: true, text: () => [bytes] };

@@ -11,7 +11,8 @@ import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointTarget } from '../../gateway/endpoint.js';
 import { InterruptedError, NeedsAttentionError, NetworkError } from '../../core/errors.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
-import { openLedgerToRead, type LedgerStore } from '../../ledger/store.js';
+import { openContractToRead } from '../../ledger/async-store.js';
+import type { LedgerContract } from '../../ledger/contract.js';
 import { endpointIdentity } from '../../ledger/rules.js';
 import { settleEntry } from '../../payment/settle.js';
 import { formatReais } from '../../pix/money.js';
@@ -57,10 +58,10 @@ export function parseSince(text: string, now = Date.now()): number {
   return parseTimeBound(text, '--since', { now });
 }
 
-// The ledger (src/ledger/ledger.ts).
+// The ledger (src/ledger/contract.ts).
 
 /** Ledger entries whose outcome is unknown, recorded at or after `since`, oldest first. */
-function unknownEntries(ledger: LedgerStore | undefined, since: number | undefined): LedgerEntry[] {
+async function unknownEntries(ledger: LedgerContract | undefined, since: number | undefined): Promise<LedgerEntry[]> {
   return ledger ? ledger.listUnknown(since === undefined ? {} : { since: new Date(since).toISOString() }) : [];
 }
 
@@ -77,7 +78,7 @@ function targetOf(settings: Settings, kind: 'cashin' | 'cashout'): string {
  * whose run is still alive, or whose deadline plus `settle-after` has not passed, is not taken for
  * "not sent" on a "not found". Never throws (except an interruption, which stops the run).
  */
-async function settle(ledger: LedgerStore, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
+async function settle(ledger: LedgerContract, e: LedgerEntry, opts: ReconcileOptions, signal: AbortSignal): Promise<ReconcileRow> {
   const row: ReconcileRow = { id: e.id, time: e.time, kind: e.kind, value: e.value, profile: e.profile, ...(e.orderId ? { orderId: e.orderId } : {}), result: 'unknown' };
   const unknown = (reason: string) => ({ ...row, reason });
   if (e.sandbox) return unknown(t('reconcile.why.sandbox'));
@@ -136,8 +137,8 @@ export function formatReconcile(rows: readonly ReconcileRow[], opts: { portugues
 /** Runs `reconcile`. @throws NetworkError `unresolved` (exit 4) when some stay unknown */
 export async function run(opts: ReconcileOptions): Promise<Output> {
   const since = opts.since !== undefined ? parseSince(opts.since) : undefined;
-  const ledger = openLedgerToRead(opts.profile);
-  const entries = unknownEntries(ledger, since);
+  const ledger = await openContractToRead(opts.profile);
+  const entries = await unknownEntries(ledger, since);
   const rows: ReconcileRow[] = [];
   const interrupt = interruptSignal();
   try {

@@ -7,6 +7,8 @@
  *   place so that what is above it (the QR code) stays on screen; nothing extra otherwise.
  * - Result on stdout: the last document (text as `status` shows it, or with `--json` its document,
  *   once); a cash-in's creation (its QR code) is shown first in text only.
+ * - A cash-in whose postback URL is on this machine's loopback gets a postback receiver for the wait
+ *   (src/payment/watch-postbacks.ts): its postbacks hurry the next question; the gateway's answer decides.
  * - Exit: 0 the state waited for; 6 (`needs_attention`) another final state, or `--watch-timeout`
  *   passed, or the wait for a created cash-in failed: the charge exists in every
  *   case, and the document says its state; 130 Ctrl-C or SIGTERM (the charge still exists).
@@ -15,6 +17,7 @@ import { InterruptedError, NeedsAttentionError, PaycliError, UsageError } from '
 import { parseDuration } from '../../core/duration.js';
 import { t } from '../../core/i18n/index.js';
 import { logger } from '../../core/logger.js';
+import { redact, sanitizeText } from '../../core/sanitize.js';
 import { output, type Output } from '../../core/output.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { isSandbox } from '../../gateway/endpoint.js';
@@ -22,6 +25,7 @@ import { builtInSandboxError, describeKey, type LookupKey } from '../../gateway/
 import type { Settings } from '../../gateway/connection.js';
 import type { TransactionLookup } from '../../gateway/schemas.js';
 import { formatLookup } from '../../payment/format.js';
+import type { PostbackHints } from '../../payment/watch-postbacks.js';
 import { stateOf, untilState, verdict, watchByLookup, type FinalState, type Watched } from '../../payment/watch.js';
 import { transactionDoc } from '../output/documents.js';
 import type { CommandContext } from '../context.js';
@@ -41,6 +45,8 @@ export interface WatchPlan {
   until: FinalState;
   timeoutMs: number;
   settings: Settings;
+  /** The postback receiver of a cash-in whose postback URL is local (src/payment/watch-postbacks.ts), once started. */
+  postbacks?: PostbackHints;
 }
 
 /**
@@ -73,7 +79,8 @@ function liveLine(ctx: CommandContext, what: string): { set(state: string | unde
   if (!ctx.isTTY.stderr || ctx.output.mode !== 'text') return { set() {}, stop() {} };
   const start = Date.now();
   let state: string | undefined;
-  const draw = () => ctx.stderr.write(`\r\x1b[2K${t('watch.live', what, state ?? '…', elapsed(Date.now() - start))}`);
+  // the state is the gateway's word (stateOf keeps it terminal-safe); the whole line is cleaned again, and redacted
+  const draw = () => ctx.stderr.write(`\r\x1b[2K${redact(sanitizeText(t('watch.live', what, state ?? '…', elapsed(Date.now() - start)), true))}`);
   draw();
   const timer = setInterval(draw, 1000);
   return {
@@ -99,7 +106,7 @@ export interface WatchAbout {
   /** The answer of a lookup just made (`status`): its state counts, and the next question waits a pause. */
   first?: { data: TransactionLookup; raw: unknown };
   /** For a cash-in just created: its label (`cash-in 42`), its result (shown if the wait ends with no document) and ledger entry. */
-  created?: { label: string; result: Output; entry?: number; profile?: string };
+  created?: { label: string; result: Output; entry?: number; profile?: string; transactionId?: number | string };
 }
 
 /**
@@ -111,7 +118,7 @@ export interface WatchAbout {
  */
 export async function watchOne(key: LookupKey, plan: WatchPlan, ctx: CommandContext, about: WatchAbout = {}): Promise<Output> {
   const what = describeKey(key);
-  const w: Watched = { key, askedAt: Date.now() };
+  const w: Watched = { key, askedAt: Date.now(), ...(about.created?.transactionId !== undefined ? { transactionId: about.created.transactionId } : {}) };
   if (about.first) {
     Object.assign(w, { state: stateOf(about.first.data.status), data: about.first.data, raw: about.first.raw });
     const v = verdict(w.state!, plan.until);
@@ -126,6 +133,7 @@ export async function watchOne(key: LookupKey, plan: WatchPlan, ctx: CommandCont
   if (w.state) live.set(w.state);
   let failure: unknown;
   try {
+    plan.postbacks?.watch([w]);
     if (!w.end) await watchByLookup(plan.settings, [w], { until: plan.until, signal: AbortSignal.any([interrupt.signal, timeout]), onChange: (x) => live.set(x.state) });
   } catch (err) {
     failure = err;
@@ -156,7 +164,7 @@ export async function watchOne(key: LookupKey, plan: WatchPlan, ctx: CommandCont
 async function noteState(ctx: CommandContext, created: NonNullable<WatchAbout['created']>, state: string): Promise<void> {
   try {
     const ledger = await ctx.readLedger(created.profile);
-    ledger?.noteStatus(created.entry!, state);
+    await ledger?.noteStatus(created.entry!, state);
   } catch (err) {
     logger.warn(t('receipt.statusNotKept', (err as Error).message));
   }

@@ -5,7 +5,7 @@
 import { redactUrls } from '../../core/secrets.js';
 import { t } from '../../core/i18n/index.js';
 import { LedgerUnavailableError } from '../errors.js';
-import { WorkerCallError } from './bridge.js';
+import { PgCallError } from './connection.js';
 
 /** Where a team ledger is, for messages: `host:port/database` (never user-info). */
 export function ledgerWhere(url: string): string {
@@ -20,10 +20,11 @@ export function ledgerWhere(url: string): string {
 
 /** Why a team ledger failed, in words, with what to do (a {@link LedgerUnavailableError}, exit 2). */
 export function pgFailure(err: unknown, where: string, note: string): unknown {
-  if (!(err instanceof WorkerCallError)) return err;
+  if (!(err instanceof PgCallError)) return err;
   const code = err.code;
-  // The worker has no language: it answers the driver's text and a code; the words are said here.
+  // The driver's text and a code; the words are said here.
   const msg = code === 'CONNECTION_LOST' && !err.message ? t('team.serverClosed') : redactUrls(err.message);
+  if (code === 'NO_ANSWER') return new LedgerUnavailableError(t('team.noAnswer', where, msg, note), { hint: t('team.unreachableHint') });
   if (code === '28P01' || code === '28000') return new LedgerUnavailableError(t('team.authRefused', where, msg, note), { hint: t('team.authRefusedHint') });
   if (code === 'NO_PASSWORD') return new LedgerUnavailableError(t('team.noPassword', where, note), { hint: t('team.noPasswordHint') });
   if (code === '3D000') return new LedgerUnavailableError(t('team.cannotUse', where, msg, note), { hint: t('team.cannotUseHint') });

@@ -1,14 +1,12 @@
 /**
  * The first half of opening a team ledger (src/ledger/pg/ledger.ts `PgLedger.finish` is the second):
- * the worker thread started (src/ledger/pg/bridge.ts) and asked to connect and read the schema
- * version, without waiting. Apart from the ledger class, with little to load, so that a single
- * payment can start it before the command tree loads (src/cli/early-ledger.ts, src/ledger/team.ts `prepareLedger`).
+ * connecting started (src/ledger/pg/connection.ts), not waited for, so that a command connects
+ * while it does its other work (reads its flags, validates, prompts: src/ledger/team.ts
+ * `prepareLedger`), and the time limits of connecting (`PGCONNECT_TIMEOUT`) and of each call.
  */
-import { join } from 'node:path';
 import { registerSecret } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
-import { SyncWorker } from './bridge.js';
-import type { ConnectArgs } from './worker.js';
+import { PgConnection, type ConnectArgs } from './connection.js';
 
 /** How long connecting may take before the team ledger counts as unreachable (ms), unless `PGCONNECT_TIMEOUT` says otherwise. */
 export const PG_CONNECT_TIMEOUT_MS = 10_000;
@@ -26,20 +24,19 @@ export function connectTimeoutMs(env: string | undefined = process.env.PGCONNECT
 /** How long one statement may take (ms): a lock held by a stopped paycli is waited for this long at most. */
 export const PG_QUERY_TIMEOUT_MS = 30_000;
 
-/** A team ledger being opened: its worker asked to connect; the ledger that takes it over hooks itself to `onEvent`. */
+/** A team ledger being opened: connecting and reading its schema version, not waited for yet. */
 export interface PgOpening {
   url: string;
   password: string | undefined;
   beforeSend: boolean;
-  bridge: SyncWorker;
-  /** Where the worker's events (a lost connection) go, once a ledger has the worker. */
-  onEvent: { handler?: (event: unknown) => void };
+  /** The connection, connecting: its `ready` says how it went, its `close` lets it go. */
+  connection: PgConnection;
 }
 
 /**
- * Starts the worker (dist/pg-worker.cjs, beside the bundle) and posts its `open` call; registers
- * the password (the URL's, the config's) as a secret first. Nothing is waited for, nothing thrown
- * about the database.
+ * Starts connecting (the driver loads, the connection is made, the schema version read) without
+ * waiting; registers the password (the URL's, the config's) as a secret first. Nothing is thrown
+ * here: a failure shows when the opening is awaited (src/ledger/pg/ledger.ts `PgLedger.finish`).
  */
 export function startOpening(url: string, opts: { password?: string; beforeSend?: boolean } = {}): PgOpening {
   // The password is the secret (the URL's, the config's); the user name is shown, as libpq's tools do.
@@ -51,8 +48,6 @@ export function startOpening(url: string, opts: { password?: string; beforeSend?
     /* not a URL: teamLedger checked it already */
   }
   registerSecret(opts.password);
-  const onEvent: PgOpening['onEvent'] = {};
-  const bridge = new SyncWorker(join(__dirname, 'pg-worker.cjs'), {}, (event) => onEvent.handler?.(event));
   const args: ConnectArgs = {
     url,
     ...(opts.password ? { password: opts.password } : {}),
@@ -60,6 +55,5 @@ export function startOpening(url: string, opts: { password?: string; beforeSend?
     queryTimeoutMs: PG_QUERY_TIMEOUT_MS,
     applicationName: `paycli ${VERSION}`,
   };
-  bridge.post('open', args);
-  return { url, password: opts.password, beforeSend: Boolean(opts.beforeSend), bridge, onEvent };
+  return { url, password: opts.password, beforeSend: Boolean(opts.beforeSend), connection: PgConnection.start(args) };
 }

@@ -3,7 +3,9 @@
  * columns of its many-row statements.
  */
 import type { RunRecord } from '../runs.js';
-import { factsJson, toEntry, type LedgerEntry, type Row } from '../schema.js';
+import { factsJson, toEntry, type LedgerEntry, type LedgerQuery, type Row } from '../schema.js';
+import type { Checked, EndRow, NewPayment } from '../statements.js';
+import type { BeginAnswer, BeginArgs } from './connection.js';
 
 /** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
 export function endColumns(rows: readonly unknown[][]): unknown[][] {
@@ -167,18 +169,18 @@ export function pushRows(chunk: readonly LedgerEntry[], runs: (id: string) => Ru
 }
 
 /** Runs one statement of the team ledger and answers its rows. */
-type Statement = (sql: string, params: unknown[]) => Row[];
+type Statement = (sql: string, params: unknown[]) => Promise<Row[]>;
 
 /**
  * One INSERT of many payments, one array parameter per column (`unnest`): a statement of as many
  * parameters as columns whatever the number of rows; entries whose uuid is held already are skipped.
  * @returns the rows inserted
  */
-export function insertColumns(q: Statement, cols: readonly string[], types: readonly string[], rows: unknown[][]): number {
+export async function insertColumns(q: Statement, cols: readonly string[], types: readonly string[], rows: unknown[][]): Promise<number> {
   const arrays = cols.map((_, j) => rows.map((r) => r[j]));
   const select = cols.map((c, j) => (types[j] === 'jsonb' ? `u.${c}::jsonb` : `u.${c}`)).join(', ');
   const args = cols.map((_, j) => `$${j + 1}::${types[j] === 'jsonb' ? 'text' : types[j]}[]`).join(', ');
-  const out = q(
+  const out = await q(
     `WITH ins AS (INSERT INTO paycli.payments (${cols.join(', ')}) SELECT ${select} FROM unnest(${args}) AS u(${cols.join(', ')}) ON CONFLICT (uuid) DO NOTHING RETURNING 1) SELECT count(*)::int AS n FROM ins`,
     arrays,
   );
@@ -186,8 +188,87 @@ export function insertColumns(q: Statement, cols: readonly string[], types: read
 }
 
 /** One multi-row INSERT (`ncols` per row). @returns the rows inserted */
-export function insertRows(q: Statement, into: string, ncols: number, rows: unknown[][], conflict: string): number {
+export async function insertRows(q: Statement, into: string, ncols: number, rows: unknown[][], conflict: string): Promise<number> {
   const values = rows.map((_, i) => `(${Array.from({ length: ncols }, (_, j) => `$${i * ncols + j + 1}`).join(', ')})`).join(', ');
-  const out = q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
+  const out = await q(`WITH ins AS (INSERT INTO ${into} VALUES ${values} ${conflict} RETURNING 1) SELECT count(*)::int AS n FROM ins`, rows.flat());
   return Number(out[0]?.n ?? 0);
+}
+
+/** The values of one outcome, as src/ledger/pg/rows.ts `endColumns` takes them. */
+export function endValues(e: EndRow): unknown[] {
+  return [e.id, e.outcome, e.endTime, e.transactionId === null ? null : JSON.stringify(e.transactionId), e.status, e.httpStatus, e.message, e.answer];
+}
+
+/** What the connection needs to check and record one payment (the values of src/ledger/pg/schema.ts `PG_INSERT_COLUMNS`, in order). */
+export function beginArgs(r: NewPayment, inTransaction: boolean): BeginArgs {
+  const values = [
+    r.uuid,
+    r.time,
+    r.kind,
+    r.fingerprint,
+    r.value,
+    r.target,
+    r.endpoint,
+    r.sandbox ? 1 : 0,
+    r.profile,
+    r.pixKeyType,
+    r.pixKey,
+    r.recipient,
+    r.payer,
+    r.product,
+    r.orderId,
+    r.batchId,
+    r.batchRow,
+    r.allowDuplicate ? 1 : 0,
+    null,
+    r.pid,
+    null,
+    r.timeMs,
+    r.deadlineMs,
+    r.run.id,
+    r.run.user,
+    r.run.host,
+    r.run.version,
+  ];
+  const check = r.check ?? { windowOn: false, sinceMs: 0 };
+  return {
+    endpoint: r.endpoint,
+    ...(r.check ? { fingerprint: r.fingerprint } : {}),
+    windowOn: check.windowOn,
+    sinceMs: check.sinceMs,
+    allowDuplicate: r.allowDuplicate,
+    orderId: r.orderId,
+    values,
+    inTransaction,
+  };
+}
+
+/** The connection's answer as what the check found. */
+export function checkedOf(a: BeginAnswer): Checked {
+  if ('blocked' in a) return { blocked: toPgEntry(a.blocked) };
+  if ('taken' in a) return { taken: toPgEntry(a.taken) };
+  return { id: a.id, ...(a.earlier ? { blocked: toPgEntry(a.earlier) } : {}) };
+}
+
+/** `history`'s filters as conditions on `paycli.payments` and their parameters ($1...$n). */
+export function queryWhere(q: LedgerQuery): [string[], unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  add('time_ms >= ?', q.since === undefined ? undefined : Date.parse(q.since));
+  add('time_ms < ?', q.until === undefined ? undefined : Date.parse(q.until));
+  add('kind = ?', q.kind);
+  if (q.outcome === 'unknown') where.push(`(outcome IS NULL OR outcome = 'unknown')`);
+  else add('outcome = ?', q.outcome);
+  add('profile = ?', q.profile);
+  add('order_id = ?', q.orderId);
+  add(`transaction_id #>> '{}' = ?`, q.transactionId);
+  add('batch_id = ?', q.batchId);
+  add('os_user = ?', q.by?.user);
+  add('lower(host) = lower(?)', q.by?.host);
+  return [where, params];
 }

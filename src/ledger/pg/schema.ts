@@ -8,6 +8,7 @@
  * The tables mirror the local ledger's (src/ledger/schema.ts): the same columns, with who sent each
  * payment (operating-system user, host name, paycli version) on the entry itself.
  */
+import { blockingSql, orderHeldSql, refusesSql } from '../blocking.js';
 
 /** The schema version this paycli reads and writes. */
 export const PG_SCHEMA_VERSION = 2;
@@ -150,13 +151,13 @@ const PG_INSERT_TYPES = [
  */
 export const PG_CHECK_AND_INSERT = `WITH b AS (
     SELECT * FROM paycli.payments WHERE $28::text IS NOT NULL AND fingerprint = $28::text AND kind = 'cashout'
-      AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $29::boolean AND (time_ms IS NULL OR time_ms >= $30::bigint))) ORDER BY id DESC LIMIT 1),
+      AND ${blockingSql({ windowOn: '$29::boolean', since: '$30::bigint' })} ORDER BY id DESC LIMIT 1),
   t AS (
-    SELECT * FROM paycli.payments WHERE $15::text IS NOT NULL AND order_id = $15::text AND endpoint = $7::text AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1),
+    SELECT * FROM paycli.payments WHERE $15::text IS NOT NULL AND order_id = $15::text AND endpoint = $7::text AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1),
   ins AS (
     INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
     SELECT ${PG_INSERT_COLUMNS.map((c, i) => (c === 'overrides' ? `coalesce($${i + 1}::bigint, (SELECT id FROM b))` : `$${i + 1}::${PG_INSERT_TYPES[i]}`)).join(', ')}
-    WHERE (NOT EXISTS (SELECT 1 FROM b) OR $31::boolean) AND NOT EXISTS (SELECT 1 FROM t)
+    WHERE NOT ${refusesSql({ blocked: 'EXISTS (SELECT 1 FROM b)', allowDuplicate: '$31::boolean', taken: 'EXISTS (SELECT 1 FROM t)' })}
     RETURNING id)
 SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t) AS taken, (SELECT id FROM ins) AS id`;
 
@@ -165,7 +166,7 @@ SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t)
  * endpoint locks): one array per column of {@link PG_INSERT_COLUMNS} ($1...$27), then per row the
  * fingerprint or NULL ($28), window on ($29), since ($30) and allow duplicate ($31). Each row is
  * checked against what was committed before the statement, not against the other rows of the
- * statement: the caller sends only rows that cannot refuse each other (src/ledger/pg/worker.ts
+ * statement: the caller sends only rows that cannot refuse each other (src/ledger/pg/connection.ts
  * `beginMany`). Answers one row per input row, in their order: blocked, taken, new id.
  */
 export const PG_CHECK_AND_INSERT_MANY = `WITH u AS (
@@ -174,13 +175,13 @@ export const PG_CHECK_AND_INSERT_MANY = `WITH u AS (
   c AS (
     SELECT u.*,
       (SELECT row_to_json(b) FROM paycli.payments AS b WHERE u.fp IS NOT NULL AND b.fingerprint = u.fp AND b.kind = 'cashout'
-        AND (b.outcome IS NULL OR b.outcome = 'unknown' OR (b.outcome = 'ok' AND u.window_on AND (b.time_ms IS NULL OR b.time_ms >= u.since))) ORDER BY b.id DESC LIMIT 1) AS blocked,
-      (SELECT row_to_json(t) FROM paycli.payments AS t WHERE u.c15 IS NOT NULL AND t.order_id = u.c15 AND t.endpoint = u.c7 AND (t.outcome IS NULL OR t.outcome IN ('unknown', 'ok')) ORDER BY t.id DESC LIMIT 1) AS taken
+        AND ${blockingSql({ windowOn: 'u.window_on', since: 'u.since' }, (c) => `b.${c}`)} ORDER BY b.id DESC LIMIT 1) AS blocked,
+      (SELECT row_to_json(t) FROM paycli.payments AS t WHERE u.c15 IS NOT NULL AND t.order_id = u.c15 AND t.endpoint = u.c7 AND ${orderHeldSql((c) => `t.${c}`)} ORDER BY t.id DESC LIMIT 1) AS taken
     FROM u),
   ins AS (
     INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
     SELECT ${PG_INSERT_COLUMNS.map((col, i) => (col === 'overrides' ? `coalesce(c.c${i + 1}, (c.blocked->>'id')::bigint)` : `c.c${i + 1}`)).join(', ')}
-    FROM c WHERE (c.blocked IS NULL OR c.allow_dup) AND c.taken IS NULL ORDER BY c.k
+    FROM c WHERE NOT ${refusesSql({ blocked: 'c.blocked IS NOT NULL', allowDuplicate: 'c.allow_dup', taken: 'c.taken IS NOT NULL' })} ORDER BY c.k
     RETURNING id, uuid)
 SELECT c.blocked, c.taken, ins.id FROM c LEFT JOIN ins ON ins.uuid = c.c1 ORDER BY c.k`;
 
@@ -195,13 +196,12 @@ export const PG_END_MANY = `UPDATE paycli.payments AS p SET outcome = u.outcome,
 /** `INSERT` of one payment, returning its entry number. */
 export const PG_INSERT = `INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')}) VALUES (${PG_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
 
-/** The rule of src/ledger/rules.ts `blocks` in SQL: $1 fingerprint, $2 window on (boolean), $3 since (epoch ms). */
+/** The latest earlier cash-out that blocks a new one (src/ledger/rules.ts `blockingSql`): $1 fingerprint, $2 window on (boolean), $3 since (epoch ms). */
 export const PG_BLOCKING = `SELECT * FROM paycli.payments WHERE fingerprint = $1 AND kind = 'cashout'
-  AND (outcome IS NULL OR outcome = 'unknown' OR (outcome = 'ok' AND $2::boolean AND (time_ms IS NULL OR time_ms >= $3)))
-  ORDER BY id DESC LIMIT 1`;
+  AND ${blockingSql({ windowOn: '$2::boolean', since: '$3::bigint' })} ORDER BY id DESC LIMIT 1`;
 
 /** The latest open or created entry with an order reference at a gateway: $1 order reference, $2 endpoint. */
-export const PG_ORDER_TAKEN = `SELECT * FROM paycli.payments WHERE order_id = $1 AND endpoint = $2 AND (outcome IS NULL OR outcome IN ('unknown', 'ok')) ORDER BY id DESC LIMIT 1`;
+export const PG_ORDER_TAKEN = `SELECT * FROM paycli.payments WHERE order_id = $1 AND endpoint = $2 AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;
 
 /**
  * The advisory lock that serialises check-and-record per gateway endpoint (held to the end of the
