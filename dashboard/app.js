@@ -21,7 +21,7 @@ function el(tag, attrs = {}, ...children) {
     if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  for (const c of children.flat(Number.POSITIVE_INFINITY)) if (c !== null && c !== undefined) node.append(c);
   return node;
 }
 

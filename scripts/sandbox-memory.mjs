@@ -14,7 +14,7 @@ const COUNT = Number(process.argv[2] ?? 10_000);
 const PARALLEL = 8;
 const root = resolve(import.meta.dirname, '..');
 const data = mkdtempSync(join(tmpdir(), 'paycli-sandbox-mem-'));
-const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0', '--no-dashboard-if-none'].filter((a) => a !== '--no-dashboard-if-none'), {
+const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0'], {
   env: { ...process.env, PAYCLI_DATA_DIR: data, PAYCLI_CONFIG_DIR: join(data, 'config'), HOME: data },
   stdio: ['ignore', 'ignore', 'pipe'],
 });
@@ -23,21 +23,32 @@ const cleanup = () => {
   rmSync(data, { recursive: true, force: true });
 };
 process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
 let log = '';
 const url = await new Promise((ok, fail) => {
   child.stderr.setEncoding('utf8').on('data', (d) => {
-    log += d;
+    log = (log + d).slice(-4096);
     const m = /listening on (http:\/\/\S+)/.exec(log);
     if (m) ok(m[1]);
   });
   child.once('exit', (c) => fail(new Error(`sandbox exited ${c}: ${log}`)));
 });
-const mib = (field) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)))[1]) / 1024;
-// What a dashboard keeps open: its live stream (when the sandbox has one; ignored otherwise).
+const mib = (field) =>
+  Number(
+    /(\d+) kB/.exec(
+      readFileSync(`/proc/${child.pid}/status`, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith(field)),
+    )[1],
+  ) / 1024;
+// What an open dashboard keeps: its live stream (Server-Sent Events), and pages of the list read as it goes.
 const streams = [];
-for (const path of ['/_sandbox/dashboard/events', '/_dashboard/events', '/dashboard/events']) {
+for (const path of ['/_dashboard/api/stream']) {
   const ac = new AbortController();
-  fetch(`${url}${path}`, { signal: ac.signal }).then((r) => r.body?.pipeTo(new WritableStream()).catch(() => {}), () => {});
+  fetch(`${url}${path}`, { signal: ac.signal }).then(
+    (r) => r.body?.pipeTo(new WritableStream()).catch(() => {}),
+    () => {},
+  );
   streams.push(ac);
 }
 const body = (i) => ({
@@ -58,6 +69,7 @@ async function worker() {
     const r = await fetch(`${url}/transaction/qrcode/cashin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
     const j = await r.json();
     if (r.status !== 200) throw new Error(`cash-in ${i}: ${r.status} ${JSON.stringify(j)}`);
+    if (i % 1000 === 0) await fetch(`${url}/_dashboard/api/transactions?offset=0&limit=50`).then((p) => p.arrayBuffer());
     if (i % 10 === 0) await fetch(`${url}/_sandbox/transactions/${j.transactionId}/pay`, { method: 'POST' }).then((p) => p.arrayBuffer());
   }
 }
@@ -65,9 +77,23 @@ await Promise.all(Array.from({ length: PARALLEL }, worker));
 const seconds = (performance.now() - t0) / 1000;
 // one lookup of an early id and the balance, answered from the store
 await fetch(`${url}/transaction/get/balance`).then((r) => r.arrayBuffer());
+const t1 = performance.now();
+const page = await fetch(`${url}/_dashboard/api/transactions?offset=5000&limit=50`);
+await page.arrayBuffer();
+const pageMs = performance.now() - t1;
 const peak = mib('VmHWM');
 const now = mib('VmRSS');
 for (const ac of streams) ac.abort();
 process.exitCode = 0;
-console.log(JSON.stringify({ transactions: COUNT, seconds: Number(seconds.toFixed(1)), peakRssMiB: Number(peak.toFixed(1)), rssAtEndMiB: Number(now.toFixed(1)), node: process.version }));
+console.log(
+  JSON.stringify({
+    transactions: COUNT,
+    seconds: Number(seconds.toFixed(1)),
+    peakRssMiB: Number(peak.toFixed(1)),
+    rssAtEndMiB: Number(now.toFixed(1)),
+    dashboardPageMs: Math.round(pageMs),
+    dashboardPageStatus: page.status,
+    node: process.version,
+  }),
+);
 process.exit(0);
