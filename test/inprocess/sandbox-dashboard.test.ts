@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CSRF_HEADER, DASHBOARD_CSP } from '../../src/sandbox/dashboard.js';
+import { CSRF_HEADER, DASHBOARD_CSP, isLoopback } from '../../src/sandbox/dashboard.js';
 import { setLanguage } from '../../src/core/i18n/index.js';
 import { waitFor } from '../helpers/listen.js';
 
@@ -174,9 +174,20 @@ describe('dashboard over HTTP (in-process sandbox)', () => {
     expect(res.headers['content-type']).toContain('text/event-stream');
     res.setEncoding('utf8').on('data', (d: string) => got.push(d));
     await waitFor(() => got.join('').includes(': paycli sandbox'), undefined, 'the stream open');
-    const id = await create(sandbox.url, 'cashout', 700, { orderId: 'live-1' });
+    const id = await create(sandbox.url, 'cashout', 700, { orderId: 'live-1', postbackUrl: receiverUrl });
     await waitFor(() => got.join('').includes(`event: transaction\ndata: {"id":${id},"status":"created"}`), undefined, `the transaction event ${JSON.stringify(got)}`);
+    // its postback's delivery is an event too
+    await waitFor(
+      () => new RegExp(`event: postback\ndata: \\{"id":"evt_[0-9]+","transactionId":${id},"state":"delivered","attempts":1\\}`).test(got.join('')),
+      undefined,
+      'the postback event',
+    );
     req.destroy();
+  });
+
+  it('answers only a loopback peer', () => {
+    for (const a of ['127.0.0.1', '127.8.9.1', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true);
+    for (const a of [undefined, '10.0.0.1', '192.168.1.5', '::ffff:10.0.0.1', 'fe80::1', 'localhost']) expect(isLoopback(a), String(a)).toBe(false);
   });
 
   it('pages newest first and filters by kind and state, on the server', async () => {
