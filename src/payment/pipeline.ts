@@ -6,8 +6,8 @@
  *   settings → gather → validate → order reference → guard → confirm → record → send → settle → print
  *
  * record → send → classify → record end are the {@link steps} object, shared: `runPayment` runs
- * them for one payment, src/cli/batch/row.ts for each batch row (whose file was gathered,
- * validated, guarded and confirmed as a whole by src/cli/batch/check.ts).
+ * them for one payment, src/batch/row.ts for each batch row (whose file was gathered,
+ * validated and guarded as a whole by src/batch/check.ts, and confirmed once).
  *
  * - settings: resolved once for the whole run ({@link RunSettings}: sending, lookups, settling);
  * - gather / validate: `--input`, the field flags, prompts, then the request schema
@@ -46,10 +46,10 @@ import { withOrderId } from '../gateway/order-id.js';
 import type { GatewayResult } from '../gateway/client.js';
 import { formatReais } from '../pix/money.js';
 import { settingsFor, type GlobalFlags } from '../config/settings.js';
-import type { BeginInfo, EndDetails, LedgerEntry, PaymentFacts } from '../ledger/ledger.js';
+import type { BeginInfo, EndDetails, PaymentFacts } from '../ledger/ledger.js';
 import { cashInFingerprint, cashOutFingerprint, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
 import { whenText } from '../ledger/settle-rule.js';
-import type { LedgerContract } from '../ledger/contract.js';
+import type { EndRecord, LedgerContract } from '../ledger/contract.js';
 import { printDryRun, send as sendRequest } from './request.js';
 import { settleEntry, type AskByOrder, type Settled, type SettleLedger } from './settle.js';
 import { t } from '../core/i18n/index.js';
@@ -141,16 +141,6 @@ export interface PaymentSpec<B extends PaymentBody, R> {
  */
 export type PaymentLedger = SettleLedger & Pick<LedgerContract, 'blockingCashOut' | 'reusableOrderId' | 'begin' | 'end' | 'get'>;
 
-/**
- * A synchronous store as the batch records its rows (src/cli/batch/row.ts, through {@link steps.recordMany},
- * until the batch uses the ledger contract's `recordMany`).
- */
-export interface SyncRecordLedger {
-  begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }): { id: number; earlier?: LedgerEntry };
-  /** {@link begin} of many payments in one round trip, each answered in order with its entry or the error that refused it. */
-  beginMany?(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean }): Array<{ id: number; earlier?: LedgerEntry } | UsageError>;
-}
-
 /** Everything outside the pipeline, injectable: the clock, settings, ledger, gateway and prompt. */
 export interface PipelineDeps {
   now(): number;
@@ -219,7 +209,7 @@ export interface ClassifyOptions {
 
 /**
  * The named steps of a recorded payment, after its checks: record → send → classify → record end.
- * `runPayment` runs them for a single cash-in or cash-out, src/cli/batch/row.ts for each row of a
+ * `runPayment` runs them for a single cash-in or cash-out, src/batch/row.ts for each row of a
  * batch (with its own deps: rows recorded ahead in groups, a shared connection pool, outcomes
  * written in groups). Both call them through this object, and only through it (a test watches it).
  */
@@ -233,27 +223,21 @@ export const steps = {
     return ledger.begin(info, opts);
   },
   /**
-   * record, for many payments at once (a batch's group recorded ahead, inside the caller's
-   * transaction): each checked and recorded as {@link steps.record} records it, in order, so each
-   * sees the ones before it; a ledger that does it in one round trip (`beginMany`) is asked once.
-   * A refusal (`duplicate_cashout`, `duplicate_order`) is that payment's answer, not thrown.
+   * record, for many payments at once (a batch's wave, recorded just before it leaves): the
+   * outcomes held back (`ends`) written, then each payment checked and recorded as {@link steps.record}
+   * records it, in order, so each sees the ones before it, all in one transaction
+   * (src/ledger/contract.ts `recordMany`). A refusal (`duplicate_cashout`, `duplicate_order`) is
+   * that payment's answer, not thrown.
    * @returns per payment, in order: its entry, or the UsageError that refused it
-   * @throws the ledger's other errors (nothing sent)
+   * @throws the ledger's errors (then nothing of the call is recorded; nothing sent)
    */
-  recordMany(
-    ledger: SyncRecordLedger,
+  recordMany<R>(
+    ledger: { recordMany(infos: readonly BeginInfo[], opts: { windowMin: number; allowDuplicate: boolean }, ends?: readonly EndRecord[]): Promise<Array<R | UsageError>> },
     infos: readonly BeginInfo[],
     opts: { windowMin: number; allowDuplicate: boolean },
-  ): Array<{ id: number; earlier?: LedgerEntry } | UsageError> {
-    if (ledger.beginMany) return ledger.beginMany(infos, opts);
-    return infos.map((info) => {
-      try {
-        return steps.record(ledger, info, opts);
-      } catch (err) {
-        if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) return err;
-        throw err;
-      }
-    });
+    ends: readonly EndRecord[] = [],
+  ): Promise<Array<R | UsageError>> {
+    return ledger.recordMany(infos, opts, ends);
   },
   /**
    * send, then classify: one request (never retried here); an error is classified

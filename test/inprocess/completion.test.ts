@@ -151,14 +151,22 @@ describe.each(SHELLS)('Tab in %s', (shell) => {
     expect(existsSync(marker), `Tab ran ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`).toBe(false);
   });
 
-  // --json FIELDS: the fields of the command's document, in the --json= form (fish completes the flag only)
-  if (shell !== 'fish')
-    it.each([
-      ['paycli cashout --json=trans', ['transactionId']],
-      ['paycli history --json=out', ['outcome']],
-      ['paycli --json=st', []],
-    ] as Array<[string, string[]]>)('%j completes the fields of the document', (line, expected) => {
-      expect(complete(shell, line, { env }).candidates.map((c) => c.replace(/^--json=/, ''))).toEqual(expected);
+  // --json FIELDS: the fields of the command's document, in the --json= form, in every shell
+  it.each([
+    ['paycli cashout --json=trans', ['transactionId']],
+    ['paycli history --json=out', ['outcome']],
+    ['paycli --json=st', []],
+  ] as Array<[string, string[]]>)('%j completes the fields of the document', (line, expected) => {
+    expect(complete(shell, line, { env }).candidates.map((c) => c.replace(/^--json=/, ''))).toEqual(expected);
+  });
+
+  if (shell === 'fish')
+    it('fish: after a comma, the fields not given yet, each as the whole word', () => {
+      expect(complete(shell, 'paycli history --json=id,out', { env }).candidates).toEqual(['--json=id,outcome']);
+      const rest = complete(shell, 'paycli cashout --json=transactionId,', { env }).candidates;
+      expect(rest).toContain('--json=transactionId,status');
+      expect(rest).not.toContain('--json=transactionId,transactionId');
+      expect(complete(shell, 'paycli history --jso', { env }).candidates).toEqual(['--json']);
     });
 
   it('--profile completes the profile names in the config file', () => {

@@ -12,10 +12,10 @@ import type { BeginInfo, EndDetails, LedgerEntry } from '../../src/ledger/ledger
 import { blocks, cashInFingerprint, cashOutFingerprint, type Outcome } from '../../src/ledger/rules.js';
 import type { OwnerState } from '../../src/ledger/settle-rule.js';
 import { runPayment, steps, type PaymentLedger, type PaymentSpec, type PipelineDeps, type RunSettings } from '../../src/payment/pipeline.js';
-import { recordRow, recordRows, sendBatchRow, type RowRun } from '../../src/cli/batch/row.js';
-import { SCHEMAS, type ValidRow } from '../../src/cli/batch/check.js';
+import { recordRows, sendBatchRow, type RowRun } from '../../src/batch/row.js';
+import { SCHEMAS, type ValidRow } from '../../src/batch/check.js';
 import { BATCH_OPERATIONS } from '../../src/cli/batch/run.js';
-import type { BatchLedger } from '../../src/cli/batch/ledger.js';
+import type { BatchLedger } from '../../src/batch/ledger.js';
 import type { RowResult } from '../../src/cli/batch/results.js';
 import { CASHOUT } from '../../src/cli/run/cashout.js';
 import { narrowPayment, pay } from '../../src/cli/run/payment.js';
@@ -326,16 +326,30 @@ describe('the payment pipeline, in-process', () => {
 describe('one pipeline: a single payment and a batch row call the same step functions', () => {
   afterEach(() => vi.restoreAllMocks());
   /** Watches the pipeline's steps (record, send, classify, record end), counting calls. */
-  const watch = () => ({ record: vi.spyOn(steps, 'record'), send: vi.spyOn(steps, 'send'), classify: vi.spyOn(steps, 'classify'), recordEnd: vi.spyOn(steps, 'recordEnd') });
+  const watch = () => ({
+    record: vi.spyOn(steps, 'record'),
+    recordMany: vi.spyOn(steps, 'recordMany'),
+    send: vi.spyOn(steps, 'send'),
+    classify: vi.spyOn(steps, 'classify'),
+    recordEnd: vi.spyOn(steps, 'recordEnd'),
+  });
   const counts = (w: ReturnType<typeof watch>) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v.mock.calls.length]));
 
   /** A batch run of cash-outs around the harness: its ledger and its gateway function; outcomes written at once. */
   function batchRun(h: Harness, results: RowResult[]): RowRun {
     const settings = h.deps.settings({}, 'cashout').send;
+    // the contract's recordMany: the outcomes held back written, then each row checked and recorded in order, a refusal being that row's answer
     const ledger = {
-      begin: (info, opts) => h.ledger.begin(info, opts),
-      end: (id, outcome, extra) => h.ledger.end(Number(id), outcome, extra),
-      group: (fn) => fn(),
+      recordMany: async (infos, opts, ends = []) => {
+        for (const [id, outcome, extra] of ends) h.ledger.end(id, outcome, extra);
+        return infos.map((info) => {
+          try {
+            return h.ledger.begin(info, opts);
+          } catch {
+            return new UsageError('an identical cash-out was already sent', {}, 'duplicate_cashout');
+          }
+        });
+      },
     } as Partial<BatchLedger> as BatchLedger;
     let stopped: PaycliError | undefined;
     return {
@@ -354,7 +368,7 @@ describe('one pipeline: a single payment and a batch row call the same step func
       unknownExit: () => undefined,
       decidableAt: () => undefined,
       recorded: () => undefined,
-      ensureStartable: () => undefined,
+      ensureStartable: async () => undefined,
       started: () => undefined,
       endLater: (id, outcome, details) => h.ledger.end(Number(id), outcome, details),
       pause: async () => undefined,
@@ -375,28 +389,28 @@ describe('one pipeline: a single payment and a batch row call the same step func
     const h = harness();
     const w = watch();
     await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
-    expect(counts(w)).toEqual({ record: 1, send: 1, classify: 0, recordEnd: 1 });
+    expect(counts(w)).toEqual({ record: 1, recordMany: 0, send: 1, classify: 0, recordEnd: 1 });
     expect(w.send.mock.calls[0]![0]).toBe(h.deps); // the single payment's deps
     expect(h.ledger.entries).toMatchObject([{ outcome: 'ok', transactionId: 1 }]);
   });
 
-  it('a batch row, recorded ahead in its group or on its own: the same record, send and record end; a failure classified by the same function', async () => {
+  it("a batch row, recorded in its wave or on its own: the same record (the contract's recordMany), send and record end; a failure classified by the same function", async () => {
     const h = harness();
     const results: RowResult[] = [];
     const run = batchRun(h, results);
     const w = watch();
-    // recorded ahead (the group of send.ts), then sent
-    const ahead = recordRow(run, row(1, 1000)).id;
-    await sendBatchRow(run, row(1, 1000), ahead);
-    expect(counts(w)).toEqual({ record: 1, send: 1, classify: 0, recordEnd: 1 });
+    // recorded in a wave (src/batch/recorder.ts), then sent
+    const [ahead] = await recordRows(run, [row(1, 1000)]);
+    await sendBatchRow(run, row(1, 1000), (ahead as { id: number }).id);
+    expect(counts(w)).toEqual({ record: 0, recordMany: 1, send: 1, classify: 0, recordEnd: 1 });
     expect(w.send.mock.calls[0]![0]).toBe(run.deps); // the batch's own send (its connection pool)
-    // recorded by the row itself
+    // recorded by the row itself (a wave of one)
     await sendBatchRow(run, row(2, 2000));
-    expect(counts(w)).toEqual({ record: 2, send: 2, classify: 0, recordEnd: 2 });
+    expect(counts(w)).toEqual({ record: 0, recordMany: 2, send: 2, classify: 0, recordEnd: 2 });
     // a refusal: classified by steps.classify, recorded by steps.recordEnd
     h.gateway.fail = new GatewayRefusedError('pixKey inválida', { status: 400 });
     await sendBatchRow(run, row(3, 3000));
-    expect(counts(w)).toEqual({ record: 3, send: 3, classify: 1, recordEnd: 3 });
+    expect(counts(w)).toEqual({ record: 0, recordMany: 3, send: 3, classify: 1, recordEnd: 3 });
     expect(h.ledger.entries.map((e) => [e.orderId, e.outcome, e.transactionId])).toEqual([
       ['paycli-b1-1', 'ok', 1],
       ['paycli-b1-2', 'ok', 2],
@@ -409,33 +423,25 @@ describe('one pipeline: a single payment and a batch row call the same step func
     ]);
   });
 
-  it("a group recorded ahead (steps.recordMany): row by row through steps.record on a ledger without beginMany, a refusal being that row's answer; a ledger with beginMany asked once for the group", () => {
+  it("a wave (steps.recordMany): the outcomes held back written first, the rows recorded in order in one call, a refusal being that row's answer; a ledger error rejects the whole wave", async () => {
     const h = harness();
-    const run = batchRun(h, []);
-    const w = watch();
-    const plain = run.ledger.begin;
-    run.ledger.begin = (info, opts) => {
-      if (info.batchRow === 2) throw new UsageError('an identical cash-out was already sent', {}, 'duplicate_cashout');
-      return plain(info, opts);
-    };
-    const out = recordRows(run, [row(1, 1000), row(2, 2000), row(3, 3000)]);
-    expect(counts(w)).toEqual({ record: 3, send: 0, classify: 0, recordEnd: 0 });
-    expect(out[0]).toEqual({ id: 1 });
+    const results: RowResult[] = [];
+    const run = batchRun(h, results);
+    const [first] = await recordRows(run, [row(1, 1000)]);
+    const calls = vi.spyOn(run.ledger, 'recordMany');
+    // row 2 is identical to row 1 (same key and amount): refused by the duplicate rule
+    const out = await recordRows(run, [row(2, 2000), { ...row(3, 1000), body: row(1, 1000).body }], [[(first as { id: number }).id, 'ok', { transactionId: 9 }]]);
+    expect(calls).toHaveBeenCalledTimes(1);
+    expect(calls.mock.calls[0]![1]).toEqual({ windowMin: run.settings.duplicateWindowMin, allowDuplicate: false });
+    expect(out[0]).toEqual({ id: 2 });
     expect(out[1]).toBeInstanceOf(UsageError);
-    expect(out[2]).toEqual({ id: 2 });
-    expect(h.ledger.entries.map((e) => e.orderId)).toEqual(['paycli-b1-1', 'paycli-b1-3']);
-    // any other error of the ledger stops the group (the caller's transaction is rolled back)
-    run.ledger.begin = () => {
-      throw new Error('disk I/O error');
-    };
-    expect(() => recordRows(run, [row(4, 4000)])).toThrow('disk I/O error');
-    // a ledger that records a group in one round trip (the team ledger) is asked once, in row order
-    const many = vi.fn((infos: readonly BeginInfo[], _opts: { windowMin: number; allowDuplicate: boolean }) => infos.map((info) => ({ id: 100 + info.batchRow! })));
-    run.ledger.beginMany = many;
-    expect(recordRows(run, [row(5, 5000), row(6, 6000)])).toEqual([{ id: 105 }, { id: 106 }]);
-    expect(many).toHaveBeenCalledTimes(1);
-    expect(many.mock.calls[0]![1]).toEqual({ windowMin: run.settings.duplicateWindowMin, allowDuplicate: false });
-    expect(counts(w).record).toBe(4);
+    expect(h.ledger.entries.map((e) => [e.orderId, e.outcome])).toEqual([
+      ['paycli-b1-1', 'ok'],
+      ['paycli-b1-2', 'unknown'],
+    ]);
+    calls.mockRejectedValueOnce(new Error('disk I/O error'));
+    await expect(recordRows(run, [row(4, 4000)])).rejects.toThrow('disk I/O error');
+    expect(h.ledger.entries).toHaveLength(2);
   });
 
   it('a batch row answered 429 is sent again after Retry-After through the same send step; given up, recorded not_sent (the gateway did not process it)', async () => {
@@ -450,7 +456,7 @@ describe('one pipeline: a single payment and a batch row call the same step func
     h.gateway.fail = new GatewayRefusedError('too many requests', { status: 429 });
     const w = watch();
     await sendBatchRow(run, row(1, 1000));
-    expect(counts(w)).toEqual({ record: 1, send: 3, classify: 2, recordEnd: 1 });
+    expect(counts(w)).toEqual({ record: 0, recordMany: 1, send: 3, classify: 2, recordEnd: 1 });
     expect(h.ledger.entries).toMatchObject([{ outcome: 'ok' }]);
     // stopped while paused: the 429 is its outcome, as not sent
     h.gateway.fail = new GatewayRefusedError('too many requests', { status: 429 });

@@ -9,14 +9,14 @@
  * payment (src/gateway/schemas.ts): this module only maps text to the body, it validates nothing itself.
  */
 import { createHash } from 'node:crypto';
-import { convertField, describeProblem, fieldOf, getPath, parseSplit, setPath, unknownFields, type FieldSpec } from '../../gateway/fields.js';
-import { checkInputIntegers } from '../../payment/input.js';
-import { parseStrictJson, StrictJsonError } from '../../core/json-strict.js';
-import { amountProblem, parseReais } from '../../pix/money.js';
-import { unguardCell } from '../csv-dialect.js';
-import { problemsOf, type FieldProblem } from '../../gateway/schemas.js';
+import { convertField, describeProblem, fieldOf, getPath, parseSplit, setPath, unknownFields, type FieldSpec } from '../gateway/fields.js';
+import { checkInputIntegers } from '../payment/input.js';
+import { parseStrictJson, StrictJsonError } from '../core/json-strict.js';
+import { amountProblem, parseReais } from '../pix/money.js';
+import { unguardCell } from '../core/csv-cell.js';
+import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import type * as z from 'zod/mini';
-import { t as tr } from '../../core/i18n/index.js';
+import { t as tr } from '../core/i18n/index.js';
 
 /**
  * What one column of a CSV header stands for: an interface field, or an amount in reais (`amount`,

@@ -7,26 +7,27 @@
  */
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { AuthError, ExitCode, GatewayError, GatewayRefusedError, PaycliError, UsageError } from '../../core/errors.js';
-import { t } from '../../core/i18n/index.js';
-import { redact } from '../../core/sanitize.js';
-import { cashOutAnswerProblems } from '../../gateway/answers.js';
-import type { CashOutResponse } from '../../gateway/schemas.js';
-import { describeFound, witnessOrder } from '../../gateway/lookup.js';
-import type { Settings } from '../../config/settings.js';
-import type { BeginInfo, EndDetails } from '../../ledger/ledger.js';
-import type { Outcome } from '../../ledger/rules.js';
-import { steps, type PipelineDeps } from '../../payment/pipeline.js';
-import type { Settled } from '../../payment/settle.js';
+import { AuthError, ExitCode, GatewayError, GatewayRefusedError, PaycliError, UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
+import { redact } from '../core/sanitize.js';
+import { cashOutAnswerProblems } from '../gateway/answers.js';
+import type { CashOutResponse } from '../gateway/schemas.js';
+import { describeFound, witnessOrder } from '../gateway/lookup.js';
+import type { Settings } from '../config/settings.js';
+import type { EndRecord } from '../ledger/contract.js';
+import type { BeginInfo, EndDetails } from '../ledger/schema.js';
+import type { Outcome } from '../ledger/rules.js';
+import { steps, type PipelineDeps } from '../payment/pipeline.js';
+import type { Settled } from '../payment/settle.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
-import type { RowResult } from './results.js';
+import type { RowResult } from './outcome.js';
 import type { Operation, Plan, ValidRow } from './check.js';
 
 /** How many times one row is sent again after 429 answers before it is given up (recorded not_sent: the gateway did not process it). */
 export const MAX_429_RETRIES = 20;
 /** Parses `Retry-After` (src/gateway/net.ts). */
-export { retryAfterMs } from '../../gateway/net.js';
-import { retryAfterMs } from '../../gateway/net.js';
+export { retryAfterMs } from '../gateway/net.js';
+import { retryAfterMs } from '../gateway/net.js';
 
 /** What the ledger records of a row before it is sent (with its batch id, row number and start-by). */
 export function beginInfo(
@@ -57,8 +58,8 @@ export function beginInfo(
 }
 
 /**
- * How long after a row is recorded it may still be started, in milliseconds: rows are recorded in
- * groups ahead of being sent, and each one's deadline (src/ledger/settle-rule.ts) counts from
+ * How long after a row is recorded it may still be started, in milliseconds: rows are recorded a
+ * wave ahead of being sent (`--rate` and 429 pauses may hold a wave back), and each one's deadline (src/ledger/settle-rule.ts) counts from
  * this. A row about to start later moves the deadlines of the rows still waiting on first
  * (`ensureStartable`), so a lookup after a crash never takes a row that may still leave for not sent.
  */
@@ -76,10 +77,10 @@ async function onCreated(op: Operation, row: ValidRow, res: Record<string, unkno
     attention.push(...cashOutAnswerProblems(row.body.value, res as unknown as CashOutResponse));
   } else {
     out.brCode = res.qrCode as string;
-    const { checkCashInBrCode } = await import('../../pix/brcode-check.js');
+    const { checkCashInBrCode } = await import('../pix/brcode-check.js');
     attention.push(...checkCashInBrCode(res.qrCode as string, row.body.value).attention);
     if (qrDir !== undefined) {
-      const { decodeQrImage } = await import('../../pix/qr-image.js');
+      const { decodeQrImage } = await import('../pix/qr-image.js');
       const png = decodeQrImage(res.qrCodeBase64 as string);
       const file = join(qrDir, `row-${row.row}-${row.orderId}.png`);
       if (!png) attention.push('qrCodeBase64 is not a base64 PNG image; no PNG written');
@@ -98,7 +99,7 @@ async function onCreated(op: Operation, row: ValidRow, res: Record<string, unkno
 }
 
 /**
- * What a row needs of its batch run (src/cli/batch/send.ts `sendAll`): the run's settings and
+ * What a row needs of its batch run (src/batch/engine.ts): the run's settings and
  * dependencies, and the state its rows share (stopping, start-by times, the 429 pause, the
  * outcomes written in groups, the tally), as functions.
  */
@@ -129,7 +130,7 @@ export interface RowRun {
   /** Row `id` was recorded at `fromMs`: it may start until `fromMs` + {@link START_WITHIN_MS}. */
   recorded(id: number | string, fromMs: number): void;
   /** Before row `id` starts: moves the deadlines on when it is past its start-by. @throws the ledger's errors */
-  ensureStartable(id: number | string): void;
+  ensureStartable(id: number | string): Promise<void>;
   /** Row `id` has left (or will not): it no longer counts for start-by. */
   started(id: number | string): void;
   /** Records a row's outcome with the next group (never throws: a failed write only warns). */
@@ -143,51 +144,72 @@ export interface RowRun {
 }
 
 /**
- * Sends one row through the pipeline's steps: record (unless recorded ahead: `ledgerId`) → send →
+ * Asks the gateway for the row's own `orderId` before it is recorded (the second witness).
+ * @returns the row's result when that ends it (held at the gateway: `already_at_gateway`; cannot
+ *   be asked: `not_sent`, fail closed; the run stopped meanwhile: `not_started`), else undefined
+ */
+async function witnessRow(run: RowRun, row: ValidRow, base: RowResult): Promise<RowResult | undefined> {
+  try {
+    const w = await witnessOrder(run.lookup(), row.orderId, run.signal);
+    if (w.kind === 'held') {
+      return {
+        ...base,
+        outcome: 'already_at_gateway',
+        transactionId: w.data.transactionId,
+        status: String(w.data.status),
+        error: t('batchRow.alreadyAtGateway', row.orderId, describeFound(w.data)),
+      };
+    }
+  } catch (err) {
+    if (err instanceof AuthError) run.stop(err);
+    if (!(err instanceof PaycliError)) throw err;
+    return { ...base, error: redact(err.message) };
+  }
+  return run.stopping() ? { ...base, outcome: 'not_started' } : undefined;
+}
+
+/** Records a row on its own (a wave of one), just before it is sent. @returns its entry, or the row's result when it is refused or the ledger fails (that stops the run) */
+async function recordAlone(run: RowRun, row: ValidRow, base: RowResult): Promise<number | RowResult> {
+  const from = Date.now();
+  try {
+    const [out] = await recordRows(run, [row]);
+    if (out instanceof UsageError) return { ...base, outcome: 'not_sent', error: out.message };
+    run.recorded(out!.id, from);
+    return out!.id;
+  } catch (err) {
+    run.stop(err instanceof PaycliError ? err : new UsageError(String(err)));
+    return { ...base, outcome: 'not_sent', error: (err as Error).message };
+  }
+}
+
+/**
+ * Sends one row through the pipeline's steps: record (unless recorded in its wave: `ledgerId`) → send →
  * classify → record end; 429 answers send it again after `Retry-After`. With `witness`, the
  * gateway is asked for the row's `orderId` first (before it is recorded): a row it holds is
  * `already_at_gateway`; a row it cannot be asked about is `not_sent` (fail closed).
  */
 export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number | string, witness = false): Promise<void> {
-  const { op, settings } = run;
   const base: RowResult = { row: row.row, line: row.line, orderId: row.orderId, outcome: 'not_sent', valueCents: row.body.value };
   if (witness) {
-    try {
-      const w = await witnessOrder(run.lookup(), row.orderId, run.signal);
-      if (w.kind === 'held') {
-        return run.finish({
-          ...base,
-          outcome: 'already_at_gateway',
-          transactionId: w.data.transactionId,
-          status: String(w.data.status),
-          error: t('batchRow.alreadyAtGateway', row.orderId, describeFound(w.data)),
-        });
-      }
-    } catch (err) {
-      if (err instanceof AuthError) run.stop(err);
-      if (!(err instanceof PaycliError)) throw err;
-      return run.finish({ ...base, error: redact(err.message) });
-    }
-    if (run.stopping()) return run.finish({ ...base, outcome: 'not_started' });
+    const ended = await witnessRow(run, row, base);
+    if (ended) return run.finish(ended);
   }
+  const id = ledgerId ?? (await recordAlone(run, row, base));
+  if (typeof id === 'object') return run.finish(id);
+  return sendRecorded(run, row, id, base);
+}
+
+/** A recorded row's send, until it ends (429 answers: sent again after `Retry-After`, at most {@link MAX_429_RETRIES} times). */
+async function sendRecorded(run: RowRun, row: ValidRow, id: number | string, base: RowResult): Promise<void> {
+  const { op, settings } = run;
   // The profile's `order-id off` (a gateway that refuses unknown fields): a derived reference is
   // kept in the ledger only; a row's own is always sent.
   const body = !row.ownOrderId && settings.orderId === 'off' ? row.body : { ...row.body, orderId: row.orderId };
-  let id: number | string;
-  const from = Date.now();
-  try {
-    id = ledgerId ?? run.ledger.group(() => recordRow(run, row).id);
-  } catch (err) {
-    if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) return run.finish({ ...base, outcome: 'not_sent', error: err.message });
-    run.stop(err instanceof PaycliError ? err : new UsageError(String(err)));
-    return run.finish({ ...base, outcome: 'not_sent', error: (err as Error).message });
-  }
-  if (ledgerId === undefined) run.recorded(id, from);
   const ends = { end: (entry: number, outcome: Outcome, details?: EndDetails) => run.endLater(entry, outcome, details ?? {}) };
   const request = { path: op.path, body, schema: op.response(), advice: `look order ${row.orderId} up at the gateway before sending it again` };
   for (let attempt = 0; ; attempt++) {
     try {
-      run.ensureStartable(id);
+      await run.ensureStartable(id);
     } catch (err) {
       // The row's deadline could not be moved on: it is not sent (a lookup could take it for not sent too early).
       run.started(id);
@@ -205,10 +227,10 @@ export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number
     if (sent.created) {
       // the answer's problems are recorded with it: later runs report the row needs_attention until `history resolve`
       const { result, attention } = await onCreated(op, row, sent.result.data as Record<string, unknown>, base, run.qrDir);
-      steps.recordEnd(op.kind, ends, Number(id), sent, attention);
+      await steps.recordEnd(op.kind, ends, Number(id), sent, attention);
       return run.finish(result);
     }
-    steps.recordEnd(op.kind, ends, Number(id), sent);
+    await steps.recordEnd(op.kind, ends, Number(id), sent);
     const { err, outcome, details } = sent;
     if (err instanceof AuthError) run.stop(err);
     if (outcome === 'unknown' && err instanceof GatewayError) run.unknownExit(ExitCode.GATEWAY);
@@ -218,7 +240,7 @@ export async function sendBatchRow(run: RowRun, row: ValidRow, ledgerId?: number
 }
 
 /**
- * The result of a row an earlier run of the file finished (src/cli/batch/check.ts `planFor`): paid
+ * The result of a row an earlier run of the file finished (src/batch/check.ts `planFor`): paid
  * (`already_ok`), refused (`already_refused`), or created but wrong and not settled by
  * `history resolve` (`needs_attention` again, naming its ledger entry).
  */
@@ -236,31 +258,22 @@ export function earlierRunResult(row: ValidRow, plan: Exclude<Plan, 'send' | 're
 }
 
 /**
- * The record step for a row (src/payment/pipeline.ts `steps.record`), alone or inside the group
- * the run records ahead (the caller's transaction).
- * @throws UsageError `duplicate_cashout` / `duplicate_order`; the ledger's errors
- */
-export function recordRow(run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>, row: ValidRow): { id: number } {
-  return steps.record(run.ledger, beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId), {
-    windowMin: run.settings.duplicateWindowMin,
-    allowDuplicate: run.allowDuplicate,
-  });
-}
-
-/**
- * The record step for a group of rows recorded ahead (src/payment/pipeline.ts `steps.recordMany`,
- * in the caller's transaction): one round trip on the team ledger.
+ * The record step for a wave of rows (src/payment/pipeline.ts `steps.recordMany`): the outcomes
+ * held back (`ends`) written, then each row checked and recorded, in one transaction, just before the
+ * wave can leave: one round trip on the team ledger, one disk sync on the local one.
  * @returns per row, in order: its entry, or the UsageError (`duplicate_cashout` / `duplicate_order`) that refused it
- * @throws the ledger's other errors
+ * @throws the ledger's other errors (then nothing of the call is recorded)
  */
 export function recordRows(
   run: Pick<RowRun, 'op' | 'settings' | 'batchId' | 'target' | 'sandbox' | 'allowDuplicate' | 'ledger'>,
   rows: readonly ValidRow[],
-): Array<{ id: number } | UsageError> {
+  ends: readonly EndRecord[] = [],
+): Promise<Array<{ id: number } | UsageError>> {
   return steps.recordMany(
     run.ledger,
     rows.map((row) => beginInfo(run.op, row, run.target, run.sandbox, run.settings, run.batchId)),
     { windowMin: run.settings.duplicateWindowMin, allowDuplicate: run.allowDuplicate },
+    ends,
   );
 }
 

@@ -1,18 +1,13 @@
 /**
- * Steps 1 and 2 of a batch run (docs/batch-runs.md; the run is src/cli/batch/send.ts): every row of
- * the file mapped and judged with the schemas of a single payment (gather, validate), what the
- * ledger knows of each row's order reference (guard), the summary and the one confirmation.
+ * Step 1 of a batch run (docs/batch-runs.md; the run is src/batch/engine.ts): every row of the file
+ * mapped and judged with the schemas of a single payment (gather, validate), and what the ledger
+ * knows of each row's order reference (guard). The summary and the one confirmation are the CLI's
+ * (src/cli/batch/confirm.ts).
  */
 import { createHash } from 'node:crypto';
 import type * as z from 'zod/mini';
-import { ExitCode, UsageError } from '../../core/errors.js';
-import { endpointHost } from '../../gateway/endpoint.js';
-import { formatReais } from '../../pix/money.js';
-import { logger, runStreams } from '../../core/logger.js';
-import { redact } from '../../core/sanitize.js';
-import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../../gateway/schemas.js';
-import type { Settings } from '../../config/settings.js';
-import { canPrompt } from '../../core/terminal.js';
+import { UsageError } from '../core/errors.js';
+import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../gateway/schemas.js';
 import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './read.js';
 import type { RowSpool } from './spool.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
@@ -29,8 +24,8 @@ import {
   type GatheredRow,
   type RowProblem,
 } from './rows.js';
-import type { BatchKind, BatchOperation, BatchOptions } from './run.js';
-import { t } from '../../core/i18n/index.js';
+import type { BatchKind, BatchOperation } from './outcome.js';
+import { t } from '../core/i18n/index.js';
 
 /** A kind of batch with the schemas its rows and answers are checked by. */
 export interface Operation extends BatchOperation {
@@ -80,6 +75,12 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
   };
 }
 
+/** The flags the check reads: `--retry-refused` (refused rows are sent again), `--allow-duplicate` (identical rows allowed). */
+export interface ScanOptions {
+  retryRefused?: boolean;
+  allowDuplicate?: boolean;
+}
+
 /** What the check of the whole file found. */
 export interface Scan {
   rows: number;
@@ -113,7 +114,49 @@ export function planFor(prev: PreviousRow | undefined, retryRefused: boolean): P
 const PLAN_STEP = 256;
 
 /** What a dry run without a ledger knows of earlier runs: nothing. */
-export const NO_LEDGER: Pick<BatchLedger, 'previousMany'> = { previousMany: (orderIds) => orderIds.map(() => undefined) };
+export const NO_LEDGER: Pick<BatchLedger, 'previousMany'> = { previousMany: async (orderIds) => orderIds.map(() => undefined) };
+
+/** Counts what is to be sent of `rows`, given what the ledger knows of each (`prevs`, in their order). */
+function countPlans(scan: Scan, rows: ReadonlyArray<{ row: number; value: number }>, prevs: ReadonlyArray<PreviousRow | undefined>, retryRefused: boolean): void {
+  rows.forEach((u, i) => {
+    const plan = planFor(prevs[i], retryRefused);
+    if (plan === 'already_ok' || plan === 'needs_attention') scan.alreadyOk++;
+    else if (plan === 'already_refused') scan.alreadyRefused++;
+    else {
+      if (plan === 'resolve') scan.unknown++;
+      scan.toSend.count++;
+      scan.toSend.cents += u.value;
+      if (u.value > scan.toSend.largest) scan.toSend = { ...scan.toSend, largest: u.value, largestRow: u.row };
+    }
+  });
+}
+
+/** A valid row's problems as part of the file: an `order-id` or (without `--allow-duplicate`) a whole row already seen. */
+function repeatProblems(op: Operation, r: ValidRow, seen: { ownIds: IdentitySet; identities?: IdentitySet }): RowProblem[] {
+  const problems: RowProblem[] = [];
+  if (r.ownOrderId) {
+    const first = seen.ownIds.claim(textIdentity(r.orderId), r.row);
+    if (first !== undefined) problems.push({ line: r.line, row: r.row, column: 'order-id', message: t('batchRow.sameOrderId', r.orderId, first) });
+  }
+  const first = seen.identities?.claim(rowIdentity(op.kind, r.body), r.row);
+  if (first !== undefined) problems.push({ line: r.line, row: r.row, column: '', message: t('batch.sameRow', op.kind, first) });
+  return problems;
+}
+
+/** The problem of a file without rows (CSV: none under its header), if it is one. */
+function emptyFileProblem(format: BatchFormat, sawHeader: boolean, scan: Scan): RowProblem | undefined {
+  if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
+    return { line: 1, row: 0, column: '', message: format === 'csv' ? t('batchRow.noRowsUnderHeader') : t('batchRow.noRows') };
+  }
+  return scan.rows === 0 ? { line: 1, row: 0, column: '', message: t('batchRow.noRows') } : undefined;
+}
+
+/** Where the rows stand: row 1's line while every row stands on the line after the one before (src/batch/check.ts `Scan.firstLine`). */
+function noteLine(scan: Scan, line: number): void {
+  scan.rows++;
+  if (scan.rows === 1) scan.firstLine = line;
+  else if (scan.firstLine !== undefined && line !== scan.firstLine + scan.rows - 1) scan.firstLine = undefined;
+}
 
 /**
  * Step 1: reads the whole file once, judging every row; with a spool, keeps each valid row there
@@ -127,34 +170,21 @@ export async function scanFile(
   format: BatchFormat,
   sha256: string,
   ledger: Pick<BatchLedger, 'previousMany'>,
-  opts: BatchOptions,
+  opts: ScanOptions,
   tick: () => void,
   spool?: RowSpool,
 ): Promise<Scan> {
   const map = rowMapper(op, format, sha256);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0, postbackUrls: new Set() };
-  const identities = new IdentitySet();
-  const ownIds = new IdentitySet();
+  const seen = { ownIds: new IdentitySet(), ...(opts.allowDuplicate ? {} : { identities: new IdentitySet() }) };
   let sawHeader = format === 'jsonl';
   const digest = createHash('sha256');
   // The ledger is asked about PLAN_STEP rows at once (one round trip on the team ledger).
   let unplanned: Array<{ row: number; orderId: string; value: number }> = [];
-  const plan = (): void => {
+  const plan = async (): Promise<void> => {
     const rows = unplanned;
     unplanned = [];
-    if (!rows.length) return;
-    const prevs = ledger.previousMany(rows.map((u) => u.orderId));
-    rows.forEach((u, i) => {
-      const plan = planFor(prevs[i], Boolean(opts.retryRefused));
-      if (plan === 'already_ok' || plan === 'needs_attention') scan.alreadyOk++;
-      else if (plan === 'already_refused') scan.alreadyRefused++;
-      else {
-        if (plan === 'resolve') scan.unknown++;
-        scan.toSend.count++;
-        scan.toSend.cents += u.value;
-        if (u.value > scan.toSend.largest) scan.toSend = { ...scan.toSend, largest: u.value, largestRow: u.row };
-      }
-    });
+    if (rows.length) countPlans(scan, rows, await ledger.previousMany(rows.map((u) => u.orderId)), Boolean(opts.retryRefused));
   };
   for await (const rec of readRecords(source, format, digest)) {
     tick();
@@ -163,74 +193,24 @@ export async function scanFile(
       scan.problems.push(...map.header(rec));
       continue;
     }
-    scan.rows++;
-    if (scan.rows === 1) scan.firstLine = rec.line;
-    else if (scan.firstLine !== undefined && rec.line !== scan.firstLine + scan.rows - 1) scan.firstLine = undefined;
+    noteLine(scan, rec.line);
     const r = map.row(rec);
     if (!r.ok) {
       for (const p of r.problems) scan.problems.push({ line: r.line, row: r.row, ...p });
       continue;
     }
-    if (r.ownOrderId) {
-      const first = ownIds.claim(textIdentity(r.orderId), r.row);
-      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: 'order-id', message: t('batchRow.sameOrderId', r.orderId, first) });
-    }
-    if (!opts.allowDuplicate) {
-      const first = identities.claim(rowIdentity(op.kind, r.body), r.row);
-      if (first !== undefined) scan.problems.push({ line: r.line, row: r.row, column: '', message: t('batch.sameRow', op.kind, first) });
-    }
+    scan.problems.push(...repeatProblems(op, r, seen));
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
     await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
     const postbackUrl = (r.body as { postbackUrl?: unknown }).postbackUrl;
     if (typeof postbackUrl === 'string' && scan.postbackUrls.size < POSTBACK_URLS_KEPT) scan.postbackUrls.add(postbackUrl);
     unplanned.push({ row: r.row, orderId: r.orderId, value: r.body.value });
-    if (unplanned.length >= PLAN_STEP) plan();
+    if (unplanned.length >= PLAN_STEP) await plan();
   }
-  plan();
-  if (!sawHeader || (format === 'csv' && scan.rows === 0 && !scan.problems.length)) {
-    scan.problems.push({ line: 1, row: 0, column: '', message: format === 'csv' ? t('batchRow.noRowsUnderHeader') : t('batchRow.noRows') });
-  } else if (scan.rows === 0) scan.problems.push({ line: 1, row: 0, column: '', message: t('batchRow.noRows') });
+  await plan();
+  const empty = emptyFileProblem(format, sawHeader, scan);
+  if (empty) scan.problems.push(empty);
   if (digest.digest('hex') !== sha256) throw new UsageError(t('batchFile.changed', source.name), { field: '--batch' });
   await spool?.finish();
   return scan;
-}
-
-/** Exit 2 with every bad row listed (text, or one JSON document with `--json`). */
-export function reportProblems(source: BatchSource, problems: RowProblem[], json: boolean): void {
-  const rows = new Set(problems.map((p) => p.row)).size;
-  const message = t('batchRow.problems', source.name, problems.length, rows);
-  if (json) {
-    runStreams().stderr.write(`${redact(JSON.stringify({ error: { code: 'validation', message, problems } }))}\n`);
-  } else {
-    const lines = problems.map((p) => `  ${t('batchRow.where', p.line, p.row)}${p.column ? `, ${p.column}` : ''}: ${p.message}`);
-    logger.error(`${message}:\n${lines.join('\n')}`);
-  }
-  process.exitCode = ExitCode.USAGE;
-}
-
-/** The summary shown before sending (stderr), and asked about. */
-export function summaryText(op: Operation, source: BatchSource, sha256: string, scan: Scan, settings: Settings): string {
-  const gateway = endpointHost(settings.endpoint, t('batch.sandboxGateway'));
-  const lines = [
-    t('batch.summary.file', source.name, t('batch.rows', scan.rows), sha256.slice(0, 16)),
-    t('batch.summary.toSend', t('batch.count', scan.toSend.count, op.kind), formatReais(scan.toSend.cents)),
-  ];
-  if (scan.toSend.count) lines.push(t('batch.summary.largest', formatReais(scan.toSend.largest), scan.toSend.largestRow));
-  if (scan.alreadyOk) lines.push(t('batch.summary.alreadyOk', t('batch.rows', scan.alreadyOk)));
-  if (scan.alreadyRefused) lines.push(t('batch.summary.refused', t('batch.rows', scan.alreadyRefused)));
-  if (scan.unknown) lines.push(t('batch.summary.unknown', t('batch.rows', scan.unknown)));
-  lines.push(t('batch.summary.profile', settings.profile), t('batch.summary.gateway', gateway));
-  return lines.join('\n');
-}
-
-/** Asks once (default No). @throws UsageError when it cannot ask and `--yes` is missing */
-export async function confirm(op: Operation, summary: string, count: number, opts: BatchOptions): Promise<void> {
-  if (opts.yes) return;
-  if (!canPrompt(opts)) {
-    throw new UsageError(t('batch.needsYes', t('batch.count', count, op.kind)), { field: '--yes', hint: t('batch.needsYesHint') }, 'confirmation_required');
-  }
-  const [{ confirm: ask }, { promptContext, yesNoTheme }] = await Promise.all([import('@inquirer/prompts'), import('../../payment/prompts.js')]);
-  if (!(await ask({ message: t('batch.confirm', t('batch.count', count, op.kind)), default: false, theme: yesNoTheme() }, promptContext()))) {
-    throw new UsageError(t('batch.notConfirmed'), {}, 'confirmation_required');
-  }
 }

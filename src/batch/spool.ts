@@ -11,8 +11,8 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../../core/errors.js';
-import { t } from '../../core/i18n/index.js';
+import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
 
 /** A checked row: where it stands in the file, its body (interface field names; `value` in cents), its order reference. */
 export interface SpooledRow {

@@ -3,7 +3,7 @@
  * or `;` separated, told apart on the header line; UTF-8 with or without a BOM; quoted cells may
  * hold separators and line breaks) or JSON Lines (one `--input` document a line; blank lines
  * skipped). The file is read once to fingerprint it and once to check it (the send reads the
- * checked rows back: src/cli/batch/spool.ts); stdin (`-`) is first copied to a private temporary
+ * checked rows back: src/batch/spool.ts); stdin (`-`) is first copied to a private temporary
  * file so that it can be read twice.
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../../core/errors.js';
-import { t } from '../../core/i18n/index.js';
-import { toUtf8, type Encoding } from '../../core/text-encoding.js';
-import { processContext } from '../../core/terminal.js';
+import { UsageError } from '../core/errors.js';
+import { t } from '../core/i18n/index.js';
+import { toUtf8, type Encoding } from '../core/text-encoding.js';
+import { processContext } from '../core/terminal.js';
 
 /**
  * Bytes read at a time: a chunk's records wait in the parser's buffer until their turn, so a small
