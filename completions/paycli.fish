@@ -1340,7 +1340,7 @@ complete -c paycli -n '__paycli_at \'help\' 0' -a 'ledger' -d 'the team ledger o
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'listen' -d 'receive postbacks (payment notifications), print each one, optionally forward them to your app'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'brcode' -d 'inspect, draw and create Pix BR Codes ("Pix Copia e Cola" / QR code payloads)'
 complete -c paycli -n '__paycli_at \'help\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
-complete -c paycli -n '__paycli_at \'help\'' -l man -d 'open the manual page (every command on one page) in the language in use, with man -l'
+complete -c paycli -n '__paycli_at \'help\'' -l man -d 'open the manual page (every command on one page) in the language in use, with man -l; at the command named, in less'
 complete -c paycli -n '__paycli_at \'help\'' -s h -l help -d 'show help'
 complete -c paycli -n '__paycli_at \'help\'' -s V -l version -d 'print the version (with --verbose: also Node, the SQLite driver, and where the ledger, config and cache are)'
 complete -c paycli -n '__paycli_at \'help\'' -l json -d 'print the result as one JSON document on stdout (errors as JSON on stderr); --json FIELDS (a comma list) prints only those fields'

@@ -115,7 +115,7 @@ export const en = {
   'help.cmd.argument': 'a command and its subcommands, or examples',
   'help.cmd.after': (files: string) =>
     `paycli help examples prints the folder of the example files that ship with paycli (${files}),\nwhich the examples of every --help use; copy a file before changing it.`,
-  'help.cmd.man': 'open the manual page (every command on one page) in the language in use, with man -l',
+  'help.cmd.man': 'open the manual page (every command on one page) in the language in use, with man -l; at the command named, in less',
   'help.man.missing': (page: string) => `the manual page ${page} is missing; build paycli (npm run build) or reinstall it`,
   'help.man.failed': (page: string) => `man could not show the manual page; read ${page} with any roff viewer (e.g. groff -man -Tutf8)`,
   'help.usage.options': 'options',

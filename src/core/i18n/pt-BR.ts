@@ -118,7 +118,7 @@ export const ptBR: Catalog = {
   'help.cmd.argument': 'um comando e seus subcomandos, ou examples',
   'help.cmd.after': (files) =>
     `paycli help examples mostra a pasta dos arquivos de exemplo que vêm com o paycli (${files}),\nusados nos exemplos de todo --help; copie o arquivo antes de alterá-lo.`,
-  'help.cmd.man': 'abre a página de manual (todos os comandos numa página) no idioma em uso, com man -l',
+  'help.cmd.man': 'abre a página de manual (todos os comandos numa página) no idioma em uso, com man -l; no comando indicado, no less',
   'help.man.missing': (page) => `a página de manual ${page} não existe; compile o paycli (npm run build) ou instale-o de novo`,
   'help.man.failed': (page) => `o man não conseguiu mostrar a página de manual; leia ${page} com outro leitor de roff (p. ex. groff -man -Tutf8)`,
   'help.usage.options': 'opções',
