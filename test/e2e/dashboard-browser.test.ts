@@ -7,13 +7,16 @@
  * at 390 and 1440 px (test-output/screenshots/, not committed) and must not scroll sideways.
  * Every wait is for an element or an event, never a fixed sleep.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { horizontalOverflow, launchBrowser, newPage, screenshot, WIDTHS, type BrowserHandle } from '../helpers/browser.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { makeHome, runPaycli, scaledMs, type Home } from '../helpers/cli.js';
+import { SCREENSHOT_DIR } from '../helpers/browser.js';
 import { startListenProcess, waitFor, type ListenProcess } from '../helpers/listen.js';
 import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox.js';
 
@@ -118,4 +121,17 @@ it('shows a cash-in created from the CLI live, pays it, lists and resends its po
   await again.waitForSelector('[data-testid=detail-facts][data-state=paid]');
   await photograph(again, 'after-restart');
   await again.context().close();
+});
+
+it("scripts/dashboard-screenshot.mjs makes the README's picture of the dashboard (here into test-output/, the committed one is docs/dashboard.png)", async () => {
+  const out = join(SCREENSHOT_DIR, 'readme-dashboard.png');
+  const run = await promisify(execFile)(process.execPath, [resolve(__dirname, '../../scripts/dashboard-screenshot.mjs'), out], {
+    encoding: 'utf8',
+    timeout: scaledMs(60_000, 0.75),
+  });
+  expect(run.stdout.trim()).toBe(out);
+  const png = readFileSync(out);
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1440, 900]);
+  expect(readFileSync(resolve(__dirname, '../../README.md'), 'utf8')).toContain('](docs/dashboard.png)');
 });

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Makes the README's picture of the sandbox dashboard (docs/dashboard.png): starts the built `paycli sandbox`
+// on 127.0.0.1 with a fresh state folder, creates a few cash-ins and a cash-out, pays one, opens a cash-in
+// (QR code, BR Code, controls, postbacks) in Debian's headless chromium (through playwright-core; nothing is
+// downloaded) and photographs the page 1440 px wide. Usage: node scripts/dashboard-screenshot.mjs [out.png]
+// (run `npm run build` first; test/e2e/dashboard-browser.test.ts runs it into test-output/).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = resolve(import.meta.dirname, '..');
+const out = resolve(process.argv[2] ?? join(root, 'docs/dashboard.png'));
+const data = mkdtempSync(join(tmpdir(), 'paycli-dashboard-shot-'));
+const env = { ...process.env, PAYCLI_DATA_DIR: data, PAYCLI_CONFIG_DIR: join(data, 'config'), HOME: data, PAYCLI_LANG: 'en', LANG: 'en_US.UTF-8' };
+const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+let browser;
+const cleanup = () => {
+  child.kill('SIGKILL');
+  rmSync(data, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+let log = '';
+const [url, dashboard] = await new Promise((ok, fail) => {
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    log += d;
+    const a = /listening on (http:\/\/\S+)/.exec(log);
+    const b = /dashboard on (http:\/\/\S+)/.exec(log);
+    if (a && b) ok([a[1], b[1]]);
+  });
+  child.once('exit', (c) => fail(new Error(`sandbox exited ${c}: ${log}`)));
+});
+const post = async (path, body) => {
+  const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(j)}`);
+  return j;
+};
+const payer = {
+  payerName: 'Fulano de Tal',
+  payerDocument: '123.456.789-09',
+  payerEmail: 'fulano@example.com',
+  payerPhone: '11987654321',
+  productName: 'Camiseta',
+  productDescription: 'Camiseta azul M',
+};
+const ids = [];
+for (const [value, orderId] of [
+  [4990, 'pedido-1001'],
+  [12900, 'pedido-1002'],
+  [2500, 'pedido-1003'],
+])
+  ids.push((await post('/transaction/qrcode/cashin', { ...payer, value, orderId })).transactionId);
+await post(`/_sandbox/transactions/${ids[0]}/pay`);
+await post(`/_sandbox/transactions/${ids[1]}/pay`);
+await post('/transaction/cashout', {
+  value: 1550,
+  pixKeyType: 2,
+  pixKey: 'fulano@example.com',
+  cpfCnpj: '',
+  person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '' },
+  orderId: 'saque-77',
+});
+const shown = (await post('/transaction/qrcode/cashin', { ...payer, value: 8750, orderId: 'pedido-1004' })).transactionId;
+
+browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', timezoneId: 'America/Sao_Paulo' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${dashboard}#tx=${shown}`);
+  await page.waitForSelector(`tr[data-testid=transaction-row][data-id="${shown}"]`);
+  await page.waitForSelector('[data-testid=detail] [data-testid=qr-image]');
+  await page.screenshot({ path: out });
+  console.log(out);
+} finally {
+  await browser.close();
+}
+process.exit(0);
