@@ -61,7 +61,7 @@ export interface SendPlan {
   qrDir?: string;
   /** The lookup settings of the run's profile. @throws UsageError when there are none */
   lookup(): Settings;
-  /** Called once per row read (src/batch/memory.ts). */
+  /** Called once per row read (src/core/memory.ts). */
   tick(): void;
   /** The gateway's send in place of the run's own connection pool (tests: a gateway in memory). */
   send?: RowRun['deps']['send'];

@@ -198,13 +198,14 @@ ${t('help.title.examples')}
   $ paycli help cashout
   $ paycli help config set
   $ paycli help examples
-  $ paycli help --man
+  $ paycli help --man cashout
   $ cat "$(paycli help examples)/payout.json"`,
     )
     .action(async (path: string[], opts: { man?: boolean }, cmd: Command) => {
       if (opts.man) {
-        if (path.length) findCommand(program, path, cmd); // an unknown name is exit 2 before man starts
-        await openManPage(cmd);
+        // an unknown name is exit 2 before man starts; a known one is where the page opens
+        const at = path.length ? commandPath(findCommand(program, path, cmd)) : undefined;
+        await openManPage(cmd, at);
         return;
       }
       if (path.length === 1 && path[0] === 'examples') {
@@ -228,12 +229,14 @@ export function manPagePath(): string {
 }
 
 /**
- * `paycli help --man`: opens the manual page of the language of the run with `man -l <file>`
- * (man-db's local-file mode: no MANPATH needed, an install anywhere works), on the terminal as
- * `man paycli` would, or as plain text when stdout is no terminal. Exit 2 naming the file when
- * the page is missing or no `man` program runs (then the file can be read with any roff viewer).
+ * `paycli help --man [command]`: opens the manual page of the language of the run with `man -l
+ * <file>` (man-db's local-file mode: no MANPATH needed, an install anywhere works), on the terminal
+ * as `man paycli` would, or as plain text when stdout is no terminal. With a command (`paycli`
+ * followed by its path, e.g. `paycli config set`), the pager `less` opens at that command's section
+ * (a `+/` search added to `LESS`; another pager shows the page from its start). Exit 2 naming the
+ * file when the page is missing or no `man` program runs (then the file can be read with any roff viewer).
  */
-async function openManPage(reporter: Command): Promise<void> {
+async function openManPage(reporter: Command, at?: string): Promise<void> {
   const page = manPagePath();
   const { existsSync } = await import('node:fs');
   if (!existsSync(page)) reporter.error(`error: ${t('help.man.missing', page)}`, { exitCode: 2, code: 'paycli.manMissing' });
@@ -244,7 +247,8 @@ async function openManPage(reporter: Command): Promise<void> {
   process.on('SIGINT', ignore);
   try {
     const own = !inProcess();
-    const child = spawn('man', ['-l', page], { stdio: ['inherit', own ? 'inherit' : 'pipe', 'inherit'], env: base.env });
+    const env = at ? { ...base.env, LESS: `${base.env.LESS ? `${base.env.LESS} ` : ''}+/^ +${at} \\[` } : base.env;
+    const child = spawn('man', ['-l', page], { stdio: ['inherit', own ? 'inherit' : 'pipe', 'inherit'], env });
     if (!own) child.stdout?.on('data', (chunk: Buffer) => base.stdout.write(chunk));
     const status = await new Promise<number | null>((done) => {
       child.on('error', () => done(null));

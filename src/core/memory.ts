@@ -1,7 +1,9 @@
 /**
- * Keeps the memory of a long stream of small values flat (docs/speed.md, "history's memory"):
- * `history --limit all` with `--jq`, `--template` or `--json` on a ledger of a million payments.
- * Each entry leaves garbage behind (its JSON text, jq's input and output, a template's render),
+ * Keeps the memory of a long stream of small values flat (docs/speed.md, "History's memory" and
+ * the batch's "Peak RSS"): `history --limit all` with `--jq`, `--template` or `--json` on a ledger
+ * of a million payments, and a batch run's rows (src/cli/batch/send.ts calls it once per row read).
+ * Each value leaves garbage behind (its JSON text, jq's input and output, a template's render, a
+ * row waiting in a group or a record in the parser),
  * and Node lets V8's young generation grow up to 16 MiB a half, then lets the old generation fill
  * with what outlived a few young collections long before it collects it: the peak RSS of a long
  * run ends some 40-60 MiB above a short one though what it keeps alive stays the same. The
@@ -9,7 +11,6 @@
  * {@link YOUNG_GENERATION_BYTES} and asks for a full collection every {@link COLLECT_EVERY} calls.
  * Nothing changes for a short stream: the first look happens after {@link LOOK_EVERY} values, and
  * V8's `gc` is exposed only at the first collection.
- * (src/cli/batch/memory.ts does the same for batch runs' rows.)
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

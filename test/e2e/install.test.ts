@@ -157,6 +157,7 @@ describe('npm pack and a global install', () => {
         /^man\/pt_BR\/man1\/paycli\.1$/,
         /^schemas\/[\w.-]+\.schema\.json$/,
         /^examples\/[\w.-]+\.(json|csv)$/,
+        /^dashboard\/app\.(js|css)$/,
       ];
       expect(files.filter((f) => !runs.some((re) => re.test(f)))).toEqual([]);
       for (const f of [
@@ -172,6 +173,8 @@ describe('npm pack and a global install', () => {
         'examples/payout.json',
         'examples/charges.csv',
         'examples/payouts.csv',
+        'dashboard/app.js',
+        'dashboard/app.css',
       ])
         expect(files).toContain(f);
     },

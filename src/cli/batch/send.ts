@@ -16,7 +16,7 @@ import { processContext } from '../../core/terminal.js';
 import { t } from '../../core/i18n/index.js';
 import { NO_LEDGER, scanFile, SCHEMAS, type Operation, type Scan } from '../../batch/check.js';
 import { BatchEngine, type BatchEnd, type BatchReporter } from '../../batch/engine.js';
-import { boundBatchMemory } from '../../batch/memory.js';
+import { boundStreamMemory } from '../../core/memory.js';
 import { exitCodeOf, type Tally } from '../../batch/outcome.js';
 import { withoutNothingSent } from '../../batch/recorder.js';
 import { RowSpool } from '../../batch/spool.js';
@@ -33,7 +33,7 @@ import type { PreparedBatch } from './run.js';
  */
 export async function checkAndSend(prepared: PreparedBatch): Promise<void> {
   const op: Operation = { ...prepared.op, ...SCHEMAS[prepared.op.kind] };
-  const tick = boundBatchMemory();
+  const tick = boundStreamMemory();
   // The rows checked are the rows sent (src/batch/spool.ts); a dry run sends nothing.
   const spool = prepared.settings ? new RowSpool() : undefined;
   try {
