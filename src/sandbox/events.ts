@@ -118,6 +118,8 @@ export class EventStore {
   /** Given-up events, oldest first: dropped next. */
   private readonly failed = new Set<string>();
   private readonly file: string | undefined;
+  /** Called after an event is added or changed (the dashboard's live updates, src/sandbox/dashboard.ts). */
+  onChange?: (e: SandboxEvent) => void;
   private readonly maxEvents: number;
   private readonly log: (line: string) => void;
   private fd: number | undefined;
@@ -280,6 +282,7 @@ export class EventStore {
     this.events.set(e.id, e);
     this.write({ e });
     this.trim();
+    this.onChange?.(e);
     return e;
   }
 
@@ -289,6 +292,7 @@ export class EventStore {
     if (attempt) pushAttempt(e, attempt);
     this.index(e);
     this.write({ u: e.id, ...changes, ...(attempt ? { a: attempt } : {}) });
+    this.onChange?.(e);
   }
 
   /** Drops events past the cap: oldest delivered first, then given up, then pending. */

@@ -53,6 +53,7 @@ import { TransactionStore, type SandboxTransaction } from './store.js';
 import { canonicalBody, validationProblem } from './validate.js';
 import { BANK_TIMEOUT_OBSERVATION, cashoutFate, DEFAULT_OPENING_BALANCE, failuresAnswer, FailureRules, withOpening, type FailureRule } from './failures.js';
 import { isHttpUrl } from '../gateway/net.js';
+import { createDashboard, DASHBOARD_PATH, isLoopback, type Dashboard } from './dashboard.js';
 import { t } from '../core/i18n/index.js';
 import { VERSION } from '../core/version.js';
 
@@ -128,6 +129,8 @@ export interface SandboxOptions {
   openingBalance?: number;
   /** Failure rules from the start (src/sandbox/failures.ts). */
   failures?: readonly FailureRule[];
+  /** Serve the dashboard under `/_dashboard/` (src/sandbox/dashboard.ts); default false. */
+  dashboard?: boolean;
 }
 
 /** A running sandbox. */
@@ -140,6 +143,8 @@ export interface Sandbox {
   /** What the state folder held at start: events kept, and how many still to deliver. */
   /** What a state folder gave back at start: events, those still pending, transactions. */
   restored: { events: number; pending: number; transactions: number };
+  /** The dashboard's address (`<url>/_dashboard/`), when it is served. */
+  dashboardUrl?: string;
   close(): Promise<void>;
 }
 
@@ -197,6 +202,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   for (const rule of opts.failures ?? []) rules.add(rule);
   const opening = opts.openingBalance ?? DEFAULT_OPENING_BALANCE;
   let created = 0;
+  const dashboard: Dashboard | undefined = opts.dashboard
+    ? createDashboard({
+        store,
+        events: () => events.all(),
+        balance: () => withOpening(store.balance(), opening),
+        act: (id, action) => act(id, action, 'dashboard'),
+        resend: (id) => resend(id),
+        eventView,
+        qr: async (tx) => (tx.externalId === undefined ? undefined : qrOf(tx.value, tx.externalId)),
+      })
+    : undefined;
+  if (dashboard) events.onChange = (e) => dashboard.eventChanged(e);
 
   /** Where a transaction's postbacks go: its own URL and the webhook, once each. */
   function targets(tx: SandboxTransaction): string[] {
@@ -225,6 +242,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const done = applyTransition(tx, action, new Date(), observation);
     if ('error' in done) return { status: 409, body: { message: done.error } };
     store.save(tx);
+    dashboard?.transactionChanged(tx);
     const sent = notify(tx);
     log(
       t(
@@ -243,6 +261,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   /** Remembers a new transaction and sends its `created` postbacks. */
   function remember(tx: SandboxTransaction): void {
     store.add(tx);
+    dashboard?.transactionChanged(tx);
     const sent = notify(tx);
     if (sent) log(t('sandbox.log.created', tx.kind === 'cashout', tx.transactionId, sent));
   }
@@ -342,10 +361,28 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     req.resume();
     const m = /^\/_sandbox\/events\/(evt_[0-9]{1,15})\/resend$/.exec(path);
     if (!m) return reply(404, { message: `no such sandbox endpoint: ${req.method} ${path} (use POST /_sandbox/events/<event id>/resend)` });
-    const e = deliverer.resend(m[1]!);
+    const e = resend(m[1]!);
     if (!e) return reply(404, { message: `no event ${m[1]} in this sandbox` });
-    log(t('sandbox.log.resendOne', e.id, e.status, e.transactionId));
     return reply(200, { resent: [eventView(e)] });
+  }
+
+  /** Resends one event (the control route's and the dashboard's); undefined for an unknown id. */
+  function resend(id: string): SandboxEvent | undefined {
+    const e = deliverer.resend(id);
+    if (e) log(t('sandbox.log.resendOne', e.id, e.status, e.transactionId));
+    return e;
+  }
+
+  /** A cash-in's BR Code (a real one, amount = `value`, txid from the externalId) and its QR code PNG, base64. */
+  async function qrOf(value: number, externalId: string): Promise<{ qrCode: string; qrCodeBase64: string }> {
+    const qrCode = buildBrCode({
+      ...SANDBOX_MERCHANT,
+      merchantName: SANDBOX_MERCHANT.name,
+      merchantCity: SANDBOX_MERCHANT.city,
+      amountCents: value,
+      txid: externalId.replace(/-/g, '').slice(0, 25),
+    });
+    return { qrCode, qrCodeBase64: (await QRCode.toBuffer(qrCode, QR_PNG_OPTIONS)).toString('base64') };
   }
 
   /** The failure rules' endpoint (src/sandbox/failures.ts `failuresAnswer`). */
@@ -412,6 +449,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+    if (dashboard && (path === DASHBOARD_PATH.slice(0, -1) || path.startsWith(DASHBOARD_PATH))) return dashboard.handle(req, res, (server.address() as AddressInfo).port);
     const reply = (status: number, body: unknown, note = '', headers: Record<string, string> = {}) => {
       sendJson(res, status, body, headers);
       log(`${req.method} ${path} → ${status}${note}`);
@@ -472,14 +510,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     if (route === 'cashin') {
       const externalId = randomUUID();
-      const qrCode = buildBrCode({
-        ...SANDBOX_MERCHANT,
-        merchantName: SANDBOX_MERCHANT.name,
-        merchantCity: SANDBOX_MERCHANT.city,
-        amountCents: value,
-        txid: externalId.replace(/-/g, '').slice(0, 25),
-      });
-      const png = await QRCode.toBuffer(qrCode, QR_PNG_OPTIONS);
+      const { qrCode, qrCodeBase64 } = await qrOf(value, externalId);
       const tx: SandboxTransaction = { ...base, kind: 'cashin', externalId };
       remember(tx);
       if (opts.autoPayMs !== undefined) {
@@ -489,7 +520,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         }, opts.autoPayMs);
         autoPayTimers.add(timer);
       }
-      return answerCreated(res, tx, { transactionId, externalId, orderId, qrCode, qrCodeBase64: png.toString('base64'), success: true }, reply);
+      return answerCreated(res, tx, { transactionId, externalId, orderId, qrCode, qrCodeBase64, success: true }, reply);
     }
     const fate = cashoutFate(body, withOpening(store.balance(), opening), rules);
     if (fate !== null && fate !== 'bank-timeout') return reply(400, { message: fate.refuse });
@@ -525,9 +556,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     transactions: store,
     events,
     restored: { events: restored.events, pending: restored.pending, transactions: store.size },
+    dashboardUrl: dashboard ? `http://${isLoopback(addr.address) ? host : '127.0.0.1'}:${addr.port}${DASHBOARD_PATH}` : undefined,
     close: async () => {
       for (const t of autoPayTimers) clearTimeout(t);
       autoPayTimers.clear();
+      dashboard?.close();
       const [pending] = await Promise.all([
         deliverer.close(),
         new Promise<void>((resolve) => {

@@ -109,6 +109,31 @@ export class TransactionStore {
     return [...this.byId.values()].sort((a, b) => b.transactionId - a.transactionId);
   }
 
+  /**
+   * One page of transactions, newest (highest id) first, of those matching `filter` (server-side
+   * paging for the dashboard, src/sandbox/dashboard.ts): one pass over the kept transactions, no sort.
+   * @param filter `kind` and `status` to keep (any when absent); `offset` ≥ 0 and `limit` ≥ 1 count matching rows
+   * @returns the rows of the page and how many match in all
+   */
+  page(filter: { kind?: SandboxTransaction['kind']; status?: PostbackStatus; offset: number; limit: number }): { rows: SandboxTransaction[]; total: number } {
+    const ids = [...this.byId.keys()];
+    if (!this.sorted(ids)) ids.sort((a, b) => a - b);
+    const rows: SandboxTransaction[] = [];
+    let total = 0;
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const tx = this.byId.get(ids[i]!)!;
+      if ((filter.kind !== undefined && tx.kind !== filter.kind) || (filter.status !== undefined && tx.status !== filter.status)) continue;
+      if (total >= filter.offset && rows.length < filter.limit) rows.push(tx);
+      total++;
+    }
+    return { rows, total };
+  }
+
+  private sorted(ids: number[]): boolean {
+    for (let i = 1; i < ids.length; i++) if (ids[i]! < ids[i - 1]!) return false;
+    return true;
+  }
+
   /** Closes the state file (the store stays readable in memory). */
   close(): void {
     this.db?.close();

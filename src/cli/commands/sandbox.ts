@@ -40,6 +40,8 @@ export function registerSandbox(program: Program) {
     .option('--keep-events <n>', t('help.sandbox.keepEvents'), '20000')
     .option('--opening-balance <cents>', t('help.sandbox.openingBalance'))
     .option('--failure <rule>', t('help.sandbox.failureRule'), (rule: string, rules: string[]) => [...rules, rule], [] as string[])
+    .option('--open', t('help.sandbox.open'))
+    .option('--no-dashboard', t('help.sandbox.noDashboard'))
     .addHelpText(
       'after',
       `
@@ -54,6 +56,7 @@ ${t('help.title.examples')}
   $ paycli sandbox ping
   $ paycli sandbox events --failed && paycli sandbox resend --failed
   $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &
+  $ paycli sandbox --open
   $ paycli sandbox --port 4030 --failure key-not-found:pix-key=ninguem@example.com --failure insufficient-balance:value=66600 &`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));

@@ -48,6 +48,10 @@ export interface SandboxRunOptions {
   openingBalance?: string;
   /** `--failure <failure>:pix-key=<key>|value=<cents>`, repeatable: failure rules from the start. */
   failure?: string[];
+  /** `--open`: open the dashboard in the browser. */
+  open?: boolean;
+  /** `--no-dashboard` makes it false. */
+  dashboard?: boolean;
 }
 
 /**
@@ -157,6 +161,26 @@ function dropList(text: string | undefined): number[] | undefined {
   return parts.map(Number);
 }
 
+/**
+ * Opens `url` in the browser: the command named by env `BROWSER` (the convention of xdg-open and
+ * Python's webbrowser; its first word is the program, the URL its last argument), else the
+ * system's default through the `open` package. A failure is reported through `warn`, never thrown:
+ * the sandbox keeps running.
+ */
+async function openBrowser(url: string, warn: (reason: string) => void): Promise<void> {
+  const browser = process.env.BROWSER?.trim();
+  try {
+    const { spawn } = await import('node:child_process');
+    const child = browser
+      ? spawn(browser.split(/\s+/)[0]!, [...browser.split(/\s+/).slice(1), url], { stdio: 'ignore', detached: true })
+      : await (await import('open')).default(url);
+    child.once('error', (err: NodeJS.ErrnoException) => warn(err.code ?? err.message));
+    child.unref();
+  } catch (err) {
+    warn((err as Error).message);
+  }
+}
+
 /** Starts the sandbox and resolves when it is stopped by SIGINT/SIGTERM. */
 export async function run(opts: SandboxRunOptions): Promise<void> {
   const port = portFlag(opts.port);
@@ -198,6 +222,7 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
       dropAfterCreate: drops,
       openingBalance: opening,
       failures,
+      dashboard: opts.dashboard !== false,
       log,
     });
   } catch (err) {
@@ -229,6 +254,10 @@ export async function run(opts: SandboxRunOptions): Promise<void> {
   });
   logger.notice(t('sandbox.listening', sandbox.url, notes.join('; ')));
   write(json ? JSON.stringify({ listening: sandbox.url }) : `listening on ${sandbox.url}`);
+  if (sandbox.dashboardUrl !== undefined) {
+    write(json ? JSON.stringify({ dashboard: sandbox.dashboardUrl }) : `dashboard on ${sandbox.dashboardUrl}`);
+    if (opts.open) await openBrowser(sandbox.dashboardUrl, (reason) => logger.warn(t('sandbox.dashboardOpenFailed', reason)));
+  }
   await stopped;
   await sandbox.close();
   if (state.lock) releaseStateDir(state.lock);
