@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/helpers/sequencer.js';
@@ -37,7 +38,11 @@ const LIMIT = timeLimitMs();
 
 // End-to-end tests spawn the built paycli (npm test builds first); they share nothing but the
 // dist folder, and each uses its own temporary config and data folders.
+/** paycli's version, as the build stamps it (tsup.config.ts), for the commands that in-process tests run. */
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
 export default defineConfig({
+  define: { __PAYCLI_VERSION__: JSON.stringify(version) },
   // The completion scripts' static bodies are imported as text (tsup.config.ts loads them the same way),
   // so that in-process tests can run `paycli completion`.
   plugins: [

@@ -5,7 +5,7 @@
  * commander's own output write to these streams. Kept tiny: src/cli/program.ts loads it at every start.
  */
 import type { Command } from 'commander';
-import { processContext, type RunContext } from '../core/terminal.js';
+import { processContext, useRunContext, type RunContext } from '../core/terminal.js';
 
 let make: (args: string[], command?: Command) => RunContext = processContext;
 let argv: readonly string[] = process.argv;
@@ -13,6 +13,7 @@ let argv: readonly string[] = process.argv;
 /** Runs later commands with streams, environment and clock from `maker` (tests); undefined restores the process's. */
 export function useBaseContext(maker?: (args: string[], command?: Command) => RunContext): void {
   make = maker ?? processContext;
+  useRunContext(maker); // the code that asks src/core/terminal.ts directly gets the same context
 }
 
 /** True while a test's context is in use (the process is not the run's own: never `process.exit`). */

@@ -37,7 +37,12 @@ export function commandContext(base: RunContext, output: OutputRequest): Command
   ctx.readLedger = async (profile) => (await import('../ledger/async-store.js')).openContractToRead(profile);
   ctx.payments = async () => {
     const { realDeps, resolveRunSettings } = await import('../payment/pipeline.js');
-    return { ...(await realDeps()), now: () => base.now().getTime(), settings: (flags, kind) => resolveRunSettings(flags, kind, base.env) };
+    return {
+      ...(await realDeps()),
+      now: () => base.now().getTime(),
+      settings: (flags, kind) => resolveRunSettings(flags, kind, base.env),
+      stdin: () => base.stdin,
+    };
   };
   return ctx;
 }

@@ -10,22 +10,7 @@ import { UsageError } from '../core/errors.js';
 import { isPortuguese, t } from '../core/i18n/index.js';
 import { formatReais } from '../pix/money.js';
 
-/** What a spreadsheet would run as a formula (OWASP "CSV injection"): text starting with `=`, `+`, `-`, `@`, a tab or a CR. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** Text as paycli writes it into a CSV cell: `'` before what a spreadsheet would run as a formula (`+5531…` → `'+5531…`). */
-export function guardFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/**
- * A CSV cell as paycli's own CSV wrote it, read back ({@link guardFormula} undone:
- * `'+5531998765432` → `+5531998765432`), so a results file or a `history` export can be fed back
- * into a batch (docs/batch-runs.md).
- */
-export function unguardCell(text: string): string {
-  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
-}
+export { guardFormula, unguardCell } from '../core/csv-cell.js';
 
 /**
  * The words of paycli's values in the `br` dialect, a Portuguese format whatever the language of the

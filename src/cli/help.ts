@@ -9,7 +9,7 @@
  *   "Inherited flags" stay short.
  * Loaded with the command tree: commander only, nothing heavy.
  */
-import { currentBase } from './base-context.js';
+import { currentBase, inProcess } from './base-context.js';
 import { resolve } from 'node:path';
 import { Command, Help } from 'commander';
 import { isPortuguese, t } from '../core/i18n/index.js';
@@ -188,6 +188,7 @@ export function addHelpCommand(program: Command): void {
     .command('help')
     .description(t('help.cmd.description'))
     .argument('[command...]', t('help.cmd.argument'))
+    .option('--man', t('help.cmd.man'))
     .addHelpText(
       'after',
       `
@@ -197,15 +198,66 @@ ${t('help.title.examples')}
   $ paycli help cashout
   $ paycli help config set
   $ paycli help examples
+  $ paycli help --man cashout
   $ cat "$(paycli help examples)/payout.json"`,
     )
-    .action((path: string[], _opts: unknown, cmd: Command) => {
+    .action(async (path: string[], opts: { man?: boolean }, cmd: Command) => {
+      if (opts.man) {
+        // an unknown name is exit 2 before man starts; a known one is where the page opens
+        const at = path.length ? commandPath(findCommand(program, path, cmd)) : undefined;
+        await openManPage(cmd, at);
+        return;
+      }
       if (path.length === 1 && path[0] === 'examples') {
         currentBase().stdout.write(`${examplesDir()}\n`);
         return;
       }
       findCommand(program, path, cmd).outputHelp();
     });
+}
+
+/**
+ * The manual page of each language, in the package's `man/` folder (written by the build,
+ * src/cli/man.ts). npm links each file of package.json "man" to `<prefix>/share/man/man1/<name>`,
+ * so the Portuguese page has a name of its own there: `man paycli-pt_BR` (docs/portugues.md).
+ */
+export const MAN_PAGE_FILES = { en: 'paycli.1', 'pt-BR': 'paycli-pt_BR.1' } as const;
+
+/** The package's manual page in the language of the run (`man/paycli.1` or `man/paycli-pt_BR.1`). */
+export function manPagePath(): string {
+  return resolve(__dirname, '..', 'man', MAN_PAGE_FILES[isPortuguese() ? 'pt-BR' : 'en']);
+}
+
+/**
+ * `paycli help --man [command]`: opens the manual page of the language of the run with `man -l
+ * <file>` (man-db's local-file mode: no MANPATH needed, an install anywhere works), on the terminal
+ * as `man paycli` would, or as plain text when stdout is no terminal. With a command (`paycli`
+ * followed by its path, e.g. `paycli config set`), the pager `less` opens at that command's section
+ * (a `+/` search added to `LESS`; another pager shows the page from its start). Exit 2 naming the
+ * file when the page is missing or no `man` program runs (then the file can be read with any roff viewer).
+ */
+async function openManPage(reporter: Command, at?: string): Promise<void> {
+  const page = manPagePath();
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(page)) reporter.error(`error: ${t('help.man.missing', page)}`, { exitCode: 2, code: 'paycli.manMissing' });
+  const base = currentBase();
+  const { spawn } = await import('node:child_process');
+  // Ctrl-C in the pager belongs to the pager (less ignores it); paycli waits for man to end.
+  const ignore = () => undefined;
+  process.on('SIGINT', ignore);
+  try {
+    const own = !inProcess();
+    const env = at ? { ...base.env, LESS: `${base.env.LESS ? `${base.env.LESS} ` : ''}+/^ +${at} \\[` } : base.env;
+    const child = spawn('man', ['-l', page], { stdio: ['inherit', own ? 'inherit' : 'pipe', 'inherit'], env });
+    if (!own) child.stdout?.on('data', (chunk: Buffer) => base.stdout.write(chunk));
+    const status = await new Promise<number | null>((done) => {
+      child.on('error', () => done(null));
+      child.on('close', (code) => done(code));
+    });
+    if (status !== 0) reporter.error(`error: ${t('help.man.failed', page)}`, { exitCode: 2, code: 'paycli.manFailed' });
+  } finally {
+    process.off('SIGINT', ignore);
+  }
 }
 
 /** The example files in the package's `examples/` folder (package.json "files"). */

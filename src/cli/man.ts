@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from './program.js';
-import { allCommands } from './help.js';
+import { allCommands, MAN_PAGE_FILES } from './help.js';
 import { VERSION } from '../core/version.js';
 import { setLanguage, t } from '../core/i18n/index.js';
 
@@ -74,15 +74,17 @@ function commandSection(cmd: Command): string {
 }
 
 /** The whole page `paycli(1)`. */
-export function manPage(program: Command = buildProgram()): string {
+export function manPage(program: Command = buildProgram(), name = 'paycli'): string {
   const h = program.createHelp();
   const [summary, ...rest] = h.commandDescription(program).split('\n');
   const commands = allCommands(program).filter((c) => c.name() !== 'help');
   const out = [
+    // man-db reads the page's encoding from this line; without it, a pt_BR locale makes it guess ISO-8859-1
+    `'\\" -*- coding: UTF-8 -*-`,
     `.\\" Generated from paycli's command tree by src/cli/man.ts at build time; do not edit.`,
     `.TH PAYCLI 1 "" "paycli ${roffEscape(VERSION)}" "${t('man.userCommands')}"`,
     `.SH ${t('man.name')}`,
-    `paycli \\- ${roffEscape(summary ?? '')}`,
+    `${name === 'paycli' ? 'paycli' : `paycli, ${roffEscape(name)}`} \\- ${roffEscape(summary ?? '')}`,
     `.SH ${t('man.synopsis')}`,
     t('man.synopsisOptions'),
     t('man.synopsisHelp'),
@@ -104,15 +106,18 @@ export function manPage(program: Command = buildProgram()): string {
 }
 
 /**
- * Writes the page in each language (the build calls it with `man`): English `<dir>/paycli.1`
- * (package.json "man"), Portuguese `<dir>/pt_BR/man1/paycli.1`, where `man -L pt_BR` (or a
- * `pt_BR` locale) looks for it under a manual path (docs/portugues.md).
+ * Writes the page in each language (the build calls it with `man`): English `<dir>/paycli.1` and
+ * Portuguese `<dir>/paycli-pt_BR.1`, both in package.json "man", which npm links into
+ * `<prefix>/share/man/man1/` (one folder, so the names differ: `man paycli-pt_BR`); and the
+ * Portuguese page again as `<dir>/pt_BR/man1/paycli.1`, where `man -L pt_BR paycli` looks in a
+ * clone (docs/portugues.md). `paycli help --man` opens the one of the language in use.
  */
 export async function writeManPage(dir: string): Promise<void> {
   await setLanguage('en');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'paycli.1'), manPage());
+  writeFileSync(join(dir, MAN_PAGE_FILES.en), manPage());
   await setLanguage('pt-BR');
+  writeFileSync(join(dir, MAN_PAGE_FILES['pt-BR']), manPage(buildProgram(), MAN_PAGE_FILES['pt-BR'].replace(/\.1$/, '')));
   mkdirSync(join(dir, 'pt_BR', 'man1'), { recursive: true });
   writeFileSync(join(dir, 'pt_BR', 'man1', 'paycli.1'), manPage());
   await setLanguage('en');

@@ -37,8 +37,23 @@ export interface RunContext {
   command?: Command;
 }
 
-/** The context of this process: its real streams, environment and clock. */
+/** A run's own context maker, while one is in use (src/cli/base-context.ts `useBaseContext`: in-process tests). */
+let runMaker: ((args: string[], command?: Command) => RunContext) | undefined;
+
+/**
+ * Makes {@link processContext} answer with `maker`'s context (a test's streams, environment and
+ * terminals) until called again without one; src/cli/base-context.ts `useBaseContext` calls it.
+ */
+export function useRunContext(maker?: (args: string[], command?: Command) => RunContext): void {
+  runMaker = maker;
+}
+
+/**
+ * The context of this process: its real streams, environment and clock (or, while an in-process test
+ * runs paycli, that run's: see {@link useRunContext}).
+ */
 export function processContext(args: string[] = [], command?: Command): RunContext {
+  if (runMaker) return runMaker(args, command);
   return {
     // Getters: Node builds process.stdin on first touch (a stream module load, ~2 ms), and most
     // commands never read it. Whether a stream is a terminal is asked of its file descriptor.

@@ -82,9 +82,17 @@ export function orderHeldSql(col = (c: string) => c): string {
 /**
  * What a check finds against a new payment decides whether it is recorded: an earlier identical
  * cash-out that blocks it refuses it unless `--allow-duplicate`; an entry holding its order
- * reference always does. The PostgreSQL store writes the same in its statement's `WHERE`
- * (src/ledger/pg/schema.ts `PG_CHECK_AND_INSERT`).
+ * reference always does. Its SQL form, {@link refusesSql}, is just below: a change is made in both.
  */
 export function refuses(found: { blocked?: unknown; taken?: unknown }, allowDuplicate: boolean): boolean {
   return (found.blocked !== undefined && !allowDuplicate) || found.taken !== undefined;
+}
+
+/**
+ * {@link refuses} as an SQL condition, for a store that checks and records in one statement
+ * (src/ledger/pg/schema.ts `PG_CHECK_AND_INSERT`).
+ * @param p SQL booleans: an earlier cash-out blocks, `--allow-duplicate`, the order reference is held
+ */
+export function refusesSql(p: { blocked: string; allowDuplicate: string; taken: string }): string {
+  return `((${p.blocked} AND NOT ${p.allowDuplicate}) OR ${p.taken})`;
 }

@@ -95,8 +95,9 @@ function stateRule(s: Store, run: StoredRun): Maybe<OwnerState> {
  */
 export function claimRule(store: AnyStatements, batchId: string, endpoint: string): Maybe<RunRecord | undefined> {
   const s = rulesOf(store);
+  // This run first (a team ledger registers it ahead of the transaction), then the transaction.
+  const me = s.self(Date.now());
   return s.exclusive<RunRecord | undefined>(`${batchId} ${endpoint}`, () => {
-    const me = s.self(Date.now());
     const firstAlive = (others: StoredRun[], i: number): Maybe<RunRecord | undefined> => {
       if (i === others.length) return then(s.takeBatch(me, batchId, endpoint), () => undefined);
       return then(stateRule(s, others[i]!), (state) => (state !== 'gone' ? others[i] : firstAlive(others, i + 1)));

@@ -88,9 +88,8 @@ export class Ledger implements SyncStatements {
   private readonly db: Connection;
   /** What errors add before a send. */
   readonly note: string;
-  /** An entry without a run is judged by its process id on this machine. */
+  /** An entry without a run is judged by its process id on this machine; every method answers at once. */
   readonly byPid = true;
-  /** Every method answers at once (src/ledger/statements.ts `SyncStatements`). */
   readonly sync = true as const;
   private readonly statements = new Map<string, Statement>();
   /** The run id this connection has registered in `runs` (once per process and ledger). */
@@ -224,8 +223,9 @@ export class Ledger implements SyncStatements {
     }
   }
 
-  /** Runs `fn` in one `BEGIN IMMEDIATE` (the write lock held: no other paycli checks or records meanwhile), then copies the log into the file. */
+  /** Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile), then copies the log into the file; inside a group, in a savepoint. */
   private write<T>(fn: () => T, note = this.note): T {
+    if (this.db.inTransaction) return this.guard(() => this.db.immediate(fn), note);
     this.checkWal(note);
     const out = this.guard(() => this.db.immediate(fn), note);
     this.checkpoint();

@@ -16,10 +16,22 @@ import { logger } from '../core/logger.js';
 import { parsePixKeyType } from '../pix/pix-key-types.js';
 import type { FieldProblem } from '../gateway/schemas.js';
 import { t } from '../core/i18n/index.js';
-import { decodeText, parseEncoding, type Encoding } from '../core/text-encoding.js';
+import { decodeText, type Encoding } from '../core/text-encoding.js';
+import { readStdin } from '../core/stdin.js';
+import { processContext } from '../core/terminal.js';
 
-/** Flags that shape the body: the command's field flags (by commander attribute), `--input`, `--amount`. */
-export type BodyFlags = Record<string, unknown> & { input?: string; amount?: string; value?: string; encoding?: string };
+/**
+ * Where a request body comes from, narrowed from the command line at the CLI's edge
+ * (src/cli/run/payment.ts): `--input`, the field flags given, `--amount`.
+ */
+export interface BodySources {
+  /** `--input <file|->` and the encoding it is read in (`--encoding`, UTF-8 unless told). */
+  input?: { source: string; encoding: Encoding };
+  /** The field flags given, each with its value as typed: a string, or a list for a repeated flag (`--split`). */
+  given: ReadonlyArray<{ field: FieldSpec; raw: string | readonly string[] }>;
+  /** `--amount`: the amount in reais as typed (`12,30`). */
+  amount?: string;
+}
 
 /** A body gathered from `--input` and the flags, with where each value came from. */
 export interface GatheredBody extends ValueSources {
@@ -46,12 +58,13 @@ export interface InputDocument {
 export const MAX_INPUT_BYTES = 1024 * 1024;
 
 /**
- * Reads at most {@link MAX_INPUT_BYTES} + 1 bytes of a file or of stdin (fd 0).
+ * Reads at most {@link MAX_INPUT_BYTES} + 1 bytes of a file, or of the run's stdin for `-`.
  * @returns the bytes, or `undefined` when there are more than the limit
  * @throws the system error when it cannot be read
  */
-function readLimited(source: string): Buffer | undefined {
-  const fd = source === '-' ? 0 : openSync(source, 'r');
+async function readLimited(source: string, stdin: NodeJS.ReadableStream): Promise<Buffer | undefined> {
+  if (source === '-') return readStdin(stdin, MAX_INPUT_BYTES);
+  const fd = openSync(source, 'r');
   try {
     const buf = Buffer.allocUnsafe(MAX_INPUT_BYTES + 1);
     let len = 0;
@@ -61,7 +74,7 @@ function readLimited(source: string): Buffer | undefined {
         n = readSync(fd, buf, len, buf.length - len, null);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a non-blocking stdin with nothing yet: wait 10 ms
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a non-blocking pipe (`--input /dev/stdin`) with nothing yet: wait 10 ms
         continue;
       }
       if (n === 0) break;
@@ -70,23 +83,23 @@ function readLimited(source: string): Buffer | undefined {
     }
     return buf.subarray(0, len);
   } finally {
-    if (fd !== 0) closeSync(fd);
+    closeSync(fd);
   }
 }
 
 /**
  * Reads `--input <file|->` strictly, at most {@link MAX_INPUT_BYTES}, in `encoding` (`--encoding`:
  * UTF-8 unless told; src/core/text-encoding.ts, whose `useEncoding` must have been awaited for
- * another one).
+ * another one). `-` is read from `stdin` (the run's: src/core/terminal.ts `RunContext.stdin`).
  * @throws UsageError (exit 2, field = the JSON path when there is one) when it cannot be read,
  *   is larger than {@link MAX_INPUT_BYTES}, is not strict JSON (syntax, a key given twice, a lone
  *   surrogate), is not valid UTF-8 (naming the line and character) or is not an object
  */
-export function readInput(source: string, encoding: Encoding = 'utf-8'): InputDocument {
+export async function readInput(source: string, encoding: Encoding = 'utf-8', stdin: NodeJS.ReadableStream = processContext().stdin): Promise<InputDocument> {
   const name = source === '-' ? 'stdin' : source;
   let bytes: Buffer | undefined;
   try {
-    bytes = readLimited(source);
+    bytes = await readLimited(source, stdin);
   } catch (err) {
     throw new UsageError(t('input.cannotRead', name, (err as NodeJS.ErrnoException).code ?? (err as Error).message), { field: '--input' });
   }
@@ -155,37 +168,36 @@ export function checkInputIntegers(fields: readonly FieldSpec[], doc: InputDocum
 /**
  * Builds the request body from `--input` (if any), then the flags over it, then `--amount`.
  * Values typed as flags are converted (`--value 1000` → 1000, `--pix-key-type evp` → 4); values
- * from `--input` are taken as JSON gives them, after {@link checkInputIntegers}.
+ * from `--input` are taken as JSON gives them, after {@link checkInputIntegers}. `--input -` is
+ * read from `stdin` (the run's; the process's when not given).
  * @throws UsageError on an unreadable or invalid input file, `--value` with `--amount`, a bad `--amount`
  */
-export function bodyFromFlags(fields: readonly FieldSpec[], flags: BodyFlags): GatheredBody {
+export async function gatherBody(fields: readonly FieldSpec[], sources: BodySources, stdin?: NodeJS.ReadableStream): Promise<GatheredBody> {
   let body: Record<string, unknown> = {};
   let problems: FieldProblem[] = [];
   const fromInput = new Set<string>();
-  if (flags.input) {
-    const doc = readInput(flags.input, parseEncoding(flags.encoding));
+  if (sources.input) {
+    const doc = await readInput(sources.input.source, sources.input.encoding, stdin);
     const unknown = unknownFields(fields, doc.body);
     if (unknown.length) logger.warn(t('input.ignoring', unknown.length, unknown.join(', ')));
     problems = checkInputIntegers(fields, doc);
     body = doc.body;
     for (const f of fields) if (getPath(body, f.path) !== undefined || problems.some((p) => p.path === f.path || p.path.startsWith(`${f.path}.`))) fromInput.add(f.path);
   }
-  for (const f of fields) {
-    const raw = flags[f.attr];
-    if (raw === undefined) continue;
+  for (const { field: f, raw } of sources.given) {
     setPath(body, f.path, convertField(f, raw));
     fromInput.delete(f.path);
     problems = problems.filter((p) => p.path !== f.path && !p.path.startsWith(`${f.path}.`));
   }
-  if (flags.amount !== undefined) {
-    if (flags.value !== undefined) throw new UsageError(t('input.valueAndAmount'), { field: '--amount' });
-    const problem = amountProblem(flags.amount);
+  if (sources.amount !== undefined) {
+    if (sources.given.some((g) => g.field.kind === 'cents' && g.field.path === 'value')) throw new UsageError(t('input.valueAndAmount'), { field: '--amount' });
+    const problem = amountProblem(sources.amount);
     if (problem) throw new UsageError(t('input.amount', problem), { field: '--amount' });
-    body.value = parseReais(flags.amount);
+    body.value = parseReais(sources.amount);
     fromInput.delete('value');
     problems = problems.filter((p) => p.path !== 'value');
   }
-  return { body, problems, input: flags.input, fromInput };
+  return { body, problems, input: sources.input?.source, fromInput };
 }
 
 /**

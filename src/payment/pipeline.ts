@@ -6,11 +6,13 @@
  *   settings → gather → validate → order reference → guard → confirm → record → send → settle → print
  *
  * record → send → classify → record end are the {@link steps} object, shared: `runPayment` runs
- * them for one payment, src/cli/batch/row.ts for each batch row (whose file was gathered,
- * validated, guarded and confirmed as a whole by src/cli/batch/check.ts).
+ * them for one payment, src/batch/row.ts for each batch row (whose file was gathered,
+ * validated and guarded as a whole by src/batch/check.ts, and confirmed once).
  *
  * - settings: resolved once for the whole run ({@link RunSettings}: sending, lookups, settling);
- * - gather / validate: flags, `--input`, prompts, then the request schema (src/payment/request.ts);
+ * - gather / validate: `--input`, the field flags, prompts, then the request schema
+ *   (src/payment/request.ts), run by the CLI's edge (src/cli/run/payment.ts), which hands
+ *   {@link runPayment} a {@link PaymentOrder}: the typed request and the resolved settings;
  * - order reference: the caller's, else the one of an identical earlier attempt that never reached
  *   the gateway (so a retry is the same order to the gateway), else a fresh one;
  * - guard (cash-outs): an identical earlier cash-out blocks (src/ledger/rules.ts `blocks`); one whose
@@ -35,7 +37,7 @@ import type * as z from 'zod/mini';
 import { ExitCode, GatewayRefusedError, PaycliError, UsageError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { redact } from '../core/secrets.js';
-import { canPrompt, patientInterrupt } from '../core/terminal.js';
+import { patientInterrupt } from '../core/terminal.js';
 import type { Settings } from '../gateway/connection.js';
 import { endpointTarget, isSandbox } from '../gateway/endpoint.js';
 import type { FieldSpec } from '../gateway/fields.js';
@@ -44,14 +46,13 @@ import { withOrderId } from '../gateway/order-id.js';
 import type { GatewayResult } from '../gateway/client.js';
 import { formatReais } from '../pix/money.js';
 import { settingsFor, type GlobalFlags } from '../config/settings.js';
-import type { BeginInfo, EndDetails, LedgerEntry, PaymentFacts } from '../ledger/ledger.js';
-import { cashInFingerprint, cashOutFingerprint, checkClock, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
+import type { BeginInfo, EndDetails, PaymentFacts } from '../ledger/ledger.js';
+import { cashInFingerprint, cashOutFingerprint, duplicateError, outcomeOfError, type Outcome, type PaymentKind } from '../ledger/rules.js';
 import { whenText } from '../ledger/settle-rule.js';
-import type { LedgerContract } from '../ledger/contract.js';
-import { announceSandbox, bodyFromFlags, printDryRun, refuseBatchOnlyFlags, send as sendRequest, validateBody, type RequestFlags } from './request.js';
+import type { EndRecord, LedgerContract } from '../ledger/contract.js';
+import { printDryRun, send as sendRequest } from './request.js';
 import { settleEntry, type AskByOrder, type Settled, type SettleLedger } from './settle.js';
 import { t } from '../core/i18n/index.js';
-import { parseEncoding, useEncoding } from '../core/text-encoding.js';
 
 /** The settings of one payment run, resolved once: where and how to send, and how to look up and settle. */
 export interface RunSettings {
@@ -123,17 +124,15 @@ export interface PaymentSpec<B extends PaymentBody, R> {
   summary?(body: B, settings: Settings): string;
   /** Advice for an unknown outcome (src/gateway/client.ts `unknownAdvice`). */
   unknownAdvice: string;
-  /** Checks before anything is asked or sent (e.g. that `--qr-file` can be written). @throws UsageError */
-  precheck?(opts: RequestFlags): void;
   /**
    * Called with the body once it is checked and confirmed, before it is recorded and sent (`cashin --watch`
    * starts its postback receiver there: src/payment/watch-postbacks.ts). Must not throw.
    */
   beforeSend?(body: B): Promise<void>;
   /** The result of a created payment; its `attention` says when a person must look (exit 6 once printed). */
-  print(created: Created<B, R>, opts: RequestFlags): Promise<Output>;
+  print(created: Created<B, R>): Promise<Output>;
   /** The result of a payment found at the gateway after its answer was lost (with `attention` when it differs). */
-  printFound(found: FoundLater<B>, opts: RequestFlags): Output;
+  printFound(found: FoundLater<B>): Output;
 }
 
 /**
@@ -142,23 +141,15 @@ export interface PaymentSpec<B extends PaymentBody, R> {
  */
 export type PaymentLedger = SettleLedger & Pick<LedgerContract, 'blockingCashOut' | 'reusableOrderId' | 'begin' | 'end' | 'get'>;
 
-/**
- * A synchronous store as the batch records its rows (src/cli/batch/row.ts, through {@link steps.recordMany},
- * until the batch uses the ledger contract's `recordMany`).
- */
-export interface SyncRecordLedger {
-  begin(info: BeginInfo, opts: { windowMin?: number; allowDuplicate?: boolean }): { id: number; earlier?: LedgerEntry };
-  /** {@link begin} of many payments in one round trip, each answered in order with its entry or the error that refused it. */
-  beginMany?(infos: readonly BeginInfo[], opts: { windowMin?: number; allowDuplicate?: boolean }): Array<{ id: number; earlier?: LedgerEntry } | UsageError>;
-}
-
 /** Everything outside the pipeline, injectable: the clock, settings, ledger, gateway and prompt. */
 export interface PipelineDeps {
   now(): number;
-  settings(flags: RequestFlags, kind: PaymentKind): RunSettings;
+  /** Resolves a run's settings from the global flags, profile, environment and config (the CLI's edge calls it once). */
+  settings(flags: GlobalFlags & { dryRun?: boolean }, kind: PaymentKind): RunSettings;
   /**
    * Starts opening the ledger of the profile in use without waiting (a team ledger connects while
-   * the payment is validated and confirmed); nothing is thrown here.
+   * the payment is validated and confirmed; the CLI's edge calls it once settings are resolved);
+   * nothing is thrown here.
    */
   prepareLedger?(profile?: string): void;
   /** The ledger of the profile in use (its `ledger-url`, else the local one). */
@@ -178,6 +169,8 @@ export interface PipelineDeps {
   confirm(summary: string): Promise<boolean>;
   /** The second witness for a caller's order reference (src/gateway/lookup.ts `witnessCashOut`). */
   witness(settings: Settings, orderId: string): Promise<void>;
+  /** Where `--input -` is read from: the run's stdin (the process's when not given). */
+  stdin?(): NodeJS.ReadableStream;
 }
 
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
@@ -216,7 +209,7 @@ export interface ClassifyOptions {
 
 /**
  * The named steps of a recorded payment, after its checks: record → send → classify → record end.
- * `runPayment` runs them for a single cash-in or cash-out, src/cli/batch/row.ts for each row of a
+ * `runPayment` runs them for a single cash-in or cash-out, src/batch/row.ts for each row of a
  * batch (with its own deps: rows recorded ahead in groups, a shared connection pool, outcomes
  * written in groups). Both call them through this object, and only through it (a test watches it).
  */
@@ -230,27 +223,21 @@ export const steps = {
     return ledger.begin(info, opts);
   },
   /**
-   * record, for many payments at once (a batch's group recorded ahead, inside the caller's
-   * transaction): each checked and recorded as {@link steps.record} records it, in order, so each
-   * sees the ones before it; a ledger that does it in one round trip (`beginMany`) is asked once.
-   * A refusal (`duplicate_cashout`, `duplicate_order`) is that payment's answer, not thrown.
+   * record, for many payments at once (a batch's wave, recorded just before it leaves): the
+   * outcomes held back (`ends`) written, then each payment checked and recorded as {@link steps.record}
+   * records it, in order, so each sees the ones before it, all in one transaction
+   * (src/ledger/contract.ts `recordMany`). A refusal (`duplicate_cashout`, `duplicate_order`) is
+   * that payment's answer, not thrown.
    * @returns per payment, in order: its entry, or the UsageError that refused it
-   * @throws the ledger's other errors (nothing sent)
+   * @throws the ledger's errors (then nothing of the call is recorded; nothing sent)
    */
-  recordMany(
-    ledger: SyncRecordLedger,
+  recordMany<R>(
+    ledger: { recordMany(infos: readonly BeginInfo[], opts: { windowMin: number; allowDuplicate: boolean }, ends?: readonly EndRecord[]): Promise<Array<R | UsageError>> },
     infos: readonly BeginInfo[],
     opts: { windowMin: number; allowDuplicate: boolean },
-  ): Array<{ id: number; earlier?: LedgerEntry } | UsageError> {
-    if (ledger.beginMany) return ledger.beginMany(infos, opts);
-    return infos.map((info) => {
-      try {
-        return steps.record(ledger, info, opts);
-      } catch (err) {
-        if (err instanceof UsageError && (err.code === 'duplicate_cashout' || err.code === 'duplicate_order')) return err;
-        throw err;
-      }
-    });
+    ends: readonly EndRecord[] = [],
+  ): Promise<Array<R | UsageError>> {
+    return ledger.recordMany(infos, opts, ends);
   },
   /**
    * send, then classify: one request (never retried here); an error is classified
@@ -334,37 +321,39 @@ export function paymentFacts(data: unknown): PaymentFacts | undefined {
 const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 60_000;
 
 /**
- * Runs one payment through every step.
+ * One payment as the CLI's edge narrowed it (src/cli/run/payment.ts): the request validated by the
+ * spec's schema, the run's settings resolved once, and what the run was asked to do. Nothing of
+ * the command line travels further.
+ */
+export interface PaymentOrder<B extends PaymentBody> {
+  /** The validated request (amounts in cents); its `orderId` is the caller's, if any. */
+  body: B;
+  /** The run's settings (src/config/settings.ts), resolved once. */
+  run: RunSettings;
+  /** `--dry-run`: print the request that would be sent, send nothing. */
+  dryRun: boolean;
+  /** `--yes`: a guarded payment (a cash-out) is confirmed without a prompt. */
+  yes: boolean;
+  /** `--allow-duplicate`: an identical earlier cash-out does not block this one. */
+  allowDuplicate: boolean;
+  /** A person at a terminal can be asked (the confirmation prompt). */
+  interactive: boolean;
+}
+
+/**
+ * Runs one payment through every step after the CLI's edge (settings, gather, validate: see
+ * src/cli/run/payment.ts): dry run, order reference, guard, confirm, record, send, settle, result.
  * @returns the result: created, found at the gateway after its answer was lost, or a dry run's request
  * @throws the typed errors of src/core/errors.ts, with the exit code that tells what happened
  */
-export async function runPayment<B extends PaymentBody, R>(
-  spec: PaymentSpec<B, R>,
-  opts: RequestFlags & { yes?: boolean; allowDuplicate?: boolean },
-  deps?: PipelineDeps,
-): Promise<Output> {
+export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, R>, order: PaymentOrder<B>, deps?: PipelineDeps): Promise<Output> {
   const d = deps ?? (await realDeps());
-  refuseBatchOnlyFlags(opts);
-  await useEncoding(parseEncoding(opts.encoding as string | undefined)); // the decoder of an --input file not in UTF-8
-  // Settings and credential first: no question is asked of someone who cannot send anyway.
-  const run = d.settings(opts, spec.kind);
+  const { body: validated, run } = order;
   const settings = run.send;
-  // A team ledger connects while the payment is validated and confirmed (awaited at the guard).
-  if (!opts.dryRun) d.prepareLedger?.(settings.profile);
-  // The sandbox notice comes before any question; with none to ask, only once the flags are valid
-  // (a pure validation failure is not about where the request would go).
-  const interactive = canPrompt(opts);
-  if (!opts.dryRun && interactive) announceSandbox(settings);
-  spec.precheck?.(opts);
-  checkClock(d.now()); // order references and the ledger's times come from this clock
-
-  // gather, validate
-  const validated = (await validateBody(spec.fields, spec.requestSchema(), bodyFromFlags(spec.fields, opts), opts)) as B;
-  if (!opts.dryRun && !interactive) announceSandbox(settings);
   const callerOrderId = validated.orderId;
   const target = endpointTarget(settings.endpoint, spec.path);
   const sandbox = isSandbox(settings.endpoint);
-  if (opts.dryRun) return printDryRun(settings, spec.path, withOrderId(validated, settings.orderId).body);
+  if (order.dryRun) return printDryRun(settings, spec.path, withOrderId(validated, settings.orderId).body);
 
   // guard: the ledger must be usable (else nothing is sent); an identical earlier payment blocks,
   // after its unknown outcome, if any, was settled by asking the gateway.
@@ -375,7 +364,7 @@ export async function runPayment<B extends PaymentBody, R>(
       ? cashOutFingerprint(target, { value: validated.value, pixKeyType: facts.pixKeyType!, pixKey: facts.pixKey! })
       : cashInFingerprint(target, { value: validated.value, payer: facts.payer });
   let reuse: string | undefined;
-  if (spec.guarded && !opts.allowDuplicate) reuse = await guardIdentical(spec, ledger, run, fingerprint, d);
+  if (spec.guarded && !order.allowDuplicate) reuse = await guardIdentical(spec, ledger, run, fingerprint, d);
   reuse ??= callerOrderId === undefined ? await ledger.reusableOrderId(fingerprint, d.now() - reuseWindowMs(settings.duplicateWindowMin)) : undefined;
   const body = (callerOrderId === undefined && reuse !== undefined ? { ...validated, orderId: reuse } : withOrderId(validated, settings.orderId).body) as B;
   if (reuse !== undefined && callerOrderId === undefined) logger.notice(t('pay.reusedOrder', reuse, spec.kind));
@@ -383,8 +372,8 @@ export async function runPayment<B extends PaymentBody, R>(
   if (spec.guarded && callerOrderId !== undefined && !sandbox && !('problem' in run.lookup)) await d.witness(run.lookup, callerOrderId);
 
   // confirm
-  if (spec.guarded && !opts.yes) {
-    if (!canPrompt(opts)) {
+  if (spec.guarded && !order.yes) {
+    if (!order.interactive) {
       throw new UsageError(t('pay.needsYes', spec.kind), { field: '--yes', hint: t('pay.needsYesHint') }, 'confirmation_required');
     }
     if (!(await d.confirm(spec.summary!(body, settings)))) throw new UsageError(t('pay.notConfirmed', spec.kind), {}, 'confirmation_required');
@@ -404,7 +393,7 @@ export async function runPayment<B extends PaymentBody, R>(
       ...(body.orderId !== undefined ? { orderId: body.orderId } : {}),
       timeoutMs: settings.timeoutMs,
     },
-    { windowMin: settings.duplicateWindowMin, allowDuplicate: Boolean(opts.allowDuplicate) },
+    { windowMin: settings.duplicateWindowMin, allowDuplicate: order.allowDuplicate },
   );
   const entry = begun.id;
   if (begun.earlier)
@@ -428,9 +417,9 @@ export async function runPayment<B extends PaymentBody, R>(
 
   // classify / settle, record the answer, print
   await steps.recordEnd(spec.kind, ledger, entry, sentAs);
-  if (!sentAs.created) return settleOwn(spec, ledger, run, body, entry, sentAs, d, opts);
+  if (!sentAs.created) return settleOwn(spec, ledger, run, body, entry, sentAs, d);
   const { result } = sentAs;
-  return spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings }, opts);
+  return spec.print({ body, data: result.data as R, raw: result.raw, sandbox: result.sandbox, entry, settings });
 }
 
 /**
@@ -485,7 +474,6 @@ async function settleOwn<B extends PaymentBody, R>(
   entry: number,
   failed: Extract<Sent, { created: false }>,
   d: PipelineDeps,
-  opts: RequestFlags,
 ): Promise<Output> {
   const { err, outcome } = failed;
   if (outcome !== 'unknown') throw err;
@@ -506,7 +494,7 @@ async function settleOwn<B extends PaymentBody, R>(
     logger.notice(t('pay.holdsIt', entry));
     // A malformed answer (exit 5) arrived but could not be trusted; anything else never arrived.
     const answer = err instanceof PaycliError && err.exitCode === ExitCode.GATEWAY ? 'its answer was outside the interface' : 'the answer was lost';
-    return spec.printFound({ body, settled, entry, answer }, opts);
+    return spec.printFound({ body, settled, entry, answer });
   }
   if (settled.state === 'not_sent' && err instanceof PaycliError) {
     // Its deadline and settle-after had passed already (settle-after 0): the gateway's "not found" counts.

@@ -1,6 +1,7 @@
 /**
- * The pipeline shared by `cashin` and `cashout`: flags / `--input` file / prompts → schema →
- * settings → (dry run | sandbox or gateway) → validated response. Data flows one way.
+ * The pipeline shared by `cashin` and `cashout`: body sources (`--input` file, field flags,
+ * narrowed by the CLI) / prompts → schema → settings → (dry run | sandbox or gateway) → validated
+ * response. Data flows one way.
  */
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
@@ -13,52 +14,29 @@ import { logger } from '../core/logger.js';
 import { output, type Output } from '../core/output.js';
 import { problemsOf } from '../gateway/schemas.js';
 import { isSandbox } from '../gateway/endpoint.js';
-import { canPrompt } from '../core/terminal.js';
-import { keylessLoopback, type GlobalFlags, type Settings } from '../config/settings.js';
+import { keylessLoopback, type Settings } from '../config/settings.js';
 import { t } from '../core/i18n/index.js';
 
-export { bodyFromFlags } from './input.js';
-
-/** Flags of `cashin`/`cashout` as commander gives them, plus the globals. */
-export type RequestFlags = GlobalFlags & Record<string, unknown> & { input?: string; noInput?: boolean; dryRun?: boolean; amount?: string; value?: string };
+export { gatherBody, type BodySources } from './input.js';
 
 /**
- * Validates the gathered body (src/payment/input.ts) with the request schema; in a terminal, prompts for
- * what is missing or wrong (src/cli/run/prompts.ts) until it validates.
+ * Validates the gathered body (src/payment/input.ts) with the request schema; when `interactive`
+ * (a person at a terminal, src/core/terminal.ts `canPrompt`), prompts for what is missing or wrong
+ * (src/payment/prompts.ts) until it validates.
+ * @returns the typed request (amounts in cents)
  * @throws UsageError listing every problem (flags by name, `--input` values by JSON path) when it cannot prompt
  */
-export async function validateBody<S extends z.ZodMiniType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredBody, flags: RequestFlags): Promise<z.output<S>> {
+export async function validateBody<S extends z.ZodMiniType>(fields: readonly FieldSpec[], schema: S, gathered: GatheredBody, interactive: boolean): Promise<z.output<S>> {
   const { body } = gathered;
   const parsed = schema.safeParse(body);
   if (parsed.success && !gathered.problems.length) return parsed.data;
   const problems = mergeProblems(gathered, parsed.success ? [] : problemsOf(parsed.error));
-  if (!canPrompt(flags)) throw problemsError(fields, problems, gathered);
+  if (!interactive) throw problemsError(fields, problems, gathered);
   const { promptForFields } = await import('./prompts.js');
   const completed = await promptForFields(fields, schema, body, problems, gathered);
   const again = schema.safeParse(completed);
   if (!again.success) throw problemsError(fields, problemsOf(again.error));
   return again.data;
-}
-
-/** Flags that only a `--batch` run reads (docs/batch-runs.md), by option attribute. */
-const BATCH_ONLY: ReadonlyArray<readonly [string, string]> = [
-  ['csvDialect', '--csv-dialect'],
-  ['batchFormat', '--batch-format'],
-  ['concurrency', '--concurrency'],
-  ['rate', '--rate'],
-  ['results', '--results'],
-  ['retryRefused', '--retry-refused'],
-  ['qrDir', '--qr-dir'],
-];
-
-/**
- * Refuses a flag of batch runs given to a single payment, rather than ignore it.
- * @throws UsageError (exit 2, nothing sent) naming the flag
- */
-export function refuseBatchOnlyFlags(flags: Record<string, unknown>): void {
-  for (const [attr, flag] of BATCH_ONLY) {
-    if (flags[attr] !== undefined) throw new UsageError(t('pay.batchOnly', flag), { field: flag });
-  }
 }
 
 /** Says once, before any prompt, that the request goes to the built-in sandbox (no money moves). */

@@ -17,8 +17,8 @@
  *   script, scripts, styles and requests from the page's own origin only, images from `data:`
  *   (the QR code); nothing is loaded from elsewhere, so it works offline;
  * - every POST carries the per-start token of the page's `<meta name="csrf-token">` in header
- *   {@link CSRF_HEADER}, and an `Origin` of the address served, else 403; a browser's
- *   `Sec-Fetch-Site`, when sent, must say `same-origin` (403 otherwise).
+ *   {@link CSRF_HEADER}, and an `Origin` of the address served, else 403; a browser's `Sec-Fetch-Site`, when sent, must
+ *   say `same-origin` (403 otherwise).
  *
  * Routes (JSON answers): `GET /_dashboard/` the page (in the run's language); `GET
  * /_dashboard/app.js|app.css` its assets (folder `dashboard/` of the package); `GET
@@ -172,6 +172,85 @@ export function allowedActions(tx: SandboxTransaction): SandboxAction[] {
   return SANDBOX_ACTIONS.filter((a) => TRANSITIONS[tx.status].includes(ACTION_TARGET[a]));
 }
 
+/** Answers with the dashboard's headers (CSP and the rest of the module doc). */
+function send(res: ServerResponse, status: number, body: string | Buffer, type: string): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'content-security-policy': DASHBOARD_CSP,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, JSON.stringify(body), 'application/json; charset=utf-8');
+
+/** The guards of the module doc; answers and returns false when one refuses. */
+function guarded(req: IncomingMessage, res: ServerResponse, port: number, token: string): boolean {
+  const hosts = allowedHosts(port);
+  if (!isLoopback(req.socket.remoteAddress)) return (json(res, 403, { message: t('dashboard.refused.peer') }), false);
+  if (!hosts.has((req.headers.host ?? '').toLowerCase())) return (json(res, 421, { message: t('dashboard.refused.host', [...hosts].join(', ')) }), false);
+  if (req.method === 'GET' || req.method === 'HEAD') return true;
+  const origin = req.headers.origin ?? '';
+  const sent = Buffer.from(String(req.headers[CSRF_HEADER] ?? ''));
+  const want = Buffer.from(token);
+  const tokenOk = sent.length === want.length && timingSafeEqual(sent, want);
+  const site = req.headers['sec-fetch-site'];
+  if (!tokenOk || (site !== undefined && site !== 'same-origin') || !origin.startsWith('http://') || !hosts.has(origin.slice('http://'.length).toLowerCase()))
+    return (json(res, 403, { message: t('dashboard.refused.csrf') }), false);
+  return true;
+}
+
+/** One transaction with its BR Code, QR image, allowed actions and postbacks (newest first). */
+async function detail(deps: DashboardDeps, res: ServerResponse, id: number): Promise<void> {
+  const tx = deps.store.get(id);
+  if (!tx) return json(res, 404, { message: t('dashboard.notFound', id) });
+  const events = [...deps.events()]
+    .filter((e) => e.transactionId === id)
+    .reverse()
+    .map(deps.eventView);
+  const qr = tx.kind === 'cashin' ? await deps.qr(tx) : undefined;
+  json(res, 200, {
+    ...rowOf(tx),
+    processedAt: tx.processedAt,
+    observation: tx.observation,
+    endToEndId: tx.endToEndId ?? null,
+    qrCode: qr?.qrCode ?? null,
+    qrImage: qr ? `data:image/png;base64,${qr.qrCodeBase64}` : null,
+    actions: allowedActions(tx),
+    postbacks: events,
+  });
+}
+
+/** The two POSTs: a control (the sandbox's `act`) and a resend (its `resend`). */
+function control(deps: DashboardDeps, req: IncomingMessage, res: ServerResponse, path: string): void {
+  req.resume();
+  const act = /^api\/transactions\/([0-9]{1,15})\/([a-z]+)$/.exec(path);
+  if (act && SANDBOX_ACTIONS.includes(act[2] as SandboxAction)) {
+    const out = deps.act(Number(act[1]), act[2] as SandboxAction);
+    return json(res, out.status, out.body);
+  }
+  const resend = /^api\/events\/(evt_[0-9]{1,15})\/resend$/.exec(path);
+  if (!resend) return json(res, 404, { message: t('dashboard.noRoute', `POST /_dashboard/${path}`) });
+  const e = deps.resend(resend[1]!);
+  return e ? json(res, 200, { resent: [deps.eventView(e)] }) : json(res, 404, { message: t('dashboard.noEvent', resend[1]!) });
+}
+
+/** The JSON reads (GET). */
+async function read(deps: DashboardDeps, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+  if (path === 'api/balance') return json(res, 200, balanceView(deps.balance()));
+  const one = /^api\/transactions\/([0-9]{1,15})$/.exec(path);
+  if (one) return detail(deps, res, Number(one[1]));
+  if (path !== 'api/transactions') return json(res, 404, { message: t('dashboard.noRoute', `GET /_dashboard/${path}`) });
+  const q = listQuery(query);
+  if (typeof q === 'string') return json(res, 400, { message: q });
+  const page = deps.store.page(q);
+  return json(res, 200, { total: page.total, offset: q.offset, limit: q.limit, transactions: page.rows.map(rowOf), balance: balanceView(deps.balance()) });
+}
+
 /** Starts the dashboard of one sandbox. */
 export function createDashboard(deps: DashboardDeps): Dashboard {
   const token = randomBytes(32).toString('base64url');
@@ -188,107 +267,27 @@ export function createDashboard(deps: DashboardDeps): Dashboard {
     for (const s of streams) s.write(text);
   }
 
-  function send(res: ServerResponse, status: number, body: string | Buffer, type: string): void {
-    res.writeHead(status, {
-      'content-type': type,
-      'content-security-policy': DASHBOARD_CSP,
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-      'content-length': Buffer.byteLength(body),
-    });
-    res.end(body);
-  }
-  const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, JSON.stringify(body), 'application/json; charset=utf-8');
-
-  /** The guards of the module doc; answers and returns false when one refuses. */
-  function guarded(req: IncomingMessage, res: ServerResponse, port: number): boolean {
-    const hosts = allowedHosts(port);
-    if (!isLoopback(req.socket.remoteAddress)) return (json(res, 403, { message: t('dashboard.refused.peer') }), false);
-    if (!hosts.has((req.headers.host ?? '').toLowerCase())) return (json(res, 421, { message: t('dashboard.refused.host', [...hosts].join(', ')) }), false);
-    if (req.method === 'GET' || req.method === 'HEAD') return true;
-    const origin = req.headers.origin ?? '';
-    const sent = Buffer.from(String(req.headers[CSRF_HEADER] ?? ''));
-    const want = Buffer.from(token);
-    const tokenOk = sent.length === want.length && timingSafeEqual(sent, want);
-    const site = req.headers['sec-fetch-site'];
-    if (!tokenOk || (site !== undefined && site !== 'same-origin') || !origin.startsWith('http://') || !hosts.has(origin.slice('http://'.length).toLowerCase()))
-      return (json(res, 403, { message: t('dashboard.refused.csrf') }), false);
-    return true;
-  }
-
-  function stream(req: IncomingMessage, res: ServerResponse): void {
+  function stream(res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': DASHBOARD_CSP, connection: 'keep-alive' });
     res.write(': paycli sandbox\n\n');
     streams.add(res);
     res.on('close', () => streams.delete(res));
   }
 
-  async function detail(res: ServerResponse, id: number): Promise<void> {
-    const tx = deps.store.get(id);
-    if (!tx) return json(res, 404, { message: t('dashboard.notFound', id) });
-    const events = [...deps.events()]
-      .filter((e) => e.transactionId === id)
-      .reverse()
-      .map(deps.eventView);
-    const qr = tx.kind === 'cashin' ? await deps.qr(tx) : undefined;
-    json(res, 200, {
-      ...rowOf(tx),
-      processedAt: tx.processedAt,
-      observation: tx.observation,
-      endToEndId: tx.endToEndId ?? null,
-      qrCode: qr?.qrCode ?? null,
-      qrImage: qr ? `data:image/png;base64,${qr.qrCodeBase64}` : null,
-      actions: allowedActions(tx),
-      postbacks: events,
-    });
-  }
-
-  async function api(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
-    const post = req.method === 'POST';
-    if (!post) req.resume();
-    const act = /^api\/transactions\/([0-9]{1,15})\/([a-z]+)$/.exec(path);
-    if (post && act && SANDBOX_ACTIONS.includes(act[2] as SandboxAction)) {
-      req.resume();
-      const out = deps.act(Number(act[1]), act[2] as SandboxAction);
-      return json(res, out.status, out.body);
-    }
-    const resend = /^api\/events\/(evt_[0-9]{1,15})\/resend$/.exec(path);
-    if (post && resend) {
-      req.resume();
-      const e = deps.resend(resend[1]!);
-      return e ? json(res, 200, { resent: [deps.eventView(e)] }) : json(res, 404, { message: t('dashboard.noEvent', resend[1]!) });
-    }
-    if (post) return (req.resume(), json(res, 404, { message: t('dashboard.noRoute', `POST /_dashboard/${path}`) }));
-    if (path === 'api/stream') return stream(req, res);
-    if (path === 'api/balance') return json(res, 200, balanceView(deps.balance()));
-    const one = /^api\/transactions\/([0-9]{1,15})$/.exec(path);
-    if (one) return detail(res, Number(one[1]));
-    if (path === 'api/transactions') {
-      const q = listQuery(query);
-      if (typeof q === 'string') return json(res, 400, { message: q });
-      const page = deps.store.page(q);
-      return json(res, 200, { total: page.total, offset: q.offset, limit: q.limit, transactions: page.rows.map(rowOf), balance: balanceView(deps.balance()) });
-    }
-    return json(res, 404, { message: t('dashboard.noRoute', `GET /_dashboard/${path}`) });
-  }
-
   return {
     async handle(req, res, port) {
-      if (!guarded(req, res, port)) return void req.resume();
+      if (!guarded(req, res, port, token)) return void req.resume();
       const url = new URL(req.url ?? '/', 'http://dashboard');
+      const rest = url.pathname.slice(DASHBOARD_PATH.length);
+      if (req.method === 'POST') return control(deps, req, res, rest);
+      req.resume();
+      if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { message: t('dashboard.noRoute', `${req.method} ${url.pathname}`) });
       if (url.pathname === '/_dashboard') {
-        req.resume();
         res.writeHead(308, { location: DASHBOARD_PATH, 'content-security-policy': DASHBOARD_CSP });
         return void res.end();
       }
-      const rest = url.pathname.slice(DASHBOARD_PATH.length);
-      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST')
-        return (req.resume(), json(res, 405, { message: t('dashboard.noRoute', `${req.method} ${url.pathname}`) }));
-      if (rest.startsWith('api/')) return api(req, res, rest, url.searchParams);
-      req.resume();
-      if (req.method === 'POST') return json(res, 404, { message: t('dashboard.noRoute', `POST ${url.pathname}`) });
+      if (rest === 'api/stream') return stream(res);
+      if (rest.startsWith('api/')) return read(deps, res, rest, url.searchParams);
       if (rest === '') return send(res, 200, pageHtml(token), 'text/html; charset=utf-8');
       const type = ASSETS[rest];
       if (type === undefined) return json(res, 404, { message: t('dashboard.noRoute', `GET ${url.pathname}`) });

@@ -7,7 +7,7 @@
  * reached the gateway and the distinct order references. The tests wait on events (a request
  * received, a line on stderr), not on the machine's speed.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, runPaycli, spawnPaycli } from '../helpers/cli.js';
@@ -198,6 +198,38 @@ describe('one batch file, one run at a time', () => {
     expect(orderIds().size).toBe(rows);
     expect(posts()).toHaveLength(rows);
     expect(l.held).toHaveLength(rows);
+  }, 180_000);
+
+  it('SIGKILL after 64 POSTs of 200 rows (concurrency 4, gateway 150 ms), restarted at once: at most 8 rows wait, the run says when; after their deadline the same command pays each remaining row once, exit 0', async () => {
+    const l = slowGateway(150);
+    const env = t.env({ PAYCLI_SETTLE_AFTER: '0' });
+    const file = payoutFile(t.home.dir);
+    const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--timeout', '2000'];
+    const first = spawnPaycli(args, { env });
+    await waitFor(() => posts().length >= 64, '64 POSTs of the first run');
+    first.child.kill('SIGKILL');
+    await first.done;
+    // Rows recorded without an outcome: only those in flight or about to start (2 x concurrency).
+    const open = (await history(env)).filter((e) => e.outcome === 'unknown');
+    expect(open.length).toBeLessThanOrEqual(8);
+    const resumed = await runPaycli(args, { env, timeoutMs: 120_000 });
+    const waiting = readFileSync(`${file}.results-2.csv`, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(',unknown,'));
+    expect(waiting.length, resumed.stderr).toBeLessThanOrEqual(8);
+    if (waiting.length) {
+      expect(resumed.code).toBe(4);
+      expect(resumed.stderr).toContain('run the same command again after');
+    } else expect(resumed.code, resumed.stderr).toBe(0);
+    expect(posts().length).toBe(orderIds().size); // no row POSTed twice
+    // Once their deadline has passed, the same command settles them by lookup and pays what never arrived.
+    const deadline = Math.max(0, ...(await history(env)).filter((e) => e.outcome === 'unknown').map((e) => (e as { deadlineMs?: number }).deadlineMs ?? 0));
+    while (Date.now() <= deadline + 50) await new Promise((r) => setTimeout(r, 100));
+    const done = await runPaycli(args, { env, timeoutMs: 120_000 });
+    expect(done.code, done.stderr).toBe(0);
+    expect(posts()).toHaveLength(200);
+    expect(orderIds().size).toBe(200);
+    expect(l.held).toHaveLength(200);
   }, 180_000);
 
   it('a run stopped (SIGSTOP) for 20 s still owns its file: a second run refuses, reconcile leaves its rows alone; after SIGCONT the first finishes; 0 duplicates', async () => {

@@ -5,7 +5,8 @@
  *   sandbox with its QR code drawn;
  * - `npm pack` builds what it needs (prepare) and the tarball holds only what runs;
  * - that tarball installed globally into a temporary prefix: `paycli --version`, a cash-in on the
- *   sandbox, `man paycli` and the completion scripts in bash, zsh and fish;
+ *   sandbox, `man paycli`, the Portuguese page (`man paycli-pt_BR`, `paycli help --man`) and the
+ *   completion scripts in bash, zsh and fish;
  * - `npm install -g <checkout>` of a fresh clone (no node_modules) builds it and works.
  * Slow (npm ci, two builds, two installs), so generous time limits; nothing leaves the temp folder.
  * The README's `npm ci` compiles better-sqlite3's addon from source, as on a machine that cannot
@@ -14,7 +15,7 @@
  * compiling it twice more (minutes each on a 2-core machine: docs/contributing.md, "Suite time").
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,15 +153,18 @@ describe('npm pack and a global install', () => {
         /^dist\/[\w.-]+\.cjs$/,
         /^completions\/(_paycli|paycli\.bash|paycli\.fish)$/,
         /^man\/paycli\.1$/,
+        /^man\/paycli-pt_BR\.1$/,
         /^man\/pt_BR\/man1\/paycli\.1$/,
         /^schemas\/[\w.-]+\.schema\.json$/,
         /^examples\/[\w.-]+\.(json|csv)$/,
+        /^dashboard\/app\.(js|css)$/,
       ];
       expect(files.filter((f) => !runs.some((re) => re.test(f)))).toEqual([]);
       for (const f of [
         'bin/paycli.cjs',
         'dist/boot.cjs',
         'man/paycli.1',
+        'man/paycli-pt_BR.1',
         'man/pt_BR/man1/paycli.1',
         'completions/paycli.bash',
         'completions/_paycli',
@@ -169,6 +173,8 @@ describe('npm pack and a global install', () => {
         'examples/payout.json',
         'examples/charges.csv',
         'examples/payouts.csv',
+        'dashboard/app.js',
+        'dashboard/app.css',
       ])
         expect(files).toContain(f);
     },
@@ -204,6 +210,32 @@ describe('npm pack and a global install', () => {
       expect(man.status, man.stderr).toBe(0);
       expect(man.stdout).toMatch(/^PAYCLI\(1\)/);
       expect(man.stdout).toContain('paycli cashout [options]');
+
+      // the Portuguese page, linked by npm under a name of its own beside the English one
+      const manPath = join(prefix, 'share/man');
+      const pages = { ...env, MANPATH: manPath, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' };
+      const where = sh('man -w paycli-pt_BR && man -w paycli', home, pages);
+      expect(where.status, where.stderr).toBe(0);
+      // npm's links in share/man/man1, which man -w shows resolved: the package's two pages
+      const linked = ['paycli-pt_BR.1', 'paycli.1'].map((f) => join(manPath, 'man1', f));
+      for (const link of linked) expect(lstatSync(link).isSymbolicLink(), link).toBe(true);
+      expect(where.stdout).toBe(`${linked.map((l) => realpathSync(l)).join('\n')}\n`);
+      expect(realpathSync(linked[0]!)).toBe(join(prefix, 'lib/node_modules/paycli/man/paycli-pt_BR.1'));
+      const pt = sh('man paycli-pt_BR', home, pages);
+      expect(pt.status, pt.stderr).toBe(0);
+      expect(pt.stdout).toMatch(/^PAYCLI\(1\) +Comandos do usuário/);
+      expect(pt.stdout).toContain('SINOPSE');
+      expect(pt.stdout).toContain('paycli cashout [opções]');
+      expect(pt.stdout).toContain('Cobranças Pix');
+      // `paycli help --man` opens the page of the language in use, wherever the package is
+      const helpMan = sh('paycli help --man && paycli --lang pt-BR help --man && LANG=pt_BR.UTF-8 paycli help --man', home, pages);
+      expect(helpMan.status, helpMan.stderr).toBe(0);
+      const shown = helpMan.stdout.split(/(?=^PAYCLI\(1\))/m);
+      expect(shown).toHaveLength(3);
+      expect(shown[0]).toContain('paycli cashout [options]');
+      expect(shown[1]).toContain('paycli cashout [opções]');
+      // from LANG too (without a pt_BR locale on the machine, man writes it in ASCII)
+      expect(shown[2]).toMatch(/^SINOPSE$/m);
 
       const completions = join(prefix, 'lib/node_modules/paycli/completions');
       for (const shell of ['bash', 'zsh', 'fish'] as const) {

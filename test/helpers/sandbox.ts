@@ -12,6 +12,11 @@ export interface SandboxProcess {
   child: ChildProcess;
   /** Everything it printed on stderr so far. */
   log(): string;
+  /**
+   * Resolves with {@link log} once it matches `text` (the sandbox logs a request just after it answers
+   * it, so a client may have its answer first); rejects when the sandbox ends before.
+   */
+  waitForLog(text: RegExp | ((log: string) => boolean)): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -32,6 +37,15 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
     // its own process group, killed with the test process, or by the watchdog (test/helpers/reaper.ts)
     track(child, { group: true, watch: true });
     let stderr = '';
+    const waiters = new Set<{ text: RegExp | ((log: string) => boolean); resolve(log: string): void; reject(err: Error): void }>();
+    const holds = (text: RegExp | ((log: string) => boolean)) => (typeof text === 'function' ? text(stderr) : text.test(stderr));
+    const wake = () => {
+      for (const w of waiters) if (holds(w.text)) waiters.delete(w), w.resolve(stderr);
+    };
+    child.on('exit', (code, signal) => {
+      for (const w of waiters) w.reject(new Error(`sandbox ended (${code ?? signal}) before its log matched ${w.text}: ${stderr}`));
+      waiters.clear();
+    });
     const timer = setTimeout(
       () => {
         child.kill('SIGKILL');
@@ -41,6 +55,7 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
     );
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
+      wake();
       const m = /listening on (http:\/\/\S+)|"listening":"(http:\/\/[^"]+)"/.exec(stderr);
       if (m) {
         clearTimeout(timer);
@@ -48,6 +63,12 @@ export function startSandboxProcess(extra: string[] = [], env: Record<string, st
           url: (m[1] ?? m[2])!,
           child,
           log: () => stderr,
+          waitForLog: (text) =>
+            new Promise<string>((resolveLog, rejectLog) => {
+              if (holds(text)) return resolveLog(stderr);
+              if (child.exitCode !== null || child.signalCode !== null) return rejectLog(new Error(`sandbox already ended: ${stderr}`));
+              waiters.add({ text, resolve: resolveLog, reject: rejectLog });
+            }),
           stop: () =>
             new Promise((r) => {
               if (child.exitCode !== null || child.signalCode !== null) return r();

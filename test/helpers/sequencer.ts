@@ -17,7 +17,7 @@ export const SLOW_FIRST = [
   'test/e2e/ledger.test.ts',
   'test/e2e/bench.test.ts',
   'test/e2e/batch.test.ts',
-  'test/e2e/postback-events.test.ts',
+  'test/inprocess/postback-events.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
 import { cashInRequestSchema, cashOutRequestSchema } from '../../src/gateway/schemas.js';
-import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/cli/batch/read.js';
+import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/batch/read.js';
 import { csvCell, ResultsWriter } from '../../src/cli/batch/results.js';
-import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/cli/batch/rows.js';
-import { retryAfterMs } from '../../src/cli/batch/row.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/batch/rows.js';
+import { retryAfterMs } from '../../src/batch/row.js';
 
 function cashOutRow(header: string[], cells: string[]) {
   const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);

@@ -1,7 +1,7 @@
 /**
  * The shape of `src/` (docs/architecture.md): folders are layers, and imports only go down.
  *
- *   core ← pix ← gateway ← {config, sandbox} ← ledger ← payment ← cli
+ *   core ← pix ← gateway ← {config, sandbox} ← ledger ← payment ← batch ← cli
  *
  * - no cycle among run-time imports (value imports, re-exports, dynamic `import('./…')`);
  * - every import between folders, `import type` included, goes from a higher layer to a lower
@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = resolve(__dirname, '../../src');
 
 /** Each top-level folder of src/ and its rank: a file may import only from folders of a lower rank, or its own. */
-export const LAYERS: Readonly<Record<string, number>> = { core: 0, pix: 1, gateway: 2, config: 3, sandbox: 3, ledger: 4, payment: 5, cli: 6 };
+export const LAYERS: Readonly<Record<string, number>> = { core: 0, pix: 1, gateway: 2, config: 3, sandbox: 3, ledger: 4, payment: 5, batch: 6, cli: 7 };
 
 /** Relative module specifiers a TypeScript file loads at run time. */
 function runtimeImports(text: string): string[] {

@@ -1,15 +1,17 @@
 /**
  * The output layer's rules in isolation: how `--json` reads the word after it, the field lists
  * completion and `--json FIELDS` use (equal to the documents' schemas), field selection, which jq
- * expressions run entry by entry, and that nothing but the run context writes to the process's
+ * expressions run entry by entry (and the bound on those given the whole list), and that nothing but the run context writes to the process's
  * stdout and stderr.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_SCHEMAS } from '../../src/cli/output/documents.js';
 import { COMMAND_FIELDS, isFieldList, jsonRequested, normalizeJsonArgs } from '../../src/cli/output/fields.js';
-import { jsonArray, perElement, selectFields } from '../../src/cli/output/printer.js';
+import { jsonArray, perElement, Printer, selectFields, WHOLE_LIST_BYTES } from '../../src/cli/output/printer.js';
+import { outputRequest } from '../../src/cli/output/shape.js';
 import { ExitCode, GatewayError, InternalError, NetworkError, PaycliError, UsageError } from '../../src/core/errors.js';
 
 describe('--json and the word after it', () => {
@@ -152,5 +154,45 @@ describe('only the run context writes to the process', () => {
     };
     walk(SRC);
     expect(found).toEqual([]);
+  });
+});
+
+describe('history --jq over a long list', () => {
+  /** A printer writing into a string, with the `--jq` of `history`. */
+  async function printer(expr: string): Promise<{ p: Printer; out: () => string }> {
+    let text = '';
+    const stdout = new Writable({ write: (chunk, _enc, done) => ((text += String(chunk)), done()) });
+    const req = await outputRequest('history', { jq: expr });
+    return { p: new Printer({ stdout, stderr: new Writable({ write: (_c, _e, done) => done() }), stdoutIsTTY: false }, req), out: () => text };
+  }
+  const entry = { id: 1, note: 'x'.repeat(1000) };
+  const long = Math.ceil(WHOLE_LIST_BYTES / 1000) + 10;
+  const stream = (n: number) => ({
+    docs: function* () {
+      for (let i = 0; i < n; i++) yield { ...entry, id: i + 1 };
+    },
+    text: () => [],
+  });
+
+  it('an expression about the whole list gets at most WHOLE_LIST_BYTES of it: a longer list is exit 2 naming the per-entry form, nothing printed', async () => {
+    const { p, out } = await printer('length');
+    await expect(p.render(stream(long))).rejects.toMatchObject({
+      exitCode: 2,
+      details: { field: '--jq' },
+      message: expect.stringMatching(/starts with \.\[\] runs on each entry/),
+    });
+    expect(out()).toBe('');
+    const small = await printer('length');
+    await small.p.render(stream(3));
+    expect(small.out()).toBe('3\n');
+  });
+
+  it('an expression that starts with .[] runs on each entry of the same long list, in order', async () => {
+    const { p, out } = await printer('.[] | .id');
+    await p.render(stream(long));
+    const ids = out().trimEnd().split('\n');
+    expect(ids).toHaveLength(long);
+    expect(ids.slice(0, 3)).toEqual(['1', '2', '3']);
+    expect(ids.at(-1)).toBe(String(long));
   });
 });

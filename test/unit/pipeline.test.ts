@@ -12,12 +12,13 @@ import type { BeginInfo, EndDetails, LedgerEntry } from '../../src/ledger/ledger
 import { blocks, cashInFingerprint, cashOutFingerprint, type Outcome } from '../../src/ledger/rules.js';
 import type { OwnerState } from '../../src/ledger/settle-rule.js';
 import { runPayment, steps, type PaymentLedger, type PaymentSpec, type PipelineDeps, type RunSettings } from '../../src/payment/pipeline.js';
-import { recordRow, recordRows, sendBatchRow, type RowRun } from '../../src/cli/batch/row.js';
-import { SCHEMAS, type ValidRow } from '../../src/cli/batch/check.js';
+import { recordRows, sendBatchRow, type RowRun } from '../../src/batch/row.js';
+import { SCHEMAS, type ValidRow } from '../../src/batch/check.js';
 import { BATCH_OPERATIONS } from '../../src/cli/batch/run.js';
-import type { BatchLedger } from '../../src/cli/batch/ledger.js';
+import type { BatchLedger } from '../../src/batch/ledger.js';
 import type { RowResult } from '../../src/cli/batch/results.js';
 import { CASHOUT } from '../../src/cli/run/cashout.js';
+import { narrowPayment, pay } from '../../src/cli/run/payment.js';
 import { CASHIN } from '../../src/cli/run/cashin.js';
 import type { Resolution } from '../../src/gateway/lookup.js';
 import { whenText } from '../../src/ledger/settle-rule.js';
@@ -196,7 +197,7 @@ const timeout = () => new NetworkError('no answer within 30000 ms after the requ
 describe('the payment pipeline, in-process', () => {
   it('a cash-out resolves its settings once, records before sending, and records the answer', async () => {
     const h = harness();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(h.settingsCalls).toBe(1);
     expect(h.sent).toHaveLength(1);
     expect(h.sent[0]!.body.orderId).toMatch(/^paycli-/);
@@ -204,10 +205,35 @@ describe('the payment pipeline, in-process', () => {
     expect(h.printed).toHaveLength(1);
   });
 
+  it('the command line is narrowed at the edge: a typed request (cents) and resolved settings; the pipeline runs from them alone', async () => {
+    const h = harness();
+    const order = await narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, pixKeyType: 'EMAIL' }, h.deps);
+    expect(order).toEqual({
+      body: { value: 1550, pixKeyType: 2, pixKey: 'fulano@example.com', person: { name: 'Fulano de Tal', email: 'fulano@example.com', phone: '11987654321' } },
+      run: { send: expect.objectContaining({ profile: 'default', duplicateWindowMin: 10 }), lookup: expect.anything() },
+      dryRun: false,
+      yes: true,
+      allowDuplicate: false,
+      interactive: false,
+    });
+    expect(h.settingsCalls).toBe(1);
+    expect(h.sent).toHaveLength(0); // nothing sent while narrowing
+    // the order is plain data: a copy of it (no flags, no functions) pays
+    await runPayment(quiet(CASHOUT, h), structuredClone(order), h.deps);
+    expect(h.sent).toHaveLength(1);
+    expect(h.sent[0]!.body).toMatchObject({ value: 1550, pixKeyType: 2 });
+    expect(h.settingsCalls).toBe(1);
+    // --amount in reais becomes cents at the edge; with --value too it is exit 2 before settings are used to send
+    expect((await narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, value: undefined, amount: '15,50' }, h.deps)).body.value).toBe(1550);
+    await expect(narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, amount: '15,50' }, h.deps)).rejects.toMatchObject({ exitCode: 2, details: { field: '--amount' } });
+    // a batch-only flag is refused at the edge
+    await expect(narrowPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS, concurrency: '4' }, h.deps)).rejects.toMatchObject({ exitCode: 2, details: { field: '--concurrency' } });
+  });
+
   it('a cash-in goes through the same steps (settings once, recorded, sent, printed), never refused as a duplicate', async () => {
     const h = harness();
-    await runPayment(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
-    await runPayment(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
+    await pay(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
+    await pay(quiet(CASHIN, h), { ...CASHIN_FLAGS }, h.deps);
     expect(h.settingsCalls).toBe(2);
     expect(h.sent.map((s) => s.path)).toEqual(['/transaction/qrcode/cashin', '/transaction/qrcode/cashin']);
     expect(h.ledger.entries.map((e) => [e.kind, e.outcome])).toEqual([
@@ -219,7 +245,7 @@ describe('the payment pipeline, in-process', () => {
   it("its own lookup after a timeout hears 'not found': the entry stays unknown, and the error says from when the gateway can be asked", async () => {
     const h = harness();
     h.gateway.fail = timeout();
-    const err = await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(
+    const err = await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).then(
       () => undefined,
       (e: unknown) => e as NetworkError,
     );
@@ -233,13 +259,13 @@ describe('the payment pipeline, in-process', () => {
   it('the same cash-out again: refused while the first run is alive; after it ended, refused before the deadline plus settle-after; then sent under the same order reference', async () => {
     const h = harness();
     h.gateway.fail = timeout();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     const ref = h.sent[0]!.body.orderId;
     h.gateway.fail = undefined;
     h.asked.length = 0;
     // the first process is still alive (running or stopped): not even asked about
     h.ledger.owners.set(1, 'alive');
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
       code: 'duplicate_cashout',
       message: expect.stringContaining('still running'),
     });
@@ -247,14 +273,14 @@ describe('the payment pipeline, in-process', () => {
     // it ended; 1 minute later a "not found" proves nothing yet
     h.ledger.endProcess();
     h.clock.now = T0 + 60_000;
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
       code: 'duplicate_cashout',
       message: expect.stringContaining('proves nothing'),
     });
     expect(h.sent).toHaveLength(1);
     // past 30 s + 2 min: "not found" counts: recorded not sent, and sent again with the same reference
     h.clock.now = T0 + 150_000;
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(h.sent).toHaveLength(2);
     expect(h.sent[1]!.body.orderId).toBe(ref);
     expect(h.ledger.entries.map((e) => e.outcome)).toEqual(['not_sent', 'ok']);
@@ -264,10 +290,10 @@ describe('the payment pipeline, in-process', () => {
     const h = harness();
     h.gateway.fail = timeout();
     h.lookup = () => ({ kind: 'not_found' });
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     h.ledger.endProcess();
     h.lookup = (orderId) => ({ kind: 'found', data: { transactionId: 77, orderId, object: 'transfer', status: 'paid', value: 1550 } as never, raw: {} });
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({
       code: 'duplicate_cashout',
       message: expect.stringContaining('already sent'),
     });
@@ -278,20 +304,20 @@ describe('the payment pipeline, in-process', () => {
   it('settle-after 0 from the environment: decidable right at the deadline', async () => {
     const h = harness({ PAYCLI_SETTLE_AFTER: '0' });
     h.gateway.fail = timeout();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps).catch(() => undefined);
     h.ledger.endProcess();
     h.gateway.fail = undefined;
     h.clock.now = T0 + 30_000;
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
     expect(h.sent).toHaveLength(2);
   });
 
   it('a clock outside the years 2000-9999 is refused before anything is asked or sent', async () => {
     const h = harness();
     h.clock.now = Date.UTC(10021, 0, 1);
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
     h.clock.now = Date.UTC(-5, 0, 1);
-    await expect(runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
+    await expect(pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps)).rejects.toMatchObject({ code: 'clock_invalid', exitCode: 2 });
     expect(h.sent).toHaveLength(0);
     expect(h.ledger.entries).toHaveLength(0);
   });
@@ -300,16 +326,30 @@ describe('the payment pipeline, in-process', () => {
 describe('one pipeline: a single payment and a batch row call the same step functions', () => {
   afterEach(() => vi.restoreAllMocks());
   /** Watches the pipeline's steps (record, send, classify, record end), counting calls. */
-  const watch = () => ({ record: vi.spyOn(steps, 'record'), send: vi.spyOn(steps, 'send'), classify: vi.spyOn(steps, 'classify'), recordEnd: vi.spyOn(steps, 'recordEnd') });
+  const watch = () => ({
+    record: vi.spyOn(steps, 'record'),
+    recordMany: vi.spyOn(steps, 'recordMany'),
+    send: vi.spyOn(steps, 'send'),
+    classify: vi.spyOn(steps, 'classify'),
+    recordEnd: vi.spyOn(steps, 'recordEnd'),
+  });
   const counts = (w: ReturnType<typeof watch>) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v.mock.calls.length]));
 
   /** A batch run of cash-outs around the harness: its ledger and its gateway function; outcomes written at once. */
   function batchRun(h: Harness, results: RowResult[]): RowRun {
-    const settings = h.deps.settings({ yes: true }, 'cashout').send;
+    const settings = h.deps.settings({}, 'cashout').send;
+    // the contract's recordMany: the outcomes held back written, then each row checked and recorded in order, a refusal being that row's answer
     const ledger = {
-      begin: (info, opts) => h.ledger.begin(info, opts),
-      end: (id, outcome, extra) => h.ledger.end(Number(id), outcome, extra),
-      group: (fn) => fn(),
+      recordMany: async (infos, opts, ends = []) => {
+        for (const [id, outcome, extra] of ends) h.ledger.end(id, outcome, extra);
+        return infos.map((info) => {
+          try {
+            return h.ledger.begin(info, opts);
+          } catch {
+            return new UsageError('an identical cash-out was already sent', {}, 'duplicate_cashout');
+          }
+        });
+      },
     } as Partial<BatchLedger> as BatchLedger;
     let stopped: PaycliError | undefined;
     return {
@@ -328,7 +368,7 @@ describe('one pipeline: a single payment and a batch row call the same step func
       unknownExit: () => undefined,
       decidableAt: () => undefined,
       recorded: () => undefined,
-      ensureStartable: () => undefined,
+      ensureStartable: async () => undefined,
       started: () => undefined,
       endLater: (id, outcome, details) => h.ledger.end(Number(id), outcome, details),
       pause: async () => undefined,
@@ -348,29 +388,29 @@ describe('one pipeline: a single payment and a batch row call the same step func
   it('runPayment: record, send (classified), record end, once each', async () => {
     const h = harness();
     const w = watch();
-    await runPayment(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
-    expect(counts(w)).toEqual({ record: 1, send: 1, classify: 0, recordEnd: 1 });
+    await pay(quiet(CASHOUT, h), { ...CASHOUT_FLAGS }, h.deps);
+    expect(counts(w)).toEqual({ record: 1, recordMany: 0, send: 1, classify: 0, recordEnd: 1 });
     expect(w.send.mock.calls[0]![0]).toBe(h.deps); // the single payment's deps
     expect(h.ledger.entries).toMatchObject([{ outcome: 'ok', transactionId: 1 }]);
   });
 
-  it('a batch row, recorded ahead in its group or on its own: the same record, send and record end; a failure classified by the same function', async () => {
+  it("a batch row, recorded in its wave or on its own: the same record (the contract's recordMany), send and record end; a failure classified by the same function", async () => {
     const h = harness();
     const results: RowResult[] = [];
     const run = batchRun(h, results);
     const w = watch();
-    // recorded ahead (the group of send.ts), then sent
-    const ahead = recordRow(run, row(1, 1000)).id;
-    await sendBatchRow(run, row(1, 1000), ahead);
-    expect(counts(w)).toEqual({ record: 1, send: 1, classify: 0, recordEnd: 1 });
+    // recorded in a wave (src/batch/recorder.ts), then sent
+    const [ahead] = await recordRows(run, [row(1, 1000)]);
+    await sendBatchRow(run, row(1, 1000), (ahead as { id: number }).id);
+    expect(counts(w)).toEqual({ record: 0, recordMany: 1, send: 1, classify: 0, recordEnd: 1 });
     expect(w.send.mock.calls[0]![0]).toBe(run.deps); // the batch's own send (its connection pool)
-    // recorded by the row itself
+    // recorded by the row itself (a wave of one)
     await sendBatchRow(run, row(2, 2000));
-    expect(counts(w)).toEqual({ record: 2, send: 2, classify: 0, recordEnd: 2 });
+    expect(counts(w)).toEqual({ record: 0, recordMany: 2, send: 2, classify: 0, recordEnd: 2 });
     // a refusal: classified by steps.classify, recorded by steps.recordEnd
     h.gateway.fail = new GatewayRefusedError('pixKey inválida', { status: 400 });
     await sendBatchRow(run, row(3, 3000));
-    expect(counts(w)).toEqual({ record: 3, send: 3, classify: 1, recordEnd: 3 });
+    expect(counts(w)).toEqual({ record: 0, recordMany: 3, send: 3, classify: 1, recordEnd: 3 });
     expect(h.ledger.entries.map((e) => [e.orderId, e.outcome, e.transactionId])).toEqual([
       ['paycli-b1-1', 'ok', 1],
       ['paycli-b1-2', 'ok', 2],
@@ -383,33 +423,25 @@ describe('one pipeline: a single payment and a batch row call the same step func
     ]);
   });
 
-  it("a group recorded ahead (steps.recordMany): row by row through steps.record on a ledger without beginMany, a refusal being that row's answer; a ledger with beginMany asked once for the group", () => {
+  it("a wave (steps.recordMany): the outcomes held back written first, the rows recorded in order in one call, a refusal being that row's answer; a ledger error rejects the whole wave", async () => {
     const h = harness();
-    const run = batchRun(h, []);
-    const w = watch();
-    const plain = run.ledger.begin;
-    run.ledger.begin = (info, opts) => {
-      if (info.batchRow === 2) throw new UsageError('an identical cash-out was already sent', {}, 'duplicate_cashout');
-      return plain(info, opts);
-    };
-    const out = recordRows(run, [row(1, 1000), row(2, 2000), row(3, 3000)]);
-    expect(counts(w)).toEqual({ record: 3, send: 0, classify: 0, recordEnd: 0 });
-    expect(out[0]).toEqual({ id: 1 });
+    const results: RowResult[] = [];
+    const run = batchRun(h, results);
+    const [first] = await recordRows(run, [row(1, 1000)]);
+    const calls = vi.spyOn(run.ledger, 'recordMany');
+    // row 2 is identical to row 1 (same key and amount): refused by the duplicate rule
+    const out = await recordRows(run, [row(2, 2000), { ...row(3, 1000), body: row(1, 1000).body }], [[(first as { id: number }).id, 'ok', { transactionId: 9 }]]);
+    expect(calls).toHaveBeenCalledTimes(1);
+    expect(calls.mock.calls[0]![1]).toEqual({ windowMin: run.settings.duplicateWindowMin, allowDuplicate: false });
+    expect(out[0]).toEqual({ id: 2 });
     expect(out[1]).toBeInstanceOf(UsageError);
-    expect(out[2]).toEqual({ id: 2 });
-    expect(h.ledger.entries.map((e) => e.orderId)).toEqual(['paycli-b1-1', 'paycli-b1-3']);
-    // any other error of the ledger stops the group (the caller's transaction is rolled back)
-    run.ledger.begin = () => {
-      throw new Error('disk I/O error');
-    };
-    expect(() => recordRows(run, [row(4, 4000)])).toThrow('disk I/O error');
-    // a ledger that records a group in one round trip (the team ledger) is asked once, in row order
-    const many = vi.fn((infos: readonly BeginInfo[], _opts: { windowMin: number; allowDuplicate: boolean }) => infos.map((info) => ({ id: 100 + info.batchRow! })));
-    run.ledger.beginMany = many;
-    expect(recordRows(run, [row(5, 5000), row(6, 6000)])).toEqual([{ id: 105 }, { id: 106 }]);
-    expect(many).toHaveBeenCalledTimes(1);
-    expect(many.mock.calls[0]![1]).toEqual({ windowMin: run.settings.duplicateWindowMin, allowDuplicate: false });
-    expect(counts(w).record).toBe(4);
+    expect(h.ledger.entries.map((e) => [e.orderId, e.outcome])).toEqual([
+      ['paycli-b1-1', 'ok'],
+      ['paycli-b1-2', 'unknown'],
+    ]);
+    calls.mockRejectedValueOnce(new Error('disk I/O error'));
+    await expect(recordRows(run, [row(4, 4000)])).rejects.toThrow('disk I/O error');
+    expect(h.ledger.entries).toHaveLength(2);
   });
 
   it('a batch row answered 429 is sent again after Retry-After through the same send step; given up, recorded not_sent (the gateway did not process it)', async () => {
@@ -424,7 +456,7 @@ describe('one pipeline: a single payment and a batch row call the same step func
     h.gateway.fail = new GatewayRefusedError('too many requests', { status: 429 });
     const w = watch();
     await sendBatchRow(run, row(1, 1000));
-    expect(counts(w)).toEqual({ record: 1, send: 3, classify: 2, recordEnd: 1 });
+    expect(counts(w)).toEqual({ record: 0, recordMany: 1, send: 3, classify: 2, recordEnd: 1 });
     expect(h.ledger.entries).toMatchObject([{ outcome: 'ok' }]);
     // stopped while paused: the 429 is its outcome, as not sent
     h.gateway.fail = new GatewayRefusedError('too many requests', { status: 429 });

@@ -1,11 +1,11 @@
-/** Spreadsheets in and out: Portuguese batch columns (src/cli/batch/rows.ts), the CSV dialects (src/cli/csv-dialect.ts) of history and batch results. */
+/** Spreadsheets in and out: Portuguese batch columns (src/batch/rows.ts), the CSV dialects (src/cli/csv-dialect.ts) of history and batch results. */
 import { amountProblem, parseReais } from '../../src/pix/money.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
-import { bodyFromCells, columnKey, mapHeader } from '../../src/cli/batch/rows.js';
+import { bodyFromCells, columnKey, mapHeader } from '../../src/batch/rows.js';
 import { amountBr, csvDialect } from '../../src/cli/csv-dialect.js';
 import { csvChunks } from '../../src/cli/run/history.js';
 import { ResultsWriter } from '../../src/cli/batch/results.js';

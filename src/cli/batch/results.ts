@@ -7,44 +7,15 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import type { RowOutcome, RowResult, Tally } from '../../batch/outcome.js';
 import { t } from '../../core/i18n/index.js';
-import { csvDelimiter, type BatchFormat, type BatchSource } from './read.js';
+import { csvDelimiter, type BatchFormat, type BatchSource } from '../../batch/read.js';
 import { formatReais } from '../../pix/money.js';
 import { amountBr, brValue, guardFormula, type CsvDialect } from '../csv-dialect.js';
 import { logger, runStreams } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
 
-/**
- * How a row ended. `already_ok`, `already_refused`: done by an earlier run of the same file, not
- * sent again. `already_at_gateway`: a cash-out whose own `order-id` the gateway already holds
- * though this ledger has no payment of it (another machine or home sent it): not sent, so that it
- * is not paid twice (docs/batch-runs.md). `not_started`: the run stopped (Ctrl-C, a full disk, a
- * refused credential…) before this row was sent; nothing of it reached the gateway, and the same
- * command sends it (docs/batch-runs.md).
- */
-export type RowOutcome = 'ok' | 'already_ok' | 'already_at_gateway' | 'refused' | 'already_refused' | 'unknown' | 'not_sent' | 'needs_attention' | 'not_started';
-
-/** One line of the results. Amounts in integer cents. */
-export interface RowResult {
-  row: number;
-  line: number;
-  orderId: string;
-  outcome: RowOutcome;
-  /** Amount of the row, in cents. */
-  valueCents: number;
-  transactionId?: number | string;
-  /** Cash-out status digit (interface §3). */
-  status?: string;
-  /** Cash-out fee and net, in cents (interface §2.4 `tax`, `liquid`). */
-  feeCents?: number;
-  netCents?: number;
-  /** Cash-in BR Code and the PNG written under `--qr-dir`. */
-  brCode?: string;
-  png?: string;
-  error?: string;
-  /** True on every row of a run against the built-in sandbox (no money moved); set by the writer. */
-  sandbox?: boolean;
-}
+export type { RowOutcome, RowResult } from '../../batch/outcome.js';
 
 const COLUMNS: Array<keyof RowResult> = ['row', 'line', 'orderId', 'outcome', 'valueCents', 'transactionId', 'status', 'feeCents', 'netCents', 'brCode', 'png', 'error', 'sandbox'];
 
@@ -176,18 +147,7 @@ export class ResultsWriter {
   }
 }
 
-/** Counts per outcome (rows and cents), for the final summary. */
-export type Tally = Record<RowOutcome, { rows: number; cents: number }>;
-
-/** A {@link Tally} with every outcome at zero. */
-export function emptyTally(): Tally {
-  return Object.fromEntries(
-    (['ok', 'already_ok', 'already_at_gateway', 'refused', 'already_refused', 'unknown', 'not_sent', 'needs_attention', 'not_started'] as RowOutcome[]).map((o) => [
-      o,
-      { rows: 0, cents: 0 },
-    ]),
-  ) as Tally;
-}
+export { emptyTally, type Tally } from '../../batch/outcome.js';
 
 /**
  * The end of a run, on stderr: counts and reais per outcome (every row of the file exactly once),

@@ -16,23 +16,22 @@
  *
  * This module is the run's entry: it checks the flags, fingerprints the file and opens the ledger.
  * A file every row of which an earlier run paid at the same gateway is reported from the ledger
- * here, without loading the schemas or the HTTP client; steps 1 to 4 are src/cli/batch/send.ts (with check.ts, row.ts),
+ * here, without loading the schemas or the HTTP client; steps 1 to 4 are src/cli/batch/send.ts (the engine: src/batch/),
  * loaded only when there is something to check or send (docs/speed.md).
  */
-import { CASHIN_FIELDS, CASHOUT_FIELDS, type FieldSpec } from '../../gateway/fields.js';
-import { CASHIN_PATH, CASHOUT_PATH } from '../../gateway/contract.js';
+import { BATCH_OPERATIONS, type BatchKind, type BatchOperation } from '../../batch/outcome.js';
 import { endpointTarget, isSandbox } from '../../gateway/endpoint.js';
 import { ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
 import { interruptSignal } from '../../core/terminal.js';
 import { describeRun } from '../../ledger/runs.js';
 import { logger } from '../../core/logger.js';
 import { settingsFor, type Settings } from '../../config/settings.js';
-import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from './read.js';
+import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from '../../batch/read.js';
 import type { PostbackHints } from '../../payment/watch-postbacks.js';
-import { openBatchLedger, type BatchLedger } from './ledger.js';
+import { openBatchLedger, type BatchLedger } from '../../batch/ledger.js';
 import { emptyTally, openResults, printSummary, resultsPath } from './results.js';
 import type { RunModule } from '../lazy.js';
-import type { RequestFlags } from '../../payment/request.js';
+import type { PaymentFlags } from '../run/payment.js';
 import { t } from '../../core/i18n/index.js';
 import { parseEncoding } from '../../core/text-encoding.js';
 import { csvDialect } from '../csv-dialect.js';
@@ -42,7 +41,7 @@ export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 32;
 
 /** Flags of a batch run (on top of the single payment's). */
-export type BatchOptions = RequestFlags & {
+export type BatchOptions = PaymentFlags & {
   batch: string;
   batchFormat?: string;
   concurrency?: string;
@@ -60,23 +59,7 @@ export type BatchOptions = RequestFlags & {
   csvDialect?: string;
 };
 
-/** What a batch pays: cash-outs or cash-ins. */
-export type BatchKind = 'cashin' | 'cashout';
-
-/** A kind of batch as its messages name it, its interface path and its fields (src/gateway/fields.ts). */
-export interface BatchOperation {
-  kind: BatchKind;
-  noun: string;
-  plural: string;
-  path: string;
-  fields: readonly FieldSpec[];
-}
-
-/** The two kinds of batch (interface paths from src/gateway/contract.ts, fields from src/gateway/fields.ts). */
-export const BATCH_OPERATIONS: Record<BatchKind, BatchOperation> = {
-  cashout: { kind: 'cashout', noun: 'cash-out', plural: 'cash-outs', path: CASHOUT_PATH, fields: CASHOUT_FIELDS },
-  cashin: { kind: 'cashin', noun: 'cash-in', plural: 'cash-ins', path: CASHIN_PATH, fields: CASHIN_FIELDS },
-};
+export { BATCH_OPERATIONS, type BatchKind, type BatchOperation } from '../../batch/outcome.js';
 
 /** A batch run after its flags were checked, its file fingerprinted and its ledger opened. */
 export interface PreparedBatch {
@@ -141,7 +124,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
     // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
     const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
-    ledger = target !== undefined ? openBatchLedger(target, settings?.profile) : undefined;
+    ledger = target !== undefined ? await openBatchLedger(target, settings?.profile) : undefined;
     // A finished file has nothing to send: reported from the ledger, read only (no claim needed).
     if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
     if (ledger) {
@@ -171,11 +154,11 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     }
   } finally {
     try {
-      ledger?.release();
+      await ledger?.release();
     } catch {
       /* the claim ends with this process anyway (its lock is released by the kernel) */
     }
-    ledger?.close();
+    await ledger?.close().catch(() => undefined);
     source.dispose();
   }
 }
@@ -191,7 +174,7 @@ const WAIT_POLL_MS = 250;
  * @throws UsageError `batch_running`; InterruptedError when Ctrl-C ends the wait; the ledger's errors
  */
 async function claimFile(ledger: BatchLedger, batchId: string, file: string, wait: boolean): Promise<void> {
-  let other = ledger.claim(batchId);
+  let other = await ledger.claim(batchId);
   if (!other) return;
   if (!wait) {
     throw new UsageError(t('batchRun.running', file, describeRun(other)), { field: '--batch', hint: t('batchRun.runningHint') }, 'batch_running');
@@ -211,7 +194,7 @@ async function claimFile(ledger: BatchLedger, batchId: string, file: string, wai
         interrupt.signal.addEventListener('abort', done, { once: true });
       });
       if (interrupt.signal.aborted) throw new InterruptedError(t('batchRun.waitInterrupted', file));
-      other = ledger.claim(batchId);
+      other = await ledger.claim(batchId);
     }
   } finally {
     interrupt.dispose();
@@ -243,7 +226,7 @@ async function reportFinished(
   opts: BatchOptions,
   sandbox: boolean,
 ): Promise<boolean> {
-  const finished = ledger.finishedBatch(batchId);
+  const finished = await ledger.finishedBatch(batchId);
   if (!finished) return false;
   const results = resultsPath(opts.batch, opts.results, batchId);
   const writer = await openResults(results, source, format, Boolean(opts.json), csvDialect(opts.csvDialect), sandbox);

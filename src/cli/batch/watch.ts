@@ -16,7 +16,7 @@ import type { PostbackHints } from '../../payment/watch-postbacks.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import { commandContext } from '../context.js';
 import { watchPlan, type WatchFlags } from '../run/watch.js';
-import type { BatchLedger } from './ledger.js';
+import type { BatchLedger } from '../../batch/ledger.js';
 
 /**
  * Checks the watch flags of a batch run before anything is sent.
@@ -42,9 +42,11 @@ export async function watchBatchRows(
   batchId: string,
   postbacks?: PostbackHints,
 ): Promise<void> {
-  const list: Watched[] = ledger
-    .createdRows(batchId)
-    .map((r) => ({ key: { orderId: r.orderId }, askedAt: Date.now(), ...(r.transactionId !== undefined ? { transactionId: r.transactionId } : {}) }));
+  const list: Watched[] = (await ledger.createdRows(batchId)).map((r) => ({
+    key: { orderId: r.orderId },
+    askedAt: Date.now(),
+    ...(r.transactionId !== undefined ? { transactionId: r.transactionId } : {}),
+  }));
   postbacks?.watch(list);
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
@@ -56,7 +58,7 @@ export async function watchBatchRows(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    noteStates(ledger, list);
+    await noteStates(ledger, list);
   }
   const counts = new Map<string, number>();
   for (const w of list) counts.set(w.state ?? '?', (counts.get(w.state ?? '?') ?? 0) + 1);
@@ -68,11 +70,9 @@ export async function watchBatchRows(
 }
 
 /** Keeps each row's last state seen, when it moved past `created`, in its ledger entry; a ledger error is a warning (the charges are unchanged). */
-function noteStates(ledger: BatchLedger, list: readonly Watched[]): void {
+async function noteStates(ledger: BatchLedger, list: readonly Watched[]): Promise<void> {
   try {
-    ledger.group(() => {
-      for (const w of list) if (w.state !== undefined && w.state !== 'created' && 'orderId' in w.key) ledger.noteStatus(w.key.orderId, w.state);
-    });
+    for (const w of list) if (w.state !== undefined && w.state !== 'created' && 'orderId' in w.key) await ledger.noteStatus(w.key.orderId, w.state);
   } catch (err) {
     logger.warn(t('receipt.statusNotKept', (err as Error).message));
   }

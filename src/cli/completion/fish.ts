@@ -63,6 +63,11 @@ export function fishScript(spec: CommandSpec): string {
     for (const f of c.flags) {
       const names = `${f.short ? ` -s ${f.short.slice(1)}` : ''}${f.long ? ` -l ${f.long.slice(2)}` : ''}`;
       lines.push(`complete -c paycli -n ${fishq(`__paycli_at ${fishq(p)}`)}${names}${f.takesValue ? fishValueArgs(f.values) : ''} -d ${fishq(f.description)}`);
+      // `--json=FIELDS` (its value is optional, so only in the `=` form): the fields of the command's document
+      if (!f.takesValue && f.long === '--json' && f.values.kind === 'words') {
+        const cond = `__paycli_at ${fishq(p)}; and string match -q -- '--json=*' (commandline -ct)`;
+        lines.push(`complete -c paycli -n ${fishq(cond)} -a ${fishq(`(__paycli_json_fields ${f.values.words.map((w) => w.value).join(' ')})`)}`);
+      }
     }
   }
   return `${header('fish')}# Install: paycli completion fish > ~/.config/fish/completions/paycli.fish

@@ -67,5 +67,19 @@ function __paycli_profiles
     __paycli_profile_names "$f" 2>/dev/null
 end
 
+# __paycli_json_fields FIELD...: with the word at the cursor `--json=a,b,c`, the fields of the
+# command's document that could come after `a,b,` (those not given yet), each as the whole word.
+function __paycli_json_fields
+    set -l tok (commandline -ct)
+    string match -q -- '--json=*' $tok; or return 0
+    set -l given (string split , -- (string replace -- '--json=' '' $tok))
+    set -l prefix (string join , -- $given[1..-2])
+    test -n "$prefix"; and set prefix "$prefix,"
+    for f in $argv
+        contains -- $f $given[1..-2]; and continue
+        echo "--json=$prefix$f"
+    end
+end
+
 complete -c paycli -e
 complete -c paycli -f

@@ -11,6 +11,7 @@
 import { NeedsAttentionError, UsageError } from '../../core/errors.js';
 import { t } from '../../core/i18n/index.js';
 import { isStream, type CommandResult, type Output, type StreamOutput } from '../../core/output.js';
+import { boundStreamMemory } from '../../core/memory.js';
 import { noteCreated } from '../../core/result-state.js';
 import { redact, sanitizeJson, sanitizeText } from '../../core/sanitize.js';
 import type { OutputRequest } from './shape.js';
@@ -22,8 +23,19 @@ export interface PrinterIO {
   stdoutIsTTY: boolean;
 }
 
-/** How many elements of a list go to jq in one call (each call has a fixed cost; the chunk bounds memory). */
-const JQ_CHUNK = 1000;
+/**
+ * How many elements of a list go to jq in one call: each call has a fixed cost (about 10 µs), and
+ * jq's WebAssembly memory grows to the largest call and never shrinks (docs/speed.md, "history's memory").
+ */
+const JQ_CHUNK = 250;
+
+/**
+ * The largest list (as JSON text, in UTF-16 code units) a jq expression that is not per entry
+ * (`length`, `map(...)`) is given whole: 16 MiB, about 30,000 ledger entries. jq holds it parsed in
+ * its WebAssembly memory (about 10 times the text; at about 55 MiB jq-wasm aborts); a longer list
+ * is exit 2 saying how to run per entry (docs/output-for-scripts.md "Shaping the output").
+ */
+export const WHOLE_LIST_BYTES = 16 * 1024 * 1024;
 
 /** Only `fields` of a document (all of it without a list); a list's elements are selected one by one. */
 export function selectFields(doc: unknown, fields: readonly string[] | undefined): unknown {
@@ -112,17 +124,28 @@ export class Printer {
   private async renderStream(result: StreamOutput): Promise<void> {
     const req = this.req;
     if (req.mode === 'text' || result.textOnly) return this.pieces(result.text());
+    // a million entries leave a million entries' garbage: memory stays flat (src/core/memory.ts)
+    const tick = boundStreamMemory();
     const docs = (async function* (): AsyncGenerator<unknown> {
-      for await (const d of result.docs()) yield selectFields(d, req.fields);
+      for await (const d of result.docs()) {
+        tick();
+        yield selectFields(d, req.fields);
+      }
     })();
     if (req.mode === 'json') return this.pieces(jsonArray(docs, this.io.stdoutIsTTY));
     if (req.mode === 'template') return this.pieces(mapDocs(docs, (d) => ensureLine(this.forTerminal(this.tryFilter(() => req.template.render(d))))));
     const each = perElement(req.jq.expr);
     if (each === undefined) {
-      // an expression about the whole list (`length`, `map(...)`) needs the whole list
-      const all: unknown[] = [];
-      for await (const d of docs) all.push(d);
-      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(all), this.io.stdoutIsTTY)))]);
+      // an expression about the whole list (`length`, `map(...)`) needs the whole list, up to a bound
+      const all: string[] = [];
+      let bytes = 2;
+      for await (const d of docs) {
+        const text = JSON.stringify(d);
+        bytes += text.length + 1;
+        if (bytes > WHOLE_LIST_BYTES) throw new UsageError(t('shape.wholeList', req.jq.expr, WHOLE_LIST_BYTES / 1024 / 1024), { field: '--jq' });
+        all.push(text);
+      }
+      return this.pieces([this.forTerminal(this.tryFilter(() => req.jq.run(`[${all.join(',')}]`, this.io.stdoutIsTTY)))]);
     }
     const expr = each === '.' ? '.[]' : `.[] | (${each}\n)`;
     return this.pieces(chunks(docs, (list) => this.forTerminal(this.tryFilter(() => req.jq.run(JSON.stringify(list), this.io.stdoutIsTTY, expr)))));

@@ -10,13 +10,13 @@
  *   checkable), 3 no key or refused, 4 the gateway could not be reached.
  * - logout: removes the key from the keychain and from the config file.
  */
-import { readFileSync } from 'node:fs';
+import { readStdinText } from '../../core/stdin.js';
 import { AuthError, PaycliError, UsageError } from '../../core/errors.js';
 import { logger } from '../../core/logger.js';
 import { output, type Output } from '../../core/output.js';
 import { configFile } from '../../core/paths.js';
 import { maskKeyEnds, registerSecret } from '../../core/secrets.js';
-import { canPrompt, interruptSignal, processContext, type RunContext } from '../../core/terminal.js';
+import { canPrompt, interruptSignal, type RunContext } from '../../core/terminal.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import { keyStoreOf, readConfigFile, settingsFrom, type GlobalFlags, type Settings } from '../../config/settings.js';
 import { KeychainUnavailable, keychainDelete, keychainGet, keychainName } from '../../config/keychain.js';
@@ -57,16 +57,16 @@ async function checkKey(settings: Settings): Promise<Verdict> {
 }
 
 /** Reads the key: a hidden prompt in a terminal, else stdin (never an argument: shell history). */
-async function readKey(opts: AuthOptions): Promise<string> {
+async function readKey(opts: AuthOptions, ctx: RunContext): Promise<string> {
   let key: string;
-  if (processContext().isTTY.stdin) {
-    if (!canPrompt(opts)) throw new UsageError(t('authKey.pipe'), { field: 'api-key' });
+  if (ctx.isTTY.stdin) {
+    if (!canPrompt(opts, ctx)) throw new UsageError(t('authKey.pipe'), { field: 'api-key' });
     const { password } = await import('@inquirer/prompts');
     key = await password(
       { message: t('authKey.prompt'), mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) },
-      { output: processContext().stderr as NodeJS.WritableStream & NodeJS.WriteStream },
+      { output: ctx.stderr as NodeJS.WritableStream & NodeJS.WriteStream },
     );
-  } else key = readFileSync(0, 'utf8');
+  } else key = await readStdinText(ctx.stdin);
   key = key.replace(/\r?\n$/, '').trim();
   if (!key) throw new UsageError(t('authKey.empty'), { field: 'api-key' });
   return key;
@@ -84,9 +84,9 @@ function gatewaySettings(opts: AuthOptions, key?: string): Settings {
   return settings;
 }
 
-async function login(opts: AuthOptions): Promise<Output> {
+async function login(opts: AuthOptions, ctx: RunContext): Promise<Output> {
   const probe = gatewaySettings(opts); // before asking: a profile without a gateway is refused at once
-  const key = await readKey(opts);
+  const key = await readKey(opts, ctx);
   registerSecret(key);
   const settings = { ...probe, apiKey: key };
   const host = endpointHost(settings.endpoint);
@@ -203,10 +203,11 @@ async function logout(opts: AuthOptions): Promise<Output> {
 }
 
 /** Runs an `auth` subcommand (the subcommand's name selects which). */
-export async function run(opts: AuthOptions, { command }: RunContext): Promise<Output | void> {
+export async function run(opts: AuthOptions, ctx: RunContext): Promise<Output | void> {
+  const { command } = ctx;
   switch (command?.name()) {
     case 'login':
-      return login(opts);
+      return login(opts, ctx);
     case 'status':
       return status(opts);
     case 'logout':

@@ -3,6 +3,7 @@
  * (src/pix/brcode.ts), shared with the check of a cash-in's answer (src/pix/brcode-check.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readStdinText } from '../../core/stdin.js';
 import { buildStaticBrCode, decodeBrCode, LIMITS, PIX_GUI, problemText, type DecodedBrCode } from '../../pix/brcode.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
 import { UsageError } from '../../core/errors.js';
@@ -21,13 +22,13 @@ interface GlobalOpts {
   color?: boolean;
 }
 
-/** Reads the code argument: the text itself, or `-` for stdin (surrounding white space dropped). */
-function codeFrom(arg: string | undefined, what: string): string {
+/** Reads the code argument: the text itself, or `-` for the run's stdin (surrounding white space dropped). */
+async function codeFrom(arg: string | undefined, what: string, stdin: NodeJS.ReadableStream): Promise<string> {
   if (arg === undefined) throw new UsageError(t('brcode.noCode', what), { field: 'code' });
   let text = arg;
   if (arg === '-') {
     try {
-      text = readFileSync(0, 'utf8');
+      text = await readStdinText(stdin);
     } catch (err) {
       throw new UsageError(t('brcode.stdinUnreadable', what, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     }
@@ -146,9 +147,9 @@ function invalid(d: DecodedBrCode): UsageError {
 }
 
 /** `paycli brcode decode [code] [--image file]`. @throws UsageError (exit 2) for an invalid code */
-export async function runDecode(opts: GlobalOpts & { image?: string }, { args }: RunContext): Promise<Output> {
+export async function runDecode(opts: GlobalOpts & { image?: string }, { args, stdin }: RunContext): Promise<Output> {
   if (opts.image && args[0] !== undefined) throw new UsageError(t('brcode.codeAndImage'), { field: '--image' });
-  const code = opts.image ? await readQrImage(opts.image) : codeFrom(args[0], 'brcode decode');
+  const code = opts.image ? await readQrImage(opts.image) : await codeFrom(args[0], 'brcode decode', stdin);
   const d = decodeBrCode(code);
   return output(decodedJson(code, d), () => describeBrCode(d), {
     after: () => {
@@ -186,7 +187,7 @@ async function drawInTerminal(code: string, ctx: RunContext, color?: boolean): P
 
 /** `paycli brcode qr [code] [--png f] [--svg f]`. @throws UsageError for an invalid code (nothing drawn) */
 export async function runQr(opts: GlobalOpts & { png?: string; svg?: string }, ctx: RunContext): Promise<Output | void> {
-  const code = codeFrom(ctx.args[0], 'brcode qr');
+  const code = await codeFrom(ctx.args[0], 'brcode qr', ctx.stdin);
   const d = decodeBrCode(code);
   if (!d.valid) {
     ctx.stderr.write(`${describeBrCode(d)}\n`);

@@ -9,7 +9,8 @@ import { CASHIN_PATH } from '../../gateway/contract.js';
 import { CASHIN_FIELDS } from '../../gateway/fields.js';
 import { formatCashIn, formatLookup } from '../../payment/format.js';
 import { formatReais } from '../../pix/money.js';
-import { runPayment, type PaymentSpec } from '../../payment/pipeline.js';
+import type { PaymentSpec } from '../../payment/pipeline.js';
+import { pay } from './payment.js';
 import { logger } from '../../core/logger.js';
 import { sanitizeText } from '../../core/sanitize.js';
 import { output, type Output } from '../../core/output.js';
@@ -19,9 +20,18 @@ import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type Cas
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 import { checkWritable } from '../../payment/request.js';
 
-/** Options of a cash-in run: the command's flags plus the globals. */
 /** The run options of `cashin`, derived from its definition (src/cli/commands/cashin.ts). */
 export type CashinOptions = CashinFlags;
+
+/** How a created cash-in is shown, narrowed from its flags: `--qr`/`--no-qr`, `--no-color`, `--qr-file`. */
+export interface CashInShow {
+  /** Draw the QR code in the terminal: true/false forced, undefined when stdout is a terminal. */
+  qr?: boolean;
+  /** `--no-color` gives false. */
+  color?: boolean;
+  /** Where the QR code's PNG is written, once the result is out. */
+  qrFile?: string;
+}
 
 export { decodeQrImage } from '../../pix/qr-image.js';
 import { decodeQrImage } from '../../pix/qr-image.js';
@@ -42,10 +52,7 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
   get unknownAdvice() {
     return t('advice.cashin');
   },
-  precheck(opts) {
-    if ((opts as CashinOptions).qrFile) checkWritable((opts as CashinOptions).qrFile!, '--qr-file');
-  },
-  print: ({ body, data, raw, sandbox, entry }, opts) => printCashIn({ res: data, raw, body, sandbox, entry }, opts as CashinOptions, processContext()),
+  print: ({ body, data, raw, sandbox, entry }) => printCashIn({ res: data, raw, body, sandbox, entry }, {}, processContext()),
   printFound({ body, settled, answer, entry }) {
     const doc = settled.found;
     const problems: string[] = [];
@@ -63,13 +70,22 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
   },
 };
 
-/** Runs a cash-in. @throws the typed errors of src/core/errors.ts */
+/**
+ * Runs a cash-in: its command line narrowed into a typed request and settings (src/cli/run/payment.ts),
+ * then the pipeline; how the result is shown is narrowed here ({@link CashInShow}).
+ * @throws the typed errors of src/core/errors.ts
+ */
 export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Output> {
   let plan: WatchPlan | undefined;
+  const show: CashInShow = {
+    ...(opts.qr !== undefined ? { qr: opts.qr } : {}),
+    ...(opts.color !== undefined ? { color: opts.color } : {}),
+    ...(opts.qrFile ? { qrFile: opts.qrFile } : {}),
+  };
   const spec: PaymentSpec<CashInRequest, CashInResponse> = {
     ...CASHIN,
-    async print({ body, data, raw, sandbox, entry }, o) {
-      const created = await printCashIn({ res: data, raw, body, sandbox, entry }, o as CashinOptions, ctx);
+    async print({ body, data, raw, sandbox, entry }) {
+      const created = await printCashIn({ res: data, raw, body, sandbox, entry }, show, ctx);
       if (!plan || created.attention) return created;
       // --watch: the charge (its QR code) is shown now, in text; the run's result is its last document
       if (ctx.output.mode === 'text') await renderNow(ctx, created);
@@ -95,8 +111,11 @@ export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Out
     },
   };
   if (!opts.dryRun) plan = await watchPlan(opts, ctx, 'cashin');
+  const precheck = () => {
+    if (show.qrFile) checkWritable(show.qrFile, '--qr-file');
+  };
   try {
-    return await runPayment(spec, opts, await ctx.payments());
+    return await pay(spec, opts, await ctx.payments(), precheck);
   } finally {
     await plan?.postbacks?.close();
   }
@@ -105,7 +124,7 @@ export async function run(opts: CashinOptions, ctx: CommandContext): Promise<Out
 /** A created cash-in's result: its document, and its text with the QR code drawn when stdout is a terminal (or `--qr`). */
 async function printCashIn(
   created: { res: CashInResponse; raw: unknown; body: CashInRequest; sandbox: boolean; entry: number },
-  opts: CashinOptions,
+  opts: CashInShow,
   ctx: RunContext,
 ): Promise<Output> {
   const { res, raw, body, sandbox, entry } = created;

@@ -16,7 +16,8 @@ import { CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import type { Settings } from '../../config/settings.js';
 import { PIX_KEY_TYPES } from '../../pix/pixkey.js';
-import { runPayment, type PaymentSpec } from '../../payment/pipeline.js';
+import type { PaymentSpec } from '../../payment/pipeline.js';
+import { pay } from './payment.js';
 import type { CashoutFlags } from '../commands/cashout.js';
 import { t } from '../../core/i18n/index.js';
 
@@ -80,7 +81,10 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   },
 };
 
-/** Runs a cash-out. @throws the typed errors of src/core/errors.ts */
+/**
+ * Runs a cash-out: its command line narrowed into a typed request and settings (src/cli/run/payment.ts),
+ * then the pipeline. @throws the typed errors of src/core/errors.ts
+ */
 export async function run(opts: CashoutOptions, ctx: CommandContext): Promise<Output> {
-  return runPayment(CASHOUT, opts, await ctx.payments());
+  return pay(CASHOUT, opts, await ctx.payments());
 }

@@ -7,7 +7,8 @@
  * kept by {@link keepSecret}, as `auth login` keeps the API key: the system keychain, else the
  * config file (0600) with a notice saying so.
  */
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { readStdinText } from '../../core/stdin.js';
 import type Conf from 'conf';
 import { CONFIG_KEYS, isValidKey, secretStoreKey } from '../../config/keys.js';
 import { KeychainUnavailable, keychainDelete, keychainName, keychainSet } from '../../config/keychain.js';
@@ -33,7 +34,7 @@ import {
   type GlobalFlags,
 } from '../../config/settings.js';
 import { isSandbox, parseEndpoint } from '../../gateway/endpoint.js';
-import { canPrompt, processContext, type RunContext } from '../../core/terminal.js';
+import { canPrompt, type RunContext } from '../../core/terminal.js';
 
 type Profiles = Record<string, Record<string, string>>;
 
@@ -121,20 +122,18 @@ function insecureHttp(value: string): boolean {
   }
 }
 
-async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }): Promise<string> {
-  if (processContext().isTTY.stdin) {
-    if (!canPrompt(flags)) throw new UsageError(t('configValue.pipeSecret', key), { field: key });
+async function readSecret(key: string, flags: GlobalFlags & { noInput?: boolean }, ctx: RunContext): Promise<string> {
+  if (ctx.isTTY.stdin) {
+    if (!canPrompt(flags, ctx)) throw new UsageError(t('configValue.pipeSecret', key), { field: key });
     const { password } = await import('@inquirer/prompts');
-    return password(
-      { message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) },
-      { output: processContext().stderr as NodeJS.WriteStream },
-    );
+    return password({ message: `${key}:`, mask: '•', validate: (v) => (v.trim() ? true : t('configValue.notEmptyPrompt')) }, { output: ctx.stderr as NodeJS.WriteStream });
   }
-  return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+  return (await readStdinText(ctx.stdin)).replace(/\r?\n$/, '');
 }
 
 /** Runs a `config` subcommand (the subcommand's name selects which). */
-export async function run(opts: GlobalFlags & { noInput?: boolean; create?: boolean }, { args, command }: RunContext): Promise<Output | void> {
+export async function run(opts: GlobalFlags & { noInput?: boolean; create?: boolean }, ctx: RunContext): Promise<Output | void> {
+  const { args, command } = ctx;
   const profile = profileName(opts);
   const [key, value] = args;
   switch (command?.name()) {
@@ -210,7 +209,7 @@ export async function run(opts: GlobalFlags & { noInput?: boolean; create?: bool
       if (isSecretKey(key!)) {
         if (v !== undefined && key === 'api-key') throw new UsageError(t('configValue.secretArgument', key!), { field: key });
         if (v !== undefined) logger.warn(t('configValue.secretInHistory', key!));
-        else v = await readSecret(key!, opts);
+        else v = await readSecret(key!, opts, ctx);
       }
       if (v === undefined) throw new UsageError(t('configValue.missing', key!), { field: key });
       v = v.trim();

@@ -83,6 +83,8 @@ export const en = {
   'shape.unknownFields': (unknown: string, known: string) => `unknown field ${unknown}; the document has: ${known}; nothing was done`,
   'shape.badJq': (message: string) => `--jq: the expression does not compile: ${message}; nothing was done`,
   'shape.badTemplate': (message: string) => `--template: the template does not parse: ${message}; nothing was done`,
+  'shape.wholeList': (expr: string, mib: number) =>
+    `--jq ${JSON.stringify(expr)} is given the whole list as one array, which is limited to ${mib} MiB of JSON (about 30,000 entries), and this list is longer; nothing was printed. An expression that starts with .[] runs on each entry in turn, on a ledger of any size (e.g. --jq '.[] | .orderId', or --jq '.[] | 1' | wc -l to count); or narrow the list (--limit, --since, --outcome)`,
   'shape.failed': (flag: string, message: string) => `${flag} failed on the result: ${message}`,
   'shape.failedAfter': (flag: string, message: string, created: string) =>
     `${flag} failed on the result (${message}), but the gateway created ${created}: the whole result is above on stderr`,
@@ -113,6 +115,9 @@ export const en = {
   'help.cmd.argument': 'a command and its subcommands, or examples',
   'help.cmd.after': (files: string) =>
     `paycli help examples prints the folder of the example files that ship with paycli (${files}),\nwhich the examples of every --help use; copy a file before changing it.`,
+  'help.cmd.man': 'open the manual page (every command on one page) in the language in use, with man -l; at the command named, in less',
+  'help.man.missing': (page: string) => `the manual page ${page} is missing; build paycli (npm run build) or reinstall it`,
+  'help.man.failed': (page: string) => `man could not show the manual page; read ${page} with any roff viewer (e.g. groff -man -Tutf8)`,
   'help.usage.options': 'options',
   'help.usage.command': 'command',
   'config.lang.invalid': (value: string) => `lang must be pt-BR or en, got "${value}"`,
@@ -491,7 +496,7 @@ export const en = {
   'driver.noAddon': (version: string) => `on Node ${version} the ledger needs better-sqlite3's compiled addon, which is not installed`,
   'driver.noAddonHint':
     'reinstall paycli without --ignore-scripts, letting better-sqlite3 build (npm install -g --allow-scripts=better-sqlite3 paycli), or run paycli on Node 22.16 or later, which has node:sqlite built in (docs/node-versions.md)',
-  // ── batch files, rows and runs (src/cli/batch/) ──
+  // ── batch files, rows and runs (src/batch/, src/cli/batch/) ──
   'batchFile.formatInvalid': (text: string) => `--batch-format: use csv or jsonl, not ${text}; nothing was sent`,
   'batchFile.formatUnknown': (name: string) => `--batch: cannot tell the format of ${name} from its name (pass --batch-format csv or jsonl); nothing was sent`,
   'batchFile.formatUnknownHint': 'name it .csv or .jsonl, or pass --batch-format csv|jsonl',
@@ -855,7 +860,9 @@ and refused let it be sent again. Only an entry whose outcome is unknown can be 
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> and
 GET /transaction/get/balance. It checks what the gateway documents (required fields and their
 JSON types: 400 "Validation Failed - <field> is required"); --strict adds the format rules.
-It prints "listening on <url>" on stderr once ready ({"listening": "<url>"} with --json).
+It prints "listening on <url>" on stderr once ready ({"listening": "<url>"} with --json), then
+"dashboard on <url>/_dashboard/": a page of its transactions, QR codes, postbacks and balance, live,
+with buttons for the controls below (local only; --open opens it, --no-dashboard serves none).
 
 Outside the interface, a running sandbox takes state changes at
 POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (what the subcommands call):
@@ -1532,7 +1539,7 @@ Open a new shell afterwards.`,
     `the BR Code returned by the gateway is static and has no amount: the payer's app would ask the payer to type any amount for this ${amount} cash-in`,
   'brcodeCheck.otherAmount': (asked: string, requested: string) => `the BR Code asks the payer for ${asked}, but the cash-in was for ${requested}`,
   'brcodeCheck.recurrence': (url: string) => `Pix Automático BR Code: the payer's bank takes the amount from the recurrence payload at ${url}`,
-  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/cli/batch/row.ts) ──
+  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/batch/row.ts) ──
   'settle.ownerAlive': 'the paycli run that sent it is still running (or stopped), so it may still be in flight',
   'settle.untilDeadline': (when: string) => `it may still be in flight at the gateway until ${when} (its deadline plus settle-after); a lookup can decide after that`,
   'settle.noOrderRef': 'no order reference was sent, so the gateway cannot be asked: check it at the gateway',

@@ -85,6 +85,8 @@ export const ptBR: Catalog = {
   'shape.unknownFields': (unknown, known) => `campo desconhecido ${unknown}; o documento tem: ${known}; nada foi feito`,
   'shape.badJq': (message) => `--jq: a expressão não compila: ${message}; nada foi feito`,
   'shape.badTemplate': (message) => `--template: o modelo tem um erro: ${message}; nada foi feito`,
+  'shape.wholeList': (expr, mib) =>
+    `--jq ${JSON.stringify(expr)} recebe a lista inteira como um array, que tem o limite de ${mib} MiB de JSON (cerca de 30.000 pagamentos), e esta lista é maior; nada foi impresso. Uma expressão que começa com .[] roda em cada pagamento por vez, num registro local de qualquer tamanho (p. ex. --jq '.[] | .orderId', ou --jq '.[] | 1' | wc -l para contar); ou reduza a lista (--limit, --since, --outcome)`,
   'shape.failed': (flag, message) => `${flag} falhou no resultado: ${message}`,
   'shape.failedAfter': (flag, message, created) => `${flag} falhou no resultado (${message}), mas o gateway criou ${created}: o resultado completo está acima, no stderr`,
   'root.profile': 'perfil de configuração a usar (env PAYCLI_PROFILE; padrão "default")',
@@ -116,6 +118,9 @@ export const ptBR: Catalog = {
   'help.cmd.argument': 'um comando e seus subcomandos, ou examples',
   'help.cmd.after': (files) =>
     `paycli help examples mostra a pasta dos arquivos de exemplo que vêm com o paycli (${files}),\nusados nos exemplos de todo --help; copie o arquivo antes de alterá-lo.`,
+  'help.cmd.man': 'abre a página de manual (todos os comandos numa página) no idioma em uso, com man -l; no comando indicado, no less',
+  'help.man.missing': (page) => `a página de manual ${page} não existe; compile o paycli (npm run build) ou instale-o de novo`,
+  'help.man.failed': (page) => `o man não conseguiu mostrar a página de manual; leia ${page} com outro leitor de roff (p. ex. groff -man -Tutf8)`,
   'help.usage.options': 'opções',
   'help.usage.command': 'comando',
   'config.lang.invalid': (value) => `lang deve ser pt-BR ou en, veio "${value}"`,
@@ -487,7 +492,7 @@ export const ptBR: Catalog = {
   'driver.noAddon': (version) => `no Node ${version} o registro local precisa do módulo compilado do better-sqlite3, que não está instalado`,
   'driver.noAddonHint':
     'reinstale o paycli sem --ignore-scripts, deixando o better-sqlite3 compilar (npm install -g --allow-scripts=better-sqlite3 paycli), ou rode o paycli no Node 22.16 ou mais novo, que já traz o node:sqlite (docs/node-versions.md)',
-  // ── batch files, rows and runs (src/cli/batch/) ──
+  // ── batch files, rows and runs (src/batch/, src/cli/batch/) ──
   'batchFile.formatInvalid': (text) => `--batch-format: use csv ou jsonl, não ${text}; nada foi enviado`,
   'batchFile.formatUnknown': (name) => `--batch: não dá para saber o formato de ${name} pelo nome (passe --batch-format csv ou jsonl); nada foi enviado`,
   'batchFile.formatUnknownHint': 'dê ao arquivo a extensão .csv ou .jsonl, ou passe --batch-format csv|jsonl',
@@ -848,7 +853,9 @@ e refused deixam enviá-lo de novo. Só uma entrada de resultado desconhecido po
 GET /transaction/get/by/id/<id>, GET /transaction/get/by/orderId/<orderId> e
 GET /transaction/get/balance. Confere o que o gateway documenta (campos obrigatórios e seus tipos
 JSON: 400 "Validation Failed - <field> is required"); --strict acrescenta as regras de formato.
-Imprime "listening on <url>" no stderr quando está pronto ({"listening": "<url>"} com --json).
+Imprime "listening on <url>" no stderr quando está pronto ({"listening": "<url>"} com --json), depois
+"dashboard on <url>/_dashboard/": uma página com as transações, QR codes, postbacks e o saldo, ao vivo,
+com botões para os controles abaixo (só local; --open a abre, --no-dashboard não a serve).
 
 Fora da interface, um sandbox rodando aceita mudanças de estado em
 POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction> (o que os subcomandos chamam):
@@ -1531,7 +1538,7 @@ Depois abra um shell novo.`,
     `o BR Code devolvido pelo gateway é estático e não tem valor: o app do pagador pediria que ele digitasse qualquer valor para esta cobrança de ${amount}`,
   'brcodeCheck.otherAmount': (asked, requested) => `o BR Code pede ${asked} ao pagador, mas a cobrança foi de ${requested}`,
   'brcodeCheck.recurrence': (url) => `BR Code do Pix Automático: o banco do pagador pega o valor do payload de recorrência em ${url}`,
-  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/cli/batch/row.ts) ──
+  // ── settling unknown outcomes: reasons, and reconcile's table (src/ledger/settle-rule.ts, src/payment/settle.ts, src/gateway/lookup.ts, src/cli/run/reconcile.ts, src/batch/row.ts) ──
   'settle.ownerAlive': 'a execução do paycli que o enviou ainda está rodando (ou parada), então ele ainda pode estar a caminho',
   'settle.untilDeadline': (when) => `ele ainda pode estar a caminho do gateway até ${when} (o prazo mais settle-after); depois disso uma consulta decide`,
   'settle.noOrderRef': 'nenhuma referência do pedido foi enviada, então não dá para perguntar ao gateway: confira no gateway',

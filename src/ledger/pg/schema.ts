@@ -8,7 +8,7 @@
  * The tables mirror the local ledger's (src/ledger/schema.ts): the same columns, with who sent each
  * payment (operating-system user, host name, paycli version) on the entry itself.
  */
-import { blockingSql, orderHeldSql } from '../blocking.js';
+import { blockingSql, orderHeldSql, refusesSql } from '../blocking.js';
 
 /** The schema version this paycli reads and writes. */
 export const PG_SCHEMA_VERSION = 2;
@@ -157,7 +157,7 @@ export const PG_CHECK_AND_INSERT = `WITH b AS (
   ins AS (
     INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
     SELECT ${PG_INSERT_COLUMNS.map((c, i) => (c === 'overrides' ? `coalesce($${i + 1}::bigint, (SELECT id FROM b))` : `$${i + 1}::${PG_INSERT_TYPES[i]}`)).join(', ')}
-    WHERE (NOT EXISTS (SELECT 1 FROM b) OR $31::boolean) AND NOT EXISTS (SELECT 1 FROM t)
+    WHERE NOT ${refusesSql({ blocked: 'EXISTS (SELECT 1 FROM b)', allowDuplicate: '$31::boolean', taken: 'EXISTS (SELECT 1 FROM t)' })}
     RETURNING id)
 SELECT (SELECT row_to_json(b) FROM b) AS blocked, (SELECT row_to_json(t) FROM t) AS taken, (SELECT id FROM ins) AS id`;
 
@@ -181,7 +181,7 @@ export const PG_CHECK_AND_INSERT_MANY = `WITH u AS (
   ins AS (
     INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(', ')})
     SELECT ${PG_INSERT_COLUMNS.map((col, i) => (col === 'overrides' ? `coalesce(c.c${i + 1}, (c.blocked->>'id')::bigint)` : `c.c${i + 1}`)).join(', ')}
-    FROM c WHERE (c.blocked IS NULL OR c.allow_dup) AND c.taken IS NULL ORDER BY c.k
+    FROM c WHERE NOT ${refusesSql({ blocked: 'c.blocked IS NOT NULL', allowDuplicate: 'c.allow_dup', taken: 'c.taken IS NOT NULL' })} ORDER BY c.k
     RETURNING id, uuid)
 SELECT c.blocked, c.taken, ins.id FROM c LEFT JOIN ins ON ins.uuid = c.c1 ORDER BY c.k`;
 

@@ -1,0 +1,219 @@
+/**
+ * What a batch run needs from the payment ledger (src/ledger/ledger.ts), in one place: what happened
+ * before to a row's `orderId`, a record before each row is sent (with the batch id and row number),
+ * its outcome after, and the settling of an unknown outcome.
+ */
+import type { BeginInfo, LedgerEntry } from '../ledger/ledger.js';
+import { needsAttention, type BatchOutcome } from '../ledger/schema.js';
+import { openContract } from '../ledger/async-store.js';
+import type { EndRecord, LedgerContract } from '../ledger/contract.js';
+import { endpointIdentity, outcomeOfError, type Outcome } from '../ledger/rules.js';
+import type { RunRecord } from '../ledger/runs.js';
+import type { Settings } from '../config/settings.js';
+import type { UsageError } from '../core/errors.js';
+import { settleEntry, type Settled } from '../payment/settle.js';
+
+export { outcomeOfError, type Outcome };
+
+/** The latest ledger entry of a row's `orderId` at the run's gateway. */
+export interface PreviousRow {
+  id: string | number;
+  outcome: Outcome;
+  /** False when no outcome was recorded (paycli killed after recording it). */
+  completed: boolean;
+  transactionId?: number | string;
+  status?: string;
+  message?: string;
+  /** What was wrong in its create answer, while no `history resolve` settled it (src/ledger/schema.ts `needsAttention`). */
+  attention?: string[];
+}
+
+/** What is recorded before a row is sent: the ledger's {@link BeginInfo}, with the order reference and batch position required. */
+export type RowBegin = BeginInfo & Required<Pick<BeginInfo, 'orderId' | 'batchId' | 'batchRow'>>;
+
+/** A row that an earlier run of the same file finished `ok`, as the results report it. */
+export interface FinishedRow {
+  row: number;
+  orderId: string;
+  /** Amount, in cents. */
+  valueCents: number;
+  transactionId?: number | string;
+  status?: string;
+}
+
+/** What a batch run records of a file it checked and started: its rows, and the line of row 1 (each row then on its own line). */
+export interface BatchFacts {
+  rows: number;
+  firstLine: number;
+}
+
+/** What a row records before it is sent, with how it is checked (the profile's window, `--allow-duplicate`). */
+export interface RowRecordOptions {
+  windowMin: number;
+  allowDuplicate: boolean;
+}
+
+/**
+ * The ledger as a batch run uses it, for the one gateway endpoint the run sends to: what the
+ * ledger knows of a row is what that gateway got. A file rehearsed on the sandbox, or paid at
+ * another gateway, is nothing to this one. Asynchronous, over the ledger contract
+ * (src/ledger/contract.ts): the local ledger and the team ledger alike.
+ */
+export interface BatchLedger {
+  /** The latest entry of each reference sent to this run's gateway, in their order (one round trip). */
+  previousMany(orderIds: readonly string[]): Promise<Array<PreviousRow | undefined>>;
+  /**
+   * Writes `ends` (outcomes held back), then checks and records each row before it is sent, all in
+   * ONE transaction (src/ledger/contract.ts `recordMany`): a wave of rows, one disk sync.
+   * @returns per row, in order: its entry, or the UsageError (`duplicate_cashout` / `duplicate_order`) that refused it
+   * @throws the ledger's errors: then nothing of the call is recorded
+   */
+  recordMany(infos: readonly RowBegin[], opts: RowRecordOptions, ends?: readonly EndRecord[]): Promise<Array<{ id: number } | UsageError>>;
+  /** Writes many outcomes in one transaction. */
+  endMany(ends: readonly EndRecord[]): Promise<void>;
+  /** Records what a run learnt of the file of batch `batchId` (after every row was checked). */
+  recordBatch(batchId: string, facts: BatchFacts): Promise<void>;
+  /**
+   * Every row of batch `batchId`, when an earlier run of the same file recorded it
+   * ({@link recordBatch}) and each row's latest entry at this run's gateway is `ok`; otherwise undefined (the run
+   * then checks the file row by row). Lets a re-run of a finished file skip the check.
+   */
+  finishedBatch(batchId: string): Promise<{ facts: BatchFacts; rows: FinishedRow[] } | undefined>;
+  /**
+   * Every row of the file the gateway created (outcome `ok` with a transaction id), its latest entry,
+   * whether or not it needs attention: what `--watch` waits for after a run.
+   */
+  createdRows(batchId: string): Promise<FinishedRow[]>;
+  /**
+   * Keeps the state the gateway now gives a created row in its latest entry at this gateway, as a single
+   * cash-in's `--watch` keeps it (src/ledger/contract.ts `noteStatus`): `history` shows it.
+   */
+  noteStatus(orderId: string, status: string): Promise<void>;
+  /**
+   * Settles a row an earlier run left unknown: the settle step of every payment
+   * (src/payment/settle.ts: asks the gateway by order reference; "not found" counts only once the
+   * run that sent it is gone and its deadline plus `settle-after` has passed).
+   */
+  settle(id: string | number, lookup: Settings | { problem: string }, opts: { signal: AbortSignal; note: string }): Promise<Settled>;
+  /**
+   * Makes this run the one run of the file at this gateway (docs/batch-runs.md, "One run at a time").
+   * @returns undefined when it is ours; the live run that has it otherwise
+   */
+  claim(batchId: string): Promise<RunRecord | undefined>;
+  /** Lets the file go (the run ends). */
+  release(): Promise<void>;
+  /** Moves on the deadlines of rows recorded but not started yet (src/ledger/contract.ts `extendDeadlines`). */
+  extendDeadlines(ids: ReadonlyArray<string | number>, deadlineMs: number): Promise<void>;
+  /**
+   * Throws the ledger's error when it is known to be unusable before a recorded row starts (a team
+   * ledger whose connection was lost: nothing is sent after the loss). Costs no round trip.
+   */
+  usable(): void;
+  close(): Promise<void>;
+}
+
+/** The latest entry among `entries` (newest first) at `endpoint`, as a batch row sees it. */
+function latestAt(entries: readonly LedgerEntry[], endpoint: string): PreviousRow | undefined {
+  const e = entries.find((entry) => entry.endpoint === endpoint);
+  if (!e) return undefined;
+  return {
+    id: e.id,
+    outcome: e.outcome,
+    completed: e.completed,
+    ...(e.transactionId !== undefined ? { transactionId: e.transactionId } : {}),
+    ...(e.status !== undefined ? { status: e.status } : {}),
+    ...(e.message !== undefined ? { message: e.message } : {}),
+    ...(needsAttention(e) ? { attention: e.answer!.attention! } : {}),
+  };
+}
+
+/** The batch's facts as recorded by {@link BatchLedger.recordBatch}, or undefined when unreadable (the file is then checked row by row). */
+function parseFacts(text: string | undefined): BatchFacts | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const facts = JSON.parse(text) as BatchFacts;
+    return Number.isSafeInteger(facts?.rows) && Number.isSafeInteger(facts.firstLine) && facts.rows >= 1 ? facts : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rows of {@link BatchLedger.finishedBatch} from the batch's entries (by row, oldest first: a row's
+ * last one is its latest), or undefined when one is missing, not `ok`, or needs attention (reported as
+ * such, row by row, until `history resolve` settles it).
+ */
+function finishedRows(entries: readonly BatchOutcome[], facts: BatchFacts): FinishedRow[] | undefined {
+  const rows: FinishedRow[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const [row, orderId, value, outcome, transactionId, status, attention] = entries[i]!;
+    if (i + 1 < entries.length && entries[i + 1]![0] === row) continue;
+    if (row !== rows.length + 1 || outcome !== 'ok' || attention) return undefined;
+    rows.push({ row, orderId, valueCents: value, ...(transactionId !== null ? { transactionId } : {}), ...(status !== null ? { status } : {}) });
+  }
+  return rows.length === facts.rows ? rows : undefined;
+}
+
+/** The rows the gateway created (latest entry `ok` with a transaction id), from the batch's entries. */
+function createdOf(entries: readonly BatchOutcome[]): FinishedRow[] {
+  const rows: FinishedRow[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const [row, orderId, value, outcome, transactionId, status] = entries[i]!;
+    if ((i + 1 < entries.length && entries[i + 1]![0] === row) || outcome !== 'ok' || transactionId === null) continue;
+    rows.push({ row, orderId, valueCents: value, transactionId, ...(status !== null ? { status } : {}) });
+  }
+  return rows;
+}
+
+/**
+ * The batch's view of an open ledger contract, for the endpoint `target`.
+ * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ */
+export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedger {
+  const endpoint = endpointIdentity(target);
+  const latest = async (orderId: string) => latestAt(await ledger.findByOrderId(orderId), endpoint);
+  return {
+    async previousMany(orderIds) {
+      if (!orderIds.length) return [];
+      const found = await ledger.findManyByOrderId(orderIds);
+      return orderIds.map((orderId) => latestAt(found.get(orderId) ?? [], endpoint));
+    },
+    recordMany: (infos, opts, ends = []) => ledger.recordMany(infos, opts, ends),
+    endMany: (ends) => ledger.endMany(ends),
+    recordBatch: (batchId, facts) => ledger.setMeta(`batch:${batchId}`, JSON.stringify(facts)),
+    async finishedBatch(batchId) {
+      const facts = parseFacts(await ledger.meta(`batch:${batchId}`));
+      if (!facts) return undefined;
+      const rows = finishedRows(await ledger.batchOutcomes(batchId, endpoint), facts);
+      return rows ? { facts, rows } : undefined;
+    },
+    async noteStatus(orderId, status) {
+      const e = await latest(orderId);
+      if (e?.outcome === 'ok') await ledger.noteStatus(Number(e.id), status);
+    },
+    createdRows: async (batchId) => createdOf(await ledger.batchOutcomes(batchId, endpoint)),
+    async settle(id, lookup, opts) {
+      const e = await ledger.get(Number(id));
+      if (!e) return { state: 'unknown', why: `ledger entry ${id} is gone` };
+      return settleEntry(ledger, e, lookup, opts);
+    },
+    claim: (batchId) => ledger.claimBatch(batchId, endpoint),
+    release: () => ledger.releaseBatch(),
+    extendDeadlines: async (ids, deadlineMs) => {
+      if (ids.length) await ledger.extendDeadlines(ids.map(Number), deadlineMs);
+    },
+    usable: () => ledger.usable(),
+    close: () => ledger.close(),
+  };
+}
+
+/**
+ * Opens the ledger for a batch run that sends to `target`: the profile's team ledger, or the local one
+ * (src/ledger/async-store.ts `openContract`).
+ * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ * @param profile the profile in use (its `ledger-url` chooses the team ledger)
+ * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
+ */
+export async function openBatchLedger(target: string, profile?: string): Promise<BatchLedger> {
+  return batchLedgerOf(await openContract(profile), target);
+}

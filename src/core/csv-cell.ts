@@ -1,0 +1,22 @@
+/**
+ * The formula guard of the CSV cells paycli writes and reads back (docs/output-for-scripts.md "CSV"):
+ * used by the results files and `history` exports (src/cli/csv-dialect.ts) and by the batch's reading
+ * of its own results fed back as input (src/batch/rows.ts).
+ */
+
+/** What a spreadsheet would run as a formula (OWASP "CSV injection"): text starting with `=`, `+`, `-`, `@`, a tab or a CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Text as paycli writes it into a CSV cell: `'` before what a spreadsheet would run as a formula (`+5531…` → `'+5531…`). */
+export function guardFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/**
+ * A CSV cell as paycli's own CSV wrote it, read back ({@link guardFormula} undone:
+ * `'+5531998765432` → `+5531998765432`), so a results file or a `history` export can be fed back
+ * into a batch (docs/batch-runs.md).
+ */
+export function unguardCell(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}
