@@ -14,13 +14,14 @@ bench_require_tools() {
 }
 
 # bench_start <work-folder>: points paycli's config and code cache into the folder, starts a
-# standalone sandbox on a free port, waits until it listens, and exports its URL as BENCH_URL
+# standalone sandbox on a free port (its state in a fresh folder: the sandbox keeps its balance and
+# transactions across starts), waits until it listens, and exports its URL as BENCH_URL
 # and PAYCLI_BASE_URL (with PAYCLI_API_KEY=bench). At exit the sandbox is stopped (it writes its
 # code cache as it exits, so it is waited for) and the folder removed.
 bench_start() {
   BENCH_WORK=$1
   export PAYCLI_CONFIG_DIR="$BENCH_WORK/config" PAYCLI_CACHE_DIR="$BENCH_WORK/cache" NO_COLOR=1
-  node bin/paycli.cjs sandbox --port 0 2>"$BENCH_WORK/sandbox.log" &
+  node bin/paycli.cjs sandbox --port 0 --data-dir "$BENCH_WORK/sandbox-data" 2>"$BENCH_WORK/sandbox.log" &
   BENCH_SANDBOX=$!
   trap bench_cleanup EXIT
   local url='' _

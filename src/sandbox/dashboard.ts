@@ -17,7 +17,8 @@
  *   script, scripts, styles and requests from the page's own origin only, images from `data:`
  *   (the QR code); nothing is loaded from elsewhere, so it works offline;
  * - every POST carries the per-start token of the page's `<meta name="csrf-token">` in header
- *   {@link CSRF_HEADER}, and an `Origin` of the address served, else 403.
+ *   {@link CSRF_HEADER}, and an `Origin` of the address served, else 403; a browser's `Sec-Fetch-Site`, when sent, must
+ *   say `same-origin` (403 otherwise).
  *
  * Routes (JSON answers): `GET /_dashboard/` the page (in the run's language); `GET
  * /_dashboard/app.js|app.css` its assets (folder `dashboard/` of the package); `GET
@@ -197,7 +198,8 @@ function guarded(req: IncomingMessage, res: ServerResponse, port: number, token:
   const sent = Buffer.from(String(req.headers[CSRF_HEADER] ?? ''));
   const want = Buffer.from(token);
   const tokenOk = sent.length === want.length && timingSafeEqual(sent, want);
-  if (!tokenOk || !origin.startsWith('http://') || !hosts.has(origin.slice('http://'.length).toLowerCase()))
+  const site = req.headers['sec-fetch-site'];
+  if (!tokenOk || (site !== undefined && site !== 'same-origin') || !origin.startsWith('http://') || !hosts.has(origin.slice('http://'.length).toLowerCase()))
     return (json(res, 403, { message: t('dashboard.refused.csrf') }), false);
   return true;
 }

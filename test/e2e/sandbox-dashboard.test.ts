@@ -44,6 +44,21 @@ describe('paycli sandbox (built): the dashboard line, --no-dashboard, --open', (
     }
   });
 
+  // xdg-open is the opener on Linux only (src/cli/run/sandbox.ts openBrowser); elsewhere this one is reported skipped
+  it.runIf(process.platform === 'linux')('--open without BROWSER runs the system opener (xdg-open) with the dashboard address', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-dash-'));
+    const opened = join(dir, 'opened.txt');
+    writeFileSync(join(dir, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    chmodSync(join(dir, 'xdg-open'), 0o755);
+    const sb = await startSandboxProcess(['--open'], { BROWSER: '', PATH: `${dir}:${process.env.PATH ?? ''}` });
+    try {
+      await waitFor(() => existsSync(opened) && readFileSync(opened, 'utf8') === `${sb.url}/_dashboard/`, undefined, 'the fake xdg-open to be called');
+      expect(readFileSync(opened, 'utf8')).toBe(`${sb.url}/_dashboard/`);
+    } finally {
+      await sb.stop();
+    }
+  });
+
   it('--no-dashboard: no line, no page; --json prints {"dashboard": url}', async () => {
     const off = await startSandboxProcess(['--no-dashboard']);
     try {

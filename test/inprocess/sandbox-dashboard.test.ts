@@ -137,8 +137,10 @@ describe('dashboard over HTTP (in-process sandbox)', () => {
     expect((await call(sandbox.url, path, { method: 'POST', headers: { origin, [CSRF_HEADER]: 'x'.repeat(good.length) } })).status).toBe(403);
     expect((await call(sandbox.url, path, { method: 'POST', headers: { origin: 'http://evil.example', [CSRF_HEADER]: good } })).status).toBe(403);
     expect((await call(sandbox.url, path, { method: 'POST', headers: { [CSRF_HEADER]: good } })).status).toBe(403);
+    // a browser says where the request comes from: another site is refused even with token and Origin
+    expect((await call(sandbox.url, path, { method: 'POST', headers: { origin, [CSRF_HEADER]: good, 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
     expect(sandbox.transactions.get(id)!.status).toBe('created');
-    const paid = await call(sandbox.url, path, { method: 'POST', headers: { origin, [CSRF_HEADER]: good } });
+    const paid = await call(sandbox.url, path, { method: 'POST', headers: { origin, [CSRF_HEADER]: good, 'sec-fetch-site': 'same-origin' } });
     expect(paid.status, paid.text).toBe(200);
     expect(JSON.parse(paid.text)).toMatchObject({ transactionId: id, status: 'paid', previousStatus: 'created', postback: 'queued' });
     expect(sandbox.transactions.get(id)!.status).toBe('paid');

@@ -163,26 +163,24 @@ function dropList(text: string | undefined): number[] | undefined {
 }
 
 /**
- * The `open` package's function. In the CommonJS bundle a dynamic import gives the chunk's exports
- * as `default` (tsup.config.ts `requireDynamicImports`), whose own `default` is the function.
- */
-async function openDefault(url: string): Promise<import('node:child_process').ChildProcess> {
-  const mod = await import('open');
-  const fn = typeof mod.default === 'function' ? mod.default : (mod.default as unknown as { default: typeof mod.default }).default;
-  return fn(url);
-}
-
-/**
  * Opens `url` in the browser: the command named by env `BROWSER` (the convention of xdg-open and
  * Python's webbrowser; its first word is the program, the URL its last argument), else the
- * system's default through the `open` package. A failure is reported through `warn`, never thrown:
- * the sandbox keeps running.
+ * system's opener (`open` on macOS, `cmd /c start` on Windows, `xdg-open` elsewhere). Not the `open`
+ * npm package: it is ESM only and reads `import.meta.url`, which the CommonJS bundle cannot carry
+ * (tsup.config.ts). A failure is reported through `warn`, never thrown: the sandbox keeps running.
  */
 async function openBrowser(url: string, warn: (reason: string) => void): Promise<void> {
-  const browser = process.env.BROWSER?.trim();
+  const browser = process.env.BROWSER?.trim().split(/\s+/);
+  const [program, ...args]: string[] = browser?.[0]
+    ? browser
+    : process.platform === 'darwin'
+      ? ['open']
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '""']
+        : ['xdg-open'];
   try {
     const { spawn } = await import('node:child_process');
-    const child = browser ? spawn(browser.split(/\s+/)[0]!, [...browser.split(/\s+/).slice(1), url], { stdio: 'ignore', detached: true }) : await openDefault(url);
+    const child = spawn(program!, [...args, url], { stdio: 'ignore', detached: true });
     child.once('error', (err: NodeJS.ErrnoException) => warn(err.code ?? err.message));
     child.unref();
   } catch (err) {
