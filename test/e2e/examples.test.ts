@@ -230,6 +230,8 @@ function runBlock(examples: Example[], base: string): Outcome[] {
       GATEWAY_KEY: 'sk_test_example_key_0002',
       CS: 'cs_test_example_secret_0003',
       TERM: 'xterm-256color',
+      // `sandbox --open` runs this instead of a real browser (src/cli/run/sandbox.ts reads BROWSER)
+      BROWSER: 'true',
     },
     /^(CI|TMUX)$/,
   );

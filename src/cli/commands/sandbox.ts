@@ -56,7 +56,7 @@ ${t('help.title.examples')}
   $ paycli sandbox ping
   $ paycli sandbox events --failed && paycli sandbox resend --failed
   $ paycli sandbox --port 4020 --strict --drop-after-create 2 --data-dir ./sandbox-4020 &
-  $ paycli sandbox --open
+  $ paycli sandbox --port 4040 --open &
   $ paycli sandbox --port 4030 --failure key-not-found:pix-key=ninguem@example.com --failure insufficient-balance:value=66600 &`,
     )
     .action(lazyAction(() => import('../run/sandbox.js')));
