@@ -6,51 +6,12 @@ import type { RunRecord } from '../runs.js';
 import { factsJson, toEntry, type LedgerEntry, type LedgerQuery, type Row } from '../schema.js';
 import type { Checked, EndRow, NewPayment } from '../statements.js';
 import type { BeginAnswer, BeginArgs } from './connection.js';
+import { PG_COLUMN_TYPES } from './schema.js';
 
 /** Outcomes as the columns of src/ledger/pg/schema.ts `PG_END_MANY` (one array each). */
 export function endColumns(rows: readonly unknown[][]): unknown[][] {
   return Array.from({ length: 8 }, (_, j) => rows.map((r) => r[j] ?? null));
 }
-
-/** The PostgreSQL types of the columns `ledger push` writes, in its order. */
-export const PUSH_TYPES = [
-  'text',
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'text',
-  'text',
-  'smallint',
-  'text',
-  'integer',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'integer',
-  'smallint',
-  'integer',
-  'text',
-  'text',
-  'text',
-  'jsonb',
-  'text',
-  'integer',
-  'text',
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'bigint',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-];
 
 /** A team ledger row as an entry (src/ledger/schema.ts `toEntry`, with who sent it). */
 export function toPgEntry(r: Row): LedgerEntry {
@@ -72,7 +33,7 @@ export function toPgRun(r: Row): RunRecord & { goneMs?: number } {
   };
 }
 
-/** The columns `ledger push` writes, in the order of {@link PUSH_TYPES}. */
+/** The columns `ledger push` writes, in order. */
 export const PUSH_COLUMNS = [
   'uuid',
   'time',
@@ -111,6 +72,9 @@ export const PUSH_COLUMNS = [
   'version',
   'answer',
 ];
+
+/** The PostgreSQL types of {@link PUSH_COLUMNS}, in order (src/ledger/pg/schema.ts `PG_COLUMN_TYPES`). */
+export const PUSH_TYPES = PUSH_COLUMNS.map((c) => PG_COLUMN_TYPES[c]!);
 
 /**
  * What `ledger push` writes of a chunk of local entries: their rows ({@link PUSH_COLUMNS}) and the
