@@ -25,7 +25,8 @@
  * first, then the oldest given-up one, and only then the oldest pending one (with a log line).
  * Each event keeps its last {@link KEPT_ATTEMPTS} attempts (and the count of all).
  */
-import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fdatasyncSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PostbackObject, PostbackStatus } from '../gateway/postback.js';
 import { t } from '../core/i18n/index.js';
@@ -344,38 +345,83 @@ export interface StateDirLock {
 }
 
 /**
- * Takes the state folder for this process: creates `<dir>/lock` (exclusive create) holding this
- * process id. A lock whose process no longer exists is stale and taken over; a live one (a
- * stopped process is alive) is not.
- * @returns the lock, or `{heldBy: pid}` when another live process holds it
+ * Takes the state folder for this process: `<dir>/lock` holding this process id. The lock is written
+ * whole under a name of its own and then hard-linked as `lock` (a link fails when the name exists), so
+ * no other process ever reads it half written and two sandboxes starting at once cannot both take it.
+ * A lock whose process no longer exists is stale: it is first moved aside under a name of its own, and
+ * when what was moved is not the stale lock that was read (another process took the folder in
+ * between), it is put back. A live lock (a stopped process is alive) is never taken over.
+ * @returns the lock, or `{heldBy}`: the id of the live process holding it (NaN when unknown)
  * @throws Error when the folder cannot be created or written
  */
 export function lockStateDir(dir: string): StateDirLock | { heldBy: number } {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, 'lock');
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return { dir, file };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let pid = NaN;
-    try {
-      pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    } catch {
-      /* removed in between: try again */
-    }
+    if (linkLock(file)) return { dir, file };
+    const text = readLock(file);
+    if (text === undefined) continue; // removed in between: try again
+    const pid = Number.parseInt(text, 10);
     if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) return { heldBy: pid };
+    const aside = `${file}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
     try {
-      unlinkSync(file);
+      renameSync(file, aside);
     } catch {
-      /* someone else took it over */
+      continue; // someone else moved it first
     }
+    const moved = readLock(aside);
+    if (moved !== text) {
+      // what was moved is a fresh lock taken in between: put it back, it is theirs
+      restoreLock(aside, file);
+      const holder = Number.parseInt(moved ?? '', 10);
+      return { heldBy: Number.isSafeInteger(holder) && holder > 0 ? holder : NaN };
+    }
+    unlinkQuietly(aside);
   }
   return { heldBy: NaN };
+}
+
+/** Creates `file` holding this process id, whole, or returns false when it exists. @throws Error on other failures */
+function linkLock(file: string): boolean {
+  const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(own, String(process.pid), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(own, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    unlinkQuietly(own);
+  }
+}
+
+/** The text of a lock file, or undefined when it is gone. */
+function readLock(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts a lock moved aside by mistake back under its name (unless a third process took the name), then removes the aside copy. */
+function restoreLock(aside: string, file: string): void {
+  try {
+    linkSync(aside, file);
+  } catch {
+    /* the name is taken again: that process holds the folder */
+  }
+  unlinkQuietly(aside);
+}
+
+/** Removes a file, ignoring any error (it may be gone already). */
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    /* already gone */
+  }
 }
 
 /** True when a process with this id exists (EPERM: it exists, owned by someone else). */

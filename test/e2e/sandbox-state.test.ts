@@ -6,7 +6,7 @@
  * sandboxes on two folders keep two states, and so do two on two ports with no `--data-dir` (each
  * port has its default folder, `<data folder>/sandbox/<port>`; `sandbox reset --port` starts one over).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -179,6 +179,25 @@ describe('sandbox state across restarts', () => {
     expect(JSON.parse(reset.stdout)).toEqual({ dataDir: folder(p1), removed: true });
     const a3 = await onPort(p1);
     expect((await lookup(a3, ids.cashin)).status).toBe(404);
+  }, 60_000);
+
+  it('sandboxes started at the same moment on one folder: exactly one keeps state there, the others say they keep it in memory', async () => {
+    const all = await Promise.all(Array.from({ length: 6 }, () => startSandboxProcess(['--opening-balance', String(OPENING)], home.env)));
+    running.push(...all);
+    const folder = join(home.env.PAYCLI_DATA_DIR!, 'sandbox', '0');
+    const keeping = all.filter((sb) => sb.log().includes(`events kept in ${folder}`));
+    const inMemory = all.filter((sb) => /events kept in memory only: .* is in use by another paycli sandbox \(pid \d+\)/.test(sb.log()));
+    expect(keeping.length, all.map((sb) => sb.log()).join('\n---\n')).toBe(1);
+    expect(inMemory.length).toBe(5);
+    // every one answers, and the one keeping state is the one the lock names
+    for (const sb of all) expect((await api(sb, 'POST', '/transaction/qrcode/cashin', CASHIN)).status).toBe(200);
+    expect(readFileSync(join(folder, 'lock'), 'utf8')).toBe(String(keeping[0]!.child.pid));
+    // no lock file of an attempt is left behind
+    expect(
+      readdirSync(folder)
+        .filter((name) => name.startsWith('lock'))
+        .sort(),
+    ).toEqual(['lock']);
   }, 60_000);
 });
 
