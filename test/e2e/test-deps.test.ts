@@ -25,11 +25,22 @@ const DEPS: Array<{ cmd: string; pkg: string }> = readFileSync(join(ROOT, 'scrip
   });
 const MASKED = ['tmux', 'zsh', 'fish'];
 
+/** Absolute paths of programs on the real PATH, looked up once (one shell for all of them). */
+const FOUND = new Map<string, string>();
+
 /** Absolute path of a program on the real PATH. */
 function which(cmd: string): string {
-  const r = spawnSync('bash', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} is not installed on this machine (scripts/test-deps.txt lists it; npm test installs it)`);
-  return r.stdout.trim();
+  if (FOUND.size === 0) {
+    const wanted = ['bash', 'dirname', 'id', 'ln', ...DEPS.map((d) => d.cmd)];
+    const r = spawnSync('bash', ['-c', 'for c in "$@"; do printf "%s\\t%s\\n" "$c" "$(command -v "$c")"; done', 'which', ...wanted], { encoding: 'utf8' });
+    for (const line of r.stdout.split('\n')) {
+      const [name, path] = line.split('\t');
+      if (name && path) FOUND.set(name, path);
+    }
+  }
+  const path = FOUND.get(cmd);
+  if (!path) throw new Error(`${cmd} is not installed on this machine (scripts/test-deps.txt lists it; npm test installs it)`);
+  return path;
 }
 
 let dir: string;
