@@ -12,7 +12,7 @@ import type { RunRecord } from '../ledger/runs.js';
 import type { BatchTextSpec, FinishedBatchText } from '../ledger/batch-text.js';
 import type { Settings } from '../config/settings.js';
 import type { UsageError } from '../core/errors.js';
-import { settleEntry, type Settled } from '../payment/settle.js';
+import type { Settled } from '../payment/settle.js';
 
 export { outcomeOfError, type Outcome };
 
@@ -208,6 +208,8 @@ export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedg
     async settle(id, lookup, opts) {
       const e = await ledger.get(Number(id));
       if (!e) return { state: 'unknown', why: `ledger entry ${id} is gone` };
+      // loaded when a row is settled: the gateway client and its schemas are not on the path of a re-run of a finished file (docs/speed.md)
+      const { settleEntry } = await import('../payment/settle.js');
       return settleEntry(ledger, e, lookup, opts);
     },
     claim: (batchId) => ledger.claimBatch(batchId, endpoint),

@@ -390,8 +390,9 @@ export class Ledger implements SyncStatements {
 
   /** The lines of a finished batch in one statement (src/ledger/batch-text.ts), or undefined when it is not finished or a cell is the writer's. */
   finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): FinishedBatchText | undefined {
-    const { sql, params, fixed } = batchTextSql(spec);
-    return finishedText(spec, fixed, rows, this.guard(() => this.stmt(sql).get({ ...params, batch: batchId, endpoint, rows })) as Parameters<typeof finishedText>[3]);
+    const statement = batchTextSql(spec);
+    const r = this.guard(() => this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }));
+    return finishedText(spec, statement, rows, r as Parameters<typeof finishedText>[3]);
   }
 
   batchRows(batchId: string): LedgerEntry[] {
