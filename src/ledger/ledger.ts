@@ -6,7 +6,10 @@
  *
  * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
- * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder.
+ * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder, with
+ * 1 KiB pages (src/ledger/files.ts `createLedger`). A single payment is copied into `ledger.db` before
+ * it is sent; a batch's waves stay in the write-ahead log until it holds {@link WAL_CHECKPOINT_BYTES}
+ * (docs/ledger-and-safety.md "The write-ahead log", docs/speed.md "Batch runs": disk per row).
  *
  * Concurrency: the duplicate check of a cash-out and the record of the new one are ONE
  * `BEGIN IMMEDIATE` transaction. SQLite's write lock is a kernel (fcntl) lock: it stays held by
@@ -80,6 +83,13 @@ export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, Pay
 export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
 export { journalPath, LEDGER_NAME, ledgerPath } from './files.js';
+
+/**
+ * The write-ahead log's size at which SQLite copies it into `ledger.db` (`wal_autocheckpoint`, in
+ * pages of this size) and to which a longer log is cut back afterwards (`journal_size_limit`), in
+ * bytes: 4 MiB (docs/speed.md "Batch runs": fewer, larger copies write each page once for many waves).
+ */
+export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 export { uuidV7 } from './uuid.js';
 /** An open local ledger. Every method rejects with {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
 export class Ledger implements SyncStatements {
@@ -124,8 +134,10 @@ export class Ledger implements SyncStatements {
 
   /**
    * Copies what the write-ahead log holds into `ledger.db` itself (a passive checkpoint), so that a
-   * payment recorded before it is sent is in the database file, not only in a log that another
-   * program could delete. Best effort, never an error.
+   * single payment recorded before it is sent is in the database file, not only in a log that another
+   * program could delete. Best effort, never an error. A batch's waves are not copied one by one
+   * (each copy writes every page the wave touched once more, 4 KiB each): SQLite copies the log once
+   * it holds {@link WAL_CHECKPOINT_BYTES} (docs/ledger-and-safety.md "The write-ahead log").
    */
   private checkpoint(): void {
     try {
@@ -167,7 +179,8 @@ export class Ledger implements SyncStatements {
       db.pragma('trusted_schema = OFF');
       if (db.pragma('journal_mode') !== 'wal') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.pragma('journal_size_limit = 4194304');
+      db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
+      db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(WAL_CHECKPOINT_BYTES / (db.pragma('page_size') as number)))}`);
       // SQLite's own default page cache (2 MiB), also with better-sqlite3 (whose default is 16 MiB): every query of
       // the ledger goes through an index, and a batch of 100,000 rows would otherwise fill 16 MiB of
       // memory with pages it does not read again (docs/speed.md, batch memory).
@@ -223,12 +236,15 @@ export class Ledger implements SyncStatements {
     }
   }
 
-  /** Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile), then copies the log into the file; inside a group, in a savepoint. */
-  private write<T>(fn: () => T, note = this.note): T {
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile), then, when
+   * `copy`, copies the log into the file ({@link checkpoint}); inside a group, in a savepoint.
+   */
+  private write<T>(fn: () => T, note = this.note, copy = false): T {
     if (this.db.inTransaction) return this.guard(() => this.db.immediate(fn), note);
     this.checkWal(note);
     const out = this.guard(() => this.db.immediate(fn), note);
-    this.checkpoint();
+    if (copy) this.checkpoint();
     this.checkWal(note);
     return out;
   }
@@ -250,12 +266,21 @@ export class Ledger implements SyncStatements {
     return row ? toEntry(row) : undefined;
   }
 
-  /** In one `BEGIN IMMEDIATE`: the outcomes, then each payment checked and recorded unless refused (src/ledger/blocking.ts `refuses`). */
+  /**
+   * In one `BEGIN IMMEDIATE`: the outcomes, then each payment checked and recorded unless refused
+   * (src/ledger/blocking.ts `refuses`). A payment outside a batch is then copied into `ledger.db`
+   * ({@link checkpoint}); a batch's rows are left in the write-ahead log (docs/ledger-and-safety.md).
+   */
   checkAndInsert(rows: readonly NewPayment[], ends: readonly EndRow[]): Checked[] {
-    return this.write(() => {
-      this.endRows(ends);
-      return rows.map((r) => this.checkOne(r));
-    });
+    const single = rows.some((r) => r.batchId === null);
+    return this.write(
+      () => {
+        this.endRows(ends);
+        return rows.map((r) => this.checkOne(r));
+      },
+      this.note,
+      single,
+    );
   }
 
   private checkOne(r: NewPayment): Checked {
@@ -300,11 +325,16 @@ export class Ledger implements SyncStatements {
     }
   }
 
+  /** Copied into `ledger.db` at once, as a single payment is: a later deadline lost with the log could let a lookup decide too early. */
   extendDeadlines(ids: readonly number[], deadlineMs: number): void {
-    this.write(() => {
-      const st = this.stmt('UPDATE payments SET deadline_ms = max(coalesce(deadline_ms, 0), @deadline) WHERE id = @id AND outcome IS NULL');
-      for (const id of ids) st.run({ id, deadline: deadlineMs });
-    });
+    this.write(
+      () => {
+        const st = this.stmt('UPDATE payments SET deadline_ms = max(coalesce(deadline_ms, 0), @deadline) WHERE id = @id AND outcome IS NULL');
+        for (const id of ids) st.run({ id, deadline: deadlineMs });
+      },
+      this.note,
+      true,
+    );
   }
 
   run(id: string): StoredRun | undefined {
@@ -329,9 +359,9 @@ export class Ledger implements SyncStatements {
     forgetRunLock(dirname(this.file), id);
   }
 
-  /** `fn` in one `BEGIN IMMEDIATE` (SQLite's write lock serialises every writer, so `lock` needs nothing more). */
+  /** `fn` in one `BEGIN IMMEDIATE` (SQLite's write lock serialises every writer, so `lock` needs nothing more), copied into `ledger.db` after. */
   exclusive<T>(_lock: string | undefined, fn: () => T): T {
-    return this.write(fn);
+    return this.write(fn, this.note, true);
   }
 
   claimants(batchId: string, endpoint: string, exceptId: string): StoredRun[] {

@@ -120,8 +120,16 @@ describe('a ledger created on a nearly full disk', () => {
     db.close();
     expect(existsSync(`${file}-wal`)).toBe(false);
   }
-  /** Cuts the ledger after its payments table's root page, as an older paycli's creation on a full disk left it. */
+  /**
+   * Cuts the ledger after its payments table's root page, as an older paycli's creation on a full disk left it
+   * (with SQLite's 4 KiB pages then: its schema on the first page, which the 1 KiB pages of a new ledger no longer hold).
+   */
   function cutAfterPayments(file: string): void {
+    const db = openSqlite(file);
+    db.pragma('journal_mode = DELETE');
+    db.pragma('page_size = 4096');
+    db.exec('VACUUM');
+    db.close();
     const head = readFileSync(file);
     const pageSize = head.readUInt16BE(16);
     expect(head.readUInt32BE(28)).toBeGreaterThan(5);
