@@ -46,6 +46,7 @@ import {
   BLOCKING,
   clip,
   ENTRIES_WITH_RUN,
+  fingerprintValue,
   FORMAT,
   INSERT,
   migrate,
@@ -258,7 +259,7 @@ export class Ledger implements SyncStatements {
   }
 
   blocking(fingerprint: string, windowOn: boolean, sinceMs: number): LedgerEntry | undefined {
-    return this.guard(() => this.entry(BLOCKING, { fingerprint, windowOn: windowOn ? 1 : 0, since: sinceMs }));
+    return this.guard(() => this.entry(BLOCKING, { fingerprint: fingerprintValue(fingerprint), windowOn: windowOn ? 1 : 0, since: sinceMs }));
   }
 
   private entry(sql: string, params: unknown): LedgerEntry | undefined {
@@ -284,7 +285,7 @@ export class Ledger implements SyncStatements {
   }
 
   private checkOne(r: NewPayment): Checked {
-    const blocked = r.check ? this.entry(BLOCKING, { fingerprint: r.fingerprint, windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
+    const blocked = r.check ? this.entry(BLOCKING, { fingerprint: fingerprintValue(r.fingerprint), windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
     const taken = r.orderId === null ? undefined : this.entry(ORDER_TAKEN, { order_id: r.orderId, endpoint: r.endpoint });
     const found: Checked = { ...(blocked ? { blocked } : {}), ...(taken ? { taken } : {}) };
     if (refuses(found, r.allowDuplicate)) return found;
@@ -389,7 +390,7 @@ export class Ledger implements SyncStatements {
   reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
     const sql = `SELECT order_id FROM payments AS p WHERE fingerprint = ? AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= ?
       AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
-    return this.guard(() => this.stmt(sql).value(fingerprint, sinceMs) as string | undefined);
+    return this.guard(() => this.stmt(sql).value(fingerprintValue(fingerprint), sinceMs) as string | undefined);
   }
 
   get(id: number): LedgerEntry | undefined {
@@ -464,7 +465,7 @@ function insertRow(r: NewPayment, overrides: number | null): InsertRow {
     uuid: r.uuid,
     time: r.time,
     kind: r.kind,
-    fingerprint: r.fingerprint,
+    fingerprint: fingerprintValue(r.fingerprint),
     value: r.value,
     target: r.target,
     endpoint: r.endpoint,

@@ -75,6 +75,7 @@ describe('the local ledger on disk', () => {
     try {
       const { id } = await keeper.begin(payment(1));
       expect(idsInFileAlone(dir, local.file)).toEqual([id]);
+      expect((await keeper.get(id))?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
       const wave = await keeper.recordMany([1, 2, 3].map((n) => payment(10 + n, { batchId: 'cashout-0123456789abcdef', batchRow: n })));
       const waveIds = wave.map((r) => (r instanceof Error ? Number.NaN : Number(r.id)));
       expect(waveIds.every(Number.isInteger)).toBe(true);
@@ -85,14 +86,13 @@ describe('the local ledger on disk', () => {
     }
   });
 
-  it('a ledger of schema version 4 (4 KiB pages, an entry) is brought up to date: the entry kept and found, the text time index gone, its page size kept', async () => {
+  it('a ledger of schema version 4 (4 KiB pages, an entry with a hex fingerprint) is brought up to date: the entry kept and still blocks, its fingerprint 32 bytes, the text time index gone, its page size kept', async () => {
     mkdirSync(join(dir, 'data'), { mode: 0o700 });
     const file = join(dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
-    const v4 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 4;').replace(
-      'CREATE INDEX payments_by_time_ms',
-      'CREATE INDEX payments_by_time ON payments (time);\nCREATE INDEX payments_by_time_ms',
-    );
+    const v4 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 4;')
+      .replace('fingerprint BLOB NOT NULL', 'fingerprint TEXT NOT NULL')
+      .replace('CREATE INDEX payments_by_time_ms', 'CREATE INDEX payments_by_time ON payments (time);\nCREATE INDEX payments_by_time_ms');
     old.exec(v4);
     const now = Date.now();
     old.prepare(INSERT).run({
@@ -143,6 +143,7 @@ describe('the local ledger on disk', () => {
       expect(db.prepare(`SELECT name FROM sqlite_schema WHERE name = 'payments_by_time'`).value()).toBeUndefined();
       expect(db.pragma('integrity_check')).toBe('ok');
       expect(db.prepare('SELECT count(*) FROM payments').value()).toBe(2);
+      expect(db.prepare(`SELECT typeof(fingerprint) || ' ' || length(fingerprint) FROM payments WHERE uuid = 'old-entry'`).value()).toBe('blob 32');
     } finally {
       db.close();
     }
