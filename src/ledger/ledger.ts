@@ -6,10 +6,8 @@
  *
  * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
- * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder, with
- * 1 KiB pages (src/ledger/files.ts `createLedger`). A single payment is copied into `ledger.db` before
- * it is sent; a batch's waves stay in the write-ahead log until it holds {@link WAL_CHECKPOINT_BYTES}
- * (docs/ledger-and-safety.md "The write-ahead log", docs/speed.md "Batch runs": disk per row).
+ * payment is on disk before the request leaves), 0600 in a 0700 folder, 1 KiB pages (src/ledger/files.ts). A single payment
+ * is copied into `ledger.db` before it is sent, a batch's waves at {@link WAL_CHECKPOINT_BYTES} of log (docs/ledger-and-safety.md).
  *
  * Concurrency: the duplicate check of a cash-out and the record of the new one are ONE
  * `BEGIN IMMEDIATE` transaction. SQLite's write lock is a kernel (fcntl) lock: it stays held by
@@ -48,6 +46,7 @@ import {
   ENTRIES_WITH_RUN,
   fingerprintValue,
   FORMAT,
+  historyQuery,
   INSERT,
   migrate,
   ORDER_TAKEN,
@@ -74,6 +73,7 @@ import {
   isHalfCreated,
   ledgerFailure,
   moveAsideHalfCreated,
+  WAL_CHECKPOINT_BYTES,
   walIdentity,
 } from './files.js';
 
@@ -83,14 +83,8 @@ export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, Pay
 
 export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
-export { journalPath, LEDGER_NAME, ledgerPath } from './files.js';
+export { journalPath, LEDGER_NAME, ledgerPath, WAL_CHECKPOINT_BYTES } from './files.js';
 
-/**
- * The write-ahead log's size at which SQLite copies it into `ledger.db` (`wal_autocheckpoint`, in
- * pages of this size) and to which a longer log is cut back afterwards (`journal_size_limit`), in
- * bytes: 4 MiB (docs/speed.md "Batch runs": fewer, larger copies write each page once for many waves).
- */
-export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 export { uuidV7 } from './uuid.js';
 /** An open local ledger. Every method rejects with {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
 export class Ledger implements SyncStatements {
@@ -134,11 +128,9 @@ export class Ledger implements SyncStatements {
   }
 
   /**
-   * Copies what the write-ahead log holds into `ledger.db` itself (a passive checkpoint), so that a
-   * single payment recorded before it is sent is in the database file, not only in a log that another
-   * program could delete. Best effort, never an error. A batch's waves are not copied one by one
-   * (each copy writes every page the wave touched once more, 4 KiB each): SQLite copies the log once
-   * it holds {@link WAL_CHECKPOINT_BYTES} (docs/ledger-and-safety.md "The write-ahead log").
+   * Copies the write-ahead log into `ledger.db` (a passive checkpoint), so that a single payment recorded before it is sent
+   * is in the file, not only in a log another program could delete. Best effort, never an error. A batch's waves are not
+   * copied one by one: SQLite copies the log at {@link WAL_CHECKPOINT_BYTES} (docs/ledger-and-safety.md "The write-ahead log is part of the ledger").
    */
   private checkpoint(): void {
     try {
@@ -273,14 +265,14 @@ export class Ledger implements SyncStatements {
    * ({@link checkpoint}); a batch's rows are left in the write-ahead log (docs/ledger-and-safety.md).
    */
   checkAndInsert(rows: readonly NewPayment[], ends: readonly EndRow[]): Checked[] {
-    const single = rows.some((r) => r.batchId === null);
+    const write = () => {
+      this.endRows(ends);
+      return rows.map((r) => this.checkOne(r));
+    };
     return this.write(
-      () => {
-        this.endRows(ends);
-        return rows.map((r) => this.checkOne(r));
-      },
+      write,
       this.note,
-      single,
+      rows.some((r) => r.batchId === null),
     );
   }
 
@@ -437,7 +429,7 @@ export class Ledger implements SyncStatements {
 
   /** Newest first (by entry number), at most `limit`, reading only those rows; the connection runs nothing else until the iteration ends. */
   *iterate(q: LedgerQuery): Generator<LedgerEntry> {
-    const [sql, params] = querySql(q);
+    const [sql, params] = historyQuery(q);
     const rows = this.guard(() => this.stmt(sql).iterate(params));
     for (;;) {
       const next = this.guard(() => rows.next());
@@ -487,30 +479,6 @@ function insertRow(r: NewPayment, overrides: number | null): InsertRow {
     deadline_ms: r.deadlineMs,
     run_id: r.run.id,
   };
-}
-
-/** `history`'s query: its SQL and named parameters. */
-function querySql(q: LedgerQuery): [string, Record<string, unknown>] {
-  const where: string[] = [];
-  const params: Record<string, unknown> = { limit: q.limit };
-  const add = (sql: string, name: string, value: unknown) => {
-    if (value === undefined) return;
-    where.push(sql);
-    params[name] = value;
-  };
-  add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
-  add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
-  add('p.kind = @kind', 'kind', q.kind);
-  if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
-  else add('p.outcome = @outcome', 'outcome', q.outcome);
-  add('p.profile = @profile', 'profile', q.profile);
-  add('p.order_id = @order_id', 'order_id', q.orderId);
-  // an id kept as a number may be stored as a REAL (500.0): compared as a number too
-  add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
-  add('p.batch_id = @batch_id', 'batch_id', q.batchId);
-  add('r.user = @by_user', 'by_user', q.by?.user);
-  add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
-  return [`${ENTRIES_WITH_RUN}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY p.id DESC LIMIT @limit`, params];
 }
 
 let shared: Ledger | undefined;

@@ -114,7 +114,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints.
  * Version 4 indexes the entries by run, so that pruning `runs` finds the runs no entry names.
  * Version 5 drops the index on the ISO text `time`, which no query reads (they compare `time_ms`): one
- * index fewer for every payment to write (docs/speed.md "Batch runs": disk per row). Version 6 keeps each
+ * index fewer for every payment to write (docs/speed.md "Disk written per batch row"). Version 6 keeps each
  * fingerprint as its 32 bytes instead of 64 hex characters ({@link fingerprintValue}): a smaller row and a
  * smaller `payments_by_fingerprint`, whose pages a batch's waves write at random.
  */
@@ -456,4 +456,28 @@ export function migrate(db: Connection): void {
     for (let v = Math.max(1, from); v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
     if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
+}
+
+/** `history`'s query: its SQL and named parameters. */
+export function historyQuery(q: LedgerQuery): [string, Record<string, unknown>] {
+  const where: string[] = [];
+  const params: Record<string, unknown> = { limit: q.limit };
+  const add = (sql: string, name: string, value: unknown) => {
+    if (value === undefined) return;
+    where.push(sql);
+    params[name] = value;
+  };
+  add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
+  add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
+  add('p.kind = @kind', 'kind', q.kind);
+  if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
+  else add('p.outcome = @outcome', 'outcome', q.outcome);
+  add('p.profile = @profile', 'profile', q.profile);
+  add('p.order_id = @order_id', 'order_id', q.orderId);
+  // an id kept as a number may be stored as a REAL (500.0): compared as a number too
+  add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
+  add('p.batch_id = @batch_id', 'batch_id', q.batchId);
+  add('r.user = @by_user', 'by_user', q.by?.user);
+  add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
+  return [`${ENTRIES_WITH_RUN}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY p.id DESC LIMIT @limit`, params];
 }

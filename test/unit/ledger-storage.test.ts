@@ -1,6 +1,6 @@
 /**
- * How the local ledger lies on disk (docs/ledger-and-safety.md "The write-ahead log", docs/speed.md
- * "Batch runs"): a new ledger's 1 KiB pages and 4 MiB log, a single payment copied into `ledger.db`
+ * How the local ledger lies on disk (docs/ledger-and-safety.md "The write-ahead log is part of the ledger", docs/speed.md
+ * "Disk written per batch row"): a new ledger's 1 KiB pages and 16 MiB log, a single payment copied into `ledger.db`
  * before it is sent while a batch's wave stays in the log, and a ledger of schema version 4 (4 KiB
  * pages, the index on the text time) opened and brought up to date by this paycli.
  */
@@ -55,7 +55,7 @@ describe('the local ledger on disk', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a new ledger has 1 KiB pages, copies its log at 4 MiB, and has no index on the text time', async () => {
+  it('a new ledger has 1 KiB pages, copies its log at 16 MiB, and has no index on the text time', async () => {
     const local = Ledger.open({ create: true })!;
     local.close();
     const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
@@ -66,7 +66,7 @@ describe('the local ledger on disk', () => {
     } finally {
       db.close();
     }
-    expect(WAL_CHECKPOINT_BYTES).toBe(4 * 1024 * 1024);
+    expect(WAL_CHECKPOINT_BYTES).toBe(16 * 1024 * 1024);
   });
 
   it('a single payment is in ledger.db itself before it is sent; the rows of a batch wave stay in the log until it is copied', async () => {
