@@ -266,7 +266,7 @@ function readCapped(body: TransportResponse['body'], contentLength: string | str
     });
     body.once('error', fail);
     // Closed before its end without an error (a connection cut mid-body): as a stream iterator says it.
-    body.once('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    body.once('close', () => ended || fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
   });
 }
 
