@@ -282,7 +282,8 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   const lookup = call.method === 'GET';
   // What a failure means for the caller: a POST's outcome is unknown, a lookup just failed.
   const unknownTail = lookup ? '' : t('gw.unknownTail', call.unknownAdvice);
-  const parsedMessage = isJson ? errorBodySchema.safeParse(json) : undefined;
+  // The interface's error body, read only from an answer that is not a success (a 200's body has no message: parsing it costs a batch per row).
+  const parsedMessage = isJson && status >= 300 ? errorBodySchema.safeParse(json) : undefined;
   const message = parsedMessage?.success ? sanitizeText(parsedMessage.data.message, true).trim() : undefined;
 
   if (status >= 300 && status < 400) {
