@@ -8,23 +8,34 @@
  * with what outlived a few young collections long before it collects it: the peak RSS of a long
  * run ends some 40-60 MiB above a short one though what it keeps alive stays the same. The
  * function this module returns, called once per value, stops the young generation's growth at
- * {@link YOUNG_GENERATION_BYTES} and asks for a full collection every {@link COLLECT_EVERY} calls.
+ * {@link YOUNG_GENERATION_BYTES} and asks for a full collection once the old generation holds
+ * {@link OLD_GENERATION_SLACK_BYTES} more than the last full collection left alive.
  * Nothing changes for a short stream: the first look happens after {@link LOOK_EVERY} values, and
  * V8's `gc` is exposed only at the first collection.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Values between two full collections (a few milliseconds each on a heap of this size). */
-export const COLLECT_EVERY = 8192;
+/**
+ * How far the old generation may grow past what the last full collection left alive before the
+ * next one: a full collection costs a few milliseconds on a heap of this size, and the peak RSS of
+ * a long run stays within about this much of a short one's, however fast garbage is promoted.
+ */
+export const OLD_GENERATION_SLACK_BYTES = 8 * 1024 * 1024;
 /** The young generation's size (both halves) at which its growth stops. */
 export const YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
-/** Values between two looks at the young generation's size, while it may still grow. */
+/** Values between two looks at the heap's spaces. */
 const LOOK_EVERY = 64;
 
-/** The young generation's current size in bytes. */
-function youngGeneration(): number {
-  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+/** The sizes this module watches, in bytes: the young generation's, and what the old one holds. */
+function spaces(): { young: number; old: number } {
+  let young = 0;
+  let old = 0;
+  for (const s of getHeapSpaceStatistics()) {
+    if (s.space_name === 'new_space') young = s.space_size;
+    else if (s.space_name === 'old_space') old = s.space_used_size;
+  }
+  return { young, old };
 }
 
 /**
@@ -36,18 +47,21 @@ export function boundStreamMemory(): () => void {
   let growing = true;
   let count = 0;
   let gc: (() => void) | undefined;
+  let live: number | undefined;
   return () => {
-    count++;
-    if (growing && count % LOOK_EVERY === 0 && youngGeneration() >= YOUNG_GENERATION_BYTES) {
+    if (++count % LOOK_EVERY !== 0) return;
+    const { young, old } = spaces();
+    if (growing && young >= YOUNG_GENERATION_BYTES) {
       setFlagsFromString('--semi-space-growth-factor=1');
       growing = false;
     }
-    if (count % COLLECT_EVERY === 0) {
-      if (!gc) {
-        setFlagsFromString('--expose-gc');
-        gc = runInNewContext('gc') as () => void;
-      }
-      gc();
+    if (live === undefined || old < live) live = old; // the first look, or V8 collected on its own
+    if (old < live + OLD_GENERATION_SLACK_BYTES) return;
+    if (!gc) {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc') as () => void;
     }
+    gc();
+    live = spaces().old;
   };
 }
