@@ -12,8 +12,11 @@
  * Nothing changes for a short stream: the first look happens after {@link LOOK_EVERY} values, and
  * V8's `gc` is exposed only at the first collection.
  */
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+// node:v8 and node:vm load on the first look (after LOOK_EVERY values), not with the printer: a
+// short `history` never loads them (docs/speed.md, "History's start-up").
+type V8 = typeof import('node:v8');
+let v8: V8 | undefined;
+const loadV8 = (): V8 => (v8 ??= process.getBuiltinModule('node:v8'));
 
 /** Values between two full collections (a few milliseconds each on a heap of this size). */
 export const COLLECT_EVERY = 8192;
@@ -24,7 +27,11 @@ const LOOK_EVERY = 64;
 
 /** The young generation's current size in bytes. */
 function youngGeneration(): number {
-  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+  return (
+    loadV8()
+      .getHeapSpaceStatistics()
+      .find((s) => s.space_name === 'new_space')?.space_size ?? 0
+  );
 }
 
 /**
@@ -39,13 +46,13 @@ export function boundStreamMemory(): () => void {
   return () => {
     count++;
     if (growing && count % LOOK_EVERY === 0 && youngGeneration() >= YOUNG_GENERATION_BYTES) {
-      setFlagsFromString('--semi-space-growth-factor=1');
+      loadV8().setFlagsFromString('--semi-space-growth-factor=1');
       growing = false;
     }
     if (count % COLLECT_EVERY === 0) {
       if (!gc) {
-        setFlagsFromString('--expose-gc');
-        gc = runInNewContext('gc') as () => void;
+        loadV8().setFlagsFromString('--expose-gc');
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
       }
       gc();
     }
