@@ -7,23 +7,15 @@
  * Here only what needs a process of its own: a terminal (the hidden prompt) and the keychain's D-Bus connection, made once per process; the rest runs in process:
  * test/inprocess/auth.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CASHOUT_ARGS, childEnv, runPaycli } from '../helpers/cli.js';
-import { json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
+import { useKeyGateway, useSecretService } from '../helpers/keyring.js';
 import { startTty } from '../helpers/tty.js';
 
 const KEY = 'sk_test_AUTH_0123456789abcdef';
-const t = useGatewayFixture(KEY);
-const configText = () => (existsSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json')) ? readFileSync(join(t.home.env.PAYCLI_CONFIG_DIR!, 'config.json'), 'utf8') : '');
-
-/** The gateway answers only `Authorization: Bearer KEY` (401 otherwise), with balance and lookups. */
-beforeEach(() => {
-  const l = lookupGateway();
-  t.gw.respond((req, res) => (req.headers.authorization === `Bearer ${KEY}` ? l.responder(req, res) : json(res, 401, { message: 'Invalid token.' })));
-});
+const { t, configText } = useKeyGateway(KEY);
 
 /** A paycli home whose default profile sends to the test gateway; no key anywhere. */
 async function profileOnGateway(env: Record<string, string | undefined>): Promise<void> {
@@ -32,34 +24,10 @@ async function profileOnGateway(env: Record<string, string | undefined>): Promis
 }
 
 describe('with a Secret Service (gnome-keyring in a private D-Bus session)', () => {
-  let session: ChildProcess;
-  let bus = '';
-  let keyringHome = '';
-  beforeAll(async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    keyringHome = mkdtempSync(join(tmpdir(), 'paycli-keyring-'));
-    const addressFile = join(keyringHome, 'bus');
-    // The session lives as long as this shell: it writes its bus address once the keyring is unlocked.
-    const script = `printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1; echo "$DBUS_SESSION_BUS_ADDRESS" > ${JSON.stringify(addressFile)}.tmp && mv ${JSON.stringify(addressFile)}.tmp ${JSON.stringify(addressFile)}; exec sleep 600`;
-    session = spawn('dbus-run-session', ['--', 'sh', '-c', script], {
-      env: childEnv({ HOME: keyringHome, XDG_DATA_HOME: join(keyringHome, 'data'), XDG_RUNTIME_DIR: keyringHome, DBUS_SESSION_BUS_ADDRESS: undefined }),
-      stdio: 'ignore',
-      detached: true,
-    });
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(addressFile)) {
-      if (Date.now() > deadline || session.exitCode !== null) throw new Error('the private Secret Service did not start');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    bus = readFileSync(addressFile, 'utf8').trim();
-  }, 30_000);
-  afterAll(() => {
-    if (session?.pid) process.kill(-session.pid, 'SIGTERM');
-  });
+  const secrets = useSecretService();
   const env = (extra: Record<string, string | undefined> = {}) => ({
     ...t.home.env,
-    DBUS_SESSION_BUS_ADDRESS: bus,
+    DBUS_SESSION_BUS_ADDRESS: secrets.bus(),
     PAYCLI_BASE_URL: undefined,
     PAYCLI_API_KEY: undefined,
     ...extra,
