@@ -65,6 +65,21 @@ export function prepareLedger(profile?: string): void {
   }
 }
 
+/**
+ * {@link prepareLedger} at the very start of a command that pays, before its implementation loads
+ * (src/cli/commands/cashout.ts): resolves once connecting has begun (the driver loaded, the socket
+ * opening), so that the database server accepts the connection and starts its session while the
+ * rest of the command loads (docs/speed.md, "Start-up targets"). At once, and without a turn of
+ * the event loop, when the profile has no team ledger. Never throws.
+ */
+export async function prepareLedgerEarly(profile?: string): Promise<void> {
+  prepareLedger(profile);
+  if (!preparing) return;
+  await preparing.catch(() => undefined);
+  // One turn of the event loop: the driver loads (queued above) and the socket's connect is issued.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The team ledger {@link prepareLedger} started, if any, handed over once (src/ledger/store.ts `openTeamLedger`). */
 export function takePrepared(): Promise<PgOpening> | undefined {
   const p = preparing;
