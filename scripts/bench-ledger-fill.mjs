@@ -42,8 +42,11 @@ db.transaction(() => {
       hex(`uuid-${i}`).slice(0, 32),
       time,
       cashout ? 'cashout' : 'cashin',
-      // distinct from any fingerprint the bench's own cash-out has: the generated ones are salted
-      hex(`bench-fill-${cashout ? 'cashout' : 'cashin'}-${gw}-${value}-${key}`),
+      // distinct from any fingerprint the bench's own cash-out has: the generated ones are salted; its
+      // 32 bytes, as the ledger keeps it since schema 6 (src/ledger/schema.ts fingerprintValue)
+      createHash('sha256')
+        .update(`bench-fill-${cashout ? 'cashout' : 'cashin'}-${gw}-${value}-${key}`)
+        .digest(),
       value,
       gw,
       gw,

@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { cashInFingerprint, cashOutFingerprint, endpointIdentity } from './rules.js';
-import { clean, clip, INSERT, type InsertRow, type Row } from './schema.js';
+import { clean, clip, fingerprintValue, INSERT, type InsertRow, type Row } from './schema.js';
 import type { Connection } from '../core/sqlite/driver.js';
 import { LedgerUnavailableError } from './errors.js';
 import { t } from '../core/i18n/index.js';
@@ -98,9 +98,11 @@ export function importJournal(db: Connection, path: string, note: string): Impor
       uuid: ev.id,
       time,
       kind: ev.kind,
-      fingerprint: cashout
-        ? cashOutFingerprint(target, { value, pixKeyType: ev.pixKeyType as number, pixKey: ev.pixKey as string })
-        : cashInFingerprint(target, { value, payer: text(ev.payer) ?? undefined }),
+      fingerprint: fingerprintValue(
+        cashout
+          ? cashOutFingerprint(target, { value, pixKeyType: ev.pixKeyType as number, pixKey: ev.pixKey as string })
+          : cashInFingerprint(target, { value, payer: text(ev.payer) ?? undefined }),
+      ),
       value,
       target: clip(target, 300)!,
       endpoint: endpointIdentity(target),

@@ -6,7 +6,8 @@
  *
  * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
- * payment is on disk before the request leaves). The file is created 0600 in a 0700 folder.
+ * payment is on disk before the request leaves), 0600 in a 0700 folder, 1 KiB pages (src/ledger/files.ts). A single payment
+ * is copied into `ledger.db` before it is sent, a batch's waves at {@link WAL_CHECKPOINT_BYTES} of log (docs/ledger-and-safety.md).
  *
  * Concurrency: the duplicate check of a cash-out and the record of the new one are ONE
  * `BEGIN IMMEDIATE` transaction. SQLite's write lock is a kernel (fcntl) lock: it stays held by
@@ -43,7 +44,9 @@ import {
   BLOCKING,
   clip,
   ENTRIES_WITH_RUN,
+  fingerprintValue,
   FORMAT,
+  historyQuery,
   INSERT,
   migrate,
   ORDER_TAKEN,
@@ -70,6 +73,7 @@ import {
   isHalfCreated,
   ledgerFailure,
   moveAsideHalfCreated,
+  WAL_CHECKPOINT_BYTES,
   walIdentity,
 } from './files.js';
 
@@ -79,7 +83,8 @@ export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, Pay
 
 export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfError, type Outcome, type PaymentKind } from './rules.js';
 
-export { journalPath, LEDGER_NAME, ledgerPath } from './files.js';
+export { journalPath, LEDGER_NAME, ledgerPath, WAL_CHECKPOINT_BYTES } from './files.js';
+
 export { uuidV7 } from './uuid.js';
 /** An open local ledger. Every method rejects with {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
 export class Ledger implements SyncStatements {
@@ -123,9 +128,9 @@ export class Ledger implements SyncStatements {
   }
 
   /**
-   * Copies what the write-ahead log holds into `ledger.db` itself (a passive checkpoint), so that a
-   * payment recorded before it is sent is in the database file, not only in a log that another
-   * program could delete. Best effort, never an error.
+   * Copies the write-ahead log into `ledger.db` (a passive checkpoint), so that a single payment recorded before it is sent
+   * is in the file, not only in a log another program could delete. Best effort, never an error. A batch's waves are not
+   * copied one by one: SQLite copies the log at {@link WAL_CHECKPOINT_BYTES} (docs/ledger-and-safety.md "The write-ahead log is part of the ledger").
    */
   private checkpoint(): void {
     try {
@@ -167,7 +172,8 @@ export class Ledger implements SyncStatements {
       db.pragma('trusted_schema = OFF');
       if (db.pragma('journal_mode') !== 'wal') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.pragma('journal_size_limit = 4194304');
+      db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
+      db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(WAL_CHECKPOINT_BYTES / (db.pragma('page_size') as number)))}`);
       // SQLite's own default page cache (2 MiB), also with better-sqlite3 (whose default is 16 MiB): every query of
       // the ledger goes through an index, and a batch of 100,000 rows would otherwise fill 16 MiB of
       // memory with pages it does not read again (docs/speed.md, batch memory).
@@ -223,12 +229,15 @@ export class Ledger implements SyncStatements {
     }
   }
 
-  /** Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile), then copies the log into the file; inside a group, in a savepoint. */
-  private write<T>(fn: () => T, note = this.note): T {
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile), then, when
+   * `copy`, copies the log into the file ({@link checkpoint}); inside a group, in a savepoint.
+   */
+  private write<T>(fn: () => T, note = this.note, copy = false): T {
     if (this.db.inTransaction) return this.guard(() => this.db.immediate(fn), note);
     this.checkWal(note);
     const out = this.guard(() => this.db.immediate(fn), note);
-    this.checkpoint();
+    if (copy) this.checkpoint();
     this.checkWal(note);
     return out;
   }
@@ -242,7 +251,7 @@ export class Ledger implements SyncStatements {
   }
 
   blocking(fingerprint: string, windowOn: boolean, sinceMs: number): LedgerEntry | undefined {
-    return this.guard(() => this.entry(BLOCKING, { fingerprint, windowOn: windowOn ? 1 : 0, since: sinceMs }));
+    return this.guard(() => this.entry(BLOCKING, { fingerprint: fingerprintValue(fingerprint), windowOn: windowOn ? 1 : 0, since: sinceMs }));
   }
 
   private entry(sql: string, params: unknown): LedgerEntry | undefined {
@@ -250,16 +259,25 @@ export class Ledger implements SyncStatements {
     return row ? toEntry(row) : undefined;
   }
 
-  /** In one `BEGIN IMMEDIATE`: the outcomes, then each payment checked and recorded unless refused (src/ledger/blocking.ts `refuses`). */
+  /**
+   * In one `BEGIN IMMEDIATE`: the outcomes, then each payment checked and recorded unless refused
+   * (src/ledger/blocking.ts `refuses`). A payment outside a batch is then copied into `ledger.db`
+   * ({@link checkpoint}); a batch's rows are left in the write-ahead log (docs/ledger-and-safety.md).
+   */
   checkAndInsert(rows: readonly NewPayment[], ends: readonly EndRow[]): Checked[] {
-    return this.write(() => {
+    const write = () => {
       this.endRows(ends);
       return rows.map((r) => this.checkOne(r));
-    });
+    };
+    return this.write(
+      write,
+      this.note,
+      rows.some((r) => r.batchId === null),
+    );
   }
 
   private checkOne(r: NewPayment): Checked {
-    const blocked = r.check ? this.entry(BLOCKING, { fingerprint: r.fingerprint, windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
+    const blocked = r.check ? this.entry(BLOCKING, { fingerprint: fingerprintValue(r.fingerprint), windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
     const taken = r.orderId === null ? undefined : this.entry(ORDER_TAKEN, { order_id: r.orderId, endpoint: r.endpoint });
     const found: Checked = { ...(blocked ? { blocked } : {}), ...(taken ? { taken } : {}) };
     if (refuses(found, r.allowDuplicate)) return found;
@@ -300,11 +318,16 @@ export class Ledger implements SyncStatements {
     }
   }
 
+  /** Copied into `ledger.db` at once, as a single payment is: a later deadline lost with the log could let a lookup decide too early. */
   extendDeadlines(ids: readonly number[], deadlineMs: number): void {
-    this.write(() => {
-      const st = this.stmt('UPDATE payments SET deadline_ms = max(coalesce(deadline_ms, 0), @deadline) WHERE id = @id AND outcome IS NULL');
-      for (const id of ids) st.run({ id, deadline: deadlineMs });
-    });
+    this.write(
+      () => {
+        const st = this.stmt('UPDATE payments SET deadline_ms = max(coalesce(deadline_ms, 0), @deadline) WHERE id = @id AND outcome IS NULL');
+        for (const id of ids) st.run({ id, deadline: deadlineMs });
+      },
+      this.note,
+      true,
+    );
   }
 
   run(id: string): StoredRun | undefined {
@@ -329,9 +352,9 @@ export class Ledger implements SyncStatements {
     forgetRunLock(dirname(this.file), id);
   }
 
-  /** `fn` in one `BEGIN IMMEDIATE` (SQLite's write lock serialises every writer, so `lock` needs nothing more). */
+  /** `fn` in one `BEGIN IMMEDIATE` (SQLite's write lock serialises every writer, so `lock` needs nothing more), copied into `ledger.db` after. */
   exclusive<T>(_lock: string | undefined, fn: () => T): T {
-    return this.write(fn);
+    return this.write(fn, this.note, true);
   }
 
   claimants(batchId: string, endpoint: string, exceptId: string): StoredRun[] {
@@ -359,7 +382,7 @@ export class Ledger implements SyncStatements {
   reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
     const sql = `SELECT order_id FROM payments AS p WHERE fingerprint = ? AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= ?
       AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
-    return this.guard(() => this.stmt(sql).value(fingerprint, sinceMs) as string | undefined);
+    return this.guard(() => this.stmt(sql).value(fingerprintValue(fingerprint), sinceMs) as string | undefined);
   }
 
   get(id: number): LedgerEntry | undefined {
@@ -406,7 +429,7 @@ export class Ledger implements SyncStatements {
 
   /** Newest first (by entry number), at most `limit`, reading only those rows; the connection runs nothing else until the iteration ends. */
   *iterate(q: LedgerQuery): Generator<LedgerEntry> {
-    const [sql, params] = querySql(q);
+    const [sql, params] = historyQuery(q);
     const rows = this.guard(() => this.stmt(sql).iterate(params));
     for (;;) {
       const next = this.guard(() => rows.next());
@@ -434,7 +457,7 @@ function insertRow(r: NewPayment, overrides: number | null): InsertRow {
     uuid: r.uuid,
     time: r.time,
     kind: r.kind,
-    fingerprint: r.fingerprint,
+    fingerprint: fingerprintValue(r.fingerprint),
     value: r.value,
     target: r.target,
     endpoint: r.endpoint,
@@ -456,30 +479,6 @@ function insertRow(r: NewPayment, overrides: number | null): InsertRow {
     deadline_ms: r.deadlineMs,
     run_id: r.run.id,
   };
-}
-
-/** `history`'s query: its SQL and named parameters. */
-function querySql(q: LedgerQuery): [string, Record<string, unknown>] {
-  const where: string[] = [];
-  const params: Record<string, unknown> = { limit: q.limit };
-  const add = (sql: string, name: string, value: unknown) => {
-    if (value === undefined) return;
-    where.push(sql);
-    params[name] = value;
-  };
-  add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
-  add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
-  add('p.kind = @kind', 'kind', q.kind);
-  if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
-  else add('p.outcome = @outcome', 'outcome', q.outcome);
-  add('p.profile = @profile', 'profile', q.profile);
-  add('p.order_id = @order_id', 'order_id', q.orderId);
-  // an id kept as a number may be stored as a REAL (500.0): compared as a number too
-  add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
-  add('p.batch_id = @batch_id', 'batch_id', q.batchId);
-  add('r.user = @by_user', 'by_user', q.by?.user);
-  add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
-  return [`${ENTRIES_WITH_RUN}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY p.id DESC LIMIT @limit`, params];
 }
 
 let shared: Ledger | undefined;

@@ -120,8 +120,16 @@ describe('a ledger created on a nearly full disk', () => {
     db.close();
     expect(existsSync(`${file}-wal`)).toBe(false);
   }
-  /** Cuts the ledger after its payments table's root page, as an older paycli's creation on a full disk left it. */
+  /**
+   * Cuts the ledger after its payments table's root page, as an older paycli's creation on a full disk left it
+   * (with SQLite's 4 KiB pages then: its schema on the first page, which the 1 KiB pages of a new ledger no longer hold).
+   */
   function cutAfterPayments(file: string): void {
+    const db = openSqlite(file);
+    db.pragma('journal_mode = DELETE');
+    db.pragma('page_size = 4096');
+    db.exec('VACUUM');
+    db.close();
     const head = readFileSync(file);
     const pageSize = head.readUInt16BE(16);
     expect(head.readUInt32BE(28)).toBeGreaterThan(5);
@@ -193,6 +201,42 @@ describe('the write-ahead log deleted while paycli runs', () => {
     const c = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() });
     expect(c.code).toBe(2);
     expect(sent()).toHaveLength(1);
+  });
+
+  it('during a batch run (its waves not copied into ledger.db one by one): the run notices before its next wave and stops; no row after it is sent', async () => {
+    const held: Array<() => void> = [];
+    t.gw.respond((req, res) => {
+      if (req.method === 'GET') return json(res, 404, { message: 'Transaction not found' });
+      held.push(() => json(res, 200, cashOutAnswer((req.json as { value: number }).value)));
+    });
+    const rows = Array.from({ length: 12 }, (_, i) => `${1000 + i},email,fornecedor${i}@example.com,Fornecedor ${i},fornecedor${i}@example.com,11987654321`);
+    const file = join(t.home.dir, 'wal-batch.csv');
+    writeFileSync(file, `value,pix-key-type,pix-key,person-name,person-email,person-phone\n${rows.join('\n')}\n`);
+    const run = runPaycli(['cashout', '--batch', file, '--yes', '--concurrency', '2'], { env: t.env() });
+    while (held.length < 2) await sleep(20); // the first wave is in flight
+    removeWal();
+    let ended = false;
+    void run.finally(() => (ended = true));
+    while (!ended) {
+      for (const answer of held.splice(0)) answer(); // every request answered as it comes
+      await sleep(20);
+    }
+    const r = await run;
+    // The wave in flight and the one recorded before the log went (unless a 10 s stall had its start wait on a write); none after.
+    const n = sent().length;
+    expect([2, 4]).toContain(n);
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(new RegExp(`lost its write-ahead log while paycli ran .* ${n} created, ${12 - n} not started`, 's'));
+    // The connection still held the deleted log: closing it copied the rows into ledger.db (their outcomes were lost),
+    // so the same command sends only the rows never started and leaves those unknown (not sent again).
+    const recorded = Array.from({ length: n }, (_, i) => i + 1);
+    expect(ledgerRows(t.home.env.PAYCLI_DATA_DIR!).map((e) => [e.batch_row, e.outcome])).toEqual(recorded.map((row) => [row, null]));
+    t.gw.respond((req, res) =>
+      req.method === 'GET' ? json(res, 404, { message: 'Transaction not found' }) : json(res, 200, cashOutAnswer((req.json as { value: number }).value)),
+    );
+    const again = await runPaycli(['cashout', '--batch', file, '--yes', '--concurrency', '2'], { env: t.env() });
+    expect(again.stderr).toContain(`unknown: rows 1-${n}`);
+    expect(sent().map((q) => (q.json as { value: number }).value)).toEqual(Array.from({ length: 12 }, (_, i) => 1000 + i)); // each row once
   });
 
   it('before the payment is recorded: paycli notices its log went away and stops, nothing sent; the next run sends it once', async () => {

@@ -1,0 +1,151 @@
+/**
+ * How the local ledger lies on disk (docs/ledger-and-safety.md "The write-ahead log is part of the ledger", docs/speed.md
+ * "Disk written per batch row"): a new ledger's 1 KiB pages and 16 MiB log, a single payment copied into `ledger.db`
+ * before it is sent while a batch's wave stays in the log, and a ledger of schema version 4 (4 KiB
+ * pages, the index on the text time) opened and brought up to date by this paycli.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LedgerKeeper } from '../../src/ledger/keeper.js';
+import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
+import { INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import type { BeginInfo } from '../../src/ledger/schema.js';
+import { openSqlite } from '../helpers/ledger.js';
+
+const payment = (n: number, batch?: { batchId: string; batchRow: number }): BeginInfo => ({
+  kind: 'cashout',
+  value: 100 + n,
+  target: 'https://gw.example/transaction/cashout',
+  sandbox: false,
+  profile: 'default',
+  pixKeyType: 2,
+  pixKey: `payee${n}@example.com`,
+  timeoutMs: 1000,
+  ...(batch ?? {}),
+});
+
+/** The ids of the payments `ledger.db` holds on its own, without its write-ahead log (a copy of the file alone, opened read-only). */
+function idsInFileAlone(dir: string, file: string): number[] {
+  const copy = join(dir, 'copy', 'ledger.db');
+  mkdirSync(join(dir, 'copy'), { recursive: true });
+  rmSync(`${copy}-wal`, { force: true });
+  copyFileSync(file, copy);
+  const db = openSqlite(copy, { mustExist: true });
+  try {
+    return (db.prepare('SELECT id FROM payments ORDER BY id').all() as Array<{ id: number }>).map((r) => r.id);
+  } finally {
+    db.close();
+    rmSync(join(dir, 'copy'), { recursive: true, force: true });
+  }
+}
+
+describe('the local ledger on disk', () => {
+  let dir: string;
+  let saved: string | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'paycli-storage-'));
+    saved = process.env.PAYCLI_DATA_DIR;
+    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
+    else process.env.PAYCLI_DATA_DIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a new ledger has 1 KiB pages, copies its log at 16 MiB, and has no index on the text time', async () => {
+    const local = Ledger.open({ create: true })!;
+    local.close();
+    const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
+    try {
+      expect(db.pragma('page_size')).toBe(1024);
+      expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
+      expect(db.prepare(`SELECT name FROM sqlite_schema WHERE name = 'payments_by_time'`).value()).toBeUndefined();
+    } finally {
+      db.close();
+    }
+    expect(WAL_CHECKPOINT_BYTES).toBe(16 * 1024 * 1024);
+  });
+
+  it('a single payment is in ledger.db itself before it is sent; the rows of a batch wave stay in the log until it is copied', async () => {
+    const local = Ledger.open({ create: true, beforeSend: true })!;
+    const keeper = new LedgerKeeper(local);
+    try {
+      const { id } = await keeper.begin(payment(1));
+      expect(idsInFileAlone(dir, local.file)).toEqual([id]);
+      expect((await keeper.get(id))?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+      const wave = await keeper.recordMany([1, 2, 3].map((n) => payment(10 + n, { batchId: 'cashout-0123456789abcdef', batchRow: n })));
+      const waveIds = wave.map((r) => (r instanceof Error ? Number.NaN : Number(r.id)));
+      expect(waveIds.every(Number.isInteger)).toBe(true);
+      expect(idsInFileAlone(dir, local.file)).toEqual([id]);
+      expect((await keeper.batchRows('cashout-0123456789abcdef')).map((e) => e.id)).toEqual(waveIds);
+    } finally {
+      await keeper.close();
+    }
+  });
+
+  it('a ledger of schema version 4 (4 KiB pages, an entry with a hex fingerprint) is brought up to date: the entry kept and still blocks, its fingerprint 32 bytes, the text time index gone, its page size kept', async () => {
+    mkdirSync(join(dir, 'data'), { mode: 0o700 });
+    const file = join(dir, 'data', 'ledger.db');
+    const old = openSqlite(file, { mustExist: false });
+    const v4 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 4;')
+      .replace('fingerprint BLOB NOT NULL', 'fingerprint TEXT NOT NULL')
+      .replace('CREATE INDEX payments_by_time_ms', 'CREATE INDEX payments_by_time ON payments (time);\nCREATE INDEX payments_by_time_ms');
+    old.exec(v4);
+    const now = Date.now();
+    old.prepare(INSERT).run({
+      uuid: 'old-entry',
+      time: new Date(now).toISOString(),
+      kind: 'cashout',
+      fingerprint: 'f'.repeat(64),
+      value: 500,
+      target: 'https://gw.example/transaction/cashout',
+      endpoint: 'https://gw.example',
+      sandbox: 0,
+      profile: 'default',
+      pix_key_type: 2,
+      pix_key: 'old@example.com',
+      recipient: null,
+      payer: null,
+      product: null,
+      order_id: 'invoice-1',
+      batch_id: null,
+      batch_row: null,
+      allow_duplicate: 0,
+      overrides: null,
+      pid: 1,
+      source: null,
+      time_ms: now,
+      deadline_ms: now + 1000,
+      run_id: null,
+    });
+    expect(old.pragma('page_size')).toBe(4096);
+    expect(old.prepare(`SELECT name FROM sqlite_schema WHERE name = 'payments_by_time'`).value()).toBe('payments_by_time');
+    old.close();
+
+    const local = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(local);
+    try {
+      const entry = await keeper.blockingCashOut('f'.repeat(64), 10, now);
+      expect(entry?.uuid).toBe('old-entry');
+      expect(entry?.orderId).toBe('invoice-1');
+      const { id } = await keeper.begin(payment(2));
+      expect((await keeper.get(id))?.value).toBe(102);
+    } finally {
+      await keeper.close();
+    }
+    const db = openSqlite(file, { mustExist: true });
+    try {
+      expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
+      expect(db.pragma('page_size')).toBe(4096);
+      expect(db.prepare(`SELECT name FROM sqlite_schema WHERE name = 'payments_by_time'`).value()).toBeUndefined();
+      expect(db.pragma('integrity_check')).toBe('ok');
+      expect(db.prepare('SELECT count(*) FROM payments').value()).toBe(2);
+      expect(db.prepare(`SELECT typeof(fingerprint) || ' ' || length(fingerprint) FROM payments WHERE uuid = 'old-entry'`).value()).toBe('blob 32');
+    } finally {
+      db.close();
+    }
+  });
+});
