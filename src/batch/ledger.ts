@@ -9,9 +9,10 @@ import { openContract } from '../ledger/async-store.js';
 import type { EndRecord, LedgerContract } from '../ledger/contract.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../ledger/rules.js';
 import type { RunRecord } from '../ledger/runs.js';
+import type { BatchTextSpec, FinishedBatchText } from '../ledger/batch-text.js';
 import type { Settings } from '../config/settings.js';
 import type { UsageError } from '../core/errors.js';
-import { settleEntry, type Settled } from '../payment/settle.js';
+import type { Settled } from '../payment/settle.js';
 
 export { outcomeOfError, type Outcome };
 
@@ -79,6 +80,13 @@ export interface BatchLedger {
    * then checks the file row by row). Lets a re-run of a finished file skip the check.
    */
   finishedBatch(batchId: string): Promise<{ facts: BatchFacts; rows: FinishedRow[] } | undefined>;
+  /**
+   * {@link finishedBatch} with the rows' lines rendered by the ledger in one statement
+   * (src/ledger/batch-text.ts), from the cells `cellsOf` gives for the file's facts; undefined when
+   * the file is not known finished, a text cell is left to the caller, or the ledger does not render
+   * (the team ledger): the caller then reads {@link finishedBatch}.
+   */
+  finishedBatchText?(batchId: string, cellsOf: (facts: BatchFacts) => BatchTextSpec): Promise<(FinishedBatchText & { facts: BatchFacts }) | undefined>;
   /**
    * Every row of the file the gateway created (outcome `ok` with a transaction id), its latest entry,
    * whether or not it needs attention: what `--watch` waits for after a run.
@@ -187,6 +195,11 @@ export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedg
       const rows = finishedRows(await ledger.batchOutcomes(batchId, endpoint), facts);
       return rows ? { facts, rows } : undefined;
     },
+    async finishedBatchText(batchId, cellsOf) {
+      const facts = ledger.finishedBatchText && parseFacts(await ledger.meta(`batch:${batchId}`));
+      const text = facts && (await ledger.finishedBatchText!(batchId, endpoint, facts.rows, cellsOf(facts)));
+      return text ? { ...text, facts: facts! } : undefined;
+    },
     async noteStatus(orderId, status) {
       const e = await latest(orderId);
       if (e?.outcome === 'ok') await ledger.noteStatus(Number(e.id), status);
@@ -195,6 +208,8 @@ export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedg
     async settle(id, lookup, opts) {
       const e = await ledger.get(Number(id));
       if (!e) return { state: 'unknown', why: `ledger entry ${id} is gone` };
+      // loaded when a row is settled: the gateway client and its schemas are not on the path of a re-run of a finished file (docs/speed.md)
+      const { settleEntry } = await import('../payment/settle.js');
       return settleEntry(ledger, e, lookup, opts);
     },
     claim: (batchId) => ledger.claimBatch(batchId, endpoint),

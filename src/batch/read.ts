@@ -8,6 +8,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -108,19 +109,33 @@ export function detectDelimiter(headerLine: string): ';' | ',' {
   return comma > semi ? ',' : ';';
 }
 
+/**
+ * Reads a file from its start through a buffer of its own, `each` called with each part read (a view
+ * of the buffer, valid until it returns) until it returns false or the file ends: fewer steps than a
+ * stream for a run that only fingerprints the file (docs/speed.md, "re-run of a finished file").
+ */
+async function readParts(path: string, size: number, each: (part: Buffer) => boolean): Promise<void> {
+  const file = await open(path);
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    for (;;) {
+      const { bytesRead } = await file.read(buf, 0, size, null);
+      if (!bytesRead || !each(buf.subarray(0, bytesRead))) return;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
 /** Reads the first line of a file (at most 64 KiB), without its BOM. */
 async function firstLine(path: string): Promise<string> {
-  const stream = createReadStream(path, { encoding: 'utf8', end: 65_535 });
   let text = '';
-  for await (const chunk of stream) {
-    text += chunk as string;
-    const nl = text.search(/\r?\n/);
-    if (nl >= 0) {
-      stream.destroy();
-      return text.slice(0, nl).replace(/^\uFEFF/, '');
-    }
-  }
-  return text.replace(/^\uFEFF/, '');
+  await readParts(path, 65_536, (part) => {
+    text = part.toString('utf8');
+    return false;
+  });
+  const nl = text.search(/\r?\n/);
+  return (nl >= 0 ? text.slice(0, nl) : text).replace(/^\uFEFF/, '');
 }
 
 /**
@@ -260,7 +275,10 @@ function crlfToLf(): Transform {
 export async function fileSha256(source: BatchSource): Promise<string> {
   const h = createHash('sha256');
   try {
-    for await (const chunk of createReadStream(source.path)) h.update(chunk as Buffer);
+    await readParts(source.path, 256 * 1024, (part) => {
+      h.update(part);
+      return true;
+    });
   } catch (err) {
     throw openFailure(source, err);
   }

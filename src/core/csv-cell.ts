@@ -5,7 +5,16 @@
  */
 
 /** What a spreadsheet would run as a formula (OWASP "CSV injection"): text starting with `=`, `+`, `-`, `@`, a tab or a CR. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+export const FORMULA_STARTS: readonly string[] = ['=', '+', '-', '@', '\t', '\r'];
+
+/** Besides its separator, what makes a CSV cell quoted: a double quote or a line break. */
+export const QUOTED_BY: readonly string[] = ['"', '\r', '\n'];
+
+/** A regular expression class of `chars` (each written as its code: none is special). */
+const charClass = (chars: readonly string[]) => `[${chars.map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('')}]`;
+const FORMULA_START = new RegExp(`^${charClass(FORMULA_STARTS)}`);
+/** A text holding one of {@link QUOTED_BY}. */
+export const QUOTED = new RegExp(charClass(QUOTED_BY));
 
 /** Text as paycli writes it into a CSV cell: `'` before what a spreadsheet would run as a formula (`+5531…` → `'+5531…`). */
 export function guardFormula(text: string): string {

@@ -18,6 +18,7 @@ import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
 import type { InFlightFacts } from './settle-rule.js';
+import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
 
 /** A payment recorded before its send: its entry number, its uuid and the earlier identical cash-out it overrides (`--allow-duplicate`). */
 export interface Recorded {
@@ -90,6 +91,12 @@ export interface LedgerContract {
   findManyByOrderId(orderIds: readonly string[]): Promise<Map<string, LedgerEntry[]>>;
   /** A batch's entries at one endpoint as tuples, by row then oldest first (src/ledger/schema.ts `BatchOutcome`). */
   batchOutcomes(batchId: string, endpoint: string): Promise<BatchOutcome[]>;
+  /**
+   * The lines of a batch whose `rows` rows are all finished, rendered by the store in one statement
+   * (src/ledger/batch-text.ts); undefined when a row is not finished, a text cell is the caller's to
+   * write, or the store does not render (the team ledger): the caller then reads {@link batchOutcomes}.
+   */
+  finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): Promise<FinishedBatchText | undefined>;
   /** A batch's entries, by row then entry number. */
   batchRows(batchId: string): Promise<LedgerEntry[]>;
   /** Entries whose outcome is unknown, oldest first. */

@@ -25,6 +25,7 @@ import { clean, clip, factsJson, needsAttention, type BeginInfo, type EndDetails
 import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import type { AnyStatements, Checked, EndRow, LedgerStatements, NewPayment, StoredRun, SyncStatements } from './statements.js';
 import { uuidV7 } from './uuid.js';
+import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
 
 /**
  * How long a finished run (its batch released, or found gone) is kept in `runs`: 30 days. Runs that
@@ -287,6 +288,11 @@ export class LedgerKeeper implements LedgerContract {
 
   batchOutcomes(batchId: string, endpoint: string) {
     return this.serial(() => this.store.batchOutcomes(batchId, endpoint));
+  }
+
+  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): Promise<FinishedBatchText | undefined> {
+    const render = this.store.finishedBatchText;
+    return this.serial(async () => render?.call(this.store, batchId, endpoint, rows, spec));
   }
 
   batchRows(batchId: string): Promise<LedgerEntry[]> {

@@ -29,6 +29,8 @@
  * through the asynchronous contract of src/ledger/contract.ts. The schema and its SQL, the file on
  * disk, the old journal, the runs and the errors live in schema.ts, files.ts, journal.ts, runs.ts, errors.ts.
  * The API key is never written here; texts that came from a gateway or an error are redacted.
+ * Longer than 500 lines: one class, each statement a short method over the connection, its prepared
+ * statements and its error mapping (`guard`), which a split would have to share.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,6 +63,7 @@ import {
 } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
 import { LedgerUnavailableError } from './errors.js';
+import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
 import {
   journalPath,
@@ -406,6 +409,13 @@ export class Ledger implements SyncStatements {
   batchOutcomes(batchId: string, endpoint: string): BatchOutcome[] {
     const sql = `SELECT batch_row, order_id, value, outcome, transaction_id, status, ${ATTENTION_SQL} FROM payments WHERE batch_id = ? AND endpoint = ? ORDER BY batch_row, id`;
     return this.guard(() => this.stmt(sql).allArrays(batchId, endpoint) as BatchOutcome[]);
+  }
+
+  /** The lines of a finished batch in one statement (src/ledger/batch-text.ts), or undefined when it is not finished or a cell is the writer's. */
+  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): FinishedBatchText | undefined {
+    const statement = batchTextSql(spec);
+    const r = this.guard(() => this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }));
+    return finishedText(spec, statement, rows, r as Parameters<typeof finishedText>[3]);
   }
 
   batchRows(batchId: string): LedgerEntry[] {

@@ -22,6 +22,7 @@ import type { Outcome } from './blocking.js';
 import type { RunRecord } from './runs.js';
 import type { OwnerState } from './settle-rule.js';
 import type { BatchOutcome, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
+import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
 
 /**
  * Which runs pruning deletes (src/ledger/keeper.ts `RUNS_KEPT_MS`), as an SQL condition on a row of
@@ -155,6 +156,8 @@ export interface LedgerStatements {
   /** The entries of many order references, each newest first. */
   findByOrderIds(orderIds: readonly string[]): Promise<Map<string, LedgerEntry[]>>;
   batchOutcomes(batchId: string, endpoint: string): Promise<BatchOutcome[]>;
+  /** A finished batch's lines (src/ledger/batch-text.ts); a store without it (the team ledger) leaves the caller to {@link batchOutcomes}. */
+  finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): Promise<FinishedBatchText | undefined>;
   batchRows(batchId: string): Promise<LedgerEntry[]>;
   listUnknown(opts: { since?: string; kind?: PaymentKind }): Promise<LedgerEntry[]>;
   /** Writes a settlement; @returns the entry after it. */
@@ -173,7 +176,9 @@ export interface LedgerStatements {
  * `statementsOf` makes it a {@link LedgerStatements}.
  */
 export type SyncStatements = {
-  [K in Exclude<keyof LedgerStatements, 'exclusive' | 'iterate'>]: LedgerStatements[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : LedgerStatements[K];
+  [K in Exclude<keyof LedgerStatements, 'exclusive' | 'iterate'>]: NonNullable<LedgerStatements[K]> extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => R
+    : LedgerStatements[K];
 } & {
   /** It answers at once. */
   readonly sync: true;

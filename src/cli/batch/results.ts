@@ -14,6 +14,8 @@ import { formatReais } from '../../pix/money.js';
 import { amountBr, brValue, guardFormula, type CsvDialect } from '../csv-dialect.js';
 import { logger, runStreams } from '../../core/logger.js';
 import { redact, sanitizeText } from '../../core/sanitize.js';
+import { FORMULA_STARTS, QUOTED, QUOTED_BY } from '../../core/csv-cell.js';
+import type { BatchTextCell, BatchTextSpec } from '../../ledger/batch-text.js';
 
 export type { RowOutcome, RowResult } from '../../batch/outcome.js';
 
@@ -46,7 +48,7 @@ export function csvCell(v: unknown, sep: string): string {
   if (typeof v === 'number') return String(v); // digits and a sign: nothing to quote
   let s = String(v);
   if (typeof v === 'string') s = guardFormula(s);
-  return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return s.includes(sep) || QUOTED.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /**
@@ -80,7 +82,55 @@ export async function openResults(
   sandbox = false,
 ): Promise<ResultsWriter> {
   if (results.moved) logger.notice(t('batchResults.moved', results.path.replace(/-[0-9]+\.csv$/, '.csv'), results.path));
-  return new ResultsWriter(results.path, json, dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',', dialect, sandbox);
+  return new ResultsWriter(results.path, json, await resultsSep(source, format, dialect), dialect, sandbox);
+}
+
+/** The separator of a CSV results file: `;` in the `br` dialect, else a CSV input's own, else `,`. */
+export async function resultsSep(source: BatchSource, format: BatchFormat, dialect: CsvDialect): Promise<string> {
+  return dialect === 'br' ? ';' : format === 'csv' ? await csvDelimiter(source) : ',';
+}
+
+/** Whether a results file is JSON Lines (by its extension), else CSV. */
+export const isJsonlResults = (path: string): boolean => /\.(jsonl|ndjson)$/i.test(path);
+
+/** How a run's results are written, as {@link finishedCells} needs it. */
+export interface ResultsShape {
+  /** `--results`, or undefined for the default (a CSV file). */
+  file: string | undefined;
+  /** `--json`: the lines also go to stdout, as JSON. */
+  json: boolean;
+  dialect: CsvDialect;
+  /** {@link resultsSep}. */
+  sep: string;
+  sandbox: boolean;
+}
+
+/**
+ * The cells of the line of a row an earlier run finished (`already_ok`: its entry's row, order
+ * reference, cents, transaction id and status), for the ledger to render every such line in one
+ * statement (src/ledger/batch-text.ts); a text the writer would write differently leaves the rows to
+ * {@link ResultsWriter.write}. Undefined when the lines are not CSV in the `intl` dialect.
+ * @param firstLine the file line of row 1
+ */
+export function finishedCells(shape: ResultsShape, firstLine: number): BatchTextSpec | undefined {
+  if (isJsonlResults(shape.file ?? '') || shape.json || shape.dialect !== 'intl') return undefined;
+  const cell = (v: unknown) => ({ text: csvCell(v, shape.sep) });
+  const cells: Record<keyof RowResult, BatchTextCell> = {
+    row: { entry: 'row' },
+    line: { rowPlus: firstLine - 1 },
+    orderId: { entry: 'orderId' },
+    outcome: cell('already_ok' satisfies RowOutcome),
+    valueCents: { entry: 'value' },
+    transactionId: { entry: 'transactionId' },
+    status: { entry: 'status' },
+    feeCents: cell(undefined),
+    netCents: cell(undefined),
+    brCode: cell(undefined),
+    png: cell(undefined),
+    error: cell(undefined),
+    sandbox: cell(shape.sandbox),
+  };
+  return { cells: COLUMNS.map((c) => cells[c]), sep: shape.sep, yours: { contains: [shape.sep, ...QUOTED_BY], starts: FORMULA_STARTS } };
 }
 
 /** Characters kept before they are written: results reach the file and stdout in chunks, not a write per row. */
@@ -104,7 +154,7 @@ export class ResultsWriter {
     /** The run goes to the built-in sandbox: every row says so (`sandbox` true / the CSV column). */
     private readonly sandbox = false,
   ) {
-    this.jsonl = /\.(jsonl|ndjson)$/i.test(path);
+    this.jsonl = isJsonlResults(path);
     this.sep = sep;
     try {
       this.fd = openSync(path, 'wx', 0o600);
@@ -128,6 +178,12 @@ export class ResultsWriter {
     }
     if (this.stdoutJson) this.pendingOut += `${json}\n`;
     if (this.pendingFile.length + this.pendingOut.length >= FLUSH_AT) this.flush();
+  }
+
+  /** Writes lines rendered elsewhere as they are (each ending in `\n`): those of {@link finishedCells}. */
+  writeLines(text: string): void {
+    this.pendingFile += text;
+    this.flush();
   }
 
   /** Writes what {@link write} kept (the batch calls it with each group of outcomes recorded). */

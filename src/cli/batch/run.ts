@@ -29,7 +29,7 @@ import { settingsFor, type Settings } from '../../config/settings.js';
 import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from '../../batch/read.js';
 import type { PostbackHints } from '../../payment/watch-postbacks.js';
 import { openBatchLedger, type BatchLedger } from '../../batch/ledger.js';
-import { emptyTally, openResults, printSummary, resultsPath } from './results.js';
+import { emptyTally, finishedCells, openResults, printSummary, resultsPath, resultsSep, type ResultsShape } from './results.js';
 import type { RunModule } from '../lazy.js';
 import type { PaymentFlags } from '../run/payment.js';
 import { t } from '../../core/i18n/index.js';
@@ -214,7 +214,9 @@ export function batchRunModule<O>(kind: BatchKind): RunModule<O> {
  * A re-run of a file every row of which an earlier run finished `ok` at the same gateway (the
  * ledger knows the file by its SHA-256 and its rows by their batch position): nothing to send, so
  * the rows are not checked again; each is reported `already_ok` from the ledger, with the summary,
- * exit 0.
+ * exit 0. CSV results lines are rendered by the ledger in one statement when it can
+ * (src/ledger/batch-text.ts: the local ledger, texts the writer leaves as they are), else written
+ * row by row (docs/speed.md).
  * @returns false when the ledger does not know the file as finished (the run then checks it row by row)
  */
 async function reportFinished(
@@ -226,14 +228,21 @@ async function reportFinished(
   opts: BatchOptions,
   sandbox: boolean,
 ): Promise<boolean> {
-  const finished = await ledger.finishedBatch(batchId);
-  if (!finished) return false;
+  const dialect = csvDialect(opts.csvDialect);
+  const shape: ResultsShape = { file: opts.results, json: Boolean(opts.json), dialect, sep: await resultsSep(source, format, dialect), sandbox };
+  const rendered = finishedCells(shape, 1) && (await ledger.finishedBatchText?.(batchId, (facts) => finishedCells(shape, facts.firstLine)!));
+  const listed = rendered ? undefined : await ledger.finishedBatch(batchId);
+  if (!rendered && !listed) return false;
   const results = resultsPath(opts.batch, opts.results, batchId);
-  const writer = await openResults(results, source, format, Boolean(opts.json), csvDialect(opts.csvDialect), sandbox);
+  const writer = await openResults(results, source, format, shape.json, dialect, sandbox);
   const tally = emptyTally();
   try {
-    const { firstLine } = finished.facts;
-    for (const r of finished.rows) {
+    if (rendered) {
+      writer.writeLines(rendered.text);
+      tally.already_ok = { rows: rendered.rows, cents: rendered.cents };
+    }
+    const { firstLine } = listed?.facts ?? { firstLine: 0 };
+    for (const r of listed?.rows ?? []) {
       tally.already_ok.rows++;
       tally.already_ok.cents += r.valueCents;
       writer.write({
