@@ -7,12 +7,14 @@
 # BENCH_RUNS (default 15) runs per command per round, BENCH_ROUNDS (default 4) rounds,
 # BENCH_LEDGER_PAYMENTS (default 1000000) payments in the ledger. BENCH_INSTRUCTIONS=1: also the
 # instructions of each command (valgrind's callgrind), which a busy shared machine does not move.
-# Removes everything it made.
+# BENCH_NODE=<path to a node binary>: both commands run on that Node (scripts/bench-lib.sh
+# `bench_use_node`); the report names the Node and the machine's load. Removes everything it made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
 . scripts/bench-lib.sh
 bench_require_tools
+bench_use_node
 unset LC_ALL LC_MESSAGES
 export LANG=C.UTF-8
 RUNS=${BENCH_RUNS:-15}
@@ -22,16 +24,16 @@ bench_start "$work"
 # The ledger is made by a real paycli run (paycli's own schema), then filled straight in SQL.
 PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs --json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com \
   --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes >/dev/null
-node scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
+"$HOST_NODE" scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
 for round in $(seq "$ROUNDS"); do
   hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/times-$round.json" \
     -n 'node -e 0' 'node -e 0' \
     -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m" >&2
 done
-node - "$work" "$(bench_commit)" <<'JS'
+node - "$work" "$(bench_commit)" "$(bench_load)" <<'JS'
 const { readdirSync, readFileSync } = require('node:fs');
-const [dir, commit] = process.argv.slice(2);
+const [dir, commit, load] = process.argv.slice(2);
 const samples = new Map();
 for (const f of readdirSync(dir).filter((n) => /^times-\d+\.json$/.test(n))) {
   for (const r of JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')).results) samples.set(r.command, [...(samples.get(r.command) ?? []), ...r.times]);
@@ -39,7 +41,7 @@ for (const f of readdirSync(dir).filter((n) => /^times-\d+\.json$/.test(n))) {
 const mid = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const floor = mid(samples.get('node -e 0')) * 1000;
 const history = mid(samples.get('paycli history --limit 20, 1,000,000 payments')) * 1000;
-console.log(`commit ${commit}, ${new Date().toISOString()}, node ${process.version}`);
+console.log(`commit ${commit}, ${new Date().toISOString()}, node ${process.version}, load ${load}`);
 console.log('| command | runs | median ms | × node -e 0 | target |');
 console.log('|---|---:|---:|---:|---|');
 console.log(`| node -e 0 | ${samples.get('node -e 0').length} | ${floor.toFixed(1)} | 1.00 | |`);

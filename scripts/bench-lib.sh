@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set-up shared by the benchmark scripts (scripts/bench.sh, scripts/bench-batch.sh), each rule
-# written once: the tools a bench needs, a temporary work folder, a standalone `paycli sandbox` on
-# 127.0.0.1 that the paycli rows talk to, removing both at exit, peak memory (max RSS), and the
-# commit a report names.
+# Set-up shared by the benchmark scripts (scripts/bench.sh, scripts/bench-batch.sh,
+# scripts/bench-team.sh, scripts/bench-history.sh), each rule written once: the tools a bench needs,
+# the Node it runs on (BENCH_NODE), a temporary work folder, a standalone `paycli sandbox` on
+# 127.0.0.1 that the paycli rows talk to, removing both at exit, peak memory (max RSS), the commit
+# and the machine's load a report names.
 # Sourced, not run: `. scripts/bench-lib.sh`.
 
 # Exits 2 (nothing measured) when hyperfine or GNU time is missing.
@@ -11,6 +12,26 @@ bench_require_tools() {
   for tool in hyperfine /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "bench needs $tool: apt-get install -y hyperfine time" >&2; exit 2; }
   done
+}
+
+# bench_use_node: BENCH_NODE=<path to a node binary> puts its folder first in PATH, so that every
+# `node` of the bench (paycli's rows and their baselines) is that Node, e.g. one of the official
+# binaries `npm run test:node-matrix` caches (docs/node-versions.md). HOST_NODE keeps the machine's
+# node, which fills the big ledger (scripts/bench-ledger-fill.mjs uses the driver built for it).
+bench_use_node() {
+  HOST_NODE=${HOST_NODE:-$(command -v node)}
+  export HOST_NODE
+  if [ -n "${BENCH_NODE:-}" ]; then
+    [ -x "$BENCH_NODE" ] || { echo "bench: BENCH_NODE=$BENCH_NODE is not an executable node" >&2; exit 2; }
+    PATH="$(cd "$(dirname "$BENCH_NODE")" && pwd):$PATH"
+    export PATH
+  fi
+}
+
+# bench_load: the machine's load average now (1, 5 and 15 minutes), which every report prints
+# beside its figures: other work on the machine moves wall times, never instruction counts.
+bench_load() {
+  cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown
 }
 
 # bench_start <work-folder>: points paycli's config and code cache into the folder, starts a

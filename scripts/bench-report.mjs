@@ -1,10 +1,13 @@
 // Prints the table of scripts/bench.sh: medians (of every sample of every round), ratios to
 // `node -e 0` and to the minimal undici script, each row's target, and peak memory.
-// Usage: bench-report.mjs <folder of times-N.json and rss.tsv> commit
-import { readdirSync, readFileSync } from 'node:fs';
+// Usage: bench-report.mjs <folder of times-N.json and rss.tsv> commit [load]
+// With BENCH_FIGURES=<file> (scripts/bench.sh), it also appends two of the start-up targets'
+// figures there (`name<TAB>ratio<TAB>target`): the local cash-out against the minimal node:http
+// cash-out, and history against `node -e 0`.
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [dir, commit] = process.argv.slice(2);
+const [dir, commit, load = 'unknown'] = process.argv.slice(2);
 const samples = new Map();
 for (const f of readdirSync(dir).filter((n) => /^times-\d+\.json$/.test(n))) {
   for (const r of JSON.parse(readFileSync(join(dir, f), 'utf8')).results) samples.set(r.command, [...(samples.get(r.command) ?? []), ...r.times]);
@@ -40,13 +43,21 @@ const targets = {
   [`${EMPTY}, Portuguese`]: ['≤ 1.05× the same in English', (m) => m / median(EMPTY) <= 1.05],
 };
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
-console.log(`commit ${commit}, ${new Date().toISOString()}, node ${process.version}`);
+console.log(`commit ${commit}, ${new Date().toISOString()}, node ${process.version}, load ${load}`);
 console.log('| command | runs | median ms | × node -e 0 | × minimal script | target |');
 console.log('|---|---:|---:|---:|---:|---|');
 for (const r of results) {
   const t = targets[r.command];
   console.log(
     `| ${r.command} | ${r.n} | ${r.median.toFixed(1)} | ${(r.median / floor).toFixed(2)} | ${(r.median / min).toFixed(2)} | ${t ? `${t[0]}: ${verdict(t[1](r.median))}` : ''} |`,
+  );
+}
+const HISTORY = 'paycli history --limit 20, 1,000,000 payments';
+if (process.env.BENCH_FIGURES) {
+  appendFileSync(
+    process.env.BENCH_FIGURES,
+    `local-ledger cash-out ÷ minimal node:http cash-out\t${median(EMPTY) / median('minimal node:http cash-out')}\t1.4\n` +
+      `history --limit 20, 1,000,000 payments ÷ node -e 0\t${median(HISTORY) / floor}\t1.3\n`,
   );
 }
 const mib = (name) => `${(rss.get(name) / 1024).toFixed(1)} MiB`;

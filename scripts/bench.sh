@@ -14,6 +14,10 @@
 # BENCH_NODE=<path to a node binary>: every row runs on that Node (its folder goes first in PATH), e.g.
 # the official binaries that `npm run test:node-matrix` caches (docs/node-versions.md); the report names
 # the Node. The big ledger is still filled by the machine's node (scripts/bench-ledger-fill.mjs).
+# It ends with the start-up targets in three lines (docs/speed.md, "Start-up targets"): the team-ledger
+# cash-out against the local one (scripts/bench-team.sh), the local cash-out against the minimal
+# node:http cash-out, and history against `node -e 0`, each with its target, the Node and the load.
+# `BENCH_NODE=<node> BENCH_BATCH=0 npm run bench` gives them for one Node line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
@@ -22,15 +26,14 @@ bench_require_tools
 # Messages in English for every row but the Portuguese ones (docs/portugues.md), whatever the machine's locale.
 unset LC_ALL LC_MESSAGES
 export LANG=C.UTF-8
-HOST_NODE=$(command -v node)
-if [ -n "${BENCH_NODE:-}" ]; then
-  [ -x "$BENCH_NODE" ] || { echo "bench: BENCH_NODE=$BENCH_NODE is not an executable node" >&2; exit 2; }
-  PATH="$(cd "$(dirname "$BENCH_NODE")" && pwd):$PATH"
-  export PATH
-fi
+bench_use_node
 RUNS=${BENCH_RUNS:-15}     # runs per command per round
 ROUNDS=${BENCH_ROUNDS:-4}  # rounds; every sample of every round is pooled, so drift hits all commands alike
 work=$(mktemp -d)
+# The start-up targets' figures, one `name<TAB>ratio<TAB>target` line each, written by
+# scripts/bench-report.mjs and scripts/bench-team.sh and printed together at the end.
+export BENCH_FIGURES="$work/figures.tsv"
+: >"$BENCH_FIGURES"
 # PAYCLI_CACHE_DIR (set by bench_start): paycli's V8 code cache (src/cli/compile-cache.ts), filled by
 # the warm-up runs as by any first run after an install; a row shows the cash-in without it.
 bench_start "$work"
@@ -79,7 +82,7 @@ rss() { bench_rss 15 "$@"; } # median max RSS in KiB over 15 runs
   printf 'paycli cashout --json, 1,000,000 payments\t%s\n' "$(rss $cashout_1m)"
   printf 'paycli history --limit 20, 1,000,000 payments\t%s\n' "$(rss $history_1m)"
 } >"$work/rss.tsv"
-node scripts/bench-report.mjs "$work" "$(bench_commit)"
+node scripts/bench-report.mjs "$work" "$(bench_commit)" "$(bench_load)"
 
 # BENCH_INSTRUCTIONS=1: also count instructions with valgrind's callgrind (about 5 s a command),
 # a measure that a busy or noisy machine does not move; the sandbox's own work is not counted.
@@ -89,7 +92,8 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
   echo
   echo "| command | instructions (M) | × node -e 0 |"
   echo "|---|---:|---:|"
-  for name in 'node -e 0' 'paycli --version' 'paycli --help' 'paycli cashout --help' 'minimal undici script' 'paycli cashin --json'; do
+  for name in 'node -e 0' 'paycli --version' 'paycli --help' 'paycli cashout --help' 'minimal undici script' 'paycli cashin --json' \
+    'minimal node:http cash-out' 'paycli cashout --json, empty ledger' 'paycli history --limit 20, 1,000,000 payments'; do
     # shellcheck disable=SC2086
     case "$name" in
       'node -e 0') i=$floor_i ;;
@@ -98,6 +102,9 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
       'paycli cashout --help') i=$(count node bin/paycli.cjs cashout --help) ;;
       'minimal undici script') i=$(count node scripts/bench-min-client.mjs) ;;
       'paycli cashin --json') i=$(count $cashin) ;;
+      'minimal node:http cash-out') i=$(BENCH=1 count node scripts/bench-min-cashout.mjs) ;;
+      'paycli cashout --json, empty ledger') i=$(PAYCLI_DATA_DIR="$work/ledger-empty" count node bin/paycli.cjs $cashout_args) ;;
+      'paycli history --limit 20, 1,000,000 payments') i=$(PAYCLI_DATA_DIR="$work/ledger-1m" count node bin/paycli.cjs history --limit 20) ;;
     esac
     awk -v n="$name" -v i="$i" -v f="$floor_i" 'BEGIN { printf "| %s | %.0f | %.2f |\n", n, i / 1e6, i / f }'
   done
@@ -107,3 +114,13 @@ fi
 if [ "${BENCH_BATCH:-1}" = 1 ]; then bash scripts/bench-batch.sh; fi
 # The team ledger on a private PostgreSQL cluster (scripts/bench-team.sh; BENCH_TEAM=0 skips it).
 if [ "${BENCH_TEAM:-1}" = 1 ]; then bash scripts/bench-team.sh; fi
+
+# The start-up targets together (docs/speed.md, "Start-up targets").
+node - "$BENCH_FIGURES" "$(bench_commit)" "$(bench_load)" <<'JS'
+const [file, commit, load] = process.argv.slice(2);
+const lines = require('node:fs').readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+console.log(`\nStart-up targets (commit ${commit}, node ${process.version}; load ${load})\n`);
+console.log('| figure | ratio | target |');
+console.log('|---|---:|---|');
+for (const [name, ratio, target] of lines) console.log(`| ${name} | ${Number(ratio).toFixed(2)} | ≤ ${target}: ${Number(ratio) <= Number(target) ? 'met' : 'MISSED'} |`);
+JS

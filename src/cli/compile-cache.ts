@@ -3,18 +3,22 @@
  *
  * Parsing and compiling the bundle (commander, zod, paycli) is a large part of every start. V8 can
  * serialise the bytecode of a script after it ran and take it back on the next start, skipping
- * that work. Node ≥ 22.1 does this itself (`module.enableCompileCache`), and paycli uses it there.
- * Node 20 has no such switch, so on Node 20 this module installs a small require hook, limited to
- * paycli's own `dist/` chunks, that does the same with the public `vm.Script` API
- * (`cachedData` in, `createCachedData()` out).
+ * that work. This module installs a small require hook, limited to paycli's own `dist/` chunks,
+ * that does it with the public `vm.Script` API (`cachedData` in, `createCachedData()` out), on
+ * every Node line. Node ≥ 22.1 has a cache of its own (`module.enableCompileCache`), which paycli
+ * used there before: its entries are made as a module is compiled, so they hold only the code that
+ * runs as it loads, and every function called later (the ledger's, the driver's, the printer's)
+ * was compiled again on every run. These entries are made as the process exits, with every function
+ * that ran: 10-15% fewer instructions for a cash-out and for `history` on Node 22, 24 and 26
+ * (docs/speed.md, "Start-up targets").
  *
  * Rules, so a cache can never run code other than the installed paycli:
  * - Only chunks whose file name carries a content hash (`cashin-54ZCGLEJ.cjs`, from the bundler)
  *   are cached, keyed by that name and the source length. A changed chunk gets a new name, so an
  *   old cache entry is never matched; V8 also refuses data from another V8 version or other flags
  *   (then the chunk compiles normally and its entry is rewritten).
- * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`, or `cacheDir()`/`node` for Node's own cache)
- *   is created 0700; entries are read only when the folder belongs to the current user and nobody
+ * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`) is created 0700 (the other versions' folders,
+ *   and the `node` folder of Node's own cache that paycli used before, are removed then); entries are read only when the folder belongs to the current user and nobody
  *   else can write to it.
  * - Entries are written when the process exits, only for chunks that compiled without a usable
  *   entry, each to a temporary file renamed into place (so concurrent runs never see half a file).
@@ -37,7 +41,6 @@ type CompileFn = (this: LoadedModule, content: string, filename: string, ...rest
 /** The parts of `node:module` used here; `_compile` is the hook point require-hook tools use. */
 type ModuleApi = {
   wrap: (code: string) => string;
-  enableCompileCache?: (dir: string) => unknown;
   prototype: { _compile: CompileFn };
 };
 
@@ -50,20 +53,13 @@ export function enableCompileCache(distDir: string, cacheRoot: string): void {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const api = Module as unknown as ModuleApi;
   try {
-    if (typeof api.enableCompileCache === 'function') {
-      // Node keys entries by a checksum of the source; the folder is still made private first.
-      const dir = join(cacheRoot, 'node');
-      ensurePrivateDir(dir);
-      api.enableCompileCache(dir);
-    } else {
-      installHook(api, distDir, join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`));
-    }
+    installHook(api, distDir, join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`));
   } catch {
     // no cache: only slower
   }
 }
 
-/** Node 20: wraps `Module.prototype._compile` for paycli's hashed chunks only. */
+/** Wraps `Module.prototype._compile` for paycli's hashed chunks only. */
 function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   const original = Module.prototype._compile;
   // Line 1 starts after the wrapper's `(function (exports, require, ...) { `: shift columns back so
@@ -135,11 +131,11 @@ function ensurePrivateDir(dir: string): boolean {
   return true;
 }
 
-/** A new V8 (Node upgrade) makes the other `v8-*` folders dead weight: remove them. */
+/** A new V8 (Node upgrade) makes the other `v8-*` folders dead weight, and Node's own cache (`node`, used before) too: remove them. */
 function pruneOtherVersions(dir: string): void {
   const parent = dirname(dir);
   for (const name of readdirSync(parent)) {
-    if (name.startsWith('v8-') && name !== basename(dir)) rmSync(join(parent, name), { recursive: true, force: true });
+    if ((name.startsWith('v8-') || name === 'node') && name !== basename(dir)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 

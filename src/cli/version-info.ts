@@ -3,7 +3,6 @@
  * runs: paycli's version, the Node that runs it, the SQLite driver of the ledger and its SQLite
  * version, and where the ledger, the config file and the cache are. Loaded only for that flag pair.
  */
-import Module from 'node:module';
 import { join } from 'node:path';
 import { cacheDir, configFile } from '../core/paths.js';
 import { VERSION } from '../core/version.js';
@@ -20,8 +19,8 @@ export interface VersionInfo {
   ledger: string;
   config: string;
   cache: string;
-  /** Who keeps the code cache: Node's `module.enableCompileCache` (Node ≥ 22.1), paycli's own (Node 20), or off. */
-  codeCache: { by: 'node' | 'paycli' | 'off'; dir: string | null };
+  /** Who keeps the code cache: paycli's own (src/cli/compile-cache.ts, every Node line), or off (`NODE_DISABLE_COMPILE_CACHE`). */
+  codeCache: { by: 'paycli' | 'off'; dir: string | null };
 }
 
 /** Collects {@link VersionInfo}; never throws (a driver that cannot load is reported as such). */
@@ -45,17 +44,9 @@ export function versionInfo(): VersionInfo {
   };
 }
 
-/**
- * The code cache src/cli/compile-cache.ts turned on: Node's own where `module.enableCompileCache` exists
- * (its folder from `module.getCompileCacheDir`), else paycli's `v8-<V8 version>-<arch>` folder.
- */
+/** The code cache src/cli/compile-cache.ts turned on: paycli's `v8-<V8 version>-<arch>` folder, on every Node line. */
 function codeCache(): VersionInfo['codeCache'] {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return { by: 'off', dir: null };
-  const api = Module as unknown as { enableCompileCache?: unknown; getCompileCacheDir?: () => string | undefined };
-  if (typeof api.enableCompileCache === 'function') {
-    const dir = typeof api.getCompileCacheDir === 'function' ? api.getCompileCacheDir() : undefined;
-    return dir ? { by: 'node', dir } : { by: 'off', dir: null };
-  }
   return { by: 'paycli', dir: join(cacheDir(), `v8-${process.versions.v8}-${process.arch}`) };
 }
 

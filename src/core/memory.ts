@@ -13,8 +13,11 @@
  * Nothing changes for a short stream: the first look happens after {@link LOOK_EVERY} values, and
  * V8's `gc` is exposed only at the first collection.
  */
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+// node:v8 and node:vm load on the first look (after LOOK_EVERY values), not with the printer: a
+// short `history` never loads them (docs/speed.md, "History's start-up").
+type V8 = typeof import('node:v8');
+let v8: V8 | undefined;
+const loadV8 = (): V8 => (v8 ??= process.getBuiltinModule('node:v8'));
 
 /**
  * How far the old generation may grow past what the last full collection left alive before the
@@ -31,7 +34,7 @@ const LOOK_EVERY = 64;
 function spaces(): { young: number; old: number } {
   let young = 0;
   let old = 0;
-  for (const s of getHeapSpaceStatistics()) {
+  for (const s of loadV8().getHeapSpaceStatistics()) {
     if (s.space_name === 'new_space') young = s.space_size;
     else if (s.space_name === 'old_space') old = s.space_used_size;
   }
@@ -52,14 +55,14 @@ export function boundStreamMemory(): () => void {
     if (++count % LOOK_EVERY !== 0) return;
     const { young, old } = spaces();
     if (growing && young >= YOUNG_GENERATION_BYTES) {
-      setFlagsFromString('--semi-space-growth-factor=1');
+      loadV8().setFlagsFromString('--semi-space-growth-factor=1');
       growing = false;
     }
     if (live === undefined || old < live) live = old; // the first look, or V8 collected on its own
     if (old < live + OLD_GENERATION_SLACK_BYTES) return;
     if (!gc) {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
+      loadV8().setFlagsFromString('--expose-gc');
+      gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
     }
     gc();
     live = spaces().old;

@@ -7,15 +7,14 @@ import { closeAtEnd } from '../core/at-end.js';
 import type { LedgerContract } from './contract.js';
 import { LedgerKeeper } from './keeper.js';
 import type { Ledger } from './ledger.js';
-import { SyncLedger } from './sync-ledger.js';
-import { openLedger, openLocalToRead, openTeamLedger, teamLedger } from './store.js';
+import { openLocalLedger, openLocalToRead, openTeamLedger, teamLedger } from './store.js';
 
 /**
  * The contract of a local ledger: the rules of src/ledger/keeper.ts over its store.
- * @param store an open local ledger (src/ledger/ledger.ts `Ledger`, or its synchronous face of src/ledger/sync-ledger.ts)
+ * @param store an open local ledger (src/ledger/ledger.ts `Ledger`)
  */
-export function asContract(store: Ledger | SyncLedger): LedgerContract {
-  return new LedgerKeeper(store instanceof SyncLedger ? store.store : store);
+export function asContract(store: Ledger): LedgerContract {
+  return new LedgerKeeper(store);
 }
 
 /**
@@ -27,7 +26,7 @@ export function asContract(store: Ledger | SyncLedger): LedgerContract {
 export async function openContract(profile?: string): Promise<LedgerContract> {
   const team = teamLedger(profile);
   if (team) return openTeamLedger(team);
-  return asContract(openLedger(profile));
+  return asContract(await openLocalLedger());
 }
 
 /**
@@ -44,6 +43,6 @@ export async function openContractToRead(profile?: string): Promise<LedgerContra
     closeAtEnd(() => ledger.close());
     return ledger;
   }
-  const s = openLocalToRead();
+  const s = await openLocalToRead();
   return s ? asContract(s) : undefined;
 }

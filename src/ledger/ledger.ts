@@ -37,9 +37,9 @@ import { dirname, join } from 'node:path';
 import { t } from '../core/i18n/index.js';
 import { refuses } from './blocking.js';
 import type { PaymentKind } from './rules.js';
-import { currentRun, currentRunId, forgetRunLock, prunableRunSql, runState, type RunRecord } from './runs.js';
+import { currentRun, currentRunId, forgetRunLock, runState, type RunRecord } from './runs.js';
 import type { OwnerState } from './settle-rule.js';
-import type { Checked, EndRow, NewPayment, SettleRow, StoredRun, SyncStatements } from './statements.js';
+import { prunableRunSql, type Checked, type EndRow, type NewPayment, type SettleRow, type StoredRun, type SyncStatements } from './statements.js';
 import { VERSION } from '../core/version.js';
 import {
   ATTENTION_SQL,

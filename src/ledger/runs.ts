@@ -187,14 +187,3 @@ export function forgetRunLock(dataDir: string, id: string): void {
 export function describeRun(r: Pick<RunRecord, 'pid' | 'host' | 'startedMs'>): string {
   return t('history.runOf', r.pid, r.host, new Date(r.startedMs).toISOString().replace(/\.\d+Z$/, 'Z'));
 }
-
-/**
- * Which runs pruning deletes (src/ledger/keeper.ts `RUNS_KEPT_MS`), as an SQL condition on a row of
- * `runs`: started before `before` and either finished before it (its batch released, or found gone)
- * or never the owner of a batch file. Each store adds the runs its entries still need
- * (src/ledger/statements.ts `pruneRuns`).
- * @param before the store's placeholder for the cut-off (epoch ms)
- */
-export function prunableRunSql(before: string): string {
-  return `started_ms < ${before} AND (ended_ms < ${before} OR gone_ms < ${before} OR batch_id IS NULL)`;
-}

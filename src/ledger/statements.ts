@@ -24,6 +24,17 @@ import type { OwnerState } from './settle-rule.js';
 import type { BatchOutcome, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
 import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
 
+/**
+ * Which runs pruning deletes (src/ledger/keeper.ts `RUNS_KEPT_MS`), as an SQL condition on a row of
+ * `runs`: started before `before` and either finished before it (its batch released, or found gone)
+ * or never the owner of a batch file. Each store adds the runs its entries still need
+ * ({@link LedgerStatements.pruneRuns}).
+ * @param before the store's placeholder for the cut-off (epoch ms)
+ */
+export function prunableRunSql(before: string): string {
+  return `started_ms < ${before} AND (ended_ms < ${before} OR gone_ms < ${before} OR batch_id IS NULL)`;
+}
+
 /** A run as recorded, with when it was first found gone and the batch file it claimed. */
 export type StoredRun = RunRecord & { goneMs?: number; batchId?: string };
 

@@ -1,13 +1,15 @@
 /**
  * Which team ledger a profile names (docs/ledger-and-safety.md, "Team ledger"), and the start of
  * its opening ahead of time. Apart from src/ledger/store.ts so that a payment can start connecting
- * (src/payment/pipeline.ts `runPayment`) without loading the ledgers' code first.
+ * (src/payment/pipeline.ts `runPayment`) without loading the ledgers' code first. Nothing of the
+ * driver's side (src/ledger/pg/) loads with this file: a local ledger's commands (`history`) never
+ * load it (docs/speed.md, "History's start-up").
  */
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
 import { keptSecret, profileName, readConfigFile } from '../config/settings.js';
-import { startOpening, type PgOpening } from './pg/opening.js';
+import type { PgOpening } from './pg/opening.js';
 import { closeAtEnd } from '../core/at-end.js';
 
 /** A team ledger's address and the password from the config (the URL's own, PGPASSWORD or ~/.pgpass otherwise). */
@@ -40,7 +42,7 @@ export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /** The team ledger {@link prepareLedger} started opening, not taken yet. */
-let preparing: PgOpening | undefined;
+let preparing: Promise<PgOpening> | undefined;
 
 /**
  * Starts opening the team ledger of `profile`, when one is configured, without waiting: the driver
@@ -53,18 +55,33 @@ export function prepareLedger(profile?: string): void {
   try {
     const team = teamLedger(profile);
     if (!team) return;
-    preparing = startOpening(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true });
+    preparing = import('./pg/opening.js').then(({ startOpening }) => startOpening(team.url, { ...(team.password ? { password: team.password } : {}), beforeSend: true }));
     // Not taken by the end of the command (it failed before its guard): let go, never waited for.
     closeAtEnd(async () => {
-      await takePrepared()?.connection.close();
+      await (await takePrepared())?.connection.close();
     });
   } catch {
     /* said by openLedger */
   }
 }
 
-/** The team ledger {@link prepareLedger} started, if any, handed over once (src/ledger/store.ts `openLedger`). */
-export function takePrepared(): PgOpening | undefined {
+/**
+ * {@link prepareLedger} at the very start of a command that pays, before its implementation loads
+ * (src/cli/commands/cashout.ts): resolves once connecting has begun (the driver loaded, the socket
+ * opening), so that the database server accepts the connection and starts its session while the
+ * rest of the command loads (docs/speed.md, "Start-up targets"). At once, and without a turn of
+ * the event loop, when the profile has no team ledger. Never throws.
+ */
+export async function prepareLedgerEarly(profile?: string): Promise<void> {
+  prepareLedger(profile);
+  if (!preparing) return;
+  await preparing.catch(() => undefined);
+  // One turn of the event loop: the driver loads (queued above) and the socket's connect is issued.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The team ledger {@link prepareLedger} started, if any, handed over once (src/ledger/store.ts `openTeamLedger`). */
+export function takePrepared(): Promise<PgOpening> | undefined {
   const p = preparing;
   preparing = undefined;
   return p;

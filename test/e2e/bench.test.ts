@@ -3,7 +3,7 @@
  * nothing behind: its temporary folder (config, data, code cache, the standalone sandbox's log)
  * is gone and its sandbox stopped, for the start-up and ledger rows (scripts/bench.sh) and the batch
  * part (scripts/bench-batch.sh) alike. Run with the fewest samples; nothing here looks at the times.
- * Both scripts source their shared set-up from scripts/bench-lib.sh; shellcheck lints all three.
+ * The scripts source their shared set-up from scripts/bench-lib.sh; shellcheck lints them all.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -16,11 +16,15 @@ const ROOT = resolve(__dirname, '../..');
 
 it('shellcheck finds nothing in the bench scripts and their shared library (every severity)', () => {
   // -x follows `. scripts/bench-lib.sh`, so the library is checked as each script uses it
-  const r = spawnSync('shellcheck', ['-x', '--severity=style', 'scripts/bench.sh', 'scripts/bench-batch.sh', 'scripts/bench-team.sh', 'scripts/bench-lib.sh'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  const r = spawnSync(
+    'shellcheck',
+    ['-x', '--severity=style', 'scripts/bench.sh', 'scripts/bench-batch.sh', 'scripts/bench-team.sh', 'scripts/bench-history.sh', 'scripts/bench-lib.sh'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
   if (r.error) throw new Error(`shellcheck could not run (scripts/test-deps.txt installs it): ${r.error.message}`);
   expect(r.stdout + r.stderr).toBe('');
   expect(r.status).toBe(0);
@@ -45,6 +49,7 @@ it('the bench exits 0 and removes everything it made', async () => {
         BENCH_BATCH_BIG: '200',
         BENCH_LEDGER_PAYMENTS: '20000',
         BENCH_TEAM_RUNS: '2',
+        BENCH_TEAM_ROUNDS: '1',
         BENCH_TEAM_ROWS: '50',
       }),
       encoding: 'utf8',
@@ -67,6 +72,13 @@ it('the bench exits 0 and removes everything it made', async () => {
     expect(r.stdout).toMatch(/^\| resume of the finished file vs node reading and hashing it \| \d+\.\d{3} s \| \d+\.\d{2} \| ≤ 1\.5 \|$/m);
     expect(r.stdout).toMatch(/^\| peak RSS 200 vs 50 rows, gateway 0 ms \| \d+\.\d MiB \| \d+\.\d{2} \| ≤ 1\.2 \|$/m);
     expect(r.stdout).toMatch(/^\| peak RSS 200 vs 50 rows, gateway 50 ms \| \d+\.\d MiB \| \d+\.\d{2} \| ≤ 1\.2 \|$/m);
+    // the team ledger part (scripts/bench-team.sh) and the start-up targets, each with its Node and load
+    expect(r.stdout).toMatch(/^Team ledger \(commit \S+, node v\d+\.\d+\.\d+, 2 runs a command in interleaved rounds, pooled medians; load [0-9. ]+\)$/m);
+    expect(r.stdout).toMatch(/^\| paycli cashout --json, team ledger on loopback \| \d+\.\d ms \| \d+\.\d{2} \| ≤ 1\.10: (met|MISSED) \|$/m);
+    expect(r.stdout).toMatch(/^Start-up targets \(commit \S+, node v\d+\.\d+\.\d+; load [0-9. ]+\)$/m);
+    expect(r.stdout).toMatch(/^\| team-ledger cash-out ÷ local-ledger cash-out \| \d+\.\d{2} \| ≤ 1\.10: (met|MISSED) \|$/m);
+    expect(r.stdout).toMatch(/^\| local-ledger cash-out ÷ minimal node:http cash-out \| \d+\.\d{2} \| ≤ 1\.4: (met|MISSED) \|$/m);
+    expect(r.stdout).toMatch(/^\| history --limit 20, 1,000,000 payments ÷ node -e 0 \| \d+\.\d{2} \| ≤ 1\.3: (met|MISSED) \|$/m);
     expect(r.stderr).not.toMatch(/cannot remove|No such file/);
     expect(readdirSync(tmp)).toEqual([]);
   } finally {

@@ -131,19 +131,21 @@ describe('code cache', () => {
     expect(readdirSync(dir)).toEqual([entry]);
   });
 
-  it('on a Node with module.enableCompileCache (≥ 22.1) that is used instead, in a private folder', async () => {
+  it("on a Node with module.enableCompileCache (≥ 22.1) paycli's own is used all the same, and Node's folder of before is removed", async () => {
     // This machine has Node 20 only: a preloaded script gives `node:module` the Node 22 function.
+    // Node's entries hold only the code compiled as a module loads; paycli's, every function that ran.
     const shim = join(home.dir, 'node22.cjs');
     const calls = join(home.dir, 'calls.txt');
     writeFileSync(shim, `require('node:module').enableCompileCache = (dir) => require('node:fs').appendFileSync(${JSON.stringify(calls)}, dir + '\\n');`);
+    mkdirSync(join(cacheRoot, 'node', 'v24.21.0-x64-964aae3f-0'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(cacheRoot, 'node', 'v24.21.0-x64-964aae3f-0', 'entry'), 'an entry of Node 24');
     const r = await runPaycli(['--json', ...CASHIN_ARGS], { env: env(), nodeArgs: ['-r', shim] });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ transactionId: CASHIN_OK.transactionId });
-    const dir = join(cacheRoot, 'node');
-    expect(readFileSync(calls, 'utf8')).toBe(`${dir}\n`);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(readdirSync(cacheRoot)).toEqual(['node']); // paycli's own hook stayed off
+    expect(existsSync(calls)).toBe(false);
+    expect(readdirSync(cacheRoot)).toEqual([`v8-${process.versions.v8}-${process.arch}`]);
+    expect(readdirSync(v8Dir())).toContain(cliChunk().entry);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 turns it off: nothing is written', async () => {

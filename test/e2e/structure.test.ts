@@ -1,7 +1,8 @@
 /**
  * What the code's structure promises, checked on the built CLI: a bug inside paycli is reported
  * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
- * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger.
+ * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
+ * `history` on the local ledger loads nothing of the team ledger's.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ describe('start-up', () => {
   /** The modules of dist/ a paycli run loads, with their text. */
   async function loadedChunks(args: string[]): Promise<{ code: number | null; chunks: Map<string, string>; external: string[] }> {
     const r = await runPaycli(args, {
-      env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|node:sqlite$|.*better_sqlite3\\.node$)' }),
+      env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^(\\./|node:https?$|node:net$|node:tls$|node:v8$|node:sqlite$|.*better_sqlite3\\.node$)' }),
       nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')],
     });
     const loaded = [
@@ -56,6 +57,8 @@ describe('start-up', () => {
     ['conf (ajv)', /\bajv\b/i],
     ['the ledger (its SQLite driver seam)', /SqliteError/],
   ];
+  /** The team ledger's connection and statements (src/ledger/pg/), which a local ledger's command never loads. */
+  const TEAM_LEDGER: [string, RegExp] = ['the team ledger (src/ledger/pg/)', /PgCallError|pg_advisory/];
 
   it('config path loads no schemas, HTTP stack, config store or ledger', async () => {
     const { code, chunks, external } = await loadedChunks(['config', 'path']);
@@ -67,13 +70,13 @@ describe('start-up', () => {
     }
   });
 
-  it('history --limit 20 loads no schemas, HTTP stack or config store', async () => {
+  it('history --limit 20 loads no schemas, HTTP stack, config store, team ledger or node:v8', async () => {
     const { code, chunks, external } = await loadedChunks(['history', '--limit', '20']);
     expect(code).toBe(0);
-    for (const [name, marker] of MARKERS.slice(0, 3)) {
+    for (const [name, marker] of [...MARKERS.slice(0, 3), TEAM_LEDGER]) {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
     }
-    expect(external.filter((m) => /^node:(https?|net|tls)$/.test(m))).toEqual([]);
+    expect(external.filter((m) => /^node:(https?|net|tls|v8)$/.test(m))).toEqual([]);
   });
 
   it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {

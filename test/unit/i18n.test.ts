@@ -107,7 +107,6 @@ const ASSERTIONS = [
   // the ledger's callers always give a cash-out's Pix key (src/payment/, src/cli/batch/)
   { file: 'src/ledger/keeper.ts', text: 'a cash-out needs pixKeyType and pixKey' },
   { file: 'src/ledger/keeper.ts', text: 'a transaction of the local ledger cannot wait' },
-  { file: 'src/ledger/sync-ledger.ts', text: 'the local ledger answered later' },
   // every amount is checked to be integer cents before it is formatted
   { file: 'src/pix/money.ts', text: 'not an integer amount of cents' },
   // every field of a BR Code is cut to its length before it is encoded

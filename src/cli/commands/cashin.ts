@@ -66,7 +66,12 @@ ${cashinExample()}
 export function registerCashin(program: Program) {
   // A batch run loads only what it needs until it has something to check or send (src/cli/batch/run.ts).
   return cashinCommand(program).action(
-    lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashin')) : import('../run/cashin.js'))),
+    lazyAction(async (opts) => {
+      if (opts.batch !== undefined) return import('../batch/run.js').then((m) => m.batchRunModule('cashin'));
+      // A team ledger starts connecting before the payment's code loads (src/ledger/team.ts).
+      if (!opts.dryRun) await (await import('../../ledger/team.js')).prepareLedgerEarly(opts.profile);
+      return import('../run/cashin.js');
+    }),
   );
 }
 

@@ -69,7 +69,12 @@ ${t('help.title.examples')}
 export function registerCashout(program: Program) {
   // A batch run loads only what it needs until it has something to check or send (src/cli/batch/run.ts).
   return cashoutCommand(program).action(
-    lazyAction((opts) => (opts.batch !== undefined ? import('../batch/run.js').then((m) => m.batchRunModule('cashout')) : import('../run/cashout.js'))),
+    lazyAction(async (opts) => {
+      if (opts.batch !== undefined) return import('../batch/run.js').then((m) => m.batchRunModule('cashout'));
+      // A team ledger starts connecting before the payment's code loads (src/ledger/team.ts).
+      if (!opts.dryRun) await (await import('../../ledger/team.js')).prepareLedgerEarly(opts.profile);
+      return import('../run/cashout.js');
+    }),
   );
 }
 

@@ -10,7 +10,7 @@ import { t } from '../../core/i18n/index.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import type { RunContext } from '../../core/terminal.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
-import { SyncLedger } from '../../ledger/sync-ledger.js';
+import { asContract } from '../../ledger/async-store.js';
 import { PgLedger } from '../../ledger/pg/ledger.js';
 import { PG_MIGRATIONS } from '../../ledger/pg/schema.js';
 import { teamLedger, type TeamLedger } from '../../ledger/store.js';
@@ -39,26 +39,26 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<O
   if (!opened) {
     return output({ entries: 0, added: 0 }, '', { after: () => logger.notice(t('team.pushNoLocal', ledgerPath())) });
   }
-  const local = new SyncLedger(opened);
+  const local = asContract(opened);
   // An entry still being sent by a local run would be pushed without its outcome: push once it ended.
-  for (const e of local.listUnknown()) {
+  for (const e of await local.listUnknown()) {
     if (e.completed) continue;
-    const { owner } = local.inFlight(e);
+    const { owner } = await local.inFlight(e);
     if (owner === 'alive' || owner === 'unknown') throw new UsageError(t('team.pushRunGoing', e.id), { hint: t('team.pushRunGoingHint') });
   }
   let pg: PgLedger;
   try {
     pg = await PgLedger.open(team.url, pw);
   } catch (err) {
-    local.close();
+    await local.close();
     throw err;
   }
   try {
-    const runs = new Map(local.runs().map((r) => [r.id, r]));
+    const runs = new Map(opened.runs().map((r) => [r.id, r]));
     let total = 0;
     const added = await pg.push(
       (function* () {
-        for (const e of local.iterate({ limit: -1 })) {
+        for (const e of opened.iterate({ limit: -1 })) {
           total++;
           yield e;
         }
@@ -69,6 +69,6 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<O
     return output({ entries: total, added }, '', { after: () => logger.notice(said) });
   } finally {
     await pg.close();
-    local.close();
+    await local.close();
   }
 }

@@ -415,7 +415,6 @@ export const en = {
   'team.lostNow': (where: string, note: string) => `the connection to the team ledger at ${where} was lost${note}`,
   'team.nothingMoreSent': 'nothing more was sent',
   'team.serverClosed': 'the server closed the connection',
-  'team.needsContract': (where: string) => `the team ledger at ${where} cannot be used by this command yet; nothing was sent`,
   'team.noAnswerWithin': (seconds: number) => `no answer within ${seconds} s`,
   'team.noAnswer': (where: string, why: string, note: string) => `the team ledger at ${where} did not answer (${why})${note}`,
   'team.closed': 'the team ledger connection is closed',

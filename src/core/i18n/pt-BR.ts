@@ -412,7 +412,6 @@ export const ptBR: Catalog = {
   'team.lostNow': (where, note) => `a conexão com o registro da equipe em ${where} caiu${note}`,
   'team.nothingMoreSent': 'nada mais foi enviado',
   'team.serverClosed': 'o servidor fechou a conexão',
-  'team.needsContract': (where) => `o registro da equipe em ${where} ainda não pode ser usado por este comando; nada foi enviado`,
   'team.noAnswerWithin': (seconds) => `sem resposta em ${seconds} s`,
   'team.noAnswer': (where, why, note) => `o registro da equipe em ${where} não respondeu (${why})${note}`,
   'team.closed': 'a conexão com o registro da equipe está fechada',

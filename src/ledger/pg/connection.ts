@@ -6,6 +6,10 @@
  * past its limit fails with code `NO_ANSWER` and the connection is let go (its socket destroyed:
  * a one-shot paycli never waits for a database that stopped answering). While a call waits, the
  * event loop runs: Ctrl-C, timers and progress keep working ({@link patiently}).
+ *
+ * Longer than 500 lines: the connection's operations and how each puts its statements into as few
+ * round trips as it can (a run's registration with the next statement, a single payment's check
+ * and record in one) read in one file.
  */
 import type pg from 'pg';
 import { InterruptedError } from '../../core/errors.js';
@@ -370,14 +374,53 @@ export class PgConnection {
     await unhurried(c, inline(c, PG_RUN_REGISTER, values));
   }
 
-  /** Several operations in order (what a ledger kept pending, then the call it waits on): the answers in order; the first error stops the rest. */
+  /**
+   * Several operations in order (what a ledger kept pending, then the call it waits on): the answers
+   * in order; the first error stops the rest. A run's registration and the statement after it
+   * (a payment's first look at the ledger) go in one round trip ({@link registerThen}).
+   */
   private async many(steps: readonly Step[]): Promise<unknown[]> {
     const out: unknown[] = [];
-    for (const s of steps) {
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i]!;
       if (s.op === 'many') throw new Error('no such operation: many inside many');
+      const next = steps[i + 1];
+      const after = s.op === 'register' && next?.op === 'query' ? this.inlined(next.args[0] as string, next.args[1] as unknown[] | undefined) : undefined;
+      if (after !== undefined) {
+        out.push(undefined, await this.registerThen(s.args[0] as unknown[], after));
+        i++;
+        continue;
+      }
       out.push(await this.run(s.op, s.args));
     }
     return out;
+  }
+
+  /** One statement with its parameters as literals ({@link inline}), or undefined when it cannot be one (a transaction's own statement, a value of another type). */
+  private inlined(sql: string, params: unknown[] = []): string | undefined {
+    if (/^(BEGIN|COMMIT|ROLLBACK)\b/.test(sql)) return undefined;
+    try {
+      return inline(this.live(), sql, params);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * {@link register}, then `statement` (its values as literals), in one round trip: a simple query
+   * of several statements, run in order, the first error stopping the rest. The registration's
+   * transaction commits before the statement runs, as when they are sent one after the other.
+   * @returns the statement's rows
+   */
+  private async registerThen(values: unknown[], statement: string): Promise<Row[]> {
+    const c = this.live();
+    try {
+      const results = (await c.query(`BEGIN; SET LOCAL synchronous_commit TO off; ${inline(c, PG_RUN_REGISTER, values)}; COMMIT; ${statement}`)) as unknown as pg.QueryResult[];
+      return results[results.length - 1]!.rows;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Copies rows into `paycli.payments`, skipping uuids it holds (ledger push). @returns how many were added */
