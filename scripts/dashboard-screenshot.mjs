@@ -4,35 +4,14 @@
 // (QR code, BR Code, controls, postbacks) in Debian's headless chromium (through playwright-core; nothing is
 // downloaded) and photographs the page 1440 px wide. Usage: node scripts/dashboard-screenshot.mjs [out.png]
 // (run `npm run build` first; test/e2e/dashboard-browser.test.ts runs it into test-output/).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { startSandboxChild } from './lib/sandbox-child.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const out = resolve(process.argv[2] ?? join(root, 'docs/dashboard.png'));
-const data = mkdtempSync(join(tmpdir(), 'paycli-dashboard-shot-'));
-const env = { ...process.env, PAYCLI_DATA_DIR: data, PAYCLI_CONFIG_DIR: join(data, 'config'), HOME: data, PAYCLI_LANG: 'en', LANG: 'en_US.UTF-8' };
-const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+const { url, dashboard } = await startSandboxChild('paycli-dashboard-shot-', { PAYCLI_LANG: 'en', LANG: 'en_US.UTF-8' });
 let browser;
-const cleanup = () => {
-  child.kill('SIGKILL');
-  rmSync(data, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
-
-let log = '';
-const [url, dashboard] = await new Promise((ok, fail) => {
-  child.stderr.setEncoding('utf8').on('data', (d) => {
-    log += d;
-    const a = /listening on (http:\/\/\S+)/.exec(log);
-    const b = /dashboard on (http:\/\/\S+)/.exec(log);
-    if (a && b) ok([a[1], b[1]]);
-  });
-  child.once('exit', (c) => fail(new Error(`sandbox exited ${c}: ${log}`)));
-});
 const post = async (path, body) => {
   const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
   const j = await r.json();

@@ -5,34 +5,12 @@
 // (its live-updates stream when the sandbox serves one, and a page of the newest transactions), then
 // prints the peak RSS (VmHWM of /proc/<pid>/status) and the RSS at the end, in MiB.
 // Usage: node scripts/sandbox-memory.mjs [count]   (run `npm run build` first). Not a timed test.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { startSandboxChild } from './lib/sandbox-child.mjs';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
 const PARALLEL = 8;
-const root = resolve(import.meta.dirname, '..');
-const data = mkdtempSync(join(tmpdir(), 'paycli-sandbox-mem-'));
-const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0'], {
-  env: { ...process.env, PAYCLI_DATA_DIR: data, PAYCLI_CONFIG_DIR: join(data, 'config'), HOME: data },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-const cleanup = () => {
-  child.kill('SIGKILL');
-  rmSync(data, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
-let log = '';
-const url = await new Promise((ok, fail) => {
-  child.stderr.setEncoding('utf8').on('data', (d) => {
-    log = (log + d).slice(-4096);
-    const m = /listening on (http:\/\/\S+)/.exec(log);
-    if (m) ok(m[1]);
-  });
-  child.once('exit', (c) => fail(new Error(`sandbox exited ${c}: ${log}`)));
-});
+const { child, url } = await startSandboxChild('paycli-sandbox-mem-');
 const mib = (field) =>
   Number(
     /(\d+) kB/.exec(
