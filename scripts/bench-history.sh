@@ -22,8 +22,8 @@ ROUNDS=${BENCH_ROUNDS:-4}
 work=$(mktemp -d)
 bench_start "$work"
 # The ledger is made by a real paycli run (paycli's own schema), then filled straight in SQL.
-PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs --json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com \
-  --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes >/dev/null
+# shellcheck disable=SC2086
+PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs $BENCH_CASHOUT_ARGS >/dev/null
 "$HOST_NODE" scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
 for round in $(seq "$ROUNDS"); do

@@ -6,6 +6,11 @@
 # and the machine's load a report names.
 # Sourced, not run: `. scripts/bench-lib.sh`.
 
+# The cash-out every ledger bench sends (bench.sh, bench-team.sh, bench-history.sh), as words for
+# `node bin/paycli.cjs $BENCH_CASHOUT_ARGS`.
+# shellcheck disable=SC2034
+BENCH_CASHOUT_ARGS="--json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes"
+
 # Exits 2 (nothing measured) when hyperfine or GNU time is missing.
 bench_require_tools() {
   local tool

@@ -58,7 +58,7 @@ PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs ledger migrate >/dev/null 2>&1
 node bin/paycli.cjs config set duplicate-window 0 >/dev/null 2>&1
 psql_cmd="${as_pg[*]} $pgbin/psql -h $pgdir -p $port -U postgres -d postgres -qAt -c"
 
-cashout_args="--json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes"
+cashout_args=$BENCH_CASHOUT_ARGS
 local_cashout="env PAYCLI_DATA_DIR=$work/local node bin/paycli.cjs $cashout_args"
 team_cashout="env PAYCLI_DATA_DIR=$work/team PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs $cashout_args"
 for round in $(seq "$ROUNDS"); do

@@ -43,7 +43,7 @@ export PAYCLI_DATA_DIR="$work/data"
 # run (an ok one no longer blocks; the ledger is checked and written exactly as for any cash-out).
 # The big ledger is made by a real paycli run (paycli's own schema), then filled.
 node bin/paycli.cjs config set duplicate-window 0 >/dev/null
-cashout_args="--json cashout --value 1550 --pix-key-type email --pix-key fulano@example.com --person-name Fulano --person-email fulano@example.com --person-phone 11987654321 --yes"
+cashout_args=$BENCH_CASHOUT_ARGS
 # shellcheck disable=SC2086
 PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs $cashout_args >/dev/null
 "$HOST_NODE" scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
