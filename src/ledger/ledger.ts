@@ -7,7 +7,8 @@
  * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
  * payment is on disk before the request leaves), 0600 in a 0700 folder, 1 KiB pages (src/ledger/files.ts). A single payment
- * is copied into `ledger.db` before it is sent, a batch's waves at {@link WAL_CHECKPOINT_BYTES} of log (docs/ledger-and-safety.md).
+ * is copied into `ledger.db` before it is sent (its commit synced by that copy), a batch's waves at {@link WAL_CHECKPOINT_BYTES}
+ * of log; an outcome is committed without waiting for the disk (docs/ledger-and-safety.md "How many times a payment waits for the disk").
  *
  * Concurrency: the duplicate check of a cash-out and the record of the new one are ONE
  * `BEGIN IMMEDIATE` transaction. SQLite's write lock is a kernel (fcntl) lock: it stays held by
