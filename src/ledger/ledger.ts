@@ -262,19 +262,22 @@ export class Ledger implements SyncStatements {
   /**
    * Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile); inside a group, in a savepoint.
    * How its commit reaches the disk (docs/ledger-and-safety.md "How many times a payment waits for the disk"):
-   * - `synced`: the commit syncs the log (`synchronous = FULL`) before it returns;
-   * - `copied`: the commit is made without a sync, then copied into `ledger.db` by a checkpoint, which syncs the log
-   *   and then the file: the same guarantee as `synced` plus the copy, in two syncs instead of four or five; when the
-   *   copy cannot be made whole (another paycli reading an older state), a synced commit makes the log durable instead;
+   * - `synced`: the commit syncs the log (`synchronous = FULL`) before it returns; `synced+copy` then copies the log
+   *   into `ledger.db` as well, as far as it can ({@link checkpoint});
+   * - `copied` (a single payment before its send): the commit is made without a sync, then copied into `ledger.db` by a
+   *   checkpoint, which syncs the log and then the file: durable, and in the file, with two syncs instead of four. When
+   *   the copy cannot be made whole (another paycli reading an older state), one more commit syncs the log; should that
+   *   one fail, the error is thrown with the payment committed but not sent: it stays in flight, as a payment whose
+   *   paycli was killed before sending (docs/ledger-and-safety.md "In flight");
    * - `unsynced`: an outcome after a send. It is written at once (it survives the process being killed) and reaches
    *   the disk with the next sync (the next payment's, or the checkpoint as the ledger closes); lost to a crash of the
    *   machine before that, the entry stays without an outcome, in flight, and the in-flight rule settles it.
    */
-  private write<T>(fn: () => T, note = this.note, mode: 'synced' | 'copied' | 'unsynced' = 'synced'): T {
+  private write<T>(fn: () => T, note = this.note, mode: 'synced' | 'synced+copy' | 'copied' | 'unsynced' = 'synced'): T {
     if (this.db.inTransaction) return this.guard(() => this.db.immediate(fn), note);
     this.checkWal(note);
     const out = this.guard(() => {
-      if (mode === 'synced') return this.db.immediate(fn);
+      if (mode === 'synced' || mode === 'synced+copy') return this.db.immediate(fn);
       this.synchronous('NORMAL');
       try {
         return this.db.immediate(fn);
@@ -282,6 +285,7 @@ export class Ledger implements SyncStatements {
         this.synchronous('FULL'); // every other write of this connection waits for the disk
       }
     }, note);
+    if (mode === 'synced+copy') this.checkpoint();
     if (mode === 'copied' && !this.checkpoint()) this.guard(() => this.syncLog(), note);
     this.checkWal(note);
     return out;
@@ -367,7 +371,7 @@ export class Ledger implements SyncStatements {
         for (const id of ids) st.run({ id, deadline: deadlineMs });
       },
       this.note,
-      'copied',
+      'synced+copy',
     );
   }
 
@@ -395,7 +399,7 @@ export class Ledger implements SyncStatements {
 
   /** `fn` in one `BEGIN IMMEDIATE` (SQLite's write lock serialises every writer, so `lock` needs nothing more), copied into `ledger.db` after. */
   exclusive<T>(_lock: string | undefined, fn: () => T): T {
-    return this.write(fn, this.note, 'copied');
+    return this.write(fn, this.note, 'synced+copy');
   }
 
   claimants(batchId: string, endpoint: string, exceptId: string): StoredRun[] {
