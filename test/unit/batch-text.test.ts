@@ -237,6 +237,11 @@ describe('the lines of a finished batch rendered by the ledger', () => {
     expect(keptOf(id)).toEqual([]);
     expect(await rendered(id, shapes[0]!)).toBeUndefined();
 
+    const into = await batch(plain('h'));
+    await keep(into, shapes[0]!);
+    other((db) => db.prepare('UPDATE payments SET batch_id = ?, batch_row = 4 WHERE batch_id = ? AND batch_row = 1').run(into, id)); // a row of another batch moves in
+    expect(keptOf(into)).toEqual([]);
+
     const again = await batch(plain('e'));
     await keep(again, shapes[0]!);
     const recorded = await ledger.recordMany(
