@@ -46,6 +46,7 @@ import {
   BLOCKING,
   clip,
   ENTRIES_WITH_RUN,
+  FINGERPRINT_KEY,
   fingerprintValue,
   FORMAT,
   historyQuery,
@@ -383,9 +384,9 @@ export class Ledger implements SyncStatements {
   }
 
   reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
-    const sql = `SELECT order_id FROM payments AS p WHERE fingerprint = ? AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= ?
+    const sql = `SELECT order_id FROM payments AS p WHERE ${FINGERPRINT_KEY('@fp')} AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= @since
       AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
-    return this.guard(() => this.stmt(sql).value(fingerprintValue(fingerprint), sinceMs) as string | undefined);
+    return this.guard(() => this.stmt(sql).value({ fp: fingerprintValue(fingerprint), since: sinceMs }) as string | undefined);
   }
 
   get(id: number): LedgerEntry | undefined {
