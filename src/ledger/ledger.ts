@@ -53,6 +53,7 @@ import {
   INSERT,
   migrate,
   ORDER_TAKEN,
+  RUN_KEY,
   SCHEMA_VERSION,
   toEntry,
   toRun,
@@ -379,7 +380,7 @@ export class Ledger implements SyncStatements {
 
   /** Keeps every run an entry names: `history` shows who sent an entry from its run (src/ledger/schema.ts `ENTRIES_WITH_RUN`). */
   pruneRuns(beforeMs: number): number {
-    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE run_id = runs.id)`;
+    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})`;
     return this.write(() => Number(this.stmt(sql).run({ before: beforeMs }).changes));
   }
 

@@ -99,7 +99,7 @@ CREATE INDEX payments_by_time_ms ON payments (time_ms);
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
-CREATE INDEX payments_by_run ON payments (run_id);
+CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));
 INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
 ${RUNS_TABLE}
 PRAGMA user_version = ${SCHEMA_VERSION};
@@ -119,7 +119,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * smaller `payments_by_fingerprint`, whose pages a batch's waves write at random. Version 7 indexes only the
  * fingerprint's first 8 bytes ({@link FINGERPRINT_KEY}): a key a quarter the size, so fewer pages for a
  * batch's waves to write at random (docs/speed.md "Disk written per batch row"); every query still compares
- * the whole fingerprint.
+ * the whole fingerprint. It indexes the run of an entry by the first 8 characters of its id ({@link RUN_KEY}) too.
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -133,7 +133,9 @@ export const MIGRATIONS: readonly string[] = [
   `DROP INDEX IF EXISTS payments_by_time;`,
   `UPDATE payments SET fingerprint = unhex(fingerprint) WHERE typeof(fingerprint) = 'text' AND length(fingerprint) = 64 AND unhex(fingerprint) IS NOT NULL;`,
   `DROP INDEX IF EXISTS payments_by_fingerprint;
-   CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));`,
+   CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));
+   DROP INDEX IF EXISTS payments_by_run;
+   CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8));`,
 ];
 
 /**
@@ -142,6 +144,13 @@ export const MIGRATIONS: readonly string[] = [
  * @param param the statement's placeholder for the fingerprint ({@link fingerprintValue})
  */
 export const FINGERPRINT_KEY = (param: string): string => `substr(fingerprint, 1, 8) = substr(${param}, 1, 8) AND fingerprint = ${param}`;
+
+/**
+ * SQL: the condition that finds the entries of a run through the index `payments_by_run8` (the first 8
+ * characters of its id, a random UUID, then the whole of it).
+ * @param param the run's id as the statement names it (`runs.id`)
+ */
+export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr(${param}, 1, 8) AND run_id = ${param}`;
 
 /**
  * A fingerprint (64 lowercase hex characters, src/ledger/rules.ts) as the ledger stores and compares it

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
-import { BLOCKING, INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import { BLOCKING, INSERT, RUN_KEY, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import type { BeginInfo } from '../../src/ledger/schema.js';
 import { openSqlite } from '../helpers/ledger.js';
 
@@ -70,15 +70,14 @@ describe('the local ledger on disk', () => {
     expect(WAL_CHECKPOINT_BYTES).toBe(16 * 1024 * 1024);
   });
 
-  it('the fingerprint is indexed by its first 8 bytes (schema 7): the identical-payment check goes through that index; a ledger of version 6 is converted and its entry still blocks', async () => {
+  it('the fingerprint is indexed by its first 8 bytes and the run by 8 characters (schema 7): the identical-payment check and the pruning of runs go through those indexes; a ledger of version 6 is converted and its entry still blocks', async () => {
     mkdirSync(join(dir, 'data'), { mode: 0o700 });
     const file = join(dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
     old.exec(
-      SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 6;').replace(
-        'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));',
-        'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);',
-      ),
+      SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 6;')
+        .replace('CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));', 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
+        .replace('CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));', 'CREATE INDEX payments_by_run ON payments (run_id);'),
     );
     old.close();
     const first = Ledger.open({ create: true })!;
@@ -99,6 +98,9 @@ describe('the local ledger on disk', () => {
         (r) => r.name,
       );
       expect(indexes).toEqual(['payments_by_fingerprint8']);
+      expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'payments_by_run%'`).all()).toEqual([{ name: 'payments_by_run8' }]);
+      const runPlan = db.prepare(`EXPLAIN QUERY PLAN SELECT 1 FROM runs WHERE NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})`).all() as Array<{ detail: string }>;
+      expect(runPlan.map((r) => r.detail).join('\n')).toMatch(/USING INDEX payments_by_run8/);
       const plan = db.prepare(`EXPLAIN QUERY PLAN ${BLOCKING}`).all({ fingerprint: Buffer.alloc(32), windowOn: 1, since: 0 }) as Array<{ detail: string }>;
       expect(plan.map((r) => r.detail).join('\n')).toMatch(/USING INDEX payments_by_fingerprint8/);
       expect(db.pragma('integrity_check')).toBe('ok');
