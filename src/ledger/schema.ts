@@ -117,9 +117,8 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * index fewer for every payment to write (docs/speed.md "Disk written per batch row"). Version 6 keeps each
  * fingerprint as its 32 bytes instead of 64 hex characters ({@link fingerprintValue}): a smaller row and a
  * smaller `payments_by_fingerprint`, whose pages a batch's waves write at random. Version 7 indexes only the
- * fingerprint's first 8 bytes ({@link FINGERPRINT_KEY}): a key a quarter the size, so fewer pages for a
- * batch's waves to write at random (docs/speed.md "Disk written per batch row"); every query still compares
- * the whole fingerprint. It indexes the run of an entry by the first 8 characters of its id ({@link RUN_KEY}) too.
+ * first 8 bytes of the fingerprint and of the run id ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer
+ * pages for a batch's waves to write (docs/speed.md "Disk written per batch row"); queries compare the whole value.
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -139,17 +138,10 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 /**
- * SQL: the condition that finds the entries of a fingerprint through the index `payments_by_fingerprint8`
- * (its first 8 bytes, then the whole of it).
- * @param param the statement's placeholder for the fingerprint ({@link fingerprintValue})
+ * SQL conditions finding entries through the indexes of schema version 7: by the first 8 bytes (characters) of
+ * the fingerprint ({@link fingerprintValue}) or run id, then the whole value. @param param its placeholder or column (`runs.id`)
  */
 export const FINGERPRINT_KEY = (param: string): string => `substr(fingerprint, 1, 8) = substr(${param}, 1, 8) AND fingerprint = ${param}`;
-
-/**
- * SQL: the condition that finds the entries of a run through the index `payments_by_run8` (the first 8
- * characters of its id, a random UUID, then the whole of it).
- * @param param the run's id as the statement names it (`runs.id`)
- */
 export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr(${param}, 1, 8) AND run_id = ${param}`;
 
 /**
