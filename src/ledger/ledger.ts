@@ -67,6 +67,7 @@ import {
 import { JOURNAL_NAME } from './journal.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
+import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
 import {
   journalPath,
@@ -455,11 +456,25 @@ export class Ledger implements SyncStatements {
     return this.guard(() => this.stmt(sql).allArrays(batchId, endpoint) as BatchOutcome[]);
   }
 
-  /** The lines of a finished batch in one statement (src/ledger/batch-text.ts), or undefined when it is not finished or a cell is the writer's. */
-  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): FinishedBatchText | undefined {
+  /**
+   * The lines of a finished batch (src/ledger/batch-text.ts): those kept for it when they are still its
+   * rows' (table `batch_texts`), else rendered in one statement, and kept when `keep` (in one
+   * `BEGIN IMMEDIATE` with the statement: no row changes in between); undefined when it is not
+   * finished or a cell is the writer's.
+   */
+  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep = false): FinishedBatchText | undefined {
     const statement = batchTextSql(spec);
-    const r = this.guard(() => this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }));
-    return finishedText(spec, statement, rows, r as Parameters<typeof finishedText>[3]);
+    const at = { batch: batchId, endpoint, key: keptTextKey(spec, statement, rows) };
+    const kept = this.guard(() => this.stmt(KEPT_TEXT).get(at)) as FinishedBatchText | undefined;
+    if (kept) return kept;
+    const render = () =>
+      finishedText(spec, statement, rows, this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }) as Parameters<typeof finishedText>[3]);
+    if (!keep) return this.guard(render);
+    return this.write(() => {
+      const text = render();
+      if (text) this.stmt(KEEP_TEXT).run({ ...at, ...text });
+      return text;
+    }, '');
   }
 
   batchRows(batchId: string): LedgerEntry[] {

@@ -3,7 +3,7 @@
  * "Disk written per batch row"): a new ledger's 1 KiB pages and 16 MiB log, a single payment copied into `ledger.db`
  * before it is sent while a batch's wave stays in the log, and a ledger of schema version 4 (4 KiB
  * pages, the index on the text time) opened and brought up to date by this paycli; the fingerprint indexed by its
- * first 8 bytes (schema version 7), from a new ledger and from one of version 6.
+ * first 8 bytes (schema version 8), from a new ledger and from one of version 7.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,12 +70,12 @@ describe('the local ledger on disk', () => {
     expect(WAL_CHECKPOINT_BYTES).toBe(16 * 1024 * 1024);
   });
 
-  it('the fingerprint is indexed by its first 8 bytes and the run by 8 characters (schema 7): the identical-payment check and the pruning of runs go through those indexes; a ledger of version 6 is converted and its entry still blocks', async () => {
+  it('the fingerprint is indexed by its first 8 bytes and the run by 8 characters (schema 8): the identical-payment check and the pruning of runs go through those indexes; a ledger of version 7 is converted and its entry still blocks', async () => {
     mkdirSync(join(dir, 'data'), { mode: 0o700 });
     const file = join(dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
     old.exec(
-      SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 6;')
+      SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 7;')
         .replace('CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));', 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
         .replace('CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));', 'CREATE INDEX payments_by_run ON payments (run_id);'),
     );
