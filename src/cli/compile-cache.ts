@@ -17,9 +17,10 @@
  *   are cached, keyed by that name and the source length. A changed chunk gets a new name, so an
  *   old cache entry is never matched; V8 also refuses data from another V8 version or other flags
  *   (then the chunk compiles normally and its entry is rewritten).
- * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`) is created 0700 (the other versions' folders,
- *   and the `node` folder of Node's own cache that paycli used before, are removed then); entries are read only when the folder belongs to the current user and nobody
- *   else can write to it.
+ * - The folder (`cacheDir()`/`v8-<V8 version>-<arch>`) is created 0700 (the other versions' folders
+ *   unused for {@link PRUNE_AFTER_MS}, and the `node` folder of Node's own cache that paycli used before, are removed
+ *   then: a machine that switches between Node lines keeps each line's folder); entries are read only when the folder
+ *   belongs to the current user and nobody else can write to it.
  * - Entries are written when the process exits, only for chunks that compiled without a usable
  *   entry, each to a temporary file renamed into place (so concurrent runs never see half a file).
  * - Every failure is silent: the cache only ever makes paycli faster, never fail.
@@ -28,7 +29,7 @@
  * Deleting the folder is always safe; it holds about 0.5 MB per paycli version in use.
  */
 import Module, { createRequire } from 'node:module';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -100,7 +101,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
 
   // After the run, so the data holds every function that ran, not only the top level.
   process.once('exit', () => {
-    if (toWrite.length === 0) return;
+    if (toWrite.length === 0) return markUsed(dir);
     try {
       const created = ensurePrivateDir(dir);
       if (created) pruneOtherVersions(dir);
@@ -131,11 +132,34 @@ function ensurePrivateDir(dir: string): boolean {
   return true;
 }
 
-/** A new V8 (Node upgrade) makes the other `v8-*` folders dead weight, and Node's own cache (`node`, used before) too: remove them. */
+/** How long another V8's folder may go unused before a new folder's creation removes it: 30 days, in milliseconds. */
+export const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+/** How often a folder in use has its modification time moved to now: once a day, in milliseconds. */
+const MARK_EVERY_MS = 24 * 3600 * 1000;
+
+/** Moves the modification time of `dir` (a folder whose entries all matched) to now, at most once a day. Silent. */
+function markUsed(dir: string): void {
+  try {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    const now = new Date();
+    if (st && now.getTime() - st.mtimeMs > MARK_EVERY_MS) utimesSync(dir, now, now);
+  } catch {
+    // a folder that cannot be marked may be pruned by another Node line later: only a slower start then
+  }
+}
+
+/**
+ * A new V8 (Node upgrade) makes the other `v8-*` folders dead weight once they go unused for {@link PRUNE_AFTER_MS}
+ * (an older Node line still in use keeps its folder fresh: {@link markUsed}), and Node's own cache (`node`, used
+ * before) at once: remove them.
+ */
 function pruneOtherVersions(dir: string): void {
   const parent = dirname(dir);
+  const before = Date.now() - PRUNE_AFTER_MS;
   for (const name of readdirSync(parent)) {
-    if ((name.startsWith('v8-') || name === 'node') && name !== basename(dir)) rmSync(join(parent, name), { recursive: true, force: true });
+    if (name === basename(dir) || !(name.startsWith('v8-') || name === 'node')) continue;
+    const path = join(parent, name);
+    if (name === 'node' || (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) < before) rmSync(path, { recursive: true, force: true });
   }
 }
 

@@ -4,7 +4,7 @@
  * it is read only from a private folder; no secret lands in it.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, makeHome, runPaycli, type Home } from '../helpers/cli.js';
@@ -198,12 +198,28 @@ describe('code cache', () => {
     }
   });
 
-  it('a folder left by another V8 (a Node upgrade) is removed when the new one is made', async () => {
+  it('a folder left by another V8 (a Node upgrade) and unused for 30 days is removed when the new one is made; one in use (another Node line) is kept', async () => {
     const old = join(cacheRoot, 'v8-0.0.0-old');
     mkdirSync(old, { recursive: true, mode: 0o700 });
     writeFileSync(join(old, 'cli-AAAAAAAA.cjs.1'), 'x');
+    const longAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    utimesSync(old, longAgo, longAgo);
+    const inUse = join(cacheRoot, 'v8-0.0.1-other-line');
+    mkdirSync(inUse, { recursive: true, mode: 0o700 });
+    writeFileSync(join(inUse, 'cli-BBBBBBBB.cjs.1'), 'x');
     await cashin();
     expect(existsSync(old)).toBe(false);
+    expect(existsSync(join(inUse, 'cli-BBBBBBBB.cjs.1'))).toBe(true);
+    rmSync(inUse, { recursive: true });
     v8Dir();
+  });
+
+  it('a folder whose entries all matched is marked as used (its modification time moved to now, at most once a day), so another Node line keeps it', async () => {
+    await cashin();
+    const dir = v8Dir();
+    const longAgo = new Date(Date.now() - 10 * 24 * 3600 * 1000);
+    utimesSync(dir, longAgo, longAgo);
+    await cashin();
+    expect(Date.now() - statSync(dir).mtimeMs).toBeLessThan(24 * 3600 * 1000);
   });
 });
