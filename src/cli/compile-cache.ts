@@ -30,7 +30,7 @@
  */
 import Module, { createRequire } from 'node:module';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
 /** A bundler chunk name with its 8-character content hash, e.g. `chunk-KLAPGGWF.cjs`. */
@@ -69,12 +69,15 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   const toWrite: Array<{ script: Script; file: string }> = [];
   let readable: boolean | undefined;
   let base: ReturnType<typeof createRequire> | undefined;
+  // string operations, not node:path's: this runs for every chunk (src/cli/chunk-resolve.ts says why)
+  const prefix = `${distDir}${sep}`;
+  const entryPrefix = `${dir}${sep}`;
 
   Module.prototype._compile = function compileWithCache(this: LoadedModule, content, filename, ...rest) {
-    if (typeof content !== 'string' || dirname(filename) !== distDir || !HASHED_CHUNK.test(filename)) {
+    if (typeof content !== 'string' || !filename.startsWith(prefix) || filename.includes(sep, prefix.length) || !HASHED_CHUNK.test(filename)) {
       return original.call(this, content, filename, ...rest);
     }
-    const file = join(dir, `${basename(filename)}.${content.length}`);
+    const file = `${entryPrefix}${filename.slice(prefix.length)}.${content.length}`;
     readable ??= isPrivateDir(dir);
     let cachedData: Buffer | undefined;
     if (readable) {
@@ -96,7 +99,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
       main: base.main,
       extensions: base.extensions,
     });
-    return fn.call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
+    return fn.call(mod.exports, mod.exports, require, mod, filename, distDir);
   };
 
   // After the run, so the data holds every function that ran, not only the top level.

@@ -3,7 +3,7 @@
  * Node's search; every other request is resolved by Node as before.
  */
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -46,4 +46,15 @@ it('undone, Node resolves every request again', () => {
   undo();
   const entry = createRequire(join(dist, 'x.cjs'))('./entry-AAAAAAAA.cjs') as { req(id: string): unknown };
   expect(() => entry.req('./chunk-MISSING0.cjs')).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND' }));
+});
+
+it("a chunk gets the node_modules folders Node gives its folder, worked out once for the bundle's folder", () => {
+  writeFileSync(join(dist, 'paths-DDDDDDDD.cjs'), "module.exports = { own: module.paths, other: require('./chunk-EEEEEEEE.cjs') };");
+  writeFileSync(join(dist, 'chunk-EEEEEEEE.cjs'), 'module.exports = module.paths;');
+  const got = createRequire(join(dist, 'x.cjs'))('./paths-DDDDDDDD.cjs') as { own: string[]; other: string[] };
+  undo();
+  const node = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(dist);
+  expect(got.own).toEqual(node);
+  expect(got.other).toEqual(node);
+  expect(got.other).not.toBe(got.own); // each module its own array, as from Node
 });
