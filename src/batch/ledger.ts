@@ -84,9 +84,10 @@ export interface BatchLedger {
    * {@link finishedBatch} with the rows' lines rendered by the ledger in one statement
    * (src/ledger/batch-text.ts), from the cells `cellsOf` gives for the file's facts; undefined when
    * the file is not known finished, a text cell is left to the caller, or the ledger does not render
-   * (the team ledger): the caller then reads {@link finishedBatch}.
+   * (the team ledger): the caller then reads {@link finishedBatch}. With `keep` (the run that finished
+   * the file), the ledger keeps the lines for later re-runs, until a row of the batch changes.
    */
-  finishedBatchText?(batchId: string, cellsOf: (facts: BatchFacts) => BatchTextSpec): Promise<(FinishedBatchText & { facts: BatchFacts }) | undefined>;
+  finishedBatchText?(batchId: string, cellsOf: (facts: BatchFacts) => BatchTextSpec, keep?: boolean): Promise<(FinishedBatchText & { facts: BatchFacts }) | undefined>;
   /**
    * Every row of the file the gateway created (outcome `ok` with a transaction id), its latest entry,
    * whether or not it needs attention: what `--watch` waits for after a run.
@@ -195,9 +196,9 @@ export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedg
       const rows = finishedRows(await ledger.batchOutcomes(batchId, endpoint), facts);
       return rows ? { facts, rows } : undefined;
     },
-    async finishedBatchText(batchId, cellsOf) {
+    async finishedBatchText(batchId, cellsOf, keep) {
       const facts = ledger.finishedBatchText && parseFacts(await ledger.meta(`batch:${batchId}`));
-      const text = facts && (await ledger.finishedBatchText!(batchId, endpoint, facts.rows, cellsOf(facts)));
+      const text = facts && (await ledger.finishedBatchText!(batchId, endpoint, facts.rows, cellsOf(facts), keep));
       return text ? { ...text, facts: facts! } : undefined;
     },
     async noteStatus(orderId, status) {

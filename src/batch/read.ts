@@ -7,13 +7,11 @@
  * file so that it can be read twice.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, createReadStream, createWriteStream, mkdtempSync, open, read, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { toUtf8, type Encoding } from '../core/text-encoding.js';
@@ -76,11 +74,14 @@ export interface BatchSource {
  * to a 0600 file in a private temporary folder.
  * @throws UsageError when stdin cannot be read
  */
-export async function openSource(file: string, encoding: Encoding = 'utf-8', stdin: NodeJS.ReadableStream = processContext().stdin): Promise<BatchSource> {
+export async function openSource(file: string, encoding: Encoding = 'utf-8', stdin?: NodeJS.ReadableStream): Promise<BatchSource> {
   if (file !== '-') return { path: file, name: file, dispose: () => undefined, encoding };
+  // process.stdin is made only when read: making it loads a stream (a file's, a pipe's or a terminal's) no other run needs
+  stdin ??= processContext().stdin;
   const dir = mkdtempSync(join(tmpdir(), 'paycli-batch-'));
   const path = join(dir, 'stdin');
   try {
+    const { pipeline } = await import('node:stream/promises');
     await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
@@ -115,15 +116,16 @@ export function detectDelimiter(headerLine: string): ';' | ',' {
  * stream for a run that only fingerprints the file (docs/speed.md, "re-run of a finished file").
  */
 async function readParts(path: string, size: number, each: (part: Buffer) => boolean): Promise<void> {
-  const file = await open(path);
+  // node:fs's callbacks, not node:fs/promises: that module (and the line reader it loads) is not on the path of a re-run
+  const fd = await promisify(open)(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(size);
     for (;;) {
-      const { bytesRead } = await file.read(buf, 0, size, null);
+      const { bytesRead } = await promisify(read)(fd, buf, 0, size, null);
       if (!bytesRead || !each(buf.subarray(0, bytesRead))) return;
     }
   } finally {
-    await file.close();
+    await promisify(close)(fd);
   }
 }
 
@@ -168,6 +170,7 @@ export async function* readRecords(source: BatchSource, format: BatchFormat, dig
     // A stream error (bytes that are not UTF-8) reaches the reader through lineLimit.
     decoded.once('error', (err) => limited.destroy(err));
     const limited = decoded.pipe(lineLimit(source));
+    const { createInterface } = await import('node:readline'); // loaded here: a re-run of a finished file reads no lines (docs/speed.md)
     const rl = createInterface({ input: limited, crlfDelay: Infinity });
     try {
       for await (const text of rl) {

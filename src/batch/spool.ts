@@ -10,7 +10,6 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStr
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 
@@ -82,6 +81,7 @@ export class RowSpool {
 
   /** The rows kept, in order. */
   async *rows(): AsyncGenerator<SpooledRow> {
+    const { createInterface } = await import('node:readline'); // loaded here: a re-run of a finished file reads no rows (docs/speed.md)
     const lines = createInterface({ input: createReadStream(this.path), crlfDelay: Infinity });
     for await (const text of lines) yield JSON.parse(text) as SpooledRow;
   }

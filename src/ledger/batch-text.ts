@@ -4,7 +4,9 @@
  * (each row's latest entry at the endpoint `ok` and not needing attention, rows 1 to N all there) and
  * the text of its results lines, instead of a JavaScript value per cell. The caller says what a
  * line is made of ({@link BatchTextSpec}); a text cell that its writer would change (quote, guard)
- * makes the whole answer undefined, and the caller then writes the lines itself.
+ * makes the whole answer undefined, and the caller then writes the lines itself. The run that finishes
+ * a file keeps its lines (table `batch_texts`, src/ledger/kept-texts.ts) for later re-runs; any change to
+ * a row of that batch drops them, in the same transaction (the table's triggers).
  */
 import { ATTENTION_SQL } from './schema.js';
 
@@ -62,7 +64,7 @@ function occurrences(text: string, c: string): number {
 }
 
 /** The statement of {@link batchTextSql}, and the fixed parts of a line (separators, fixed cells, its line break) that {@link finishedText} checks its text against. */
-interface BatchTextStatement {
+export interface BatchTextStatement {
   sql: string;
   params: Record<string, string | number>;
   fixed: string;

@@ -95,8 +95,10 @@ export interface LedgerContract {
    * The lines of a batch whose `rows` rows are all finished, rendered by the store in one statement
    * (src/ledger/batch-text.ts); undefined when a row is not finished, a text cell is the caller's to
    * write, or the store does not render (the team ledger): the caller then reads {@link batchOutcomes}.
+   * With `keep` (the run that finished the file), the store keeps the lines for later re-runs, until
+   * a row of the batch changes (src/ledger/schema.ts `BATCH_TEXTS`).
    */
-  finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): Promise<FinishedBatchText | undefined>;
+  finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep?: boolean): Promise<FinishedBatchText | undefined>;
   /** A batch's entries, by row then entry number. */
   batchRows(batchId: string): Promise<LedgerEntry[]>;
   /** Entries whose outcome is unknown, oldest first. */

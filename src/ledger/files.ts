@@ -195,14 +195,19 @@ export function createLedger(dir: string, file: string, note: string): void {
       db.pragma(`page_size = ${LEDGER_PAGE_SIZE}`);
       // A rollback journal while it is made: the commit writes the database file itself and fails
       // loudly (SQLITE_FULL) when it cannot, where a write-ahead log would leave the schema to a
-      // checkpoint at close whose failure SQLite does not report. Ledger.open turns WAL on.
+      // checkpoint at close whose failure SQLite does not report. The log is turned on after that commit.
       if (db.pragma('journal_mode = DELETE') !== 'delete') throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalMode'), note));
-      db.pragma('synchronous = FULL');
+      // No sync while it is made (its writes still fail loudly): the file is synced once, whole, after it is read back
+      // ({@link verifyCreated}), before its name can be seen; a crash before then leaves only the temporary file.
+      db.pragma('synchronous = OFF');
       db.immediate(() => {
         db.exec(SCHEMA);
         imported = importJournal(db, join(dir, JOURNAL_NAME), note);
         if (imported) db.prepare(`INSERT INTO meta (key, value) VALUES ('imported', ?)`).run(JSON.stringify({ from: JOURNAL_NAME, time: new Date().toISOString(), ...imported }));
       });
+      // The write-ahead log turned on here, after the commit (it changes two bytes of the file's header, through the
+      // rollback journal), so that Ledger.open need not do it with four syncs on the ledger in place.
+      if (db.pragma('journal_mode = WAL') !== 'wal') throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalMode'), note));
     } finally {
       db.close();
     }
@@ -236,6 +241,10 @@ export function createLedger(dir: string, file: string, note: string): void {
  * @throws LedgerUnavailableError when it is not
  */
 export function verifyCreated(tmp: string, file: string, note: string): void {
+  // Looked at before the read-back: a read-only connection to a database in WAL mode makes an empty log of its own
+  // (removed with the temporary file), where a log the creation left would hold part of the schema.
+  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`))
+    throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalLeft'), note), { hint: t('ledgerFile.notCreatedHint') });
   const db = openConnection(tmp, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true, readonly: true });
   let problem: string | undefined;
   try {
@@ -247,8 +256,6 @@ export function verifyCreated(tmp: string, file: string, note: string): void {
     db.close();
   }
   if (problem) throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, problem, note), { hint: t('ledgerFile.notCreatedHint') });
-  if (existsSync(`${tmp}-wal`) || existsSync(`${tmp}-journal`))
-    throw new LedgerUnavailableError(t('ledgerFile.notCreated', file, t('ledgerFile.journalLeft'), note), { hint: t('ledgerFile.notCreatedHint') });
   const fd = openSync(tmp, 'r');
   try {
     fsyncSync(fd);

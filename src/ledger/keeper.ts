@@ -290,9 +290,9 @@ export class LedgerKeeper implements LedgerContract {
     return this.serial(() => this.store.batchOutcomes(batchId, endpoint));
   }
 
-  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): Promise<FinishedBatchText | undefined> {
+  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep?: boolean): Promise<FinishedBatchText | undefined> {
     const render = this.store.finishedBatchText;
-    return this.serial(async () => render?.call(this.store, batchId, endpoint, rows, spec));
+    return this.serial(async () => render?.call(this.store, batchId, endpoint, rows, spec, keep));
   }
 
   batchRows(batchId: string): Promise<LedgerEntry[]> {

@@ -7,7 +7,8 @@
  * Storage: SQLite through the driver seam of src/core/sqlite/driver.ts (`node:sqlite`, or better-sqlite3 on
  * Node 20; docs/node-versions.md), in WAL mode with `synchronous = FULL` (a recorded
  * payment is on disk before the request leaves), 0600 in a 0700 folder, 1 KiB pages (src/ledger/files.ts). A single payment
- * is copied into `ledger.db` before it is sent, a batch's waves at {@link WAL_CHECKPOINT_BYTES} of log (docs/ledger-and-safety.md).
+ * is copied into `ledger.db` before it is sent (its commit synced by that copy), a batch's waves at {@link WAL_CHECKPOINT_BYTES}
+ * of log; an outcome is committed without waiting for the disk (docs/ledger-and-safety.md "How many times a payment waits for the disk").
  *
  * Concurrency: the duplicate check of a cash-out and the record of the new one are ONE
  * `BEGIN IMMEDIATE` transaction. SQLite's write lock is a kernel (fcntl) lock: it stays held by
@@ -64,6 +65,7 @@ import {
 import { JOURNAL_NAME } from './journal.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
+import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
 import {
   journalPath,
@@ -103,6 +105,9 @@ export class Ledger implements SyncStatements {
   /** The run id this connection has registered in `runs` (once per process and ledger). */
   private registered: string | undefined;
 
+  /** This connection's `PRAGMA synchronous` (set to FULL as it opens). */
+  private level: 'FULL' | 'NORMAL' = 'FULL';
+
   /** Device and inode of the write-ahead log this connection writes (set once it exists). */
   private wal: { dev: number; ino: number } | undefined;
 
@@ -134,14 +139,37 @@ export class Ledger implements SyncStatements {
    * Copies the write-ahead log into `ledger.db` (a passive checkpoint), so that a single payment recorded before it is sent
    * is in the file, not only in a log another program could delete. Best effort, never an error. A batch's waves are not
    * copied one by one: SQLite copies the log at {@link WAL_CHECKPOINT_BYTES} (docs/ledger-and-safety.md "The write-ahead log is part of the ledger").
+   * @returns true when the whole log is in `ledger.db` and both files were synced (SQLite syncs the log before a
+   *   checkpoint and the file after a complete one); false when part of it could not be copied
    */
-  private checkpoint(): void {
+  private checkpoint(): boolean {
     try {
-      this.db.pragma('wal_checkpoint(PASSIVE)');
+      const r = this.stmt('PRAGMA wal_checkpoint(PASSIVE)').get() as { busy: number; log: number; checkpointed: number } | undefined;
+      return r !== undefined && r.busy === 0 && r.log >= 0 && r.checkpointed === r.log;
     } catch {
-      // Best effort: the commit is on disk already (in the log); a statement of this connection
-      // still reading (SQLITE_LOCKED) or another writer (SQLITE_BUSY) leaves it for the next one.
+      // Best effort: a statement of this connection still reading (SQLITE_LOCKED) or another
+      // writer (SQLITE_BUSY) leaves it for the next one.
+      return false;
     }
+  }
+
+  /**
+   * Sets how this connection's commits wait for the disk (`PRAGMA synchronous`, outside a transaction only):
+   * `FULL` (the default of the ledger) syncs the log at every commit; `NORMAL` leaves the sync to the next
+   * checkpoint (docs/ledger-and-safety.md "How many times a payment waits for the disk").
+   */
+  private synchronous(level: 'FULL' | 'NORMAL'): void {
+    if (this.level !== level) this.db.pragma(`synchronous = ${level}`);
+    this.level = level;
+  }
+
+  /**
+   * One commit that waits for the disk (`synchronous = FULL`), so that the log is synced and every commit before it in
+   * the log with it. It must change a page for SQLite to write and sync anything (an update to the same value writes
+   * nothing): the meta row `log_synced` takes a new random value.
+   */
+  private syncLog(): void {
+    this.db.immediate(() => this.stmt(`INSERT OR REPLACE INTO meta (key, value) VALUES ('log_synced', ?)`).run(crypto.randomUUID()));
   }
 
   /**
@@ -233,14 +261,33 @@ export class Ledger implements SyncStatements {
   }
 
   /**
-   * Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile), then, when
-   * `copy`, copies the log into the file ({@link checkpoint}); inside a group, in a savepoint.
+   * Runs `fn` in one `BEGIN IMMEDIATE` (no other paycli checks or records meanwhile); inside a group, in a savepoint.
+   * How its commit reaches the disk (docs/ledger-and-safety.md "How many times a payment waits for the disk"):
+   * - `synced`: the commit syncs the log (`synchronous = FULL`) before it returns; `synced+copy` then copies the log
+   *   into `ledger.db` as well, as far as it can ({@link checkpoint});
+   * - `copied` (a single payment before its send): the commit is made without a sync, then copied into `ledger.db` by a
+   *   checkpoint, which syncs the log and then the file: durable, and in the file, with two syncs instead of four. When
+   *   the copy cannot be made whole (another paycli reading an older state), one more commit syncs the log; should that
+   *   one fail, the error is thrown with the payment committed but not sent: it stays in flight, as a payment whose
+   *   paycli was killed before sending (docs/ledger-and-safety.md "In flight");
+   * - `unsynced`: an outcome after a send. It is written at once (it survives the process being killed) and reaches
+   *   the disk with the next sync (the next payment's, or the checkpoint as the ledger closes); lost to a crash of the
+   *   machine before that, the entry stays without an outcome, in flight, and the in-flight rule settles it.
    */
-  private write<T>(fn: () => T, note = this.note, copy = false): T {
+  private write<T>(fn: () => T, note = this.note, mode: 'synced' | 'synced+copy' | 'copied' | 'unsynced' = 'synced'): T {
     if (this.db.inTransaction) return this.guard(() => this.db.immediate(fn), note);
     this.checkWal(note);
-    const out = this.guard(() => this.db.immediate(fn), note);
-    if (copy) this.checkpoint();
+    const out = this.guard(() => {
+      if (mode === 'synced' || mode === 'synced+copy') return this.db.immediate(fn);
+      this.synchronous('NORMAL');
+      try {
+        return this.db.immediate(fn);
+      } finally {
+        this.synchronous('FULL'); // every other write of this connection waits for the disk
+      }
+    }, note);
+    if (mode === 'synced+copy') this.checkpoint();
+    if (mode === 'copied' && !this.checkpoint()) this.guard(() => this.syncLog(), note);
     this.checkWal(note);
     return out;
   }
@@ -272,11 +319,7 @@ export class Ledger implements SyncStatements {
       this.endRows(ends);
       return rows.map((r) => this.checkOne(r));
     };
-    return this.write(
-      write,
-      this.note,
-      rows.some((r) => r.batchId === null),
-    );
+    return this.write(write, this.note, rows.some((r) => r.batchId === null) ? 'copied' : 'synced');
   }
 
   private checkOne(r: NewPayment): Checked {
@@ -307,9 +350,9 @@ export class Ledger implements SyncStatements {
     this.registered = run.id;
   }
 
-  /** After the send: its errors never say "nothing was sent". */
+  /** After the send: its errors never say "nothing was sent"; committed without waiting for the disk ({@link write} `unsynced`). */
   writeEnds(ends: readonly EndRow[]): void {
-    this.write(() => this.endRows(ends), '');
+    this.write(() => this.endRows(ends), '', 'unsynced');
   }
 
   private endRows(ends: readonly EndRow[]): void {
@@ -329,7 +372,7 @@ export class Ledger implements SyncStatements {
         for (const id of ids) st.run({ id, deadline: deadlineMs });
       },
       this.note,
-      true,
+      'synced+copy',
     );
   }
 
@@ -357,7 +400,7 @@ export class Ledger implements SyncStatements {
 
   /** `fn` in one `BEGIN IMMEDIATE` (SQLite's write lock serialises every writer, so `lock` needs nothing more), copied into `ledger.db` after. */
   exclusive<T>(_lock: string | undefined, fn: () => T): T {
-    return this.write(fn, this.note, true);
+    return this.write(fn, this.note, 'synced+copy');
   }
 
   claimants(batchId: string, endpoint: string, exceptId: string): StoredRun[] {
@@ -411,11 +454,25 @@ export class Ledger implements SyncStatements {
     return this.guard(() => this.stmt(sql).allArrays(batchId, endpoint) as BatchOutcome[]);
   }
 
-  /** The lines of a finished batch in one statement (src/ledger/batch-text.ts), or undefined when it is not finished or a cell is the writer's. */
-  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): FinishedBatchText | undefined {
+  /**
+   * The lines of a finished batch (src/ledger/batch-text.ts): those kept for it when they are still its
+   * rows' (table `batch_texts`), else rendered in one statement, and kept when `keep` (in one
+   * `BEGIN IMMEDIATE` with the statement: no row changes in between); undefined when it is not
+   * finished or a cell is the writer's.
+   */
+  finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep = false): FinishedBatchText | undefined {
     const statement = batchTextSql(spec);
-    const r = this.guard(() => this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }));
-    return finishedText(spec, statement, rows, r as Parameters<typeof finishedText>[3]);
+    const at = { batch: batchId, endpoint, key: keptTextKey(spec, statement, rows) };
+    const kept = this.guard(() => this.stmt(KEPT_TEXT).get(at)) as FinishedBatchText | undefined;
+    if (kept) return kept;
+    const render = () =>
+      finishedText(spec, statement, rows, this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }) as Parameters<typeof finishedText>[3]);
+    if (!keep) return this.guard(render);
+    return this.write(() => {
+      const text = render();
+      if (text) this.stmt(KEEP_TEXT).run({ ...at, ...text });
+      return text;
+    }, '');
   }
 
   batchRows(batchId: string): LedgerEntry[] {

@@ -34,6 +34,8 @@ export function tryLockFile(file: string, opts: { create?: boolean } = {}): File
     throw err;
   }
   try {
+    // The lock file holds no data: its rollback journal in memory, so taking the lock writes no `-journal` file beside it.
+    db.exec('PRAGMA journal_mode = MEMORY');
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();

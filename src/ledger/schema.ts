@@ -9,6 +9,7 @@ import type { Connection } from '../core/sqlite/driver.js';
 import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
+import { BATCH_TEXTS } from './kept-texts.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 export const FORMAT = 'paycli-ledger';
@@ -29,7 +30,7 @@ export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'a
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -102,6 +103,7 @@ CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outco
 CREATE INDEX payments_by_run ON payments (run_id);
 INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
 ${RUNS_TABLE}
+${BATCH_TEXTS}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -116,7 +118,9 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * Version 5 drops the index on the ISO text `time`, which no query reads (they compare `time_ms`): one
  * index fewer for every payment to write (docs/speed.md "Disk written per batch row"). Version 6 keeps each
  * fingerprint as its 32 bytes instead of 64 hex characters ({@link fingerprintValue}): a smaller row and a
- * smaller `payments_by_fingerprint`, whose pages a batch's waves write at random.
+ * smaller `payments_by_fingerprint`, whose pages a batch's waves write at random. Version 7 keeps the
+ * results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md "Re-running a
+ * finished file").
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -129,6 +133,7 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS payments_by_run ON payments (run_id);`,
   `DROP INDEX IF EXISTS payments_by_time;`,
   `UPDATE payments SET fingerprint = unhex(fingerprint) WHERE typeof(fingerprint) = 'text' AND length(fingerprint) = 64 AND unhex(fingerprint) IS NOT NULL;`,
+  BATCH_TEXTS,
 ];
 
 /**

@@ -157,7 +157,7 @@ export interface LedgerStatements {
   findByOrderIds(orderIds: readonly string[]): Promise<Map<string, LedgerEntry[]>>;
   batchOutcomes(batchId: string, endpoint: string): Promise<BatchOutcome[]>;
   /** A finished batch's lines (src/ledger/batch-text.ts); a store without it (the team ledger) leaves the caller to {@link batchOutcomes}. */
-  finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec): Promise<FinishedBatchText | undefined>;
+  finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep?: boolean): Promise<FinishedBatchText | undefined>;
   batchRows(batchId: string): Promise<LedgerEntry[]>;
   listUnknown(opts: { since?: string; kind?: PaymentKind }): Promise<LedgerEntry[]>;
   /** Writes a settlement; @returns the entry after it. */

@@ -86,6 +86,29 @@ describe('the local ledger on disk', () => {
     }
   });
 
+  it('a single payment whose copy into ledger.db is held up (another connection reading the file as it was) is made durable by a synced commit of the log instead; once the reader is gone, the next one is copied', async () => {
+    const local = Ledger.open({ create: true, beforeSend: true })!;
+    const keeper = new LedgerKeeper(local);
+    const reader = openSqlite(local.file, { mustExist: true });
+    const synced = () => reader.prepare(`SELECT value FROM meta WHERE key = 'log_synced'`).value();
+    try {
+      const first = await keeper.begin(payment(1));
+      expect(synced()).toBeUndefined(); // copied whole: the checkpoint synced the log and the file
+      await keeper.end(first.id, 'ok');
+      reader.exec('BEGIN');
+      expect(reader.prepare('SELECT count(*) FROM payments').value()).toBe(1); // holds the state of now until it ends
+      const second = await keeper.begin(payment(2));
+      reader.exec('COMMIT');
+      expect(synced()).toMatch(/^[0-9a-f-]{36}$/); // the log was synced with a commit of its own
+      expect(idsInFileAlone(dir, local.file)).toEqual([first.id]); // the copy waited for the reader
+      const third = await keeper.begin(payment(3));
+      expect(idsInFileAlone(dir, local.file)).toEqual([first.id, second.id, third.id]);
+    } finally {
+      reader.close();
+      await keeper.close();
+    }
+  });
+
   it('a ledger of schema version 4 (4 KiB pages, an entry with a hex fingerprint) is brought up to date: the entry kept and still blocks, its fingerprint 32 bytes, the text time index gone, its page size kept', async () => {
     mkdirSync(join(dir, 'data'), { mode: 0o700 });
     const file = join(dir, 'data', 'ledger.db');

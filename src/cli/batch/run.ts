@@ -149,6 +149,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
         ...(plan ? { beforeSend: async (urls: ReadonlySet<string>) => void (postbacks = await watching!.listenForRows(urls)) } : {}),
       });
       if (plan && ledger) await watching!.watchBatchRows(plan, ledger, batchId, postbacks);
+      if (ledger && !process.exitCode) await keepFinished(source, format, batchId, ledger, opts, isSandbox(settings!.endpoint));
     } finally {
       await postbacks?.close();
     }
@@ -210,6 +211,27 @@ export function batchRunModule<O>(kind: BatchKind): RunModule<O> {
   return { run: (opts) => runBatch(kind, opts as unknown as BatchOptions) };
 }
 
+/** The results of a run of the file with these options, as {@link finishedCells} needs them. */
+async function finishedShape(source: BatchSource, format: BatchFormat, opts: BatchOptions, sandbox: boolean): Promise<ResultsShape> {
+  const dialect = csvDialect(opts.csvDialect);
+  return { file: opts.results, json: Boolean(opts.json), dialect, sep: await resultsSep(source, format, dialect), sandbox };
+}
+
+/**
+ * After a run that ended with every row `ok` (exit 0): has the local ledger keep the lines a re-run
+ * of the file with the same options writes (src/ledger/batch-text.ts), so that the re-run reads them
+ * instead of rendering them. A kept text is dropped when a row of the batch changes; failing to keep
+ * one changes nothing (the re-run renders).
+ */
+async function keepFinished(source: BatchSource, format: BatchFormat, batchId: string, ledger: BatchLedger, opts: BatchOptions, sandbox: boolean): Promise<void> {
+  try {
+    const shape = await finishedShape(source, format, opts, sandbox);
+    if (finishedCells(shape, 1)) await ledger.finishedBatchText?.(batchId, (facts) => finishedCells(shape, facts.firstLine)!, true);
+  } catch {
+    /* a cache: the re-run renders the lines */
+  }
+}
+
 /**
  * A re-run of a file every row of which an earlier run finished `ok` at the same gateway (the
  * ledger knows the file by its SHA-256 and its rows by their batch position): nothing to send, so
@@ -228,13 +250,12 @@ async function reportFinished(
   opts: BatchOptions,
   sandbox: boolean,
 ): Promise<boolean> {
-  const dialect = csvDialect(opts.csvDialect);
-  const shape: ResultsShape = { file: opts.results, json: Boolean(opts.json), dialect, sep: await resultsSep(source, format, dialect), sandbox };
+  const shape = await finishedShape(source, format, opts, sandbox);
   const rendered = finishedCells(shape, 1) && (await ledger.finishedBatchText?.(batchId, (facts) => finishedCells(shape, facts.firstLine)!));
   const listed = rendered ? undefined : await ledger.finishedBatch(batchId);
   if (!rendered && !listed) return false;
   const results = resultsPath(opts.batch, opts.results, batchId);
-  const writer = await openResults(results, source, format, shape.json, dialect, sandbox);
+  const writer = await openResults(results, source, format, shape.json, shape.dialect, sandbox);
   const tally = emptyTally();
   try {
     if (rendered) {
