@@ -45,13 +45,23 @@ const pgNodeStreams: Plugin = {
  * namespace (named exports, plus `default` = `module.exports`, as Node's own import of CommonJS
  * gives). It also makes the chunks runnable by src/cli/compile-cache.ts, whose `vm.Script` has no
  * dynamic-import support. The build fails if any `import(` is left.
+ *
+ * A built-in module's namespace is not a copy: spreading `node:http` reads every export, and on
+ * Node 22 and later its `WebSocket`, `CloseEvent` and `MessageEvent` are getters that load Node's
+ * whole undici (with assert and zlib), about a quarter of a cash-out's CPU there (docs/speed.md
+ * "The cash-out's CPU"). It is an object whose prototype is the module, so each export is read
+ * only when the code reads it, and `default` is the module, as Node's own import gives.
  */
 function requireDynamicImports(dir: string): void {
   const call = /\bimport\('((?:\.\/[\w.-]+\.cjs)|(?:node:[\w/]+))'\)/g;
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.cjs'))) {
     const file = join(dir, name);
     const code = readFileSync(file, 'utf8');
-    const out = code.replace(call, (_, spec: string) => `Promise.resolve().then(()=>{const m=require('${spec}');return Object.freeze({...m,default:m})})`);
+    const out = code.replace(call, (_, spec: string) =>
+      spec.startsWith('node:')
+        ? `Promise.resolve().then(()=>{const m=require('${spec}');return Object.freeze(Object.create(m,{default:{value:m,enumerable:true}}))})`
+        : `Promise.resolve().then(()=>{const m=require('${spec}');return Object.freeze({...m,default:m})})`,
+    );
     if (/\bimport\(/.test(out)) throw new Error(`${name}: an import() the build step does not rewrite`);
     if (out !== code) writeFileSync(file, out);
   }

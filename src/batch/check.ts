@@ -16,6 +16,7 @@ import {
   bodyFromJsonLine,
   derivedOrderId,
   IdentitySet,
+  legacyDerivedOrderId,
   judgeRow,
   mapHeader,
   rowIdentity,
@@ -50,7 +51,8 @@ export type Row = { line: number; row: number } & (
 export type ValidRow = Extract<Row, { ok: true }>;
 
 /** Turns records into rows (CSV needs its header first). */
-function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
+function rowMapper(op: Operation, format: BatchFormat, sha256: string, legacyOrderIds = false) {
+  const derive = legacyOrderIds ? legacyDerivedOrderId : derivedOrderId;
   let header: string[] = [];
   let targets: Array<ColumnTarget | undefined> = [];
   return {
@@ -70,7 +72,7 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
       if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
       const body = judged.row.body as Record<string, unknown> & { value: number; orderId?: string };
       const own = body.orderId;
-      return { line: rec.line, row: rec.row, ok: true, body, orderId: own ?? derivedOrderId(sha256, op.kind, rec.row), ownOrderId: own !== undefined };
+      return { line: rec.line, row: rec.row, ok: true, body, orderId: own ?? derive(sha256, op.kind, rec.row), ownOrderId: own !== undefined };
     },
   };
 }
@@ -79,6 +81,8 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string) {
 export interface ScanOptions {
   retryRefused?: boolean;
   allowDuplicate?: boolean;
+  /** Derive the rows' references as an older paycli did (src/batch/rows.ts `legacyDerivedOrderId`): it started this file at this gateway. */
+  legacyOrderIds?: boolean;
 }
 
 /** What the check of the whole file found. */
@@ -174,7 +178,7 @@ export async function scanFile(
   tick: () => void,
   spool?: RowSpool,
 ): Promise<Scan> {
-  const map = rowMapper(op, format, sha256);
+  const map = rowMapper(op, format, sha256, opts.legacyOrderIds);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0, postbackUrls: new Set() };
   const seen = { ownIds: new IdentitySet(), ...(opts.allowDuplicate ? {} : { identities: new IdentitySet() }) };
   let sawHeader = format === 'jsonl';

@@ -10,6 +10,7 @@ import type { EndRecord, LedgerContract } from '../ledger/contract.js';
 import { endpointIdentity, outcomeOfError, type Outcome } from '../ledger/rules.js';
 import type { RunRecord } from '../ledger/runs.js';
 import type { BatchTextSpec, FinishedBatchText } from '../ledger/batch-text.js';
+import { legacyDerivedOrderId } from './rows.js';
 import type { Settings } from '../config/settings.js';
 import type { UsageError } from '../core/errors.js';
 import type { Settled } from '../payment/settle.js';
@@ -70,6 +71,11 @@ export interface BatchLedger {
    * @throws the ledger's errors: then nothing of the call is recorded
    */
   recordMany(infos: readonly RowBegin[], opts: RowRecordOptions, ends?: readonly EndRecord[]): Promise<Array<{ id: number } | UsageError>>;
+  /**
+   * Whether an older paycli recorded a row of batch `batchId` at this gateway under the reference it
+   * derived then (src/batch/rows.ts `legacyDerivedOrderId`): the file then keeps those references.
+   */
+  legacyReferences(batchId: string, fileSha256: string, kind: 'cashin' | 'cashout'): Promise<boolean>;
   /** Writes many outcomes in one transaction. */
   endMany(ends: readonly EndRecord[]): Promise<void>;
   /** Records what a run learnt of the file of batch `batchId` (after every row was checked). */
@@ -189,6 +195,11 @@ export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedg
     },
     recordMany: (infos, opts, ends = []) => ledger.recordMany(infos, opts, ends),
     endMany: (ends) => ledger.endMany(ends),
+    async legacyReferences(batchId, fileSha256, kind) {
+      const entries = await ledger.batchOutcomes(batchId, endpoint);
+      // a reference of today's form (a `-` before the row number) is not hashed again
+      return entries.some(([row, orderId]) => orderId.length === 33 && orderId[23] !== '-' && orderId === legacyDerivedOrderId(fileSha256, kind, row));
+    },
     recordBatch: (batchId, facts) => ledger.setMeta(`batch:${batchId}`, JSON.stringify(facts)),
     async finishedBatch(batchId) {
       const facts = parseFacts(await ledger.meta(`batch:${batchId}`));

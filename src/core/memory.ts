@@ -8,10 +8,15 @@
  * with what outlived a few young collections long before it collects it: the peak RSS of a long
  * run ends some 40-60 MiB above a short one though what it keeps alive stays the same. The
  * function this module returns, called once per value, stops the young generation's growth at
- * {@link YOUNG_GENERATION_BYTES} and asks for a full collection once the old generation holds
- * {@link OLD_GENERATION_SLACK_BYTES} more than the last full collection left alive.
+ * {@link YOUNG_GENERATION_BYTES} and lets the old generation grow by at most
+ * {@link OLD_GENERATION_GROWING_PERCENT} past what a full collection left alive before V8's own
+ * next one (incremental, on its own schedule); only when the old generation still holds
+ * {@link OLD_GENERATION_SLACK_BYTES} more than that does it force one. A forced collection (`gc()`)
+ * also throws away the optimised code of the functions it touches, which V8 then compiles again:
+ * about 50 functions each time, and the compiling cost a batch run more CPU than the collections
+ * themselves (docs/speed.md, "The batch send's CPU").
  * Nothing changes for a short stream: the first look happens after {@link LOOK_EVERY} values, and
- * V8's `gc` is exposed only at the first collection.
+ * V8's `gc` is exposed only at the first forced collection.
  */
 // node:v8 and node:vm load on the first look (after LOOK_EVERY values), not with the printer: a
 // short `history` never loads them (docs/speed.md, "History's start-up").
@@ -20,11 +25,19 @@ let v8: V8 | undefined;
 const loadV8 = (): V8 => (v8 ??= process.getBuiltinModule('node:v8'));
 
 /**
- * How far the old generation may grow past what the last full collection left alive before the
- * next one: a full collection costs a few milliseconds on a heap of this size, and the peak RSS of
- * a long run stays within about this much of a short one's, however fast garbage is promoted.
+ * How far V8 lets the old generation grow past what its last full collection left alive before it
+ * starts the next one, in percent (V8's `--heap-growing-percent`; by itself V8 lets it grow up
+ * to 4 times when its collections are quick, as they are on a small heap). V8 also lets it grow by
+ * at least a few MiB whatever the percentage.
  */
-export const OLD_GENERATION_SLACK_BYTES = 8 * 1024 * 1024;
+export const OLD_GENERATION_GROWING_PERCENT = 50;
+/**
+ * How far the old generation may grow past what the last full collection left alive before one is
+ * forced, should V8 not have started its own: a full collection costs a few milliseconds on a heap
+ * of this size, and the peak RSS of a long run stays within about this much of a short one's,
+ * however fast garbage is promoted.
+ */
+export const OLD_GENERATION_SLACK_BYTES = 16 * 1024 * 1024;
 /** The young generation's size (both halves) at which its growth stops. */
 export const YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
 /** Values between two looks at the heap's spaces. */
@@ -53,6 +66,7 @@ export function boundStreamMemory(): () => void {
   let live: number | undefined;
   return () => {
     if (++count % LOOK_EVERY !== 0) return;
+    if (count === LOOK_EVERY) loadV8().setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWING_PERCENT}`);
     const { young, old } = spaces();
     if (growing && young >= YOUNG_GENERATION_BYTES) {
       loadV8().setFlagsFromString('--semi-space-growth-factor=1');

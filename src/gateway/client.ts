@@ -44,6 +44,52 @@ export interface PreparedRequest {
  * @param redacted replace the credential with `[redacted]` (for display)
  */
 export function prepareRequest(settings: Settings, baseUrl: string, path: string, body: unknown, redacted = false, method: 'POST' | 'GET' = 'POST'): PreparedRequest {
+  if (redacted) return buildRequest(settings, baseUrl, path, body, true, method);
+  // A batch sends thousands of requests with the same settings to the same URL: the last URL and headers are kept.
+  const l = last;
+  if (
+    l &&
+    l.settings === settings &&
+    l.headersIn === settings.headers &&
+    l.apiKey === settings.apiKey &&
+    l.authHeader === settings.authHeader &&
+    l.baseUrl === baseUrl &&
+    l.path === path &&
+    l.method === method
+  ) {
+    return { method, url: l.url, headers: l.headers, body };
+  }
+  const req = buildRequest(settings, baseUrl, path, body, false, method);
+  last = {
+    settings,
+    headersIn: settings.headers,
+    apiKey: settings.apiKey,
+    authHeader: settings.authHeader,
+    baseUrl,
+    path,
+    method,
+    url: req.url,
+    headers: Object.freeze(req.headers),
+  };
+  return req;
+}
+
+/** What {@link prepareRequest} built last (not redacted), with what it was built from. */
+let last:
+  | {
+      settings: Settings;
+      headersIn: Settings['headers'];
+      apiKey: Settings['apiKey'];
+      authHeader: Settings['authHeader'];
+      baseUrl: string;
+      path: string;
+      method: 'POST' | 'GET';
+      url: string;
+      headers: Record<string, string>;
+    }
+  | undefined;
+
+function buildRequest(settings: Settings, baseUrl: string, path: string, body: unknown, redacted: boolean, method: 'POST' | 'GET'): PreparedRequest {
   const headers: Record<string, string> = {
     ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
     accept: 'application/json',

@@ -145,7 +145,8 @@ async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<
   subscribe('undici:client:sendHeaders', sent);
   try {
     const res = await Promise.race([
-      request(req.url, { method: req.method ?? 'POST', headers: req.headers, body: req.body, dispatcher, signal: req.signal }),
+      // a copy: undici's proxy agent adds `host` to the headers it is given, and the client keeps them across requests (src/gateway/client.ts `prepareRequest`)
+      request(req.url, { method: req.method ?? 'POST', headers: { ...req.headers }, body: req.body, dispatcher, signal: req.signal }),
       rejectOnAbort(req.signal),
     ]);
     res.body.once('close', release);

@@ -64,9 +64,19 @@ export function recordRule(store: AnyStatements, infos: readonly BeginInfo[], op
   const now = Date.now();
   if (infos.length) checkClock(now, s.note);
   const windowMin = opts.windowMin ?? DEFAULT_WINDOW_MIN;
-  const run = infos.length ? s.self(now) : undefined;
-  const rows = infos.map((info) => newPayment(info, opts, windowMin, now, run!));
-  return then(s.checkAndInsert(rows, ends.map(endRow)), (found) => found.map((f, i) => answerOf(f, rows[i]!, windowMin, now, s.note)));
+  const self = infos.length ? s.self(now) : undefined;
+  // one run record, one ISO time and one end time for the whole call (a batch wave: many rows)
+  const run = self && { ...self, host: clip(self.host, 200)!, user: clip(self.user, 100)! };
+  const time = new Date(now).toISOString();
+  const rows = infos.map((info) => newPayment(info, opts, windowMin, now, time, run!));
+  const endTime = ends.length ? new Date().toISOString() : '';
+  return then(
+    s.checkAndInsert(
+      rows,
+      ends.map((e) => endRow(e, endTime)),
+    ),
+    (found) => found.map((f, i) => answerOf(f, rows[i]!, windowMin, now, s.note)),
+  );
 }
 
 /** What a check found, as the contract answers it. */
@@ -78,7 +88,9 @@ function answerOf(f: Checked, row: NewPayment, windowMin: number, now: number, n
 
 /** Writes outcomes (the latest wins), in one transaction. */
 export function endRule(store: AnyStatements, ends: readonly EndRecord[]): Maybe<void> {
-  if (ends.length) return rulesOf(store).writeEnds(ends.map(endRow));
+  if (!ends.length) return;
+  const endTime = new Date().toISOString();
+  return rulesOf(store).writeEnds(ends.map((e) => endRow(e, endTime)));
 }
 
 /** Whether a run is alive: this process; one recorded gone; else the store's evidence (a run found gone is recorded so). */
@@ -341,13 +353,16 @@ export class LedgerKeeper implements LedgerContract {
   }
 }
 
-/** A payment as it is checked and recorded: its fingerprint, display target, gateway identity, uuid, deadline and run. */
-function newPayment(info: BeginInfo, opts: RecordOptions, windowMin: number, now: number, run: RunRecord): NewPayment {
+/**
+ * A payment as it is checked and recorded: its fingerprint, display target, gateway identity, uuid, deadline and run.
+ * @param time `now` as ISO text; `run` with its host and user clipped as recorded
+ */
+function newPayment(info: BeginInfo, opts: RecordOptions, windowMin: number, now: number, time: string, run: RunRecord): NewPayment {
   if (info.kind === 'cashout' && (info.pixKeyType === undefined || info.pixKey === undefined)) throw new TypeError('a cash-out needs pixKeyType and pixKey');
   const cashout = info.kind === 'cashout';
   return {
     uuid: uuidV7(now),
-    time: new Date(now).toISOString(),
+    time,
     timeMs: now,
     kind: info.kind,
     fingerprint: cashout
@@ -369,17 +384,17 @@ function newPayment(info: BeginInfo, opts: RecordOptions, windowMin: number, now
     allowDuplicate: Boolean(opts.allowDuplicate),
     pid: process.pid,
     deadlineMs: now + Math.max(0, info.startWithinMs ?? 0) + info.timeoutMs,
-    run: { ...run, host: clip(run.host, 200)!, user: clip(run.user, 100)! },
+    run,
     ...(cashout ? { check: { windowOn: windowMin > 0, sinceMs: windowStart(windowMin, now) } } : {}),
   };
 }
 
-/** An outcome as it is written: the message redacted and shortened, the time it was recorded. */
-function endRow([id, outcome, extra]: EndRecord): EndRow {
+/** An outcome as it is written: the message redacted and shortened, `endTime` the time its write began (ISO). */
+function endRow([id, outcome, extra]: EndRecord, endTime: string): EndRow {
   return {
     id,
     outcome,
-    endTime: new Date().toISOString(),
+    endTime,
     transactionId: extra.transactionId ?? null,
     status: clean(extra.status, 20),
     httpStatus: extra.httpStatus ?? null,

@@ -47,12 +47,14 @@ import {
   BLOCKING,
   clip,
   ENTRIES_WITH_RUN,
+  FINGERPRINT_KEY,
   fingerprintValue,
   FORMAT,
   historyQuery,
   INSERT,
   migrate,
   ORDER_TAKEN,
+  RUN_KEY,
   SCHEMA_VERSION,
   toEntry,
   toRun,
@@ -421,14 +423,14 @@ export class Ledger implements SyncStatements {
 
   /** Keeps every run an entry names: `history` shows who sent an entry from its run (src/ledger/schema.ts `ENTRIES_WITH_RUN`). */
   pruneRuns(beforeMs: number): number {
-    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE run_id = runs.id)`;
+    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})`;
     return this.write(() => Number(this.stmt(sql).run({ before: beforeMs }).changes));
   }
 
   reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
-    const sql = `SELECT order_id FROM payments AS p WHERE fingerprint = ? AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= ?
+    const sql = `SELECT order_id FROM payments AS p WHERE ${FINGERPRINT_KEY('@fp')} AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= @since
       AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
-    return this.guard(() => this.stmt(sql).value(fingerprintValue(fingerprint), sinceMs) as string | undefined);
+    return this.guard(() => this.stmt(sql).value({ fp: fingerprintValue(fingerprint), since: sinceMs }) as string | undefined);
   }
 
   get(id: number): LedgerEntry | undefined {

@@ -2,8 +2,11 @@
  * The ledger's entry ids (src/ledger/ledger.ts, src/ledger/pg/ledger.ts): one generator for both
  * stores, in a file of its own so that the team ledger does not load the local one.
  */
-/** The bytes of the UUID being made (one buffer for all: a batch makes one per row). */
-const UUID_BYTES = Buffer.alloc(16);
+/** Random bytes for the next {@link POOL_UUIDS} UUIDs, filled at once (a batch makes one UUID per row). */
+const POOL_UUIDS = 256;
+const POOL = Buffer.alloc(16 * POOL_UUIDS);
+/** Where the next UUID's 16 bytes start in {@link POOL}; at its end the pool is filled again. */
+let next = POOL.length;
 
 /**
  * A UUID version 7 (RFC 9562 §5.7): 48 bits of Unix time in milliseconds, then 74 random bits. An
@@ -14,10 +17,15 @@ const UUID_BYTES = Buffer.alloc(16);
  */
 export function uuidV7(now = Date.now()): string {
   // the global Web Crypto: `history`, which makes no uuid, does not load node:crypto
-  const b = crypto.getRandomValues(UUID_BYTES);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70; // version 7
-  b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
-  const h = b.toString('hex');
+  if (next === POOL.length) {
+    crypto.getRandomValues(POOL);
+    next = 0;
+  }
+  const at = next;
+  next += 16;
+  POOL.writeUIntBE(now, at, 6);
+  POOL[at + 6] = (POOL[at + 6]! & 0x0f) | 0x70; // version 7
+  POOL[at + 8] = (POOL[at + 8]! & 0x3f) | 0x80; // variant 10
+  const h = POOL.toString('hex', at, at + 16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -2,7 +2,8 @@
  * What the code's structure promises, checked on the built CLI: a bug inside paycli is reported
  * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
  * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
- * `history` on the local ledger loads nothing of the team ledger's.
+ * `history` on the local ledger loads nothing of the team ledger's; a cash-out without a proxy loads
+ * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,6 +78,17 @@ describe('start-up', () => {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
     }
     expect(external.filter((m) => /^node:(https?|net|tls|v8)$/.test(m))).toEqual([]);
+  });
+
+  it("a cash-out without a proxy loads none of Node's own undici (no fetch, WebSocket or their assert and zlib)", async () => {
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], {
+      env: t.env({ PAYCLI_TEST_REPORT_INTERNALS: 'undici|zlib|NativeModule (assert|http)$' }),
+      nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')],
+    });
+    expect(r.code).toBe(0);
+    const internals = r.stderr.split('\n').filter((l) => l.startsWith('internal '));
+    expect(internals).toContain('internal NativeModule http'); // the report is real: the request went through node:http
+    expect(internals.filter((l) => l !== 'internal NativeModule http')).toEqual([]);
   });
 
   it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {

@@ -1,5 +1,7 @@
 // Preloaded into a paycli under test: prints `loaded <request>` on stderr for every module paycli
-// requires whose name matches PAYCLI_TEST_REPORT_LOADS (a regular expression).
+// requires whose name matches PAYCLI_TEST_REPORT_LOADS (a regular expression), and as it exits
+// `internal <name>` for every module of Node's own (process.moduleLoadList, e.g. Node's bundled
+// undici, which no require names) matching PAYCLI_TEST_REPORT_INTERNALS.
 'use strict';
 const Module = require('node:module');
 const pattern = new RegExp(process.env.PAYCLI_TEST_REPORT_LOADS || '^$');
@@ -8,3 +10,9 @@ Module._load = function reportLoad(request, ...rest) {
   if (pattern.test(request)) process.stderr.write(`loaded ${request}\n`);
   return load.call(this, request, ...rest);
 };
+if (process.env.PAYCLI_TEST_REPORT_INTERNALS) {
+  const internals = new RegExp(process.env.PAYCLI_TEST_REPORT_INTERNALS);
+  process.on('exit', () => {
+    for (const entry of process.moduleLoadList) if (internals.test(entry)) process.stderr.write(`internal ${entry}\n`);
+  });
+}

@@ -4,9 +4,11 @@
  * reached the gateway. Ctrl-C, SIGKILL, files changed and disks filled while a run goes, Node's own
  * warnings and the live bar in a terminal: test/e2e/batch.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { derivedOrderId, legacyDerivedOrderId } from '../../src/batch/rows.js';
 import { decodeBrCode } from '../../src/pix/brcode.js';
 import { makeHome, type Home } from '../helpers/cli.js';
 import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
@@ -282,6 +284,47 @@ describe('the standalone sandbox', () => {
       if (i % 50 === 0) expect(t.destinationBank?.pixKey).toBe(`p${i}@example.com`);
     }
   }, 120_000);
+});
+
+describe('derived references', () => {
+  it('follow the rows of a new file; a file an older paycli started keeps its references: nothing recorded is sent under a new one', async () => {
+    const file = writeCsv('older.csv', [HEADER, payoutRow(1), payoutRow(2), payoutRow(3), payoutRow(4)]);
+    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+    // first run: rows of R$ 10,03 and more are refused, rows 1 and 2 paid
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      if (body.value > 1002) return json(res, 400, { message: 'try later' });
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const first = await runPaycli(['cashout', '--batch', file, '--yes'], { env: env() });
+    expect(first.code).toBe(1);
+    expect(cashouts().map((r) => (r.json as { orderId: string }).orderId)).toEqual([1, 2, 3, 4].map((row) => derivedOrderId(sha, 'cashout', row)));
+    // what an older paycli would have recorded: every row under the reference it derived
+    for (const row of [1, 2, 3, 4]) ledgerRun(home.env.PAYCLI_DATA_DIR!, 'UPDATE payments SET order_id = ? WHERE batch_row = ?', legacyDerivedOrderId(sha, 'cashout', row), row);
+    const before = cashouts().length;
+    gw.respond((req, res) => {
+      const body = req.json as { value: number; orderId: string };
+      json(res, 200, { ...CASHOUT_OK, gross: body.value, tax: '0', liquid: String(body.value), orderId: body.orderId });
+    });
+    const again = await runPaycli(['cashout', '--batch', file, '--yes', '--retry-refused', '--results', join(home.dir, 'again.csv')], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    // rows 1 and 2 found paid under their old references; 3 and 4 sent again under theirs
+    expect(
+      cashouts()
+        .slice(before)
+        .map((r) => (r.json as { orderId: string }).orderId),
+    ).toEqual([3, 4].map((row) => legacyDerivedOrderId(sha, 'cashout', row)));
+    expect(
+      results(join(home.dir, 'again.csv'))
+        .slice(1)
+        .map((l) => l.split(',').slice(2, 4)),
+    ).toEqual([
+      [legacyDerivedOrderId(sha, 'cashout', 1), 'already_ok'],
+      [legacyDerivedOrderId(sha, 'cashout', 2), 'already_ok'],
+      [legacyDerivedOrderId(sha, 'cashout', 3), 'ok'],
+      [legacyDerivedOrderId(sha, 'cashout', 4), 'ok'],
+    ]);
+  });
 });
 
 describe('a re-run of a finished file', () => {

@@ -53,6 +53,9 @@ class MemoryBatchLedger implements BatchLedger {
       if (attention?.length) e.attention = attention;
     }
   }
+  async legacyReferences(): Promise<boolean> {
+    return false;
+  }
   async previousMany(orderIds: readonly string[]): Promise<Array<PreviousRow | undefined>> {
     return orderIds.map((orderId) => {
       const e = this.entries.filter((x) => x.orderId === orderId).at(-1);

@@ -7,7 +7,7 @@ import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
 import { cashInRequestSchema, cashOutRequestSchema } from '../../src/gateway/schemas.js';
 import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/batch/read.js';
 import { csvCell, ResultsWriter } from '../../src/cli/batch/results.js';
-import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, mapHeader, rowIdentity, textIdentity } from '../../src/batch/rows.js';
+import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, legacyDerivedOrderId, mapHeader, rowIdentity, textIdentity } from '../../src/batch/rows.js';
 import { retryAfterMs } from '../../src/batch/row.js';
 
 function cashOutRow(header: string[], cells: string[]) {
@@ -96,13 +96,26 @@ describe('rows', () => {
 });
 
 describe('row references', () => {
-  it('are deterministic, per file, operation and row, and look like paycli references', () => {
-    const a = derivedOrderId('ab'.repeat(32), 'cashout', 1);
+  it('are deterministic, per file, operation and row, and look like paycli references (the form before the file-and-row one)', () => {
+    const a = legacyDerivedOrderId('ab'.repeat(32), 'cashout', 1);
     expect(a).toMatch(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(legacyDerivedOrderId('ab'.repeat(32), 'cashout', 1)).toBe(a);
+    expect(legacyDerivedOrderId('ab'.repeat(32), 'cashout', 2)).not.toBe(a);
+    expect(legacyDerivedOrderId('cd'.repeat(32), 'cashout', 1)).not.toBe(a);
+    expect(legacyDerivedOrderId('ab'.repeat(32), 'cashin', 1)).not.toBe(a);
+  });
+  it('are the file and operation, then the row number: deterministic, distinct, in row order, and never a legacy or ULID reference', () => {
+    const a = derivedOrderId('ab'.repeat(32), 'cashout', 1);
+    expect(a).toMatch(/^paycli-[0-9A-HJKMNP-TV-Z]{16}-000000001$/);
+    expect(a).toHaveLength(33);
     expect(derivedOrderId('ab'.repeat(32), 'cashout', 1)).toBe(a);
-    expect(derivedOrderId('ab'.repeat(32), 'cashout', 2)).not.toBe(a);
-    expect(derivedOrderId('cd'.repeat(32), 'cashout', 1)).not.toBe(a);
-    expect(derivedOrderId('ab'.repeat(32), 'cashin', 1)).not.toBe(a);
+    expect(derivedOrderId('ab'.repeat(32), 'cashout', 42)).toBe(`${a.slice(0, 24)}000000042`);
+    expect(derivedOrderId('cd'.repeat(32), 'cashout', 1).slice(0, 24)).not.toBe(a.slice(0, 24));
+    expect(derivedOrderId('ab'.repeat(32), 'cashin', 1).slice(0, 24)).not.toBe(a.slice(0, 24));
+    const refs = [1, 2, 9, 10, 99, 100, 12_345, 999_999_999].map((row) => derivedOrderId('ab'.repeat(32), 'cashout', row));
+    expect([...refs].sort()).toEqual(refs);
+    expect(derivedOrderId('ab'.repeat(32), 'cashout', 1_000_000_000)).toBe(`${a.slice(0, 24)}1000000000`);
+    expect(a).not.toMatch(/^paycli-[0-9A-HJKMNP-TV-Z]{26}$/);
   });
   it('identical payouts have one identity', () => {
     expect(rowIdentity('cashout', { value: 1, pixKeyType: 2, pixKey: 'a@example.com', person: { name: 'A' } })).toEqual(

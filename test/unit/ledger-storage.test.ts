@@ -2,7 +2,8 @@
  * How the local ledger lies on disk (docs/ledger-and-safety.md "The write-ahead log is part of the ledger", docs/speed.md
  * "Disk written per batch row"): a new ledger's 1 KiB pages and 16 MiB log, a single payment copied into `ledger.db`
  * before it is sent while a batch's wave stays in the log, and a ledger of schema version 4 (4 KiB
- * pages, the index on the text time) opened and brought up to date by this paycli.
+ * pages, the index on the text time) opened and brought up to date by this paycli; the fingerprint indexed by its
+ * first 8 bytes (schema version 8), from a new ledger and from one of version 7.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
-import { INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import { BLOCKING, INSERT, RUN_KEY, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import type { BeginInfo } from '../../src/ledger/schema.js';
 import { openSqlite } from '../helpers/ledger.js';
 
@@ -67,6 +68,45 @@ describe('the local ledger on disk', () => {
       db.close();
     }
     expect(WAL_CHECKPOINT_BYTES).toBe(16 * 1024 * 1024);
+  });
+
+  it('the fingerprint is indexed by its first 8 bytes and the run by 8 characters (schema 8): the identical-payment check and the pruning of runs go through those indexes; a ledger of version 7 is converted and its entry still blocks', async () => {
+    mkdirSync(join(dir, 'data'), { mode: 0o700 });
+    const file = join(dir, 'data', 'ledger.db');
+    const old = openSqlite(file, { mustExist: false });
+    old.exec(
+      SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 7;')
+        .replace('CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));', 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
+        .replace('CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));', 'CREATE INDEX payments_by_run ON payments (run_id);'),
+    );
+    old.close();
+    const first = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(first);
+    const now = Date.now();
+    try {
+      const { id } = await keeper.begin(payment(1));
+      const entry = await keeper.get(id);
+      expect((await keeper.blockingCashOut(entry!.fingerprint, 10, now))?.id).toBe(id);
+      expect(await keeper.blockingCashOut('e'.repeat(64), 10, now)).toBeUndefined();
+    } finally {
+      await keeper.close();
+    }
+    const db = openSqlite(file, { mustExist: true });
+    try {
+      expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
+      const indexes = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'payments_by_fingerprint%'`).all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
+      expect(indexes).toEqual(['payments_by_fingerprint8']);
+      expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'payments_by_run%'`).all()).toEqual([{ name: 'payments_by_run8' }]);
+      const runPlan = db.prepare(`EXPLAIN QUERY PLAN SELECT 1 FROM runs WHERE NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})`).all() as Array<{ detail: string }>;
+      expect(runPlan.map((r) => r.detail).join('\n')).toMatch(/USING INDEX payments_by_run8/);
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${BLOCKING}`).all({ fingerprint: Buffer.alloc(32), windowOn: 1, since: 0 }) as Array<{ detail: string }>;
+      expect(plan.map((r) => r.detail).join('\n')).toMatch(/USING INDEX payments_by_fingerprint8/);
+      expect(db.pragma('integrity_check')).toBe('ok');
+    } finally {
+      db.close();
+    }
   });
 
   it('a single payment is in ledger.db itself before it is sent; the rows of a batch wave stay in the log until it is copied', async () => {

@@ -91,7 +91,8 @@ async function showAndConfirm(op: Operation, prepared: PreparedBatch, scan: Scan
 /** {@link checkAndSend} with its spool (undefined for a dry run). */
 async function checkThenSend(op: Operation, prepared: PreparedBatch, tick: () => void, spool: RowSpool | undefined): Promise<void> {
   const { opts, source, format, sha256, batchId, settings, ledger } = prepared;
-  const scan = await scanFile(op, source, format, sha256, ledger ?? NO_LEDGER, opts, tick, spool);
+  const legacyOrderIds = ledger ? await ledger.legacyReferences(batchId, sha256, op.kind) : false;
+  const scan = await scanFile(op, source, format, sha256, ledger ?? NO_LEDGER, { ...opts, legacyOrderIds }, tick, spool);
   if (scan.problems.length) return reportProblems(source, scan.problems, Boolean(opts.json));
   if (!settings) return printDryRun(op, prepared, scan);
   if (scan.firstLine !== undefined) await ledger!.recordBatch(batchId, { rows: scan.rows, firstLine: scan.firstLine });
