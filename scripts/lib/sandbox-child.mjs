@@ -12,12 +12,13 @@ const root = resolve(import.meta.dirname, '../..');
  * Starts the sandbox and resolves once it printed its API's address and its dashboard's.
  * @param {string} prefix the temporary folder's name prefix
  * @param {Record<string, string>} [env] more environment for it
+ * @param {string[]} [args] more arguments of `paycli sandbox` (e.g. `--opening-balance`)
  * @returns {Promise<{ child: import('node:child_process').ChildProcess, url: string, dashboard: string }>}
  * @throws Error when the sandbox exits before
  */
-export async function startSandboxChild(prefix, env = {}) {
+export async function startSandboxChild(prefix, env = {}, args = []) {
   const data = mkdtempSync(join(tmpdir(), prefix));
-  const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0'], {
+  const child = spawn(process.execPath, [join(root, 'bin/paycli.cjs'), 'sandbox', '--port', '0', ...args], {
     env: { ...process.env, PAYCLI_DATA_DIR: data, PAYCLI_CONFIG_DIR: join(data, 'config'), HOME: data, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -20,7 +20,7 @@
  *   the raw `<apiKey>` gets 401 `{"message":"Invalid token."}`;
  * - `dropAfterCreate`: the n-th transaction created is kept, and its connection reset before the
  *   answer (for testing what a client does when it cannot know the outcome);
- * - `transactionId`s keep increasing across runs (src/sandbox/counter.ts);
+ * - `transactionId`s keep increasing across runs (src/sandbox/counter.ts, reserved a block at a time);
  * - outside the interface, under `/_sandbox/` (src/sandbox/lifecycle.ts):
  *   `POST /_sandbox/transactions/<id>/<pay|fail|cancel|refund|infraction>` changes a transaction's
  *   state (200 `{transactionId, kind, status, previousStatus, postback}`, 404 unknown id, 409
@@ -45,7 +45,7 @@ import { buildBrCode } from '../pix/brcode.js';
 import { CASHIN_PATH, CASHOUT_PATH, DEFAULT_LOOKUP_PATHS, templatePrefix } from '../gateway/contract.js';
 import { readCappedBody, sendJson } from '../core/http-server.js';
 import { PING_BODY, SANDBOX_HEADER } from '../gateway/postback.js';
-import { nextTransactionId } from './counter.js';
+import { TransactionIds } from './counter.js';
 import { applyTransition, gatewayTime, postbackBody, SANDBOX_ACTIONS, type SandboxAction } from './lifecycle.js';
 import { PostbackDeliverer, shownUrl, type RetrySchedule } from './delivery.js';
 import { EventStore, type SandboxEvent } from './events.js';
@@ -202,6 +202,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   for (const rule of opts.failures ?? []) rules.add(rule);
   const opening = opts.openingBalance ?? DEFAULT_OPENING_BALANCE;
   let created = 0;
+  const transactionIds = new TransactionIds();
   const dashboard: Dashboard | undefined = opts.dashboard
     ? createDashboard({
         store,
@@ -495,7 +496,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const value = body.value as number;
     const orderId = optionalText(body.orderId) ?? null;
     const now = gatewayTime();
-    const transactionId = nextTransactionId();
+    const transactionId = transactionIds.take();
     const base = {
       transactionId,
       value,
@@ -570,6 +571,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       ]);
       events.close();
       store.close();
+      transactionIds.release();
       if (pending > 0) log(t('sandbox.log.pendingAtStop', pending, opts.stateDir !== undefined));
     },
   };

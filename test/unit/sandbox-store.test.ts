@@ -2,13 +2,17 @@
  * The sandbox's transactions live in SQLite, not in a map (src/sandbox/store.ts): lookups by id and
  * order reference, the balance as one SQL sum in integer cents, pages newest first with filters, and a
  * file written by the earlier layout (`id, doc` only) read with its columns filled from the documents.
+ * No request reads every transaction: the balance and the counts come from running totals (checked
+ * against a sum of the transactions after every change, and across a reopen), and no statement a
+ * request runs scans the transactions (SQLite's query plans), whatever their number.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openConnection } from '../../src/core/sqlite/connect.js';
-import { TRANSACTIONS_FILE, TransactionStore, type SandboxTransaction } from '../../src/sandbox/store.js';
+import { TRANSACTIONS_FILE, TransactionStore, type SandboxBalance, type SandboxTransaction } from '../../src/sandbox/store.js';
+import { POSTBACK_STATUSES } from '../../src/gateway/postback.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -66,4 +70,59 @@ it('reads a state file of the earlier layout (id, doc) and keeps writing it', ()
   expect(again.size).toBe(3);
   expect(again.balance()).toMatchObject({ balance: 4100 });
   again.close();
+});
+
+/** The balance of docs/sandbox-and-postbacks.md summed over every transaction, the long way. */
+function summed(all: SandboxTransaction[]): SandboxBalance {
+  let balance = 0;
+  let retention = 0;
+  for (const t of all) {
+    if (t.kind === 'cashin' && (t.status === 'paid' || t.status === 'infraction')) balance += t.value;
+    if (t.kind === 'cashout' && (t.status === 'created' || t.status === 'paid' || t.status === 'infraction')) balance -= t.value;
+    if (t.kind === 'cashin' && t.status === 'infraction') retention += t.value;
+  }
+  return { balance, retention, toAnticipate: 0, finalBalance: balance - retention };
+}
+
+it('keeps the balance and the counts in running totals that match a sum over every transaction, after each change and a reopen', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paycli-store-'));
+  dirs.push(dir);
+  let store = new TransactionStore(dir);
+  const model = new Map<number, SandboxTransaction>();
+  const check = () => {
+    const all = [...model.values()];
+    expect(store.balance()).toEqual(summed(all));
+    expect(store.size).toBe(all.length);
+    for (const kind of ['cashin', 'cashout'] as const)
+      for (const status of POSTBACK_STATUSES) expect(store.page({ kind, status, limit: 1 }).total).toBe(all.filter((t) => t.kind === kind && t.status === status).length);
+  };
+  for (let i = 1; i <= 300; i++) {
+    const created = tx(i, i % 3 === 0 ? 'cashout' : 'cashin', 100 + ((i * 37) % 900), 'created', `pedido-${i % 50}`);
+    store.add(created);
+    model.set(i, created);
+    const changed = store.get(1 + ((i * 7) % i))!;
+    changed.status = POSTBACK_STATUSES[i % POSTBACK_STATUSES.length]!;
+    store.save(changed);
+    model.set(changed.transactionId, changed);
+    if (i % 50 === 0) {
+      check();
+      store.close();
+      store = new TransactionStore(dir);
+    }
+  }
+  check();
+  store.close();
+});
+
+it('runs no request statement over every transaction: searches by key or index, and the totals (one row per kind and status)', () => {
+  const store = new TransactionStore();
+  for (let i = 1; i <= 2000; i++) store.add(tx(i, i % 2 ? 'cashin' : 'cashout', 100, POSTBACK_STATUSES[i % POSTBACK_STATUSES.length]!, `pedido-${i}`));
+  const plans = store.queryPlans();
+  const scansTx = /\bSCAN (TABLE )?tx\b/;
+  for (const name of ['upsert', 'byId', 'byOrder'] as const) for (const line of plans[name]) expect(line).not.toMatch(scansTx);
+  expect(plans.byId.join('\n')).toMatch(/SEARCH (TABLE )?tx USING INTEGER PRIMARY KEY/);
+  expect(plans.byOrder.join('\n')).toMatch(/SEARCH (TABLE )?tx USING (COVERING )?INDEX tx_order/);
+  for (const name of ['count', 'balance'] as const) expect(plans[name]).toEqual([expect.stringMatching(/^SCAN (TABLE )?totals\b/)]);
+  expect(store.page({ limit: 1 }).total).toBe(2000);
+  store.close();
 });
