@@ -56,6 +56,14 @@ export interface RowRecordOptions {
 }
 
 /**
+ * The most rows a finished file may have for the run that finished it to keep its results lines for later re-runs
+ * (src/ledger/kept-texts.ts): the lines are one text, about 80 bytes a row, built in memory as the run ends, and past
+ * this it would raise the run's peak memory above what the send itself needs (docs/speed.md, "Re-running a finished
+ * file"). A re-run of a larger file renders its lines from the rows, as before.
+ */
+export const KEEP_LINES_MAX_ROWS = 20_000;
+
+/**
  * The ledger as a batch run uses it, for the one gateway endpoint the run sends to: what the
  * ledger knows of a row is what that gateway got. A file rehearsed on the sandbox, or paid at
  * another gateway, is nothing to this one. Asynchronous, over the ledger contract
@@ -91,7 +99,8 @@ export interface BatchLedger {
    * (src/ledger/batch-text.ts), from the cells `cellsOf` gives for the file's facts; undefined when
    * the file is not known finished, a text cell is left to the caller, or the ledger does not render
    * (the team ledger): the caller then reads {@link finishedBatch}. With `keep` (the run that finished
-   * the file), the ledger keeps the lines for later re-runs, until a row of the batch changes.
+   * the file), the ledger keeps the lines for later re-runs, until a row of the batch changes; a file of more than
+   * {@link KEEP_LINES_MAX_ROWS} rows keeps nothing (undefined).
    */
   finishedBatchText?(batchId: string, cellsOf: (facts: BatchFacts) => BatchTextSpec, keep?: boolean): Promise<(FinishedBatchText & { facts: BatchFacts }) | undefined>;
   /**
@@ -183,8 +192,9 @@ function createdOf(entries: readonly BatchOutcome[]): FinishedRow[] {
 /**
  * The batch's view of an open ledger contract, for the endpoint `target`.
  * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ * @param keepLinesMaxRows the most rows of a file whose lines are kept ({@link KEEP_LINES_MAX_ROWS}; tests set fewer)
  */
-export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedger {
+export function batchLedgerOf(ledger: LedgerContract, target: string, keepLinesMaxRows = KEEP_LINES_MAX_ROWS): BatchLedger {
   const endpoint = endpointIdentity(target);
   const latest = async (orderId: string) => latestAt(await ledger.findByOrderId(orderId), endpoint);
   return {
@@ -209,6 +219,7 @@ export function batchLedgerOf(ledger: LedgerContract, target: string): BatchLedg
     },
     async finishedBatchText(batchId, cellsOf, keep) {
       const facts = ledger.finishedBatchText && parseFacts(await ledger.meta(`batch:${batchId}`));
+      if (keep && facts && facts.rows > keepLinesMaxRows) return undefined;
       const text = facts && (await ledger.finishedBatchText!(batchId, endpoint, facts.rows, cellsOf(facts), keep));
       return text ? { ...text, facts: facts! } : undefined;
     },

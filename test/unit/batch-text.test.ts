@@ -16,7 +16,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { asContract } from '../../src/ledger/async-store.js';
 import type { LedgerContract } from '../../src/ledger/contract.js';
 import { Ledger, type BeginInfo } from '../../src/ledger/ledger.js';
-import { batchLedgerOf, type BatchLedger } from '../../src/batch/ledger.js';
+import { batchLedgerOf, KEEP_LINES_MAX_ROWS, type BatchLedger } from '../../src/batch/ledger.js';
 import { finishedCells, ResultsWriter, type ResultsShape } from '../../src/cli/batch/results.js';
 import { batchTextSql } from '../../src/ledger/batch-text.js';
 import { keptTextKey } from '../../src/ledger/kept-texts.js';
@@ -193,6 +193,15 @@ describe('the lines of a finished batch rendered by the ledger', () => {
     other((db) => db.prepare('DELETE FROM batch_texts WHERE batch_id = ?').run(id));
     expect(await rendered(id, shapes[0]!)).toEqual(kept);
     expect(keptOf(id)).toEqual([]); // a re-run keeps nothing: it writes nothing
+  });
+
+  it("keeps nothing for a finished file of more rows than the limit (its one text would raise the run's peak memory); its lines are rendered as before", async () => {
+    const id = await batch(plain('cap'));
+    const capped = batchLedgerOf(contract, TARGET, 2);
+    expect(await capped.finishedBatchText!(id, (facts) => finishedCells(shapes[0]!, facts.firstLine)!, true)).toBeUndefined();
+    expect(keptOf(id)).toEqual([]);
+    expect((await capped.finishedBatchText!(id, (facts) => finishedCells(shapes[0]!, facts.firstLine)!))!.text).toBe(await writtenNow(id, shapes[0]!));
+    expect(KEEP_LINES_MAX_ROWS).toBe(20_000);
   });
 
   it('keeps nothing for a batch that is not finished, and renders other shapes of lines anew', async () => {
