@@ -26,11 +26,9 @@ bench_start "$work"
 PAYCLI_DATA_DIR="$work/ledger-1m" node bin/paycli.cjs $BENCH_CASHOUT_ARGS >/dev/null
 "$HOST_NODE" scripts/bench-ledger-fill.mjs "$work/ledger-1m/ledger.db" "${BENCH_LEDGER_PAYMENTS:-1000000}"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
-for round in $(seq "$ROUNDS"); do
-  hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/times-$round.json" \
-    -n 'node -e 0' 'node -e 0' \
-    -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m" >&2
-done
+bench_rounds "$ROUNDS" "$RUNS" "$work/times" \
+  -n 'node -e 0' 'node -e 0' \
+  -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m"
 node - "$work" "$(bench_commit)" "$(bench_load)" <<'JS'
 const { readdirSync, readFileSync } = require('node:fs');
 const [dir, commit, load] = process.argv.slice(2);

@@ -66,6 +66,17 @@ bench_cleanup() {
   rm -rf "$BENCH_WORK"
 }
 
+# bench_rounds <rounds> <runs> <json prefix> <hyperfine arguments...>: hyperfine run <rounds> times, every command
+# of a round before the next round (so drift on the machine hits every command alike), <runs> runs a command a
+# round, each round's results in <json prefix>-<round>.json; hyperfine's own output goes to stderr.
+bench_rounds() {
+  local rounds=$1 runs=$2 prefix=$3 round
+  shift 3
+  for round in $(seq "$rounds"); do
+    hyperfine -N --warmup 3 --runs "$runs" --style basic --export-json "$prefix-$round.json" "$@" >&2
+  done
+}
+
 # bench_rss <runs> <command...>: the median max RSS in KiB of <runs> runs (GNU time's %M).
 bench_rss() {
   local runs=$1 _

@@ -61,11 +61,9 @@ psql_cmd="${as_pg[*]} $pgbin/psql -h $pgdir -p $port -U postgres -d postgres -qA
 cashout_args=$BENCH_CASHOUT_ARGS
 local_cashout="env PAYCLI_DATA_DIR=$work/local node bin/paycli.cjs $cashout_args"
 team_cashout="env PAYCLI_DATA_DIR=$work/team PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs $cashout_args"
-for round in $(seq "$ROUNDS"); do
-  hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/cashout-$round.json" \
-    -n 'paycli cashout --json, local ledger' "$local_cashout" \
-    -n 'paycli cashout --json, team ledger on loopback' "$team_cashout" >&2
-done
+bench_rounds "$ROUNDS" "$RUNS" "$work/cashout" \
+  -n 'paycli cashout --json, local ledger' "$local_cashout" \
+  -n 'paycli cashout --json, team ledger on loopback' "$team_cashout"
 load=$(bench_load)
 instructions=''
 if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then

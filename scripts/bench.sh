@@ -54,23 +54,21 @@ history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --li
 min_cashout="env BENCH=1 node scripts/bench-min-cashout.mjs" # env too, as the paycli rows have it
 
 cashin="node bin/paycli.cjs --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
-for round in $(seq "$ROUNDS"); do
-  hyperfine -N --warmup 3 --runs "$RUNS" --style basic --export-json "$work/times-$round.json" \
-    -n 'node -e 0' 'node -e 0' \
-    -n 'paycli --version' 'node bin/paycli.cjs --version' \
-    -n 'paycli --help' 'node bin/paycli.cjs --help' \
-    -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \
-    -n 'paycli --help, Portuguese' 'env LANG=pt_BR.UTF-8 node bin/paycli.cjs --help' \
-    -n 'paycli --help, English (via env)' 'env LANG=C.UTF-8 node bin/paycli.cjs --help' \
-    -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
-    -n 'paycli cashin --json' "$cashin" \
-    -n 'paycli cashin --json, no code cache (via env)' "env NODE_DISABLE_COMPILE_CACHE=1 $cashin" \
-    -n 'minimal node:http cash-out' "$min_cashout" \
-    -n 'paycli cashout --json, empty ledger' "$cashout_empty" \
-    -n 'paycli cashout --json, empty ledger, Portuguese' "$cashout_pt" \
-    -n 'paycli cashout --json, 1,000,000 payments' "$cashout_1m" \
-    -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m" >&2
-done
+bench_rounds "$ROUNDS" "$RUNS" "$work/times" \
+  -n 'node -e 0' 'node -e 0' \
+  -n 'paycli --version' 'node bin/paycli.cjs --version' \
+  -n 'paycli --help' 'node bin/paycli.cjs --help' \
+  -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \
+  -n 'paycli --help, Portuguese' 'env LANG=pt_BR.UTF-8 node bin/paycli.cjs --help' \
+  -n 'paycli --help, English (via env)' 'env LANG=C.UTF-8 node bin/paycli.cjs --help' \
+  -n 'minimal undici script' 'node scripts/bench-min-client.mjs' \
+  -n 'paycli cashin --json' "$cashin" \
+  -n 'paycli cashin --json, no code cache (via env)' "env NODE_DISABLE_COMPILE_CACHE=1 $cashin" \
+  -n 'minimal node:http cash-out' "$min_cashout" \
+  -n 'paycli cashout --json, empty ledger' "$cashout_empty" \
+  -n 'paycli cashout --json, empty ledger, Portuguese' "$cashout_pt" \
+  -n 'paycli cashout --json, 1,000,000 payments' "$cashout_1m" \
+  -n 'paycli history --limit 20, 1,000,000 payments' "$history_1m"
 
 rss() { bench_rss 15 "$@"; } # median max RSS in KiB over 15 runs
 # shellcheck disable=SC2086
