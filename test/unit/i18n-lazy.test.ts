@@ -25,7 +25,7 @@ function built(file: string, name: string): { catalog: Flat; groups: number } {
   const { code } = transformSync(source, { loader: 'ts', format: 'cjs' });
   const requireHere = createRequire(__filename);
   const module = { exports: {} as Record<string, unknown> };
-  const req = (spec: string): unknown => (spec === './lazy.js' ? { lazyCatalog } : requireHere(spec));
+  const req = (spec: string): unknown => (spec === './index.js' ? { lazyCatalog } : requireHere(spec));
   new Function('module', 'exports', 'require', code)(module, module.exports, req);
   return { catalog: module.exports[name] as Flat, groups: (source.match(/^ {2}"[^"]+": \(\) => \(\{$/gm) ?? []).length };
 }
