@@ -8,16 +8,34 @@
  * written once, page after page), and a trigger lists any batch row recorded without it (another writer, an
  * older run's file), so the list never misses a recorded row whoever recorded it. A check looks a fingerprint up
  * in the files that can still hold a blocking row (`batch_files.last_ms` in the window, or a row of the file still
- * without an outcome), then reads the row itself and compares its whole fingerprint, as for any payment.
+ * without an outcome), then reads the row itself and compares its whole fingerprint, as for any payment. The run of an
+ * entry likewise: `payments_by_run8` indexes the payments outside batch files, `batch_runs` the runs of each file.
  */
 
 /** `last_ms` of a file with a row whose time cannot be read: it counts as recent (it blocks, never lets through). */
 const UNREADABLE_TIME = 9007199254740991;
 
 /**
- * The tables and the trigger (schema version 9). `batch_files`: one per batch file and gateway, with the latest
+ * A trigger that lists a batch row as it is recorded (or changed: a row moved into a file is listed there): its file
+ * (and the file's latest time), its fingerprint's first 8 bytes, its run. A row listed ahead costs a look-up, no write.
+ */
+function listed(name: string, when: string): string {
+  return `CREATE TRIGGER IF NOT EXISTS batch_lists_on_${name.toLowerCase()} ${when} WHEN NEW.batch_id IS NOT NULL AND NEW.batch_row IS NOT NULL
+BEGIN
+  INSERT INTO batch_files (batch_id, endpoint, last_ms) VALUES (NEW.batch_id, NEW.endpoint, coalesce(NEW.time_ms, ${UNREADABLE_TIME}))
+    ON CONFLICT (batch_id, endpoint) DO UPDATE SET last_ms = max(coalesce(last_ms, 0), excluded.last_ms);
+  INSERT OR IGNORE INTO batch_fingerprints (file, fp8, row)
+    SELECT id, substr(NEW.fingerprint, 1, 8), NEW.batch_row FROM batch_files WHERE batch_id = NEW.batch_id AND endpoint = NEW.endpoint;
+  INSERT OR IGNORE INTO batch_runs (run_id, file)
+    SELECT NEW.run_id, id FROM batch_files WHERE NEW.run_id IS NOT NULL AND batch_id = NEW.batch_id AND endpoint = NEW.endpoint;
+END;`;
+}
+
+/**
+ * The tables and the triggers (schema version 9). `batch_files`: one per batch file and gateway, with the latest
  * time any of its rows was recorded (`last_ms`) and whether its rows were listed ahead (`listed`).
- * `batch_fingerprints`: its rows by the fingerprint's first 8 bytes.
+ * `batch_fingerprints`: its rows by the fingerprint's first 8 bytes. `batch_runs`: the runs that recorded its rows (the
+ * pruning of runs keeps a run an entry names: src/ledger/ledger.ts `pruneRuns`).
  */
 export const BATCH_FINGERPRINTS = `CREATE TABLE IF NOT EXISTS batch_files (
   id INTEGER PRIMARY KEY,
@@ -33,13 +51,13 @@ CREATE TABLE IF NOT EXISTS batch_fingerprints (
   row INTEGER NOT NULL,                -- its batch_row
   PRIMARY KEY (file, fp8, row)
 ) WITHOUT ROWID;
-CREATE TRIGGER IF NOT EXISTS batch_fingerprints_on_insert AFTER INSERT ON payments WHEN NEW.batch_id IS NOT NULL AND NEW.batch_row IS NOT NULL
-BEGIN
-  INSERT INTO batch_files (batch_id, endpoint, last_ms) VALUES (NEW.batch_id, NEW.endpoint, coalesce(NEW.time_ms, ${UNREADABLE_TIME}))
-    ON CONFLICT (batch_id, endpoint) DO UPDATE SET last_ms = max(coalesce(last_ms, 0), excluded.last_ms);
-  INSERT OR IGNORE INTO batch_fingerprints (file, fp8, row)
-    SELECT id, substr(NEW.fingerprint, 1, 8), NEW.batch_row FROM batch_files WHERE batch_id = NEW.batch_id AND endpoint = NEW.endpoint;
-END;`;
+CREATE TABLE IF NOT EXISTS batch_runs (
+  run_id TEXT NOT NULL,                -- a run (table runs) that recorded rows of the file
+  file INTEGER NOT NULL,               -- batch_files.id
+  PRIMARY KEY (run_id, file)
+) WITHOUT ROWID;
+${listed('INSERT', 'AFTER INSERT ON payments')}
+${listed('UPDATE', 'AFTER UPDATE OF batch_id, batch_row, endpoint, fingerprint, run_id, time_ms ON payments')}`;
 
 /** Which payments `payments_by_fingerprint8` holds (and every query through it names): those outside batch files. */
 export const OUTSIDE_FILES = '(batch_id IS NULL OR batch_row IS NULL)';
@@ -47,14 +65,21 @@ export const OUTSIDE_FILES = '(batch_id IS NULL OR batch_row IS NULL)';
 /** The index of those payments' fingerprints (schema version 9; version 8 indexed every payment). */
 export const FINGERPRINT_INDEX = `CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8)) WHERE ${OUTSIDE_FILES};`;
 
-/** From schema version 8: the lists of the batch rows already recorded, the index of the others, the trigger. */
+/** The index of those payments' runs (schema version 9); a batch row's run is in `batch_runs`. */
+export const RUN_INDEX = `CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8)) WHERE ${OUTSIDE_FILES};`;
+
+/** From schema version 8: the lists of the batch rows already recorded, the indexes of the others, the triggers. */
 export const MIGRATE_TO_9 = `${BATCH_FINGERPRINTS}
 INSERT OR IGNORE INTO batch_files (batch_id, endpoint, last_ms)
   SELECT batch_id, endpoint, max(coalesce(time_ms, ${UNREADABLE_TIME})) FROM payments WHERE batch_id IS NOT NULL AND batch_row IS NOT NULL GROUP BY batch_id, endpoint;
 INSERT OR IGNORE INTO batch_fingerprints (file, fp8, row)
   SELECT f.id, substr(p.fingerprint, 1, 8), p.batch_row FROM payments AS p JOIN batch_files AS f ON f.batch_id = p.batch_id AND f.endpoint = p.endpoint ORDER BY 1, 2, 3;
+INSERT OR IGNORE INTO batch_runs (run_id, file)
+  SELECT DISTINCT p.run_id, f.id FROM payments AS p JOIN batch_files AS f ON f.batch_id = p.batch_id AND f.endpoint = p.endpoint WHERE p.run_id IS NOT NULL AND p.batch_row IS NOT NULL;
 DROP INDEX IF EXISTS payments_by_fingerprint8;
 ${FINGERPRINT_INDEX}
+DROP INDEX IF EXISTS payments_by_run8;
+${RUN_INDEX}
 CREATE INDEX IF NOT EXISTS payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';`;
 
 /**

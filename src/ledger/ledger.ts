@@ -422,9 +422,13 @@ export class Ledger implements SyncStatements {
     this.guard(() => void this.stmt('UPDATE runs SET ended_ms = ? WHERE id = ? AND batch_id IS NOT NULL').run(ms, id));
   }
 
-  /** Keeps every run an entry names: `history` shows who sent an entry from its run (src/ledger/schema.ts `ENTRIES_WITH_RUN`). */
+  /**
+   * Keeps every run an entry names: `history` shows who sent an entry from its run (src/ledger/schema.ts `ENTRIES_WITH_RUN`);
+   * a batch row's run is in `batch_runs` (src/ledger/batch-fingerprints.ts).
+   */
   pruneRuns(beforeMs: number): number {
-    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})`;
+    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})
+      AND NOT EXISTS (SELECT 1 FROM batch_runs WHERE run_id = runs.id)`;
     return this.write(() => Number(this.stmt(sql).run({ before: beforeMs }).changes));
   }
 

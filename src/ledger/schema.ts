@@ -9,7 +9,7 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
-import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATE_TO_9, OUTSIDE_FILES, WINDOW } from './batch-fingerprints.js';
+import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATE_TO_9, OUTSIDE_FILES, RUN_INDEX, WINDOW } from './batch-fingerprints.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 export const FORMAT = 'paycli-ledger';
@@ -100,7 +100,7 @@ CREATE INDEX payments_by_time_ms ON payments (time_ms);
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
-CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));
+${RUN_INDEX}
 INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
 ${RUNS_TABLE}
 ${BATCH_TEXTS}
@@ -145,7 +145,7 @@ export const MIGRATIONS: readonly string[] = [
 
 /** SQL: entries by the first 8 bytes of the fingerprint or run id (schema 8's indexes), then the whole value. @param param its placeholder or column */
 export const FINGERPRINT_KEY = (param: string): string => `substr(fingerprint, 1, 8) = substr(${param}, 1, 8) AND fingerprint = ${param}`;
-export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr(${param}, 1, 8) AND run_id = ${param}`;
+export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr(${param}, 1, 8) AND run_id = ${param} AND ${OUTSIDE_FILES}`;
 
 /**
  * A fingerprint (64 lowercase hex characters, src/ledger/rules.ts) as the ledger stores and compares it

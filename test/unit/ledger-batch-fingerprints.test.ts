@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger } from '../../src/ledger/ledger.js';
-import { BatchFingerprintList } from '../../src/ledger/batch-fingerprints.js';
+import { BATCH_FINGERPRINTS, BatchFingerprintList, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
 import { paymentFingerprint, endpointIdentity } from '../../src/ledger/rules.js';
 import { INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import type { BeginInfo } from '../../src/ledger/schema.js';
@@ -117,16 +117,38 @@ describe('batch rows in the identical-payment check', () => {
     }
   });
 
+  it('a run named only by batch rows is kept by the pruning of runs; a row moved into a file by an update is listed there and still blocks', async () => {
+    const local = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(local);
+    const db = openSqlite(local.file, { mustExist: true });
+    try {
+      const [row] = await keeper.recordMany([payment(5, { batchId: BATCH, batchRow: 5 })]);
+      const runId = (await keeper.get((row as { id: number }).id))!.runId!;
+      db.prepare(`UPDATE runs SET started_ms = 0, ended_ms = 0, batch_id = NULL WHERE id = ?`).run(runId);
+      db.prepare(`INSERT INTO runs (id, pid, host, started_ms, ended_ms) VALUES ('unused-run', 1, 'h', 0, 0)`).run();
+      expect(local.pruneRuns(Date.now())).toBe(1);
+      expect(db.prepare('SELECT id FROM runs ORDER BY id').all()).toEqual([{ id: runId }]);
+      const single = await keeper.begin(payment(6));
+      await keeper.end(single.id, 'ok');
+      db.prepare(`UPDATE payments SET batch_id = 'cashout-00000000000000aa', batch_row = 9 WHERE id = ?`).run(single.id);
+      expect((await keeper.blockingCashOut(paymentFingerprint(payment(6)), 10, Date.now()))?.id).toBe(single.id);
+      expect(
+        db.prepare(`SELECT count(*) FROM batch_fingerprints AS x JOIN batch_files AS f ON f.id = x.file WHERE f.batch_id = 'cashout-00000000000000aa' AND x.row = 9`).value(),
+      ).toBe(1);
+    } finally {
+      db.close();
+      await keeper.close();
+    }
+  });
+
   it('a ledger of schema version 8 with batch rows is brought up to date: its rows listed, still blocking, the index holding the others only', async () => {
     mkdirSync(join(dir, 'data'), { mode: 0o700 });
     const file = join(dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
     const v8 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 8;')
-      .replace(
-        /CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments \(substr\(fingerprint, 1, 8\)\) WHERE [^;]*;/,
-        'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));',
-      )
-      .replace(/CREATE TABLE IF NOT EXISTS batch_files[\s\S]*?END;/, '');
+      .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));')
+      .replace(RUN_INDEX, 'CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));')
+      .replace(BATCH_FINGERPRINTS, '');
     old.exec(v8);
     expect(old.prepare(`SELECT count(*) FROM sqlite_schema WHERE name IN ('batch_files', 'batch_fingerprints')`).value()).toBe(0);
     const now = Date.now();
@@ -154,7 +176,7 @@ describe('batch rows in the identical-payment check', () => {
       source: null,
       time_ms: now,
       deadline_ms: now + 1000,
-      run_id: null,
+      run_id: batchRow === null ? null : 'run-of-the-file',
     });
     old.prepare(INSERT).run(row(1, 1));
     old.prepare(INSERT).run(row(2, 2));
@@ -173,6 +195,8 @@ describe('batch rows in the identical-payment check', () => {
       expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
       expect(db.prepare('SELECT count(*) FROM batch_fingerprints').value()).toBe(2);
       expect(db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_fingerprint8'`).value()).toMatch(/WHERE \(batch_id IS NULL OR batch_row IS NULL\)/);
+      expect(db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_run8'`).value()).toMatch(/WHERE \(batch_id IS NULL OR batch_row IS NULL\)/);
+      expect(db.prepare('SELECT run_id FROM batch_runs').all()).toEqual([{ run_id: 'run-of-the-file' }]);
       expect(db.pragma('integrity_check')).toBe('ok');
     } finally {
       db.close();

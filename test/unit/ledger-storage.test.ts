@@ -13,7 +13,7 @@ import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
 import { BLOCKING, INSERT, RUN_KEY, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import type { BeginInfo } from '../../src/ledger/schema.js';
-import { BATCH_FINGERPRINTS, FINGERPRINT_INDEX } from '../../src/ledger/batch-fingerprints.js';
+import { BATCH_FINGERPRINTS, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
 import { openSqlite } from '../helpers/ledger.js';
 
 const payment = (n: number, batch?: { batchId: string; batchRow: number }): BeginInfo => ({
@@ -79,7 +79,7 @@ describe('the local ledger on disk', () => {
       SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 7;')
         .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
         .replace(BATCH_FINGERPRINTS, '')
-        .replace('CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));', 'CREATE INDEX payments_by_run ON payments (run_id);'),
+        .replace(RUN_INDEX, 'CREATE INDEX payments_by_run ON payments (run_id);'),
     );
     old.close();
     const first = Ledger.open({ create: true })!;
