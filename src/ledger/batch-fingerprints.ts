@@ -16,14 +16,20 @@
 const UNREADABLE_TIME = 9007199254740991;
 
 /**
+ * `last_ms` is kept rounded up to the next minute: written once a minute, not with every wave, and never earlier
+ * than a row's time (a file is looked at a little longer, never less).
+ */
+const LAST_MS_STEP = 60_000;
+
+/**
  * A trigger that lists a batch row as it is recorded (or changed: a row moved into a file is listed there): its file
  * (and the file's latest time), its fingerprint's first 8 bytes, its run. A row listed ahead costs a look-up, no write.
  */
 function listed(name: string, when: string): string {
   return `CREATE TRIGGER IF NOT EXISTS batch_lists_on_${name.toLowerCase()} ${when} WHEN NEW.batch_id IS NOT NULL AND NEW.batch_row IS NOT NULL
 BEGIN
-  INSERT INTO batch_files (batch_id, endpoint, last_ms) VALUES (NEW.batch_id, NEW.endpoint, coalesce(NEW.time_ms, ${UNREADABLE_TIME}))
-    ON CONFLICT (batch_id, endpoint) DO UPDATE SET last_ms = max(coalesce(last_ms, 0), excluded.last_ms);
+  INSERT INTO batch_files (batch_id, endpoint, last_ms) VALUES (NEW.batch_id, NEW.endpoint, coalesce((NEW.time_ms / ${LAST_MS_STEP} + 1) * ${LAST_MS_STEP}, ${UNREADABLE_TIME}))
+    ON CONFLICT (batch_id, endpoint) DO UPDATE SET last_ms = excluded.last_ms WHERE excluded.last_ms > coalesce(last_ms, 0);
   INSERT OR IGNORE INTO batch_fingerprints (file, fp8, row)
     SELECT id, substr(NEW.fingerprint, 1, 8), NEW.batch_row FROM batch_files WHERE batch_id = NEW.batch_id AND endpoint = NEW.endpoint;
   INSERT OR IGNORE INTO batch_runs (run_id, file)
@@ -41,7 +47,7 @@ export const BATCH_FINGERPRINTS = `CREATE TABLE IF NOT EXISTS batch_files (
   id INTEGER PRIMARY KEY,
   batch_id TEXT NOT NULL,
   endpoint TEXT NOT NULL,
-  last_ms INTEGER,                     -- the latest time_ms of its recorded rows (epoch ms), NULL before the first
+  last_ms INTEGER,                     -- the latest time_ms of its recorded rows (epoch ms) or up to a minute after, NULL before the first
   listed INTEGER NOT NULL DEFAULT 0,   -- 1 once every row of the file was listed ahead of its first wave
   UNIQUE (batch_id, endpoint)
 );
