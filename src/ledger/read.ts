@@ -8,9 +8,10 @@
  * Every check of src/ledger/ledger.ts `Ledger.open` either runs here the same way (the data
  * folder's and each file's checks, the same connection's pragmas) or sends the open to it: a team
  * ledger, a `journal.jsonl` waiting to be imported, an empty file, a file that is not a paycli
- * ledger, a schema other than this paycli's (older: migrated there; newer: refused there), a log
- * that is not write-ahead, or any error while opening is opened again by the whole store, which
- * gives its own message and exit code. The connection is an ordinary one in write-ahead mode: it
+ * ledger, a schema other than this paycli's (older: migrated there; newer: refused there) or a log
+ * that is not write-ahead is opened again by the whole store, which gives its own message and exit
+ * code; SQLite's errors while opening (a damaged file, a busy ledger) are its errors, mapped by the
+ * same src/ledger/files.ts `ledgerFailure`. The connection is an ordinary one in write-ahead mode: it
  * reads every committed payment, those still in another process's log included.
  */
 import { existsSync } from 'node:fs';
@@ -51,6 +52,7 @@ export async function openListing(profile?: string): Promise<LedgerListing | und
 /**
  * `file` opened as `Ledger.open` opens it, when it is this paycli's ledger at this schema in
  * write-ahead mode; else undefined (closed), for the whole store to open.
+ * @throws LedgerUnavailableError, LedgerBusyError: SQLite's error while opening, as `Ledger.open` gives it
  */
 function plainConnection(file: string): Connection | undefined {
   let db: Connection | undefined;
@@ -61,15 +63,16 @@ function plainConnection(file: string): Connection | undefined {
     db.pragma('cache_size = -2000');
     if (db.pragma('journal_mode') === 'wal' && db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() === FORMAT && db.pragma('user_version') === SCHEMA_VERSION)
       return db;
-  } catch {
-    /* the whole store opens it again and says what is wrong */
+    db.close();
+    return undefined;
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {
+      /* already failing */
+    }
+    throw ledgerFailure(err, file, '');
   }
-  try {
-    db?.close();
-  } catch {
-    /* opened again there */
-  }
-  return undefined;
 }
 
 /** The entries of the ledger open on `db`, as src/ledger/ledger.ts `Ledger.iterate` reads them (its errors as its). */

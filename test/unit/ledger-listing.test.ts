@@ -92,6 +92,7 @@ describe("history's listing of the local ledger", () => {
     ['not a paycli ledger', () => sql(`UPDATE meta SET value = 'something-else' WHERE key = 'format'`)],
     ['an empty file', () => writeFileSync(file, '')],
     ['not a database', () => writeFileSync(file, 'x'.repeat(4096))],
+    ["a database without the ledger's tables", () => sql('DROP TABLE meta')],
   ];
   for (const [what, damage] of damages) {
     it(`${what}: refused with the whole store's error`, async () => {
