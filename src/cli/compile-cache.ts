@@ -105,34 +105,23 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
 
   // After the run, so the data holds every function that ran, not only the top level.
   process.once('exit', () => {
+    if (toWrite.length === 0) return markUsed(dir);
     try {
-      // Only a run that loaded a chunk with no entry (a command this cache had not seen) looks for growth:
-      // making the data of every chunk costs about 5% of a cash-out's instructions, too much for every run.
-      const grown = toWrite.length > 0 ? grownEntries(accepted) : [];
-      if (toWrite.length === 0 && grown.length === 0) return markUsed(dir);
       const created = ensurePrivateDir(dir);
       if (created) pruneOtherVersions(dir);
       for (const { script, file } of toWrite) writeAtomically(file, script.createCachedData());
-      for (const { file, data } of grown) writeAtomically(file, data);
+      // This run loaded a chunk with no entry (a command this cache had not seen): rewrite the entries it
+      // outgrew. Only such a run looks: making the data of every chunk costs about 5% of a cash-out's instructions.
+      for (const { script, file, held } of accepted) {
+        // the data made now holds the functions taken from the entry and every one this run compiled besides:
+        // longer only when this run compiled code the entry lacked
+        const data = script.createCachedData();
+        if (data.length > held) writeAtomically(file, data);
+      }
     } catch {
       // a cache that cannot be written is no cache; paycli already did its work
     }
   });
-}
-
-/**
- * The accepted entries this run outgrew: a chunk's data made now holds the functions taken from its
- * entry and every one this run compiled besides, so it is longer only when this run compiled code the
- * entry lacked (an entry first written by another command). Rewriting those makes an entry grow to
- * cover every command that uses its chunk, and stop changing once it does.
- */
-function grownEntries(accepted: ReadonlyArray<{ script: Script; file: string; held: number }>): Array<{ file: string; data: Buffer }> {
-  const grown: Array<{ file: string; data: Buffer }> = [];
-  for (const { script, file, held } of accepted) {
-    const data = script.createCachedData();
-    if (data.length > held) grown.push({ file, data });
-  }
-  return grown;
 }
 
 /** The buffer entries are read into: V8 reads an entry while the script compiles, and keeps nothing of it after. */
