@@ -20,6 +20,7 @@ import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { callGateway } from '../gateway/client.js';
 import { isSandbox } from '../gateway/endpoint.js';
+import { proxyConfigured } from '../gateway/transport.js';
 import { whyNoLookup } from '../gateway/lookup.js';
 import type { Settings } from '../config/settings.js';
 import { planFor, type Operation, type ValidRow } from './check.js';
@@ -180,9 +181,11 @@ export class BatchEngine {
       close = () => s.close();
     }
     const agentOpts = { keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency };
+    // the proxy variables read once for the run, not once a request (src/gateway/transport.ts)
+    const direct = sandbox || !proxyConfigured();
     const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
     this.rowRun = this.rowView(sandbox, async (s, path, body, schema, unknownAdvice, signal, onSent) => ({
-      ...(await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct: sandbox, agent, unknownAdvice, onSent })),
+      ...(await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct, agent, unknownAdvice, onSent })),
       sandbox,
     }));
     return { agent, ...(close ? { close } : {}) };
