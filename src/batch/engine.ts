@@ -184,10 +184,10 @@ export class BatchEngine {
     // the proxy variables read once for the run, not once a request (src/gateway/transport.ts)
     const direct = sandbox || !proxyConfigured();
     const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
-    this.rowRun = this.rowView(sandbox, async (s, path, body, schema, unknownAdvice, signal, onSent) => ({
-      ...(await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct, agent, unknownAdvice, onSent })),
-      sandbox,
-    }));
+    this.rowRun = this.rowView(sandbox, async (s, path, body, schema, unknownAdvice, signal, onSent) => {
+      const r = await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct, agent, unknownAdvice, onSent });
+      return { status: r.status, data: r.data, raw: r.raw, sandbox };
+    });
     return { agent, ...(close ? { close } : {}) };
   }
 

@@ -14,7 +14,7 @@
  */
 import type * as z from 'zod/mini';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from '../core/errors.js';
-import { errorBodySchema } from './schemas.js';
+import { errorBodySchema, parseAnswer } from './schemas.js';
 import { logger, isVerbose } from '../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../core/sanitize.js';
 import { causeChain, errorCodeOf } from '../core/error-cause.js';
@@ -396,7 +396,7 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   if (!isJson) {
     throw new GatewayError(t('gw.notJson', status, describeNonJson(headers, text), unknownTail()), { status, maybeSent: !lookup }, 'bad_response');
   }
-  const parsed = call.schema.safeParse(json);
+  const parsed = parseAnswer(call.schema, json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'} ${i.message}`);
     const field = parsed.error.issues[0]?.path.map(String).join('.');
