@@ -287,8 +287,17 @@ const ROW_DIGITS = 9;
  * @param row data row number, from 1
  */
 export function derivedOrderId(fileSha256: string, kind: 'cashin' | 'cashout', row: number): string {
-  const digest = createHash('sha256').update(`paycli-batch\n${fileSha256}\n${kind}`).digest();
-  return `paycli-${base32(digest, 16)}-${String(row).padStart(ROW_DIGITS, '0')}`;
+  return `${filePrefix(fileSha256, kind)}${String(row).padStart(ROW_DIGITS, '0')}`;
+}
+
+/** The part of {@link derivedOrderId} every row of a file shares (`paycli-<16 characters>-`), hashed once per file, not once a row. */
+let lastPrefix: { fileSha256: string; kind: string; prefix: string } | undefined;
+function filePrefix(fileSha256: string, kind: 'cashin' | 'cashout'): string {
+  if (lastPrefix?.fileSha256 !== fileSha256 || lastPrefix.kind !== kind) {
+    const digest = createHash('sha256').update(`paycli-batch\n${fileSha256}\n${kind}`).digest();
+    lastPrefix = { fileSha256, kind, prefix: `paycli-${base32(digest, 16)}-` };
+  }
+  return lastPrefix.prefix;
 }
 
 /**
