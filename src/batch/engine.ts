@@ -377,12 +377,15 @@ export class BatchEngine {
   private start(g: Ready): void {
     if (this.plan.rate) this.nextStart = Math.max(Date.now(), this.nextStart) + 1000 / this.plan.rate;
     const work = g.plan === 'resolve' ? resumeBatchRow(this.rowRun, g.row, g.prev!) : sendBatchRow(this.rowRun, g.row, g.id, g.witness);
-    const tracked: Promise<void> = work
-      .catch((err) => this.fail(err))
-      .finally(() => {
-        this.inflight.delete(tracked);
-        this.pump();
-      });
+    const ended = (): void => {
+      this.inflight.delete(tracked);
+      this.pump();
+    };
+    // one reaction a row (not a catch and a finally)
+    const tracked: Promise<void> = work.then(ended, (err) => {
+      this.fail(err);
+      ended();
+    });
     this.inflight.add(tracked);
   }
 
