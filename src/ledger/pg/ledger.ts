@@ -64,12 +64,7 @@ export class PgLedger implements LedgerStatements {
   private tail: Promise<unknown> = Promise.resolve();
   /** True once this process recorded a payment here: from then on an interrupted wait no longer says "nothing was sent". */
   private recorded = false;
-  /**
-   * What {@link blocking} read ahead for {@link reusableOrderId} (a payment asks one after the
-   * other, src/payment/pipeline.ts): the reusable attempts of the fingerprint, newest first. Taken
-   * by the next call of this store, whatever it is; only `reusableOrderId` of the same fingerprint
-   * uses it, within {@link READ_AHEAD_MS}.
-   */
+  /** What {@link blocking} read ahead (the reusable attempts, newest first) for the next call, if it is {@link reusableOrderId} (src/payment/pipeline.ts). */
   private readAhead: { fingerprint: string; rows: Row[]; atMs: number } | undefined;
 
   private constructor(where: string, conn: PgConnection, note: string) {
