@@ -13,6 +13,7 @@ import { redact, sanitizeText } from '../core/sanitize.js';
 import { t } from '../core/i18n/index.js';
 import type { CommandResult } from '../core/output.js';
 import { commandContext, type CommandContext } from './context.js';
+import type { RunContext } from '../core/terminal.js';
 import { baseContext, currentBase, inProcess } from './base-context.js';
 
 /** A command's path below the root (`history resolve`). */
@@ -34,16 +35,29 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
   while (root.parent) root = root.parent;
   const local = cmd.opts() as Record<string, unknown>;
   const opts: Record<string, unknown> = { ...(cmd.optsWithGlobals() as Record<string, unknown>), input: local.input, noInput: root.opts().input === false };
-  const base = baseContext(args, cmd);
+  await executeAs(commandPath(cmd), opts, baseContext(args, cmd), () => checkArgvText(cmd, args), body);
+}
+
+/**
+ * {@link execute} for a command whose flags were read without commander (the direct route of
+ * src/cli/history-direct.ts): `path` is the command's path (`history`), `opts` its options as
+ * {@link execute} builds them from commander's, `check` refuses a value that was not valid UTF-8.
+ */
+export async function executeAs(
+  path: string,
+  opts: Record<string, unknown>,
+  base: RunContext,
+  check: () => void,
+  body: (opts: Record<string, unknown>, ctx: CommandContext) => Promise<CommandResult | void>,
+): Promise<void> {
   const json = Boolean(opts.json) || opts.jq !== undefined;
   await setupColor(opts.color === false, base);
   setupLogger({ verbose: Boolean(opts.verbose), json, stderr: base.stderr, stdout: base.stdout, stdoutIsTTY: base.isTTY.stdout });
   try {
-    checkArgvText(cmd, args);
+    check();
     const { outputRequest } = await import('./output/shape.js');
-    const path = commandPath(cmd);
     const output = await outputRequest(opts.batch !== undefined ? `${path} --batch` : path, opts);
-    await checkNamedProfile(cmd, opts, base.env);
+    await checkNamedProfile(path, opts, base.env);
     const ctx = commandContext(base, output);
     const result = await body(opts, ctx);
     if (result) {
@@ -77,9 +91,8 @@ const SENDING = new Set(['cashin', 'cashout', 'status', 'receipt', 'balance', 'r
  * mean". The config file is read only when a profile is named.
  * @throws UsageError `unknown_profile`
  */
-async function checkNamedProfile(cmd: Command, opts: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<void> {
+async function checkNamedProfile(name: string, opts: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<void> {
   if (!opts.profile && !env.PAYCLI_PROFILE) return;
-  const name = commandPath(cmd);
   const path = name.split(' ');
   if (OWN_PROFILE_CHECK.has(name)) return;
   const { checkProfile } = await import('../config/settings.js');

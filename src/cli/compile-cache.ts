@@ -29,7 +29,7 @@
  * Deleting the folder is always safe; it holds about 0.5 MB per paycli version in use.
  */
 import Module, { createRequire } from 'node:module';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -79,14 +79,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     }
     const file = `${entryPrefix}${filename.slice(prefix.length)}.${content.length}`;
     readable ??= isPrivateDir(dir);
-    let cachedData: Buffer | undefined;
-    if (readable) {
-      try {
-        cachedData = readFileSync(file);
-      } catch {
-        cachedData = undefined;
-      }
-    }
+    const cachedData = readable ? readEntry(file) : undefined;
     const script = new Script(Module.wrap(content), { filename, columnOffset, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) toWrite.push({ script, file });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
@@ -113,6 +106,31 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
       // a cache that cannot be written is no cache; paycli already did its work
     }
   });
+}
+
+/** The buffer entries are read into: V8 reads an entry while the script compiles, and keeps nothing of it after. */
+let scratch: Buffer | undefined;
+/** Entries are far smaller (the largest about 100 KB); a larger one is read whole on its own. */
+const SCRATCH_BYTES = 512 * 1024;
+
+/**
+ * The entry in `file`, or undefined when there is none (or it cannot be read). Read into one buffer
+ * shared by every chunk (valid until the next read): about 60 chunks load per command, and
+ * `readFileSync` would allocate a buffer and stat the file for each (docs/speed.md "The cash-out's CPU").
+ */
+function readEntry(file: string): Buffer | undefined {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+      const n = readSync(fd, scratch, 0, scratch.length, 0);
+      return n < scratch.length ? scratch.subarray(0, n) : readFileSync(file);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `dir` exists, belongs to this user and only this user can write to it (POSIX). */

@@ -20,13 +20,13 @@ import { registerReconcile } from './commands/reconcile.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerStatus } from './commands/status.js';
 import { registerReceipt } from './commands/receipt.js';
-import { ExitCode, type ExitCodeValue } from '../core/errors.js';
-import { createdInThisRun } from '../core/result-state.js';
+import type { ExitCodeValue } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { EXIT_CODE_SUMMARY } from '../core/errors.js';
 import { LANGUAGES, parseLanguage, t } from '../core/i18n/index.js';
 import { chooseLanguage } from './language.js';
-import { currentBase, inProcess, runArgv, setRunArgv } from './base-context.js';
+import { currentBase, runArgv, setRunArgv } from './base-context.js';
+import { guardStreams } from './stream-guard.js';
 import { isFieldList, jsonRequested, normalizeJsonArgs } from './output/fields.js';
 
 /**
@@ -208,24 +208,7 @@ export function buildProgram(args?: readonly string[]): UntypedCommand {
 export async function main(argv: string[] = process.argv): Promise<void> {
   setRunArgv(argv);
   const base = currentBase();
-  // `paycli --help | head -1`: the reader went away; stop quietly, as git and gh do. But a result
-  // about something the gateway created that cannot be written out (a full disk, a closed pipe)
-  // ends with exit 6, so a script never takes it for "nothing happened" (docs/output-for-scripts.md "Exit codes").
-  if (!inProcess()) {
-    for (const stream of [base.stdout, base.stderr]) {
-      stream.on('error', (err: NodeJS.ErrnoException) => {
-        const created = stream === base.stdout ? createdInThisRun() : undefined;
-        if (created) {
-          const message = `${t('error.needsAttention')}: ${t('error.stdoutLost', created, err.code ?? err.message)}`;
-          base.stderr.write(jsonRequested(argv) ? `${JSON.stringify({ error: { code: 'needs_attention', message, problems: [message] } })}\n` : `${t('log.error')} ${message}\n`);
-          process.exit(ExitCode.NEEDS_ATTENTION);
-        }
-        if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-        base.stderr.write(`${t('log.error')} ${t('error.stdoutFailed', err.code ?? err.message)}\n`);
-        process.exit(ExitCode.USAGE);
-      });
-    }
-  }
+  guardStreams(argv);
   // `--json FIELDS` and a bare `--json` read the same way whatever follows (src/cli/output/fields.ts)
   const args = normalizeJsonArgs(argv.slice(2));
   await chooseLanguage(args);

@@ -98,7 +98,8 @@ const envOn = (v: string | undefined): boolean => v === '1' || v === 'true';
  * `--no-input` nor `PAYCLI_NO_INPUT=1|true` says otherwise. Every prompt of paycli asks this.
  */
 export function canPrompt(flags: { noInput?: boolean }, ctx: Pick<RunContext, 'isTTY' | 'env'> = processContext()): boolean {
-  return ctx.isTTY.stdin && ctx.isTTY.stdout && !flags.noInput && !envOn(ctx.env.PAYCLI_NO_INPUT);
+  // stdin asked last: its check loads node:tty, which a script's run (stdout not a terminal) never needs
+  return !flags.noInput && !envOn(ctx.env.PAYCLI_NO_INPUT) && ctx.isTTY.stdout && ctx.isTTY.stdin;
 }
 
 /**

@@ -2,7 +2,8 @@
  * What the code's structure promises, checked on the built CLI: a bug inside paycli is reported
  * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
  * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
- * `history` on the local ledger loads nothing of the team ledger's; a cash-out without a proxy loads
+ * `history` on the local ledger loads nothing of the team ledger's, and its common lines no
+ * commander (the direct route, src/cli/history-direct.ts); a cash-out without a proxy loads
  * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -60,6 +61,8 @@ describe('start-up', () => {
   ];
   /** The team ledger's connection and statements (src/ledger/pg/), which a local ledger's command never loads. */
   const TEAM_LEDGER: [string, RegExp] = ['the team ledger (src/ledger/pg/)', /PgCallError|pg_advisory/];
+  /** commander, which builds the command tree. */
+  const COMMANDER: [string, RegExp] = ['commander', /CommanderError/];
 
   it('config path loads no schemas, HTTP stack, config store or ledger', async () => {
     const { code, chunks, external } = await loadedChunks(['config', 'path']);
@@ -78,6 +81,23 @@ describe('start-up', () => {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
     }
     expect(external.filter((m) => /^node:(https?|net|tls|v8)$/.test(m))).toEqual([]);
+  });
+
+  it("history's common lines take the direct route: no commander, no command tree (src/cli/history-direct.ts)", async () => {
+    for (const args of [
+      ['history', '--limit', '20'],
+      ['--json', 'history', '--since', '7d', '--kind', 'cashout'],
+      ['--lang', 'pt-BR', 'history', '--format', 'csv', '--csv-dialect', 'br'],
+    ]) {
+      const { code, chunks } = await loadedChunks(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(chunks.size).toBeGreaterThan(0);
+      for (const [chunk, text] of chunks) expect(COMMANDER[1].test(text), `${args.join(' ')}: ${chunk} holds ${COMMANDER[0]}`).toBe(false);
+    }
+    // the marker is real: a line the route leaves to the command tree loads commander
+    const help = await loadedChunks(['history', '--help']);
+    expect(help.code).toBe(0);
+    expect([...help.chunks.values()].some((text) => COMMANDER[1].test(text))).toBe(true);
   });
 
   it("a cash-out without a proxy loads none of Node's own undici (no fetch, WebSocket or their assert and zlib)", async () => {

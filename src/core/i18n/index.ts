@@ -8,6 +8,8 @@
 import { en, type Catalog, type Key } from './en.js';
 
 export type { Catalog, Key } from './en.js';
+/** For the catalogs as the build rewrites them (scripts/lib/catalog-groups.ts), which import it from here. */
+export { lazyCatalog } from './lazy.js';
 
 /** The languages paycli speaks, as `--lang` and config key `lang` name them. */
 export const LANGUAGES = ['pt-BR', 'en'] as const;

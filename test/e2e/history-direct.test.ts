@@ -1,0 +1,86 @@
+/**
+ * The direct route of `history` (src/cli/history-line.ts, src/cli/history-direct.ts) against the
+ * whole command tree on the same ledgers: for each command line, in English and in Portuguese,
+ * the built paycli and the same build with every line through commander
+ * (test/helpers/full-program.cjs) write the same stdout and stderr and end with the same exit code,
+ * results and errors alike. That the route is the one taken is checked in
+ * test/e2e/structure.test.ts (no commander loaded).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli, type RunResult } from '../helpers/cli.js';
+import { useGatewayFixture } from '../helpers/gateway.js';
+import { seedOldJournal } from '../helpers/history-seed.js';
+
+const KEY = 'sk_live_DIRECT_0123456789abcdef';
+const t = useGatewayFixture(KEY);
+const FULL = [join(__dirname, '../helpers/full-program.cjs')];
+
+/** Command lines the route takes (results and errors of history's own), each run by both paths. */
+const LINES: string[][] = [
+  ['history'],
+  ['history', '--limit', '3'],
+  ['history', '--limit=2', '--kind', 'cashout'],
+  ['--json', 'history', '--limit', '3'],
+  ['history', '--json'],
+  ['history', '--format', 'csv'],
+  ['history', '--format', 'csv', '--csv-dialect', 'br', '--limit', '4'],
+  ['history', '--since', '2020-01-01', '--outcome', 'ok'],
+  ['history', '--outcome', 'unknown'],
+  ['history', '--kind', 'cashin', '--until', '2099-01-01'],
+  ['history', '--order-id', 'nothing-matches'],
+  ['--verbose', '--no-color', 'history', '--limit', '1'],
+  ['history', '--by', '@'],
+  ['history', '--limit', 'abc'],
+  ['history', '--since', 'nonsense'],
+  ['history', '--json', '--format', 'csv'],
+  ['--json', 'history', '--limit', '0'],
+  ['history', '--csv-dialect', 'br'],
+  ['history', '--outcome', 'bogus'],
+  ['--profile', 'nope', 'history'],
+];
+
+/** Runs `args` through the direct route and through the command tree with `env`; both results. */
+async function both(args: string[], env: Record<string, string>): Promise<[RunResult, RunResult]> {
+  return [await runPaycli(args, { env }), await runPaycli(args, { env, nodeArgs: FULL })];
+}
+
+/** Compares the two paths on every line of {@link LINES}, with `extra` added to each line's start. */
+async function compareAll(env: Record<string, string>, extra: string[] = []): Promise<void> {
+  for (const line of LINES) {
+    const [direct, full] = await both([...extra, ...line], env);
+    const what = [...extra, ...line].join(' ');
+    expect(direct.code, `${what}\n${full.stderr}`).toBe(full.code);
+    expect(direct.stdout, what).toBe(full.stdout);
+    expect(direct.stderr, what).toBe(full.stderr);
+  }
+}
+
+/** A ledger with an old journal's six entries and two real sends. */
+async function seed(): Promise<void> {
+  seedOldJournal(t.home.env.PAYCLI_DATA_DIR!);
+  expect((await runPaycli(CASHIN_ARGS, { env: t.env() })).code).toBe(0);
+  expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0);
+}
+
+describe('history: the direct route and the command tree', () => {
+  it('write the same stdout and stderr, with the same exit code, in English', async () => {
+    await seed();
+    const [direct, full] = await both(['history'], t.env());
+    expect(direct.code).toBe(0);
+    expect(direct.stdout.split('\n')).toHaveLength(10); // the header, eight entries, the last newline: the ledger is real
+    expect(full.stdout).toBe(direct.stdout);
+    await compareAll(t.env());
+  });
+
+  it('write the same in Portuguese (LANG and --lang) and where no ledger exists yet', async () => {
+    await seed();
+    await compareAll(t.env({ LANG: 'pt_BR.UTF-8' }));
+    await compareAll(t.env(), ['--lang', 'pt-BR']);
+    const empty = t.env({ PAYCLI_DATA_DIR: join(t.home.dir, 'nothing-here') });
+    for (const args of [['history'], ['--lang', 'pt-BR', 'history', '--kind', 'cashout'], ['history', '--json']]) {
+      const [direct, full] = await both(args, empty);
+      expect([direct.code, direct.stdout, direct.stderr]).toEqual([full.code, full.stdout, full.stderr]);
+    }
+  });
+});
