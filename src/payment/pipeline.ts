@@ -152,6 +152,12 @@ export interface PipelineDeps {
    * nothing is thrown here.
    */
   prepareLedger?(profile?: string): void;
+  /**
+   * One turn of the event loop while a team ledger is being opened (undefined when none is): its
+   * connection reads what the database answered meanwhile and sends what comes next, so that the
+   * database works while the payment is validated (src/ledger/team.ts `ledgerTurn`).
+   */
+  ledgerTurn?(): Promise<void> | undefined;
   /** The ledger of the profile in use (its `ledger-url`, else the local one). */
   ledger(profile?: string): Promise<PaymentLedger>;
   /** Sends the request; `onSent` is called the moment it may have reached the gateway. */
@@ -176,12 +182,13 @@ export interface PipelineDeps {
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
 export async function realDeps(): Promise<PipelineDeps> {
   const { openContract } = await import('../ledger/async-store.js');
-  const { prepareLedger } = await import('../ledger/team.js');
+  const { prepareLedger, ledgerTurn } = await import('../ledger/team.js');
   const { resolveByOrder } = await import('../gateway/lookup.js');
   return {
     now: Date.now,
     settings: resolveRunSettings,
     prepareLedger,
+    ledgerTurn,
     ledger: openContract,
     send: sendRequest,
     ask: (s, o, a) => resolveByOrder(s, o, a),
