@@ -173,7 +173,7 @@ export async function scanFile(
   source: BatchSource,
   format: BatchFormat,
   sha256: string,
-  ledger: Pick<BatchLedger, 'previousMany'>,
+  ledger: Pick<BatchLedger, 'previousMany'> & Partial<Pick<BatchLedger, 'noteRow'>>,
   opts: ScanOptions,
   tick: () => void,
   spool?: RowSpool,
@@ -206,6 +206,7 @@ export async function scanFile(
     scan.problems.push(...repeatProblems(op, r, seen));
     if (scan.problems.length) continue; // the file will not be sent: no need to ask the ledger
     await spool?.add({ line: r.line, row: r.row, body: r.body, orderId: r.orderId, ownOrderId: r.ownOrderId });
+    ledger.noteRow?.(op.kind, r.row, r.body);
     const postbackUrl = (r.body as { postbackUrl?: unknown }).postbackUrl;
     if (typeof postbackUrl === 'string' && scan.postbackUrls.size < POSTBACK_URLS_KEPT) scan.postbackUrls.add(postbackUrl);
     unplanned.push({ row: r.row, orderId: r.orderId, value: r.body.value });

@@ -7,10 +7,11 @@ import type { BeginInfo, LedgerEntry } from '../ledger/ledger.js';
 import { needsAttention, type BatchOutcome } from '../ledger/schema.js';
 import { openContract } from '../ledger/async-store.js';
 import type { EndRecord, LedgerContract } from '../ledger/contract.js';
-import { endpointIdentity, outcomeOfError, type Outcome } from '../ledger/rules.js';
+import { endpointIdentity, outcomeOfError, paymentFingerprint, type Outcome } from '../ledger/rules.js';
 import type { RunRecord } from '../ledger/runs.js';
 import type { BatchTextSpec, FinishedBatchText } from '../ledger/batch-text.js';
 import { legacyDerivedOrderId } from './rows.js';
+import { BatchFingerprintList } from '../ledger/batch-fingerprints.js';
 import type { Settings } from '../config/settings.js';
 import type { UsageError } from '../core/errors.js';
 import type { Settled } from '../payment/settle.js';
@@ -84,6 +85,14 @@ export interface BatchLedger {
    * derived then (src/batch/rows.ts `legacyDerivedOrderId`): the file then keeps those references.
    */
   legacyReferences(batchId: string, fileSha256: string, kind: 'cashin' | 'cashout'): Promise<boolean>;
+  /**
+   * The check of the file (src/batch/check.ts) gives each valid row here as it reads it: the rows are listed in the
+   * ledger by fingerprint in one write before the first wave is recorded (src/ledger/batch-fingerprints.ts), so that
+   * the waves write no random page of a fingerprint index. What this computes is the fingerprint the ledger records for
+   * the row (src/batch/row.ts `beginInfo`, src/ledger/rules.ts `paymentFingerprint`); should they ever differ, the
+   * ledger lists the recorded one as well, so the identical-payment check still finds the row.
+   */
+  noteRow?(kind: 'cashin' | 'cashout', row: number, body: { value: number }): void;
   /** Writes many outcomes in one transaction. */
   endMany(ends: readonly EndRecord[]): Promise<void>;
   /** Records what a run learnt of the file of batch `batchId` (after every row was checked). */
@@ -196,6 +205,7 @@ function createdOf(entries: readonly BatchOutcome[]): FinishedRow[] {
  */
 export function batchLedgerOf(ledger: LedgerContract, target: string, keepLinesMaxRows = KEEP_LINES_MAX_ROWS): BatchLedger {
   const endpoint = endpointIdentity(target);
+  const listed = new BatchFingerprintList();
   const latest = async (orderId: string) => latestAt(await ledger.findByOrderId(orderId), endpoint);
   return {
     async previousMany(orderIds) {
@@ -203,7 +213,16 @@ export function batchLedgerOf(ledger: LedgerContract, target: string, keepLinesM
       const found = await ledger.findManyByOrderId(orderIds);
       return orderIds.map((orderId) => latestAt(found.get(orderId) ?? [], endpoint));
     },
-    recordMany: (infos, opts, ends = []) => ledger.recordMany(infos, opts, ends),
+    noteRow(kind, row, body) {
+      const b = body as Record<string, unknown>;
+      const fields = kind === 'cashout' ? { pixKeyType: b.pixKeyType as number, pixKey: b.pixKey as string } : { payer: b.payerName as string };
+      listed.add(row, paymentFingerprint({ kind, target, value: body.value, ...fields }));
+    },
+    async recordMany(infos, opts, ends = []) {
+      // the file's rows listed by fingerprint before its first wave is recorded (one write; none when listed before)
+      if (listed.size && infos.length) await ledger.listBatchRows(infos[0]!.batchId, endpoint, listed.take());
+      return ledger.recordMany(infos, opts, ends);
+    },
     endMany: (ends) => ledger.endMany(ends),
     async legacyReferences(batchId, fileSha256, kind) {
       const entries = await ledger.batchOutcomes(batchId, endpoint);

@@ -10,6 +10,7 @@ import type { Settings, SettingsOp, GlobalFlags } from '../config/settings.js';
 import type { RunContext } from '../core/terminal.js';
 import type { PipelineDeps } from '../payment/pipeline.js';
 import type { LedgerContract } from '../ledger/contract.js';
+import type { LedgerListing } from '../ledger/read.js';
 import type { OutputRequest } from './output/shape.js';
 
 /** What a command's run function gets besides its typed options. */
@@ -24,6 +25,11 @@ export interface CommandContext extends RunContext {
   settings(flags: GlobalFlags, op: SettingsOp, about?: 'cashin' | 'cashout', opts?: { quiet?: boolean }): Promise<Settings>;
   /** The ledger to read, or undefined when there is none yet (src/ledger/async-store.ts `openContractToRead`). */
   readLedger(profile?: string): Promise<LedgerContract | undefined>;
+  /**
+   * The ledger `history` lists, or undefined when there is none yet: only what a read needs for a
+   * local ledger ready to read, else {@link readLedger}'s (src/ledger/read.ts `openListing`).
+   */
+  listLedger(profile?: string): Promise<LedgerListing | undefined>;
   /** The payment pipeline's dependencies: clock, settings, ledger, gateway client, prompt (src/payment/pipeline.ts). */
   payments(): Promise<PipelineDeps>;
 }
@@ -35,6 +41,7 @@ export function commandContext(base: RunContext, output: OutputRequest): Command
   ctx.output = output;
   ctx.settings = async (flags, op, about, opts = {}) => (await import('../config/settings.js')).settingsFor(flags, op, about, { ...opts, env: base.env });
   ctx.readLedger = async (profile) => (await import('../ledger/async-store.js')).openContractToRead(profile);
+  ctx.listLedger = async (profile) => (await import('../ledger/read.js')).openListing(profile);
   ctx.payments = async () => {
     const { realDeps, resolveRunSettings } = await import('../payment/pipeline.js');
     return {

@@ -19,6 +19,7 @@ import type { RunRecord } from './runs.js';
 import type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
 import type { InFlightFacts } from './settle-rule.js';
 import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
+import type { ListedRows } from './batch-fingerprints.js';
 
 /** A payment recorded before its send: its entry number, its uuid and the earlier identical cash-out it overrides (`--allow-duplicate`). */
 export interface Recorded {
@@ -99,6 +100,12 @@ export interface LedgerContract {
    * a row of the batch changes (src/ledger/schema.ts `BATCH_TEXTS`).
    */
   finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep?: boolean): Promise<FinishedBatchText | undefined>;
+  /**
+   * Lists every row of a batch file at a gateway by its fingerprint's first 8 bytes, before its first wave
+   * (src/ledger/batch-fingerprints.ts): one write for the file instead of a random page of an index a row. A
+   * file listed before is left as it is; a store without the list (the team ledger) does nothing.
+   */
+  listBatchRows(batchId: string, endpoint: string, rows: ListedRows): Promise<void>;
   /** A batch's entries, by row then entry number. */
   batchRows(batchId: string): Promise<LedgerEntry[]>;
   /** Entries whose outcome is unknown, oldest first. */

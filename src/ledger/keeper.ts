@@ -18,7 +18,7 @@ import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { MAX_TIMEOUT_MS } from '../config/settings.js';
 import type { EndRecord, LedgerContract, Recorded, RecordOptions } from './contract.js';
-import { cashInFingerprint, cashOutFingerprint, checkClock, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
+import { cashOutFingerprint, checkClock, paymentFingerprint, displayTarget, duplicateError, endpointIdentity, orderTakenError, type Outcome, type PaymentKind } from './rules.js';
 import { blocks, DEFAULT_WINDOW_MIN, windowStart } from './blocking.js';
 import type { RunRecord } from './runs.js';
 import { clean, clip, factsJson, needsAttention, type BeginInfo, type EndDetails, type LedgerEntry, type LedgerQuery, type ResolvedBy } from './schema.js';
@@ -26,6 +26,7 @@ import type { InFlightFacts, OwnerState } from './settle-rule.js';
 import type { AnyStatements, Checked, EndRow, LedgerStatements, NewPayment, StoredRun, SyncStatements } from './statements.js';
 import { uuidV7 } from './uuid.js';
 import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
+import type { ListedRows } from './batch-fingerprints.js';
 
 /**
  * How long a finished run (its batch released, or found gone) is kept in `runs`: 30 days. Runs that
@@ -307,6 +308,11 @@ export class LedgerKeeper implements LedgerContract {
     return this.serial(async () => render?.call(this.store, batchId, endpoint, rows, spec, keep));
   }
 
+  listBatchRows(batchId: string, endpoint: string, rows: ListedRows): Promise<void> {
+    const list = this.store.listBatchRows;
+    return this.serial(async () => list?.call(this.store, batchId, endpoint, rows));
+  }
+
   batchRows(batchId: string): Promise<LedgerEntry[]> {
     return this.serial(() => this.store.batchRows(batchId));
   }
@@ -365,9 +371,7 @@ function newPayment(info: BeginInfo, opts: RecordOptions, windowMin: number, now
     time,
     timeMs: now,
     kind: info.kind,
-    fingerprint: cashout
-      ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! })
-      : cashInFingerprint(info.target, { value: info.value, payer: info.payer }),
+    fingerprint: paymentFingerprint(info),
     value: info.value,
     target: displayTarget(info.target),
     endpoint: endpointIdentity(info.target),

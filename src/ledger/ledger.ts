@@ -68,6 +68,7 @@ import { JOURNAL_NAME } from './journal.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
+import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
 import type { Connection, Statement } from '../core/sqlite/driver.js';
 import {
   journalPath,
@@ -421,16 +422,22 @@ export class Ledger implements SyncStatements {
     this.guard(() => void this.stmt('UPDATE runs SET ended_ms = ? WHERE id = ? AND batch_id IS NOT NULL').run(ms, id));
   }
 
-  /** Keeps every run an entry names: `history` shows who sent an entry from its run (src/ledger/schema.ts `ENTRIES_WITH_RUN`). */
+  /**
+   * Keeps every run an entry names: `history` shows who sent an entry from its run (src/ledger/schema.ts `ENTRIES_WITH_RUN`);
+   * a batch row's run is in `batch_runs` (src/ledger/batch-fingerprints.ts).
+   */
   pruneRuns(beforeMs: number): number {
-    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})`;
+    const sql = `DELETE FROM runs WHERE ${prunableRunSql('@before')} AND NOT EXISTS (SELECT 1 FROM payments WHERE ${RUN_KEY('runs.id')})
+      AND NOT EXISTS (SELECT 1 FROM batch_runs WHERE run_id = runs.id)`;
     return this.write(() => Number(this.stmt(sql).run({ before: beforeMs }).changes));
   }
 
   reusableOrderId(fingerprint: string, sinceMs: number): string | undefined {
-    const sql = `SELECT order_id FROM payments AS p WHERE ${FINGERPRINT_KEY('@fp')} AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= @since
+    // among the payments outside batch files and the rows of the files recorded since then (src/ledger/batch-fingerprints.ts)
+    const sql = `SELECT id, order_id FROM (SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')} AND ${OUTSIDE_FILES} UNION ALL ${RECENT_FILE_ROWS}) AS p
+      WHERE outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= @since
       AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
-    return this.guard(() => this.stmt(sql).value({ fp: fingerprintValue(fingerprint), since: sinceMs }) as string | undefined);
+    return this.guard(() => (this.stmt(sql).get({ fingerprint: fingerprintValue(fingerprint), since: sinceMs }) as { order_id: string } | undefined)?.order_id);
   }
 
   get(id: number): LedgerEntry | undefined {
@@ -475,6 +482,19 @@ export class Ledger implements SyncStatements {
       if (text) this.stmt(KEEP_TEXT).run({ ...at, ...text });
       return text;
     }, '');
+  }
+
+  /** One synced write, left in the log as a wave is; nothing when the file's rows were listed before. */
+  listBatchRows(batchId: string, endpoint: string, rows: ListedRows): void {
+    this.write(() => {
+      const at = { batch: batchId, endpoint };
+      this.stmt(LIST_FILE).run(at);
+      const file = this.stmt(FILE_OF).get(at) as { id: number; listed: number };
+      if (file.listed) return;
+      const st = this.stmt(LIST_ROW);
+      for (const i of rows.order) st.run(file.id, rows.fp8.subarray(i * 8, i * 8 + 8), rows.rows[i]);
+      this.stmt(LISTED).run(file.id);
+    });
   }
 
   batchRows(batchId: string): LedgerEntry[] {

@@ -127,6 +127,17 @@ export function cashInFingerprint(endpoint: string, body: { value: number; payer
 }
 
 /**
+ * What makes two payments identical, as the ledger records it: {@link cashOutFingerprint} of a cash-out,
+ * {@link cashInFingerprint} of a cash-in. sha256 hex.
+ * @param info a payment about to be recorded (src/ledger/schema.ts `BeginInfo`); a cash-out has its key type and key
+ */
+export function paymentFingerprint(info: { kind: PaymentKind; target: string; value: number; pixKeyType?: number; pixKey?: string; payer?: string }): string {
+  return info.kind === 'cashout'
+    ? cashOutFingerprint(info.target, { value: info.value, pixKeyType: info.pixKeyType!, pixKey: info.pixKey! })
+    : cashInFingerprint(info.target, { value: info.value, payer: info.payer });
+}
+
+/**
  * The outcome of a failed send, from its typed error (src/core/errors.ts): a 4xx refusal or 401/403
  * is `refused`; an error that proves nothing was sent is `not_sent`; everything else
  * (timeouts and resets after sending, 5xx, a wrong or oversized answer, a redirect, Ctrl-C

@@ -1,7 +1,6 @@
 /**
- * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions,
- * the entries' shapes and how rows become them, and the SQL of the ledger's hot paths.
- * src/ledger/ledger.ts is the store that uses them.
+ * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions, the entries'
+ * shapes and how rows become them, and the SQL of the ledger's hot paths. src/ledger/ledger.ts is the store that uses them.
  */
 import { sanitizeText } from '../core/sanitize.js';
 import { redact } from '../core/secrets.js';
@@ -10,6 +9,7 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
+import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATE_TO_9, OUTSIDE_FILES, RUN_INDEX, WINDOW } from './batch-fingerprints.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 export const FORMAT = 'paycli-ledger';
@@ -30,7 +30,7 @@ export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'a
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -95,15 +95,16 @@ CREATE TABLE payments (
   run_id TEXT,                         -- the run (table runs) that recorded and sends it
   answer TEXT                          -- what the gateway's answer said of a created payment (JSON, PaymentFacts)
 );
-CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));
+${FINGERPRINT_INDEX}
 CREATE INDEX payments_by_time_ms ON payments (time_ms);
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
-CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));
+${RUN_INDEX}
 INSERT INTO meta (key, value) VALUES ('format', '${FORMAT}');
 ${RUNS_TABLE}
 ${BATCH_TEXTS}
+${BATCH_FINGERPRINTS}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -122,8 +123,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md "Re-running a
  * finished file"). Version 8 indexes only the first 8 bytes of the fingerprint and of the run id
  * ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a batch's waves to write
- * (docs/speed.md "Disk written per batch row"); queries compare the whole value.
- */
+ * (docs/speed.md "Disk written per batch row"); queries compare the whole value. Version 9 indexes the fingerprints outside batch files only, and lists each file's rows (src/ledger/batch-fingerprints.ts). */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
    ALTER TABLE payments ADD COLUMN deadline_ms INTEGER;
@@ -140,11 +140,12 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));
    DROP INDEX IF EXISTS payments_by_run;
    CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8));`,
+  MIGRATE_TO_9,
 ];
 
 /** SQL: entries by the first 8 bytes of the fingerprint or run id (schema 8's indexes), then the whole value. @param param its placeholder or column */
 export const FINGERPRINT_KEY = (param: string): string => `substr(fingerprint, 1, 8) = substr(${param}, 1, 8) AND fingerprint = ${param}`;
-export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr(${param}, 1, 8) AND run_id = ${param}`;
+export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr(${param}, 1, 8) AND run_id = ${param} AND ${OUTSIDE_FILES}`;
 
 /**
  * A fingerprint (64 lowercase hex characters, src/ledger/rules.ts) as the ledger stores and compares it
@@ -454,9 +455,9 @@ export interface InsertRow {
 export const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source, time_ms, deadline_ms, run_id)
   VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source, @time_ms, @deadline_ms, @run_id)`;
 
-/** The latest earlier cash-out with this fingerprint that blocks a new one (src/ledger/rules.ts `blockingSql`). */
-export const BLOCKING = `SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')} AND kind = 'cashout'
-  AND ${blockingSql({ windowOn: '@windowOn = 1', since: '@since' })} ORDER BY id DESC LIMIT 1`;
+/** The latest earlier cash-out with this fingerprint that blocks a new one (src/ledger/rules.ts `blockingSql`), outside batch files or in one (src/ledger/batch-fingerprints.ts). */
+export const BLOCKING = `SELECT * FROM (SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')} AND ${OUTSIDE_FILES} AND kind = 'cashout' AND ${blockingSql(WINDOW)}
+  UNION ALL ${BLOCKING_FILE_ROWS} AND p.kind = 'cashout' AND ${blockingSql(WINDOW, (c) => `p.${c}`)}) ORDER BY id DESC LIMIT 1`;
 
 /** The latest entry that holds an order reference at a gateway (src/ledger/rules.ts `orderHeldSql`). */
 export const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;

@@ -23,6 +23,7 @@ import type { RunRecord } from './runs.js';
 import type { OwnerState } from './settle-rule.js';
 import type { BatchOutcome, LedgerEntry, LedgerQuery, ResolvedBy } from './schema.js';
 import type { BatchTextSpec, FinishedBatchText } from './batch-text.js';
+import type { ListedRows } from './batch-fingerprints.js';
 
 /**
  * Which runs pruning deletes (src/ledger/keeper.ts `RUNS_KEPT_MS`), as an SQL condition on a row of
@@ -158,6 +159,11 @@ export interface LedgerStatements {
   batchOutcomes(batchId: string, endpoint: string): Promise<BatchOutcome[]>;
   /** A finished batch's lines (src/ledger/batch-text.ts); a store without it (the team ledger) leaves the caller to {@link batchOutcomes}. */
   finishedBatchText?(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep?: boolean): Promise<FinishedBatchText | undefined>;
+  /**
+   * Lists the rows of a batch file at a gateway by fingerprint, in one synced write, unless they were listed
+   * (src/ledger/batch-fingerprints.ts); a store without it (the team ledger) needs no list.
+   */
+  listBatchRows?(batchId: string, endpoint: string, rows: ListedRows): Promise<void>;
   batchRows(batchId: string): Promise<LedgerEntry[]>;
   listUnknown(opts: { since?: string; kind?: PaymentKind }): Promise<LedgerEntry[]>;
   /** Writes a settlement; @returns the entry after it. */

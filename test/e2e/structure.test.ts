@@ -2,7 +2,8 @@
  * What the code's structure promises, checked on the built CLI: a bug inside paycli is reported
  * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
  * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
- * `history` on the local ledger loads nothing of the team ledger's, and its common lines no
+ * `history` on the local ledger loads nothing of the team ledger's nor the whole local store (only
+ * its listing, src/ledger/read.ts), and its common lines no
  * commander (the direct route, src/cli/history-direct.ts); a cash-out without a proxy loads
  * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it).
  */
@@ -61,6 +62,8 @@ describe('start-up', () => {
   ];
   /** The team ledger's connection and statements (src/ledger/pg/), which a local ledger's command never loads. */
   const TEAM_LEDGER: [string, RegExp] = ['the team ledger (src/ledger/pg/)', /PgCallError|pg_advisory/];
+  /** The whole local store (src/ledger/ledger.ts: its writes' pragmas), which `history`'s listing does not load (src/ledger/read.ts). */
+  const LOCAL_STORE: [string, RegExp] = ['the whole local store (src/ledger/ledger.ts)', /wal_autocheckpoint/];
   /** commander, which builds the command tree. */
   const COMMANDER: [string, RegExp] = ['commander', /CommanderError/];
 
@@ -74,10 +77,12 @@ describe('start-up', () => {
     }
   });
 
-  it('history --limit 20 loads no schemas, HTTP stack, config store, team ledger or node:v8', async () => {
+  it('history --limit 20 loads no schemas, HTTP stack, config store, team ledger, whole local store or node:v8', async () => {
+    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0); // a ledger to read
     const { code, chunks, external } = await loadedChunks(['history', '--limit', '20']);
     expect(code).toBe(0);
-    for (const [name, marker] of [...MARKERS.slice(0, 3), TEAM_LEDGER]) {
+    expect(external.some((m) => /better_sqlite3\.node$|^node:sqlite$/.test(m))).toBe(true); // the ledger was read
+    for (const [name, marker] of [...MARKERS.slice(0, 3), TEAM_LEDGER, LOCAL_STORE]) {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
     }
     expect(external.filter((m) => /^node:(https?|net|tls|v8)$/.test(m))).toEqual([]);
@@ -116,6 +121,7 @@ describe('start-up', () => {
     expect(code).toBe(0);
     expect([...chunks.values()].some((text) => MARKERS[0]![1].test(text))).toBe(true);
     expect([...chunks.values()].some((text) => MARKERS[3]![1].test(text))).toBe(true);
+    expect([...chunks.values()].some((text) => LOCAL_STORE[1].test(text))).toBe(true);
     expect(external.some((m) => /better_sqlite3\.node$|^node:sqlite$/.test(m))).toBe(true); // the ledger's SQLite driver
     expect(external.some((m) => /^node:(http|https|net)$/.test(m))).toBe(true);
   });

@@ -126,9 +126,10 @@ describe('a ledger created on a nearly full disk', () => {
    */
   function cutAfterPayments(file: string): void {
     const db = openSqlite(file);
-    // The schema of such an older paycli: no kept results lines (schema 7), whose triggers would take the schema past the first page.
+    // The schema of such an older paycli: no kept results lines (schema 7), whose triggers would take the schema past the first page,
+    // nor lists of batch rows (schema 9).
     for (const { name } of db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`).all() as { name: string }[]) db.exec(`DROP TRIGGER ${name}`);
-    db.exec('DROP TABLE batch_texts');
+    db.exec('DROP TABLE batch_texts; DROP TABLE batch_fingerprints; DROP TABLE batch_files; DROP TABLE batch_runs');
     db.pragma('journal_mode = DELETE');
     db.pragma('page_size = 4096');
     db.exec('VACUUM');

@@ -13,6 +13,7 @@ import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
 import { BLOCKING, INSERT, RUN_KEY, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import type { BeginInfo } from '../../src/ledger/schema.js';
+import { BATCH_FINGERPRINTS, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
 import { openSqlite } from '../helpers/ledger.js';
 
 const payment = (n: number, batch?: { batchId: string; batchRow: number }): BeginInfo => ({
@@ -76,8 +77,9 @@ describe('the local ledger on disk', () => {
     const old = openSqlite(file, { mustExist: false });
     old.exec(
       SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 7;')
-        .replace('CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));', 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
-        .replace('CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));', 'CREATE INDEX payments_by_run ON payments (run_id);'),
+        .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
+        .replace(BATCH_FINGERPRINTS, '')
+        .replace(RUN_INDEX, 'CREATE INDEX payments_by_run ON payments (run_id);'),
     );
     old.close();
     const first = Ledger.open({ create: true })!;

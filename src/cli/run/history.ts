@@ -5,9 +5,9 @@
  * whose outcome is unknown, after checking it at the gateway.
  */
 import { UsageError } from '../../core/errors.js';
-import { describeRun } from '../../ledger/runs.js';
-import type { LedgerContract } from '../../ledger/contract.js';
-import { ledgerPath, type LedgerEntry, type LedgerQuery } from '../../ledger/ledger.js';
+import type { LedgerListing } from '../../ledger/read.js';
+import { ledgerPath } from '../../ledger/files.js';
+import type { LedgerEntry, LedgerQuery } from '../../ledger/schema.js';
 import { statusWord } from '../../gateway/status-words.js';
 import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
@@ -309,7 +309,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   if (opts.csvDialect !== undefined && format !== 'csv') throw new UsageError(t('csv.dialectNeedsCsv'), { field: '--csv-dialect' });
   if ((format === 'csv' || format === 'ofx') && ctx.output.mode !== 'text') throw new UsageError(t('history.jsonAndFormat', format), { field: '--format' });
   registerSecretsOfConfig();
-  const ledger = await ctx.readLedger(opts.profile);
+  const ledger = await ctx.listLedger(opts.profile);
   await checkFilterProfile(opts.profile, ledger);
   const entries = () => (ledger ? ledger.iterate(query) : []);
   const docs = async function* () {
@@ -365,6 +365,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
   if (before && !before.completed && !opts.force) {
     const { owner, run } = await ledger.inFlight(before);
     if (owner === 'alive' || owner === 'unknown') {
+      const { describeRun } = await import('../../ledger/runs.js');
       throw new UsageError(t('history.inFlight', before.id, run ? describeRun(run) : ''), {
         field: '--force',
         hint: t('history.inFlightHint', owner === 'unknown'),
@@ -387,7 +388,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
  * matches"; a profile removed from the config file still names its payments in the ledger.
  * @throws UsageError `unknown_profile`
  */
-async function checkFilterProfile(profile: string | undefined, ledger: LedgerContract | undefined): Promise<void> {
+async function checkFilterProfile(profile: string | undefined, ledger: LedgerListing | undefined): Promise<void> {
   if (!profile) return;
   const inLedger = Boolean(ledger && (await ledger.query({ profile, limit: 1 })).length);
   checkProfile({ profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => name === profile && inLedger });

@@ -1,0 +1,108 @@
+/**
+ * The listing of `paycli history` (docs/architecture.md "The direct route of `history`"): a local
+ * ledger that is ready to read, opened with only what a read needs (the file checks of
+ * src/ledger/files.ts, the driver, history's query and rows of src/ledger/schema.ts), not the
+ * rules, runs and statements of the whole store (src/ledger/keeper.ts, src/ledger/ledger.ts),
+ * which a listing never uses (docs/speed.md "History's start-up").
+ *
+ * Every check of src/ledger/ledger.ts `Ledger.open` either runs here the same way (the data
+ * folder's and each file's checks, the same connection's pragmas) or sends the open to it: a team
+ * ledger, a `journal.jsonl` waiting to be imported, an empty file, a file that is not a paycli
+ * ledger, a schema other than this paycli's (older: migrated there; newer: refused there) or a log
+ * that is not write-ahead is opened again by the whole store, which gives its own message and exit
+ * code; SQLite's errors while opening (a damaged file, a busy ledger) are its errors, mapped by the
+ * same src/ledger/files.ts `ledgerFailure`. The connection is an ordinary one in write-ahead mode: it
+ * reads every committed payment, those still in another process's log included.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Connection } from '../core/sqlite/driver.js';
+import type { LedgerContract } from './contract.js';
+import { connect, ensureDataDir, inspectFile, journalPath, LEDGER_NAME, ledgerFailure } from './files.js';
+import { JOURNAL_NAME } from './journal.js';
+import { FORMAT, historyQuery, SCHEMA_VERSION, toEntry, type LedgerEntry, type LedgerQuery } from './schema.js';
+import { teamLedger } from './team.js';
+
+/** What `history`'s listing reads of a ledger: its entries, newest first (src/ledger/contract.ts). */
+export type LedgerListing = Pick<LedgerContract, 'query' | 'iterate'>;
+
+/**
+ * The ledger to list for `profile`, or undefined when nothing was recorded on this machine yet
+ * (as src/ledger/async-store.ts `openContractToRead`, which it calls for every case it does not
+ * take itself).
+ * @throws LedgerUnavailableError (exit 2), InterruptedError (Ctrl-C while a team ledger connects)
+ */
+export async function openListing(profile?: string): Promise<LedgerListing | undefined> {
+  if (!teamLedger(profile) && !existsSync(journalPath())) {
+    const dir = ensureDataDir(false, '');
+    if (!dir) return undefined;
+    const file = join(dir, LEDGER_NAME);
+    const st = inspectFile(file, '');
+    if (!st && !existsSync(join(dir, JOURNAL_NAME))) return undefined;
+    if (st && st.size > 0) {
+      inspectFile(`${file}-wal`, '');
+      inspectFile(`${file}-shm`, '');
+      const db = plainConnection(file);
+      if (db) return listing(db, file);
+    }
+  }
+  return (await import('./async-store.js')).openContractToRead(profile);
+}
+
+/**
+ * `file` opened as `Ledger.open` opens it, when it is this paycli's ledger at this schema in
+ * write-ahead mode; else undefined (closed), for the whole store to open.
+ * @throws LedgerUnavailableError, LedgerBusyError: SQLite's error while opening, as `Ledger.open` gives it
+ */
+function plainConnection(file: string): Connection | undefined {
+  let db: Connection | undefined;
+  try {
+    db = connect(file);
+    db.pragma('cell_size_check = ON');
+    db.pragma('trusted_schema = OFF');
+    db.pragma('cache_size = -2000');
+    if (db.pragma('journal_mode') === 'wal' && db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() === FORMAT && db.pragma('user_version') === SCHEMA_VERSION)
+      return db;
+    db.close();
+    return undefined;
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {
+      /* already failing */
+    }
+    throw ledgerFailure(err, file, '');
+  }
+}
+
+/** The entries of the ledger open on `db`, as src/ledger/ledger.ts `Ledger.iterate` reads them (its errors as its). */
+function listing(db: Connection, file: string): LedgerListing {
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      throw ledgerFailure(err, file, '');
+    }
+  };
+  async function* iterate(q: LedgerQuery): AsyncGenerator<LedgerEntry> {
+    const [sql, params] = historyQuery(q);
+    const rows = guard(() => db.prepare(sql).iterate(params));
+    try {
+      for (;;) {
+        const next = guard(() => rows.next());
+        if (next.done) return;
+        yield toEntry(next.value);
+      }
+    } finally {
+      rows.return?.();
+    }
+  }
+  return {
+    iterate,
+    async query(q) {
+      const out: LedgerEntry[] = [];
+      for await (const e of iterate(q)) out.push(e);
+      return out;
+    },
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * The identical-payment check finds the rows of batch files through their files' lists (schema version 9,
+ * src/ledger/batch-fingerprints.ts; docs/ledger-and-safety.md "How the ledger lies on disk"): a row listed ahead
+ * of its wave or only by the trigger, unknown at any age, `ok` within the window; a single cash-out identical
+ * to a batch row refused; `history`'s reuse of a reference; a ledger of version 8 brought up to date; and the
+ * batch layer lists the fingerprint the ledger records for each row, cash-out and cash-in.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LedgerKeeper } from '../../src/ledger/keeper.js';
+import { Ledger } from '../../src/ledger/ledger.js';
+import { BATCH_FINGERPRINTS, BatchFingerprintList, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
+import { paymentFingerprint, endpointIdentity } from '../../src/ledger/rules.js';
+import { INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import type { BeginInfo } from '../../src/ledger/schema.js';
+import { UsageError } from '../../src/core/errors.js';
+import { batchLedgerOf } from '../../src/batch/ledger.js';
+import { beginInfo } from '../../src/batch/row.js';
+import { BATCH_OPERATIONS } from '../../src/batch/outcome.js';
+import type { Settings } from '../../src/config/settings.js';
+import { openSqlite } from '../helpers/ledger.js';
+
+const TARGET = 'https://gw.example/transaction/cashout';
+const BATCH = 'cashout-0123456789abcdef';
+const payment = (n: number, batch?: { batchId: string; batchRow: number }): BeginInfo => ({
+  kind: 'cashout',
+  value: 100 + n,
+  target: TARGET,
+  sandbox: false,
+  profile: 'default',
+  pixKeyType: 2,
+  pixKey: `payee${n}@example.com`,
+  timeoutMs: 1000,
+  ...(batch ?? {}),
+});
+const MIN = 60_000;
+
+describe('batch rows in the identical-payment check', () => {
+  let dir: string;
+  let saved: string | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'paycli-batchfp-'));
+    saved = process.env.PAYCLI_DATA_DIR;
+    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
+    else process.env.PAYCLI_DATA_DIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a row listed ahead, and one listed only by the trigger, block while unknown at any age and when ok within the window; the fingerprint index holds no batch row', async () => {
+    const local = Ledger.open({ create: true, beforeSend: true })!;
+    const keeper = new LedgerKeeper(local);
+    try {
+      const list = new BatchFingerprintList();
+      for (const n of [1, 2, 3]) list.add(n, paymentFingerprint(payment(n)));
+      await keeper.listBatchRows(BATCH, endpointIdentity(TARGET), list.take());
+      const now = Date.now();
+      const wave = await keeper.recordMany([1, 2, 3].map((n) => payment(n, { batchId: BATCH, batchRow: n })));
+      const [a, b] = wave.map((r) => (r as { id: number }).id);
+      // another file's row, never listed ahead
+      const [other] = await keeper.recordMany([payment(7, { batchId: 'cashout-fedcba9876543210', batchRow: 1 })]);
+      const fp = (n: number) => paymentFingerprint(payment(n));
+      const year = 365 * 24 * 60 * MIN;
+      expect((await keeper.blockingCashOut(fp(1), 10, now + year))?.id).toBe(a); // no outcome: at any age
+      expect((await keeper.blockingCashOut(fp(7), 0, now + year))?.id).toBe((other as { id: number }).id); // window off: unknown still blocks
+      await keeper.endMany([
+        [a!, 'ok', {}],
+        [b!, 'unknown', {}],
+      ]);
+      expect((await keeper.blockingCashOut(fp(1), 10, now + 5 * MIN))?.id).toBe(a);
+      expect(await keeper.blockingCashOut(fp(1), 10, now + 11 * MIN)).toBeUndefined();
+      expect(await keeper.blockingCashOut(fp(1), 0, now)).toBeUndefined();
+      expect((await keeper.blockingCashOut(fp(2), 0, now + year))?.id).toBe(b);
+      expect(await keeper.blockingCashOut(fp(9), 10, now)).toBeUndefined();
+      // a single cash-out identical to a batch row is refused; with --allow-duplicate it names the row it overrides
+      const [refused] = await keeper.recordMany([payment(1)], { windowMin: 10 });
+      expect(refused).toBeInstanceOf(UsageError);
+      expect((refused as UsageError).code).toBe('duplicate_cashout');
+      const forced = await keeper.begin(payment(2), { windowMin: 10, allowDuplicate: true });
+      expect((await keeper.get(forced.id))?.overrides).toBe(b);
+    } finally {
+      await keeper.close();
+    }
+    const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
+    try {
+      expect(db.prepare('SELECT count(*) FROM batch_fingerprints').value()).toBe(4);
+      expect(db.prepare(`SELECT listed FROM batch_files WHERE batch_id = ?`).value(BATCH)).toBe(1);
+      expect(db.prepare(`SELECT listed FROM batch_files WHERE batch_id = 'cashout-fedcba9876543210'`).value()).toBe(0);
+      // the index lists the payments outside batch files only (here the forced single one)
+      const inIndex = db
+        .prepare(`SELECT count(*) FROM payments INDEXED BY payments_by_fingerprint8 WHERE (batch_id IS NULL OR batch_row IS NULL) AND substr(fingerprint, 1, 8) IS NOT NULL`)
+        .value();
+      expect(inIndex).toBe(1);
+      expect(db.pragma('integrity_check')).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('the reference of a batch row settled not sent by the gateway is reused by an identical single payment, as before', async () => {
+    const local = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(local);
+    try {
+      const now = Date.now();
+      const [row] = await keeper.recordMany([{ ...payment(4, { batchId: BATCH, batchRow: 4 }), orderId: 'paycli-ABCDEFGHJKMNPQRS-000000004' }]);
+      const id = (row as { id: number }).id;
+      await keeper.endMany([[id, 'unknown', {}]]);
+      local.settle({ id, outcome: 'not_sent', now: new Date().toISOString(), by: 'gateway', note: null, transactionId: null, status: null, message: null });
+      expect(await keeper.reusableOrderId(paymentFingerprint(payment(4)), now - MIN)).toBe('paycli-ABCDEFGHJKMNPQRS-000000004');
+      expect(await keeper.reusableOrderId(paymentFingerprint(payment(4)), now + MIN)).toBeUndefined();
+    } finally {
+      await keeper.close();
+    }
+  });
+
+  it('a run named only by batch rows is kept by the pruning of runs; a row moved into a file by an update is listed there and still blocks', async () => {
+    const local = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(local);
+    const db = openSqlite(local.file, { mustExist: true });
+    try {
+      const [row] = await keeper.recordMany([payment(5, { batchId: BATCH, batchRow: 5 })]);
+      const runId = (await keeper.get((row as { id: number }).id))!.runId!;
+      db.prepare(`UPDATE runs SET started_ms = 0, ended_ms = 0, batch_id = NULL WHERE id = ?`).run(runId);
+      db.prepare(`INSERT INTO runs (id, pid, host, started_ms, ended_ms) VALUES ('unused-run', 1, 'h', 0, 0)`).run();
+      expect(local.pruneRuns(Date.now())).toBe(1);
+      expect(db.prepare('SELECT id FROM runs ORDER BY id').all()).toEqual([{ id: runId }]);
+      const single = await keeper.begin(payment(6));
+      await keeper.end(single.id, 'ok');
+      db.prepare(`UPDATE payments SET batch_id = 'cashout-00000000000000aa', batch_row = 9 WHERE id = ?`).run(single.id);
+      expect((await keeper.blockingCashOut(paymentFingerprint(payment(6)), 10, Date.now()))?.id).toBe(single.id);
+      expect(
+        db.prepare(`SELECT count(*) FROM batch_fingerprints AS x JOIN batch_files AS f ON f.id = x.file WHERE f.batch_id = 'cashout-00000000000000aa' AND x.row = 9`).value(),
+      ).toBe(1);
+    } finally {
+      db.close();
+      await keeper.close();
+    }
+  });
+
+  it('a ledger of schema version 8 with batch rows is brought up to date: its rows listed, still blocking, the index holding the others only', async () => {
+    mkdirSync(join(dir, 'data'), { mode: 0o700 });
+    const file = join(dir, 'data', 'ledger.db');
+    const old = openSqlite(file, { mustExist: false });
+    const v8 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 8;')
+      .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));')
+      .replace(RUN_INDEX, 'CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));')
+      .replace(BATCH_FINGERPRINTS, '');
+    old.exec(v8);
+    expect(old.prepare(`SELECT count(*) FROM sqlite_schema WHERE name IN ('batch_files', 'batch_fingerprints')`).value()).toBe(0);
+    const now = Date.now();
+    const row = (n: number, batchRow: number | null) => ({
+      uuid: `old-${n}`,
+      time: new Date(now).toISOString(),
+      kind: 'cashout',
+      fingerprint: Buffer.from(paymentFingerprint(payment(n)), 'hex'),
+      value: 100 + n,
+      target: TARGET,
+      endpoint: endpointIdentity(TARGET),
+      sandbox: 0,
+      profile: 'default',
+      pix_key_type: 2,
+      pix_key: `payee${n}@example.com`,
+      recipient: null,
+      payer: null,
+      product: null,
+      order_id: null,
+      batch_id: batchRow === null ? null : BATCH,
+      batch_row: batchRow,
+      allow_duplicate: 0,
+      overrides: null,
+      pid: 1,
+      source: null,
+      time_ms: now,
+      deadline_ms: now + 1000,
+      run_id: batchRow === null ? null : 'run-of-the-file',
+    });
+    old.prepare(INSERT).run(row(1, 1));
+    old.prepare(INSERT).run(row(2, 2));
+    old.prepare(INSERT).run(row(3, null));
+    old.close();
+    const keeper = new LedgerKeeper(Ledger.open({ create: true })!);
+    try {
+      expect((await keeper.blockingCashOut(paymentFingerprint(payment(1)), 10, now + 365 * 24 * 60 * MIN))?.uuid).toBe('old-1');
+      expect((await keeper.blockingCashOut(paymentFingerprint(payment(2)), 0, now))?.uuid).toBe('old-2');
+      expect((await keeper.blockingCashOut(paymentFingerprint(payment(3)), 0, now))?.uuid).toBe('old-3');
+    } finally {
+      await keeper.close();
+    }
+    const db = openSqlite(file, { mustExist: true });
+    try {
+      expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT count(*) FROM batch_fingerprints').value()).toBe(2);
+      expect(db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_fingerprint8'`).value()).toMatch(/WHERE \(batch_id IS NULL OR batch_row IS NULL\)/);
+      expect(db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_run8'`).value()).toMatch(/WHERE \(batch_id IS NULL OR batch_row IS NULL\)/);
+      expect(db.prepare('SELECT run_id FROM batch_runs').all()).toEqual([{ run_id: 'run-of-the-file' }]);
+      expect(db.pragma('integrity_check')).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('the batch layer lists, before the first wave, the fingerprint the ledger records for each row (cash-out and cash-in)', async () => {
+    const settings = { profile: 'default', timeoutMs: 1000 } as Settings;
+    for (const kind of ['cashout', 'cashin'] as const) {
+      const op = BATCH_OPERATIONS[kind];
+      const target = `https://gw.example/transaction/${kind}`;
+      const batchId = `${kind}-0123456789abcdef`;
+      const keeper = new LedgerKeeper(Ledger.open({ create: true })!);
+      try {
+        const batch = batchLedgerOf(keeper, target);
+        const rows = [1, 2, 3].map((n) => ({
+          line: n + 1,
+          row: n,
+          orderId: `order-${kind}-${n}`,
+          ownOrderId: true,
+          body:
+            kind === 'cashout'
+              ? { value: 100 + n, pixKeyType: 2, pixKey: `payee${n}@example.com`, person: { name: `Payee ${n}` } }
+              : { value: 100 + n, payerName: `Payer ${n}`, payerDocument: '12345678909', productName: 'Product' },
+        }));
+        for (const r of rows) batch.noteRow!(kind, r.row, r.body);
+        const out = await batch.recordMany(
+          rows.map((r) => beginInfo(op as never, r as never, target, false, settings, batchId)),
+          { windowMin: 10, allowDuplicate: false },
+        );
+        expect(out.every((r) => !(r instanceof Error))).toBe(true);
+      } finally {
+        await keeper.close();
+      }
+      const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
+      try {
+        const pairs = db
+          .prepare(
+            `SELECT hex(x.fp8) AS listed, hex(substr(p.fingerprint, 1, 8)) AS recorded, f.listed AS ahead FROM payments AS p JOIN batch_files AS f ON f.batch_id = p.batch_id AND f.endpoint = p.endpoint JOIN batch_fingerprints AS x ON x.file = f.id AND x.row = p.batch_row WHERE p.batch_id = ?`,
+          )
+          .all(batchId) as Array<{ listed: string; recorded: string; ahead: number }>;
+        expect(pairs).toHaveLength(3);
+        for (const p of pairs) expect([p.listed, p.ahead]).toEqual([p.recorded, 1]);
+      } finally {
+        db.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * `history`'s listing of the local ledger (src/ledger/read.ts `openListing`): it reads what the
+ * whole store reads, the payments still in another connection's write-ahead log included, and a
+ * ledger it cannot take as it is (damaged, not paycli's, of a newer schema, empty) is refused with
+ * the whole store's error, message for message (src/ledger/async-store.ts `openContractToRead`).
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openContractToRead } from '../../src/ledger/async-store.js';
+import { LedgerKeeper } from '../../src/ledger/keeper.js';
+import { Ledger } from '../../src/ledger/ledger.js';
+import { openListing } from '../../src/ledger/read.js';
+import type { BeginInfo } from '../../src/ledger/schema.js';
+import { openSqlite } from '../helpers/ledger.js';
+
+const payment = (n: number): BeginInfo => ({
+  kind: 'cashout',
+  value: 100 + n,
+  target: 'https://gw.example/transaction/cashout',
+  sandbox: false,
+  profile: 'default',
+  pixKeyType: 2,
+  pixKey: `payee${n}@example.com`,
+  timeoutMs: 1000,
+});
+
+/** The error `fn` throws (its class and message), or 'no error'. */
+async function failure(fn: () => Promise<unknown>): Promise<string> {
+  try {
+    await fn();
+    return 'no error';
+  } catch (err) {
+    return `${(err as Error).constructor.name}: ${(err as Error).message}`;
+  }
+}
+
+describe("history's listing of the local ledger", () => {
+  let dir: string;
+  let file: string;
+  let saved: string | undefined;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'paycli-listing-'));
+    saved = process.env.PAYCLI_DATA_DIR;
+    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
+    file = join(dir, 'data', 'ledger.db');
+    const local = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(local);
+    for (let n = 1; n <= 3; n++) await keeper.begin(payment(n));
+    local.close();
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
+    else process.env.PAYCLI_DATA_DIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads every committed payment, those still in another connection's write-ahead log too, as the whole store reads them", async () => {
+    const writer = openSqlite(file);
+    try {
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.prepare('UPDATE payments SET value = 777 WHERE id = 3').run();
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+      const listing = (await openListing())!;
+      expect(listing).not.toBeInstanceOf(LedgerKeeper); // read without the whole store
+      const whole = (await openContractToRead())!;
+      const listed = await listing.query({ limit: -1 });
+      expect(listed.map((e) => [e.id, e.value])).toEqual([
+        [3, 777],
+        [2, 102],
+        [1, 101],
+      ]);
+      expect(listed).toEqual(await whole.query({ limit: -1 }));
+      const firstTwo: number[] = [];
+      for await (const e of listing.iterate({ limit: 2, kind: 'cashout' })) firstTwo.push(e.id);
+      expect(firstTwo).toEqual([3, 2]);
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('nothing to list where no ledger exists yet', async () => {
+    process.env.PAYCLI_DATA_DIR = join(dir, 'nothing-here');
+    expect(await openListing()).toBeUndefined();
+    mkdirSync(join(dir, 'nothing-here'), { mode: 0o700 });
+    expect(await openListing()).toBeUndefined();
+  });
+
+  const damages: Array<[string, () => void]> = [
+    ['a newer schema', () => sql('PRAGMA user_version = 99')],
+    ['not a paycli ledger', () => sql(`UPDATE meta SET value = 'something-else' WHERE key = 'format'`)],
+    ['an empty file', () => writeFileSync(file, '')],
+    ['not a database', () => writeFileSync(file, 'x'.repeat(4096))],
+    ["a database without the ledger's tables", () => sql('DROP TABLE meta')],
+  ];
+  for (const [what, damage] of damages) {
+    it(`${what}: refused with the whole store's error`, async () => {
+      damage();
+      const listed = await failure(() => openListing());
+      expect(listed).toMatch(/^LedgerUnavailableError: the payment ledger /);
+      expect(listed).toBe(await failure(() => openContractToRead()));
+    });
+  }
+
+  /** Runs `text` on the ledger with a connection of its own. */
+  function sql(text: string): void {
+    const db = openSqlite(file);
+    try {
+      db.exec(text);
+    } finally {
+      db.close();
+    }
+  }
+});
