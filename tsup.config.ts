@@ -15,8 +15,9 @@ const lazyChildProcessInCommander: Plugin = {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      contents: "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
+    build.onResolve({ filter: /^(node:)?dns$/ }, (args) => (/[\\/]node_modules[\\/]pg[\\/]/.test(args.importer) ? { path: 'dns', namespace: 'lazy-builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:${args.path}'))[key] });`,
       loader: 'js',
     }));
   },

@@ -54,8 +54,13 @@ stop_all() {
 }
 trap stop_all EXIT
 team_url="postgres://postgres@127.0.0.1:$port/postgres"
-PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs ledger migrate >/dev/null 2>&1
-node bin/paycli.cjs config set duplicate-window 0 >/dev/null 2>&1
+# The set-up commands write no code cache (src/cli/compile-cache.ts): an entry is written by the
+# first run that loads its chunk, with the functions that run used, so a `ledger migrate` run first
+# would leave the driver's chunks cached for the migration and the measured cash-outs compiling
+# theirs on every run (about 10 M instructions on Node 24, docs/speed.md "Team ledger"). Each
+# measured command's cache comes from its own warm-up runs, as on a machine that pays every day.
+NODE_DISABLE_COMPILE_CACHE=1 PAYCLI_LEDGER_URL=$team_url node bin/paycli.cjs ledger migrate >/dev/null 2>&1
+NODE_DISABLE_COMPILE_CACHE=1 node bin/paycli.cjs config set duplicate-window 0 >/dev/null 2>&1
 psql_cmd="${as_pg[*]} $pgbin/psql -h $pgdir -p $port -U postgres -d postgres -qAt -c"
 
 cashout_args=$BENCH_CASHOUT_ARGS

@@ -20,6 +20,7 @@ import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { callGateway } from '../gateway/client.js';
 import { isSandbox } from '../gateway/endpoint.js';
+import { proxyConfigured } from '../gateway/transport.js';
 import { whyNoLookup } from '../gateway/lookup.js';
 import type { Settings } from '../config/settings.js';
 import { planFor, type Operation, type ValidRow } from './check.js';
@@ -180,11 +181,13 @@ export class BatchEngine {
       close = () => s.close();
     }
     const agentOpts = { keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency };
+    // the proxy variables read once for the run, not once a request (src/gateway/transport.ts)
+    const direct = sandbox || !proxyConfigured();
     const agent = baseUrl.startsWith('https:') ? new HttpsAgent(agentOpts) : new HttpAgent(agentOpts);
-    this.rowRun = this.rowView(sandbox, async (s, path, body, schema, unknownAdvice, signal, onSent) => ({
-      ...(await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct: sandbox, agent, unknownAdvice, onSent })),
-      sandbox,
-    }));
+    this.rowRun = this.rowView(sandbox, async (s, path, body, schema, unknownAdvice, signal, onSent) => {
+      const r = await callGateway({ path, body, schema, settings: s, baseUrl, signal, direct, agent, unknownAdvice, onSent });
+      return { status: r.status, data: r.data, raw: r.raw, sandbox };
+    });
     return { agent, ...(close ? { close } : {}) };
   }
 
@@ -374,12 +377,15 @@ export class BatchEngine {
   private start(g: Ready): void {
     if (this.plan.rate) this.nextStart = Math.max(Date.now(), this.nextStart) + 1000 / this.plan.rate;
     const work = g.plan === 'resolve' ? resumeBatchRow(this.rowRun, g.row, g.prev!) : sendBatchRow(this.rowRun, g.row, g.id, g.witness);
-    const tracked: Promise<void> = work
-      .catch((err) => this.fail(err))
-      .finally(() => {
-        this.inflight.delete(tracked);
-        this.pump();
-      });
+    const ended = (): void => {
+      this.inflight.delete(tracked);
+      this.pump();
+    };
+    // one reaction a row (not a catch and a finally)
+    const tracked: Promise<void> = work.then(ended, (err) => {
+      this.fail(err);
+      ended();
+    });
     this.inflight.add(tracked);
   }
 

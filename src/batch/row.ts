@@ -66,31 +66,49 @@ export function beginInfo(
 export const START_WITHIN_MS = 10_000;
 
 /** The result of a created payment; checks what a single payment checks (status, amounts, BR Code), writes the PNG. */
-async function onCreated(op: Operation, row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<{ result: RowResult; attention: string[] }> {
+function onCreated(op: Operation, row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Created | Promise<Created> {
+  if (op.kind !== 'cashout') return onCashInCreated(row, res, base, qrDir);
+  // the checks of a single cash-out (src/cli/run/cashout.ts): status, gross, fee and net
+  const attention = cashOutAnswerProblems(row.body.value, res as unknown as CashOutResponse);
+  const result: RowResult = {
+    row: base.row,
+    line: base.line,
+    orderId: base.orderId,
+    outcome: attention.length ? 'needs_attention' : 'ok',
+    valueCents: base.valueCents,
+    transactionId: res.transactionId as number,
+    status: res.status as string,
+    feeCents: Number(res.tax),
+    netCents: Number(res.liquid),
+  };
+  if (attention.length) result.error = attention.join('; ');
+  return { result, attention };
+}
+
+/** What {@link onCreated} gives: the row's result, and what was wrong in the answer (recorded with it). */
+interface Created {
+  result: RowResult;
+  attention: string[];
+}
+
+/** {@link onCreated} for a cash-in: the BR Code's checks, and the PNG under `--qr-dir`. */
+async function onCashInCreated(row: ValidRow, res: Record<string, unknown>, base: RowResult, qrDir?: string): Promise<Created> {
   const out: RowResult = { ...base, outcome: 'ok', transactionId: res.transactionId as number };
   const attention: string[] = [];
-  if (op.kind === 'cashout') {
-    out.status = res.status as string;
-    out.feeCents = Number(res.tax);
-    out.netCents = Number(res.liquid);
-    // the checks of a single cash-out (src/cli/run/cashout.ts): status, gross, fee and net
-    attention.push(...cashOutAnswerProblems(row.body.value, res as unknown as CashOutResponse));
-  } else {
-    out.brCode = res.qrCode as string;
-    const { checkCashInBrCode } = await import('../pix/brcode-check.js');
-    attention.push(...checkCashInBrCode(res.qrCode as string, row.body.value).attention);
-    if (qrDir !== undefined) {
-      const { decodeQrImage } = await import('../pix/qr-image.js');
-      const png = decodeQrImage(res.qrCodeBase64 as string);
-      const file = join(qrDir, `row-${row.row}-${row.orderId}.png`);
-      if (!png) attention.push('qrCodeBase64 is not a base64 PNG image; no PNG written');
-      else {
-        try {
-          writeFileSync(file, png);
-          out.png = file;
-        } catch (err) {
-          attention.push(`${file} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-        }
+  out.brCode = res.qrCode as string;
+  const { checkCashInBrCode } = await import('../pix/brcode-check.js');
+  attention.push(...checkCashInBrCode(res.qrCode as string, row.body.value).attention);
+  if (qrDir !== undefined) {
+    const { decodeQrImage } = await import('../pix/qr-image.js');
+    const png = decodeQrImage(res.qrCodeBase64 as string);
+    const file = join(qrDir, `row-${row.row}-${row.orderId}.png`);
+    if (!png) attention.push('qrCodeBase64 is not a base64 PNG image; no PNG written');
+    else {
+      try {
+        writeFileSync(file, png);
+        out.png = file;
+      } catch (err) {
+        attention.push(`${file} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
       }
     }
   }
@@ -226,7 +244,8 @@ async function sendRecorded(run: RowRun, row: ValidRow, id: number | string, bas
     run.started(id);
     if (sent.created) {
       // the answer's problems are recorded with it: later runs report the row needs_attention until `history resolve`
-      const { result, attention } = await onCreated(op, row, sent.result.data as Record<string, unknown>, base, run.qrDir);
+      const created = onCreated(op, row, sent.result.data as Record<string, unknown>, base, run.qrDir);
+      const { result, attention } = created instanceof Promise ? await created : created;
       await steps.recordEnd(op.kind, ends, Number(id), sent, attention);
       return run.finish(result);
     }

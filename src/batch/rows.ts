@@ -8,7 +8,8 @@
  * rules of `--input` (src/payment/input.ts). Every row is then judged by the same schema as a single
  * payment (src/gateway/schemas.ts): this module only maps text to the body, it validates nothing itself.
  */
-import { createHash } from 'node:crypto';
+// crypto.hash: one call, no Hash object a row (the check hashes two texts a row)
+import { createHash, hash } from 'node:crypto';
 import { convertField, describeProblem, fieldOf, getPath, parseSplit, setPath, unknownFields, type FieldSpec } from '../gateway/fields.js';
 import { checkInputIntegers } from '../payment/input.js';
 import { parseStrictJson, StrictJsonError } from '../core/json-strict.js';
@@ -287,8 +288,17 @@ const ROW_DIGITS = 9;
  * @param row data row number, from 1
  */
 export function derivedOrderId(fileSha256: string, kind: 'cashin' | 'cashout', row: number): string {
-  const digest = createHash('sha256').update(`paycli-batch\n${fileSha256}\n${kind}`).digest();
-  return `paycli-${base32(digest, 16)}-${String(row).padStart(ROW_DIGITS, '0')}`;
+  return `${filePrefix(fileSha256, kind)}${String(row).padStart(ROW_DIGITS, '0')}`;
+}
+
+/** The part of {@link derivedOrderId} every row of a file shares (`paycli-<16 characters>-`), hashed once per file, not once a row. */
+let lastPrefix: { fileSha256: string; kind: string; prefix: string } | undefined;
+function filePrefix(fileSha256: string, kind: 'cashin' | 'cashout'): string {
+  if (lastPrefix?.fileSha256 !== fileSha256 || lastPrefix.kind !== kind) {
+    const digest = createHash('sha256').update(`paycli-batch\n${fileSha256}\n${kind}`).digest();
+    lastPrefix = { fileSha256, kind, prefix: `paycli-${base32(digest, 16)}-` };
+  }
+  return lastPrefix.prefix;
 }
 
 /**
@@ -312,12 +322,12 @@ export function rowIdentity(kind: 'cashin' | 'cashout', body: Record<string, unk
     kind === 'cashout'
       ? [body.value, body.pixKeyType, body.pixKey]
       : [body.value, body.payerDocument, body.productName, body.productDescription, getPath(body, 'splits') === undefined ? '' : JSON.stringify(body.splits)];
-  return createHash('sha256').update(JSON.stringify(key)).digest();
+  return hash('sha256', JSON.stringify(key), 'buffer');
 }
 
 /** The identity of a text (an order reference) for an {@link IdentitySet}: its SHA-256, 32 bytes. */
 export function textIdentity(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+  return hash('sha256', text, 'buffer');
 }
 
 /**

@@ -21,8 +21,13 @@
  *   unused for {@link PRUNE_AFTER_MS}, and the `node` folder of Node's own cache that paycli used before, are removed
  *   then: a machine that switches between Node lines keeps each line's folder); entries are read only when the folder
  *   belongs to the current user and nobody else can write to it.
- * - Entries are written when the process exits, only for chunks that compiled without a usable
- *   entry, each to a temporary file renamed into place (so concurrent runs never see half a file).
+ * - Entries are written when the process exits, each to a temporary file renamed into place (so
+ *   concurrent runs never see half a file): for chunks that compiled without a usable entry, and,
+ *   in a run that did so (a command this cache had not seen), for chunks whose entry this run
+ *   outgrew (it compiled functions the entry lacked: an entry first written by `paycli sandbox` or
+ *   `--help` holds only their functions, and a cash-out would compile its own again on every run).
+ *   Entries only grow, so they stop changing once every command in use has run; a run that loaded
+ *   no new chunk never makes data it will not write (docs/speed.md, "Entries that grow").
  * - Every failure is silent: the cache only ever makes paycli faster, never fail.
  * - `NODE_DISABLE_COMPILE_CACHE=1` (Node's own switch) turns it off.
  *
@@ -67,6 +72,8 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   // stack traces (--verbose) point where Node's own loader would.
   const columnOffset = -Module.wrap('\0').indexOf('\0');
   const toWrite: Array<{ script: Script; file: string }> = [];
+  // chunks whose entry was accepted, with that entry's length: rewritten at exit when this run grew them
+  const accepted: Array<{ script: Script; file: string; held: number }> = [];
   let readable: boolean | undefined;
   let base: ReturnType<typeof createRequire> | undefined;
   // string operations, not node:path's: this runs for every chunk (src/cli/chunk-resolve.ts says why)
@@ -82,6 +89,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     const cachedData = readable ? readEntry(file) : undefined;
     const script = new Script(Module.wrap(content), { filename, columnOffset, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) toWrite.push({ script, file });
+    else accepted.push({ script, file, held: cachedData.length });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const mod = this;
     // Every hashed chunk is in distDir: one base for require.resolve & co. serves them all.
@@ -102,6 +110,14 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
       const created = ensurePrivateDir(dir);
       if (created) pruneOtherVersions(dir);
       for (const { script, file } of toWrite) writeAtomically(file, script.createCachedData());
+      // This run loaded a chunk with no entry (a command this cache had not seen): rewrite the entries it
+      // outgrew. Only such a run looks: making the data of every chunk costs about 5% of a cash-out's instructions.
+      for (const { script, file, held } of accepted) {
+        // the data made now holds the functions taken from the entry and every one this run compiled besides:
+        // longer only when this run compiled code the entry lacked
+        const data = script.createCachedData();
+        if (data.length > held) writeAtomically(file, data);
+      }
     } catch {
       // a cache that cannot be written is no cache; paycli already did its work
     }

@@ -14,14 +14,14 @@
  */
 import type * as z from 'zod/mini';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from '../core/errors.js';
-import { errorBodySchema } from './schemas.js';
+import { errorBodySchema, parseAnswer } from './schemas.js';
 import { logger, isVerbose } from '../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../core/sanitize.js';
 import { causeChain, errorCodeOf } from '../core/error-cause.js';
 import { joinUrl } from './endpoint.js';
 import { REDACTED, redactUrl } from '../core/secrets.js';
 import type { Settings } from './connection.js';
-import { post, type TransportResponse } from './transport.js';
+import { post, Stop, type TransportResponse } from './transport.js';
 import { VERSION } from '../core/version.js';
 import { t } from '../core/i18n/index.js';
 
@@ -154,6 +154,39 @@ export interface GatewayResult<T> {
 }
 
 /**
+ * The exchanges in flight under each caller's signal: ONE listener per signal stops them all (a
+ * batch run's thousands of requests share its signal; a listener added and removed per request
+ * costs it measurably: docs/speed.md, "The batch send's CPU"). The listener stays for the
+ * signal's life and finds nothing to stop once its requests are over.
+ */
+const following = new WeakMap<AbortSignal, Set<Stop>>();
+
+/** Stops `stop` when `signal` aborts (at once if it has). */
+function follow(signal: AbortSignal, stop: Stop): void {
+  if (signal.aborted) return stop.abort(signal.reason);
+  let stops = following.get(signal);
+  if (stops === undefined) {
+    const all = new Set<Stop>();
+    stops = all;
+    following.set(signal, all);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const s of all) s.abort(signal.reason);
+        all.clear();
+      },
+      { once: true },
+    );
+  }
+  stops.add(stop);
+}
+
+/** The exchange of `stop` is over: `signal` no longer stops it. */
+function unfollow(signal: AbortSignal, stop: Stop): void {
+  following.get(signal)?.delete(stop);
+}
+
+/**
  * Sends one POST and validates the answer.
  * @throws AuthError (401/403), GatewayRefusedError (other 4xx), GatewayError (3xx, 5xx, not
  *   JSON, too large, wrong shape), NetworkError (no connection, reset, timeout),
@@ -176,24 +209,22 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
     return sent ? new NetworkError(t('net.afterSent', what, call.unknownAdvice), details, code) : new NetworkError(t('net.beforeSent', what), details, code);
   };
   const timeoutMs = call.settings.timeoutMs;
-  // One controller for the timeout and the caller's signal, released when the answer is read
-  // (AbortSignal.timeout/any cost a batch measurably per request on Node 20).
-  const controller = new AbortController();
-  const signal = controller.signal;
+  // One stop switch for the timeout and the caller's signal, released when the answer is read
+  // (an AbortController per request, or AbortSignal.timeout/any, cost a batch measurably: docs/speed.md).
+  const stop = new Stop();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+    stop.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
   }, timeoutMs);
   timer.unref();
-  const forward = () => controller.abort(call.signal!.reason);
-  if (call.signal?.aborted) forward();
-  else call.signal?.addEventListener('abort', forward, { once: true });
+  const caller = call.signal;
+  if (caller) follow(caller, stop);
   try {
     return await exchange();
   } finally {
     clearTimeout(timer);
-    call.signal?.removeEventListener('abort', forward);
+    if (caller) unfollow(caller, stop);
   }
 
   async function exchange(): Promise<GatewayResult<z.output<T>>> {
@@ -201,7 +232,7 @@ export async function callGateway<T extends z.ZodMiniType>(call: GatewayCall<T>)
     let res: TransportResponse;
     try {
       res = await post(
-        { method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), signal, timeoutMs, direct: call.direct, agent: call.agent },
+        { method, url: req.url, headers: req.headers, body: lookup ? undefined : JSON.stringify(req.body), stop, timeoutMs, direct: call.direct, agent: call.agent },
         () => {
           sent = true;
           call.onSent?.();
@@ -297,6 +328,7 @@ function readCapped(body: TransportResponse['body'], contentLength: string | str
       ended = true;
       reject(err);
     };
+    // plain listeners: each fires once at most (a repeat is ignored); no `once` wrapper per answer
     body.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_RESPONSE_BYTES) chunks.push(chunk);
@@ -305,14 +337,14 @@ function readCapped(body: TransportResponse['body'], contentLength: string | str
         body.destroy();
       }
     });
-    body.once('end', () => {
+    body.on('end', () => {
       if (ended) return;
       ended = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     });
-    body.once('error', fail);
+    body.on('error', fail);
     // Closed before its end without an error (a connection cut mid-body): as a stream iterator says it.
-    body.once('close', () => ended || fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    body.on('close', () => ended || fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
   });
 }
 
@@ -326,8 +358,8 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
     isJson = false;
   }
   const lookup = call.method === 'GET';
-  // What a failure means for the caller: a POST's outcome is unknown, a lookup just failed.
-  const unknownTail = lookup ? '' : t('gw.unknownTail', call.unknownAdvice);
+  // What a failure means for the caller: a POST's outcome is unknown, a lookup just failed (worded only for a failure).
+  const unknownTail = (): string => (lookup ? '' : t('gw.unknownTail', call.unknownAdvice));
   // The interface's error body, read only from an answer that is not a success (a 200's body has no message: parsing it costs a batch per row).
   const parsedMessage = isJson && status >= 300 ? errorBodySchema.safeParse(json) : undefined;
   const message = parsedMessage?.success ? sanitizeText(parsedMessage.data.message, true).trim() : undefined;
@@ -359,16 +391,16 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   }
   if (status >= 500) {
     const what = message ? `: ${message}` : isJson ? '' : t('gw.with', describeNonJson(headers, text));
-    throw new GatewayError(t('gw.failed', status, what, unknownTail), { status, maybeSent: !lookup });
+    throw new GatewayError(t('gw.failed', status, what, unknownTail()), { status, maybeSent: !lookup });
   }
   if (!isJson) {
-    throw new GatewayError(t('gw.notJson', status, describeNonJson(headers, text), unknownTail), { status, maybeSent: !lookup }, 'bad_response');
+    throw new GatewayError(t('gw.notJson', status, describeNonJson(headers, text), unknownTail()), { status, maybeSent: !lookup }, 'bad_response');
   }
-  const parsed = call.schema.safeParse(json);
+  const parsed = parseAnswer(call.schema, json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'} ${i.message}`);
     const field = parsed.error.issues[0]?.path.map(String).join('.');
-    throw new GatewayError(t('gw.shape', lookup, sanitizeText(issues.join('; '), true), unknownTail), { status, field, maybeSent: !lookup }, 'bad_response');
+    throw new GatewayError(t('gw.shape', lookup, sanitizeText(issues.join('; '), true), unknownTail()), { status, field, maybeSent: !lookup }, 'bad_response');
   }
   return { status, data: parsed.data as z.output<T>, raw: json };
 }

@@ -21,8 +21,8 @@ export interface TransportRequest {
   headers: Record<string, string>;
   /** The JSON text of a POST; absent for a GET. */
   body?: string;
-  /** Aborts the request: Ctrl-C or the overall timeout. */
-  signal: AbortSignal;
+  /** Stops the request: Ctrl-C or the overall timeout. */
+  stop: Stop;
   /** Timeout of each phase (connect, headers, body) on the proxy path, in milliseconds. */
   timeoutMs: number;
   /** Ignore proxy variables (the in-process sandbox on 127.0.0.1). */
@@ -32,6 +32,43 @@ export interface TransportRequest {
    * request has its own connection, closed after the answer.
    */
   agent?: Agent;
+}
+
+/**
+ * The stop switch of one exchange (src/gateway/client.ts sets it off on its timeout or on the
+ * caller's signal): one callback slot, set by the transport while the request is open. An
+ * `AbortController` with its `EventTarget` listeners per request costs a batch measurably
+ * (docs/speed.md, "The batch send's CPU"); the proxy path, which needs a real signal for undici,
+ * gets one from {@link Stop.signal}.
+ */
+export class Stop {
+  aborted = false;
+  /** Why it was stopped (an Error: the timeout's, or the caller's signal's reason). */
+  reason: unknown;
+  private hook: ((reason: unknown) => void) | undefined;
+
+  /** Stops the exchange (only the first call counts). */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const hook = this.hook;
+    this.hook = undefined;
+    hook?.(reason);
+  }
+
+  /** Calls `hook` once if the exchange is stopped; replaces any earlier hook. */
+  onAbort(hook: ((reason: unknown) => void) | undefined): void {
+    this.hook = hook;
+  }
+
+  /** An `AbortSignal` that aborts with this switch (the proxy path: undici takes a signal). */
+  signal(): AbortSignal {
+    const c = new AbortController();
+    if (this.aborted) c.abort(this.reason);
+    else this.hook = (reason) => c.abort(reason);
+    return c.signal;
+  }
 }
 
 /** The answer: status, headers and a body stream (bytes) that can be abandoned (`destroy()`). */
@@ -55,7 +92,7 @@ export function proxyConfigured(): boolean {
  * @param onSent called when the request may have reached the gateway: the connection to it is up
  *   (direct), or undici wrote this POST's headers (proxy; a CONNECT to the proxy does not count)
  */
-export async function post(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
+export function post(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
   return req.direct || !proxyConfigured() ? postDirect(req, onSent) : postViaProxy(req, onSent);
 }
 
@@ -88,41 +125,54 @@ function targetOf(url: string): Target {
   return target;
 }
 
-async function postDirect(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
+function postDirect(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
   const https = req.url.startsWith('https:');
-  const { request } = https ? (httpsModule ??= await import('node:https')) : (httpModule ??= await import('node:http'));
-  const { signal } = req;
-  if (signal.aborted) throw abortReason(signal);
+  const mod = https ? httpsModule : httpModule;
+  // node:http and node:https loaded on first use; after that, no await (a batch sends thousands)
+  if (mod === undefined) return loadHttp(https).then(() => postDirect(req, onSent));
+  const { stop } = req;
+  if (stop.aborted) return Promise.reject(abortReason(stop.reason));
   return new Promise((resolve, reject) => {
-    const r = request({
-      ...targetOf(req.url),
+    const target = targetOf(req.url);
+    const r = mod.request({
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
+      auth: target.auth,
       method: req.method ?? 'POST',
       headers: req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       agent: req.agent ?? false, // by default one connection, closed after the answer: nothing keeps the process alive
     });
-    // One listener on the signal, removed when the exchange is over (node:http's own `signal`
-    // option costs a batch measurably per request: docs/speed.md). Aborting destroys the request,
-    // its connection and the answer's body.
-    const abort = () => r.destroy(abortReason(signal));
-    const done = () => signal.removeEventListener('abort', abort);
+    // Stopping destroys the request, its connection and the answer's body; the hook is dropped
+    // when the exchange is over (request closed before an answer, or the answer's body closed).
+    const done = () => stop.onAbort(undefined);
     let answered = false; // then the answer's body, read by the caller, ends the exchange
-    signal.addEventListener('abort', abort, { once: true });
-    r.once('close', () => answered || done());
-    r.once('socket', (socket) => {
+    stop.onAbort((reason) => r.destroy(abortReason(reason)));
+    // plain listeners (each fires once at most, or its repeat is ignored): no `once` wrapper per request
+    r.on('close', () => answered || done());
+    r.on('socket', (socket) => {
       if ((socket as { connecting?: boolean }).connecting) socket.once(https ? 'secureConnect' : 'connect', onSent);
       else onSent();
     });
-    r.once('response', (res) => {
+    r.on('response', (res) => {
       answered = true;
-      res.once('close', done);
+      res.on('close', done);
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
     });
-    r.once('error', (err) => reject(signal.aborted ? abortReason(signal) : err));
+    r.on('error', (err) => reject(stop.aborted ? abortReason(stop.reason) : err));
     r.end(req.body);
   });
 }
 
+/** Loads `node:https` or `node:http` (the first request of a process). */
+async function loadHttp(https: boolean): Promise<void> {
+  if (https) httpsModule ??= await import('node:https');
+  else httpModule ??= await import('node:http');
+}
+
 async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<TransportResponse> {
+  const signal = req.stop.signal();
   // undici is CommonJS: in the bundle its dynamic import gives the exports as `default` only.
   const undici = await import('undici');
   const { EnvHttpProxyAgent, Pool, request } = (undici as unknown as { default?: typeof undici }).default ?? undici;
@@ -136,7 +186,7 @@ async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<
   const release = () => void dispatcher.destroy().catch(() => undefined);
   // undici does not give up a connection still being set up (a CONNECT to a silent proxy) when
   // the signal fires; destroying the dispatcher does.
-  req.signal.addEventListener('abort', release, { once: true });
+  signal.addEventListener('abort', release, { once: true });
   const target = new URL(req.url);
   const sent = (message: unknown) => {
     const r = (message as { request?: { method?: string; path?: string } }).request;
@@ -146,27 +196,27 @@ async function postViaProxy(req: TransportRequest, onSent: () => void): Promise<
   try {
     const res = await Promise.race([
       // a copy: undici's proxy agent adds `host` to the headers it is given, and the client keeps them across requests (src/gateway/client.ts `prepareRequest`)
-      request(req.url, { method: req.method ?? 'POST', headers: { ...req.headers }, body: req.body, dispatcher, signal: req.signal }),
-      rejectOnAbort(req.signal),
+      request(req.url, { method: req.method ?? 'POST', headers: { ...req.headers }, body: req.body, dispatcher, signal }),
+      rejectOnAbort(signal),
     ]);
     res.body.once('close', release);
     return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body };
   } catch (err) {
     release();
-    throw req.signal.aborted ? abortReason(req.signal) : err;
+    throw signal.aborted ? abortReason(signal.reason) : err;
   } finally {
     unsubscribe('undici:client:sendHeaders', sent);
   }
 }
 
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+function abortReason(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error('aborted');
 }
 
 /** A promise that rejects with the signal's reason once it aborts (never resolves). */
 function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise<never>((_resolve, reject) => {
-    if (signal.aborted) reject(abortReason(signal));
-    else signal.addEventListener('abort', () => reject(abortReason(signal)), { once: true });
+    if (signal.aborted) reject(abortReason(signal.reason));
+    else signal.addEventListener('abort', () => reject(abortReason(signal.reason)), { once: true });
   });
 }

@@ -80,6 +80,18 @@ export async function prepareLedgerEarly(profile?: string): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * One turn of the event loop while a team ledger {@link prepareLedger} started is still being
+ * opened; undefined (nothing to wait for) otherwise. A command loads and validates without
+ * giving the event loop a turn, so the database's answer to connecting would wait until the
+ * command needs the ledger: a turn here lets the driver read it and send the schema check
+ * (src/ledger/pg/connection.ts `connect`), which the database then runs while the command goes
+ * on (docs/speed.md, "Team ledger").
+ */
+export function ledgerTurn(): Promise<void> | undefined {
+  return preparing ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
+}
+
 /** The team ledger {@link prepareLedger} started, if any, handed over once (src/ledger/store.ts `openTeamLedger`). */
 export function takePrepared(): Promise<PgOpening> | undefined {
   const p = preparing;

@@ -152,6 +152,12 @@ export interface PipelineDeps {
    * nothing is thrown here.
    */
   prepareLedger?(profile?: string): void;
+  /**
+   * One turn of the event loop while a team ledger is being opened (undefined when none is): its
+   * connection reads what the database answered meanwhile and sends what comes next, so that the
+   * database works while the payment is validated (src/ledger/team.ts `ledgerTurn`).
+   */
+  ledgerTurn?(): Promise<void> | undefined;
   /** The ledger of the profile in use (its `ledger-url`, else the local one). */
   ledger(profile?: string): Promise<PaymentLedger>;
   /** Sends the request; `onSent` is called the moment it may have reached the gateway. */
@@ -176,12 +182,13 @@ export interface PipelineDeps {
 /** The real dependencies (the process's clock, config, ledger, HTTP client and terminal). */
 export async function realDeps(): Promise<PipelineDeps> {
   const { openContract } = await import('../ledger/async-store.js');
-  const { prepareLedger } = await import('../ledger/team.js');
+  const { prepareLedger, ledgerTurn } = await import('../ledger/team.js');
   const { resolveByOrder } = await import('../gateway/lookup.js');
   return {
     now: Date.now,
     settings: resolveRunSettings,
     prepareLedger,
+    ledgerTurn,
     ledger: openContract,
     send: sendRequest,
     ask: (s, o, a) => resolveByOrder(s, o, a),
@@ -285,13 +292,12 @@ export const steps = {
       const data = sent.result.data as { transactionId?: number | string; status?: unknown };
       const facts = paymentFacts(sent.result.data);
       const answer = attention.length ? { ...facts, attention: [...attention] } : facts;
-      await recordEnd(kind, entry, 'ok', () =>
-        ledger.end(entry, 'ok', {
-          ...(data.transactionId !== undefined ? { transactionId: data.transactionId } : {}),
-          ...(typeof data.status === 'string' ? { status: data.status } : {}),
-          ...(answer ? { answer } : {}),
-        }),
-      );
+      // built field by field (a batch records one a row): transactionId, status, answer, each when there is one
+      const details: EndDetails = {};
+      if (data.transactionId !== undefined) details.transactionId = data.transactionId;
+      if (typeof data.status === 'string') details.status = data.status;
+      if (answer) details.answer = answer;
+      await recordEnd(kind, entry, 'ok', () => ledger.end(entry, 'ok', details));
     } else await recordEnd(kind, entry, sent.outcome, () => ledger.end(entry, sent.outcome, sent.details));
   },
 };
@@ -305,17 +311,34 @@ export const steps = {
 export function paymentFacts(data: unknown): PaymentFacts | undefined {
   if (!data || typeof data !== 'object') return undefined;
   const d = data as Record<string, unknown>;
-  const cents = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : typeof v === 'string' && /^-?[0-9]{1,15}$/.test(v) ? Number(v) : undefined);
   const facts: PaymentFacts = {};
-  if (typeof d.qrCode === 'string') facts.qrCode = d.qrCode;
-  if (typeof d.externalId === 'string') facts.externalId = d.externalId;
-  if (typeof d.createdAt === 'string') facts.createdAt = d.createdAt;
-  for (const k of ['gross', 'tax', 'liquid'] as const) {
-    const c = cents(d[k]);
-    if (c !== undefined) facts[k] = c;
+  let any = false;
+  if (typeof d.qrCode === 'string') {
+    facts.qrCode = d.qrCode;
+    any = true;
   }
-  return Object.keys(facts).length ? facts : undefined;
+  if (typeof d.externalId === 'string') {
+    facts.externalId = d.externalId;
+    any = true;
+  }
+  if (typeof d.createdAt === 'string') {
+    facts.createdAt = d.createdAt;
+    any = true;
+  }
+  for (const k of FACT_CENTS) {
+    const c = factCents(d[k]);
+    if (c !== undefined) {
+      facts[k] = c;
+      any = true;
+    }
+  }
+  return any ? facts : undefined;
 }
+
+/** The amounts {@link paymentFacts} keeps, in this order. */
+const FACT_CENTS = ['gross', 'tax', 'liquid'] as const;
+/** Cents carried as a safe integer or as a string of at most 15 digits (interface §2.4), else undefined. */
+const factCents = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : typeof v === 'string' && /^-?[0-9]{1,15}$/.test(v) ? Number(v) : undefined);
 
 /** Minutes of the duplicate window (at least the default 10) within which an earlier order reference is reused. */
 const reuseWindowMs = (windowMin: number): number => Math.max(windowMin, 10) * 60_000;

@@ -82,6 +82,40 @@ describe('code cache', () => {
     expect(a).not.toBe(b);
   });
 
+  it('a cache first filled by another command grows to hold a cash-in: the first cash-in rewrites the shared entries it outgrew, later runs rewrite nothing', async () => {
+    // `--help` loads the command tree's chunk too, but runs few of its functions
+    const help = await runPaycli(['--help'], { env: env() });
+    expect(help.code).toBe(0);
+    const dir = v8Dir();
+    const { entry } = cliChunk();
+    const sizes = () => new Map(readdirSync(dir).map((e) => [e, statSync(join(dir, e)).size]));
+    const mtimes = () => new Map(readdirSync(dir).map((e) => [e, statSync(join(dir, e)).mtimeMs]));
+    const afterHelp = sizes();
+    const helpMtimes = mtimes();
+    expect(afterHelp.has(entry)).toBe(true);
+
+    await cashin(); // loads chunks --help did not (no entry yet): it checks the shared ones for growth
+    const grown = sizes();
+    expect(grown.get(entry)).toBeGreaterThan(afterHelp.get(entry)!);
+    expect(mtimes().get(entry)).not.toBe(helpMtimes.get(entry));
+    for (const [e, size] of afterHelp) expect(grown.get(e)).toBeGreaterThanOrEqual(size); // entries only grow
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+
+    // as much as a cache filled by a cash-in alone holds for that chunk, and more (the --help functions)
+    const own = join(home.dir, 'own-cache');
+    await cashin({ PAYCLI_CACHE_DIR: own });
+    const ownDir = join(own, `v8-${process.versions.v8}-${process.arch}`);
+    expect(grown.get(entry)).toBeGreaterThan(statSync(join(ownDir, entry)).size);
+
+    // converged: the same commands again rewrite nothing
+    const settled = mtimes();
+    await cashin();
+    expect((await runPaycli(['--help'], { env: env() })).code).toBe(0);
+    await cashin();
+    expect(mtimes()).toEqual(settled);
+    expect(sizes()).toEqual(grown);
+  });
+
   it('a corrupt entry is refused by V8: the run gives the same result and the entry is rewritten', async () => {
     const clean = await cashin({ NODE_DISABLE_COMPILE_CACHE: '1' });
     mkdirSync(join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`), { recursive: true, mode: 0o700 });

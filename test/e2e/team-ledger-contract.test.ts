@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import type { BeginInfo } from '../../src/ledger/schema.js';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
+import { cashOutFingerprint } from '../../src/ledger/rules.js';
 import { PgLedger } from '../../src/ledger/pg/ledger.js';
 import { PG_MIGRATIONS } from '../../src/ledger/pg/schema.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
@@ -52,6 +53,34 @@ it('recordMany refuses an identical cash-out and a held order reference in one g
     const e = (await keeper.get(forced.id))!;
     expect([e.outcome, e.transactionId, e.status, e.overrides]).toEqual(['ok', 9, '1', (first[0] as { id: number }).id]);
     expect(pg.sql('SELECT count(*) FROM paycli.payments')).toBe('4');
+  } finally {
+    await keeper.close();
+  }
+}, 120_000);
+
+it('the order reference a payment may reuse: read ahead with the identical-payment check, the same answers as asked alone', async () => {
+  const keeper = new LedgerKeeper(await PgLedger.open(pg.urlWithPassword, { beforeSend: true }));
+  try {
+    const p = payout(700, { orderId: 'o-r1' });
+    const fingerprint = cashOutFingerprint(p.target, { value: 700, pixKeyType: 1, pixKey: 'a@b.example' });
+    const attempt = await keeper.begin(p, { windowMin: 10 });
+    await keeper.end(attempt.id, 'unknown');
+    await keeper.resolve(attempt.id, 'not_sent', { by: 'gateway' });
+    const now = Date.now();
+    // after the check (read in the same round trip), then alone: the same answers
+    expect(await keeper.blockingCashOut(fingerprint, 10, now)).toBeUndefined();
+    expect(await keeper.reusableOrderId(fingerprint, now - 600_000)).toBe('o-r1');
+    expect(await keeper.reusableOrderId(fingerprint, now - 600_000)).toBe('o-r1');
+    expect(await keeper.blockingCashOut(fingerprint, 10, now)).toBeUndefined();
+    expect(await keeper.reusableOrderId(fingerprint, now + 60_000)).toBeUndefined(); // the attempt is older than that
+    // another fingerprint's read ahead answers nothing for this one
+    expect(await keeper.blockingCashOut('0'.repeat(64), 10, now)).toBeUndefined();
+    expect(await keeper.reusableOrderId(fingerprint, now - 600_000)).toBe('o-r1');
+    // a later entry took the reference: nothing to reuse, read ahead or not
+    await keeper.begin(payout(800, { orderId: 'o-r1' }), { windowMin: 10 });
+    expect(await keeper.blockingCashOut(fingerprint, 10, now)).toBeUndefined();
+    expect(await keeper.reusableOrderId(fingerprint, now - 600_000)).toBeUndefined();
+    expect(await keeper.reusableOrderId(fingerprint, now - 600_000)).toBeUndefined();
   } finally {
     await keeper.close();
   }

@@ -167,7 +167,20 @@ export class ResultsWriter {
 
   /** Writes one row's result (file, then stdout with `--json`); texts are redacted and sanitised; a sandbox run's rows say `sandbox`. */
   write(r: RowResult): void {
-    const clean: RowResult = { ...r, ...(r.error !== undefined ? { error: redact(sanitizeText(r.error, true)) } : {}), sandbox: this.sandbox };
+    const error = r.error !== undefined ? redact(sanitizeText(r.error, true)) : undefined;
+    if (this.jsonl || this.stdoutJson || this.dialect === 'br') this.writeCopy({ ...r, ...(error !== undefined ? { error } : {}), sandbox: this.sandbox });
+    else {
+      // the usual case (a CSV file): the cells straight from the result, no copy of it a row
+      const sep = this.sep;
+      let line = csvCell(r.row, sep);
+      for (let i = 1; i < COLUMNS.length - 2; i++) line += sep + csvCell(r[COLUMNS[i]!], sep);
+      this.pendingFile += `${line}${sep}${csvCell(error, sep)}${sep}${csvCell(this.sandbox, sep)}\n`;
+    }
+    if (this.pendingFile.length + this.pendingOut.length >= FLUSH_AT) this.flush();
+  }
+
+  /** {@link write} of a result with its texts cleaned and `sandbox` set: JSON Lines, the `br` dialect, `--json`. */
+  private writeCopy(clean: RowResult): void {
     const json = this.jsonl || this.stdoutJson ? JSON.stringify(clean) : '';
     if (this.jsonl) this.pendingFile += `${json}\n`;
     else if (this.dialect === 'br') this.pendingFile += `${BR_COLUMNS.map(([, f]) => csvCell(f(clean), this.sep)).join(this.sep)}\n`;

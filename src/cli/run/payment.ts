@@ -94,6 +94,7 @@ export async function narrowPayment<B extends PaymentBody, R>(spec: PaymentSpec<
   const dryRun = Boolean(flags.dryRun);
   // A team ledger connects while the payment is validated and confirmed (awaited at the pipeline's guard).
   if (!dryRun) deps.prepareLedger?.(run.send.profile);
+  await deps.ledgerTurn?.();
   const interactive = canPrompt(flags);
   if (!dryRun && interactive) announceSandbox(run.send);
   precheck?.();
@@ -101,6 +102,7 @@ export async function narrowPayment<B extends PaymentBody, R>(spec: PaymentSpec<
   const sources = bodySources(spec.fields, flags);
   // stdin is asked for only with --input: creating process.stdin costs a stream (and on a file, fs's streams) that a payment from flags never reads
   const body = (await validateBody(spec.fields, spec.requestSchema(), await gatherBody(spec.fields, sources, sources.input ? deps.stdin?.() : undefined), interactive)) as B;
+  await deps.ledgerTurn?.();
   if (!dryRun && !interactive) announceSandbox(run.send);
   return { body, run, dryRun, yes: Boolean(flags.yes), allowDuplicate: Boolean(flags.allowDuplicate), interactive };
 }

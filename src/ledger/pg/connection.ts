@@ -62,6 +62,8 @@ export type BeginAnswer = { id: number; earlier?: Record<string, unknown> } | { 
 
 /** A row as the driver gives it. */
 type Row = Record<string, unknown>;
+/** A statement and its values (`$1`...`$n`). */
+export type Statement = [sql: string, params: readonly unknown[]];
 /** One call of {@link PgConnection.call}: its operation and arguments. */
 export type Step = { op: string; args: unknown[] };
 
@@ -245,7 +247,7 @@ export class PgConnection {
   }
 
   /**
-   * Runs one operation (`query`, `begin`, `beginMany`, `endMany`, `register`, `insertMany`, `many`)
+   * Runs one operation (`query`, `queries`, `begin`, `beginMany`, `endMany`, `register`, `insertMany`, `many`)
    * within the time limit of one call; past it, the connection is let go.
    * @throws PgCallError (a database error keeps its SQLSTATE; `NO_ANSWER` past the limit)
    */
@@ -262,6 +264,8 @@ export class PgConnection {
     switch (op) {
       case 'query':
         return this.query(args[0] as string, args[1] as unknown[] | undefined);
+      case 'queries':
+        return this.queries(args[0] as Statement[]);
       case 'begin':
         return this.begin(args[0] as BeginArgs);
       case 'beginMany':
@@ -283,6 +287,16 @@ export class PgConnection {
     // A transaction's end forgets the endpoint locks it held.
     if (/^(BEGIN|COMMIT|ROLLBACK)\b/.test(sql)) this.lockedInTransaction.clear();
     return (await this.live().query(sql, params)).rows;
+  }
+
+  /**
+   * Several statements that only read, in one round trip: one simple query of the statements with
+   * their values as literals ({@link inline}), run in order; the first error stops the rest.
+   * @returns each statement's rows, in order
+   */
+  private async queries(list: readonly Statement[]): Promise<Row[][]> {
+    const c = this.live();
+    return rowsOf(await c.query(list.map(([sql, params]) => inline(c, sql, params)).join('; ')), list.length);
   }
 
   private async begin(a: BeginArgs): Promise<BeginAnswer> {
@@ -376,7 +390,7 @@ export class PgConnection {
 
   /**
    * Several operations in order (what a ledger kept pending, then the call it waits on): the answers
-   * in order; the first error stops the rest. A run's registration and the statement after it
+   * in order; the first error stops the rest. A run's registration and the statements after it
    * (a payment's first look at the ledger) go in one round trip ({@link registerThen}).
    */
   private async many(steps: readonly Step[]): Promise<unknown[]> {
@@ -385,9 +399,18 @@ export class PgConnection {
       const s = steps[i]!;
       if (s.op === 'many') throw new Error('no such operation: many inside many');
       const next = steps[i + 1];
-      const after = s.op === 'register' && next?.op === 'query' ? this.inlined(next.args[0] as string, next.args[1] as unknown[] | undefined) : undefined;
+      const reads: Statement[] | undefined =
+        s.op !== 'register'
+          ? undefined
+          : next?.op === 'query'
+            ? [[next.args[0] as string, (next.args[1] as unknown[] | undefined) ?? []]]
+            : next?.op === 'queries'
+              ? (next.args[0] as Statement[])
+              : undefined;
+      const after = reads && this.inlined(reads);
       if (after !== undefined) {
-        out.push(undefined, await this.registerThen(s.args[0] as unknown[], after));
+        const rows = await this.registerThen(s.args[0] as unknown[], after, reads!.length);
+        out.push(undefined, next!.op === 'query' ? rows[0] : rows);
         i++;
         continue;
       }
@@ -396,27 +419,27 @@ export class PgConnection {
     return out;
   }
 
-  /** One statement with its parameters as literals ({@link inline}), or undefined when it cannot be one (a transaction's own statement, a value of another type). */
-  private inlined(sql: string, params: unknown[] = []): string | undefined {
-    if (/^(BEGIN|COMMIT|ROLLBACK)\b/.test(sql)) return undefined;
+  /** Statements with their parameters as literals ({@link inline}), or undefined when they cannot be (a transaction's own statement, a value of another type). */
+  private inlined(list: readonly Statement[]): string | undefined {
+    if (list.some(([sql]) => /^(BEGIN|COMMIT|ROLLBACK)\b/.test(sql))) return undefined;
     try {
-      return inline(this.live(), sql, params);
+      const c = this.live();
+      return list.map(([sql, params]) => inline(c, sql, params)).join('; ');
     } catch {
       return undefined;
     }
   }
 
   /**
-   * {@link register}, then `statement` (its values as literals), in one round trip: a simple query
-   * of several statements, run in order, the first error stopping the rest. The registration's
-   * transaction commits before the statement runs, as when they are sent one after the other.
-   * @returns the statement's rows
+   * {@link register}, then `statements` (`count` of them, values as literals), in one round trip: a
+   * simple query of several statements, run in order, the first error stopping the rest. The
+   * registration's transaction commits before the statements run, as when they are sent one after the other.
+   * @returns each statement's rows
    */
-  private async registerThen(values: unknown[], statement: string): Promise<Row[]> {
+  private async registerThen(values: unknown[], statements: string, count: number): Promise<Row[][]> {
     const c = this.live();
     try {
-      const results = (await c.query(`BEGIN; SET LOCAL synchronous_commit TO off; ${inline(c, PG_RUN_REGISTER, values)}; COMMIT; ${statement}`)) as unknown as pg.QueryResult[];
-      return results[results.length - 1]!.rows;
+      return rowsOf(await c.query(`BEGIN; SET LOCAL synchronous_commit TO off; ${inline(c, PG_RUN_REGISTER, values)}; COMMIT; ${statements}`), count);
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -465,6 +488,12 @@ export class PgConnection {
     // The session ends with the Terminate message; a server that does not close its side soon after is not waited for.
     await bounded(c.end(), CLOSE_WAIT_MS, 'NO_ANSWER', '', () => this.destroy()).catch(() => this.destroy());
   }
+}
+
+/** The rows of the last `count` statements of a simple query (the driver answers one result, or an array of them for several statements). */
+function rowsOf(answer: pg.QueryResult | pg.QueryResult[], count: number): Row[][] {
+  const results = Array.isArray(answer) ? answer : [answer];
+  return results.slice(results.length - count).map((r) => r.rows);
 }
 
 /** A driver's error as a {@link PgCallError} (its message and code kept). */

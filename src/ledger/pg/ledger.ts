@@ -29,8 +29,8 @@ import type { RunRecord } from '../runs.js';
 import type { OwnerState } from '../settle-rule.js';
 import { ATTENTION_SQL, clip, type BatchOutcome, type LedgerEntry, type LedgerQuery, type Row } from '../schema.js';
 import { prunableRunSql, type Checked, type EndRow, type LedgerStatements, type NewPayment, type SettleRow, type StoredRun } from '../statements.js';
-import { PG_BLOCKING, PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
-import { patiently, type BeginAnswer, type PgConnection, type Step } from './connection.js';
+import { PG_BLOCKING, PG_REUSABLE, PG_REUSABLE_LIMIT, PG_RUN_PROBE, PG_SCHEMA_VERSION } from './schema.js';
+import { patiently, type BeginAnswer, type PgConnection, type Statement, type Step } from './connection.js';
 import { startOpening, type PgOpening } from './opening.js';
 import { ledgerWhere, pgFailure } from './failure.js';
 import { beginArgs, checkedOf, endColumns, endValues, insertColumns, insertRows, PUSH_COLUMNS, PUSH_TYPES, pushRows, queryWhere, toPgEntry, toPgRun } from './rows.js';
@@ -39,6 +39,9 @@ export { ledgerWhere, pgFailure } from './failure.js';
 export { toPgEntry } from './rows.js';
 
 export { PG_CONNECT_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS, type PgOpening } from './opening.js';
+
+/** How long what {@link PgLedger.blocking} read ahead stays usable (ms): the payment asks for it at once. */
+const READ_AHEAD_MS = 2000;
 
 /** This process as a run of the team ledger. */
 interface PgRun extends RunRecord {}
@@ -61,6 +64,8 @@ export class PgLedger implements LedgerStatements {
   private tail: Promise<unknown> = Promise.resolve();
   /** True once this process recorded a payment here: from then on an interrupted wait no longer says "nothing was sent". */
   private recorded = false;
+  /** What {@link blocking} read ahead (the reusable attempts, newest first) for the next call, if it is {@link reusableOrderId} (src/payment/pipeline.ts). */
+  private readAhead: { fingerprint: string; rows: Row[]; atMs: number } | undefined;
 
   private constructor(where: string, conn: PgConnection, note: string) {
     this.file = where;
@@ -209,6 +214,7 @@ export class PgLedger implements LedgerStatements {
    * Ctrl-C stops it). A driver's error becomes a LedgerUnavailableError whose message ends with `note`.
    */
   private serial<T>(fn: () => Promise<T>, note = this.note): Promise<T> {
+    this.readAhead = undefined;
     const run = async (): Promise<T> => {
       try {
         return await patiently(fn(), this.file, this.recorded ? '' : note, () => this.conn.destroy());
@@ -253,8 +259,15 @@ export class PgLedger implements LedgerStatements {
     return this.me?.id;
   }
 
+  /** Also reads ahead what {@link reusableOrderId} asks next, in the same round trip. */
   async blocking(fingerprint: string, windowOn: boolean, sinceMs: number): Promise<LedgerEntry | undefined> {
-    const row = (await this.serial(() => this.q(PG_BLOCKING, [fingerprint, windowOn, sinceMs])))[0];
+    const reads: Statement[] = [
+      [PG_BLOCKING, [fingerprint, windowOn, sinceMs]],
+      [PG_REUSABLE, [fingerprint, null]],
+    ];
+    const [blocking, reusable] = await this.serial(() => this.call<Row[][]>('queries', reads));
+    this.readAhead = { fingerprint, rows: reusable!, atMs: Date.now() };
+    const row = blocking![0];
     return row ? toPgEntry(row) : undefined;
   }
 
@@ -361,17 +374,16 @@ export class PgLedger implements LedgerStatements {
     }
   }
 
-  reusableOrderId(fingerprint: string, sinceMs: number): Promise<string | undefined> {
-    return this.serial(
-      async () =>
-        (
-          await this.q(
-            `SELECT order_id FROM paycli.payments AS p WHERE fingerprint = $1 AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= $2
-             AND NOT EXISTS (SELECT 1 FROM paycli.payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`,
-            [fingerprint, sinceMs],
-          )
-        )[0]?.order_id as string | undefined,
-    );
+  /** From what {@link blocking} read ahead just before, when it can tell; else one statement. */
+  async reusableOrderId(fingerprint: string, sinceMs: number): Promise<string | undefined> {
+    const ahead = this.readAhead;
+    this.readAhead = undefined;
+    if (ahead && ahead.fingerprint === fingerprint && Date.now() - ahead.atMs <= READ_AHEAD_MS) {
+      const hit = ahead.rows.find((r) => r.time_ms !== null && Number(r.time_ms) >= sinceMs);
+      // Fewer rows than the limit: every candidate was read, so none found means none.
+      if (hit || ahead.rows.length < PG_REUSABLE_LIMIT) return hit?.order_id as string | undefined;
+    }
+    return (await this.serial(() => this.q(PG_REUSABLE, [fingerprint, sinceMs])))[0]?.order_id as string | undefined;
   }
 
   async get(id: number, forUpdate = false): Promise<LedgerEntry | undefined> {

@@ -213,6 +213,18 @@ export const PG_INSERT = `INSERT INTO paycli.payments (${PG_INSERT_COLUMNS.join(
 export const PG_BLOCKING = `SELECT * FROM paycli.payments WHERE fingerprint = $1 AND kind = 'cashout'
   AND ${blockingSql({ windowOn: '$2::boolean', since: '$3::bigint' })} ORDER BY id DESC LIMIT 1`;
 
+/** At most how many attempts {@link PG_REUSABLE} answers. */
+export const PG_REUSABLE_LIMIT = 20;
+
+/**
+ * The attempts of a payment whose order reference can be used again, newest first (the gateway
+ * said it never got them, and no later entry took their reference): $1 fingerprint, $2 since
+ * (epoch ms; NULL: any time, for a read ahead that filters by time itself). The first one is
+ * the reference to reuse (src/payment/pipeline.ts).
+ */
+export const PG_REUSABLE = `SELECT order_id, time_ms FROM paycli.payments AS p WHERE fingerprint = $1::text AND outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL
+  AND ($2::bigint IS NULL OR time_ms >= $2::bigint) AND NOT EXISTS (SELECT 1 FROM paycli.payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT ${PG_REUSABLE_LIMIT}`;
+
 /** The latest open or created entry with an order reference at a gateway: $1 order reference, $2 endpoint. */
 export const PG_ORDER_TAKEN = `SELECT * FROM paycli.payments WHERE order_id = $1 AND endpoint = $2 AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;
 

@@ -1,0 +1,134 @@
+/**
+ * A cash-out's answer is checked by `parseAnswer` (src/gateway/schemas.ts): a fast path for the
+ * answers the schema accepts, zod for the rest. Both must give the same result for every answer:
+ * accepted or not, and the same output object (the interface's fields first, then the others as
+ * received). Checked here against zod's own parse of the same schema over many answers, sound and
+ * broken, built from every kind of value each field can hold. The answer's money checks
+ * (src/gateway/answers.ts) decide a sound answer in numbers where they are exact: the same verdict
+ * as the rules in BigInt, over amounts around every bound.
+ */
+import { describe, expect, it } from 'vitest';
+import { cashOutAnswerProblems } from '../../src/gateway/answers.js';
+import { acceptedCashOut, cashOutResponseSchema, parseAnswer } from '../../src/gateway/schemas.js';
+
+const sound = { transactionId: 7, gross: 1000, tax: '25', liquid: '975', status: '0', createdAt: '2026-11-27T09:00:00.000Z' };
+
+/** Values a field may hold in a hostile or sloppy answer. */
+const VALUES: unknown[] = [
+  undefined,
+  null,
+  0,
+  -5,
+  7,
+  1.5,
+  2 ** 53,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  '',
+  '0',
+  '1',
+  '2',
+  '4',
+  '5',
+  '-12',
+  '12a',
+  ' 12',
+  '1e3',
+  '100',
+  true,
+  [],
+  {},
+  [1],
+  '2026-11-27T09:00:00Z',
+  '2026-11-27T09:00:00.123456Z',
+  '2026-11-27T09:00:00+00:00',
+  '2026-11-27 09:00:00Z',
+  '2026-02-30T09:00:00Z',
+  '2024-02-29T09:00:00Z',
+  '2026-11-27T24:00:00Z',
+  '2026-11-27T09:00Z',
+];
+
+/** zod's verdict and output for `json`, as parseAnswer must give it. */
+function viaZod(json: unknown): { success: boolean; data?: unknown; keys?: string[] } {
+  const r = cashOutResponseSchema.safeParse(json);
+  return r.success ? { success: true, data: r.data, keys: Object.keys(r.data) } : { success: false };
+}
+
+function viaParseAnswer(json: unknown): { success: boolean; data?: unknown; keys?: string[] } {
+  const r = parseAnswer(cashOutResponseSchema, json);
+  return r.success ? { success: true, data: r.data, keys: Object.keys(r.data as object) } : { success: false };
+}
+
+describe('a cash-out answer: the fast path and zod agree', () => {
+  it('know the same fields: a field added to the schema must be added to the fast path (and to `sound` here)', () => {
+    expect(Object.keys(cashOutResponseSchema.shape).sort()).toEqual(Object.keys(sound).sort());
+    expect(acceptedCashOut(sound)).toBeDefined();
+  });
+
+  it('on every value of every field (one field changed at a time)', () => {
+    let accepted = 0;
+    for (const field of Object.keys(sound)) {
+      for (const v of VALUES) {
+        const answer: Record<string, unknown> = { ...sound, [field]: v };
+        if (v === undefined) delete answer[field];
+        const want = viaZod(answer);
+        expect(viaParseAnswer(answer), `${field} = ${JSON.stringify(v)}`).toEqual(want);
+        if (want.success) accepted++;
+      }
+    }
+    expect(accepted).toBeGreaterThan(20);
+  });
+
+  it('on answers that are not objects, and on extra fields (kept, in order, after the interface fields)', () => {
+    for (const answer of [null, 7, 'x', [], [sound], true]) expect(viaParseAnswer(answer)).toEqual(viaZod(answer));
+    const extra = JSON.parse(
+      '{"success":true,"transactionId":7,"orderId":"a-1","gross":1000,"tax":"25","liquid":"975","status":"1","createdAt":"2026-11-27T09:00:00Z","__proto__":{"x":1},"nested":{"a":[1]}}',
+    );
+    const want = viaZod(extra);
+    expect(want.success).toBe(true);
+    expect(viaParseAnswer(extra)).toEqual(want);
+    expect(acceptedCashOut(extra)).toBeDefined();
+    const data = parseAnswer(cashOutResponseSchema, extra).data as Record<string, unknown>;
+    expect(data).not.toBe(extra);
+    expect(data.nested).toBe(extra.nested);
+  });
+
+  it('leaves every answer it does not accept to zod, whose issues say why', () => {
+    const r = parseAnswer(cashOutResponseSchema, { ...sound, tax: 25 });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(['tax']);
+  });
+});
+
+describe("a cash-out answer's money checks: numbers where exact, BigInt otherwise, one verdict", () => {
+  /** The rules of src/gateway/answers.ts in BigInt: sound when nothing is wrong. */
+  const soundByRules = (requested: number, a: { gross: number; tax: string; liquid: string; status: string }): boolean => {
+    const gross = BigInt(a.gross);
+    const tax = BigInt(a.tax);
+    return (a.status === '0' || a.status === '1') && gross === BigInt(requested) && tax >= 0n && tax <= gross && gross - tax === BigInt(a.liquid);
+  };
+  const big = Number.MAX_SAFE_INTEGER;
+  const grosses = [0, 1, 1000, 2 ** 52, 2 ** 52 + 1, big, -1000];
+  const cents = (n: bigint): string[] => [String(n), String(n + 1n), String(n - 1n)];
+
+  it('gives the same verdict as the rules, and problems only when they find some', () => {
+    let sound = 0;
+    for (const gross of grosses) {
+      for (const requested of [gross, gross - 1, 1000]) {
+        const g = BigInt(gross);
+        for (const tax of ['0', '-0', '25', '-1', '999999999999999', '1000000000000000', ...cents(g)]) {
+          for (const liquid of [...cents(g - BigInt(tax)), '0', '9999999999999999']) {
+            for (const status of ['0', '1', '2', '4'] as const) {
+              const answer = { gross, tax, liquid, status };
+              const problems = cashOutAnswerProblems(requested, answer);
+              expect(problems.length === 0, JSON.stringify({ requested, ...answer })).toBe(soundByRules(requested, answer));
+              if (problems.length === 0) sound++;
+            }
+          }
+        }
+      }
+    }
+    expect(sound).toBeGreaterThan(50);
+  });
+});
