@@ -520,10 +520,15 @@ export class Ledger implements SyncStatements {
   *iterate(q: LedgerQuery): Generator<LedgerEntry> {
     const [sql, params] = historyQuery(q);
     const rows = this.guard(() => this.stmt(sql).iterate(params));
-    for (;;) {
-      const next = this.guard(() => rows.next());
-      if (next.done) return;
-      yield toEntry(next.value);
+    try {
+      for (;;) {
+        const next = this.guard(() => rows.next());
+        if (next.done) return;
+        yield toEntry(next.value);
+      }
+    } finally {
+      // Ended early (a caller's error, a `break`): the statement lets the connection go, or closing it would throw "busy".
+      rows.return?.();
     }
   }
 

@@ -86,4 +86,13 @@ describe('the ledger contract over the local ledger', () => {
     expect(iterated).toEqual(listed);
     expect(listed.map((e) => e.id)).toEqual([...listed.map((e) => e.id)].sort((x, y) => y - x));
   });
+
+  it('an iteration ended early lets the connection go: it closes, where it threw "busy" before (`ledger push` failing part-way)', () => {
+    const store = Ledger.open({ create: false })!;
+    const entries = store.iterate({ limit: -1 });
+    expect(entries.next().done).toBe(false);
+    entries.return(undefined);
+    expect(store.meta('format')).toBeDefined(); // another statement runs: the iteration's statement was reset
+    expect(() => store.close()).not.toThrow();
+  });
 });

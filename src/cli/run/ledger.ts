@@ -56,15 +56,14 @@ export async function run(opts: GlobalFlags, { command }: RunContext): Promise<O
   try {
     const runs = new Map(opened.runs().map((r) => [r.id, r]));
     let total = 0;
-    const added = await pg.push(
-      (function* () {
-        for (const e of opened.iterate({ limit: -1 })) {
-          total++;
-          yield e;
-        }
-      })(),
-      (id) => runs.get(id),
-    );
+    const entries = (function* () {
+      for (const e of opened.iterate({ limit: -1 })) {
+        total++;
+        yield e;
+      }
+    })();
+    // A push that fails part-way leaves the local read open: ended here, so the local ledger closes and the push's own error is the one reported.
+    const added = await pg.push(entries, (id) => runs.get(id)).finally(() => entries.return(undefined));
     const said = t('team.pushed', added, total, pg.file, total - added);
     return output({ entries: total, added }, '', { after: () => logger.notice(said) });
   } finally {
