@@ -2,9 +2,13 @@
  * Reads a paycli ledger from a test (read-only, closed at once), and writes into it what a test
  * needs to arrange (an entry recorded earlier than now).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { openConnection } from '../../src/core/sqlite/connect.js';
 import type { Connection } from '../../src/core/sqlite/driver.js';
+import type { BeginInfo } from '../../src/ledger/schema.js';
 
 /** A connection to a SQLite file through paycli's own driver seam (the driver this Node uses, as paycli does). */
 export function openSqlite(file: string, opts: { readonly?: boolean; mustExist?: boolean } = {}): Connection {
@@ -38,4 +42,46 @@ export function ledgerRun(dataDir: string, sql: string, ...params: unknown[]): v
 export function ageEntries(dataDir: string, minutes: number): void {
   const t = Date.now() - minutes * 60_000;
   ledgerRun(dataDir, 'UPDATE payments SET time = ?, time_ms = ?, deadline_ms = ? + 30000', new Date(t).toISOString(), t, t);
+}
+
+/**
+ * A cash-out as a ledger test records it: `n` makes it distinct (100 + n cents, a PIX key of its own);
+ * `extra` adds or overrides fields (a batch row's `batchId` and `batchRow`, an order reference).
+ */
+export const samplePayment = (n: number, extra: Partial<BeginInfo> = {}): BeginInfo => ({
+  kind: 'cashout',
+  value: 100 + n,
+  target: 'https://gw.example/transaction/cashout',
+  sandbox: false,
+  profile: 'default',
+  pixKeyType: 2,
+  pixKey: `payee${n}@example.com`,
+  timeoutMs: 1000,
+  ...extra,
+});
+
+/**
+ * Gives each test of the calling `describe` a temporary folder of its own, with `PAYCLI_DATA_DIR` set to its
+ * `data` subfolder (not created); after the test the variable is restored and the folder removed.
+ * @param prefix the temporary folder's name prefix
+ * @returns the current test's folder as `.dir`
+ */
+export function useDataDir(prefix: string): { readonly dir: string } {
+  let dir = '';
+  let saved: string | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    saved = process.env.PAYCLI_DATA_DIR;
+    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
+    else process.env.PAYCLI_DATA_DIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+  };
 }

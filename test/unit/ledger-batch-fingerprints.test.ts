@@ -5,51 +5,27 @@
  * to a batch row refused; `history`'s reuse of a reference; a ledger of version 8 brought up to date; and the
  * batch layer lists the fingerprint the ledger records for each row, cash-out and cash-in.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger } from '../../src/ledger/ledger.js';
 import { BATCH_FINGERPRINTS, BatchFingerprintList, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
 import { paymentFingerprint, endpointIdentity } from '../../src/ledger/rules.js';
 import { INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
-import type { BeginInfo } from '../../src/ledger/schema.js';
 import { UsageError } from '../../src/core/errors.js';
 import { batchLedgerOf } from '../../src/batch/ledger.js';
 import { beginInfo } from '../../src/batch/row.js';
 import { BATCH_OPERATIONS } from '../../src/batch/outcome.js';
 import type { Settings } from '../../src/config/settings.js';
-import { openSqlite } from '../helpers/ledger.js';
+import { openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
 
 const TARGET = 'https://gw.example/transaction/cashout';
 const BATCH = 'cashout-0123456789abcdef';
-const payment = (n: number, batch?: { batchId: string; batchRow: number }): BeginInfo => ({
-  kind: 'cashout',
-  value: 100 + n,
-  target: TARGET,
-  sandbox: false,
-  profile: 'default',
-  pixKeyType: 2,
-  pixKey: `payee${n}@example.com`,
-  timeoutMs: 1000,
-  ...(batch ?? {}),
-});
 const MIN = 60_000;
 
 describe('batch rows in the identical-payment check', () => {
-  let dir: string;
-  let saved: string | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'paycli-batchfp-'));
-    saved = process.env.PAYCLI_DATA_DIR;
-    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
-  });
-  afterEach(() => {
-    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
-    else process.env.PAYCLI_DATA_DIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = useDataDir('paycli-batchfp-');
 
   it('a row listed ahead, and one listed only by the trigger, block while unknown at any age and when ok within the window; the fingerprint index holds no batch row', async () => {
     const local = Ledger.open({ create: true, beforeSend: true })!;
@@ -85,7 +61,7 @@ describe('batch rows in the identical-payment check', () => {
     } finally {
       await keeper.close();
     }
-    const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
+    const db = openSqlite(join(tmp.dir, 'data', 'ledger.db'), { mustExist: true });
     try {
       expect(db.prepare('SELECT count(*) FROM batch_fingerprints').value()).toBe(4);
       expect(db.prepare(`SELECT listed FROM batch_files WHERE batch_id = ?`).value(BATCH)).toBe(1);
@@ -142,8 +118,8 @@ describe('batch rows in the identical-payment check', () => {
   });
 
   it('a ledger of schema version 8 with batch rows is brought up to date: its rows listed, still blocking, the index holding the others only', async () => {
-    mkdirSync(join(dir, 'data'), { mode: 0o700 });
-    const file = join(dir, 'data', 'ledger.db');
+    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
+    const file = join(tmp.dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
     const v8 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 8;')
       .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));')
@@ -231,7 +207,7 @@ describe('batch rows in the identical-payment check', () => {
       } finally {
         await keeper.close();
       }
-      const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
+      const db = openSqlite(join(tmp.dir, 'data', 'ledger.db'), { mustExist: true });
       try {
         const pairs = db
           .prepare(

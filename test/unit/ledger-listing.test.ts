@@ -4,27 +4,14 @@
  * ledger it cannot take as it is (damaged, not paycli's, of a newer schema, empty) is refused with
  * the whole store's error, message for message (src/ledger/async-store.ts `openContractToRead`).
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openContractToRead } from '../../src/ledger/async-store.js';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger } from '../../src/ledger/ledger.js';
 import { openListing } from '../../src/ledger/read.js';
-import type { BeginInfo } from '../../src/ledger/schema.js';
-import { openSqlite } from '../helpers/ledger.js';
-
-const payment = (n: number): BeginInfo => ({
-  kind: 'cashout',
-  value: 100 + n,
-  target: 'https://gw.example/transaction/cashout',
-  sandbox: false,
-  profile: 'default',
-  pixKeyType: 2,
-  pixKey: `payee${n}@example.com`,
-  timeoutMs: 1000,
-});
+import { openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
 
 /** The error `fn` throws (its class and message), or 'no error'. */
 async function failure(fn: () => Promise<unknown>): Promise<string> {
@@ -37,23 +24,14 @@ async function failure(fn: () => Promise<unknown>): Promise<string> {
 }
 
 describe("history's listing of the local ledger", () => {
-  let dir: string;
+  const tmp = useDataDir('paycli-listing-');
   let file: string;
-  let saved: string | undefined;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'paycli-listing-'));
-    saved = process.env.PAYCLI_DATA_DIR;
-    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
-    file = join(dir, 'data', 'ledger.db');
+    file = join(tmp.dir, 'data', 'ledger.db');
     const local = Ledger.open({ create: true })!;
     const keeper = new LedgerKeeper(local);
     for (let n = 1; n <= 3; n++) await keeper.begin(payment(n));
     local.close();
-  });
-  afterEach(() => {
-    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
-    else process.env.PAYCLI_DATA_DIR = saved;
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("reads every committed payment, those still in another connection's write-ahead log too, as the whole store reads them", async () => {
@@ -81,9 +59,9 @@ describe("history's listing of the local ledger", () => {
   });
 
   it('nothing to list where no ledger exists yet', async () => {
-    process.env.PAYCLI_DATA_DIR = join(dir, 'nothing-here');
+    process.env.PAYCLI_DATA_DIR = join(tmp.dir, 'nothing-here');
     expect(await openListing()).toBeUndefined();
-    mkdirSync(join(dir, 'nothing-here'), { mode: 0o700 });
+    mkdirSync(join(tmp.dir, 'nothing-here'), { mode: 0o700 });
     expect(await openListing()).toBeUndefined();
   });
 

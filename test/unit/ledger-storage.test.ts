@@ -5,28 +5,14 @@
  * pages, the index on the text time) opened and brought up to date by this paycli; the fingerprint indexed by its
  * first 8 bytes (schema version 8), from a new ledger and from one of version 7.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
 import { BLOCKING, INSERT, RUN_KEY, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
-import type { BeginInfo } from '../../src/ledger/schema.js';
 import { BATCH_FINGERPRINTS, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
-import { openSqlite } from '../helpers/ledger.js';
-
-const payment = (n: number, batch?: { batchId: string; batchRow: number }): BeginInfo => ({
-  kind: 'cashout',
-  value: 100 + n,
-  target: 'https://gw.example/transaction/cashout',
-  sandbox: false,
-  profile: 'default',
-  pixKeyType: 2,
-  pixKey: `payee${n}@example.com`,
-  timeoutMs: 1000,
-  ...(batch ?? {}),
-});
+import { openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
 
 /** The ids of the payments `ledger.db` holds on its own, without its write-ahead log (a copy of the file alone, opened read-only). */
 function idsInFileAlone(dir: string, file: string): number[] {
@@ -44,23 +30,12 @@ function idsInFileAlone(dir: string, file: string): number[] {
 }
 
 describe('the local ledger on disk', () => {
-  let dir: string;
-  let saved: string | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'paycli-storage-'));
-    saved = process.env.PAYCLI_DATA_DIR;
-    process.env.PAYCLI_DATA_DIR = join(dir, 'data');
-  });
-  afterEach(() => {
-    if (saved === undefined) delete process.env.PAYCLI_DATA_DIR;
-    else process.env.PAYCLI_DATA_DIR = saved;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = useDataDir('paycli-storage-');
 
   it('a new ledger has 1 KiB pages, copies its log at 16 MiB, and has no index on the text time', async () => {
     const local = Ledger.open({ create: true })!;
     local.close();
-    const db = openSqlite(join(dir, 'data', 'ledger.db'), { mustExist: true });
+    const db = openSqlite(join(tmp.dir, 'data', 'ledger.db'), { mustExist: true });
     try {
       expect(db.pragma('page_size')).toBe(1024);
       expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
@@ -72,8 +47,8 @@ describe('the local ledger on disk', () => {
   });
 
   it('the fingerprint is indexed by its first 8 bytes and the run by 8 characters (schema 8): the identical-payment check and the pruning of runs go through those indexes; a ledger of version 7 is converted and its entry still blocks', async () => {
-    mkdirSync(join(dir, 'data'), { mode: 0o700 });
-    const file = join(dir, 'data', 'ledger.db');
+    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
+    const file = join(tmp.dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
     old.exec(
       SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 7;')
@@ -116,12 +91,12 @@ describe('the local ledger on disk', () => {
     const keeper = new LedgerKeeper(local);
     try {
       const { id } = await keeper.begin(payment(1));
-      expect(idsInFileAlone(dir, local.file)).toEqual([id]);
+      expect(idsInFileAlone(tmp.dir, local.file)).toEqual([id]);
       expect((await keeper.get(id))?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
       const wave = await keeper.recordMany([1, 2, 3].map((n) => payment(10 + n, { batchId: 'cashout-0123456789abcdef', batchRow: n })));
       const waveIds = wave.map((r) => (r instanceof Error ? Number.NaN : Number(r.id)));
       expect(waveIds.every(Number.isInteger)).toBe(true);
-      expect(idsInFileAlone(dir, local.file)).toEqual([id]);
+      expect(idsInFileAlone(tmp.dir, local.file)).toEqual([id]);
       expect((await keeper.batchRows('cashout-0123456789abcdef')).map((e) => e.id)).toEqual(waveIds);
     } finally {
       await keeper.close();
@@ -142,9 +117,9 @@ describe('the local ledger on disk', () => {
       const second = await keeper.begin(payment(2));
       reader.exec('COMMIT');
       expect(synced()).toMatch(/^[0-9a-f-]{36}$/); // the log was synced with a commit of its own
-      expect(idsInFileAlone(dir, local.file)).toEqual([first.id]); // the copy waited for the reader
+      expect(idsInFileAlone(tmp.dir, local.file)).toEqual([first.id]); // the copy waited for the reader
       const third = await keeper.begin(payment(3));
-      expect(idsInFileAlone(dir, local.file)).toEqual([first.id, second.id, third.id]);
+      expect(idsInFileAlone(tmp.dir, local.file)).toEqual([first.id, second.id, third.id]);
     } finally {
       reader.close();
       await keeper.close();
@@ -152,8 +127,8 @@ describe('the local ledger on disk', () => {
   });
 
   it('a ledger of schema version 4 (4 KiB pages, an entry with a hex fingerprint) is brought up to date: the entry kept and still blocks, its fingerprint 32 bytes, the text time index gone, its page size kept', async () => {
-    mkdirSync(join(dir, 'data'), { mode: 0o700 });
-    const file = join(dir, 'data', 'ledger.db');
+    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
+    const file = join(tmp.dir, 'data', 'ledger.db');
     const old = openSqlite(file, { mustExist: false });
     const v4 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 4;')
       .replace('fingerprint BLOB NOT NULL', 'fingerprint TEXT NOT NULL')
