@@ -25,12 +25,13 @@ it('a local ledger of 100,000 payments pushed twice: the team ledger holds 100,0
     const local = { ...home.env, PAYCLI_BASE_URL: gw.url, PAYCLI_API_KEY: 'sk_test_push_0123456789' };
     const paid = await runPaycli([...CASHOUT_ARGS, '--yes'], { env: local });
     expect(paid.code, paid.stderr).toBe(0);
-    // 99,999 more, each its own uuid, order reference and amount.
+    // 99,999 more, each its own uuid, order reference, amount and fingerprint (32 bytes, as paycli records them: a
+    // fingerprint made by concatenating text could hold a NUL byte, which PostgreSQL's text refuses).
     ledgerRun(
       home.env.PAYCLI_DATA_DIR!,
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
        INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, order_id, allow_duplicate, pid, outcome, end_time, transaction_id, status, time_ms, deadline_ms, run_id)
-       SELECT printf('00000000-0000-7000-8000-%012d', i), p.time, p.kind, p.fingerprint || i, p.value + i, p.target, p.endpoint, p.sandbox, p.profile, p.pix_key_type, p.pix_key, p.recipient, 'push-' || i, 0, p.pid, 'ok', p.end_time, 1000 + i, p.status, p.time_ms, p.deadline_ms, p.run_id
+       SELECT printf('00000000-0000-7000-8000-%012d', i), p.time, p.kind, randomblob(32), p.value + i, p.target, p.endpoint, p.sandbox, p.profile, p.pix_key_type, p.pix_key, p.recipient, 'push-' || i, 0, p.pid, 'ok', p.end_time, 1000 + i, p.status, p.time_ms, p.deadline_ms, p.run_id
        FROM n, (SELECT * FROM payments WHERE id = 1) AS p`,
     );
     const team = { ...local, PAYCLI_LEDGER_URL: pg.urlWithPassword };
