@@ -326,12 +326,13 @@ export class Ledger implements SyncStatements {
   }
 
   private checkOne(r: NewPayment): Checked {
-    const blocked = r.check ? this.entry(BLOCKING, { fingerprint: fingerprintValue(r.fingerprint), windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
+    const fingerprint = fingerprintValue(r.fingerprint); // once a row: the check and the insert take the same bytes
+    const blocked = r.check ? this.entry(BLOCKING, { fingerprint, windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
     const taken = r.orderId === null ? undefined : this.entry(ORDER_TAKEN, { order_id: r.orderId, endpoint: r.endpoint });
     const found: Checked = { ...(blocked ? { blocked } : {}), ...(taken ? { taken } : {}) };
     if (refuses(found, r.allowDuplicate)) return found;
     this.registerRun(r.run);
-    found.id = Number(this.stmt(INSERT).run(insertRow(r, blocked?.id ?? null)).lastInsertRowid);
+    found.id = Number(this.stmt(INSERT).run(insertRow(r, fingerprint, blocked?.id ?? null)).lastInsertRowid);
     return found;
   }
 
@@ -545,13 +546,13 @@ export class Ledger implements SyncStatements {
   }
 }
 
-/** A payment as the named parameters of src/ledger/schema.ts `INSERT`. */
-function insertRow(r: NewPayment, overrides: number | null): InsertRow {
+/** A payment as the named parameters of src/ledger/schema.ts `INSERT`; `fingerprint` is its {@link fingerprintValue}. */
+function insertRow(r: NewPayment, fingerprint: InsertRow['fingerprint'], overrides: number | null): InsertRow {
   return {
     uuid: r.uuid,
     time: r.time,
     kind: r.kind,
-    fingerprint: fingerprintValue(r.fingerprint),
+    fingerprint,
     value: r.value,
     target: r.target,
     endpoint: r.endpoint,
