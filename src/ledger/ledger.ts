@@ -69,7 +69,7 @@ import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
-import type { Connection, Statement } from '../core/sqlite/driver.js';
+import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
 import {
   journalPath,
   LEDGER_NAME,
@@ -445,14 +445,10 @@ export class Ledger implements SyncStatements {
     return this.guard(() => this.entry(`${ENTRIES_WITH_RUN} WHERE p.id = ?`, id));
   }
 
-  /**
-   * Each reference through the index `payments_by_order_id`, all in one read transaction: one snapshot, and the
-   * write-ahead log's read lock taken once, not once a reference (a batch asks about 64 to 256 rows at a time;
-   * docs/speed.md, "The batch send's CPU").
-   */
+  /** Each reference through the index `payments_by_order_id`, in one read transaction (a batch asks about 64 to 256 at once: docs/speed.md). */
   findByOrderIds(orderIds: readonly string[]): Map<string, LedgerEntry[]> {
     return this.guard(() =>
-      this.reading(() => {
+      runRead(this.db, () => {
         const out = new Map<string, LedgerEntry[]>();
         const st = this.stmt('SELECT * FROM payments WHERE order_id = ? ORDER BY id DESC');
         for (const orderId of orderIds) {
@@ -462,26 +458,6 @@ export class Ledger implements SyncStatements {
         return out;
       }),
     );
-  }
-
-  /** Runs the reads of `fn` in one read transaction (`BEGIN`, deferred: it takes no write lock), or in the one open. */
-  private reading<T>(fn: () => T): T {
-    if (this.db.inTransaction) return fn();
-    this.db.exec('BEGIN');
-    try {
-      const out = fn();
-      this.db.exec('COMMIT');
-      return out;
-    } catch (err) {
-      if (this.db.inTransaction) {
-        try {
-          this.db.exec('ROLLBACK');
-        } catch {
-          /* the first error is the one to report */
-        }
-      }
-      throw err;
-    }
   }
 
   /** Plain tuples (src/ledger/schema.ts `BatchOutcome`), no entries built: a re-run of a finished file reads only this. */
