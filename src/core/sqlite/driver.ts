@@ -217,20 +217,19 @@ export function sqliteCodeName(errcode: number): string {
 export function runRead<T>(conn: Pick<Connection, 'exec' | 'inTransaction'>, fn: () => T): T {
   if (conn.inTransaction) return fn();
   conn.exec('BEGIN');
+  let result: T;
   try {
-    const result = fn();
-    conn.exec('COMMIT');
-    return result;
+    result = fn();
   } catch (err) {
-    if (conn.inTransaction) {
-      try {
-        conn.exec('ROLLBACK');
-      } catch {
-        /* the first error is the one to report */
-      }
+    try {
+      conn.exec('ROLLBACK');
+    } catch {
+      /* the first error is the one to report */
     }
     throw err;
   }
+  conn.exec('COMMIT');
+  return result;
 }
 
 /**
