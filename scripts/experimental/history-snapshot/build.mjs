@@ -39,13 +39,16 @@ const lazyCatalogs = {
 };
 
 // env-paths reads the home folder when it loads: built into the snapshot, it would keep the builder's. Its import
-// becomes a function that loads it (still bundled, evaluated on first call) in the process started from the blob.
+// becomes a function that loads it (still bundled, evaluated on first call: the first test of
+// scripts/experimental/history-snapshot showed the builder's home folder used) in the process started from the blob.
 const lazyEnvPaths = {
   name: 'lazy-env-paths',
   setup(b) {
     b.onResolve({ filter: /^env-paths$/ }, (args) => (args.namespace === 'lazy' ? undefined : { path: 'env-paths', namespace: 'lazy' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "import * as m from 'env-paths?real'; export default (...a) => m.default(...a);",
+      // require(), not import: the bundler evaluates a statically imported module when the bundle starts (at build
+      // time here), a required one on its first require
+      contents: "export default (...a) => require('env-paths?real').default(...a);",
       resolveDir: root,
     }));
     b.onResolve({ filter: /^env-paths\?real$/ }, (args) => ({ path: createRequire(join(root, 'package.json')).resolve('env-paths') }));
