@@ -1,6 +1,5 @@
 /**
- * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions, the entries'
- * shapes and how rows become them, and the SQL of the ledger's hot paths. src/ledger/ledger.ts is the store that uses them.
+ * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions, the entries' shapes and how rows become them, and the SQL of the ledger's hot paths. src/ledger/ledger.ts is the store that uses them.
  */
 import { sanitizeText } from '../core/sanitize.js';
 import { redact } from '../core/secrets.js';
@@ -9,7 +8,7 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
-import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATE_TO_9, OUTSIDE_FILES, RUN_INDEX, WINDOW } from './batch-fingerprints.js';
+import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, IN_TIME_RANGE, MIGRATIONS_FROM_8, OUTSIDE_FILES, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 export const FORMAT = 'paycli-ledger';
@@ -30,7 +29,7 @@ export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'a
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -96,7 +95,7 @@ CREATE TABLE payments (
   answer TEXT                          -- what the gateway's answer said of a created payment (JSON, PaymentFacts)
 );
 ${FINGERPRINT_INDEX}
-CREATE INDEX payments_by_time_ms ON payments (time_ms);
+${TIME_INDEX}
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
@@ -123,7 +122,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md "Re-running a
  * finished file"). Version 8 indexes only the first 8 bytes of the fingerprint and of the run id
  * ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a batch's waves to write
- * (docs/speed.md "Disk written per batch row"); queries compare the whole value. Version 9 indexes the fingerprints outside batch files only, and lists each file's rows (src/ledger/batch-fingerprints.ts). */
+ * (docs/speed.md "Disk written per batch row"); queries compare the whole value. Version 9 indexes the fingerprints outside batch files only, and lists each file's rows, version 10 their times likewise (src/ledger/batch-fingerprints.ts). */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
    ALTER TABLE payments ADD COLUMN deadline_ms INTEGER;
@@ -140,7 +139,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));
    DROP INDEX IF EXISTS payments_by_run;
    CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8));`,
-  MIGRATE_TO_9,
+  ...MIGRATIONS_FROM_8,
 ];
 
 /** SQL: entries by the first 8 bytes of the fingerprint or run id (schema 8's indexes), then the whole value. @param param its placeholder or column */
@@ -485,6 +484,7 @@ export function historyQuery(q: LedgerQuery): [string, Record<string, unknown>] 
   };
   add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
   add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
+  if (q.since !== undefined && q.until !== undefined) where.push(IN_TIME_RANGE); // the index of times, as before schema 10
   add('p.kind = @kind', 'kind', q.kind);
   if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
   else add('p.outcome = @outcome', 'outcome', q.outcome);
