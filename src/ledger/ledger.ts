@@ -65,6 +65,7 @@ import {
   type BatchOutcome,
 } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
+import { targetColumn, timeColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
@@ -552,11 +553,11 @@ export class Ledger implements SyncStatements {
 function insertRow(r: NewPayment, fingerprint: InsertRow['fingerprint'], overrides: number | null): InsertRow {
   return {
     uuid: r.uuid,
-    time: r.time,
+    time: timeColumn(r.time, r.timeMs, r.batchId !== null && r.batchRow !== null),
     kind: r.kind,
     fingerprint,
     value: r.value,
-    target: r.target,
+    target: targetColumn(r.target, r.endpoint, r.batchId !== null && r.batchRow !== null),
     endpoint: r.endpoint,
     sandbox: r.sandbox ? 1 : 0,
     profile: r.profile,
