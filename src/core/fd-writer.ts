@@ -37,7 +37,7 @@ export class FdWriter {
   private failed = false;
   private readonly listeners: { event: string; fn: Listener; once: boolean }[] = [];
 
-  /** @param fd 1 or 2 @param real Node's stream for `fd` (`process.stdout`), built only when needed */
+  /** @param fd 1 or 2 @param real Node's stream for `fd` (stdout's or stderr's own stream), built only when needed */
   constructor(
     readonly fd: number,
     private readonly real: () => NodeJS.WritableStream,

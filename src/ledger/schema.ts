@@ -110,21 +110,18 @@ PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
 /**
- * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is opened (index 0: from
- * version 1 to 2). Version 2 adds the times as numbers, the deadlines and the runs; entries of version 1 get `time_ms`
- * from their ISO text (NULL where it cannot be read, which then counts as recent: it blocks, never lets through) and no
- * deadline (taken as their time plus the longest timeout, src/ledger/ledger.ts `inFlight`). Version 3 adds what the
- * gateway's answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints. Version 4 indexes
- * the entries by run, so that pruning `runs` finds the runs no entry names. Version 5 drops the index on the ISO text
- * `time`, which no query reads (they compare `time_ms`): one index fewer for every payment to write (docs/speed.md "Disk
- * written per batch row"). Version 6 keeps each fingerprint as its 32 bytes instead of 64 hex characters
- * ({@link fingerprintValue}): a smaller row and a smaller `payments_by_fingerprint`, whose pages a batch's waves write
- * at random. Version 7 keeps the results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md
- * "Re-running a finished file"). Version 8 indexes only the first 8 bytes of the fingerprint and of the run id
- * ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a batch's waves to write (docs/speed.md
- * "Disk written per batch row"); queries compare the whole value. Version 9 indexes the fingerprints outside batch files
- * only, and lists each file's rows, version 10 their times likewise (src/ledger/batch-fingerprints.ts) and leaves a
- * row's target and text time empty where they are its endpoint and its `time_ms` as text (src/ledger/derived.ts).
+ * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is opened (index 0: from version 1 to 2). Version 2 adds the
+ * times as numbers, the deadlines and the runs; entries of version 1 get `time_ms` from their ISO text (NULL where it cannot be read, which then counts
+ * as recent: it blocks, never lets through) and no deadline (taken as their time plus the longest timeout, src/ledger/ledger.ts `inFlight`). Version 3
+ * adds what the gateway's answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints. Version 4 indexes the entries by run,
+ * so that pruning `runs` finds the runs no entry names. Version 5 drops the index on the ISO text `time`, which no query reads (they compare `time_ms`):
+ * one index fewer for every payment to write (docs/speed.md "Disk written per batch row"). Version 6 keeps each fingerprint as its 32 bytes instead of
+ * 64 hex characters ({@link fingerprintValue}): a smaller row and a smaller `payments_by_fingerprint`, whose pages a batch's waves write at random.
+ * Version 7 keeps the results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md "Re-running a finished file"). Version 8
+ * indexes only the first 8 bytes of the fingerprint and of the run id ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a
+ * batch's waves to write (docs/speed.md "Disk written per batch row"); queries compare the whole value. Versions 9 and 10 index the fingerprints and the
+ * times outside batch files only and list each file's rows (src/ledger/batch-fingerprints.ts); 10 also leaves a batch row's target and text time empty
+ * where they can be derived (src/ledger/derived.ts).
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
