@@ -15,6 +15,7 @@ import { checkInputIntegers } from '../payment/input.js';
 import { parseStrictJson, StrictJsonError } from '../core/json-strict.js';
 import { amountProblem, parseReais } from '../pix/money.js';
 import { unguardCell } from '../core/csv-cell.js';
+import { mappedUint32Array } from '../core/memory.js';
 import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import type * as z from 'zod/mini';
 import { t as tr } from '../core/i18n/index.js';
@@ -339,8 +340,8 @@ export function textIdentity(text: string): Buffer {
  */
 export class IdentitySet {
   /** 3 words of digest per slot; a slot is empty while its row is 0. */
-  private keys = new Uint32Array(3 * 1024);
-  private rows = new Uint32Array(1024);
+  private keys = mappedUint32Array(3 * 1024);
+  private rows = mappedUint32Array(1024);
   private size = 0;
 
   /**
@@ -378,8 +379,8 @@ export class IdentitySet {
 
   private grow(): void {
     const { keys, rows } = this;
-    this.keys = new Uint32Array(keys.length * 2);
-    this.rows = new Uint32Array(rows.length * 2);
+    this.keys = mappedUint32Array(keys.length * 2);
+    this.rows = mappedUint32Array(rows.length * 2);
     for (let i = 0; i < rows.length; i++) if (rows[i] !== 0) this.put(keys[3 * i]!, keys[3 * i + 1]!, keys[3 * i + 2]!, rows[i]!);
   }
 }
