@@ -7,8 +7,9 @@
  * compares both on the same ledgers).
  */
 import { executeAs } from './action.js';
-import { baseContext, setRunArgv } from './base-context.js';
+import { baseContext, inProcess, setRunArgv } from './base-context.js';
 import { chooseLanguage } from './language.js';
+import { writeDirectly } from '../core/terminal.js';
 import { guardStreams } from './stream-guard.js';
 import type { HistoryOptions } from './run/history.js';
 
@@ -19,6 +20,7 @@ import type { HistoryOptions } from './run/history.js';
  */
 export async function main(argv: string[], opts: Record<string, unknown>): Promise<void> {
   setRunArgv(argv);
+  if (!inProcess()) writeDirectly(); // stdout and stderr without Node's streams where they are files or pipes
   guardStreams(argv);
   await chooseLanguage(argv.slice(2));
   await executeAs(

@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { createRequire } from 'node:module';
+import { FdWriter, writableDirectly } from './fd-writer.js';
 
 /** Which standard streams are terminals. */
 export interface Terminals {
@@ -48,6 +49,20 @@ export function useRunContext(maker?: (args: string[], command?: Command) => Run
   runMaker = maker;
 }
 
+/** stdout and stderr written straight to their descriptors, once {@link writeDirectly} chose them. */
+const direct: { stdout?: FdWriter; stderr?: FdWriter } = {};
+
+/**
+ * Makes this process's context write stdout and stderr with src/core/fd-writer.ts `FdWriter` where
+ * the descriptor is a file, a pipe or `/dev/null` (never a terminal), so that Node never builds
+ * `process.stdout` / `process.stderr` for them. The direct route of `history` calls it first
+ * (src/cli/history-direct.ts; docs/speed.md "History's output without Node's streams").
+ */
+export function writeDirectly(): void {
+  if (writableDirectly(1)) direct.stdout ??= new FdWriter(1, () => process.stdout);
+  if (writableDirectly(2)) direct.stderr ??= new FdWriter(2, () => process.stderr);
+}
+
 /**
  * The context of this process: its real streams, environment and clock (or, while an in-process test
  * runs paycli, that run's: see {@link useRunContext}).
@@ -61,13 +76,13 @@ export function processContext(args: string[] = [], command?: Command): RunConte
       return process.stdin;
     },
     get stdout() {
-      return process.stdout;
+      return (direct.stdout as NodeJS.WritableStream | undefined) ?? process.stdout;
     },
     get stderr() {
-      return process.stderr;
+      return (direct.stderr as NodeJS.WritableStream | undefined) ?? process.stderr;
     },
     get columns() {
-      return process.stdout.columns;
+      return direct.stdout ? undefined : process.stdout.columns;
     },
     env: process.env,
     isTTY: {
@@ -77,11 +92,12 @@ export function processContext(args: string[] = [], command?: Command): RunConte
       get stdin() {
         return (createRequire(__filename)('node:tty') as typeof import('node:tty')).isatty(0);
       },
+      // (a descriptor written directly is a file, a pipe or /dev/null: never a terminal)
       get stdout() {
-        return process.stdout.isTTY === true;
+        return direct.stdout ? false : process.stdout.isTTY === true;
       },
       get stderr() {
-        return process.stderr.isTTY === true;
+        return direct.stderr ? false : process.stderr.isTTY === true;
       },
     },
     now: () => new Date(),

@@ -72,6 +72,26 @@ export const OUTSIDE_FILES = '(batch_id IS NULL OR batch_row IS NULL)';
 /** The index of those payments' fingerprints (schema version 9; version 8 indexed every payment). */
 export const FINGERPRINT_INDEX = `CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8)) WHERE ${OUTSIDE_FILES};`;
 
+/**
+ * The index of those payments' times (schema version 10; earlier versions indexed every payment): a batch row is found
+ * by time through its file ({@link IN_TIME_RANGE}), whose `last_ms` is never earlier than any of its rows' `time_ms`.
+ */
+export const TIME_INDEX = `CREATE INDEX payments_by_time_ms ON payments (time_ms) WHERE ${OUTSIDE_FILES};`;
+
+/** From schema version 9: the index of the times holds the payments outside batch files only. */
+const MIGRATE_TO_10 = `DROP INDEX IF EXISTS payments_by_time_ms;
+${TIME_INDEX}`;
+
+/**
+ * SQL: a condition on `p` (a row of `payments`) true for every payment recorded from `@since` to before `@until` (epoch ms),
+ * and for others too: a caller keeps its own exact conditions on `p.time_ms`. It lets SQLite find those payments through
+ * {@link TIME_INDEX} and, for the rows of batch files, through the files recorded since `@since` (`batch_files.last_ms`,
+ * kept by the triggers above for every batch row however recorded) and the index of their rows (`payments_by_batch`).
+ */
+export const IN_TIME_RANGE = `p.id IN (SELECT id FROM payments WHERE ${OUTSIDE_FILES} AND time_ms >= @since AND time_ms < @until
+  UNION ALL SELECT q.id FROM batch_files AS f CROSS JOIN payments AS q ON q.batch_id = f.batch_id AND q.batch_row IS NOT NULL
+  WHERE f.last_ms >= @since AND q.endpoint = f.endpoint AND q.time_ms >= @since AND q.time_ms < @until)`;
+
 /** The index of those payments' runs (schema version 9); a batch row's run is in `batch_runs`. */
 export const RUN_INDEX = `CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8)) WHERE ${OUTSIDE_FILES};`;
 
@@ -185,3 +205,6 @@ export class BatchFingerprintList {
     return { fp8, rows, order, count };
   }
 }
+
+/** The steps from schema version 8 to 9 and from 9 to 10 (src/ledger/schema.ts `MIGRATIONS`). */
+export const MIGRATIONS_FROM_8: readonly string[] = [MIGRATE_TO_9, MIGRATE_TO_10];

@@ -65,11 +65,12 @@ import {
   type BatchOutcome,
 } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
+import { targetColumn, timeColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
-import type { Connection, Statement } from '../core/sqlite/driver.js';
+import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
 import {
   journalPath,
   LEDGER_NAME,
@@ -326,12 +327,13 @@ export class Ledger implements SyncStatements {
   }
 
   private checkOne(r: NewPayment): Checked {
-    const blocked = r.check ? this.entry(BLOCKING, { fingerprint: fingerprintValue(r.fingerprint), windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
+    const fingerprint = fingerprintValue(r.fingerprint); // once a row: the check and the insert take the same bytes
+    const blocked = r.check ? this.entry(BLOCKING, { fingerprint, windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
     const taken = r.orderId === null ? undefined : this.entry(ORDER_TAKEN, { order_id: r.orderId, endpoint: r.endpoint });
     const found: Checked = { ...(blocked ? { blocked } : {}), ...(taken ? { taken } : {}) };
     if (refuses(found, r.allowDuplicate)) return found;
     this.registerRun(r.run);
-    found.id = Number(this.stmt(INSERT).run(insertRow(r, blocked?.id ?? null)).lastInsertRowid);
+    found.id = Number(this.stmt(INSERT).run(insertRow(r, fingerprint, blocked?.id ?? null)).lastInsertRowid);
     return found;
   }
 
@@ -444,17 +446,19 @@ export class Ledger implements SyncStatements {
     return this.guard(() => this.entry(`${ENTRIES_WITH_RUN} WHERE p.id = ?`, id));
   }
 
-  /** Each reference through the index `payments_by_order_id`. */
+  /** Each reference through the index `payments_by_order_id`, in one read transaction (a batch asks about 64 to 256 at once: docs/speed.md). */
   findByOrderIds(orderIds: readonly string[]): Map<string, LedgerEntry[]> {
-    return this.guard(() => {
-      const out = new Map<string, LedgerEntry[]>();
-      const st = this.stmt('SELECT * FROM payments WHERE order_id = ? ORDER BY id DESC');
-      for (const orderId of orderIds) {
-        const found = (st.all(orderId) as Row[]).map(toEntry);
-        if (found.length) out.set(orderId, found);
-      }
-      return out;
-    });
+    return this.guard(() =>
+      runRead(this.db, () => {
+        const out = new Map<string, LedgerEntry[]>();
+        const st = this.stmt('SELECT * FROM payments WHERE order_id = ? ORDER BY id DESC');
+        for (const orderId of orderIds) {
+          const found = (st.all(orderId) as Row[]).map(toEntry);
+          if (found.length) out.set(orderId, found);
+        }
+        return out;
+      }),
+    );
   }
 
   /** Plain tuples (src/ledger/schema.ts `BatchOutcome`), no entries built: a re-run of a finished file reads only this. */
@@ -545,15 +549,15 @@ export class Ledger implements SyncStatements {
   }
 }
 
-/** A payment as the named parameters of src/ledger/schema.ts `INSERT`. */
-function insertRow(r: NewPayment, overrides: number | null): InsertRow {
+/** A payment as the named parameters of src/ledger/schema.ts `INSERT`; `fingerprint` is its {@link fingerprintValue}. */
+function insertRow(r: NewPayment, fingerprint: InsertRow['fingerprint'], overrides: number | null): InsertRow {
   return {
     uuid: r.uuid,
-    time: r.time,
+    time: timeColumn(r.time, r.timeMs, r.batchId !== null && r.batchRow !== null),
     kind: r.kind,
-    fingerprint: fingerprintValue(r.fingerprint),
+    fingerprint,
     value: r.value,
-    target: r.target,
+    target: targetColumn(r.target, r.endpoint, r.batchId !== null && r.batchRow !== null),
     endpoint: r.endpoint,
     sandbox: r.sandbox ? 1 : 0,
     profile: r.profile,

@@ -1,6 +1,6 @@
 /**
- * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions, the entries'
- * shapes and how rows become them, and the SQL of the ledger's hot paths. src/ledger/ledger.ts is the store that uses them.
+ * The ledger's schema (docs/ledger-and-safety.md): the tables, the migrations from older versions, the entries' shapes
+ * and how rows become them, and the SQL of the ledger's hot paths. src/ledger/ledger.ts is the store that uses them.
  */
 import { sanitizeText } from '../core/sanitize.js';
 import { redact } from '../core/secrets.js';
@@ -9,7 +9,8 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
-import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATE_TO_9, OUTSIDE_FILES, RUN_INDEX, WINDOW } from './batch-fingerprints.js';
+import { storedTime, storedTarget } from './derived.js';
+import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, IN_TIME_RANGE, MIGRATIONS_FROM_8, OUTSIDE_FILES, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
 export const FORMAT = 'paycli-ledger';
@@ -30,7 +31,7 @@ export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'a
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -96,7 +97,7 @@ CREATE TABLE payments (
   answer TEXT                          -- what the gateway's answer said of a created payment (JSON, PaymentFacts)
 );
 ${FINGERPRINT_INDEX}
-CREATE INDEX payments_by_time_ms ON payments (time_ms);
+${TIME_INDEX}
 CREATE INDEX payments_by_order_id ON payments (order_id);
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
@@ -109,21 +110,22 @@ PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
 /**
- * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is
- * opened (index 0: from version 1 to 2). Version 2 adds the times as numbers, the deadlines and
- * the runs; entries of version 1 get `time_ms` from their ISO text (NULL where it cannot be read,
- * which then counts as recent: it blocks, never lets through) and no deadline (taken as their time
- * plus the longest timeout, src/ledger/ledger.ts `inFlight`). Version 3 adds what the gateway's
- * answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints.
- * Version 4 indexes the entries by run, so that pruning `runs` finds the runs no entry names.
- * Version 5 drops the index on the ISO text `time`, which no query reads (they compare `time_ms`): one
- * index fewer for every payment to write (docs/speed.md "Disk written per batch row"). Version 6 keeps each
- * fingerprint as its 32 bytes instead of 64 hex characters ({@link fingerprintValue}): a smaller row and a
- * smaller `payments_by_fingerprint`, whose pages a batch's waves write at random. Version 7 keeps the
- * results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md "Re-running a
- * finished file"). Version 8 indexes only the first 8 bytes of the fingerprint and of the run id
- * ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a batch's waves to write
- * (docs/speed.md "Disk written per batch row"); queries compare the whole value. Version 9 indexes the fingerprints outside batch files only, and lists each file's rows (src/ledger/batch-fingerprints.ts). */
+ * The steps from each older schema to the next, run in one `BEGIN IMMEDIATE` when a ledger is opened (index 0: from
+ * version 1 to 2). Version 2 adds the times as numbers, the deadlines and the runs; entries of version 1 get `time_ms`
+ * from their ISO text (NULL where it cannot be read, which then counts as recent: it blocks, never lets through) and no
+ * deadline (taken as their time plus the longest timeout, src/ledger/ledger.ts `inFlight`). Version 3 adds what the
+ * gateway's answer said of a created payment ({@link PaymentFacts}), which `paycli receipt` prints. Version 4 indexes
+ * the entries by run, so that pruning `runs` finds the runs no entry names. Version 5 drops the index on the ISO text
+ * `time`, which no query reads (they compare `time_ms`): one index fewer for every payment to write (docs/speed.md "Disk
+ * written per batch row"). Version 6 keeps each fingerprint as its 32 bytes instead of 64 hex characters
+ * ({@link fingerprintValue}): a smaller row and a smaller `payments_by_fingerprint`, whose pages a batch's waves write
+ * at random. Version 7 keeps the results lines of a finished batch for its re-runs ({@link BATCH_TEXTS}, docs/speed.md
+ * "Re-running a finished file"). Version 8 indexes only the first 8 bytes of the fingerprint and of the run id
+ * ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a batch's waves to write (docs/speed.md
+ * "Disk written per batch row"); queries compare the whole value. Version 9 indexes the fingerprints outside batch files
+ * only, and lists each file's rows, version 10 their times likewise (src/ledger/batch-fingerprints.ts) and leaves a
+ * row's target and text time empty where they are its endpoint and its `time_ms` as text (src/ledger/derived.ts).
+ */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
    ALTER TABLE payments ADD COLUMN deadline_ms INTEGER;
@@ -140,7 +142,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));
    DROP INDEX IF EXISTS payments_by_run;
    CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8));`,
-  MIGRATE_TO_9,
+  ...MIGRATIONS_FROM_8,
 ];
 
 /** SQL: entries by the first 8 bytes of the fingerprint or run id (schema 8's indexes), then the whole value. @param param its placeholder or column */
@@ -371,10 +373,10 @@ export function toEntry(r: Row): LedgerEntry {
   const e: LedgerEntry = {
     id: r.id as number,
     uuid: r.uuid as string,
-    time: r.time as string,
+    time: storedTime(r.time, r.time_ms),
     kind: r.kind as PaymentKind,
     value: r.value as number,
-    target: r.target as string,
+    target: storedTarget(r.target, r.endpoint),
     endpoint: r.endpoint as string,
     sandbox: r.sandbox === 1,
     profile: r.profile as string,
@@ -485,6 +487,7 @@ export function historyQuery(q: LedgerQuery): [string, Record<string, unknown>] 
   };
   add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
   add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
+  if (q.since !== undefined && q.until !== undefined) where.push(IN_TIME_RANGE); // the index of times, as before schema 10
   add('p.kind = @kind', 'kind', q.kind);
   if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
   else add('p.outcome = @outcome', 'outcome', q.outcome);

@@ -4,8 +4,11 @@
  * the built paycli and the same build with every line through commander
  * (test/helpers/full-program.cjs) write the same stdout and stderr and end with the same exit code,
  * results and errors alike. That the route is the one taken is checked in
- * test/e2e/structure.test.ts (no commander loaded).
+ * test/e2e/structure.test.ts (no commander loaded). With stdout and stderr on files or pipes, the
+ * route writes them straight to their descriptors (src/core/fd-writer.ts): the last test compares
+ * those runs too (the other tests' streams are sockets, which keep Node's streams).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli, type RunResult } from '../helpers/cli.js';
@@ -81,6 +84,40 @@ describe('history: the direct route and the command tree', () => {
     for (const args of [['history'], ['--lang', 'pt-BR', 'history', '--kind', 'cashout'], ['history', '--json']]) {
       const [direct, full] = await both(args, empty);
       expect([direct.code, direct.stdout, direct.stderr]).toEqual([full.code, full.stdout, full.stderr]);
+    }
+  });
+
+  it('write the same to files and pipes, written straight to their descriptors, and stop quietly when the reader goes away', async () => {
+    await seed();
+    const files = (n: string) => ({ OUT_FILE: join(t.home.dir, `${n}.out`), ERR_FILE: join(t.home.dir, `${n}.err`) });
+    const toFiles = ['bash', '-c', '"$@" >"$OUT_FILE" 2>"$ERR_FILE"', 'paycli'];
+    for (const line of [
+      ['history'],
+      ['--json', 'history', '--limit', '3'],
+      ['history', '--limit', 'abc'],
+      ['--verbose', 'history', '--limit', '1'],
+      ['--profile', 'nope', 'history'],
+    ]) {
+      const what = line.join(' ');
+      const direct = await runPaycli(line, { env: t.env(files('direct')), wrapper: toFiles });
+      const full = await runPaycli(line, { env: t.env(files('full')), wrapper: toFiles, nodeArgs: FULL });
+      expect(direct.code, what).toBe(full.code);
+      for (const ext of ['out', 'err'])
+        expect(readFileSync(join(t.home.dir, `direct.${ext}`), 'utf8'), `${what} (${ext})`).toBe(readFileSync(join(t.home.dir, `full.${ext}`), 'utf8'));
+    }
+    expect(readFileSync(join(t.home.dir, 'direct.out'), 'utf8')).toBe('');
+    const throughPipes = ['bash', '-c', '"$@" | cat', 'paycli'];
+    const [piped, pipedFull] = [
+      await runPaycli(['history'], { env: t.env(), wrapper: throughPipes }),
+      await runPaycli(['history'], { env: t.env(), wrapper: throughPipes, nodeArgs: FULL }),
+    ];
+    expect(piped.stdout.split('\n')).toHaveLength(10);
+    expect([piped.code, piped.stdout]).toEqual([pipedFull.code, pipedFull.stdout]);
+    const readerGone = ['bash', '-c', '"$@" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}"', 'paycli'];
+    for (const nodeArgs of [[], FULL]) {
+      const r = await runPaycli(['history', '--limit', 'all'], { env: t.env(), wrapper: readerGone, nodeArgs });
+      expect(r.code).toBe(0); // the footnote on stderr may or may not come first: no error either way
+      expect(r.stderr).not.toMatch(/error/i);
     }
   });
 });

@@ -3,16 +3,17 @@
  * src/ledger/batch-fingerprints.ts; docs/ledger-and-safety.md "How the ledger lies on disk"): a row listed ahead
  * of its wave or only by the trigger, unknown at any age, `ok` within the window; a single cash-out identical
  * to a batch row refused; `history`'s reuse of a reference; a ledger of version 8 brought up to date; and the
- * batch layer lists the fingerprint the ledger records for each row, cash-out and cash-in.
+ * batch layer lists the fingerprint the ledger records for each row, cash-out and cash-in. And `history`'s time range
+ * finds batch rows through their files (schema version 10: the index of times holds the other payments only).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger } from '../../src/ledger/ledger.js';
-import { BATCH_FINGERPRINTS, BatchFingerprintList, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
+import { BATCH_FINGERPRINTS, BatchFingerprintList, FINGERPRINT_INDEX, RUN_INDEX, TIME_INDEX } from '../../src/ledger/batch-fingerprints.js';
 import { paymentFingerprint, endpointIdentity } from '../../src/ledger/rules.js';
-import { INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import { historyQuery, INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import { UsageError } from '../../src/core/errors.js';
 import { batchLedgerOf } from '../../src/batch/ledger.js';
 import { beginInfo } from '../../src/batch/row.js';
@@ -219,6 +220,68 @@ describe('batch rows in the identical-payment check', () => {
       } finally {
         db.close();
       }
+    }
+  });
+
+  it("history's time range finds batch rows (listed ahead, by the trigger, moved in time) and the others, through the index of times and the files; the index holds no batch row", async () => {
+    const local = Ledger.open({ create: true })!;
+    const keeper = new LedgerKeeper(local);
+    const db = openSqlite(local.file, { mustExist: true });
+    try {
+      const list = new BatchFingerprintList();
+      for (const n of [1, 2]) list.add(n, paymentFingerprint(payment(n)));
+      await keeper.listBatchRows(BATCH, endpointIdentity(TARGET), list.take());
+      const before = Date.now();
+      const wave = (await keeper.recordMany([1, 2].map((n) => payment(n, { batchId: BATCH, batchRow: n })))) as Array<{ id: number }>;
+      const [other] = (await keeper.recordMany([payment(3, { batchId: 'cashout-fedcba9876543210', batchRow: 1 })])) as Array<{ id: number }>;
+      const single = await keeper.begin(payment(4));
+      const after = Date.now() + 1;
+      const ids = async (since: number, until: number) =>
+        (await keeper.query({ since: new Date(since).toISOString(), until: new Date(until).toISOString(), limit: 100 })).map((e) => e.id);
+      expect(await ids(before, after)).toEqual([single.id, other!.id, wave[1]!.id, wave[0]!.id]);
+      expect(await ids(after, after + MIN)).toEqual([]);
+      expect(await ids(before - MIN, before)).toEqual([]);
+      // a row whose time moves two hours on (its file's latest time follows it), and one that moves back a day
+      db.prepare('UPDATE payments SET time_ms = ? WHERE id = ?').run(before + 120 * MIN, wave[0]!.id);
+      db.prepare('UPDATE payments SET time_ms = ? WHERE id = ?').run(before - 24 * 60 * MIN, other!.id);
+      expect(await ids(before + 119 * MIN, before + 121 * MIN)).toEqual([wave[0]!.id]);
+      expect(await ids(before - 24 * 60 * MIN - 1, before - 24 * 60 * MIN + 1)).toEqual([other!.id]);
+      expect(await ids(before, after)).toEqual([single.id, wave[1]!.id]);
+      // only the single payment is in the index of times; the query reads it and the files' rows by their indexes
+      expect(db.prepare('SELECT count(*) FROM payments INDEXED BY payments_by_time_ms WHERE (batch_id IS NULL OR batch_row IS NULL) AND time_ms > 0').value()).toBe(1);
+      const [sql, params] = historyQuery({ since: new Date(before).toISOString(), until: new Date(after).toISOString(), limit: 20 });
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+      expect(plan).toMatch(/USING INDEX payments_by_time_ms/);
+      expect(plan).toMatch(/USING INDEX payments_by_batch/);
+    } finally {
+      db.close();
+      await keeper.close();
+    }
+  });
+
+  it("a ledger of schema version 9 is brought up to date: the index of times holds the payments outside batch files, and history's range still finds every row", async () => {
+    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
+    const file = join(tmp.dir, 'data', 'ledger.db');
+    const old = openSqlite(file, { mustExist: false });
+    old.exec(SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 9;').replace(TIME_INDEX, 'CREATE INDEX payments_by_time_ms ON payments (time_ms);'));
+    expect(old.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_time_ms'`).value()).not.toMatch(/WHERE/);
+    old.close();
+    const keeper = new LedgerKeeper(Ledger.open({ create: true })!);
+    const now = Date.now();
+    try {
+      await keeper.recordMany([payment(1, { batchId: BATCH, batchRow: 1 }), payment(2)]);
+      const found = await keeper.query({ since: new Date(now - MIN).toISOString(), until: new Date(now + MIN).toISOString(), limit: 10 });
+      expect(found.map((e) => e.batchRow ?? null).sort()).toEqual([1, null]);
+    } finally {
+      await keeper.close();
+    }
+    const db = openSqlite(file, { mustExist: true });
+    try {
+      expect(db.pragma('user_version')).toBe(SCHEMA_VERSION);
+      expect(db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_time_ms'`).value()).toMatch(/WHERE \(batch_id IS NULL OR batch_row IS NULL\)/);
+      expect(db.pragma('integrity_check')).toBe('ok');
+    } finally {
+      db.close();
     }
   });
 });

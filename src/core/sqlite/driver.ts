@@ -211,6 +211,28 @@ export function sqliteCodeName(errcode: number): string {
 }
 
 /**
+ * Runs the reads of `fn` in one read transaction (`BEGIN`, deferred: no write lock; one snapshot, and a write-ahead
+ * log's read lock taken once for all of them), or in the transaction already open.
+ */
+export function runRead<T>(conn: Pick<Connection, 'exec' | 'inTransaction'>, fn: () => T): T {
+  if (conn.inTransaction) return fn();
+  conn.exec('BEGIN');
+  let result: T;
+  try {
+    result = fn();
+  } catch (err) {
+    try {
+      conn.exec('ROLLBACK');
+    } catch {
+      /* the first error is the one to report */
+    }
+    throw err;
+  }
+  conn.exec('COMMIT');
+  return result;
+}
+
+/**
  * The shared part of {@link Connection.immediate}: `BEGIN IMMEDIATE` … `COMMIT`, or a savepoint when a
  * transaction is open; rolled back when `fn` throws (unless SQLite already rolled it back).
  */
