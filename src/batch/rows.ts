@@ -334,8 +334,8 @@ export function textIdentity(text: string): Buffer {
 /**
  * The rows seen so far, by identity (a SHA-256 from {@link rowIdentity} or {@link textIdentity}),
  * each with the first row that had it: the check of a file keeps one per row, so it keeps 96 bits
- * of each digest and the row number in typed arrays (16 bytes a row, outside V8's heap) instead of
- * a string and a map entry. Two different rows share 96 bits with a chance of about n²/2⁹⁷ (10⁻¹⁹
+ * of each digest and the row number in typed arrays (16 bytes a row, outside V8's heap, in memory V8
+ * maps itself: src/core/memory.ts `mappedUint32Array`) instead of a string and a map entry. Two different rows share 96 bits with a chance of about n²/2⁹⁷ (10⁻¹⁹
  * for 100,000 rows); it would be reported as a duplicate, and nothing sent.
  */
 export class IdentitySet {

@@ -161,7 +161,8 @@ export interface ListedRows {
 
 /**
  * The rows of a file as the check reads them (src/batch/check.ts), kept outside V8's heap (12 bytes a row, 16 once
- * sorted) until they are listed before the first wave.
+ * sorted) until they are listed before the first wave, in memory V8 maps itself, not malloc's (src/core/memory.ts
+ * `mappedUint32Array`).
  */
 export class BatchFingerprintList {
   private fp8 = new Uint8Array(0);
