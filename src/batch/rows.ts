@@ -15,6 +15,7 @@ import { checkInputIntegers } from '../payment/input.js';
 import { parseStrictJson, StrictJsonError } from '../core/json-strict.js';
 import { amountProblem, parseReais } from '../pix/money.js';
 import { unguardCell } from '../core/csv-cell.js';
+import { mappedUint32Array } from '../core/memory.js';
 import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import type * as z from 'zod/mini';
 import { t as tr } from '../core/i18n/index.js';
@@ -333,14 +334,14 @@ export function textIdentity(text: string): Buffer {
 /**
  * The rows seen so far, by identity (a SHA-256 from {@link rowIdentity} or {@link textIdentity}),
  * each with the first row that had it: the check of a file keeps one per row, so it keeps 96 bits
- * of each digest and the row number in typed arrays (16 bytes a row, outside V8's heap) instead of
- * a string and a map entry. Two different rows share 96 bits with a chance of about n²/2⁹⁷ (10⁻¹⁹
+ * of each digest and the row number in typed arrays (16 bytes a row, outside V8's heap, in memory V8
+ * maps itself: src/core/memory.ts `mappedUint32Array`) instead of a string and a map entry. Two different rows share 96 bits with a chance of about n²/2⁹⁷ (10⁻¹⁹
  * for 100,000 rows); it would be reported as a duplicate, and nothing sent.
  */
 export class IdentitySet {
   /** 3 words of digest per slot; a slot is empty while its row is 0. */
-  private keys = new Uint32Array(3 * 1024);
-  private rows = new Uint32Array(1024);
+  private keys = mappedUint32Array(3 * 1024);
+  private rows = mappedUint32Array(1024);
   private size = 0;
 
   /**
@@ -378,8 +379,8 @@ export class IdentitySet {
 
   private grow(): void {
     const { keys, rows } = this;
-    this.keys = new Uint32Array(keys.length * 2);
-    this.rows = new Uint32Array(rows.length * 2);
+    this.keys = mappedUint32Array(keys.length * 2);
+    this.rows = mappedUint32Array(rows.length * 2);
     for (let i = 0; i < rows.length; i++) if (rows[i] !== 0) this.put(keys[3 * i]!, keys[3 * i + 1]!, keys[3 * i + 2]!, rows[i]!);
   }
 }

@@ -82,3 +82,25 @@ export function boundStreamMemory(): () => void {
     live = spaces().old;
   };
 }
+
+/** `ArrayBuffer` with ES2024's options (`maxByteLength`: a resizable buffer), which this project's `lib` does not type yet. */
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ArrayBuffer;
+
+/**
+ * A zeroed `Uint32Array` of `length` elements whose memory V8 maps from the system itself, not
+ * through `malloc` (docs/speed.md, "The check's tables outside `malloc`"): V8 reserves a
+ * resizable buffer's pages with `mmap` and returns them with `munmap` when the buffer is
+ * collected. A plain typed array of a few MiB comes from `malloc`, and once glibc has freed one
+ * that large it serves the next blocks below that size from the main arena, whose pages it keeps
+ * after they are freed: a batch check's tables (src/batch/rows.ts `IdentitySet`,
+ * src/ledger/batch-fingerprints.ts) left a 100,000-row run's main arena 4-6 MiB larger to its end on Node 24.
+ * For arrays that live long or grow large; a few KiB buffers gain nothing from it.
+ */
+export function mappedUint32Array(length: number): Uint32Array<ArrayBuffer> {
+  return new Uint32Array(new ResizableArrayBuffer(4 * length, { maxByteLength: 4 * length }));
+}
+
+/** {@link mappedUint32Array} of bytes. */
+export function mappedUint8Array(length: number): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(new ResizableArrayBuffer(length, { maxByteLength: length }));
+}

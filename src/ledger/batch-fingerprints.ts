@@ -11,6 +11,7 @@
  * without an outcome), then reads the row itself and compares its whole fingerprint, as for any payment. The run of an
  * entry likewise: `payments_by_run8` indexes the payments outside batch files, `batch_runs` the runs of each file.
  */
+import { mappedUint32Array, mappedUint8Array } from '../core/memory.js';
 
 /** `last_ms` of a file with a row whose time cannot be read: it counts as recent (it blocks, never lets through). */
 const UNREADABLE_TIME = 9007199254740991;
@@ -160,7 +161,8 @@ export interface ListedRows {
 
 /**
  * The rows of a file as the check reads them (src/batch/check.ts), kept outside V8's heap (12 bytes a row, 16 once
- * sorted) until they are listed before the first wave.
+ * sorted) until they are listed before the first wave, in memory V8 maps itself, not malloc's (src/core/memory.ts
+ * `mappedUint32Array`).
  */
 export class BatchFingerprintList {
   private fp8 = new Uint8Array(0);
@@ -171,10 +173,10 @@ export class BatchFingerprintList {
   add(row: number, fingerprint: string): void {
     if (this.count === this.rows.length) {
       const size = Math.max(1024, this.rows.length * 2);
-      const fp8 = new Uint8Array(8 * size);
+      const fp8 = mappedUint8Array(8 * size);
       fp8.set(this.fp8);
       this.fp8 = fp8;
-      const rows = new Uint32Array(size);
+      const rows = mappedUint32Array(size);
       rows.set(this.rows);
       this.rows = rows;
     }
@@ -189,7 +191,8 @@ export class BatchFingerprintList {
   /** The rows with their order by the 8 bytes (then by row); the list is empty afterwards. */
   take(): ListedRows {
     const { fp8, rows, count } = this;
-    const order = new Uint32Array(count).map((_, i) => i);
+    const order = mappedUint32Array(count);
+    for (let i = 0; i < count; i++) order[i] = i;
     order.sort((a, b) => {
       for (let i = 0; i < 8; i++) {
         const d = fp8[a * 8 + i]! - fp8[b * 8 + i]!;
