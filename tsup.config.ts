@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
-import { groupCatalogSource } from './scripts/lib/catalog-groups.js';
+import { lazyCatalogs } from './scripts/lib/catalog-groups.js';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
@@ -39,19 +39,7 @@ const pgNodeStreams: Plugin = {
 };
 
 // The message catalogs are built a group of keys at a time, on first use (src/core/i18n/lazy.ts,
-// scripts/lib/catalog-groups.ts): a cash-out reads about 15 of some 150 groups, and building the
-// whole English catalog (about 1,400 texts and functions, 160 KB of code cache) cost every start
-// about 14 M instructions and 3 ms of CPU on Node 20 (docs/speed.md "The cash-out's CPU").
-const lazyCatalogs: Plugin = {
-  name: 'lazy-catalogs',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]i18n[\\/](en|pt-BR)\.ts$/ }, (args) => ({
-      contents: groupCatalogSource(readFileSync(args.path, 'utf8'), args.path),
-      loader: 'ts',
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
+// scripts/lib/catalog-groups.ts `lazyCatalogs`).
 
 /**
  * Rollup writes the bundle's dynamic imports (`import('./cashin-54ZCGLEJ.cjs')`, `import('node:http')`)

@@ -26,17 +26,7 @@ await build({
   packages: 'external',
   logLevel: 'error',
 });
-const { groupCatalogSource } = (await import(groupsFile)).default;
-const lazyCatalogs = {
-  name: 'lazy-catalogs',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]i18n[\\/](en|pt-BR)\.ts$/ }, (args) => ({
-      contents: groupCatalogSource(readFileSync(args.path, 'utf8'), args.path),
-      loader: 'ts',
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
+const { lazyCatalogs } = (await import(groupsFile)).default; // the bundle's own plugin (tsup.config.ts)
 
 // env-paths reads the home folder when it loads: built into the snapshot, it would keep the builder's. Its import
 // becomes a function that loads it (still bundled, evaluated on first call: the first test of
