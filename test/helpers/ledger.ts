@@ -2,13 +2,13 @@
  * Reads a paycli ledger from a test (read-only, closed at once), and writes into it what a test
  * needs to arrange (an entry recorded earlier than now).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { openConnection } from '../../src/core/sqlite/connect.js';
 import type { Connection } from '../../src/core/sqlite/driver.js';
-import type { BeginInfo } from '../../src/ledger/schema.js';
+import { SCHEMA, SCHEMA_VERSION, type BeginInfo } from '../../src/ledger/schema.js';
 
 /** A connection to a SQLite file through paycli's own driver seam (the driver this Node uses, as paycli does). */
 export function openSqlite(file: string, opts: { readonly?: boolean; mustExist?: boolean } = {}): Connection {
@@ -17,6 +17,19 @@ export function openSqlite(file: string, opts: { readonly?: boolean; mustExist?:
 
 /** Path of the ledger in a data folder. */
 export const ledgerFile = (dataDir: string): string => join(dataDir, 'ledger.db');
+
+/**
+ * Makes `<dir>/data/ledger.db` as an older paycli left it: today's schema (src/ledger/schema.ts `SCHEMA`) at
+ * `user_version` = `version`, with `edits` ([today's text, the older text], in order) undoing what changed since.
+ * @returns the open connection (the caller adds rows, then closes it) and the file
+ */
+export function olderLedger(dir: string, version: number, edits: readonly (readonly [string, string])[]): { old: Connection; file: string } {
+  mkdirSync(join(dir, 'data'), { mode: 0o700 });
+  const file = ledgerFile(join(dir, 'data'));
+  const old = openSqlite(file, { mustExist: false });
+  old.exec(edits.reduce((sql, [from, to]) => sql.replace(from, to), SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, `PRAGMA user_version = ${version};`)));
+  return { old, file };
+}
 
 /** Every row of the payments table, oldest first, with SQLite's column names. */
 export function ledgerRows(dataDir: string): Record<string, unknown>[] {

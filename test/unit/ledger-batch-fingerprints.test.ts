@@ -6,20 +6,19 @@
  * batch layer lists the fingerprint the ledger records for each row, cash-out and cash-in. And `history`'s time range
  * finds batch rows through their files (schema version 10: the index of times holds the other payments only).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger } from '../../src/ledger/ledger.js';
 import { BATCH_FINGERPRINTS, BatchFingerprintList, FINGERPRINT_INDEX, RUN_INDEX, TIME_INDEX } from '../../src/ledger/batch-fingerprints.js';
 import { paymentFingerprint, endpointIdentity } from '../../src/ledger/rules.js';
-import { historyQuery, INSERT, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import { historyQuery, INSERT, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import { UsageError } from '../../src/core/errors.js';
 import { batchLedgerOf } from '../../src/batch/ledger.js';
 import { beginInfo } from '../../src/batch/row.js';
 import { BATCH_OPERATIONS } from '../../src/batch/outcome.js';
 import type { Settings } from '../../src/config/settings.js';
-import { openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
+import { olderLedger, openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
 
 const TARGET = 'https://gw.example/transaction/cashout';
 const BATCH = 'cashout-0123456789abcdef';
@@ -119,14 +118,11 @@ describe('batch rows in the identical-payment check', () => {
   });
 
   it('a ledger of schema version 8 with batch rows is brought up to date: its rows listed, still blocking, the index holding the others only', async () => {
-    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
-    const file = join(tmp.dir, 'data', 'ledger.db');
-    const old = openSqlite(file, { mustExist: false });
-    const v8 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 8;')
-      .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));')
-      .replace(RUN_INDEX, 'CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));')
-      .replace(BATCH_FINGERPRINTS, '');
-    old.exec(v8);
+    const { old, file } = olderLedger(tmp.dir, 8, [
+      [FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8));'],
+      [RUN_INDEX, 'CREATE INDEX payments_by_run8 ON payments (substr(run_id, 1, 8));'],
+      [BATCH_FINGERPRINTS, ''],
+    ]);
     expect(old.prepare(`SELECT count(*) FROM sqlite_schema WHERE name IN ('batch_files', 'batch_fingerprints')`).value()).toBe(0);
     const now = Date.now();
     const row = (n: number, batchRow: number | null) => ({
@@ -260,10 +256,7 @@ describe('batch rows in the identical-payment check', () => {
   });
 
   it("a ledger of schema version 9 is brought up to date: the index of times holds the payments outside batch files, and history's range still finds every row", async () => {
-    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
-    const file = join(tmp.dir, 'data', 'ledger.db');
-    const old = openSqlite(file, { mustExist: false });
-    old.exec(SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 9;').replace(TIME_INDEX, 'CREATE INDEX payments_by_time_ms ON payments (time_ms);'));
+    const { old, file } = olderLedger(tmp.dir, 9, [[TIME_INDEX, 'CREATE INDEX payments_by_time_ms ON payments (time_ms);']]);
     expect(old.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'payments_by_time_ms'`).value()).not.toMatch(/WHERE/);
     old.close();
     const keeper = new LedgerKeeper(Ledger.open({ create: true })!);

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger, WAL_CHECKPOINT_BYTES } from '../../src/ledger/ledger.js';
-import { BLOCKING, INSERT, RUN_KEY, SCHEMA, SCHEMA_VERSION } from '../../src/ledger/schema.js';
+import { BLOCKING, INSERT, RUN_KEY, SCHEMA_VERSION } from '../../src/ledger/schema.js';
 import { BATCH_FINGERPRINTS, FINGERPRINT_INDEX, RUN_INDEX } from '../../src/ledger/batch-fingerprints.js';
-import { openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
+import { olderLedger, openSqlite, samplePayment as payment, useDataDir } from '../helpers/ledger.js';
 
 /** The ids of the payments `ledger.db` holds on its own, without its write-ahead log (a copy of the file alone, opened read-only). */
 function idsInFileAlone(dir: string, file: string): number[] {
@@ -47,15 +47,11 @@ describe('the local ledger on disk', () => {
   });
 
   it('the fingerprint is indexed by its first 8 bytes and the run by 8 characters (schema 8): the identical-payment check and the pruning of runs go through those indexes; a ledger of version 7 is converted and its entry still blocks', async () => {
-    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
-    const file = join(tmp.dir, 'data', 'ledger.db');
-    const old = openSqlite(file, { mustExist: false });
-    old.exec(
-      SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 7;')
-        .replace(FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);')
-        .replace(BATCH_FINGERPRINTS, '')
-        .replace(RUN_INDEX, 'CREATE INDEX payments_by_run ON payments (run_id);'),
-    );
+    const { old, file } = olderLedger(tmp.dir, 7, [
+      [FINGERPRINT_INDEX, 'CREATE INDEX payments_by_fingerprint ON payments (fingerprint);'],
+      [BATCH_FINGERPRINTS, ''],
+      [RUN_INDEX, 'CREATE INDEX payments_by_run ON payments (run_id);'],
+    ]);
     old.close();
     const first = Ledger.open({ create: true })!;
     const keeper = new LedgerKeeper(first);
@@ -127,13 +123,10 @@ describe('the local ledger on disk', () => {
   });
 
   it('a ledger of schema version 4 (4 KiB pages, an entry with a hex fingerprint) is brought up to date: the entry kept and still blocks, its fingerprint 32 bytes, the text time index gone, its page size kept', async () => {
-    mkdirSync(join(tmp.dir, 'data'), { mode: 0o700 });
-    const file = join(tmp.dir, 'data', 'ledger.db');
-    const old = openSqlite(file, { mustExist: false });
-    const v4 = SCHEMA.replace(`PRAGMA user_version = ${SCHEMA_VERSION};`, 'PRAGMA user_version = 4;')
-      .replace('fingerprint BLOB NOT NULL', 'fingerprint TEXT NOT NULL')
-      .replace('CREATE INDEX payments_by_time_ms', 'CREATE INDEX payments_by_time ON payments (time);\nCREATE INDEX payments_by_time_ms');
-    old.exec(v4);
+    const { old, file } = olderLedger(tmp.dir, 4, [
+      ['fingerprint BLOB NOT NULL', 'fingerprint TEXT NOT NULL'],
+      ['CREATE INDEX payments_by_time_ms', 'CREATE INDEX payments_by_time ON payments (time);\nCREATE INDEX payments_by_time_ms'],
+    ]);
     const now = Date.now();
     old.prepare(INSERT).run({
       uuid: 'old-entry',
