@@ -10,8 +10,8 @@
  * (packages, `node:` modules, anything outside dist/) goes through Node's own resolution. Only
  * string operations here, not `node:path`'s, for the same reason.
  */
-import Module from 'node:module';
 import { sep } from 'node:path';
+import { moduleClass } from './module-class.js';
 
 /** A request for a file of the bundle beside the requiring chunk, as the bundler writes it. */
 const CHUNK_REQUEST = /^\.\/[\w.-]+\.cjs$/;
@@ -26,7 +26,7 @@ type ModuleApi = { _resolveFilename?: Resolve; _nodeModulePaths?: NodeModulePath
  * @returns undoes it (for tests)
  */
 export function resolveChunksDirectly(distDir: string): () => void {
-  const api = Module as unknown as ModuleApi;
+  const api = moduleClass() as ModuleApi;
   const resolve = api._resolveFilename;
   const paths = api._nodeModulePaths;
   if (typeof resolve !== 'function' || typeof paths !== 'function') return () => undefined;

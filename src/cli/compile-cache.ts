@@ -33,20 +33,27 @@
  *
  * Deleting the folder is always safe; it holds about 0.5 MB per paycli version in use.
  */
-import Module, { createRequire } from 'node:module';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
+import { moduleClass } from './module-class.js';
 
 /** A bundler chunk name with its 8-character content hash, e.g. `chunk-KLAPGGWF.cjs`. */
 const HASHED_CHUNK = /-[A-Z0-9]{8}\.cjs$/;
+const CHUNK_REQUEST = /^\.\/[\w.-]+-[A-Z0-9]{8}\.cjs$/;
 
 /** A CommonJS module as the loader passes it to `_compile`. */
 type LoadedModule = { exports: unknown; require: (id: string) => unknown };
 type CompileFn = (this: LoadedModule, content: string, filename: string, ...rest: unknown[]) => unknown;
-/** The parts of `node:module` used here; `_compile` is the hook point require-hook tools use. */
+/** A module this file makes for a chunk it loads itself ({@link installHook}'s `requireChunk`). */
+type NewModule = LoadedModule & { filename: string; paths: string[]; loaded: boolean; _compile: CompileFn };
+/** The parts of Node's `Module` class used here; `_compile` is the hook point require-hook tools use. */
 type ModuleApi = {
+  new (id: string, parent: unknown): NewModule;
   wrap: (code: string) => string;
+  createRequire: (filename: string) => NodeJS.Require;
+  _cache: Record<string, LoadedModule | undefined>;
+  _nodeModulePaths: (from: string) => string[];
   prototype: { _compile: CompileFn };
 };
 
@@ -57,9 +64,8 @@ type ModuleApi = {
  */
 export function enableCompileCache(distDir: string, cacheRoot: string): void {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
-  const api = Module as unknown as ModuleApi;
   try {
-    installHook(api, distDir, join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`));
+    installHook(moduleClass() as ModuleApi, distDir, join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`));
   } catch {
     // no cache: only slower
   }
@@ -75,7 +81,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   // chunks whose entry was accepted, with that entry's length: rewritten at exit when this run grew them
   const accepted: Array<{ script: Script; file: string; held: number }> = [];
   let readable: boolean | undefined;
-  let base: ReturnType<typeof createRequire> | undefined;
+  let base: NodeJS.Require | undefined;
   // string operations, not node:path's: this runs for every chunk (src/cli/chunk-resolve.ts says why)
   const prefix = `${distDir}${sep}`;
   const entryPrefix = `${dir}${sep}`;
@@ -93,8 +99,8 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const mod = this;
     // Every hashed chunk is in distDir: one base for require.resolve & co. serves them all.
-    base ??= createRequire(filename);
-    const require = Object.assign((id: string) => mod.require(id), {
+    base ??= Module.createRequire(filename);
+    const require = Object.assign((id: string) => (CHUNK_REQUEST.test(id) ? requireChunk(id, mod) : mod.require(id)), {
       resolve: base.resolve,
       cache: base.cache,
       main: base.main,
@@ -102,6 +108,38 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     });
     return fn.call(mod.exports, mod.exports, require, mod, filename, distDir);
   };
+
+  /**
+   * A chunk's `require('./chunk-….cjs')` of another hashed chunk beside it: the module Node holds for
+   * it, else the file read, registered in Node's cache (so that Node's own `require` of it, and a
+   * cycle between chunks, find the same module) and run through the hook above, as Node's loader
+   * would, without its per-call work (docs/speed.md "History's start-up, the rest"). A file that
+   * cannot be read goes to Node's `require`, which reports it as Node does.
+   */
+  function requireChunk(id: string, parent: LoadedModule): unknown {
+    const filename = prefix + id.slice(2);
+    const cached = Module._cache[filename];
+    if (cached) return cached.exports;
+    let content: string;
+    try {
+      content = readFileSync(filename, 'utf8');
+    } catch {
+      return parent.require(id);
+    }
+    const m = new Module(filename, parent);
+    m.filename = filename;
+    m.paths = Module._nodeModulePaths(distDir);
+    Module._cache[filename] = m;
+    let threw = true;
+    try {
+      m._compile(content, filename);
+      threw = false;
+    } finally {
+      if (threw) delete Module._cache[filename];
+    }
+    m.loaded = true;
+    return m.exports;
+  }
 
   // After the run, so the data holds every function that ran, not only the top level.
   process.once('exit', () => {

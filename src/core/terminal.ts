@@ -6,7 +6,6 @@
  * from a user's side.
  */
 import type { Command } from 'commander';
-import { createRequire } from 'node:module';
 import { FdWriter, writableDirectly } from './fd-writer.js';
 
 /** Which standard streams are terminals. */
@@ -90,7 +89,7 @@ export function processContext(args: string[] = [], command?: Command): RunConte
       // loads node:tty, and node:net with it, only for a terminal); stdin of its descriptor, without
       // building the stream.
       get stdin() {
-        return (createRequire(__filename)('node:tty') as typeof import('node:tty')).isatty(0);
+        return (require('node:tty') as typeof import('node:tty')).isatty(0);
       },
       // (a descriptor written directly is a file, a pipe or /dev/null: never a terminal)
       get stdout() {

@@ -6,7 +6,6 @@
  * that code which only needs them (a batch checking its own rows, the outcome of an error) does
  * not load SQLite.
  */
-import { createRequire } from 'node:module';
 import { BUILT_IN_SANDBOX_TARGET, isSandboxTarget } from '../gateway/endpoint.js';
 import { ExitCode, PaycliError, UsageError } from '../core/errors.js';
 import { formatReais } from '../pix/money.js';
@@ -122,7 +121,7 @@ let hashOnce: ((text: string) => string) | undefined;
  */
 function sha256(text: string): string {
   if (hashOnce === undefined) {
-    const crypto = createRequire(__filename)('node:crypto') as typeof import('node:crypto');
+    const crypto = require('node:crypto') as typeof import('node:crypto');
     hashOnce = typeof crypto.hash === 'function' ? (s) => crypto.hash('sha256', s, 'hex') : (s) => crypto.createHash('sha256').update(s).digest('hex');
   }
   return hashOnce(text);
