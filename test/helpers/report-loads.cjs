@@ -1,5 +1,7 @@
 // Preloaded into a paycli under test: prints `loaded <request>` on stderr for every module paycli
-// requires whose name matches PAYCLI_TEST_REPORT_LOADS (a regular expression), and as it exits
+// requires whose name matches PAYCLI_TEST_REPORT_LOADS (a regular expression); as it exits, also
+// `loaded ./<file>` for every file of paycli's dist/ in Node's module cache (a chunk's require of a
+// chunk is answered by src/cli/compile-cache.ts without Module._load, but registered there); and as it exits
 // `internal <name>` for every module of Node's own (process.moduleLoadList, e.g. Node's bundled
 // undici, which no require names) matching PAYCLI_TEST_REPORT_INTERNALS.
 'use strict';
@@ -10,6 +12,13 @@ Module._load = function reportLoad(request, ...rest) {
   if (pattern.test(request)) process.stderr.write(`loaded ${request}\n`);
   return load.call(this, request, ...rest);
 };
+process.on('exit', () => {
+  const dist = `${require('node:path').resolve(__dirname, '../../dist')}${require('node:path').sep}`;
+  for (const file of Object.keys(Module._cache)) {
+    const request = `./${file.slice(dist.length)}`;
+    if (file.startsWith(dist) && pattern.test(request)) process.stderr.write(`loaded ${request}\n`);
+  }
+});
 if (process.env.PAYCLI_TEST_REPORT_INTERNALS) {
   const internals = new RegExp(process.env.PAYCLI_TEST_REPORT_INTERNALS);
   process.on('exit', () => {
