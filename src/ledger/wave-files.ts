@@ -14,14 +14,12 @@
  * as it is recorded. Each row's check keeps its own conditions on the rows it finds: a file listed that holds
  * no blocking row adds nothing.
  */
-import { blockingSql } from './blocking.js';
-import { FILES_THAT_MAY_BLOCK, fileRowsWith, OUTSIDE_FILES, WINDOW } from './batch-fingerprints.js';
-import { FINGERPRINT_KEY } from './schema.js';
+import { FILES_THAT_MAY_BLOCK, fileRowsWith } from './batch-fingerprints.js';
+import { blockingOver } from './schema.js';
 import type { NewPayment } from './statements.js';
 
 /** The identical-payment check of `BLOCKING`, over the files listed in `@files` (a JSON array of `batch_files.id`). */
-export const BLOCKING_IN_FILES = `SELECT * FROM (SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')} AND ${OUTSIDE_FILES} AND kind = 'cashout' AND ${blockingSql(WINDOW)}
-  UNION ALL ${fileRowsWith('SELECT id, batch_id, endpoint FROM batch_files WHERE id IN (SELECT value FROM json_each(@files))')} AND p.kind = 'cashout' AND ${blockingSql(WINDOW, (c) => `p.${c}`)}) ORDER BY id DESC LIMIT 1`;
+export const BLOCKING_IN_FILES = blockingOver(fileRowsWith('SELECT id, batch_id, endpoint FROM batch_files WHERE id IN (SELECT value FROM json_each(@files))'));
 
 const FILE_IDS = `SELECT id FROM (${FILES_THAT_MAY_BLOCK})`;
 const FILE_ID = 'SELECT id FROM batch_files WHERE batch_id = @batch AND endpoint = @endpoint';
