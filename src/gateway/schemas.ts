@@ -298,7 +298,6 @@ export function parseAnswer<T extends z.ZodMiniType>(schema: T, json: unknown): 
   return schema.safeParse(json) as ReturnType<T['safeParse']>;
 }
 
-/** Error body (interface §2.5). */
 /** A plain-object check as zod's own (`typeof`, not null, not an array). */
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -373,6 +372,7 @@ export function parseRequest<T extends z.ZodMiniType>(schema: T, json: unknown):
   return schema.safeParse(json);
 }
 
+/** Error body (interface §2.5). */
 export const errorBodySchema = z.looseObject({ message: z.string() });
 
 /** One problem found by a schema: the interface field path and what is wrong with it. */
