@@ -110,10 +110,13 @@ function lines(f: { paid: string; charges: string; attention: string }): Array<[
   ];
 }
 
-/** Compares both paths on every line of {@link lines}, with `extra` added to each line's start. */
-async function compareAll(f: Parameters<typeof lines>[0], env: Record<string, string>, extra: string[] = []): Promise<void> {
+/** The lines of {@link lines} whose messages differ by language, compared again in Portuguese (each test within the suite's time limit on a busy machine). */
+const IN_PORTUGUESE = [0, 2, 4, 7, 9, 10, 12, 15, 16, 18];
+
+/** Compares both paths on the lines of {@link lines} (those at `only`, or all), with `extra` added to each line's start. */
+async function compareAll(f: Parameters<typeof lines>[0], env: Record<string, string>, extra: string[] = [], only?: number[]): Promise<void> {
   const written = [join(t.home.dir, 'out.csv'), join(t.home.dir, 'out.jsonl'), ...[f.paid, f.charges, f.attention].map((x) => `${x}.results.csv`)];
-  for (const [line, code] of lines(f)) {
+  for (const [line, code] of lines(f).filter((_, i) => !only || only.includes(i))) {
     const got = await same([...extra, ...line], env, written);
     expect(got.code, [...extra, ...line].join(' ')).toBe(code);
   }
@@ -130,10 +133,14 @@ describe('a batch run: the direct route and the command tree', () => {
     expect(t.gw.received.length).toBe(posts); // a re-run sends nothing, on either path
   });
 
-  it('write the same in Portuguese (LANG and --lang)', async () => {
+  it('write the same in Portuguese (LANG)', async () => {
     const f = await seed();
-    await compareAll(f, t.env({ LANG: 'pt_BR.UTF-8' }));
-    await compareAll(f, t.env(), ['--lang', 'pt-BR']);
+    await compareAll(f, t.env({ LANG: 'pt_BR.UTF-8' }), [], IN_PORTUGUESE);
+  });
+
+  it('write the same in Portuguese (--lang)', async () => {
+    const f = await seed();
+    await compareAll(f, t.env(), ['--lang', 'pt-BR'], IN_PORTUGUESE);
   });
 
   it('a file with rows still to send: exit 2 without --yes off a terminal, and with it each path sends the rows to its own ledger alike', async () => {
