@@ -12,6 +12,7 @@
  * entry likewise: `payments_by_run8` indexes the payments outside batch files, `batch_runs` the runs of each file.
  */
 import { mappedUint32Array, mappedUint8Array } from '../core/memory.js';
+import { MIGRATE_TO_11 } from './derived.js';
 
 /** `last_ms` of a file with a row whose time cannot be read: it counts as recent (it blocks, never lets through). */
 const UNREADABLE_TIME = 9007199254740991;
@@ -207,5 +208,5 @@ export class BatchFingerprintList {
   }
 }
 
-/** The steps from schema version 8 to 9 and from 9 to 10 (src/ledger/schema.ts `MIGRATIONS`). */
-export const MIGRATIONS_FROM_8: readonly string[] = [MIGRATE_TO_9, MIGRATE_TO_10];
+/** The steps from schema version 8 to 9, 9 to 10 and 10 to 11 (src/ledger/schema.ts `MIGRATIONS`; the last in src/ledger/derived.ts). */
+export const MIGRATIONS_FROM_8: readonly string[] = [MIGRATE_TO_9, MIGRATE_TO_10, MIGRATE_TO_11];

@@ -65,7 +65,7 @@ import {
   type BatchOutcome,
 } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
-import { targetColumn, timeColumn } from './derived.js';
+import { END_ROW, endRowParams, targetColumn, timeColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
@@ -361,12 +361,8 @@ export class Ledger implements SyncStatements {
   }
 
   private endRows(ends: readonly EndRow[]): void {
-    const st = this.stmt(
-      `UPDATE payments SET outcome = @outcome, end_time = @end, transaction_id = coalesce(@transaction_id, transaction_id), status = coalesce(@status, status), http_status = @http_status, message = @message, answer = coalesce(@answer, answer) WHERE id = @id`,
-    );
-    for (const e of ends) {
-      st.run({ id: e.id, outcome: e.outcome, end: e.endTime, transaction_id: e.transactionId, status: e.status, http_status: e.httpStatus, message: e.message, answer: e.answer });
-    }
+    const st = this.stmt(END_ROW);
+    for (const e of ends) st.run(endRowParams(e));
   }
 
   /** Copied into `ledger.db` at once, as a single payment is: a later deadline lost with the log could let a lookup decide too early. */

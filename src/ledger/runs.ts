@@ -22,7 +22,7 @@ import { t } from '../core/i18n/index.js';
 
 /** What the ledger records of a run (table `runs`). */
 export interface RunRecord {
-  /** Random id (a UUID). */
+  /** Random id: 20 hexadecimal characters (80 bits; a UUID before schema version 11, which keeps it in every batch row: docs/speed.md "Disk written per batch row"). */
   id: string;
   pid: number;
   /** The process's start time as the kernel counts it (`/proc/<pid>/stat` field 22), when known. */
@@ -79,7 +79,7 @@ let current: { record: RunRecord; lock: FileLock; dataDir: string } | undefined;
  */
 export function currentRun(dataDir: string, version: string, now = Date.now()): RunRecord {
   if (current && current.dataDir === dataDir) return current.record;
-  const id = crypto.randomUUID();
+  const id = Buffer.from(crypto.getRandomValues(new Uint8Array(10))).toString('hex');
   mkdirSync(runsDir(dataDir), { recursive: true, mode: 0o700 });
   const file = runLockPath(dataDir, id);
   closeSync(openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));

@@ -9,7 +9,7 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
-import { storedTime, storedTarget } from './derived.js';
+import { storedEndTime, storedFacts, storedTime, storedTarget } from './derived.js';
 import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, IN_TIME_RANGE, MIGRATIONS_FROM_8, OUTSIDE_FILES, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
@@ -31,11 +31,11 @@ export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'a
  * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
  * an older one is brought up to date when opened ({@link MIGRATIONS}).
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
-  id TEXT PRIMARY KEY NOT NULL,        -- random UUID of the run
+  id TEXT PRIMARY KEY NOT NULL,        -- random id of the run (src/ledger/runs.ts)
   pid INTEGER NOT NULL,
   proc_start INTEGER,                  -- the process's start time as the kernel counts it (Linux), to tell a reused pid
   host TEXT NOT NULL,
@@ -121,7 +121,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * indexes only the first 8 bytes of the fingerprint and of the run id ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a
  * batch's waves to write (docs/speed.md "Disk written per batch row"); queries compare the whole value. Versions 9 and 10 index the fingerprints and the
  * times outside batch files only and list each file's rows (src/ledger/batch-fingerprints.ts); 10 also leaves a batch row's target and text time empty
- * where they can be derived (src/ledger/derived.ts).
+ * where they can be derived (src/ledger/derived.ts); 11 keeps a batch row's end time and answer in a shorter form (the same file).
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -392,7 +392,7 @@ export function toEntry(r: Row): LedgerEntry {
     ['batchId', r.batch_id],
     ['batchRow', r.batch_row],
     ['overrides', r.overrides],
-    ['endTime', r.end_time],
+    ['endTime', storedEndTime(r.end_time, r.time_ms)],
     ['transactionId', r.transaction_id],
     ['status', r.status],
     ['httpStatus', r.http_status],
@@ -410,7 +410,7 @@ export function toEntry(r: Row): LedgerEntry {
     ['version', r.run_version],
   ];
   for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
-  const answer = parseFacts(r.answer);
+  const answer = parseFacts(storedFacts(r.answer, r.time_ms, r.value));
   if (answer) e.answer = answer;
   return e;
 }
