@@ -5,7 +5,8 @@
  * the same stdout, stderr and results file and end with the same exit code: a finished file (exit 0),
  * a file with a row that needs attention (exit 6 again on every re-run), a file with rows still to
  * send (no `--yes` off a terminal: exit 2; with `--yes` each path sends them to its own ledger), bad
- * flag values (exit 2), cash-ins. The last test runs both with stdout and stderr on files and pipes,
+ * flag values (exit 2), cash-ins. On a terminal (tmux) the route asks the batch's confirmation with
+ * Node's own streams, as the full program does (src/cli/batch/confirm.ts). The last test runs both with stdout and stderr on files and pipes,
  * which the route writes straight to their descriptors (src/core/fd-writer.ts). That the route is
  * the one taken (no commander loaded) is test/e2e/structure.test.ts.
  */
@@ -13,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPaycli, type RunResult } from '../helpers/cli.js';
+import { startTty } from '../helpers/tty.js';
 import { cashOutAnswer, json, useGatewayFixture } from '../helpers/gateway.js';
 
 const KEY = 'sk_live_BATCHDIRECT_0123456789abcdef';
@@ -159,6 +161,29 @@ describe('a batch run: the direct route and the command tree', () => {
       expect([direct.code, direct.stdout, direct.stderr, direct.results]).toEqual([full.code, full.stdout, full.stderr, full.results]);
     }
     expect(t.gw.received.filter((r) => r.method === 'POST')).toHaveLength(8); // two rows, two paths, two lines
+  });
+
+  it('on a terminal the route asks the one confirmation (tmux): No sends nothing, yes sends', async () => {
+    const fresh = writeFile('fresh.csv', [HEADER, payoutRow(31), payoutRow(32)]);
+    const no = startTty(['cashout', '--batch', fresh], t.env(), t.home.dir);
+    try {
+      expect(await no.waitFor('? Send these 2 cash-outs? (y/N)', 20_000)).toContain('fresh.csv');
+      no.answer('n');
+      expect(await no.exitCode(20_000)).toBe(2);
+    } finally {
+      no.kill();
+    }
+    expect(t.gw.received).toHaveLength(0);
+    const yes = startTty(['cashout', '--batch', fresh], t.env(), t.home.dir);
+    try {
+      await yes.waitFor('? Send these 2 cash-outs? (y/N)', 20_000);
+      yes.answer('y');
+      expect(await yes.exitCode(20_000)).toBe(0);
+      expect(yes.screen()).toMatch(/2 +cash-outs created/);
+    } finally {
+      yes.kill();
+    }
+    expect(t.gw.received.filter((r) => r.method === 'POST')).toHaveLength(2);
   });
 
   it('write the same to files and pipes, written straight to their descriptors', async () => {
