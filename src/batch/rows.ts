@@ -16,7 +16,7 @@ import { parseStrictJson, StrictJsonError } from '../core/json-strict.js';
 import { amountProblem, parseReais } from '../pix/money.js';
 import { unguardCell } from '../core/csv-cell.js';
 import { mappedUint32Array } from '../core/memory.js';
-import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
+import { parseRequest, problemsOf, type FieldProblem } from '../gateway/schemas.js';
 import type * as z from 'zod/mini';
 import { t as tr } from '../core/i18n/index.js';
 
@@ -197,7 +197,7 @@ export function judgeRow<S extends z.ZodMiniType>(
   schema: S,
   gathered: GatheredRow,
 ): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
-  const parsed = schema.safeParse(gathered.body);
+  const parsed = parseRequest(schema, gathered.body);
   const taken = new Set(gathered.problems.map((p) => p.column));
   const problems = [...gathered.problems];
   if (!parsed.success) {

@@ -115,7 +115,7 @@ CREATE INDEX IF NOT EXISTS payments_unresolved ON payments (id) WHERE outcome IS
  * (`@windowOn`, `@since`; a time after now, or one that cannot be read, counts), or one with a row still
  * without an outcome or unknown (at any age: the index `payments_unresolved`).
  */
-const FILES_THAT_MAY_BLOCK = `SELECT id, batch_id, endpoint FROM batch_files WHERE @windowOn = 1 AND last_ms >= @since
+export const FILES_THAT_MAY_BLOCK = `SELECT id, batch_id, endpoint FROM batch_files WHERE @windowOn = 1 AND last_ms >= @since
   UNION SELECT f.id, f.batch_id, f.endpoint FROM (SELECT DISTINCT batch_id, endpoint FROM payments WHERE (outcome IS NULL OR outcome = 'unknown') AND +batch_id IS NOT NULL) AS u
   CROSS JOIN batch_files AS f ON f.batch_id = u.batch_id AND f.endpoint = u.endpoint`;
 

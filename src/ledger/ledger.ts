@@ -71,6 +71,7 @@ import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText 
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
 import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
+import { BLOCKING_IN_FILES, WaveFiles } from './wave-files.js';
 import {
   journalPath,
   LEDGER_NAME,
@@ -321,19 +322,21 @@ export class Ledger implements SyncStatements {
   checkAndInsert(rows: readonly NewPayment[], ends: readonly EndRow[]): Checked[] {
     const write = () => {
       this.endRows(ends);
-      return rows.map((r) => this.checkOne(r));
+      const files = new WaveFiles((sql, params) => this.stmt(sql).all(params) as Array<{ id: number }>, rows); // once a wave
+      return rows.map((r) => this.checkOne(r, files));
     };
     return this.write(write, this.note, rows.some((r) => r.batchId === null) ? 'copied' : 'synced');
   }
 
-  private checkOne(r: NewPayment): Checked {
+  private checkOne(r: NewPayment, files: WaveFiles): Checked {
     const fingerprint = fingerprintValue(r.fingerprint); // once a row: the check and the insert take the same bytes
-    const blocked = r.check ? this.entry(BLOCKING, { fingerprint, windowOn: r.check.windowOn ? 1 : 0, since: r.check.sinceMs }) : undefined;
+    const blocked = r.check ? this.entry(BLOCKING_IN_FILES, files.params(fingerprint, r.check)) : undefined;
     const taken = r.orderId === null ? undefined : this.entry(ORDER_TAKEN, { order_id: r.orderId, endpoint: r.endpoint });
     const found: Checked = { ...(blocked ? { blocked } : {}), ...(taken ? { taken } : {}) };
     if (refuses(found, r.allowDuplicate)) return found;
     this.registerRun(r.run);
     found.id = Number(this.stmt(INSERT).run(insertRow(r, fingerprint, blocked?.id ?? null)).lastInsertRowid);
+    files.recorded(r);
     return found;
   }
 

@@ -453,10 +453,10 @@ export interface InsertRow {
 
 export const INSERT = `INSERT INTO payments (uuid, time, kind, fingerprint, value, target, endpoint, sandbox, profile, pix_key_type, pix_key, recipient, payer, product, order_id, batch_id, batch_row, allow_duplicate, overrides, pid, source, time_ms, deadline_ms, run_id)
   VALUES (@uuid, @time, @kind, @fingerprint, @value, @target, @endpoint, @sandbox, @profile, @pix_key_type, @pix_key, @recipient, @payer, @product, @order_id, @batch_id, @batch_row, @allow_duplicate, @overrides, @pid, @source, @time_ms, @deadline_ms, @run_id)`;
-
-/** The latest earlier cash-out with this fingerprint that blocks a new one (src/ledger/rules.ts `blockingSql`), outside batch files or in one (src/ledger/batch-fingerprints.ts). */
-export const BLOCKING = `SELECT * FROM (SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')} AND ${OUTSIDE_FILES} AND kind = 'cashout' AND ${blockingSql(WINDOW)}
-  UNION ALL ${BLOCKING_FILE_ROWS} AND p.kind = 'cashout' AND ${blockingSql(WINDOW, (c) => `p.${c}`)}) ORDER BY id DESC LIMIT 1`;
+/** The latest earlier cash-out with this fingerprint that blocks a new one (src/ledger/rules.ts `blockingSql`), outside batch files or in one of `fileRows`'s (src/ledger/batch-fingerprints.ts `fileRowsWith`). */
+export const blockingOver = (fileRows: string): string => `SELECT * FROM (SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')}
+  AND ${OUTSIDE_FILES} AND kind = 'cashout' AND ${blockingSql(WINDOW)} UNION ALL ${fileRows} AND p.kind = 'cashout' AND ${blockingSql(WINDOW, (c) => `p.${c}`)}) ORDER BY id DESC LIMIT 1`;
+export const BLOCKING = blockingOver(BLOCKING_FILE_ROWS); // over the files that may block a payment now (a wave's own list: src/ledger/wave-files.ts)
 
 /** The latest entry that holds an order reference at a gateway (src/ledger/rules.ts `orderHeldSql`). */
 export const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;

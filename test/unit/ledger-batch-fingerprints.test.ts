@@ -77,6 +77,36 @@ describe('batch rows in the identical-payment check', () => {
     }
   });
 
+  it("a wave's checks look in the files listed once for the wave and in the files of its rows as they are recorded (src/ledger/wave-files.ts)", async () => {
+    const local = Ledger.open({ create: true, beforeSend: true })!;
+    const keeper = new LedgerKeeper(local);
+    const [B2, B3, B4] = ['cashout-1111111111111111', 'cashout-2222222222222222', 'cashout-3333333333333333'];
+    const code = (r: unknown) => (r instanceof UsageError ? r.code : 'recorded');
+    try {
+      // a file never listed ahead: its first row lists it during the wave, and the wave's next identical row is refused
+      const first = await keeper.recordMany([payment(1, { batchId: B2, batchRow: 1 }), payment(1, { batchId: B2, batchRow: 2 }), payment(2, { batchId: B2, batchRow: 3 })], {
+        windowMin: 10,
+      });
+      expect(first.map(code)).toEqual(['recorded', 'duplicate_cashout', 'recorded']);
+      // another file's wave: the row without an outcome blocks at any window; with the outcomes written in the same wave, ok blocks only in the window
+      const [a, , c] = first.map((r) => (r as { id: number }).id);
+      expect((await keeper.recordMany([payment(1, { batchId: B3, batchRow: 1 })], { windowMin: 0 })).map(code)).toEqual(['duplicate_cashout']);
+      const ended = await keeper.recordMany([payment(1, { batchId: B3, batchRow: 2 }), payment(2, { batchId: B3, batchRow: 3 })], { windowMin: 0 }, [
+        [a!, 'ok', {}],
+        [c!, 'refused', {}],
+      ]);
+      expect(ended.map(code)).toEqual(['recorded', 'recorded']);
+      // now B3's rows are unknown (no outcome): a third file's identical rows are refused, an ok row of B2 in the window blocks too
+      const third = await keeper.recordMany([payment(2, { batchId: B4, batchRow: 1 }), payment(3, { batchId: B4, batchRow: 2 })], { windowMin: 10 });
+      expect(third.map(code)).toEqual(['duplicate_cashout', 'recorded']);
+      await keeper.endMany(ended.map((r) => [(r as { id: number }).id, 'refused', {}] as const));
+      expect((await keeper.recordMany([payment(1, { batchId: B4, batchRow: 3 })], { windowMin: 10 })).map(code)).toEqual(['duplicate_cashout']);
+      expect((await keeper.recordMany([payment(1, { batchId: B4, batchRow: 4 })], { windowMin: 0 })).map(code)).toEqual(['recorded']);
+    } finally {
+      await keeper.close();
+    }
+  });
+
   it('the reference of a batch row settled not sent by the gateway is reused by an identical single payment, as before', async () => {
     const local = Ledger.open({ create: true })!;
     const keeper = new LedgerKeeper(local);
