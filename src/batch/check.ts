@@ -81,7 +81,7 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string, legacyOrd
 export interface ScanOptions {
   retryRefused?: boolean;
   allowDuplicate?: boolean;
-  /** Derive the rows' references as an older paycli did (src/batch/rows.ts `legacyDerivedOrderId`): it started this file at this gateway. */
+  /** Derive the rows' references as an older paycli did (src/batch/order-refs.ts `legacyDerivedOrderId`): it started this file at this gateway. */
   legacyOrderIds?: boolean;
 }
 

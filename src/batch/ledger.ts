@@ -10,7 +10,7 @@ import type { EndRecord, LedgerContract } from '../ledger/contract.js';
 import { endpointIdentity, outcomeOfError, paymentFingerprint, type Outcome } from '../ledger/rules.js';
 import type { RunRecord } from '../ledger/runs.js';
 import type { BatchTextSpec, FinishedBatchText } from '../ledger/batch-text.js';
-import { legacyDerivedOrderId } from './rows.js';
+import { legacyDerivedOrderId } from './order-refs.js';
 import { BatchFingerprintList } from '../ledger/batch-fingerprints.js';
 import type { Settings } from '../config/settings.js';
 import type { UsageError } from '../core/errors.js';
@@ -82,7 +82,7 @@ export interface BatchLedger {
   recordMany(infos: readonly RowBegin[], opts: RowRecordOptions, ends?: readonly EndRecord[]): Promise<Array<{ id: number } | UsageError>>;
   /**
    * Whether an older paycli recorded a row of batch `batchId` at this gateway under the reference it
-   * derived then (src/batch/rows.ts `legacyDerivedOrderId`): the file then keeps those references.
+   * derived then (src/batch/order-refs.ts `legacyDerivedOrderId`): the file then keeps those references.
    */
   legacyReferences(batchId: string, fileSha256: string, kind: 'cashin' | 'cashout'): Promise<boolean>;
   /**

@@ -40,7 +40,7 @@ export async function execute(cmd: Command, args: string[], body: (opts: Record<
 
 /**
  * {@link execute} for a command whose flags were read without commander (the direct route of
- * src/cli/history-direct.ts): `path` is the command's path (`history`), `opts` its options as
+ * src/cli/direct.ts): `path` is the command's path (`history`, `cashout`), `opts` its options as
  * {@link execute} builds them from commander's, `check` refuses a value that was not valid UTF-8.
  */
 export async function executeAs(

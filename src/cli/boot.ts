@@ -3,27 +3,37 @@
  * resolution of the bundle's chunks (src/cli/chunk-resolve.ts) and the code cache of
  * src/cli/compile-cache.ts and only then loads the command tree (src/cli/program.ts), so that the chunks it
  * pulls in (commander, zod, each command) compile from the cache. A `history` line that
- * src/cli/history-line.ts recognises runs without the command tree (src/cli/history-direct.ts;
- * docs/architecture.md "The direct route of `history`"). Kept tiny: it is the one part
- * of the bundle that is always compiled from source.
+ * src/cli/history-line.ts recognises, or a batch run's line that src/cli/batch-line.ts recognises,
+ * runs without the command tree (src/cli/direct.ts; docs/architecture.md "The direct route"). Kept
+ * tiny: it is the one part of the bundle that is always compiled from source.
  */
 import { enableCompileCache } from './compile-cache.js';
 import { resolveChunksDirectly } from './chunk-resolve.js';
 import { cacheDir } from '../core/paths.js';
 import { historyLine } from './history-line.js';
+import { batchLine } from './batch-line.js';
+import type { DirectLine } from './direct.js';
+
+/** The command and options of a line the direct route takes (src/cli/direct.ts), or undefined. @param args the arguments after the program */
+export function directLine(args: readonly string[]): DirectLine | undefined {
+  const history = historyLine(args);
+  if (history) return { command: 'history', opts: history };
+  const batch = batchLine(args);
+  return batch ? { command: batch.kind, opts: batch.opts } : undefined;
+}
 
 /**
  * Runs paycli with `argv` (default `process.argv`); exit codes as in src/cli/program.ts.
- * @param opts.direct false: every line through the command tree, the direct route of `history`
- *   too (test/e2e/history-direct.test.ts compares the two)
+ * @param opts.direct false: every line through the command tree, the direct route's too
+ *   (test/e2e/history-direct.test.ts and test/e2e/batch-direct.test.ts compare the two)
  */
 export async function main(argv: string[] = process.argv, opts: { direct?: boolean } = {}): Promise<void> {
   // __dirname is dist/ in the CommonJS bundle, the only way this file runs.
   resolveChunksDirectly(__dirname);
   enableCompileCache(__dirname, cacheDir());
-  const history = opts.direct === false ? undefined : historyLine(argv.slice(2));
-  if (history) {
-    await (await import('./history-direct.js')).main(argv, history);
+  const line = opts.direct === false ? undefined : directLine(argv.slice(2));
+  if (line) {
+    await (await import('./direct.js')).main(argv, line);
     return;
   }
   const cli = await import('./program.js');

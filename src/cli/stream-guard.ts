@@ -1,6 +1,6 @@
 /**
  * What a paycli process does when stdout or stderr fails (src/cli/program.ts `main` and the direct
- * route of src/cli/history-direct.ts both install it). `paycli --help | head -1`: the reader went
+ * route of src/cli/direct.ts both install it). `paycli --help | head -1`: the reader went
  * away; stop quietly, as git and gh do. But a result about something the gateway created that
  * cannot be written out (a full disk, a closed pipe) ends with exit 6, so a script never takes it
  * for "nothing happened" (docs/output-for-scripts.md "Exit codes").

@@ -1,6 +1,6 @@
 /**
- * stdout and stderr written straight to their file descriptors, for the direct route of `history`
- * (src/cli/history-direct.ts; docs/speed.md "History's output without Node's streams"). Node builds
+ * stdout and stderr written straight to their file descriptors, for the direct route (`history`, a batch
+ * run's common lines: src/cli/direct.ts; docs/speed.md "History's output without Node's streams"). Node builds
  * `process.stdout` and `process.stderr` on first touch, a stream stack that costs about 8 M and 1-2 M
  * instructions, more than the rest of a short listing's output. A descriptor that is a regular file,
  * a pipe (FIFO) or `/dev/null` is written with `fs.writeSync`, as Node's own stream for a file or a

@@ -54,8 +54,8 @@ const direct: { stdout?: FdWriter; stderr?: FdWriter } = {};
 /**
  * Makes this process's context write stdout and stderr with src/core/fd-writer.ts `FdWriter` where
  * the descriptor is a file, a pipe or `/dev/null` (never a terminal), so that Node never builds
- * `process.stdout` / `process.stderr` for them. The direct route of `history` calls it first
- * (src/cli/history-direct.ts; docs/speed.md "History's output without Node's streams").
+ * `process.stdout` / `process.stderr` for them. The direct route (`history`, a batch run) calls it first
+ * (src/cli/direct.ts; docs/speed.md "History's output without Node's streams").
  */
 export function writeDirectly(): void {
   if (writableDirectly(1)) direct.stdout ??= new FdWriter(1, () => process.stdout);

@@ -1,5 +1,5 @@
 /**
- * The listing of `paycli history` (docs/architecture.md "The direct route of `history`"): a local
+ * The listing of `paycli history` (docs/architecture.md "The direct route"): a local
  * ledger that is ready to read, opened with only what a read needs (the file checks of
  * src/ledger/files.ts, the driver, history's query and rows of src/ledger/schema.ts), not the
  * rules, runs and statements of the whole store (src/ledger/keeper.ts, src/ledger/ledger.ts),

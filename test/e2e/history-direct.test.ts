@@ -1,5 +1,5 @@
 /**
- * The direct route of `history` (src/cli/history-line.ts, src/cli/history-direct.ts) against the
+ * The direct route of `history` (src/cli/history-line.ts, src/cli/direct.ts) against the
  * whole command tree on the same ledgers: for each command line, in English and in Portuguese,
  * the built paycli and the same build with every line through commander
  * (test/helpers/full-program.cjs) write the same stdout and stderr and end with the same exit code,

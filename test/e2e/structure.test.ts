@@ -4,10 +4,11 @@
  * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
  * `history` on the local ledger loads nothing of the team ledger's nor the whole local store (only
  * its listing, src/ledger/read.ts), and its common lines no
- * commander (the direct route, src/cli/history-direct.ts); a cash-out without a proxy loads
+ * commander (the direct route, src/cli/direct.ts); the re-run of a finished batch file neither commander
+ * nor the schemas nor the HTTP stack; a cash-out without a proxy loads
  * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
@@ -88,7 +89,7 @@ describe('start-up', () => {
     expect(external.filter((m) => /^node:(https?|net|tls|v8)$/.test(m))).toEqual([]);
   });
 
-  it("history's common lines take the direct route: no commander, no command tree (src/cli/history-direct.ts)", async () => {
+  it("history's common lines take the direct route: no commander, no command tree (src/cli/direct.ts)", async () => {
     for (const args of [
       ['history', '--limit', '20'],
       ['--json', 'history', '--since', '7d', '--kind', 'cashout'],
@@ -103,6 +104,24 @@ describe('start-up', () => {
     const help = await loadedChunks(['history', '--help']);
     expect(help.code).toBe(0);
     expect([...help.chunks.values()].some((text) => COMMANDER[1].test(text))).toBe(true);
+  });
+
+  it('the re-run of a finished batch file takes the direct route: no commander, schemas or HTTP stack (src/cli/direct.ts)', async () => {
+    const file = join(t.home.dir, 'paid.csv');
+    writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1001,email,ana@example.com,Ana,ana@example.com,11987654321\n');
+    expect((await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() })).code).toBe(0);
+    for (const args of [
+      ['cashout', '--batch', file, '--yes', '--concurrency', '8', '--results', join(t.home.dir, 'a.csv')],
+      ['--json', '--lang', 'pt-BR', 'cashout', '--batch', file, '-y', '--results', join(t.home.dir, 'b.jsonl')],
+    ]) {
+      const { code, chunks, external } = await loadedChunks(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(external.some((m) => /better_sqlite3\.node$|^node:sqlite$/.test(m))).toBe(true); // the ledger was read
+      for (const [name, marker] of [COMMANDER, ...MARKERS.slice(0, 3)]) {
+        for (const [chunk, text] of chunks) expect(marker.test(text), `${args.join(' ')}: ${chunk} holds ${name}`).toBe(false);
+      }
+      expect(external.filter((m) => /^node:(https?|net|tls)$/.test(m))).toEqual([]);
+    }
   });
 
   it("a cash-out without a proxy loads none of Node's own undici (no fetch, WebSocket or their assert and zlib)", async () => {

@@ -1,6 +1,6 @@
 /**
  * EXPERIMENT, not shipped (docs/speed.md "A startup snapshot for history: measured"): the direct route of
- * `paycli history` (src/cli/history-direct.ts) as the entry of a V8 user-land startup snapshot. The
+ * `paycli history` (src/cli/direct.ts) as the entry of a V8 user-land startup snapshot. The
  * modules below are evaluated while the snapshot is built; the main function set here runs in the
  * process started from the blob, and reads argv, env, cwd, streams and the ledger only then.
  *
@@ -9,7 +9,7 @@
 import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { historyLine } from '../../../src/cli/history-line.js';
-import { main } from '../../../src/cli/history-direct.js';
+import { main } from '../../../src/cli/direct.js';
 // Dynamically imported on the route: imported here too, so that they are evaluated at build time.
 import '../../../src/cli/run/history.js';
 import '../../../src/cli/output/shape.js';
@@ -49,7 +49,7 @@ async function warmUp(): Promise<void> {
     (args, command) => ({ ...streams, isTTY: { stdin: false, stdout: false, stderr: false }, columns: undefined, env: process.env, now: () => new Date(), args, command }) as never,
   );
   try {
-    await main(['node', 'paycli', 'history', '--limit', '20'], historyLine(['history', '--limit', '20'])!);
+    await main(['node', 'paycli', 'history', '--limit', '20'], { command: 'history', opts: historyLine(['history', '--limit', '20'])! });
   } finally {
     useBaseContext(undefined);
     process.exitCode = undefined;
@@ -77,7 +77,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
     process.stderr.write('paycli snapshot: not a line of the direct route\n');
     process.exit(70);
   }
-  main(runArgv, opts).catch((err: unknown) => {
+  main(runArgv, { command: 'history', opts }).catch((err: unknown) => {
     process.stderr.write(`${String(err)}\n`);
     process.exitCode = 70;
   });
