@@ -97,9 +97,10 @@ console.log('|---|---:|---:|---:|');
 console.log(`| send ${Number(rows).toLocaleString('en')} rows, concurrency 8, gateway 50 ms: wall vs rows / 8 x 50 ms | ${med(send.map((s) => s.wall)).toFixed(2)} s | ${r(med(send.map((s) => s.wall / floorWall)))} | ≤ 1.10 |`);
 console.log(`| same: wall vs the node:http script | | ${r(med(pairs('send', 'floor', (s, f) => s.wall / f.wall)))} | |`);
 console.log(`| same: CPU vs the node:http script | ${med(send.map((s) => s.cpu)).toFixed(2)} s | ${r(med(pairs('send', 'floor', (s, f) => s.cpu / f.cpu)))} | ≤ 1.5 |`);
-console.log(`| disk written per row (send) | ${(med(send.map((s) => s.bytes)) / Number(rows) / 1024).toFixed(1)} KiB | | ≤ 4 KiB |`);
+const perRow = (bytes, n) => `${(bytes / n / 1024).toFixed(2)} KiB (${Math.round(bytes / n).toLocaleString('en')} bytes)`;
+console.log(`| disk written per row (send) | ${perRow(med(send.map((s) => s.bytes)), Number(rows))} | | ≤ 4 KiB |`);
 const bigRun = of('rss-big-0')[0];
-if (bigRun) console.log(`| disk written per row (${Number(big).toLocaleString('en')} rows, 0 ms gateway) | ${(bigRun.bytes / Number(big) / 1024).toFixed(1)} KiB | | ≤ 4 KiB |`);
+if (bigRun) console.log(`| disk written per row (${Number(big).toLocaleString('en')} rows, 0 ms gateway) | ${perRow(bigRun.bytes, Number(big))} | | ≤ 4 KiB |`);
 // hyperfine's samples of every round pooled per command (seconds)
 const rerun = { read: [], resume: [] };
 for (const f of rerunFiles) for (const c of JSON.parse(fs.readFileSync(f, 'utf8')).results) rerun[c.command].push(...c.times);

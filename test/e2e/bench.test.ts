@@ -68,7 +68,7 @@ it('the bench exits 0 and removes everything it made', async () => {
     expect(r.stdout).toMatch(/^Batch runs \(commit \S+, 1 interleaved rounds, median ratio of each round; load [0-9. ]+\)$/m);
     expect(r.stdout).toMatch(/^\| send 100 rows, concurrency 8, gateway 50 ms: wall vs rows \/ 8 x 50 ms \| \d+\.\d{2} s \| \d+\.\d{2} \| ≤ 1\.10 \|$/m);
     expect(r.stdout).toMatch(/^\| same: CPU vs the node:http script \| \d+\.\d{2} s \| \d+\.\d{2} \| ≤ 1\.5 \|$/m);
-    expect(r.stdout).toMatch(/^\| disk written per row \(send\) \| \d+\.\d KiB \| \| ≤ 4 KiB \|$/m);
+    expect(r.stdout).toMatch(/^\| disk written per row \(send\) \| \d+\.\d\d KiB \([\d,]+ bytes\) \| \| ≤ 4 KiB \|$/m);
     expect(r.stdout).toMatch(/^\| resume of the finished file vs node reading and hashing it \| \d+\.\d{3} s \| \d+\.\d{2} \| ≤ 1\.5 \|$/m);
     expect(r.stdout).toMatch(/^\| peak RSS 200 vs 50 rows, gateway 0 ms \| \d+\.\d MiB \| \d+\.\d{2} \| ≤ 1\.2 \|$/m);
     expect(r.stdout).toMatch(/^\| peak RSS 200 vs 50 rows, gateway 50 ms \| \d+\.\d MiB \| \d+\.\d{2} \| ≤ 1\.2 \|$/m);
