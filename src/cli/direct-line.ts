@@ -5,8 +5,10 @@
  * every other line (help, an unknown or repeated flag, a value commander would refuse, a flag
  * without its value, `--json FIELDS`, a value that was not valid UTF-8, another word) gives
  * undefined and goes through the whole command tree (src/cli/program.ts), so that its output,
- * errors and exit code are commander's. No imports: src/cli/boot.ts asks it on every start.
+ * errors and exit code are commander's. src/cli/boot.ts asks it on every start: it imports only the
+ * language rule, a module without imports of its own.
  */
+import { parseLanguage } from '../core/i18n/language.js';
 
 /** What the route takes of one command's lines. */
 export interface LineSpec {
@@ -26,14 +28,6 @@ export interface LineSpec {
   readonly defaults: Readonly<Record<string, unknown>>;
   /** An attribute the line must set for the route to take it (`batch`: a batch run, not a single payment). */
   readonly required?: string;
-}
-
-/** `--lang`'s values as src/core/i18n/index.ts `parseLanguage` reads them (repeated here: that module loads the English catalog). */
-function language(value: string): 'pt-BR' | 'en' | undefined {
-  const v = value.trim().toLowerCase();
-  if (/^pt([-_].*)?$/.test(v)) return 'pt-BR';
-  if (/^en([-_].*)?$/.test(v)) return 'en';
-  return undefined;
 }
 
 /**
@@ -72,7 +66,7 @@ export function readLine(spec: LineSpec, args: readonly string[]): Record<string
     if (value === undefined || (eq < 0 && value.startsWith('-'))) return undefined;
     if (spec.choices[name] && !spec.choices[name].includes(value)) return undefined;
     if (name === 'lang') {
-      const lang = language(value);
+      const lang = parseLanguage(value);
       if (!lang) return undefined;
       opts.lang = lang;
     } else opts[name] = value;

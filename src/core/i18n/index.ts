@@ -6,14 +6,13 @@
  * loaded only when Portuguese is on.
  */
 import { en, type Catalog, type Key } from './en.js';
+import { parseLanguage, type Language } from './language.js';
 
 export type { Catalog, Key } from './en.js';
 /** For the catalogs as the build rewrites them (scripts/lib/catalog-groups.ts), which import it from here. */
 export { lazyCatalog } from './lazy.js';
 
-/** The languages paycli speaks, as `--lang` and config key `lang` name them. */
-export const LANGUAGES = ['pt-BR', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, parseLanguage, type Language } from './language.js';
 
 let current: Catalog = en;
 let currentLanguage: Language = 'en';
@@ -58,18 +57,6 @@ export async function setLanguage(lang: Language): Promise<void> {
 /** The catalog of `lang` (tests render every key of both). */
 export async function catalog(lang: Language): Promise<Catalog> {
   return lang === 'pt-BR' ? (await import('./pt-BR.js')).ptBR : en;
-}
-
-/**
- * A language name as given to `--lang` or config key `lang`: `pt-BR`, `pt_BR`, `pt` (any case)
- * → `pt-BR`; `en`, `en-US`… → `en`; anything else undefined.
- */
-export function parseLanguage(value: string | undefined): Language | undefined {
-  const v = value?.trim().toLowerCase();
-  if (!v) return undefined;
-  if (/^pt([-_].*)?$/.test(v)) return 'pt-BR';
-  if (/^en([-_].*)?$/.test(v)) return 'en';
-  return undefined;
 }
 
 /**
