@@ -13,6 +13,7 @@
  */
 import { mappedUint32Array, mappedUint8Array } from '../core/memory.js';
 import { MIGRATE_TO_11 } from './derived.js';
+import { MIGRATE_TO_12 } from './order-key.js';
 
 /** `last_ms` of a file with a row whose time cannot be read: it counts as recent (it blocks, never lets through). */
 const UNREADABLE_TIME = 9007199254740991;
@@ -208,5 +209,8 @@ export class BatchFingerprintList {
   }
 }
 
-/** The steps from schema version 8 to 9, 9 to 10 and 10 to 11 (src/ledger/schema.ts `MIGRATIONS`; the last in src/ledger/derived.ts). */
-export const MIGRATIONS_FROM_8: readonly string[] = [MIGRATE_TO_9, MIGRATE_TO_10, MIGRATE_TO_11];
+/**
+ * The steps from schema version 8 to 9, 9 to 10, 10 to 11 and 11 to 12 (src/ledger/schema.ts `MIGRATIONS`; the last two in
+ * src/ledger/derived.ts and src/ledger/order-key.ts).
+ */
+export const MIGRATIONS_FROM_8: readonly string[] = [MIGRATE_TO_9, MIGRATE_TO_10, MIGRATE_TO_11, MIGRATE_TO_12];

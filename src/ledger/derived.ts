@@ -142,3 +142,26 @@ export function endRowParams(e: EndRow): Record<string, unknown> {
 
 /** From schema version 10 to 11: nothing to rewrite (older rows keep their full forms, which every reader takes); the version tells an older paycli to stay out. */
 export const MIGRATE_TO_11 = 'SELECT 1;';
+
+/** A UUID's text as {@link uuidV7} writes it (lowercase). */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The `uuid` column's value (schema version 12, docs/speed.md "Disk written per batch row"): for a batch row, a UUID's 16
+ * bytes instead of its 36 characters, so that the unique index of uuids holds about twice the entries a page and its
+ * waves split its leaves half as often; a single payment's row, and any other text, keep the text.
+ * @param uuid src/ledger/uuid.ts `uuidV7`'s text, or another id (an imported entry's)
+ */
+export function uuidColumn(uuid: string, batchRow: boolean): string | Uint8Array {
+  return batchRow && UUID_TEXT.test(uuid) ? Buffer.from(uuid.replaceAll('-', ''), 'hex') : uuid;
+}
+
+/** A stored `uuid` as it was recorded ({@link uuidColumn}): 16 bytes as the UUID's lowercase text. */
+export function storedUuid(stored: unknown): string {
+  if (!(stored instanceof Uint8Array) || stored.byteLength !== 16) return stored as string;
+  const h = Buffer.from(stored.buffer, stored.byteOffset, 16).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** SQL: the entries whose uuid is `@uuid` (a UUID's text), stored either way ({@link uuidColumn}). Bind `uuid_bytes` to `uuidColumn(uuid, true)`. */
+export const UUID_IS = 'uuid IN (@uuid, @uuid_bytes)';

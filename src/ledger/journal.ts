@@ -8,6 +8,7 @@ import { cashInFingerprint, cashOutFingerprint, endpointIdentity } from './rules
 import { clean, clip, fingerprintValue, INSERT, type InsertRow, type Row } from './schema.js';
 import type { Connection } from '../core/sqlite/driver.js';
 import { LedgerUnavailableError } from './errors.js';
+import { UUID_IS, uuidColumn } from './derived.js';
 import { t } from '../core/i18n/index.js';
 
 /** Name of the journal of paycli before the ledger, imported once (docs/ledger-and-safety.md "An old journal"). */
@@ -68,7 +69,7 @@ export function importJournal(db: Connection, path: string, note: string): Impor
   }
   const insert = db.prepare(INSERT);
   const endStmt = db.prepare(
-    `UPDATE payments SET outcome = @outcome, end_time = @end_time, transaction_id = @transaction_id, status = @status, http_status = @http_status, message = @message WHERE uuid = @uuid`,
+    `UPDATE payments SET outcome = @outcome, end_time = @end_time, transaction_id = @transaction_id, status = @status, http_status = @http_status, message = @message WHERE ${UUID_IS}`,
   );
   const pendingEnds: Row[] = [];
   let entries = 0;
@@ -76,6 +77,7 @@ export function importJournal(db: Connection, path: string, note: string): Impor
   const applyEnd = (ev: Row): boolean =>
     endStmt.run({
       uuid: ev.id,
+      uuid_bytes: uuidColumn(ev.id as string, true),
       outcome: ['ok', 'refused', 'unknown', 'not_sent'].includes(ev.outcome as string) ? ev.outcome : 'unknown',
       end_time: isoTime(ev.time) ?? null,
       transaction_id: typeof ev.transactionId === 'number' || typeof ev.transactionId === 'string' ? ev.transactionId : null,

@@ -65,8 +65,9 @@ import {
   type BatchOutcome,
 } from './schema.js';
 import { JOURNAL_NAME } from './journal.js';
+import { orderIs } from './order-key.js';
 import { uuidV7 } from './uuid.js';
-import { END_ROW, endRowParams, targetColumn, timeColumn } from './derived.js';
+import { END_ROW, endRowParams, targetColumn, timeColumn, uuidColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
 import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
@@ -438,7 +439,7 @@ export class Ledger implements SyncStatements {
     // among the payments outside batch files and the rows of the files recorded since then (src/ledger/batch-fingerprints.ts)
     const sql = `SELECT id, order_id FROM (SELECT * FROM payments WHERE ${FINGERPRINT_KEY('@fingerprint')} AND ${OUTSIDE_FILES} UNION ALL ${RECENT_FILE_ROWS}) AS p
       WHERE outcome = 'not_sent' AND resolved_by = 'gateway' AND order_id IS NOT NULL AND time_ms >= @since
-      AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE q.order_id = p.order_id AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
+      AND NOT EXISTS (SELECT 1 FROM payments AS q WHERE ${orderIs('q.order_id', 'p.order_id')} AND q.id > p.id) ORDER BY id DESC LIMIT 1`;
     return this.guard(() => (this.stmt(sql).get({ fingerprint: fingerprintValue(fingerprint), since: sinceMs }) as { order_id: string } | undefined)?.order_id);
   }
 
@@ -446,14 +447,14 @@ export class Ledger implements SyncStatements {
     return this.guard(() => this.entry(`${ENTRIES_WITH_RUN} WHERE p.id = ?`, id));
   }
 
-  /** Each reference through the index `payments_by_order_id`, in one read transaction (a batch asks about 64 to 256 at once: docs/speed.md). */
+  /** Each reference through the index `payments_by_order` (src/ledger/order-key.ts), in one read transaction (a batch asks about 64 to 256 at once: docs/speed.md). */
   findByOrderIds(orderIds: readonly string[]): Map<string, LedgerEntry[]> {
     return this.guard(() =>
       runRead(this.db, () => {
         const out = new Map<string, LedgerEntry[]>();
-        const st = this.stmt('SELECT * FROM payments WHERE order_id = ? ORDER BY id DESC');
+        const st = this.stmt(`SELECT * FROM payments WHERE ${orderIs('order_id', '@order_id')} ORDER BY id DESC`);
         for (const orderId of orderIds) {
-          const found = (st.all(orderId) as Row[]).map(toEntry);
+          const found = (st.all({ order_id: orderId }) as Row[]).map(toEntry);
           if (found.length) out.set(orderId, found);
         }
         return out;
@@ -552,7 +553,7 @@ export class Ledger implements SyncStatements {
 /** A payment as the named parameters of src/ledger/schema.ts `INSERT`; `fingerprint` is its {@link fingerprintValue}. */
 function insertRow(r: NewPayment, fingerprint: InsertRow['fingerprint'], overrides: number | null): InsertRow {
   return {
-    uuid: r.uuid,
+    uuid: uuidColumn(r.uuid, r.batchId !== null && r.batchRow !== null),
     time: timeColumn(r.time, r.timeMs, r.batchId !== null && r.batchRow !== null),
     kind: r.kind,
     fingerprint,

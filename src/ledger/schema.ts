@@ -9,7 +9,8 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
-import { storedEndTime, storedFacts, storedTime, storedTarget } from './derived.js';
+import { storedEndTime, storedFacts, storedTime, storedTarget, storedUuid } from './derived.js';
+import { ORDER_INDEX, orderIs } from './order-key.js';
 import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, IN_TIME_RANGE, MIGRATIONS_FROM_8, OUTSIDE_FILES, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
 
 /** `meta.format` of a paycli ledger; a database without it is not one. */
@@ -27,11 +28,8 @@ export const ATTENTION_SQL = `CASE WHEN resolved_by IS NULL AND answer LIKE '%"a
 export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'answer' | 'resolvedBy'>): boolean =>
   e.completed && e.outcome === 'ok' && Boolean(e.answer?.attention?.length) && e.resolvedBy === undefined;
 
-/**
- * `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli),
- * an older one is brought up to date when opened ({@link MIGRATIONS}).
- */
-export const SCHEMA_VERSION = 11;
+/** `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli), an older one brought up to date ({@link MIGRATIONS}). */
+export const SCHEMA_VERSION = 12;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -98,7 +96,7 @@ CREATE TABLE payments (
 );
 ${FINGERPRINT_INDEX}
 ${TIME_INDEX}
-CREATE INDEX payments_by_order_id ON payments (order_id);
+${ORDER_INDEX}
 CREATE INDEX payments_by_batch ON payments (batch_id, batch_row) WHERE batch_id IS NOT NULL;
 CREATE INDEX payments_unresolved ON payments (id) WHERE outcome IS NULL OR outcome = 'unknown';
 ${RUN_INDEX}
@@ -121,7 +119,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * indexes only the first 8 bytes of the fingerprint and of the run id ({@link FINGERPRINT_KEY}, {@link RUN_KEY}): smaller keys, fewer pages for a
  * batch's waves to write (docs/speed.md "Disk written per batch row"); queries compare the whole value. Versions 9 and 10 index the fingerprints and the
  * times outside batch files only and list each file's rows (src/ledger/batch-fingerprints.ts); 10 also leaves a batch row's target and text time empty
- * where they can be derived (src/ledger/derived.ts); 11 keeps a batch row's end time and answer in a shorter form (the same file).
+ * where they can be derived (src/ledger/derived.ts); 11 keeps a batch row's end time and answer shorter (the same file); 12 keys order references.
  */
 export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE payments ADD COLUMN time_ms INTEGER;
@@ -369,7 +367,7 @@ export function toEntry(r: Row): LedgerEntry {
   const outcome = opt<Outcome>(r.outcome);
   const e: LedgerEntry = {
     id: r.id as number,
-    uuid: r.uuid as string,
+    uuid: storedUuid(r.uuid),
     time: storedTime(r.time, r.time_ms),
     kind: r.kind as PaymentKind,
     value: r.value as number,
@@ -424,7 +422,7 @@ export const ENTRIES_WITH_RUN = `SELECT p.*, r.user AS run_user, r.host AS run_h
 
 /** Columns of an insert, as named parameters. */
 export interface InsertRow {
-  uuid: string;
+  uuid: string | Uint8Array;
   time: string;
   kind: PaymentKind;
   /** {@link fingerprintValue} */
@@ -459,7 +457,7 @@ export const blockingOver = (fileRows: string): string => `SELECT * FROM (SELECT
 export const BLOCKING = blockingOver(BLOCKING_FILE_ROWS); // over the files that may block a payment now (a wave's own list: src/ledger/wave-files.ts)
 
 /** The latest entry that holds an order reference at a gateway (src/ledger/rules.ts `orderHeldSql`). */
-export const ORDER_TAKEN = `SELECT * FROM payments WHERE order_id = @order_id AND endpoint = @endpoint AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;
+export const ORDER_TAKEN = `SELECT * FROM payments WHERE ${orderIs('order_id', '@order_id')} AND endpoint = @endpoint AND ${orderHeldSql()} ORDER BY id DESC LIMIT 1`;
 
 /**
  * Brings an older ledger up to {@link SCHEMA_VERSION}, in one `BEGIN IMMEDIATE` (the version is read
@@ -489,7 +487,7 @@ export function historyQuery(q: LedgerQuery): [string, Record<string, unknown>] 
   if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
   else add('p.outcome = @outcome', 'outcome', q.outcome);
   add('p.profile = @profile', 'profile', q.profile);
-  add('p.order_id = @order_id', 'order_id', q.orderId);
+  add(orderIs('p.order_id', '@order_id'), 'order_id', q.orderId);
   // an id kept as a number may be stored as a REAL (500.0): compared as a number too
   add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
   add('p.batch_id = @batch_id', 'batch_id', q.batchId);
