@@ -68,7 +68,7 @@ import { JOURNAL_NAME } from './journal.js';
 import { END_ROW, endRowParams, targetColumn, timeColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
-import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
+import { KEEP_TEXT, KEPT_TEXT, keptTextKey, readMapped } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
 import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
 import { BLOCKING_IN_FILES, WaveFiles } from './wave-files.js';
@@ -96,14 +96,6 @@ export { cashOutFingerprint, DEFAULT_WINDOW_MIN, endpointIdentity, outcomeOfErro
 export { journalPath, LEDGER_NAME, ledgerPath, WAL_CHECKPOINT_BYTES } from './files.js';
 
 export { uuidV7 } from './uuid.js';
-/**
- * The most bytes of the ledger file mapped while a finished batch's lines are read (`Ledger.mapped`):
- * the kept lines are written last, near the end of the file, so the whole file is mapped (SQLite maps
- * at most its size, and past 1 GiB it reads the rest page by page as always). Address space, not memory:
- * only the pages read are loaded.
- */
-const MAPPED_READ_BYTES = 1024 * 1024 * 1024;
-
 /** An open local ledger. Every method rejects with {@link LedgerUnavailableError} or {@link LedgerBusyError} when SQLite fails. */
 export class Ledger implements SyncStatements {
   /** Path of the database file. */
@@ -485,7 +477,7 @@ export class Ledger implements SyncStatements {
     const at = { batch: batchId, endpoint, key: keptTextKey(spec, statement, rows) };
     const render = () =>
       finishedText(spec, statement, rows, this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }) as Parameters<typeof finishedText>[3]);
-    if (!keep) return this.guard(() => this.mapped(() => (this.stmt(KEPT_TEXT).get(at) as FinishedBatchText | undefined) ?? render()));
+    if (!keep) return this.guard(() => readMapped(this.db, () => (this.stmt(KEPT_TEXT).get(at) as FinishedBatchText | undefined) ?? render()));
     const kept = this.guard(() => this.stmt(KEPT_TEXT).get(at)) as FinishedBatchText | undefined;
     if (kept) return kept;
     return this.write(() => {
@@ -493,24 +485,6 @@ export class Ledger implements SyncStatements {
       if (text) this.stmt(KEEP_TEXT).run({ ...at, ...text });
       return text;
     }, '');
-  }
-
-  /**
-   * `read` (reads only) with the ledger file mapped into memory (SQLite's `mmap_size`), then unmapped:
-   * a re-run of a finished file reads its kept lines, hundreds of 1 KiB pages, without a system call
-   * a page (docs/speed.md "A batch re-run without the command tree"). Nothing is written while the
-   * file is mapped, and SQLite maps it read-only and writes only through the file, so what reaches the
-   * disk, and when, is as without it (docs/ledger-and-safety.md). What changes is how a read fails: an
-   * I/O error, or the file cut shorter by something other than SQLite during the read, ends the process
-   * by a signal instead of an error of the ledger; nothing is sent either way.
-   */
-  private mapped<T>(read: () => T): T {
-    this.db.pragma(`mmap_size = ${MAPPED_READ_BYTES}`);
-    try {
-      return read();
-    } finally {
-      this.db.pragma('mmap_size = 0');
-    }
   }
 
   /** One synced write, left in the log as a wave is; nothing when the file's rows were listed before. */
