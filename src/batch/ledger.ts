@@ -288,11 +288,11 @@ export async function finishedKept(
   profile: string | undefined,
   batchId: string,
   cellsOf: (facts: BatchFacts) => BatchTextSpec,
-): Promise<(FinishedBatchText & { facts: BatchFacts }) | undefined> {
+): Promise<(Omit<FinishedBatchText, 'text'> & { text: Uint8Array; facts: BatchFacts }) | undefined> {
   const { keptBatchText } = await import('../ledger/read.js');
   const kept = keptBatchText(profile, batchId, endpointIdentity(target), (text) => {
     const facts = parseFacts(text);
     return facts && { spec: cellsOf(facts), rows: facts.rows };
   });
-  return kept && { rows: kept.rows, cents: kept.cents, text: kept.text, facts: parseFacts(kept.facts)! };
+  return kept && { rows: kept.rows, cents: kept.cents, text: kept.bytes, facts: parseFacts(kept.facts)! };
 }

@@ -32,8 +32,17 @@ CREATE TRIGGER IF NOT EXISTS batch_texts_on_move AFTER UPDATE OF batch_id ON pay
 CREATE TRIGGER IF NOT EXISTS batch_texts_on_delete AFTER DELETE ON payments WHEN OLD.batch_id IS NOT NULL
   BEGIN DELETE FROM batch_texts WHERE batch_id = OLD.batch_id; END;`;
 
+/** The kept lines of a batch at a gateway, rendered for `@key`: `text` as `column` gives it. */
+const keptText = (column: string): string => `SELECT rows, cents, ${column} AS text FROM batch_texts WHERE batch_id = @batch AND endpoint = @endpoint AND key = @key`;
+
 /** The kept lines of a batch at a gateway, rendered for `@key`. */
-export const KEPT_TEXT = 'SELECT rows, cents, text FROM batch_texts WHERE batch_id = @batch AND endpoint = @endpoint AND key = @key';
+export const KEPT_TEXT = keptText('text');
+
+/**
+ * {@link KEPT_TEXT} with the lines as their UTF-8 bytes (a BLOB: the bytes stored, which a write of the
+ * text as a string would encode again), for a re-run that writes them to its results file as they are.
+ */
+export const KEPT_BYTES = keptText('CAST(text AS BLOB)');
 
 /** Keeps (replaces) the lines of a batch at a gateway. */
 export const KEEP_TEXT = 'INSERT OR REPLACE INTO batch_texts (batch_id, endpoint, key, rows, cents, text) VALUES (@batch, @endpoint, @key, @rows, @cents, @text)';

@@ -22,8 +22,8 @@ import { connect, ensureDataDir, inspectFile, journalPath, LEDGER_NAME, ledgerFa
 import { JOURNAL_NAME } from './journal.js';
 import { FORMAT, historyQuery, SCHEMA_VERSION, toEntry, type LedgerEntry, type LedgerQuery } from './schema.js';
 import { teamLedger } from './team.js';
-import { batchTextSql, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
-import { KEPT_TEXT, keptTextKey, readMapped } from './kept-texts.js';
+import { batchTextSql, type BatchTextSpec } from './batch-text.js';
+import { KEPT_BYTES, keptTextKey, readMapped } from './kept-texts.js';
 
 /** What `history`'s listing reads of a ledger: its entries, newest first (src/ledger/contract.ts). */
 export type LedgerListing = Pick<LedgerContract, 'query' | 'iterate'>;
@@ -51,6 +51,17 @@ export async function openListing(profile?: string): Promise<LedgerListing | und
   return (await import('./async-store.js')).openContractToRead(profile);
 }
 
+/** The kept lines of a finished batch (src/ledger/batch-text.ts `FinishedBatchText`) as their UTF-8 bytes, with its facts. */
+export interface KeptBatchText {
+  rows: number;
+  /** The rows' amounts added up, in cents. */
+  cents: number;
+  /** The lines (each ending in a line break), UTF-8. */
+  bytes: Uint8Array;
+  /** The text of the batch's `batch:<id>` meta row. */
+  facts: string;
+}
+
 /**
  * The results lines kept for batch `batchId` at `endpoint` (src/ledger/kept-texts.ts), read from the
  * local ledger as {@link openListing} reads it, without the whole store (docs/speed.md "A batch re-run
@@ -66,7 +77,7 @@ export function keptBatchText(
   batchId: string,
   endpoint: string,
   specOf: (facts: string) => { spec: BatchTextSpec; rows: number } | undefined,
-): (FinishedBatchText & { facts: string }) | undefined {
+): KeptBatchText | undefined {
   if (teamLedger(profile) || existsSync(journalPath())) return undefined;
   let db: Connection | undefined;
   try {
@@ -80,8 +91,8 @@ export function keptBatchText(
     const lines = typeof facts === 'string' ? specOf(facts) : undefined;
     if (!db || !lines) return undefined;
     const at = { batch: batchId, endpoint, key: keptTextKey(lines.spec, batchTextSql(lines.spec), lines.rows) };
-    const kept = readMapped(db, () => db!.prepare(KEPT_TEXT).get(at)) as FinishedBatchText | undefined;
-    return kept && { rows: kept.rows, cents: kept.cents, text: kept.text, facts: facts as string };
+    const kept = readMapped(db, () => db!.prepare(KEPT_BYTES).get(at)) as { rows: number; cents: number; text: Uint8Array } | undefined;
+    return kept && { rows: kept.rows, cents: kept.cents, bytes: kept.text, facts: facts as string };
   } catch {
     return undefined;
   } finally {

@@ -240,7 +240,8 @@ async function keepFinished(source: BatchSource, format: BatchFormat, batchId: s
 /** Where a finished file's results come from ({@link reportFinished}): its lines, kept or rendered by the ledger, else its rows. */
 interface FinishedSource {
   batchId: string;
-  lines(cellsOf: (facts: BatchFacts) => BatchTextSpec): Promise<(FinishedBatchText & { facts: BatchFacts }) | undefined>;
+  /** The lines as a text, or as their UTF-8 bytes (kept lines read without the store). */
+  lines(cellsOf: (facts: BatchFacts) => BatchTextSpec): Promise<(Omit<FinishedBatchText, 'text'> & { text: string | Uint8Array; facts: BatchFacts }) | undefined>;
   rows?(): Promise<{ facts: BatchFacts; rows: FinishedRow[] } | undefined>;
 }
 
