@@ -1,9 +1,10 @@
 /**
- * The listing of `paycli history` (docs/architecture.md "The direct route"): a local
- * ledger that is ready to read, opened with only what a read needs (the file checks of
- * src/ledger/files.ts, the driver, history's query and rows of src/ledger/schema.ts), not the
- * rules, runs and statements of the whole store (src/ledger/keeper.ts, src/ledger/ledger.ts),
- * which a listing never uses (docs/speed.md "History's start-up").
+ * The listing of `paycli history` and the kept lines of a finished batch file's re-run
+ * (docs/architecture.md "The direct route"): a local ledger that is ready to read, opened with only
+ * what a read needs (the file checks of src/ledger/files.ts, the driver, history's query and rows of
+ * src/ledger/schema.ts, the kept lines' row of src/ledger/kept-texts.ts), not the rules, runs and
+ * statements of the whole store (src/ledger/keeper.ts, src/ledger/ledger.ts), which neither uses
+ * (docs/speed.md "History's start-up", "A batch re-run without the command tree").
  *
  * Every check of src/ledger/ledger.ts `Ledger.open` either runs here the same way (the data
  * folder's and each file's checks, the same connection's pragmas) or sends the open to it: a team
