@@ -24,6 +24,7 @@ import {
 import { dirname, join } from 'node:path';
 import { PaycliError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
+import { randomHex } from '../core/random.js';
 import { t } from '../core/i18n/index.js';
 import { dataDir } from '../core/paths.js';
 import { openConnection } from '../core/sqlite/connect.js';
@@ -183,7 +184,7 @@ export const LEDGER_PAGE_SIZE = 1024;
  * other's database is dropped).
  */
 export function createLedger(dir: string, file: string, note: string): void {
-  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${randomHex(4)}.tmp`);
   let imported: ImportResult | undefined;
   try {
     closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));
@@ -305,7 +306,7 @@ export function isHalfCreated(file: string): boolean {
     const pages = pagesOf(bytes, bytes.length);
     if (!pages || pages.actual < 1 || pages.actual >= pages.claimed) return false;
     if (pages.claimed * pages.pageSize > 64 * 1024 * 1024) return false;
-    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.check`);
+    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${randomHex(4)}.check`);
     // The pages it lacks as zeros, so that SQLite reads the schema (it checks each root page is
     // inside the file); a table page among them reads as damaged, never as empty.
     const fixed = Buffer.alloc(pages.claimed * pages.pageSize);
