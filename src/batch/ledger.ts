@@ -5,7 +5,6 @@
  */
 import type { BeginInfo, LedgerEntry } from '../ledger/ledger.js';
 import { needsAttention, type BatchOutcome } from '../ledger/schema.js';
-import { openContract } from '../ledger/async-store.js';
 import type { EndRecord, LedgerContract } from '../ledger/contract.js';
 import { endpointIdentity, outcomeOfError, paymentFingerprint, type Outcome } from '../ledger/rules.js';
 import type { RunRecord } from '../ledger/runs.js';
@@ -272,5 +271,28 @@ export function batchLedgerOf(ledger: LedgerContract, target: string, keepLinesM
  * @throws the ledger's errors (exit 2, nothing sent) when it cannot be opened
  */
 export async function openBatchLedger(target: string, profile?: string): Promise<BatchLedger> {
+  // loaded here: a re-run of a finished file answered by finishedKept never loads the whole store
+  const { openContract } = await import('../ledger/async-store.js');
   return batchLedgerOf(await openContract(profile), target);
+}
+
+/**
+ * {@link BatchLedger.finishedBatchText} of a re-run (not `keep`) when the local ledger kept the lines,
+ * read without opening the whole store (src/ledger/read.ts `keptBatchText`: docs/speed.md "A batch re-run
+ * without the command tree"); undefined in every other case, for {@link openBatchLedger}'s ledger to answer.
+ * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
+ * @param profile the profile in use (its `ledger-url` chooses the team ledger, which this leaves alone)
+ */
+export async function finishedKept(
+  target: string,
+  profile: string | undefined,
+  batchId: string,
+  cellsOf: (facts: BatchFacts) => BatchTextSpec,
+): Promise<(Omit<FinishedBatchText, 'text'> & { text: Uint8Array; facts: BatchFacts }) | undefined> {
+  const { keptBatchText } = await import('../ledger/read.js');
+  const kept = keptBatchText(profile, batchId, endpointIdentity(target), (text) => {
+    const facts = parseFacts(text);
+    return facts && { spec: cellsOf(facts), rows: facts.rows };
+  });
+  return kept && { rows: kept.rows, cents: kept.cents, text: kept.bytes, facts: parseFacts(kept.facts)! };
 }

@@ -7,7 +7,7 @@
  * file so that it can be read twice.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { close, createReadStream, createWriteStream, mkdtempSync, open, read, rmSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, open, openSync, read, readSync, rmSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,19 +113,23 @@ export function detectDelimiter(headerLine: string): ';' | ',' {
 /**
  * Reads a file from its start through a buffer of its own, `each` called with each part read (a view
  * of the buffer, valid until it returns) until it returns false or the file ends: fewer steps than a
- * stream for a run that only fingerprints the file (docs/speed.md, "re-run of a finished file").
+ * stream for a run that only fingerprints the file (docs/speed.md, "re-run of a finished file"). A
+ * regular file is read synchronously: a re-run of a finished file then starts no thread of libuv's
+ * pool (docs/speed.md "A batch re-run without the command tree"); anything else (a FIFO, a device,
+ * whose open or read may wait for a writer) through that pool, so that Ctrl-C is heard meanwhile.
  */
 async function readParts(path: string, size: number, each: (part: Buffer) => boolean): Promise<void> {
+  const buf = Buffer.allocUnsafe(size);
+  const regular = statSync(path, { throwIfNoEntry: false })?.isFile();
   // node:fs's callbacks, not node:fs/promises: that module (and the line reader it loads) is not on the path of a re-run
-  const fd = await promisify(open)(path, 'r');
+  const fd = regular ? openSync(path, 'r') : await promisify(open)(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(size);
     for (;;) {
-      const { bytesRead } = await promisify(read)(fd, buf, 0, size, null);
+      const bytesRead = regular ? readSync(fd, buf, 0, size, null) : (await promisify(read)(fd, buf, 0, size, null)).bytesRead;
       if (!bytesRead || !each(buf.subarray(0, bytesRead))) return;
     }
   } finally {
-    await promisify(close)(fd);
+    closeSync(fd);
   }
 }
 

@@ -3,6 +3,7 @@
  * file"): the run that finishes a file keeps the lines src/ledger/batch-text.ts renders, and a re-run
  * reads them back instead of rendering them, while no row of the batch changed since.
  */
+import type { Connection } from '../core/sqlite/driver.js';
 import type { BatchTextSpec, BatchTextStatement } from './batch-text.js';
 
 /**
@@ -31,8 +32,17 @@ CREATE TRIGGER IF NOT EXISTS batch_texts_on_move AFTER UPDATE OF batch_id ON pay
 CREATE TRIGGER IF NOT EXISTS batch_texts_on_delete AFTER DELETE ON payments WHEN OLD.batch_id IS NOT NULL
   BEGIN DELETE FROM batch_texts WHERE batch_id = OLD.batch_id; END;`;
 
+/** The kept lines of a batch at a gateway, rendered for `@key`: `text` as `column` gives it. */
+const keptText = (column: string): string => `SELECT rows, cents, ${column} AS text FROM batch_texts WHERE batch_id = @batch AND endpoint = @endpoint AND key = @key`;
+
 /** The kept lines of a batch at a gateway, rendered for `@key`. */
-export const KEPT_TEXT = 'SELECT rows, cents, text FROM batch_texts WHERE batch_id = @batch AND endpoint = @endpoint AND key = @key';
+export const KEPT_TEXT = keptText('text');
+
+/**
+ * {@link KEPT_TEXT} with the lines as their UTF-8 bytes (a BLOB: the bytes stored, which a write of the
+ * text as a string would encode again), for a re-run that writes them to its results file as they are.
+ */
+export const KEPT_BYTES = keptText('CAST(text AS BLOB)');
 
 /** Keeps (replaces) the lines of a batch at a gateway. */
 export const KEEP_TEXT = 'INSERT OR REPLACE INTO batch_texts (batch_id, endpoint, key, rows, cents, text) VALUES (@batch, @endpoint, @key, @rows, @cents, @text)';
@@ -42,3 +52,29 @@ export const KEEP_TEXT = 'INSERT OR REPLACE INTO batch_texts (batch_id, endpoint
  * otherwise renders again), the texts left to the writer, and the file's row count.
  */
 export const keptTextKey = (spec: BatchTextSpec, statement: BatchTextStatement, rows: number): string => JSON.stringify([statement.sql, statement.params, spec.yours, rows]);
+
+/**
+ * The most bytes of the ledger file mapped while kept lines are read ({@link readMapped}): they are
+ * written last, near the end of the file, so the whole file is mapped (SQLite maps at most its size,
+ * and past 1 GiB reads the rest page by page as always). Address space, not memory: only the pages
+ * read are loaded.
+ */
+const MAPPED_READ_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * `read` (reads only) with the ledger file mapped into memory (SQLite's `mmap_size`), then unmapped:
+ * a re-run of a finished file reads its kept lines, hundreds of 1 KiB pages, without a system call
+ * a page (docs/speed.md "A batch re-run without the command tree"). Nothing is written while the
+ * file is mapped, and SQLite maps it read-only and writes only through the file, so what reaches the
+ * disk, and when, is as without it (docs/ledger-and-safety.md). What changes is how a read fails: an
+ * I/O error, or the file cut shorter by something other than SQLite during the read, ends the process
+ * by a signal instead of an error of the ledger; nothing is sent either way.
+ */
+export function readMapped<T>(db: Pick<Connection, 'pragma'>, read: () => T): T {
+  db.pragma(`mmap_size = ${MAPPED_READ_BYTES}`);
+  try {
+    return read();
+  } finally {
+    db.pragma('mmap_size = 0');
+  }
+}

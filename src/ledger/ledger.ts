@@ -70,7 +70,7 @@ import { uuidV7 } from './uuid.js';
 import { END_ROW, endRowParams, targetColumn, timeColumn, uuidColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
-import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
+import { KEEP_TEXT, KEPT_TEXT, keptTextKey, readMapped } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
 import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
 import { BLOCKING_IN_FILES, WaveFiles } from './wave-files.js';
@@ -477,11 +477,11 @@ export class Ledger implements SyncStatements {
   finishedBatchText(batchId: string, endpoint: string, rows: number, spec: BatchTextSpec, keep = false): FinishedBatchText | undefined {
     const statement = batchTextSql(spec);
     const at = { batch: batchId, endpoint, key: keptTextKey(spec, statement, rows) };
-    const kept = this.guard(() => this.stmt(KEPT_TEXT).get(at)) as FinishedBatchText | undefined;
-    if (kept) return kept;
     const render = () =>
       finishedText(spec, statement, rows, this.stmt(statement.sql).get({ ...statement.params, batch: batchId, endpoint, rows }) as Parameters<typeof finishedText>[3]);
-    if (!keep) return this.guard(render);
+    if (!keep) return this.guard(() => readMapped(this.db, () => (this.stmt(KEPT_TEXT).get(at) as FinishedBatchText | undefined) ?? render()));
+    const kept = this.guard(() => this.stmt(KEPT_TEXT).get(at)) as FinishedBatchText | undefined;
+    if (kept) return kept;
     return this.write(() => {
       const text = render();
       if (text) this.stmt(KEEP_TEXT).run({ ...at, ...text });

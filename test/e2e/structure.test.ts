@@ -124,6 +124,20 @@ describe('start-up', () => {
     }
   });
 
+  it('the re-run of a finished file with kept lines reads them without the whole local store (src/ledger/read.ts keptBatchText)', async () => {
+    const file = join(t.home.dir, 'kept.csv');
+    writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1002,email,ana@example.com,Ana,ana@example.com,11987654321\n');
+    expect((await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() })).code).toBe(0);
+    const kept = await loadedChunks(['cashout', '--batch', file, '--yes', '--results', join(t.home.dir, 'kept-a.csv')]);
+    expect(kept.code).toBe(0);
+    expect(readFileSync(join(t.home.dir, 'kept-a.csv'), 'utf8')).toContain(',already_ok,');
+    for (const [chunk, text] of kept.chunks) expect(LOCAL_STORE[1].test(text), `${chunk} holds ${LOCAL_STORE[0]}`).toBe(false);
+    // the marker is real: results the ledger keeps no lines for (JSON Lines) are read through the whole store
+    const listed = await loadedChunks(['cashout', '--batch', file, '--yes', '--results', join(t.home.dir, 'kept-b.jsonl')]);
+    expect(listed.code).toBe(0);
+    expect([...listed.chunks.values()].some((text) => LOCAL_STORE[1].test(text))).toBe(true);
+  });
+
   it("a cash-out without a proxy loads none of Node's own undici (no fetch, WebSocket or their assert and zlib)", async () => {
     const r = await runPaycli([...CASHOUT_ARGS, '--yes'], {
       env: t.env({ PAYCLI_TEST_REPORT_INTERNALS: 'undici|zlib|NativeModule (assert|http)$' }),

@@ -193,9 +193,13 @@ export class ResultsWriter {
     if (this.pendingFile.length + this.pendingOut.length >= FLUSH_AT) this.flush();
   }
 
-  /** Writes lines rendered elsewhere as they are (each ending in `\n`): those of {@link finishedCells}. */
-  writeLines(text: string): void {
-    this.pendingFile += text;
+  /** Writes lines rendered elsewhere as they are (each ending in `\n`, as a text or its UTF-8 bytes): those of {@link finishedCells}. */
+  writeLines(text: string | Uint8Array): void {
+    if (typeof text === 'string') this.pendingFile += text;
+    else {
+      this.flush();
+      for (let at = 0; at < text.length; ) at += writeSync(this.fd, text, at, text.length - at);
+    }
     this.flush();
   }
 

@@ -28,7 +28,8 @@ import { logger } from '../../core/logger.js';
 import { settingsFor, type Settings } from '../../config/settings.js';
 import { batchFormat, fileSha256, openSource, type BatchFormat, type BatchSource } from '../../batch/read.js';
 import type { PostbackHints } from '../../payment/watch-postbacks.js';
-import { openBatchLedger, type BatchLedger } from '../../batch/ledger.js';
+import { finishedKept, openBatchLedger, type BatchFacts, type BatchLedger, type FinishedRow } from '../../batch/ledger.js';
+import type { BatchTextSpec, FinishedBatchText } from '../../ledger/batch-text.js';
 import { emptyTally, finishedCells, openResults, printSummary, resultsPath, resultsSep, type ResultsShape } from './results.js';
 import type { RunModule } from '../lazy.js';
 import type { PaymentFlags } from '../run/payment.js';
@@ -124,13 +125,17 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
     const settings = opts.dryRun ? undefined : settingsFor(opts, kind);
     // Where the rows go: the ledger answers for that gateway only (a sandbox rehearsal pays nothing elsewhere).
     const target = settings ? endpointTarget(settings.endpoint, op.path) : undefined;
+    // A finished file has nothing to send: reported from the ledger, read only (no claim needed); its kept
+    // lines first without opening the whole store (src/batch/ledger.ts `finishedKept`), else by the store.
+    const sandbox = settings !== undefined && isSandbox(settings.endpoint);
+    const kept: FinishedSource = { batchId, lines: (cellsOf) => finishedKept(target!, settings?.profile, batchId, cellsOf) };
+    if (target !== undefined && (await reportFinished(op, source, format, opts, sandbox, kept))) return;
     ledger = target !== undefined ? await openBatchLedger(target, settings?.profile) : undefined;
-    // A finished file has nothing to send: reported from the ledger, read only (no claim needed).
-    if (ledger && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
+    if (ledger && (await reportFinished(op, source, format, opts, sandbox, storeSource(ledger, batchId)))) return;
     if (ledger) {
       await claimFile(ledger, batchId, source.name, Boolean(opts.wait));
       // The other run may have finished it meanwhile.
-      if (opts.wait && (await reportFinished(op, source, format, batchId, ledger, opts, isSandbox(settings!.endpoint)))) return;
+      if (opts.wait && (await reportFinished(op, source, format, opts, sandbox, storeSource(ledger, batchId)))) return;
     }
     const { checkAndSend } = await import('./send.js');
     let postbacks: PostbackHints | undefined;
@@ -149,7 +154,7 @@ export async function runBatch(kind: BatchKind, opts: BatchOptions): Promise<voi
         ...(plan ? { beforeSend: async (urls: ReadonlySet<string>) => void (postbacks = await watching!.listenForRows(urls)) } : {}),
       });
       if (plan && ledger) await watching!.watchBatchRows(plan, ledger, batchId, postbacks);
-      if (ledger && !process.exitCode) await keepFinished(source, format, batchId, ledger, opts, isSandbox(settings!.endpoint));
+      if (ledger && !process.exitCode) await keepFinished(source, format, batchId, ledger, opts, sandbox);
     } finally {
       await postbacks?.close();
     }
@@ -232,6 +237,21 @@ async function keepFinished(source: BatchSource, format: BatchFormat, batchId: s
   }
 }
 
+/** Where a finished file's results come from ({@link reportFinished}): its lines, kept or rendered by the ledger, else its rows. */
+interface FinishedSource {
+  batchId: string;
+  /** The lines as a text, or as their UTF-8 bytes (kept lines read without the store). */
+  lines(cellsOf: (facts: BatchFacts) => BatchTextSpec): Promise<(Omit<FinishedBatchText, 'text'> & { text: string | Uint8Array; facts: BatchFacts }) | undefined>;
+  rows?(): Promise<{ facts: BatchFacts; rows: FinishedRow[] } | undefined>;
+}
+
+/** The finished file `batchId` as the opened ledger gives it. */
+const storeSource = (ledger: BatchLedger, batchId: string): FinishedSource => ({
+  batchId,
+  lines: async (cellsOf) => ledger.finishedBatchText?.(batchId, cellsOf),
+  rows: () => ledger.finishedBatch(batchId),
+});
+
 /**
  * A re-run of a file every row of which an earlier run finished `ok` at the same gateway (the
  * ledger knows the file by its SHA-256 and its rows by their batch position): nothing to send, so
@@ -241,20 +261,12 @@ async function keepFinished(source: BatchSource, format: BatchFormat, batchId: s
  * row by row (docs/speed.md).
  * @returns false when the ledger does not know the file as finished (the run then checks it row by row)
  */
-async function reportFinished(
-  op: BatchOperation,
-  source: BatchSource,
-  format: BatchFormat,
-  batchId: string,
-  ledger: BatchLedger,
-  opts: BatchOptions,
-  sandbox: boolean,
-): Promise<boolean> {
+async function reportFinished(op: BatchOperation, source: BatchSource, format: BatchFormat, opts: BatchOptions, sandbox: boolean, from: FinishedSource): Promise<boolean> {
   const shape = await finishedShape(source, format, opts, sandbox);
-  const rendered = finishedCells(shape, 1) && (await ledger.finishedBatchText?.(batchId, (facts) => finishedCells(shape, facts.firstLine)!));
-  const listed = rendered ? undefined : await ledger.finishedBatch(batchId);
+  const rendered = finishedCells(shape, 1) && (await from.lines((facts) => finishedCells(shape, facts.firstLine)!));
+  const listed = rendered ? undefined : await from.rows?.();
   if (!rendered && !listed) return false;
-  const results = resultsPath(opts.batch, opts.results, batchId);
+  const results = resultsPath(opts.batch, opts.results, from.batchId);
   const writer = await openResults(results, source, format, shape.json, shape.dialect, sandbox);
   const tally = emptyTally();
   try {
