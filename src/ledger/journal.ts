@@ -8,10 +8,8 @@ import { cashInFingerprint, cashOutFingerprint, endpointIdentity } from './rules
 import { clean, clip, fingerprintValue, INSERT, type InsertRow, type Row } from './schema.js';
 import type { Connection } from '../core/sqlite/driver.js';
 import { LedgerUnavailableError } from './errors.js';
+import { JOURNAL_NAME } from './files.js';
 import { t } from '../core/i18n/index.js';
-
-/** Name of the journal of paycli before the ledger, imported once (docs/ledger-and-safety.md "An old journal"). */
-export const JOURNAL_NAME = 'journal.jsonl';
 
 const myUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 

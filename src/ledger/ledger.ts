@@ -64,7 +64,6 @@ import {
   type Row,
   type BatchOutcome,
 } from './schema.js';
-import { JOURNAL_NAME } from './journal.js';
 import { END_ROW, endRowParams, targetColumn, timeColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
@@ -77,17 +76,18 @@ import {
   LEDGER_NAME,
   UNUSABLE_HINT,
   connect,
-  createLedger,
   ensureDataDir,
   inspectFile,
+  JOURNAL_NAME,
   isHalfCreated,
   ledgerFailure,
   moveAsideHalfCreated,
   WAL_CHECKPOINT_BYTES,
   walIdentity,
 } from './files.js';
+import { createLedger } from './create.js';
 
-export { JOURNAL_NAME } from './journal.js';
+export { JOURNAL_NAME } from './files.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, PaymentFacts, ResolvedBy } from './schema.js';
 

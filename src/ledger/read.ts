@@ -18,10 +18,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from '../core/sqlite/driver.js';
 import type { LedgerContract } from './contract.js';
-import { connect, ensureDataDir, inspectFile, journalPath, LEDGER_NAME, ledgerFailure } from './files.js';
-import { JOURNAL_NAME } from './journal.js';
-import { FORMAT, historyQuery, SCHEMA_VERSION, toEntry, type LedgerEntry, type LedgerQuery } from './schema.js';
-import { teamLedger } from './team.js';
+import { connect, ensureDataDir, inspectFile, JOURNAL_NAME, journalPath, LEDGER_NAME, ledgerFailure } from './files.js';
+import { FORMAT, historyQuery, SCHEMA_VERSION, toEntry } from './entries.js';
+import type { LedgerEntry, LedgerQuery } from './schema.js';
+import { ledgerUrlSetting } from '../config/config-file.js';
 
 /** What `history`'s listing reads of a ledger: its entries, newest first (src/ledger/contract.ts). */
 export type LedgerListing = Pick<LedgerContract, 'query' | 'iterate'>;
@@ -33,7 +33,7 @@ export type LedgerListing = Pick<LedgerContract, 'query' | 'iterate'>;
  * @throws LedgerUnavailableError (exit 2), InterruptedError (Ctrl-C while a team ledger connects)
  */
 export async function openListing(profile?: string): Promise<LedgerListing | undefined> {
-  if (!teamLedger(profile) && !existsSync(journalPath())) {
+  if (!ledgerUrlSetting(profile) && !existsSync(journalPath())) {
     const dir = ensureDataDir(false, '');
     if (!dir) return undefined;
     const file = join(dir, LEDGER_NAME);

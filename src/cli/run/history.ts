@@ -9,7 +9,8 @@ import type { LedgerListing } from '../../ledger/read.js';
 import { ledgerPath } from '../../ledger/files.js';
 import type { LedgerEntry, LedgerQuery } from '../../ledger/schema.js';
 import { statusWord } from '../../gateway/status-words.js';
-import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
+import { OUTCOMES, type Outcome } from '../../ledger/blocking.js';
+import type { PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
 import { logger } from '../../core/logger.js';
 import { sanitizeText } from '../../core/sanitize.js';
@@ -17,7 +18,7 @@ import { output, type Output, type StreamOutput } from '../../core/output.js';
 import { historyEntryDoc } from '../output/history-doc.js';
 import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
-import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
+import { readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/config-file.js';
 import { outputWidth } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
 import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
@@ -391,6 +392,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
 async function checkFilterProfile(profile: string | undefined, ledger: LedgerListing | undefined): Promise<void> {
   if (!profile) return;
   const inLedger = Boolean(ledger && (await ledger.query({ profile, limit: 1 })).length);
+  const { checkProfile } = await import('../../config/settings.js'); // the settings' rules only with --profile
   checkProfile({ profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => name === profile && inLedger });
 }
 
