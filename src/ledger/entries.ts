@@ -49,6 +49,35 @@ export function parseFacts(text: unknown): PaymentFacts | undefined {
 /** A column's value, or undefined for SQL's NULL. */
 export const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
 
+/** The optional fields of a {@link LedgerEntry}, in their order, and the column (or the value of a row) each is read from: set when not NULL. */
+const OPTIONAL_FIELDS: readonly [keyof LedgerEntry, string | ((r: Row) => unknown)][] = [
+  ['pixKeyType', 'pix_key_type'],
+  ['pixKey', 'pix_key'],
+  ['recipient', 'recipient'],
+  ['payer', 'payer'],
+  ['product', 'product'],
+  ['orderId', 'order_id'],
+  ['batchId', 'batch_id'],
+  ['batchRow', 'batch_row'],
+  ['overrides', 'overrides'],
+  ['endTime', (r) => storedEndTime(r.end_time, r.time_ms)],
+  ['transactionId', 'transaction_id'],
+  ['status', 'status'],
+  ['httpStatus', 'http_status'],
+  ['message', 'message'],
+  ['resolvedBy', 'resolved_by'],
+  ['resolvedTime', 'resolved_time'],
+  ['note', 'note'],
+  ['source', 'source'],
+  ['timeMs', 'time_ms'],
+  ['deadlineMs', 'deadline_ms'],
+  ['runId', 'run_id'],
+  ['pid', 'pid'],
+  ['user', 'run_user'],
+  ['host', 'run_host'],
+  ['version', 'run_version'],
+];
+
 /** A row of `payments` (with its run's `run_user`, `run_host`, `run_version`) as a {@link LedgerEntry}. */
 export function toEntry(r: Row): LedgerEntry {
   const outcome = opt<Outcome>(r.outcome);
@@ -67,34 +96,10 @@ export function toEntry(r: Row): LedgerEntry {
     completed: outcome !== undefined,
     fingerprint: fingerprintText(r.fingerprint),
   };
-  const more: [keyof LedgerEntry, unknown][] = [
-    ['pixKeyType', r.pix_key_type],
-    ['pixKey', r.pix_key],
-    ['recipient', r.recipient],
-    ['payer', r.payer],
-    ['product', r.product],
-    ['orderId', r.order_id],
-    ['batchId', r.batch_id],
-    ['batchRow', r.batch_row],
-    ['overrides', r.overrides],
-    ['endTime', storedEndTime(r.end_time, r.time_ms)],
-    ['transactionId', r.transaction_id],
-    ['status', r.status],
-    ['httpStatus', r.http_status],
-    ['message', r.message],
-    ['resolvedBy', r.resolved_by],
-    ['resolvedTime', r.resolved_time],
-    ['note', r.note],
-    ['source', r.source],
-    ['timeMs', r.time_ms],
-    ['deadlineMs', r.deadline_ms],
-    ['runId', r.run_id],
-    ['pid', r.pid],
-    ['user', r.run_user],
-    ['host', r.run_host],
-    ['version', r.run_version],
-  ];
-  for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
+  for (const [k, column] of OPTIONAL_FIELDS) {
+    const v = typeof column === 'string' ? r[column] : column(r);
+    if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
+  }
   const answer = parseFacts(storedFacts(r.answer, r.time_ms, r.value));
   if (answer) e.answer = answer;
   return e;

@@ -99,10 +99,10 @@ function listing(db: Connection, file: string): LedgerListing {
   }
   return {
     iterate,
+    // the rows at once (`history`'s table, at most --limit of them): no generator's step and promise a row
     async query(q) {
-      const out: LedgerEntry[] = [];
-      for await (const e of iterate(q)) out.push(e);
-      return out;
+      const [sql, params] = historyQuery(q);
+      return guard(() => db.prepare(sql).all(params)).map(toEntry);
     },
   };
 }
