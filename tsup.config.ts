@@ -16,8 +16,12 @@ const lazyChildProcessInCommander: Plugin = {
       /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
     );
     build.onResolve({ filter: /^(node:)?dns$/ }, (args) => (/[\\/]node_modules[\\/]pg[\\/]/.test(args.importer) ? { path: 'dns', namespace: 'lazy-builtin' } : undefined));
+    // ulid's Node build imports node:crypto for its default source of randomness, which paycli never uses (it passes
+    // its own, src/gateway/order-id.ts): a cash-out then loads no node:crypto (docs/speed.md "Crypto off a cash-out's path").
+    build.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (/[\\/]node_modules[\\/]ulid[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'lazy-builtin' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:${args.path}'))[key] });`,
+      // `__esModule` is read by the bundler's interop as the importer loads, and no built-in module has it
+      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : (m ??= require('node:${args.path}'))[key]) });`,
       loader: 'js',
     }));
   },

@@ -7,8 +7,8 @@
  * With the profile setting `order-id` = `auto` (the default) paycli gives every payment that has
  * none a fresh reference {@link newOrderId}; with `off` it sends one only when the caller gives it.
  */
-import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
+import { randomFill } from '../core/random.js';
 
 /** Prefix of the references paycli generates. */
 export const ORDER_ID_PREFIX = 'paycli-';
@@ -35,13 +35,13 @@ export function newOrderId(): string {
 }
 
 /**
- * ulid's source of randomness, from node:crypto: one byte per character, as ulid's own default,
- * which reaches node:crypto through Web Crypto and costs a further module load on every start
+ * ulid's source of randomness, from src/core/random.ts: one byte per character, as ulid's own default,
+ * which reaches node:crypto through Web Crypto and costs module loads on every start
  * (docs/speed.md). Each call gives a number in [0, 1) in steps of 1/256; 16 bytes cover the 16
  * random characters of one ULID.
  */
 function randomSource(): () => number {
-  const bytes = randomBytes(16);
+  const bytes = randomFill(new Uint8Array(16));
   let next = 0;
   return () => bytes[next++ % bytes.length]! / 256;
 }

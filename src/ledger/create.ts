@@ -8,6 +8,7 @@
 import { closeSync, constants, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { logger } from '../core/logger.js';
+import { randomHex } from '../core/random.js';
 import { t } from '../core/i18n/index.js';
 import { openConnection } from '../core/sqlite/connect.js';
 import { FORMAT, SCHEMA, SCHEMA_VERSION } from './schema.js';
@@ -25,7 +26,7 @@ export const LEDGER_PAGE_SIZE = 1024;
  * other's database is dropped).
  */
 export function createLedger(dir: string, file: string, note: string): void {
-  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  const tmp = join(dir, `.${LEDGER_NAME}.${process.pid}.${randomHex(4)}.tmp`);
   let imported: ImportResult | undefined;
   try {
     closeSync(openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));

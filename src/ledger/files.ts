@@ -8,6 +8,7 @@ import { chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openS
 import { dirname, join } from 'node:path';
 import { PaycliError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
+import { randomHex } from '../core/random.js';
 import { t } from '../core/i18n/index.js';
 import { dataDir } from '../core/paths.js';
 import { openConnection } from '../core/sqlite/connect.js';
@@ -199,7 +200,7 @@ export function isHalfCreated(file: string): boolean {
     const pages = pagesOf(bytes, bytes.length);
     if (!pages || pages.actual < 1 || pages.actual >= pages.claimed) return false;
     if (pages.claimed * pages.pageSize > 64 * 1024 * 1024) return false;
-    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.check`);
+    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${randomHex(4)}.check`);
     // The pages it lacks as zeros, so that SQLite reads the schema (it checks each root page is
     // inside the file); a table page among them reads as damaged, never as empty.
     const fixed = Buffer.alloc(pages.claimed * pages.pageSize);

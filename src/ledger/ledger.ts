@@ -64,6 +64,7 @@ import {
   type Row,
   type BatchOutcome,
 } from './schema.js';
+import { uuidV7 } from './uuid.js';
 import { END_ROW, endRowParams, targetColumn, timeColumn } from './derived.js';
 import { LedgerUnavailableError } from './errors.js';
 import { batchTextSql, finishedText, type BatchTextSpec, type FinishedBatchText } from './batch-text.js';
@@ -174,7 +175,7 @@ export class Ledger implements SyncStatements {
    * nothing): the meta row `log_synced` takes a new random value.
    */
   private syncLog(): void {
-    this.db.immediate(() => this.stmt(`INSERT OR REPLACE INTO meta (key, value) VALUES ('log_synced', ?)`).run(crypto.randomUUID()));
+    this.db.immediate(() => this.stmt(`INSERT OR REPLACE INTO meta (key, value) VALUES ('log_synced', ?)`).run(uuidV7()));
   }
 
   /**

@@ -12,6 +12,7 @@ import { formatReais } from '../pix/money.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { isPortuguese, t } from '../core/i18n/index.js';
 import { formatLocalTime } from '../core/local-time.js';
+import { sha256Hex } from '../core/random.js';
 
 /** A recorded time (ISO 8601 UTC) as messages show it: local, with its offset (src/core/local-time.ts). */
 const shownTime = (iso: string): string => formatLocalTime(iso, { portuguese: isPortuguese() });
@@ -108,27 +109,12 @@ function computeDisplay(url: string): string {
  * @returns sha256 hex
  */
 export function cashOutFingerprint(endpoint: string, body: { value: number; pixKeyType: number; pixKey: string }): string {
-  return sha256(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]));
-}
-
-let hashOnce: ((text: string) => string) | undefined;
-
-/**
- * The sha256 of `text` in hex; node:crypto is loaded on the first one (`history`, which hashes nothing, never loads it).
- * `crypto.hash` where the Node line has it (20.12 and later): one call, no `Hash` object (a batch hashes each row twice:
- * docs/speed.md, "The batch send's CPU").
- */
-function sha256(text: string): string {
-  if (hashOnce === undefined) {
-    const crypto = require('node:crypto') as typeof import('node:crypto');
-    hashOnce = typeof crypto.hash === 'function' ? (s) => crypto.hash('sha256', s, 'hex') : (s) => crypto.createHash('sha256').update(s).digest('hex');
-  }
-  return hashOnce(text);
+  return sha256Hex(JSON.stringify(['cashout', endpointIdentity(endpoint), body.value, body.pixKeyType, body.pixKey]));
 }
 
 /** The fingerprint of a cash-in (recorded, never used to refuse one): endpoint, cents, payer. */
 export function cashInFingerprint(endpoint: string, body: { value: number; payer?: string }): string {
-  return sha256(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']));
+  return sha256Hex(JSON.stringify(['cashin', endpointIdentity(endpoint), body.value, body.payer ?? '']));
 }
 
 /**

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { OwnerState } from './settle-rule.js';
 import { tryLockFile, type FileLock } from './lock-file.js';
 import { t } from '../core/i18n/index.js';
+import { randomHex } from '../core/random.js';
 
 /** What the ledger records of a run (table `runs`). */
 export interface RunRecord {
@@ -79,7 +80,7 @@ let current: { record: RunRecord; lock: FileLock; dataDir: string } | undefined;
  */
 export function currentRun(dataDir: string, version: string, now = Date.now()): RunRecord {
   if (current && current.dataDir === dataDir) return current.record;
-  const id = Buffer.from(crypto.getRandomValues(new Uint8Array(10))).toString('hex');
+  const id = randomHex(10);
   mkdirSync(runsDir(dataDir), { recursive: true, mode: 0o700 });
   const file = runLockPath(dataDir, id);
   closeSync(openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600));

@@ -2,6 +2,8 @@
  * The ledger's entry ids (src/ledger/ledger.ts, src/ledger/pg/ledger.ts): one generator for both
  * stores, in a file of its own so that the team ledger does not load the local one.
  */
+import { randomFill } from '../core/random.js';
+
 /** Random bytes for the next {@link POOL_UUIDS} UUIDs, filled at once (a batch makes one UUID per row). */
 const POOL_UUIDS = 256;
 const POOL = Buffer.alloc(16 * POOL_UUIDS);
@@ -16,9 +18,8 @@ let next = POOL.length;
  * @param now milliseconds since the Unix epoch (tests pass their own)
  */
 export function uuidV7(now = Date.now()): string {
-  // the global Web Crypto: `history`, which makes no uuid, does not load node:crypto
   if (next === POOL.length) {
-    crypto.getRandomValues(POOL);
+    randomFill(POOL);
     next = 0;
   }
   const at = next;

@@ -150,6 +150,17 @@ describe('start-up', () => {
     expect(internals.filter((l) => l !== 'internal NativeModule http')).toEqual([]);
   });
 
+  it('a local-ledger cash-out loads neither node:crypto nor Web Crypto (its random bytes and digest: src/core/random.ts)', async () => {
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], {
+      env: t.env({ PAYCLI_TEST_REPORT_INTERNALS: 'crypto|NativeModule http$' }),
+      nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')],
+    });
+    expect(r.code).toBe(0);
+    const internals = r.stderr.split('\n').filter((l) => l.startsWith('internal '));
+    expect(internals).toContain('internal NativeModule http'); // the report is real
+    expect(internals.filter((l) => l !== 'internal NativeModule http')).toEqual([]);
+  });
+
   it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {
     const { code, chunks, external } = await loadedChunks([...CASHOUT_ARGS, '--yes']);
     expect(code).toBe(0);

@@ -1,7 +1,10 @@
-// Preloaded into a paycli under test to plant a bug: node:crypto's random source throws a plain
-// TypeError, as a programming error inside paycli would, while paycli makes a payment's order
-// reference. paycli must report it as an internal error (exit 70) and send nothing.
+// Preloaded into a paycli under test to plant a bug: the random source of a payment's order reference
+// (src/core/random.ts reads /dev/urandom) throws a plain TypeError, as a programming error inside paycli
+// would. paycli must report it as an internal error (exit 70) and send nothing.
 'use strict';
-require('node:crypto').randomBytes = function randomBytes() {
-  throw new TypeError('planted bug: randomBytes is broken');
+const fs = require('node:fs');
+const openSync = fs.openSync;
+fs.openSync = function plantedOpenSync(path, ...rest) {
+  if (path === '/dev/urandom') throw new TypeError('planted bug: randomBytes is broken');
+  return openSync.call(this, path, ...rest);
 };
