@@ -1,12 +1,13 @@
 /**
  * A new ledger (docs/ledger-and-safety.md): made whole under a temporary name, its schema and the
- * old journal's payments written, read back and synced, then linked into place. Apart from
+ * old journal's payments written, read back and synced, then linked into place; a half-created one found
+ * later is moved aside and rebuilt only when it holds no entry. Apart from
  * src/ledger/files.ts (the file's checks, which every open runs) because only the whole store
  * creates a ledger: `history`'s listing never loads the schema's statements or the journal's import
  * (docs/speed.md "History's start-up").
  */
-import { closeSync, constants, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { logger } from '../core/logger.js';
 import { randomHex } from '../core/random.js';
 import { t } from '../core/i18n/index.js';
@@ -105,4 +106,98 @@ export function verifyCreated(tmp: string, file: string, note: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The SQLite file header's page size and page count, and the file's whole pages. */
+export function pagesOf(head: Buffer, size: number): { pageSize: number; claimed: number; actual: number } | undefined {
+  if (head.length < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\0') return undefined;
+  const raw = head.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) return undefined;
+  return { pageSize, claimed: head.readUInt32BE(28), actual: Math.floor(size / pageSize) };
+}
+
+/**
+ * Whether an unreadable ledger file is one whose creation stopped half-way (an older paycli on a
+ * full disk linked it into place before its schema reached it) and holds no entry, so that making
+ * it again from nothing loses nothing (docs/ledger-and-safety.md "A half-created ledger"). All of:
+ * no write-ahead log with content beside it; a SQLite file shorter than its header says (the
+ * writing stopped); and, read from a copy with the pages it lacks as zeros, the payments table is
+ * in the file, readable and empty. A file cut short before that table cannot be told from a whole
+ * ledger cut short, so it is not rebuilt (the error says to check recent payments, then move it aside). Anything else (entries, or a table that cannot be read) is not.
+ */
+export function isHalfCreated(file: string): boolean {
+  try {
+    const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
+    if (wal && wal.size > 0) return false;
+    const st = statSync(file);
+    if (st.size > 64 * 1024 * 1024) return false;
+    const fd = openSync(file, 'r');
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.alloc(st.size);
+      let at = 0;
+      while (at < bytes.length) {
+        const n = readSync(fd, bytes, at, bytes.length - at, at);
+        if (n === 0) break;
+        at += n;
+      }
+      bytes = bytes.subarray(0, at);
+    } finally {
+      closeSync(fd);
+    }
+    const pages = pagesOf(bytes, bytes.length);
+    if (!pages || pages.actual < 1 || pages.actual >= pages.claimed) return false;
+    if (pages.claimed * pages.pageSize > 64 * 1024 * 1024) return false;
+    const copy = join(dirname(file), `.${LEDGER_NAME}.${process.pid}.${randomHex(4)}.check`);
+    // The pages it lacks as zeros, so that SQLite reads the schema (it checks each root page is
+    // inside the file); a table page among them reads as damaged, never as empty.
+    const fixed = Buffer.alloc(pages.claimed * pages.pageSize);
+    bytes.copy(fixed, 0, 0, pages.actual * pages.pageSize);
+    try {
+      const out = openSync(copy, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600);
+      try {
+        let at = 0;
+        while (at < fixed.length) at += writeSync(out, fixed, at);
+      } finally {
+        closeSync(out);
+      }
+      const db = openConnection(copy, { busyTimeoutMs: BUSY_TIMEOUT_MS, mustExist: true, readonly: true });
+      try {
+        const root = db.prepare(`SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'payments'`).value() as number | undefined;
+        // The table's own pages (not an index, which may be among the missing): a root page past the
+        // end proves nothing (a whole ledger cut short looks the same), so it is not rebuilt.
+        if (typeof root !== 'number' || root < 2 || root > pages.actual) return false;
+        return db.prepare('SELECT count(*) FROM payments NOT INDEXED').value() === 0;
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(copy, { force: true });
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Moves a half-created ledger ({@link isHalfCreated}) aside, as `ledger.db.half-created-<time>`
+ * (kept, never deleted), so that a new one can be made in its place.
+ * @returns false when the file at `file` is no longer the one examined (another paycli moved it)
+ */
+export function moveAsideHalfCreated(file: string, examined: Stats): boolean {
+  const now = lstatSync(file, { throwIfNoEntry: false });
+  if (!now || now.ino !== examined.ino || now.dev !== examined.dev) return false;
+  const aside = `${file}.half-created-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(file, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  rmSync(`${file}-wal`, { force: true });
+  rmSync(`${file}-shm`, { force: true });
+  fsyncDir(dirname(file));
+  logger.warn(t('ledgerFile.halfCreated', file, aside));
+  return true;
 }

@@ -72,21 +72,8 @@ import { KEEP_TEXT, KEPT_TEXT, keptTextKey } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
 import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
 import { BLOCKING_IN_FILES, WaveFiles } from './wave-files.js';
-import {
-  journalPath,
-  LEDGER_NAME,
-  UNUSABLE_HINT,
-  connect,
-  ensureDataDir,
-  inspectFile,
-  JOURNAL_NAME,
-  isHalfCreated,
-  ledgerFailure,
-  moveAsideHalfCreated,
-  WAL_CHECKPOINT_BYTES,
-  walIdentity,
-} from './files.js';
-import { createLedger } from './create.js';
+import { journalPath, LEDGER_NAME, UNUSABLE_HINT, connect, ensureDataDir, inspectFile, JOURNAL_NAME, ledgerFailure, WAL_CHECKPOINT_BYTES, walIdentity } from './files.js';
+import { createLedger, isHalfCreated, moveAsideHalfCreated } from './create.js';
 
 export { JOURNAL_NAME } from './files.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
