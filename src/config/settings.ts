@@ -7,12 +7,10 @@
  * Longer than 500 lines: every setting's precedence (flag, environment, profile) is resolved here in one
  * place, so that a rule of where a value comes from is written once.
  */
-import { readFileSync } from 'node:fs';
 import { parseDuration } from '../core/duration.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { configFile } from '../core/paths.js';
 import { HEADER_PREFIX, secretStoreKey } from './keys.js';
-import { configTrust } from './trust.js';
+import { readConfigFile, profileName, type ConfigFile, type GlobalFlags } from './config-file.js';
 import { logger } from '../core/logger.js';
 import { registerRequestSecrets, shownUrlInput } from '../core/secrets.js';
 import { sanitizeText } from '../core/sanitize.js';
@@ -24,78 +22,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default duplicate-cash-out window, in minutes. */
 export const DEFAULT_DUPLICATE_WINDOW_MIN = 10;
 
-/** The stored config file: profiles by name, each a map of config key → string value. */
-export interface ConfigFile {
-  profiles?: Record<string, Record<string, string>>;
-}
-
-let trustWarned = false;
-
-/**
- * Refuses a config file paycli must not trust and warns (once per process) about one others can
- * read (src/config/trust.ts). Call before reading the file by any means (`conf` included).
- * @throws UsageError `config_untrusted`
- */
-export function trustConfigFile(): void {
-  const { warning } = configTrust(configFile());
-  if (warning && !trustWarned) {
-    trustWarned = true;
-    logger.warn(warning);
-  }
-}
-
-/**
- * Reads the config file; a missing file is an empty config.
- * @throws UsageError when it is not JSON, `config_untrusted` when it must not be trusted
- */
-export function readConfigFile(): ConfigFile {
-  trustConfigFile();
-  let text: string;
-  try {
-    text = readFileSync(configFile(), 'utf8');
-  } catch {
-    return {};
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(t('settings.notJson', configFile()));
-  }
-  return checkConfigShape(parsed, configFile());
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Checks the shape of a parsed config file: `{ "profiles": { <name>: { <key>: <string> } } }`.
- * @throws UsageError naming the file and the JSON path of the first wrong value (e.g. `profiles.prod.timeout`)
- */
-export function checkConfigShape(parsed: unknown, file: string): ConfigFile {
-  const wrong = (path: string, want: string, got: unknown): never => {
-    const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got === 'object' ? 'an object' : `a ${typeof got}`;
-    throw new UsageError(t('settings.shape', file, path, want, kind), { field: path });
-  };
-  if (!isObject(parsed)) return wrong('the top level', 'an object', parsed);
-  if (parsed.profiles === undefined) return {};
-  if (!isObject(parsed.profiles)) return wrong('profiles', 'an object', parsed.profiles);
-  for (const [name, keys] of Object.entries(parsed.profiles)) {
-    if (!isObject(keys)) return wrong(`profiles.${name}`, 'an object', keys);
-    for (const [key, value] of Object.entries(keys)) if (typeof value !== 'string') wrong(`profiles.${name}.${key}`, 'a string', value);
-  }
-  return parsed as ConfigFile;
-}
-
-/** Global flags that affect settings (commander's global options). */
-export interface GlobalFlags {
-  profile?: string;
-  baseUrl?: string;
-  timeout?: string;
-  json?: boolean | string; // `--json FIELDS` gives the comma list (src/cli/output/shape.ts)
-  verbose?: boolean;
-  color?: boolean;
-  allowInsecureHttp?: boolean;
-}
+// The config file itself (trust, reading, shape, the profile's name) is src/config/config-file.ts.
+export { checkConfigShape, profileName, readConfigFile, trustConfigFile, type ConfigFile, type GlobalFlags } from './config-file.js';
 
 export type { Settings } from '../gateway/connection.js';
 import type { Settings } from '../gateway/connection.js';
@@ -111,11 +39,6 @@ function choice<T extends string>(value: string | undefined, choices: readonly T
   const v = value.trim().toLowerCase();
   if ((choices as readonly string[]).includes(v)) return v as T;
   throw new UsageError(t('settings.oneOf', profile ? t('settings.configKey', key, profile) : key, choices.join(', '), value), { field: key });
-}
-
-/** The profile name: `--profile`, else `PAYCLI_PROFILE`, else `default`. */
-export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): string {
-  return flags.profile || env.PAYCLI_PROFILE || 'default';
 }
 
 /** Edit distance (insertions, deletions, substitutions), for "did you mean". */

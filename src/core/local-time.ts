@@ -91,15 +91,24 @@ export function formatOffset(minutes: number): string {
  * @param at epoch milliseconds or an ISO 8601 text
  */
 export function formatLocalTime(at: number | string, opts: { portuguese: boolean; timeZone?: string; minutes?: boolean }): string {
+  const shown = localTimeParts(at, opts);
+  if (typeof shown === 'string') return shown;
+  return opts.portuguese ? `${shown.date} ${shown.time} ${shown.offset}` : `${shown.date}T${shown.time}${shown.offset}`;
+}
+
+/**
+ * The pieces of {@link formatLocalTime}: the date (`25/11/2026` or `2026-11-25`), the time and the
+ * offset (`-03:00`); or the text as it is when it is not an ISO 8601 time with `Z` or an offset.
+ */
+function localTimeParts(at: number | string, opts: { portuguese: boolean; timeZone?: string; minutes?: boolean }): { date: string; time: string; offset: string } | string {
   if (typeof at === 'string' && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(at.trim())) return at;
   const ms = typeof at === 'number' ? at : Date.parse(at.trim());
   if (!Number.isFinite(ms)) return String(at);
   const zone = opts.timeZone ?? localTimeZone();
   const p = localParts(ms, zone);
-  const off = formatOffset(offsetMinutes(ms, zone));
+  const offset = formatOffset(offsetMinutes(ms, zone));
   const time = `${two(p.hour)}:${two(p.minute)}${opts.minutes ? '' : `:${two(p.second)}`}`;
-  if (opts.portuguese) return `${two(p.day)}/${two(p.month)}/${p.year} ${time} ${off}`;
-  return `${p.year}-${two(p.month)}-${two(p.day)}T${time}${off}`;
+  return { date: opts.portuguese ? `${two(p.day)}/${two(p.month)}/${p.year}` : `${p.year}-${two(p.month)}-${two(p.day)}`, time, offset };
 }
 
 /** A calendar date (month 1-12). */
@@ -150,10 +159,16 @@ export function localDayStart(date: CalendarDate, timeZone: string): number {
 export function localTimeColumn(times: readonly string[], opts: { portuguese: boolean; timeZone?: string; label: string; seconds?: boolean }): { header: string; cells: string[] } {
   const zone = opts.timeZone ?? localTimeZone();
   const offsets = new Set(times.map((t) => offsetMinutes(Date.parse(t), zone)));
-  const shown = times.map((t) =>
-    formatLocalTime(t, { portuguese: opts.portuguese, timeZone: zone, minutes: !opts.seconds }).replace(/^(\d{4}-\d\d-\d\d)T(\S+?)([+-]\d\d:\d\d)$/, '$1 $2 $3'),
-  );
-  if (offsets.size > 1) return { header: opts.label, cells: shown };
+  const one = offsets.size <= 1;
+  // a time's pieces joined by spaces (`2026-11-24 22:30 -03:00`), the offset left to the header when every time has the
+  // same; anything else (a text that is not a time, a year not of four digits) through the two rewrites of its text
+  const cells = times.map((t) => {
+    const p = localTimeParts(t, { portuguese: opts.portuguese, timeZone: zone, minutes: !opts.seconds });
+    if (typeof p !== 'string' && (opts.portuguese || p.date.length === 10)) return one ? `${p.date} ${p.time}` : `${p.date} ${p.time} ${p.offset}`;
+    const spaced = (typeof p === 'string' ? p : `${p.date}T${p.time}${p.offset}`).replace(/^(\d{4}-\d\d-\d\d)T(\S+?)([+-]\d\d:\d\d)$/, '$1 $2 $3');
+    return one ? spaced.replace(/ [+-]\d\d:\d\d$/, '') : spaced;
+  });
+  if (!one) return { header: opts.label, cells };
   const only = [...offsets][0] ?? offsetMinutes(Date.now(), zone);
-  return { header: `${opts.label} (UTC${only === 0 ? '' : formatOffset(only)})`, cells: shown.map((s) => s.replace(/ [+-]\d\d:\d\d$/, '')) };
+  return { header: `${opts.label} (UTC${only === 0 ? '' : formatOffset(only)})`, cells };
 }

@@ -14,6 +14,10 @@
 import { mappedUint32Array, mappedUint8Array } from '../core/memory.js';
 import { MIGRATE_TO_11 } from './derived.js';
 import { MIGRATE_TO_12 } from './order-key.js';
+import { OUTSIDE_FILES } from './entries.js';
+
+// Which payments the indexes below hold, and history's condition on a time range, are src/ledger/entries.ts'.
+export { IN_TIME_RANGE, OUTSIDE_FILES } from './entries.js';
 
 /** `last_ms` of a file with a row whose time cannot be read: it counts as recent (it blocks, never lets through). */
 const UNREADABLE_TIME = 9007199254740991;
@@ -68,9 +72,6 @@ CREATE TABLE IF NOT EXISTS batch_runs (
 ${listed('INSERT', 'AFTER INSERT ON payments')}
 ${listed('UPDATE', 'AFTER UPDATE OF batch_id, batch_row, endpoint, fingerprint, run_id, time_ms ON payments')}`;
 
-/** Which payments `payments_by_fingerprint8` holds (and every query through it names): those outside batch files. */
-export const OUTSIDE_FILES = '(batch_id IS NULL OR batch_row IS NULL)';
-
 /** The index of those payments' fingerprints (schema version 9; version 8 indexed every payment). */
 export const FINGERPRINT_INDEX = `CREATE INDEX IF NOT EXISTS payments_by_fingerprint8 ON payments (substr(fingerprint, 1, 8)) WHERE ${OUTSIDE_FILES};`;
 
@@ -83,16 +84,6 @@ export const TIME_INDEX = `CREATE INDEX payments_by_time_ms ON payments (time_ms
 /** From schema version 9: the index of the times holds the payments outside batch files only. */
 const MIGRATE_TO_10 = `DROP INDEX IF EXISTS payments_by_time_ms;
 ${TIME_INDEX}`;
-
-/**
- * SQL: a condition on `p` (a row of `payments`) true for every payment recorded from `@since` to before `@until` (epoch ms),
- * and for others too: a caller keeps its own exact conditions on `p.time_ms`. It lets SQLite find those payments through
- * {@link TIME_INDEX} and, for the rows of batch files, through the files recorded since `@since` (`batch_files.last_ms`,
- * kept by the triggers above for every batch row however recorded) and the index of their rows (`payments_by_batch`).
- */
-export const IN_TIME_RANGE = `p.id IN (SELECT id FROM payments WHERE ${OUTSIDE_FILES} AND time_ms >= @since AND time_ms < @until
-  UNION ALL SELECT q.id FROM batch_files AS f CROSS JOIN payments AS q ON q.batch_id = f.batch_id AND q.batch_row IS NOT NULL
-  WHERE f.last_ms >= @since AND q.endpoint = f.endpoint AND q.time_ms >= @since AND q.time_ms < @until)`;
 
 /** The index of those payments' runs (schema version 9); a batch row's run is in `batch_runs`. */
 export const RUN_INDEX = `CREATE INDEX IF NOT EXISTS payments_by_run8 ON payments (substr(run_id, 1, 8)) WHERE ${OUTSIDE_FILES};`;

@@ -8,7 +8,7 @@
  * a file keeps its lines (table `batch_texts`, src/ledger/kept-texts.ts) for later re-runs; any change to
  * a row of that batch drops them, in the same transaction (the table's triggers).
  */
-import { ATTENTION_SQL } from './schema.js';
+import { ATTENTION_SQL } from './entries.js';
 
 /**
  * One cell of a line: a value of the row's latest entry (`row` its number in the file, `value` in

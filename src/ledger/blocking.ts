@@ -12,6 +12,9 @@
  */
 export type Outcome = 'ok' | 'refused' | 'unknown' | 'not_sent';
 
+/** Every {@link Outcome}, in the order `history` documents them. */
+export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'unknown', 'not_sent'];
+
 /** Default duplicate window in minutes (the profile's `duplicate-window` overrides it): both stores use it. */
 export const DEFAULT_WINDOW_MIN = 10;
 

@@ -9,10 +9,8 @@ import { clean, clip, fingerprintValue, INSERT, type InsertRow, type Row } from 
 import type { Connection } from '../core/sqlite/driver.js';
 import { LedgerUnavailableError } from './errors.js';
 import { UUID_IS, uuidColumn } from './derived.js';
+import { JOURNAL_NAME } from './files.js';
 import { t } from '../core/i18n/index.js';
-
-/** Name of the journal of paycli before the ledger, imported once (docs/ledger-and-safety.md "An old journal"). */
-export const JOURNAL_NAME = 'journal.jsonl';
 
 const myUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 

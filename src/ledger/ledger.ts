@@ -64,7 +64,6 @@ import {
   type Row,
   type BatchOutcome,
 } from './schema.js';
-import { JOURNAL_NAME } from './journal.js';
 import { orderIs } from './order-key.js';
 import { uuidV7 } from './uuid.js';
 import { END_ROW, endRowParams, targetColumn, timeColumn, uuidColumn } from './derived.js';
@@ -74,22 +73,10 @@ import { KEEP_TEXT, KEPT_TEXT, keptTextKey, readMapped } from './kept-texts.js';
 import { FILE_OF, LIST_FILE, LIST_ROW, LISTED, OUTSIDE_FILES, RECENT_FILE_ROWS, type ListedRows } from './batch-fingerprints.js';
 import { runRead, type Connection, type Statement } from '../core/sqlite/driver.js';
 import { BLOCKING_IN_FILES, WaveFiles } from './wave-files.js';
-import {
-  journalPath,
-  LEDGER_NAME,
-  UNUSABLE_HINT,
-  connect,
-  createLedger,
-  ensureDataDir,
-  inspectFile,
-  isHalfCreated,
-  ledgerFailure,
-  moveAsideHalfCreated,
-  WAL_CHECKPOINT_BYTES,
-  walIdentity,
-} from './files.js';
+import { journalPath, LEDGER_NAME, UNUSABLE_HINT, connect, ensureDataDir, inspectFile, JOURNAL_NAME, ledgerFailure, WAL_CHECKPOINT_BYTES, walIdentity } from './files.js';
+import { createLedger, isHalfCreated, moveAsideHalfCreated } from './create.js';
 
-export { JOURNAL_NAME } from './journal.js';
+export { JOURNAL_NAME } from './files.js';
 export { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 export type { BatchOutcome, BeginInfo, EndDetails, LedgerEntry, LedgerQuery, PaymentFacts, ResolvedBy } from './schema.js';
 

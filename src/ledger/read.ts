@@ -19,10 +19,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from '../core/sqlite/driver.js';
 import type { LedgerContract } from './contract.js';
-import { connect, ensureDataDir, inspectFile, journalPath, LEDGER_NAME, ledgerFailure } from './files.js';
-import { JOURNAL_NAME } from './journal.js';
-import { FORMAT, historyQuery, SCHEMA_VERSION, toEntry, type LedgerEntry, type LedgerQuery } from './schema.js';
-import { teamLedger } from './team.js';
+import { connect, ensureDataDir, inspectFile, JOURNAL_NAME, journalPath, LEDGER_NAME, ledgerFailure } from './files.js';
+import { FORMAT, historyQuery, SCHEMA_VERSION, toEntry } from './entries.js';
+import type { LedgerEntry, LedgerQuery } from './schema.js';
+import { ledgerUrlSetting } from '../config/config-file.js';
 import { batchTextSql, type BatchTextSpec } from './batch-text.js';
 import { KEPT_BYTES, keptTextKey, readMapped } from './kept-texts.js';
 
@@ -36,7 +36,7 @@ export type LedgerListing = Pick<LedgerContract, 'query' | 'iterate'>;
  * @throws LedgerUnavailableError (exit 2), InterruptedError (Ctrl-C while a team ledger connects)
  */
 export async function openListing(profile?: string): Promise<LedgerListing | undefined> {
-  if (!teamLedger(profile) && !existsSync(journalPath())) {
+  if (!ledgerUrlSetting(profile) && !existsSync(journalPath())) {
     const dir = ensureDataDir(false, '');
     if (!dir) return undefined;
     const file = join(dir, LEDGER_NAME);
@@ -79,7 +79,7 @@ export function keptBatchText(
   endpoint: string,
   specOf: (facts: string) => { spec: BatchTextSpec; rows: number } | undefined,
 ): KeptBatchText | undefined {
-  if (teamLedger(profile) || existsSync(journalPath())) return undefined;
+  if (ledgerUrlSetting(profile) || existsSync(journalPath())) return undefined;
   let db: Connection | undefined;
   try {
     const dir = ensureDataDir(false, '');
@@ -155,10 +155,10 @@ function listing(db: Connection, file: string): LedgerListing {
   }
   return {
     iterate,
+    // the rows at once (`history`'s table, at most --limit of them): no generator's step and promise a row
     async query(q) {
-      const out: LedgerEntry[] = [];
-      for await (const e of iterate(q)) out.push(e);
-      return out;
+      const [sql, params] = historyQuery(q);
+      return guard(() => db.prepare(sql).all(params)).map(toEntry);
     },
   };
 }

@@ -22,8 +22,7 @@ export type PaymentKind = 'cashout' | 'cashin';
 
 import type { EarlierPayment, Outcome } from './blocking.js';
 
-/** Every {@link Outcome}, in the order `history` documents them. */
-export const OUTCOMES: readonly Outcome[] = ['ok', 'refused', 'unknown', 'not_sent'];
+export { OUTCOMES } from './blocking.js';
 
 /** Characters RFC 3986 §2.3 calls unreserved: percent-encoding them changes nothing. */
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;

@@ -9,27 +9,22 @@ import { blockingSql, orderHeldSql } from './blocking.js';
 import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
-import { storedEndTime, storedFacts, storedTime, storedTarget, storedUuid } from './derived.js';
 import { ORDER_INDEX, orderIs } from './order-key.js';
-import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, IN_TIME_RANGE, MIGRATIONS_FROM_8, OUTSIDE_FILES, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
+import { ATTENTION_SQL, FORMAT, OUTSIDE_FILES, opt, SCHEMA_VERSION } from './entries.js';
+import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATIONS_FROM_8, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
 
-/** `meta.format` of a paycli ledger; a database without it is not one. */
-export const FORMAT = 'paycli-ledger';
+// What a read needs (the ledger's marks, rows as entries, history's query) is src/ledger/entries.ts.
+export { ATTENTION_SQL, ENTRIES_WITH_RUN, fingerprintText, FORMAT, historyQuery, parseFacts, SCHEMA_VERSION, toEntry } from './entries.js';
+
 /**
  * One entry of a batch as {@link Ledger.batchOutcomes} gives it: row, order reference, cents, outcome, transaction id, status,
  * and 1 when its create answer needs attention that no `history resolve` settled yet (else 0).
  */
 export type BatchOutcome = [row: number, orderId: string, value: number, outcome: Outcome | null, transactionId: number | string | null, status: string | null, attention: number];
 
-/** SQL: 1 when an entry's create answer needs attention ({@link PaymentFacts} `attention`) not yet settled by `history resolve`. */
-export const ATTENTION_SQL = `CASE WHEN resolved_by IS NULL AND answer LIKE '%"attention":%' THEN 1 ELSE 0 END`;
-
 /** Whether an entry was created with an answer that needs attention, not yet settled by `history resolve`. */
 export const needsAttention = (e: Pick<LedgerEntry, 'outcome' | 'completed' | 'answer' | 'resolvedBy'>): boolean =>
   e.completed && e.outcome === 'ok' && Boolean(e.answer?.attention?.length) && e.resolvedBy === undefined;
-
-/** `PRAGMA user_version` of the schema below; a newer one is refused (written by a newer paycli), an older one brought up to date ({@link MIGRATIONS}). */
-export const SCHEMA_VERSION = 12;
 
 /** The runs (src/ledger/runs.ts): one row per paycli process that recorded payments. */
 const RUNS_TABLE = `CREATE TABLE runs (
@@ -150,11 +145,6 @@ export const RUN_KEY = (param: string): string => `substr(run_id, 1, 8) = substr
  */
 export function fingerprintValue(hex: string): Uint8Array | string {
   return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : hex;
-}
-
-/** A stored fingerprint ({@link fingerprintValue}) as its hex text, as paycli compares it outside SQL. */
-export function fingerprintText(stored: unknown): string {
-  return stored instanceof Uint8Array ? Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('hex') : String(stored);
 }
 
 /** What the caller knows about a payment before sending it. */
@@ -319,17 +309,6 @@ export function factsJson(facts: PaymentFacts | undefined): string | null {
   return Object.keys(out).length ? JSON.stringify(out) : null;
 }
 
-/** Reads {@link PaymentFacts} kept as JSON text; anything else (an older row, bad JSON) is none. */
-export function parseFacts(text: unknown): PaymentFacts | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as PaymentFacts) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** What {@link Ledger.end} and {@link Ledger.resolve} may record besides the outcome. */
 export interface EndDetails {
   /** What the create answer said ({@link PaymentFacts}), for a created payment. */
@@ -345,8 +324,6 @@ export const clip = (s: string | undefined | null, max: number): string | null =
 export const clean = (s: string | undefined, max: number): string | null => (s === undefined ? null : clip(sanitizeText(redact(s), true), max));
 
 export type Row = Record<string, unknown>;
-const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
-
 /** A row of `runs` as a {@link RunRecord} (with the time it was first found gone, if it was). */
 export function toRun(r: Row): RunRecord & { goneMs?: number; batchId?: string } {
   return {
@@ -362,63 +339,6 @@ export function toRun(r: Row): RunRecord & { goneMs?: number; batchId?: string }
     ...(r.batch_id !== null && r.batch_id !== undefined ? { batchId: r.batch_id as string } : {}),
   };
 }
-
-export function toEntry(r: Row): LedgerEntry {
-  const outcome = opt<Outcome>(r.outcome);
-  const e: LedgerEntry = {
-    id: r.id as number,
-    uuid: storedUuid(r.uuid),
-    time: storedTime(r.time, r.time_ms),
-    kind: r.kind as PaymentKind,
-    value: r.value as number,
-    target: storedTarget(r.target, r.endpoint),
-    endpoint: r.endpoint as string,
-    sandbox: r.sandbox === 1,
-    profile: r.profile as string,
-    allowDuplicate: r.allow_duplicate === 1,
-    outcome: outcome ?? 'unknown',
-    completed: outcome !== undefined,
-    fingerprint: fingerprintText(r.fingerprint),
-  };
-  const more: [keyof LedgerEntry, unknown][] = [
-    ['pixKeyType', r.pix_key_type],
-    ['pixKey', r.pix_key],
-    ['recipient', r.recipient],
-    ['payer', r.payer],
-    ['product', r.product],
-    ['orderId', r.order_id],
-    ['batchId', r.batch_id],
-    ['batchRow', r.batch_row],
-    ['overrides', r.overrides],
-    ['endTime', storedEndTime(r.end_time, r.time_ms)],
-    ['transactionId', r.transaction_id],
-    ['status', r.status],
-    ['httpStatus', r.http_status],
-    ['message', r.message],
-    ['resolvedBy', r.resolved_by],
-    ['resolvedTime', r.resolved_time],
-    ['note', r.note],
-    ['source', r.source],
-    ['timeMs', r.time_ms],
-    ['deadlineMs', r.deadline_ms],
-    ['runId', r.run_id],
-    ['pid', r.pid],
-    ['user', r.run_user],
-    ['host', r.run_host],
-    ['version', r.run_version],
-  ];
-  for (const [k, v] of more) if (v !== null && v !== undefined) (e as unknown as Record<string, unknown>)[k] = v;
-  const answer = parseFacts(storedFacts(r.answer, r.time_ms, r.value));
-  if (answer) e.answer = answer;
-  return e;
-}
-
-/**
- * The entries with who sent them ({@link LedgerEntry} `user`, `host`, `version`): each payment
- * with its run's columns as `run_user`, `run_host`, `run_version`. Conditions name the payment's
- * columns as `p.<column>` (both tables have `id`, `pid`, `host`, `batch_id`, `endpoint`).
- */
-export const ENTRIES_WITH_RUN = `SELECT p.*, r.user AS run_user, r.host AS run_host, r.version AS run_version FROM payments AS p LEFT JOIN runs AS r ON r.id = p.run_id`;
 
 /** Columns of an insert, as named parameters. */
 export interface InsertRow {
@@ -469,29 +389,4 @@ export function migrate(db: Connection): void {
     for (let v = Math.max(1, from); v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
     if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
-}
-
-/** `history`'s query: its SQL and named parameters. */
-export function historyQuery(q: LedgerQuery): [string, Record<string, unknown>] {
-  const where: string[] = [];
-  const params: Record<string, unknown> = { limit: q.limit };
-  const add = (sql: string, name: string, value: unknown) => {
-    if (value === undefined) return;
-    where.push(sql);
-    params[name] = value;
-  };
-  add('p.time_ms >= @since', 'since', q.since === undefined ? undefined : Date.parse(q.since));
-  add('p.time_ms < @until', 'until', q.until === undefined ? undefined : Date.parse(q.until));
-  if (q.since !== undefined && q.until !== undefined) where.push(IN_TIME_RANGE); // the index of times, as before schema 10
-  add('p.kind = @kind', 'kind', q.kind);
-  if (q.outcome === 'unknown') where.push(`(p.outcome IS NULL OR p.outcome = 'unknown')`);
-  else add('p.outcome = @outcome', 'outcome', q.outcome);
-  add('p.profile = @profile', 'profile', q.profile);
-  add(orderIs('p.order_id', '@order_id'), 'order_id', q.orderId);
-  // an id kept as a number may be stored as a REAL (500.0): compared as a number too
-  add('(CAST(p.transaction_id AS TEXT) = @transaction_id OR p.transaction_id = CAST(@transaction_id AS REAL))', 'transaction_id', q.transactionId);
-  add('p.batch_id = @batch_id', 'batch_id', q.batchId);
-  add('r.user = @by_user', 'by_user', q.by?.user);
-  add('r.host = @by_host COLLATE NOCASE', 'by_host', q.by?.host);
-  return [`${ENTRIES_WITH_RUN}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY p.id DESC LIMIT @limit`, params];
 }

@@ -8,7 +8,8 @@
 import { UsageError } from '../core/errors.js';
 import { t } from '../core/i18n/index.js';
 import { shownUrlInput } from '../core/secrets.js';
-import { keptSecret, profileName, readConfigFile } from '../config/settings.js';
+import { keptSecret } from '../config/settings.js';
+import { ledgerUrlSetting } from '../config/config-file.js';
 import type { PgOpening } from './pg/opening.js';
 import { closeAtEnd } from '../core/at-end.js';
 
@@ -21,17 +22,15 @@ export interface TeamLedger {
 }
 
 /**
- * The team ledger of a profile: `PAYCLI_LEDGER_URL`, else the profile's `ledger-url`; undefined for
- * the local ledger.
+ * The team ledger of a profile: `PAYCLI_LEDGER_URL`, else the profile's `ledger-url`
+ * (src/config/config-file.ts `ledgerUrlSetting`), checked, with its password; undefined for the local ledger.
  * @param profile the profile in use (default: `PAYCLI_PROFILE`, else `default`)
  * @throws UsageError (exit 2) when the URL is not a `postgres://` or `postgresql://` URL
  */
 export function teamLedger(profile?: string, env: NodeJS.ProcessEnv = process.env): TeamLedger | undefined {
-  const config = readConfigFile();
-  const name = profile ?? profileName({}, env);
-  const keys = config.profiles?.[name] ?? {};
-  const url = env.PAYCLI_LEDGER_URL || keys['ledger-url'];
-  if (!url) return undefined;
+  const named = ledgerUrlSetting(profile, env);
+  if (!named) return undefined;
+  const { url, name, config } = named;
   if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
     throw new UsageError(t('team.urlInvalid', env.PAYCLI_LEDGER_URL ? 'PAYCLI_LEDGER_URL' : t('settings.configKey', 'ledger-url', name), shownUrlInput(url)), {
       field: 'ledger-url',

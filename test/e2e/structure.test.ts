@@ -3,7 +3,7 @@
  * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
  * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
  * `history` on the local ledger loads nothing of the team ledger's nor the whole local store (only
- * its listing, src/ledger/read.ts), and its common lines no
+ * its listing, src/ledger/read.ts), nor (for its table) the settings, the schema's statements or the CSV and JSON export, and its common lines no
  * commander (the direct route, src/cli/direct.ts); the re-run of a finished batch file neither commander
  * nor the schemas nor the HTTP stack; a cash-out without a proxy loads
  * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it).
@@ -87,6 +87,21 @@ describe('start-up', () => {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
     }
     expect(external.filter((m) => /^node:(https?|net|tls|v8)$/.test(m))).toEqual([]);
+  });
+
+  it("history --limit 20's table loads none of what it never runs: the settings, the schema's statements, the CSV and JSON export", async () => {
+    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0); // a ledger to read
+    const { code, chunks } = await loadedChunks(['history', '--limit', '20']);
+    expect(code).toBe(0);
+    // texts the bundle keeps as they are (its chunks rename functions): a settings key, a table of the schema, a CSV column
+    const never: Array<[string, RegExp]> = [
+      ['the settings (src/config/settings.ts)', /\bsettleAfterMs\b/],
+      ["the schema's statements and the batches' fingerprints (src/ledger/schema.ts)", /CREATE TABLE IF NOT EXISTS batch_files/],
+      ['the CSV and JSON export (src/cli/run/history-export.ts)', /\bdata_hora_local\b/],
+    ];
+    for (const [name, marker] of never) {
+      for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
+    }
   });
 
   it("history's common lines take the direct route: no commander, no command tree (src/cli/direct.ts)", async () => {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, PaycliError } from '../../src/core/errors.js';
 import { blocks, cashOutFingerprint, endpointIdentity, outcomeOfError } from '../../src/ledger/rules.js';
-import { amountBrl, csvCell, formatHistory, historyQuery, parseBy } from '../../src/cli/run/history.js';
+import { formatHistory, historyQuery, parseBy } from '../../src/cli/run/history.js';
+import { amountBrl, csvCell } from '../../src/cli/run/history-export.js';
 import { parseTimeBound } from '../../src/cli/time-bound.js';
 import type { LedgerEntry } from '../../src/ledger/ledger.js';
 

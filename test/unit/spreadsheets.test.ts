@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
 import { bodyFromCells, columnKey, mapHeader } from '../../src/batch/rows.js';
 import { amountBr, csvDialect } from '../../src/cli/csv-dialect.js';
-import { csvChunks } from '../../src/cli/run/history.js';
+import { csvChunks } from '../../src/cli/run/history-export.js';
 import { ResultsWriter } from '../../src/cli/batch/results.js';
 import type { LedgerEntry } from '../../src/ledger/ledger.js';
 

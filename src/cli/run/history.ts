@@ -8,22 +8,19 @@ import { UsageError } from '../../core/errors.js';
 import type { LedgerListing } from '../../ledger/read.js';
 import { ledgerPath } from '../../ledger/files.js';
 import type { LedgerEntry, LedgerQuery } from '../../ledger/schema.js';
-import { statusWord } from '../../gateway/status-words.js';
-import { OUTCOMES, type Outcome, type PaymentKind } from '../../ledger/rules.js';
+import { OUTCOMES, type Outcome } from '../../ledger/blocking.js';
+import type { PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
 import { logger } from '../../core/logger.js';
 import { sanitizeText } from '../../core/sanitize.js';
 import { output, type Output, type StreamOutput } from '../../core/output.js';
-import { historyEntryDoc } from '../output/history-doc.js';
 import type { CommandContext } from '../context.js';
 import { registerConfigSecrets } from '../../core/secrets.js';
-import { checkProfile, readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/settings.js';
+import { readConfigFile, type ConfigFile, type GlobalFlags } from '../../config/config-file.js';
 import { outputWidth } from '../../core/terminal.js';
 import { parseTimeBound } from '../time-bound.js';
-import { formatLocalTime, formatOffset, localTimeColumn, localTimeZone, offsetMinutes } from '../../core/local-time.js';
-import { amountBr, brValue, csvDialect, guardFormula, spreadsheetTime, type CsvDialect } from '../csv-dialect.js';
+import { formatLocalTime, localTimeColumn, localTimeZone } from '../../core/local-time.js';
 import { isPortuguese, t } from '../../core/i18n/index.js';
-import { PIX_KEY_TYPES } from '../../pix/pix-key-types.js';
 
 /** Output formats of `history`. */
 export const HISTORY_FORMATS = ['table', 'json', 'csv', 'ofx'] as const;
@@ -109,16 +106,6 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
   return { query, format };
 }
 
-/** One entry as a `--format json` element: everything recorded but the internal fingerprint. */
-export function entryJson(e: LedgerEntry): Record<string, unknown> {
-  // one status vocabulary: a cash-out's digit as its word, its code beside it (src/cli/output/documents.ts)
-  return historyEntryDoc(e) as Record<string, unknown>;
-}
-
-function keyType(e: LedgerEntry): string | undefined {
-  return e.pixKeyType !== undefined ? (PIX_KEY_TYPES as readonly { name: string }[])[e.pixKeyType]?.name : undefined;
-}
-
 /** The PIX key of a cash-out (its type is in JSON and CSV), or the payer of a cash-in. */
 function counterpart(e: LedgerEntry): string {
   return (e.kind === 'cashout' ? e.pixKey : e.payer) ?? '?';
@@ -194,107 +181,6 @@ export function formatHistory(entries: readonly LedgerEntry[], width = 80, opts:
     .join('\n');
 }
 
-type CsvValue = string | number | boolean | undefined;
-
-/** Where a CSV is written for: the dialect (src/cli/csv-dialect.ts) and the local zone of its local times. */
-export interface CsvOptions {
-  dialect: CsvDialect;
-  timeZone: string;
-}
-
-/**
- * CSV columns: the `intl` name, the `br` name (`undefined`: not in that dialect) and the value of
- * an entry. `intl` is the format scripts have always read, with `time_local` added at the end;
- * `br` puts the local date and time first and writes amounts as `1.234,56`.
- */
-const CSV_COLUMNS: [string | undefined, string | undefined, (e: LedgerEntry, o: CsvOptions) => CsvValue][] = [
-  ['entry', 'lancamento', (e) => e.id],
-  [undefined, 'data_hora_local', (e, o) => spreadsheetTime(formatLocalTime(e.time, { portuguese: true, timeZone: o.timeZone }))],
-  [undefined, 'fuso_horario', (e, o) => `UTC${formatOffset(offsetMinutes(Date.parse(e.time), o.timeZone))}`],
-  ['time_utc', 'data_hora_utc', (e) => e.time],
-  ['kind', 'tipo', (e) => e.kind],
-  ['sandbox', 'sandbox', (e) => e.sandbox],
-  ['profile', 'perfil', (e) => e.profile],
-  ['value_cents', 'valor_centavos', (e) => e.value],
-  ['amount_brl', 'valor', (e, o) => (o.dialect === 'br' ? amountBr(e.value) : amountBrl(e.value))],
-  ['outcome', 'resultado', (e) => e.outcome],
-  ['outcome_recorded', 'resultado_registrado', (e) => e.completed],
-  ['pix_key_type', 'tipo_chave_pix', (e) => keyType(e)],
-  ['pix_key', 'chave_pix', (e) => e.pixKey],
-  ['recipient', 'recebedor', (e) => e.recipient],
-  ['payer', 'pagador', (e) => e.payer],
-  ['product', 'produto', (e) => e.product],
-  ['order_id', 'id_pedido', (e) => e.orderId],
-  ['batch_id', 'id_lote', (e) => e.batchId],
-  ['batch_row', 'linha_lote', (e) => e.batchRow],
-  ['transaction_id', 'id_transacao', (e) => e.transactionId],
-  ['status', 'status', (e) => (e.status === undefined ? undefined : statusWord(e.status))],
-  ['http_status', 'status_http', (e) => e.httpStatus],
-  ['message', 'mensagem', (e) => e.message],
-  ['allow_duplicate', 'duplicata_permitida', (e) => e.allowDuplicate],
-  ['resolved_by', 'resolvido_por', (e) => e.resolvedBy],
-  ['resolved_time_utc', 'resolvido_em_utc', (e) => e.resolvedTime],
-  ['note', 'nota', (e) => e.note],
-  ['gateway', 'gateway', (e) => e.target],
-  ['user', 'usuario', (e) => e.user],
-  ['host', 'host', (e) => e.host],
-  ['paycli_version', 'versao_paycli', (e) => e.version],
-  ['time_local', undefined, (e, o) => formatLocalTime(e.time, { portuguese: false, timeZone: o.timeZone })],
-];
-
-/** Cents as a spreadsheet reads a Brazilian amount: `123456` → `1234,56` (no thousands separator). */
-export function amountBrl(cents: number): string {
-  const abs = String(Math.abs(cents)).padStart(3, '0');
-  return `${cents < 0 ? '-' : ''}${abs.slice(0, -2)},${abs.slice(-2)}`;
-}
-
-/**
- * One CSV cell (RFC 4180): quoted when it holds the separator, a quote, a line break or an edge
- * space; a text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
- * tab) is prefixed with `'` (OWASP "CSV injection"). Numbers and booleans are written as they are.
- * @param sep the separator: `,` (intl) or `;` (br)
- */
-export function csvCell(v: CsvValue, sep = ','): string {
-  if (v === undefined) return '';
-  if (typeof v !== 'string') return String(v);
-  let s = sanitizeText(v, true);
-  s = guardFormula(s);
-  return s.includes(sep) || /["\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/**
- * The CSV document, in pieces: a header row, then one payment a line (CRLF, RFC 4180), in the
- * dialect of `opts` (`intl` by default: `,`, English column names; `br` begins with a UTF-8 byte
- * order mark, which Excel needs to read the file as UTF-8).
- */
-export async function* csvChunks(entries: Iterable<LedgerEntry> | AsyncIterable<LedgerEntry>, opts: CsvOptions = { dialect: 'intl', timeZone: 'UTC' }): AsyncGenerator<string> {
-  const br = opts.dialect === 'br';
-  const sep = br ? ';' : ',';
-  const columns = CSV_COLUMNS.filter(([intl, brName]) => (br ? brName : intl) !== undefined);
-  // br starts with a byte order mark: Excel reads a CSV as UTF-8 only with one
-  yield `${br ? '\uFEFF' : ''}${columns.map(([intl, brName]) => (br ? brName : intl)).join(sep)}\r\n`;
-  // br writes paycli's own words (kind, outcome, status, key type, yes/no) in Portuguese; free text (keys, names, messages) as it is
-  const words = new Set(['kind', 'sandbox', 'outcome', 'outcome_recorded', 'pix_key_type', 'status', 'allow_duplicate']);
-  const brColumn = columns.map(([intl]) => br && intl !== undefined && words.has(intl));
-  for await (const e of entries) yield `${columns.map(([, , f], i) => csvCell(brColumn[i] ? (brValue(f(e, opts)) as CsvValue) : f(e, opts), sep)).join(sep)}\r\n`;
-}
-
-/**
- * The JSON array of {@link entryJson}, in pieces: with `pretty` the same text as
- * `JSON.stringify(array, null, 2)` (a terminal), else as `JSON.stringify(array)` on one line (a
- * pipe, as every other command's `--json`; src/core/terminal.ts `prettyJson`).
- */
-export async function* jsonChunks(entries: Iterable<LedgerEntry> | AsyncIterable<LedgerEntry>, pretty = true): AsyncGenerator<string> {
-  let held: string | undefined; // each element is written once the next one (or the end) is known
-  for await (const e of entries) {
-    if (pretty) yield held === undefined ? '[\n' : `${held},\n`;
-    else yield held === undefined ? '[' : `${held},`;
-    held = pretty ? `  ${JSON.stringify(entryJson(e), null, 2).replace(/\n/g, '\n  ')}` : JSON.stringify(entryJson(e));
-  }
-  if (pretty) yield held === undefined ? '[]\n' : `${held}\n]\n`;
-  else yield held === undefined ? '[]\n' : `${held}]\n`;
-}
-
 /** Runs `history` (or `history resolve`). @throws UsageError on a bad flag; LedgerUnavailableError on an unusable ledger */
 /**
  * Runs `history` (or `history resolve`): the entries as a stream (src/core/output.ts), read from
@@ -305,7 +191,8 @@ export async function* jsonChunks(entries: Iterable<LedgerEntry> | AsyncIterable
 export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandContext): Promise<StreamOutput | Output> {
   if (ctx.command?.name() === 'resolve') return resolve(opts, ctx.args[0], ctx);
   const { query, format } = historyQuery(opts, ctx.now().getTime());
-  const dialect = csvDialect(opts.csvDialect);
+  // the CSV dialects and the documents load only for the formats that use them (src/cli/run/history-export.ts)
+  const dialect = opts.csvDialect !== undefined || format === 'csv' ? (await import('../csv-dialect.js')).csvDialect(opts.csvDialect) : undefined;
   if (opts.csvDialect !== undefined && format !== 'csv') throw new UsageError(t('csv.dialectNeedsCsv'), { field: '--csv-dialect' });
   if ((format === 'csv' || format === 'ofx') && ctx.output.mode !== 'text') throw new UsageError(t('history.jsonAndFormat', format), { field: '--format' });
   registerSecretsOfConfig();
@@ -313,10 +200,14 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   await checkFilterProfile(opts.profile, ledger);
   const entries = () => (ledger ? ledger.iterate(query) : []);
   const docs = async function* () {
+    const { historyEntryDoc } = await import('../output/history-doc.js');
     for await (const e of entries()) yield historyEntryDoc(e);
   };
-  if (format === 'json') return { docs, text: () => jsonChunks(entries(), ctx.isTTY.stdout) };
-  if (format === 'csv') return { docs, textOnly: true, text: () => csvChunks(entries(), { dialect, timeZone: localTimeZone() }) };
+  if (format === 'json' || format === 'csv') {
+    const { csvChunks, jsonChunks } = await import('./history-export.js');
+    if (format === 'json') return { docs, text: () => jsonChunks(entries(), ctx.isTTY.stdout) };
+    return { docs, textOnly: true, text: () => csvChunks(entries(), { dialect: dialect!, timeZone: localTimeZone() }) };
+  }
   if (format === 'ofx') {
     const statement = await ofxBytes(ledger ? await ledger.query(query) : [], query, opts, ctx.now().getTime());
     return { docs, textOnly: true, text: () => [statement] };
@@ -380,6 +271,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
     formatLocalTime(e.time, { portuguese: isPortuguese() }),
   );
   const effect = e.kind !== 'cashout' ? '' : outcome === 'ok' ? t('history.resolvedOkEffect') : t('history.resolvedFreedEffect');
+  const { historyEntryDoc } = await import('../output/history-doc.js');
   return output(historyEntryDoc(e), t('history.resolved', e.id, what, outcomeWord(outcome), effect));
 }
 
@@ -391,6 +283,7 @@ async function resolve(opts: ResolveOptions, entryText: string | undefined, ctx:
 async function checkFilterProfile(profile: string | undefined, ledger: LedgerListing | undefined): Promise<void> {
   if (!profile) return;
   const inLedger = Boolean(ledger && (await ledger.query({ profile, limit: 1 })).length);
+  const { checkProfile } = await import('../../config/settings.js'); // the settings' rules only with --profile
   checkProfile({ profile }, {}, configOrEmpty(), { action: 'nothing was shown', extra: (name) => name === profile && inLedger });
 }
 
