@@ -10,7 +10,7 @@ import type { Outcome, PaymentKind } from './rules.js';
 import type { RunRecord } from './runs.js';
 import { BATCH_TEXTS } from './kept-texts.js';
 import { ORDER_INDEX, orderIs } from './order-key.js';
-import { ATTENTION_SQL, FORMAT, OUTSIDE_FILES, opt, SCHEMA_VERSION } from './entries.js';
+import { FORMAT, OUTSIDE_FILES, opt, SCHEMA_VERSION } from './entries.js';
 import { BATCH_FINGERPRINTS, BLOCKING_FILE_ROWS, FINGERPRINT_INDEX, MIGRATIONS_FROM_8, RUN_INDEX, TIME_INDEX, WINDOW } from './batch-fingerprints.js';
 
 // What a read needs (the ledger's marks, rows as entries, history's query) is src/ledger/entries.ts.
