@@ -7,7 +7,7 @@
  * file so that it can be read twice.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, mkdtempSync, open, openSync, read, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, createWriteStream, fstatSync, mkdtempSync, open, openSync, read, readSync, rmSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,11 +118,11 @@ export function detectDelimiter(headerLine: string): ';' | ',' {
  * pool (docs/speed.md "A batch re-run without the command tree"); anything else (a FIFO, a device,
  * whose open or read may wait for a writer) through that pool, so that Ctrl-C is heard meanwhile.
  */
-async function readParts(path: string, size: number, each: (part: Buffer) => boolean): Promise<void> {
+async function readParts(source: BatchSource, size: number, each: (part: Buffer) => boolean): Promise<void> {
   const buf = Buffer.allocUnsafe(size);
-  const regular = statSync(path, { throwIfNoEntry: false })?.isFile();
+  const regular = statSync(source.path, { throwIfNoEntry: false })?.isFile();
   // node:fs's callbacks, not node:fs/promises: that module (and the line reader it loads) is not on the path of a re-run
-  const fd = regular ? openSync(path, 'r') : await promisify(open)(path, 'r');
+  const fd = regular ? openRegular(source) : await promisify(open)(source.path, 'r');
   try {
     for (;;) {
       const bytesRead = regular ? readSync(fd, buf, 0, size, null) : (await promisify(read)(fd, buf, 0, size, null)).bytesRead;
@@ -133,10 +133,23 @@ async function readParts(path: string, size: number, each: (part: Buffer) => boo
   }
 }
 
+/**
+ * Opens a file that was a regular file a moment ago, without waiting for a writer (O_NONBLOCK: a FIFO put
+ * in its place opens at once instead of blocking the event loop), and checks through the descriptor that it
+ * still is one.
+ * @throws UsageError (`batchFile.changed`) when the path is no longer a regular file; nothing is read from it
+ */
+export function openRegular(source: BatchSource): number {
+  const fd = openSync(source.path, constants.O_RDONLY | constants.O_NONBLOCK);
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  throw new UsageError(t('batchFile.changed', source.name), { field: '--batch' });
+}
+
 /** Reads the first line of a file (at most 64 KiB), without its BOM. */
-async function firstLine(path: string): Promise<string> {
+async function firstLine(source: BatchSource): Promise<string> {
   let text = '';
-  await readParts(path, 65_536, (part) => {
+  await readParts(source, 65_536, (part) => {
     text = part.toString('utf8');
     return false;
   });
@@ -153,7 +166,7 @@ async function firstLine(path: string): Promise<string> {
 export async function* readRecords(source: BatchSource, format: BatchFormat, digest?: Hash): AsyncGenerator<BatchRecord> {
   // The decoding step is made before the file is opened: nothing waits between the open and the reader.
   const utf8 = await toUtf8(source.encoding ?? 'utf-8', '--batch', source.name);
-  const delimiter = format === 'csv' ? detectDelimiter(await firstLine(source.path)) : ',';
+  const delimiter = format === 'csv' ? detectDelimiter(await firstLine(source)) : ',';
   const csv = format === 'csv' ? await import('csv-parse') : undefined;
   let stream;
   try {
@@ -282,17 +295,17 @@ function crlfToLf(): Transform {
 export async function fileSha256(source: BatchSource): Promise<string> {
   const h = createHash('sha256');
   try {
-    await readParts(source.path, 256 * 1024, (part) => {
+    await readParts(source, 256 * 1024, (part) => {
       h.update(part);
       return true;
     });
   } catch (err) {
-    throw openFailure(source, err);
+    throw err instanceof UsageError ? err : openFailure(source, err);
   }
   return h.digest('hex');
 }
 
 /** The separator of a CSV batch file ({@link detectDelimiter} on its first line). */
 export async function csvDelimiter(source: BatchSource): Promise<';' | ','> {
-  return detectDelimiter(await firstLine(source.path));
+  return detectDelimiter(await firstLine(source));
 }

@@ -1,11 +1,12 @@
 /** Batch rows: header mapping, cell and JSON Lines conversion, row references, CSV reading, Retry-After. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
 import { cashInRequestSchema, cashOutRequestSchema } from '../../src/gateway/schemas.js';
-import { batchFormat, detectDelimiter, readRecords, type BatchRecord } from '../../src/batch/read.js';
+import { batchFormat, detectDelimiter, openRegular, readRecords, type BatchRecord } from '../../src/batch/read.js';
 import { csvCell, ResultsWriter } from '../../src/cli/batch/results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, legacyDerivedOrderId, mapHeader, rowIdentity, textIdentity } from '../../src/batch/rows.js';
 import { retryAfterMs } from '../../src/batch/row.js';
@@ -170,6 +171,26 @@ describe('reading files', () => {
       await expect(async () => {
         for await (const _ of readRecords({ path: file, name: file, dispose: () => undefined }, 'csv')) void _;
       }).rejects.toThrow(/not a valid CSV file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('opens a regular file for a synchronous read, and refuses at once a FIFO put in its place (no wait for a writer)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paycli-batch-unit-'));
+    try {
+      const file = join(dir, 'a.csv');
+      writeFileSync(file, 'a;b\n');
+      const fd = openRegular({ path: file, name: 'a.csv', dispose: () => undefined });
+      try {
+        expect(readFileSync(fd, 'utf8')).toBe('a;b\n');
+      } finally {
+        closeSync(fd);
+      }
+      // The path swapped for a FIFO after it was seen as a regular file: a blocking open would wait
+      // here for a writer that never comes; this one returns and refuses the file.
+      rmSync(file);
+      execFileSync('mkfifo', [file]);
+      expect(() => openRegular({ path: file, name: 'a.csv', dispose: () => undefined })).toThrow(/a\.csv changed while it was being checked; nothing was sent/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
