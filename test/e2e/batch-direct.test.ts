@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPaycli, type RunResult } from '../helpers/cli.js';
+import { measureStartMs, runPaycli, type RunResult, startBudget } from '../helpers/cli.js';
 import { startTty } from '../helpers/tty.js';
 import { cashOutAnswer, json, useGatewayFixture } from '../helpers/gateway.js';
 
@@ -56,6 +56,9 @@ async function both(args: string[], env: Record<string, string>, results: string
   const full = outcome(await runPaycli(args, { env: envFull, nodeArgs: FULL }), results);
   return [direct, full];
 }
+
+/** One paycli start on this machine now: a test's limit is counted in starts ({@link startBudget}), since each runs paycli up to 45 times one after another. */
+const startMs = await measureStartMs();
 
 /** Expects both paths to agree on `args`; the direct route's outcome. */
 async function same(args: string[], env: Record<string, string>, results: string[]): Promise<Outcome> {
@@ -125,25 +128,37 @@ async function compareAll(f: Parameters<typeof lines>[0], env: Record<string, st
 }
 
 describe('a batch run: the direct route and the command tree', () => {
-  it('write the same stdout, stderr and results, with the same exit code, in English', async () => {
-    const f = await seed();
-    const posts = t.gw.received.length;
-    const finished = await same(['cashout', '--batch', f.paid, '--yes'], t.env(), [`${f.paid}.results.csv`]);
-    expect(finished.stderr).toContain('nothing to send');
-    expect(finished.results[0]!.trim().split('\n')).toHaveLength(4); // the header and three rows: the ledger is real
-    await compareAll(f, t.env());
-    expect(t.gw.received.length).toBe(posts); // a re-run sends nothing, on either path
-  });
+  it(
+    'write the same stdout, stderr and results, with the same exit code, in English',
+    async () => {
+      const f = await seed();
+      const posts = t.gw.received.length;
+      const finished = await same(['cashout', '--batch', f.paid, '--yes'], t.env(), [`${f.paid}.results.csv`]);
+      expect(finished.stderr).toContain('nothing to send');
+      expect(finished.results[0]!.trim().split('\n')).toHaveLength(4); // the header and three rows: the ledger is real
+      await compareAll(f, t.env());
+      expect(t.gw.received.length).toBe(posts); // a re-run sends nothing, on either path
+    },
+    startBudget(startMs, 3 + 2 + 40),
+  );
 
-  it('write the same in Portuguese (LANG)', async () => {
-    const f = await seed();
-    await compareAll(f, t.env({ LANG: 'pt_BR.UTF-8' }), [], IN_PORTUGUESE);
-  });
+  it(
+    'write the same in Portuguese (LANG)',
+    async () => {
+      const f = await seed();
+      await compareAll(f, t.env({ LANG: 'pt_BR.UTF-8' }), [], IN_PORTUGUESE);
+    },
+    startBudget(startMs, 3 + 2 * IN_PORTUGUESE.length),
+  );
 
-  it('write the same in Portuguese (--lang)', async () => {
-    const f = await seed();
-    await compareAll(f, t.env(), ['--lang', 'pt-BR'], IN_PORTUGUESE);
-  });
+  it(
+    'write the same in Portuguese (--lang)',
+    async () => {
+      const f = await seed();
+      await compareAll(f, t.env(), ['--lang', 'pt-BR'], IN_PORTUGUESE);
+    },
+    startBudget(startMs, 3 + 2 * IN_PORTUGUESE.length),
+  );
 
   it('a file with rows still to send: exit 2 without --yes off a terminal, and with it each path sends the rows to its own ledger alike', async () => {
     const fresh = writeFile('fresh.csv', [HEADER, payoutRow(21), payoutRow(22)]);

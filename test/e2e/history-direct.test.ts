@@ -11,13 +11,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASHIN_ARGS, CASHOUT_ARGS, runPaycli, type RunResult } from '../helpers/cli.js';
+import { CASHIN_ARGS, CASHOUT_ARGS, measureStartMs, runPaycli, startBudget, type RunResult } from '../helpers/cli.js';
 import { useGatewayFixture } from '../helpers/gateway.js';
 import { seedOldJournal } from '../helpers/history-seed.js';
 
 const KEY = 'sk_live_DIRECT_0123456789abcdef';
 const t = useGatewayFixture(KEY);
 const FULL = [join(__dirname, '../helpers/full-program.cjs')];
+/** One paycli start on this machine now: each test's limit is counted in starts ({@link startBudget}), since the tests run paycli up to 88 times one after another. */
+const startMs = await measureStartMs();
 
 /** Command lines the route takes (results and errors of history's own), each run by both paths. */
 const LINES: string[][] = [
@@ -67,57 +69,69 @@ async function seed(): Promise<void> {
 }
 
 describe('history: the direct route and the command tree', () => {
-  it('write the same stdout and stderr, with the same exit code, in English', async () => {
-    await seed();
-    const [direct, full] = await both(['history'], t.env());
-    expect(direct.code).toBe(0);
-    expect(direct.stdout.split('\n')).toHaveLength(10); // the header, eight entries, the last newline: the ledger is real
-    expect(full.stdout).toBe(direct.stdout);
-    await compareAll(t.env());
-  });
+  it(
+    'write the same stdout and stderr, with the same exit code, in English',
+    async () => {
+      await seed();
+      const [direct, full] = await both(['history'], t.env());
+      expect(direct.code).toBe(0);
+      expect(direct.stdout.split('\n')).toHaveLength(10); // the header, eight entries, the last newline: the ledger is real
+      expect(full.stdout).toBe(direct.stdout);
+      await compareAll(t.env());
+    },
+    startBudget(startMs, 2 + 2 + 2 * LINES.length),
+  );
 
-  it('write the same in Portuguese (LANG and --lang) and where no ledger exists yet', async () => {
-    await seed();
-    await compareAll(t.env({ LANG: 'pt_BR.UTF-8' }));
-    await compareAll(t.env(), ['--lang', 'pt-BR']);
-    const empty = t.env({ PAYCLI_DATA_DIR: join(t.home.dir, 'nothing-here') });
-    for (const args of [['history'], ['--lang', 'pt-BR', 'history', '--kind', 'cashout'], ['history', '--json']]) {
-      const [direct, full] = await both(args, empty);
-      expect([direct.code, direct.stdout, direct.stderr]).toEqual([full.code, full.stdout, full.stderr]);
-    }
-  });
+  it(
+    'write the same in Portuguese (LANG and --lang) and where no ledger exists yet',
+    async () => {
+      await seed();
+      await compareAll(t.env({ LANG: 'pt_BR.UTF-8' }));
+      await compareAll(t.env(), ['--lang', 'pt-BR']);
+      const empty = t.env({ PAYCLI_DATA_DIR: join(t.home.dir, 'nothing-here') });
+      for (const args of [['history'], ['--lang', 'pt-BR', 'history', '--kind', 'cashout'], ['history', '--json']]) {
+        const [direct, full] = await both(args, empty);
+        expect([direct.code, direct.stdout, direct.stderr]).toEqual([full.code, full.stdout, full.stderr]);
+      }
+    },
+    startBudget(startMs, 2 + 4 * LINES.length + 6),
+  );
 
-  it('write the same to files and pipes, written straight to their descriptors, and stop quietly when the reader goes away', async () => {
-    await seed();
-    const files = (n: string) => ({ OUT_FILE: join(t.home.dir, `${n}.out`), ERR_FILE: join(t.home.dir, `${n}.err`) });
-    const toFiles = ['bash', '-c', '"$@" >"$OUT_FILE" 2>"$ERR_FILE"', 'paycli'];
-    for (const line of [
-      ['history'],
-      ['--json', 'history', '--limit', '3'],
-      ['history', '--limit', 'abc'],
-      ['--verbose', 'history', '--limit', '1'],
-      ['--profile', 'nope', 'history'],
-    ]) {
-      const what = line.join(' ');
-      const direct = await runPaycli(line, { env: t.env(files('direct')), wrapper: toFiles });
-      const full = await runPaycli(line, { env: t.env(files('full')), wrapper: toFiles, nodeArgs: FULL });
-      expect(direct.code, what).toBe(full.code);
-      for (const ext of ['out', 'err'])
-        expect(readFileSync(join(t.home.dir, `direct.${ext}`), 'utf8'), `${what} (${ext})`).toBe(readFileSync(join(t.home.dir, `full.${ext}`), 'utf8'));
-    }
-    expect(readFileSync(join(t.home.dir, 'direct.out'), 'utf8')).toBe('');
-    const throughPipes = ['bash', '-c', '"$@" | cat', 'paycli'];
-    const [piped, pipedFull] = [
-      await runPaycli(['history'], { env: t.env(), wrapper: throughPipes }),
-      await runPaycli(['history'], { env: t.env(), wrapper: throughPipes, nodeArgs: FULL }),
-    ];
-    expect(piped.stdout.split('\n')).toHaveLength(10);
-    expect([piped.code, piped.stdout]).toEqual([pipedFull.code, pipedFull.stdout]);
-    const readerGone = ['bash', '-c', '"$@" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}"', 'paycli'];
-    for (const nodeArgs of [[], FULL]) {
-      const r = await runPaycli(['history', '--limit', 'all'], { env: t.env(), wrapper: readerGone, nodeArgs });
-      expect(r.code).toBe(0); // the footnote on stderr may or may not come first: no error either way
-      expect(r.stderr).not.toMatch(/error/i);
-    }
-  });
+  it(
+    'write the same to files and pipes, written straight to their descriptors, and stop quietly when the reader goes away',
+    async () => {
+      await seed();
+      const files = (n: string) => ({ OUT_FILE: join(t.home.dir, `${n}.out`), ERR_FILE: join(t.home.dir, `${n}.err`) });
+      const toFiles = ['bash', '-c', '"$@" >"$OUT_FILE" 2>"$ERR_FILE"', 'paycli'];
+      for (const line of [
+        ['history'],
+        ['--json', 'history', '--limit', '3'],
+        ['history', '--limit', 'abc'],
+        ['--verbose', 'history', '--limit', '1'],
+        ['--profile', 'nope', 'history'],
+      ]) {
+        const what = line.join(' ');
+        const direct = await runPaycli(line, { env: t.env(files('direct')), wrapper: toFiles });
+        const full = await runPaycli(line, { env: t.env(files('full')), wrapper: toFiles, nodeArgs: FULL });
+        expect(direct.code, what).toBe(full.code);
+        for (const ext of ['out', 'err'])
+          expect(readFileSync(join(t.home.dir, `direct.${ext}`), 'utf8'), `${what} (${ext})`).toBe(readFileSync(join(t.home.dir, `full.${ext}`), 'utf8'));
+      }
+      expect(readFileSync(join(t.home.dir, 'direct.out'), 'utf8')).toBe('');
+      const throughPipes = ['bash', '-c', '"$@" | cat', 'paycli'];
+      const [piped, pipedFull] = [
+        await runPaycli(['history'], { env: t.env(), wrapper: throughPipes }),
+        await runPaycli(['history'], { env: t.env(), wrapper: throughPipes, nodeArgs: FULL }),
+      ];
+      expect(piped.stdout.split('\n')).toHaveLength(10);
+      expect([piped.code, piped.stdout]).toEqual([pipedFull.code, pipedFull.stdout]);
+      const readerGone = ['bash', '-c', '"$@" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}"', 'paycli'];
+      for (const nodeArgs of [[], FULL]) {
+        const r = await runPaycli(['history', '--limit', 'all'], { env: t.env(), wrapper: readerGone, nodeArgs });
+        expect(r.code).toBe(0); // the footnote on stderr may or may not come first: no error either way
+        expect(r.stderr).not.toMatch(/error/i);
+      }
+    },
+    startBudget(startMs, 2 + 10 + 2 + 2),
+  );
 });
