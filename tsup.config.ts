@@ -122,8 +122,8 @@ export default defineConfig([
   },
   {
     // man/paycli.1, man/paycli-pt_BR.1 and man/pt_BR/man1/paycli.1, generated from the same command tree (src/cli/man.ts), beside the CLI bundle.
-    // schemas/: the JSON Schema of each command's --json document (src/cli/output/documents.ts), shipped in the package.
-    entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/documents.ts' },
+    // schemas/: the JSON Schema of each command's --json document (src/cli/output/document-schemas.ts), shipped in the package.
+    entry: { man: 'src/cli/man.ts', schemas: 'src/cli/output/document-schemas.ts' },
     outDir: MAN_BUILD_DIR,
     // zod is bundled as in the CLI (its locale module's default export, read by src/gateway/schemas.ts)
     noExternal: [/^zod/],

@@ -2,7 +2,7 @@
  * What a command returns: its result as a value, which one printer renders (src/cli/output/printer.ts):
  * text for people, the JSON document (`--json`, `--json FIELDS`), a jq filter of it (`--jq`) or a
  * template of it (`--template`). docs/output-for-scripts.md describes the documents; their JSON
- * Schemas are in schemas/ (generated from src/cli/output/documents.ts).
+ * Schemas are in schemas/ (generated from src/cli/output/document-schemas.ts).
  */
 
 /** How a command's result needs a person after it was printed: exit 6 (needs attention). */

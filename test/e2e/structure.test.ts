@@ -6,7 +6,8 @@
  * its listing, src/ledger/read.ts), nor (for its table) the settings, the schema's statements or the CSV and JSON export, and its common lines no
  * commander (the direct route, src/cli/direct.ts); the re-run of a finished batch file neither commander
  * nor the schemas nor the HTTP stack; a cash-out without a proxy loads
- * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it).
+ * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it), and
+ * none of the documents' zod schemas (src/cli/output/document-schemas.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -173,6 +174,17 @@ describe('start-up', () => {
     const internals = r.stderr.split('\n').filter((l) => l.startsWith('internal '));
     expect(internals).toContain('internal NativeModule http'); // the report is real
     expect(internals.filter((l) => l !== 'internal NativeModule http')).toEqual([]);
+  });
+
+  /** The zod schemas of every command's `--json` document (src/cli/output/document-schemas.ts): one key of its table. */
+  const DOCUMENT_SCHEMAS: [string, RegExp] = ['the document schemas (src/cli/output/document-schemas.ts)', /"auth-logout":/];
+
+  it("a --json cash-out builds none of the documents' schemas (only the build's schemas/ and the tests use them)", async () => {
+    // the marker is real: the build's own bundle of the schemas (tsup.config.ts, for schemas/) holds it
+    expect(readFileSync(join(__dirname, '../../node_modules/.cache/paycli-man/schemas.cjs'), 'utf8')).toMatch(DOCUMENT_SCHEMAS[1]);
+    const { code, chunks } = await loadedChunks(['--json', ...CASHOUT_ARGS, '--yes']);
+    expect(code).toBe(0);
+    expect([...chunks].filter(([, text]) => DOCUMENT_SCHEMAS[1].test(text)).map(([m]) => `${DOCUMENT_SCHEMAS[0]}: ${m}`)).toEqual([]);
   });
 
   it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {

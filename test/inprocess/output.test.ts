@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { schemaFiles } from '../../src/cli/output/documents.js';
+import { schemaFiles } from '../../src/cli/output/document-schemas.js';
 import { CASHIN_ARGS, CASHOUT_ARGS } from '../helpers/cli.js';
 import { CASHIN_OK, CASHOUT_OK, json, lookupGateway, useGatewayFixture } from '../helpers/gateway.js';
 import { runInProcess } from '../helpers/run.js';
@@ -19,7 +19,7 @@ const t = useGatewayFixture(KEY);
 const run = (args: string[], env: Record<string, string> = {}) => runInProcess(args, { env: t.env(env) });
 const posts = () => t.gw.received.filter((r) => r.method === 'POST');
 
-/** The validator of command `name`'s document, from its JSON Schema file (src/cli/output/documents.ts). */
+/** The validator of command `name`'s document, from its JSON Schema file (src/cli/output/document-schemas.ts). */
 function validator(name: string) {
   const ajv = new Ajv2020({ strict: false });
   return ajv.compile(JSON.parse(schemaFiles()[`${name}.schema.json`]!));

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS } from '../helpers/cli.js';
 import { runPaycliInProcess as runPaycli } from '../helpers/run.js';
 import { ledgerRun } from '../helpers/ledger.js';
-import { DOCUMENT_SCHEMAS } from '../../src/cli/output/documents.js';
+import { DOCUMENT_SCHEMAS } from '../../src/cli/output/document-schemas.js';
 import { CASHIN_OK, json, lookupGateway, useGatewayFixture, type LookupGateway } from '../helpers/gateway.js';
 
 // jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_SCHEMAS } from '../../src/cli/output/documents.js';
+import { DOCUMENT_SCHEMAS } from '../../src/cli/output/document-schemas.js';
 import { COMMAND_FIELDS, isFieldList, jsonRequested, normalizeJsonArgs } from '../../src/cli/output/fields.js';
 import { jsonArray, perElement, Printer, selectFields, WHOLE_LIST_BYTES } from '../../src/cli/output/printer.js';
 import { outputRequest } from '../../src/cli/output/shape.js';

@@ -1,5 +1,5 @@
 /**
- * The field names of each command's JSON document (src/cli/output/documents.ts; a unit test keeps
+ * The field names of each command's JSON document (src/cli/output/document-schemas.ts; a unit test keeps
  * the two equal), kept here without zod so that the command line can be read with them at every
  * start: `--json FIELDS` takes a comma list of these, and completion offers them.
  *

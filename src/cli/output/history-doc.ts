@@ -1,12 +1,12 @@
 /**
  * One ledger entry as `history --json` shows it, and the interface's code of a status: apart from the
- * document schemas (src/cli/output/documents.ts, which re-exports them) so that `history` loads no
+ * document schemas (src/cli/output/document-schemas.ts; src/cli/output/documents.ts re-exports them) so that `history` loads no
  * schema library.
  */
 import { sanitizeJson } from '../../core/sanitize.js';
 import { CASH_OUT_STATUS_NAMES, statusWord } from '../../gateway/status-words.js';
 import type { LedgerEntry } from '../../ledger/schema.js';
-import type { HistoryEntryDoc } from './documents.js';
+import type { HistoryEntryDoc } from './document-schemas.js';
 
 /** The interface's code of a status word or digit (`created` → 0, `'1'` → 1); null for a word it has no code for. */
 export function statusCode(status: string | number | null | undefined): number | null {
