@@ -278,7 +278,7 @@ export async function openBatchLedger(target: string, profile?: string): Promise
 
 /**
  * {@link BatchLedger.finishedBatchText} of a re-run (not `keep`) when the local ledger kept the lines,
- * read without opening the whole store (src/ledger/read.ts `keptBatchText`: docs/speed.md "A batch re-run
+ * read without opening the whole store (src/ledger/read-kept.ts `keptBatchText`: docs/speed.md "A batch re-run
  * without the command tree"); undefined in every other case, for {@link openBatchLedger}'s ledger to answer.
  * @param target the full endpoint URL the rows go to, or `sandbox` (src/gateway/endpoint.ts `endpointTarget`)
  * @param profile the profile in use (its `ledger-url` chooses the team ledger, which this leaves alone)
@@ -289,7 +289,7 @@ export async function finishedKept(
   batchId: string,
   cellsOf: (facts: BatchFacts) => BatchTextSpec,
 ): Promise<(Omit<FinishedBatchText, 'text'> & { text: Uint8Array; facts: BatchFacts }) | undefined> {
-  const { keptBatchText } = await import('../ledger/read.js');
+  const { keptBatchText } = await import('../ledger/read-kept.js');
   const kept = keptBatchText(profile, batchId, endpointIdentity(target), (text) => {
     const facts = parseFacts(text);
     return facts && { spec: cellsOf(facts), rows: facts.rows };

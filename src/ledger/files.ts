@@ -11,6 +11,7 @@ import { dataDir } from '../core/paths.js';
 import { openConnection } from '../core/sqlite/connect.js';
 import { BUSY_TIMEOUT_MS, LedgerBusyError, LedgerUnavailableError } from './errors.js';
 import { DriverUnavailableError, type Connection } from '../core/sqlite/driver.js';
+import { FORMAT, SCHEMA_VERSION } from './entries.js';
 
 /** Name of the ledger inside the data folder. */
 /** Path of the ledger: `<data dir>/ledger.db` (`PAYCLI_DATA_DIR` moves it). */
@@ -160,4 +161,30 @@ export const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024;
 export function walIdentity(file: string): { dev: number; ino: number } | undefined {
   const st = statSync(`${file}-wal`, { throwIfNoEntry: false });
   return st ? { dev: st.dev, ino: st.ino } : undefined;
+}
+
+/**
+ * `file` opened as `Ledger.open` opens it for a read (src/ledger/read.ts, src/ledger/read-kept.ts), when it is this paycli's ledger at this schema in
+ * write-ahead mode; else undefined (closed), for the whole store to open.
+ * @throws LedgerUnavailableError, LedgerBusyError: SQLite's error while opening, as `Ledger.open` gives it
+ */
+export function plainConnection(file: string): Connection | undefined {
+  let db: Connection | undefined;
+  try {
+    db = connect(file);
+    db.pragma('cell_size_check = ON');
+    db.pragma('trusted_schema = OFF');
+    db.pragma('cache_size = -2000');
+    if (db.pragma('journal_mode') === 'wal' && db.prepare(`SELECT value FROM meta WHERE key = 'format'`).value() === FORMAT && db.pragma('user_version') === SCHEMA_VERSION)
+      return db;
+    db.close();
+    return undefined;
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {
+      /* already failing */
+    }
+    throw ledgerFailure(err, file, '');
+  }
 }

@@ -3,7 +3,8 @@
  * as an internal error (exit 70), never as a gateway failure, and nothing is sent; `config path`
  * loads neither the schemas (zod), nor the HTTP stack, nor the config store, nor the ledger;
  * `history` on the local ledger loads nothing of the team ledger's nor the whole local store (only
- * its listing, src/ledger/read.ts), nor (for its table) the settings, the schema's statements or the CSV and JSON export, and its common lines no
+ * its listing, src/ledger/read.ts), nor (for its table) the settings, the schema's statements, the CSV and JSON export or the kept
+ * lines, and its common lines no
  * commander (the direct route, src/cli/direct.ts); the re-run of a finished batch file neither commander
  * nor the schemas nor the HTTP stack; a cash-out without a proxy loads
  * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it), and
@@ -99,6 +100,8 @@ describe('start-up', () => {
       ['the settings (src/config/settings.ts)', /\bsettleAfterMs\b/],
       ["the schema's statements and the batches' fingerprints (src/ledger/schema.ts)", /CREATE TABLE IF NOT EXISTS batch_files/],
       ['the CSV and JSON export (src/cli/run/history-export.ts)', /\bdata_hora_local\b/],
+      ["the kept lines' statements (src/ledger/kept-texts.ts)", /batch_texts_on_insert/],
+      ["the batch lines' SQL (src/ledger/batch-text.ts)", /\["batch_row","0"\]/],
     ];
     for (const [name, marker] of never) {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);
@@ -140,7 +143,7 @@ describe('start-up', () => {
     }
   });
 
-  it('the re-run of a finished file with kept lines reads them without the whole local store (src/ledger/read.ts keptBatchText)', async () => {
+  it('the re-run of a finished file with kept lines reads them without the whole local store (src/ledger/read-kept.ts keptBatchText)', async () => {
     const file = join(t.home.dir, 'kept.csv');
     writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1002,email,ana@example.com,Ana,ana@example.com,11987654321\n');
     expect((await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() })).code).toBe(0);
