@@ -4,23 +4,13 @@
  * src/cli/compile-cache.ts and only then loads the command tree (src/cli/program.ts), so that the chunks it
  * pulls in (commander, zod, each command) compile from the cache. A `history` line that
  * src/cli/history-line.ts recognises, or a batch run's line that src/cli/batch-line.ts recognises,
- * runs without the command tree (src/cli/direct.ts; docs/architecture.md "The direct route"). Kept
- * tiny: it is the one part of the bundle that is always compiled from source.
+ * runs without the command tree (src/cli/direct.ts; docs/architecture.md "The direct route"); the
+ * line readers are a chunk of their own (src/cli/line.ts), loaded through the code cache. Kept tiny:
+ * it is the one part of the bundle that is always compiled from source.
  */
 import { enableCompileCache } from './compile-cache.js';
 import { resolveChunksDirectly } from './chunk-resolve.js';
 import { cacheDir } from '../core/paths.js';
-import { historyLine } from './history-line.js';
-import { batchLine } from './batch-line.js';
-import type { DirectLine } from './direct.js';
-
-/** The command and options of a line the direct route takes (src/cli/direct.ts), or undefined. @param args the arguments after the program */
-export function directLine(args: readonly string[]): DirectLine | undefined {
-  const history = historyLine(args);
-  if (history) return { command: 'history', opts: history };
-  const batch = batchLine(args);
-  return batch ? { command: batch.kind, opts: batch.opts } : undefined;
-}
 
 /**
  * Runs paycli with `argv` (default `process.argv`); exit codes as in src/cli/program.ts.
@@ -31,7 +21,7 @@ export async function main(argv: string[] = process.argv, opts: { direct?: boole
   // __dirname is dist/ in the CommonJS bundle, the only way this file runs.
   resolveChunksDirectly(__dirname);
   enableCompileCache(__dirname, cacheDir());
-  const line = opts.direct === false ? undefined : directLine(argv.slice(2));
+  const line = opts.direct === false ? undefined : (await import('./line.js')).directLine(argv.slice(2));
   if (line) {
     await (await import('./direct.js')).main(argv, line);
     return;

@@ -5,7 +5,7 @@
  * every other line (help, an unknown or repeated flag, a value commander would refuse, a flag
  * without its value, `--json FIELDS`, a value that was not valid UTF-8, another word) gives
  * undefined and goes through the whole command tree (src/cli/program.ts), so that its output,
- * errors and exit code are commander's. src/cli/boot.ts asks it on every start: it imports only the
+ * errors and exit code are commander's. src/cli/boot.ts asks it on every start (through src/cli/line.ts): it imports only the
  * language rule, a module without imports of its own.
  */
 import { parseLanguage } from '../core/i18n/language.js';

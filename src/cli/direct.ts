@@ -28,7 +28,7 @@ const RUN_MODULES: Readonly<Record<DirectLine['command'], () => Promise<RunModul
 };
 
 /**
- * Runs the command of `line` (src/cli/boot.ts `directLine` of `argv`); exit codes as
+ * Runs the command of `line` (src/cli/line.ts `directLine` of `argv`); exit codes as
  * src/cli/program.ts `main`.
  * @param argv the whole command line (`process.argv`)
  */

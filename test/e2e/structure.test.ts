@@ -143,6 +143,17 @@ describe('start-up', () => {
     }
   });
 
+  it('dist/boot.cjs, compiled from source on every start, holds none of the line readers: they load as a chunk through the code cache (src/cli/line.ts)', async () => {
+    const boot = readFileSync(join(DIST, 'boot.cjs'), 'utf8');
+    for (const flag of ['--since', '--concurrency', '--results']) expect(boot, flag).not.toContain(`"${flag}"`);
+    // the marker is real: a re-run's line is read, by a chunk of dist/ that holds the readers' tables
+    const file = join(t.home.dir, 'line.csv');
+    writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1003,email,ana@example.com,Ana,ana@example.com,11987654321\n');
+    const { code, chunks } = await loadedChunks(['cashout', '--batch', file, '--yes', '--concurrency', '8', '--results', join(t.home.dir, 'line.jsonl')]);
+    expect(code).toBe(0);
+    expect([...chunks.values()].some((text) => ['--since', '--concurrency', '--results'].every((flag) => text.includes(`"${flag}"`)))).toBe(true);
+  });
+
   it('the re-run of a finished file with kept lines reads them without the whole local store (src/ledger/read-kept.ts keptBatchText)', async () => {
     const file = join(t.home.dir, 'kept.csv');
     writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1002,email,ana@example.com,Ana,ana@example.com,11987654321\n');

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { batchLine } from '../../src/cli/batch-line.js';
-import { directLine } from '../../src/cli/boot.js';
+import { directLine } from '../../src/cli/line.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { normalizeJsonArgs } from '../../src/cli/output/fields.js';
 
