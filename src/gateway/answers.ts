@@ -4,7 +4,8 @@
  * integer cents, compared as BigInt so no answer can lose precision.
  */
 import { formatReais } from '../pix/money.js';
-import { CASH_OUT_STATUS_NAMES, type CashOutResponse } from './schemas.js';
+import { CASH_OUT_STATUS_NAMES } from './status-words.js';
+import type { CashOutResponse } from './schemas.js';
 
 /** Formats cents that may exceed a safe integer (a hostile answer) without a float. */
 const reais = (cents: bigint): string => (cents >= BigInt(Number.MIN_SAFE_INTEGER) && cents <= BigInt(Number.MAX_SAFE_INTEGER) ? formatReais(Number(cents)) : `${cents} cents`);

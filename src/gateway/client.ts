@@ -14,7 +14,7 @@
  */
 import type * as z from 'zod/mini';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from '../core/errors.js';
-import { errorBodySchema, parseAnswer } from './schemas.js';
+import type { LazySchema } from './accepted.js';
 import { logger, isVerbose } from '../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../core/sanitize.js';
 import { causeChain, errorCodeOf } from '../core/error-cause.js';
@@ -129,8 +129,11 @@ export interface GatewayCall<T extends z.ZodMiniType> {
   path: string;
   /** The validated request body (ignored for a GET). */
   body: unknown;
-  /** Schema of the HTTP 200 body. */
-  schema: T;
+  /**
+   * Schema of the HTTP 200 body, or its loader with its check without zod (src/gateway/accepted.ts): an answer that
+   * check accepts loads no zod.
+   */
+  schema: T | LazySchema<T>;
   settings: Settings;
   /** The actual base URL (the sandbox's address when the sandbox is in use). */
   baseUrl: string;
@@ -348,8 +351,23 @@ function readCapped(body: TransportResponse['body'], contentLength: string | str
   });
 }
 
+/** The schemas' module (zod), loaded the first time an answer needs it: an error body, or an answer no check without zod accepts. */
+let schemasModule: typeof import('./schemas.js') | undefined;
+const loadSchemas = async (): Promise<typeof import('./schemas.js')> => (schemasModule ??= await import('./schemas.js'));
+
+/**
+ * An answer checked against `schema`: a zod schema's parse (src/gateway/schemas.ts `parseAnswer`), or a lazy schema's
+ * check without zod, then, for an answer it does not accept, the loaded schema's parse.
+ */
+async function checkAnswer<T extends z.ZodMiniType>(schema: T | LazySchema<T>, json: unknown): Promise<z.core.util.SafeParseResult<z.output<T>>> {
+  if ('_zod' in schema) return (schemasModule ?? (await loadSchemas())).parseAnswer(schema, json) as z.core.util.SafeParseResult<z.output<T>>;
+  const data = schema.accept?.(json);
+  if (data !== undefined) return { success: true, data };
+  return (await schema.load()).safeParse(json) as z.core.util.SafeParseResult<z.output<T>>;
+}
+
 /** Maps an HTTP answer to a result or a typed error (exit codes: docs/output-for-scripts.md "Exit codes"). */
-function interpret<T extends z.ZodMiniType>(status: number, headers: TransportResponse['headers'], text: string, call: GatewayCall<T>): GatewayResult<z.output<T>> {
+async function interpret<T extends z.ZodMiniType>(status: number, headers: TransportResponse['headers'], text: string, call: GatewayCall<T>): Promise<GatewayResult<z.output<T>>> {
   let json: unknown;
   let isJson = true;
   try {
@@ -361,7 +379,7 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   // What a failure means for the caller: a POST's outcome is unknown, a lookup just failed (worded only for a failure).
   const unknownTail = (): string => (lookup ? '' : t('gw.unknownTail', call.unknownAdvice));
   // The interface's error body, read only from an answer that is not a success (a 200's body has no message: parsing it costs a batch per row).
-  const parsedMessage = isJson && status >= 300 ? errorBodySchema.safeParse(json) : undefined;
+  const parsedMessage = isJson && status >= 300 ? (await loadSchemas()).errorBodySchema.safeParse(json) : undefined;
   const message = parsedMessage?.success ? sanitizeText(parsedMessage.data.message, true).trim() : undefined;
 
   if (status >= 300 && status < 400) {
@@ -396,7 +414,7 @@ function interpret<T extends z.ZodMiniType>(status: number, headers: TransportRe
   if (!isJson) {
     throw new GatewayError(t('gw.notJson', status, describeNonJson(headers, text), unknownTail()), { status, maybeSent: !lookup }, 'bad_response');
   }
-  const parsed = parseAnswer(call.schema, json);
+  const parsed = await checkAnswer(call.schema, json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'} ${i.message}`);
     const field = parsed.error.issues[0]?.path.map(String).join('.');

@@ -25,7 +25,7 @@ import { logger } from '../core/logger.js';
 import { t } from '../core/i18n/index.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { dataDir } from '../core/paths.js';
-import { transactionLookupSchema, type TransactionLookup } from './schemas.js';
+import type { TransactionLookup } from './schemas.js';
 import { endpointSetting, isSandbox } from './endpoint.js';
 import type { Settings } from './connection.js';
 
@@ -66,6 +66,8 @@ export async function findTransaction(settings: Settings, key: LookupKey, opts: 
   if (isSandbox(settings.endpoint)) throw builtInSandboxError();
   const s = opts.timeoutMs ? { ...settings, timeoutMs: Math.min(settings.timeoutMs, opts.timeoutMs) } : settings;
   try {
+    // zod and the schemas are loaded when a lookup is made, not with this module (a cash-out's path: docs/speed.md "A cash-out without zod").
+    const { transactionLookupSchema } = await import('./schemas.js');
     const res = await lookupGateway(
       { path: lookupPath(settings, key), schema: transactionLookupSchema(), settings: s, baseUrl: settings.endpoint.url, signal: opts.signal },
       opts.attempts,

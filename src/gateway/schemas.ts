@@ -22,6 +22,7 @@ import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pixkey.
 import { orderIdProblem } from './order-id.js';
 import { isHttpUrl } from './net.js';
 import { REQUIRED } from './fields.js';
+import { acceptedCashOut, acceptedCashOutRequest, CASH_OUT_STATUS_LIST, CENTS_STRING, MAX_DESCRIPTION, MAX_NAME, MAX_URL, PIX_KEY_TYPE_LIST } from './accepted.js';
 import { t } from '../core/i18n/index.js';
 
 // zod compiles a parser for each object schema with `new Function` on its first use, which pays
@@ -33,12 +34,7 @@ import { t } from '../core/i18n/index.js';
 // English ones classic zod gives (the default locale is not loaded by zod/mini by itself).
 z.config({ jitless: true, ...en() });
 
-/** Longest name (payer, recipient, product) accepted, in characters. */
-export const MAX_NAME = 100;
-/** Longest product description accepted, in characters. */
-export const MAX_DESCRIPTION = 500;
-/** Longest postback URL accepted. */
-export const MAX_URL = 2048;
+export { MAX_NAME, MAX_DESCRIPTION, MAX_URL, acceptedCashOut, acceptedCashOutRequest } from './accepted.js';
 
 /**
  * A schema built on its first use, then kept: zod builds a schema object by object, and every
@@ -195,7 +191,7 @@ export const cashInResponseSchema = builtOnUse(() =>
 export type CashInResponse = z.output<ReturnType<typeof cashInResponseSchema>>;
 
 /** `pixKeyType` (interface §2.3): 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
-export const pixKeyTypeSchema = z.literal([0, 1, 2, 3, 4], {
+export const pixKeyTypeSchema = z.literal(PIX_KEY_TYPE_LIST, {
   error: (iss) => (iss.input === undefined ? REQUIRED : t('schema.pixKeyType', pixKeyTypeHelp(), JSON.stringify(iss.input))),
 });
 
@@ -244,11 +240,11 @@ export type CashOutRequest = z.output<typeof cashOutRequestSchema>;
 export type CashOutInput = z.input<typeof cashOutRequestSchema>;
 
 /** Cash-out `status` (interface §3): a digit string. */
-export const cashOutStatusSchema = z.enum(['0', '1', '2', '3', '4']);
+export const cashOutStatusSchema = z.enum(CASH_OUT_STATUS_LIST);
 export { CASH_OUT_STATUS_NAMES, statusWord } from './status-words.js';
 
 /** A string holding an integer number of cents (`tax`, `liquid`, interface §2.4). */
-const centsString = z.string().check(z.regex(/^-?[0-9]+$/, { error: 'must be a string holding an integer number of cents' }));
+const centsString = z.string().check(z.regex(CENTS_STRING, { error: 'must be a string holding an integer number of cents' }));
 
 /** Cash-out response body (interface §2.4, HTTP 200). Unknown fields are kept. */
 export const cashOutResponseSchema = z.looseObject({
@@ -261,31 +257,6 @@ export const cashOutResponseSchema = z.looseObject({
 });
 export type CashOutResponse = z.output<typeof cashOutResponseSchema>;
 
-/** The pattern of `createdAt` as {@link cashOutResponseSchema} itself checks it (zod's ISO datetime format). */
-const createdAtPattern = (cashOutResponseSchema.shape.createdAt as unknown as { _zod: { pattern: RegExp } })._zod.pattern;
-const CASH_OUT_STATUSES = new Set<unknown>(cashOutStatusSchema.options);
-const CENTS_STRING = /^-?[0-9]+$/;
-
-/**
- * {@link cashOutResponseSchema}'s parse of an answer it accepts, without zod's machinery: the same
- * checks (an object, not an array; `transactionId` and `gross` safe integers; `tax` and `liquid`
- * strings of digits; `status` one of the interface's digits; `createdAt` zod's own pattern) and the same
- * output (a new object, the interface's fields first, then every other field as received). Anything it
- * does not accept goes to zod, whose issues say why ({@link parseAnswer}). A batch parses one answer
- * a row: zod's parse costs it measurably (docs/speed.md, "The batch send's CPU").
- */
-export function acceptedCashOut(json: unknown): CashOutResponse | undefined {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const a = json as Record<string, unknown>;
-  const { transactionId, gross, tax, liquid, status, createdAt } = a;
-  if (!Number.isSafeInteger(transactionId) || !Number.isSafeInteger(gross)) return undefined;
-  if (typeof tax !== 'string' || typeof liquid !== 'string' || !CENTS_STRING.test(tax) || !CENTS_STRING.test(liquid)) return undefined;
-  if (!CASH_OUT_STATUSES.has(status) || typeof createdAt !== 'string' || !createdAtPattern.test(createdAt)) return undefined;
-  const out: Record<string, unknown> = { transactionId, gross, tax, liquid, status, createdAt };
-  for (const k of Object.keys(a)) if (!(k in out)) out[k] = a[k];
-  return out as CashOutResponse;
-}
-
 /**
  * An answer checked against its schema: `schema.safeParse(json)`, with {@link acceptedCashOut} first
  * for a cash-out's answer (the same result for every answer: test/unit/answer-parse.test.ts).
@@ -296,68 +267,6 @@ export function parseAnswer<T extends z.ZodMiniType>(schema: T, json: unknown): 
     if (data !== undefined) return { success: true, data } as ReturnType<T['safeParse']>;
   }
   return schema.safeParse(json) as ReturnType<T['safeParse']>;
-}
-
-/** A plain-object check as zod's own (`typeof`, not null, not an array). */
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A text field {@link text} accepts, trimmed (`max` characters at most), or undefined when it does not. */
-function acceptedText(v: unknown, max: number): string | undefined {
-  if (typeof v !== 'string') return undefined;
-  const s = v.trim();
-  return s.length >= 1 && s.length <= max && textProblem(s) === null ? s : undefined;
-}
-
-/** An optional field's output as zod's object gives it: absent stays absent, present-but-undefined stays undefined. */
-function optionalInto(out: Record<string, unknown>, a: Record<string, unknown>, key: string, accept: (v: unknown) => unknown): boolean {
-  if (!(key in a)) return true;
-  const v = a[key];
-  if (v === undefined) {
-    out[key] = undefined;
-    return true;
-  }
-  const ok = accept(v);
-  if (ok === undefined) return false;
-  out[key] = ok;
-  return true;
-}
-
-/**
- * {@link cashOutRequestSchema}'s parse of a body it accepts, without zod's machinery: the same checks (cents
- * 1..{@link MAX_CENTS}, a key type of the interface, the key trimmed and checked against its type and written in DICT
- * form, the document bare, the person's name, e-mail and phone as {@link text}, `emailSchema` and `phoneSchema`
- * check and normalise them, `orderId` and `postbackUrl` trimmed and checked) and the same output (new objects, the
- * schema's fields in its order, unknown fields dropped). Anything it does not accept goes to zod, whose issues word
- * the problem ({@link parseRequest}). A batch checks one body a row (docs/speed.md, "The batch send's CPU").
- */
-export function acceptedCashOutRequest(json: unknown): CashOutRequest | undefined {
-  if (!isRecord(json) || !isRecord(json.person)) return undefined;
-  const { value, pixKeyType, pixKey, person } = json;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CENTS) return undefined;
-  if (typeof pixKeyType !== 'number' || !PIX_KEY_TYPE_VALUES.has(pixKeyType) || typeof pixKey !== 'string') return undefined;
-  const key = pixKey.trim();
-  const check = key === '' ? undefined : checkPixKey(pixKeyType as PixKeyTypeValue, key);
-  if (!check?.ok) return undefined;
-  const out: Record<string, unknown> = { value, pixKeyType, pixKey: check.key };
-  if (!optionalInto(out, json, 'cpfCnpj', (v) => (typeof v === 'string' && documentProblem(v) === null ? bareDocument(v) : undefined))) return undefined;
-  const name = acceptedText(person.name, MAX_NAME);
-  const email = typeof person.email === 'string' ? person.email.trim() : undefined;
-  const phone = person.phone;
-  if (name === undefined || email === undefined || emailProblem(email) !== null || typeof phone !== 'string' || phoneProblem(phone) !== null) return undefined;
-  out.person = { name, email, phone: normalisePhone(phone)! };
-  const orderIdOk = (v: unknown) => (typeof v === 'string' && orderIdProblem(v.trim()) === null ? v.trim() : undefined);
-  if (!optionalInto(out, json, 'orderId', orderIdOk) || !optionalInto(out, json, 'postbackUrl', acceptedUrl)) return undefined;
-  return out as CashOutRequest;
-}
-
-/** The key types {@link pixKeyTypeSchema} accepts: its own set. */
-const PIX_KEY_TYPE_VALUES = pixKeyTypeSchema._zod.values as ReadonlySet<unknown>;
-
-/** A postback URL {@link urlSchema} accepts, trimmed, or undefined. */
-function acceptedUrl(v: unknown): string | undefined {
-  if (typeof v !== 'string') return undefined;
-  const s = v.trim();
-  return s.length <= MAX_URL && isHttpUrl(s) && replacementProblem(s) === null ? s : undefined;
 }
 
 /**

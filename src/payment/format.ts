@@ -3,7 +3,8 @@
  * gateway is sanitised (src/core/sanitize.ts) before it is shown.
  */
 import { formatReais } from '../pix/money.js';
-import { CASH_OUT_STATUS_NAMES, statusWord, type Balance, type CashInResponse, type CashOutResponse, type TransactionLookup } from '../gateway/schemas.js';
+import { CASH_OUT_STATUS_NAMES, statusWord } from '../gateway/status-words.js';
+import type { Balance, CashInResponse, CashOutResponse, TransactionLookup } from '../gateway/schemas.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { formatLocalTime } from '../core/local-time.js';
 import { isPortuguese, t } from '../core/i18n/index.js';

@@ -44,6 +44,7 @@ import type { FieldSpec } from '../gateway/fields.js';
 import { witnessCashOut } from '../gateway/lookup.js';
 import { withOrderId } from '../gateway/order-id.js';
 import type { GatewayResult } from '../gateway/client.js';
+import type { LazySchema } from '../gateway/accepted.js';
 import { formatReais } from '../pix/money.js';
 import { settingsFor, type GlobalFlags } from '../config/settings.js';
 import type { BeginInfo, EndDetails, PaymentFacts } from '../ledger/ledger.js';
@@ -114,8 +115,10 @@ export interface PaymentSpec<B extends PaymentBody, R> {
   /** The interface path (src/gateway/contract.ts). */
   path: string;
   fields: readonly FieldSpec[];
-  requestSchema(): z.ZodMiniType;
-  responseSchema(): z.ZodMiniType;
+  /** The request body's schema, loaded on first use, and its check without zod if any (src/gateway/accepted.ts). */
+  requestSchema: LazySchema;
+  /** The answer's schema, likewise: a sound answer to a cash-out loads no zod. */
+  responseSchema: LazySchema;
   /** What the ledger keeps of the body besides the amount and order reference. */
   ledgerFacts(body: B): Pick<BeginInfo, 'pixKeyType' | 'pixKey' | 'recipient' | 'payer' | 'product'>;
   /** Cash-outs: identical earlier ones block it, and it must be confirmed (`--yes` or a prompt). */
@@ -165,7 +168,7 @@ export interface PipelineDeps {
     settings: Settings,
     path: string,
     body: unknown,
-    schema: z.ZodMiniType,
+    schema: z.ZodMiniType | LazySchema,
     advice: string,
     signal: AbortSignal,
     onSent: () => void,
@@ -201,7 +204,7 @@ export async function realDeps(): Promise<PipelineDeps> {
 export interface PaymentRequest {
   path: string;
   body: unknown;
-  schema: z.ZodMiniType;
+  schema: z.ZodMiniType | LazySchema;
   /** Said when the outcome is unknown (src/gateway/client.ts `unknownAdvice`). */
   advice: string;
 }
@@ -433,7 +436,7 @@ export async function runPayment<B extends PaymentBody, R>(spec: PaymentSpec<B, 
   });
   let sentAs: Sent;
   try {
-    sentAs = await steps.send(d, settings, { path: spec.path, body, schema: spec.responseSchema(), advice: spec.unknownAdvice }, interrupt.signal, () => (sent = true));
+    sentAs = await steps.send(d, settings, { path: spec.path, body, schema: spec.responseSchema, advice: spec.unknownAdvice }, interrupt.signal, () => (sent = true));
   } finally {
     interrupt.dispose();
   }

@@ -12,7 +12,8 @@ import { sanitizeText } from '../core/sanitize.js';
 import { decodeBrCode } from '../pix/brcode.js';
 import { maskDocument, maskPixKey } from '../pix/mask.js';
 import { PIX_KEY_TYPES } from '../pix/pixkey.js';
-import { statusWord, type TransactionLookup } from '../gateway/schemas.js';
+import { statusWord } from '../gateway/status-words.js';
+import type { TransactionLookup } from '../gateway/schemas.js';
 import type { LedgerEntry } from '../ledger/ledger.js';
 import { SANDBOX_PAYER_BANK } from '../sandbox/lifecycle.js';
 

@@ -16,7 +16,8 @@ import { t } from '../core/i18n/index.js';
 import { notFoundSettles, verdictWords, type InFlightFacts } from '../ledger/settle-rule.js';
 import { describeFound, resolveByOrder, type Resolution } from '../gateway/lookup.js';
 import type { Settings } from '../gateway/connection.js';
-import { statusWord, type TransactionLookup } from '../gateway/schemas.js';
+import { statusWord } from '../gateway/status-words.js';
+import type { TransactionLookup } from '../gateway/schemas.js';
 
 /**
  * What the settle step needs of the ledger: the ledger contract's `inFlight` and `resolve`

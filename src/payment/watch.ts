@@ -25,7 +25,8 @@ import { logger } from '../core/logger.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { retryAfterMs } from '../gateway/net.js';
 import { findTransaction, type LookupKey } from '../gateway/lookup.js';
-import { CASH_OUT_STATUS_NAMES, type TransactionLookup } from '../gateway/schemas.js';
+import { CASH_OUT_STATUS_NAMES } from '../gateway/status-words.js';
+import type { TransactionLookup } from '../gateway/schemas.js';
 import type { Settings } from '../gateway/connection.js';
 
 /** States after which a transaction does not change (but `paid` → `refund`). */

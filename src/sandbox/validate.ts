@@ -27,7 +27,7 @@
  * `splits.0.value`).
  */
 import { MAX_CENTS } from '../pix/money.js';
-import { MAX_DESCRIPTION, MAX_NAME, MAX_URL } from '../gateway/schemas.js';
+import { MAX_DESCRIPTION, MAX_NAME, MAX_URL } from '../gateway/accepted.js';
 import { documentProblem, emailProblem, phoneProblem, textProblem } from '../pix/validators.js';
 import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pixkey.js';
 import { isHttpUrl } from '../gateway/net.js';

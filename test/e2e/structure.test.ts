@@ -8,13 +8,14 @@
  * commander (the direct route, src/cli/direct.ts); the re-run of a finished batch file neither commander
  * nor the schemas nor the HTTP stack; a cash-out without a proxy loads
  * none of Node's own undici (on Node 22 and later, reading every export of `node:http` loads it), and
- * none of the documents' zod schemas (src/cli/output/document-schemas.ts).
+ * none of the documents' zod schemas (src/cli/output/document-schemas.ts); a `--json` cash-out whose body and answer are
+ * sound loads no zod (src/gateway/accepted.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHOUT_ARGS, runPaycli } from '../helpers/cli.js';
-import { useGatewayFixture } from '../helpers/gateway.js';
+import { json, useGatewayFixture } from '../helpers/gateway.js';
 
 const KEY = 'sk_live_STRUCTURE_0123456789abcdef';
 const t = useGatewayFixture(KEY);
@@ -201,10 +202,25 @@ describe('start-up', () => {
     expect([...chunks].filter(([, text]) => DOCUMENT_SCHEMAS[1].test(text)).map(([m]) => `${DOCUMENT_SCHEMAS[0]}: ${m}`)).toEqual([]);
   });
 
-  it('the markers are real: a cash-out loads zod, the HTTP stack and the ledger', async () => {
+  it('a --json cash-out whose body and answer are sound loads no zod (src/gateway/accepted.ts checks them)', async () => {
+    const { code, chunks } = await loadedChunks(['--json', ...CASHOUT_ARGS, '--yes']);
+    expect(code).toBe(0);
+    expect([...chunks].filter(([, text]) => MARKERS[0]![1].test(text)).map(([m]) => `${MARKERS[0]![0]}: ${m}`)).toEqual([]);
+  });
+
+  it('a --json cash-out whose answer is outside the interface loads zod, whose issues word it (exit 5)', async () => {
+    t.gw.respond((req, res) => json(res, 200, { transactionId: 7, gross: 1550, tax: 65, liquid: '1485', status: '0', createdAt: '2026-11-27T09:00:00Z' }));
+    const { code, chunks } = await loadedChunks(['--json', ...CASHOUT_ARGS, '--yes']);
+    expect(code).toBe(5);
+    expect([...chunks.values()].some((text) => MARKERS[0]![1].test(text))).toBe(true);
+  });
+
+  it('the markers are real: a cash-out loads the HTTP stack and the ledger, one with a wrong body zod (whose issues word it)', async () => {
+    const invalid = await loadedChunks(['--json', ...CASHOUT_ARGS.map((a) => (a === '1550' ? '0' : a)), '--yes']);
+    expect(invalid.code).toBe(2);
+    expect([...invalid.chunks.values()].some((text) => MARKERS[0]![1].test(text))).toBe(true);
     const { code, chunks, external } = await loadedChunks([...CASHOUT_ARGS, '--yes']);
     expect(code).toBe(0);
-    expect([...chunks.values()].some((text) => MARKERS[0]![1].test(text))).toBe(true);
     expect([...chunks.values()].some((text) => MARKERS[3]![1].test(text))).toBe(true);
     expect([...chunks.values()].some((text) => LOCAL_STORE[1].test(text))).toBe(true);
     expect(external.some((m) => /better_sqlite3\.node$|^node:sqlite$/.test(m))).toBe(true); // the ledger's SQLite driver

@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cashOutAnswerProblems } from '../../src/gateway/answers.js';
-import { acceptedCashOut, cashOutResponseSchema, parseAnswer } from '../../src/gateway/schemas.js';
+import { acceptedCashOut, cashOutResponseSchema, cashOutStatusSchema, parseAnswer, pixKeyTypeSchema } from '../../src/gateway/schemas.js';
+import { CASH_OUT_STATUS_LIST, CENTS_STRING, CREATED_AT_PATTERN, PIX_KEY_TYPE_LIST } from '../../src/gateway/accepted.js';
 
 const sound = { transactionId: 7, gross: 1000, tax: '25', liquid: '975', status: '0', createdAt: '2026-11-27T09:00:00.000Z' };
 
@@ -61,6 +62,15 @@ function viaParseAnswer(json: unknown): { success: boolean; data?: unknown; keys
 }
 
 describe('a cash-out answer: the fast path and zod agree', () => {
+  it("share the schemas' constants: createdAt's pattern is zod's own, the statuses and key types the schemas' (src/gateway/accepted.ts holds them without zod)", () => {
+    const createdAt = (cashOutResponseSchema.shape.createdAt as unknown as { _zod: { pattern: RegExp } })._zod.pattern;
+    expect(CREATED_AT_PATTERN.source).toBe(createdAt.source);
+    expect(CREATED_AT_PATTERN.flags).toBe(createdAt.flags);
+    expect(CASH_OUT_STATUS_LIST).toEqual(cashOutStatusSchema.options);
+    expect(new Set(PIX_KEY_TYPE_LIST)).toEqual(pixKeyTypeSchema._zod.values);
+    expect(CENTS_STRING.source).toBe('^-?[0-9]+$');
+  });
+
   it('know the same fields: a field added to the schema must be added to the fast path (and to `sound` here)', () => {
     expect(Object.keys(cashOutResponseSchema.shape).sort()).toEqual(Object.keys(sound).sort());
     expect(acceptedCashOut(sound)).toBeDefined();

@@ -45,8 +45,8 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
   noun: 'cash-in',
   path: CASHIN_PATH,
   fields: CASHIN_FIELDS,
-  requestSchema: () => cashInRequestSchema(),
-  responseSchema: () => cashInResponseSchema(),
+  requestSchema: { load: async () => cashInRequestSchema() },
+  responseSchema: { load: async () => cashInResponseSchema() },
   ledgerFacts: (body) => ({ payer: body.payerName, product: body.productName }),
   guarded: false,
   get unknownAdvice() {

@@ -11,7 +11,8 @@ import { formatCashOut, formatLookup } from '../../payment/format.js';
 import { output, type Output } from '../../core/output.js';
 import { cashOutDoc, transactionDoc } from '../output/documents.js';
 import type { CommandContext } from '../context.js';
-import { cashOutRequestSchema, cashOutResponseSchema, type CashOutRequest, type CashOutResponse } from '../../gateway/schemas.js';
+import type { CashOutRequest, CashOutResponse } from '../../gateway/schemas.js';
+import { acceptedCashOut, acceptedCashOutRequest } from '../../gateway/accepted.js';
 import { CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import type { Settings } from '../../config/settings.js';
@@ -45,8 +46,9 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   noun: 'cash-out',
   path: CASHOUT_PATH,
   fields: CASHOUT_FIELDS,
-  requestSchema: () => cashOutRequestSchema,
-  responseSchema: () => cashOutResponseSchema,
+  // zod is loaded only for a body or an answer its check without zod does not accept (docs/speed.md "A cash-out without zod").
+  requestSchema: { accept: acceptedCashOutRequest, load: async () => (await import('../../gateway/schemas.js')).cashOutRequestSchema },
+  responseSchema: { accept: acceptedCashOut, load: async () => (await import('../../gateway/schemas.js')).cashOutResponseSchema },
   ledgerFacts: (body) => ({ pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name }),
   guarded: true,
   summary: cashOutSummary,

@@ -101,7 +101,7 @@ export async function narrowPayment<B extends PaymentBody, R>(spec: PaymentSpec<
   checkClock(deps.now()); // order references and the ledger's times come from this clock
   const sources = bodySources(spec.fields, flags);
   // stdin is asked for only with --input: creating process.stdin costs a stream (and on a file, fs's streams) that a payment from flags never reads
-  const body = (await validateBody(spec.fields, spec.requestSchema(), await gatherBody(spec.fields, sources, sources.input ? deps.stdin?.() : undefined), interactive)) as B;
+  const body = (await validateBody(spec.fields, spec.requestSchema, await gatherBody(spec.fields, sources, sources.input ? deps.stdin?.() : undefined), interactive)) as B;
   await deps.ledgerTurn?.();
   if (!dryRun && !interactive) announceSandbox(run.send);
   return { body, run, dryRun, yes: Boolean(flags.yes), allowDuplicate: Boolean(flags.allowDuplicate), interactive };

@@ -16,7 +16,7 @@ import type { LedgerContract } from '../../ledger/contract.js';
 import { endpointIdentity } from '../../ledger/rules.js';
 import { settleEntry } from '../../payment/settle.js';
 import { formatReais } from '../../pix/money.js';
-import { statusWord } from '../../gateway/schemas.js';
+import { statusWord } from '../../gateway/status-words.js';
 import { logger } from '../../core/logger.js';
 import { output, type Output } from '../../core/output.js';
 import { sanitizeJson, sanitizeText } from '../../core/sanitize.js';
