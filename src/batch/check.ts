@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { UsageError } from '../core/errors.js';
-import { cashInRequestSchema, cashInResponseSchema, cashOutRequestSchema, cashOutResponseSchema } from '../gateway/schemas.js';
+import { PAYMENT_SCHEMAS, type LazySchema } from '../gateway/payment-schemas.js';
 import { readRecords, type BatchFormat, type BatchRecord, type BatchSource } from './read.js';
 import type { RowSpool } from './spool.js';
 import type { BatchLedger, PreviousRow } from './ledger.js';
@@ -28,18 +28,16 @@ import {
 import type { BatchKind, BatchOperation } from './outcome.js';
 import { t } from '../core/i18n/index.js';
 
-/** A kind of batch with the schemas its rows and answers are checked by. */
+/** A kind of batch with the schemas its rows and answers are checked by (src/gateway/payment-schemas.ts). */
 export interface Operation extends BatchOperation {
-  /** The request body's schema (src/gateway/schemas.ts). */
-  schema(): z.ZodMiniType;
-  /** The answer's schema. */
-  response(): z.ZodMiniType;
+  /** The request body's schema: loaded once for the check of the file ({@link scanFile}), which judges every row with it. */
+  request: LazySchema;
+  /** The answer's schema, checked by the client (src/gateway/client.ts). */
+  response: LazySchema;
 }
 
-export const SCHEMAS: Record<BatchKind, Pick<Operation, 'schema' | 'response'>> = {
-  cashout: { schema: () => cashOutRequestSchema, response: () => cashOutResponseSchema },
-  cashin: { schema: cashInRequestSchema, response: cashInResponseSchema },
-};
+/** Each batch kind's schemas: those of a single payment of that kind. */
+export const SCHEMAS: Record<BatchKind, Pick<Operation, 'request' | 'response'>> = PAYMENT_SCHEMAS;
 
 /** A row read from the file, mapped and judged. */
 export type Row = { line: number; row: number } & (
@@ -50,8 +48,8 @@ export type Row = { line: number; row: number } & (
 /** A valid row: its body, and its order reference (its own, or derived from the file and row). */
 export type ValidRow = Extract<Row, { ok: true }>;
 
-/** Turns records into rows (CSV needs its header first). */
-function rowMapper(op: Operation, format: BatchFormat, sha256: string, legacyOrderIds = false) {
+/** Turns records into rows (CSV needs its header first), judged by `schema` (`op.request`'s, loaded). */
+function rowMapper(op: Operation, schema: z.ZodMiniType, sha256: string, legacyOrderIds = false) {
   const derive = legacyOrderIds ? legacyDerivedOrderId : derivedOrderId;
   let header: string[] = [];
   let targets: Array<ColumnTarget | undefined> = [];
@@ -68,7 +66,7 @@ function rowMapper(op: Operation, format: BatchFormat, sha256: string, legacyOrd
       if (rec.kind === 'cells' && rec.cells.length > header.length && rec.cells.slice(header.length).some((c) => c.trim() !== '')) {
         gathered.problems.push({ column: '', message: t('batchRow.tooManyCells', rec.cells.length, header.length) });
       }
-      const judged = judgeRow(op.fields, op.schema(), gathered);
+      const judged = judgeRow(op.fields, op.request, schema, gathered);
       if (!judged.ok) return { line: rec.line, row: rec.row, ok: false, problems: judged.problems };
       const body = judged.row.body as Record<string, unknown> & { value: number; orderId?: string };
       const own = body.orderId;
@@ -178,7 +176,8 @@ export async function scanFile(
   tick: () => void,
   spool?: RowSpool,
 ): Promise<Scan> {
-  const map = rowMapper(op, format, sha256, opts.legacyOrderIds);
+  // The schema is loaded once: every row is then judged synchronously.
+  const map = rowMapper(op, await op.request.load(), sha256, opts.legacyOrderIds);
   const scan: Scan = { rows: 0, problems: [], toSend: { count: 0, cents: 0, largest: 0, largestRow: 0 }, alreadyOk: 0, alreadyRefused: 0, unknown: 0, postbackUrls: new Set() };
   const seen = { ownIds: new IdentitySet(), ...(opts.allowDuplicate ? {} : { identities: new IdentitySet() }) };
   let sawHeader = format === 'jsonl';

@@ -224,7 +224,7 @@ async function sendRecorded(run: RowRun, row: ValidRow, id: number | string, bas
   // kept in the ledger only; a row's own is always sent.
   const body = !row.ownOrderId && settings.orderId === 'off' ? row.body : { ...row.body, orderId: row.orderId };
   const ends = { end: (entry: number, outcome: Outcome, details?: EndDetails) => run.endLater(entry, outcome, details ?? {}) };
-  const request = { path: op.path, body, schema: op.response(), advice: `look order ${row.orderId} up at the gateway before sending it again` };
+  const request = { path: op.path, body, schema: op.response, advice: `look order ${row.orderId} up at the gateway before sending it again` };
   for (let attempt = 0; ; attempt++) {
     try {
       await run.ensureStartable(id);

@@ -16,7 +16,8 @@ import { parseStrictJson, StrictJsonError } from '../core/json-strict.js';
 import { amountProblem, parseReais } from '../pix/money.js';
 import { unguardCell } from '../core/csv-cell.js';
 import { mappedUint32Array } from '../core/memory.js';
-import { parseRequest, problemsOf, type FieldProblem } from '../gateway/schemas.js';
+import { problemsOf, type FieldProblem } from '../gateway/schemas.js';
+import { checkWith, type LazySchema } from '../gateway/payment-schemas.js';
 import type * as z from 'zod/mini';
 import { t as tr } from '../core/i18n/index.js';
 
@@ -189,15 +190,17 @@ export interface ValidRow<T> {
 }
 
 /**
- * Judges a gathered row with the request schema.
+ * Judges a gathered row with the request schema (src/gateway/payment-schemas.ts `checkWith`: its check without zod,
+ * then `schema`, `lazy`'s schema loaded once for the run), synchronously.
  * @returns the normalised body, or the problems named by column
  */
 export function judgeRow<S extends z.ZodMiniType>(
   fields: readonly FieldSpec[],
+  lazy: LazySchema<S>,
   schema: S,
   gathered: GatheredRow,
 ): { ok: true; row: ValidRow<z.output<S>> } | { ok: false; problems: Array<{ column: string; message: string }> } {
-  const parsed = parseRequest(schema, gathered.body);
+  const parsed = checkWith(lazy, gathered.body, schema);
   const taken = new Set(gathered.problems.map((p) => p.column));
   const problems = [...gathered.problems];
   if (!parsed.success) {

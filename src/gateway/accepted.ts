@@ -3,10 +3,10 @@
  * answer that src/gateway/schemas.ts's `cashOutRequestSchema` and `cashOutResponseSchema` accept, with the same output,
  * and say `undefined` for anything else, which then goes to zod (loaded only then), whose issues word the problem. A
  * cash-out whose body and answer are sound so loads no zod (docs/speed.md "A cash-out without zod"); a batch checks
- * one body and one answer a row this way (docs/speed.md "The batch send's CPU"). The constants both sides share are
- * here; test/unit/request-parse.test.ts and test/unit/answer-parse.test.ts check the equivalence.
+ * one body and one answer a row this way (docs/speed.md "The batch send's CPU"): src/gateway/payment-schemas.ts
+ * `checkWith`. The constants both sides share are here; test/unit/request-parse.test.ts and
+ * test/unit/answer-parse.test.ts check the equivalence.
  */
-import type * as z from 'zod/mini';
 import { MAX_CENTS } from '../pix/money.js';
 import { bareDocument, documentProblem, emailProblem, normalisePhone, phoneProblem, replacementProblem, textProblem } from '../pix/validators.js';
 import { checkPixKey, type PixKeyTypeValue } from '../pix/pixkey.js';
@@ -38,16 +38,6 @@ export const CENTS_STRING = /^-?[0-9]+$/;
 
 const CASH_OUT_STATUSES = new Set<unknown>(CASH_OUT_STATUS_LIST);
 const PIX_KEY_TYPE_VALUES = new Set<unknown>(PIX_KEY_TYPE_LIST);
-
-/**
- * A body or answer's schema, loaded on first use (src/gateway/schemas.ts), with its check without zod, when it has
- * one: `accept(json)` gives what the schema's parse gives for a value it accepts and `undefined` for any other,
- * which then goes to the loaded schema.
- */
-export interface LazySchema<S extends z.ZodMiniType = z.ZodMiniType> {
-  accept?(json: unknown): z.output<S> | undefined;
-  load(): Promise<S>;
-}
 
 /**
  * `cashOutResponseSchema`'s parse of an answer it accepts, without zod's machinery: the same checks (an object, not

@@ -14,7 +14,7 @@
  */
 import type * as z from 'zod/mini';
 import { AuthError, GatewayError, GatewayRefusedError, InterruptedError, NetworkError, type ErrorDetails } from '../core/errors.js';
-import type { LazySchema } from './accepted.js';
+import { checkWith, loadSchemas, type LazySchema } from './payment-schemas.js';
 import { logger, isVerbose } from '../core/logger.js';
 import { sanitizeJson, sanitizeText } from '../core/sanitize.js';
 import { causeChain, errorCodeOf } from '../core/error-cause.js';
@@ -351,19 +351,13 @@ function readCapped(body: TransportResponse['body'], contentLength: string | str
   });
 }
 
-/** The schemas' module (zod), loaded the first time an answer needs it: an error body, or an answer no check without zod accepts. */
-let schemasModule: typeof import('./schemas.js') | undefined;
-const loadSchemas = async (): Promise<typeof import('./schemas.js')> => (schemasModule ??= await import('./schemas.js'));
-
 /**
- * An answer checked against `schema`: a zod schema's parse (src/gateway/schemas.ts `parseAnswer`), or a lazy schema's
- * check without zod, then, for an answer it does not accept, the loaded schema's parse.
+ * An answer checked against `schema`: a zod schema's parse (the lookups'), or a payment's (src/gateway/payment-schemas.ts
+ * `checkWith`: its check without zod, then, for an answer that check does not accept, its schema, loaded then).
  */
 async function checkAnswer<T extends z.ZodMiniType>(schema: T | LazySchema<T>, json: unknown): Promise<z.core.util.SafeParseResult<z.output<T>>> {
-  if ('_zod' in schema) return (schemasModule ?? (await loadSchemas())).parseAnswer(schema, json) as z.core.util.SafeParseResult<z.output<T>>;
-  const data = schema.accept?.(json);
-  if (data !== undefined) return { success: true, data };
-  return (await schema.load()).safeParse(json) as z.core.util.SafeParseResult<z.output<T>>;
+  if ('_zod' in schema) return schema.safeParse(json) as z.core.util.SafeParseResult<z.output<T>>;
+  return checkWith(schema, json) ?? checkWith(schema, json, await schema.load());
 }
 
 /** Maps an HTTP answer to a result or a typed error (exit codes: docs/output-for-scripts.md "Exit codes"). */

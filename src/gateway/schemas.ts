@@ -22,7 +22,7 @@ import { checkPixKey, PIX_KEY_TYPES, type PixKeyTypeValue } from '../pix/pixkey.
 import { orderIdProblem } from './order-id.js';
 import { isHttpUrl } from './net.js';
 import { REQUIRED } from './fields.js';
-import { acceptedCashOut, acceptedCashOutRequest, CASH_OUT_STATUS_LIST, CENTS_STRING, MAX_DESCRIPTION, MAX_NAME, MAX_URL, PIX_KEY_TYPE_LIST } from './accepted.js';
+import { CASH_OUT_STATUS_LIST, CENTS_STRING, MAX_DESCRIPTION, MAX_NAME, MAX_URL, PIX_KEY_TYPE_LIST } from './accepted.js';
 import { t } from '../core/i18n/index.js';
 
 // zod compiles a parser for each object schema with `new Function` on its first use, which pays
@@ -34,7 +34,7 @@ import { t } from '../core/i18n/index.js';
 // English ones classic zod gives (the default locale is not loaded by zod/mini by itself).
 z.config({ jitless: true, ...en() });
 
-export { MAX_NAME, MAX_DESCRIPTION, MAX_URL, acceptedCashOut, acceptedCashOutRequest } from './accepted.js';
+export { MAX_NAME, MAX_DESCRIPTION, MAX_URL } from './accepted.js';
 
 /**
  * A schema built on its first use, then kept: zod builds a schema object by object, and every
@@ -256,30 +256,6 @@ export const cashOutResponseSchema = z.looseObject({
   createdAt: z.iso.datetime({ error: 'must be an ISO 8601 UTC time ending in Z' }),
 });
 export type CashOutResponse = z.output<typeof cashOutResponseSchema>;
-
-/**
- * An answer checked against its schema: `schema.safeParse(json)`, with {@link acceptedCashOut} first
- * for a cash-out's answer (the same result for every answer: test/unit/answer-parse.test.ts).
- */
-export function parseAnswer<T extends z.ZodMiniType>(schema: T, json: unknown): ReturnType<T['safeParse']> {
-  if ((schema as unknown) === cashOutResponseSchema) {
-    const data = acceptedCashOut(json);
-    if (data !== undefined) return { success: true, data } as ReturnType<T['safeParse']>;
-  }
-  return schema.safeParse(json) as ReturnType<T['safeParse']>;
-}
-
-/**
- * A request body checked against its schema: `schema.safeParse(json)`, with {@link acceptedCashOutRequest} first for
- * a cash-out's body (the same result for every body: test/unit/request-parse.test.ts).
- */
-export function parseRequest<T extends z.ZodMiniType>(schema: T, json: unknown): z.core.util.SafeParseResult<z.output<T>> {
-  if ((schema as unknown) === cashOutRequestSchema) {
-    const data = acceptedCashOutRequest(json);
-    if (data !== undefined) return { success: true, data: data as z.output<T> };
-  }
-  return schema.safeParse(json);
-}
 
 /** Error body (interface §2.5). */
 export const errorBodySchema = z.looseObject({ message: z.string() });

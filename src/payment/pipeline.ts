@@ -44,7 +44,7 @@ import type { FieldSpec } from '../gateway/fields.js';
 import { witnessCashOut } from '../gateway/lookup.js';
 import { withOrderId } from '../gateway/order-id.js';
 import type { GatewayResult } from '../gateway/client.js';
-import type { LazySchema } from '../gateway/accepted.js';
+import type { LazySchema } from '../gateway/payment-schemas.js';
 import { formatReais } from '../pix/money.js';
 import { settingsFor, type GlobalFlags } from '../config/settings.js';
 import type { BeginInfo, EndDetails, PaymentFacts } from '../ledger/ledger.js';
@@ -115,7 +115,7 @@ export interface PaymentSpec<B extends PaymentBody, R> {
   /** The interface path (src/gateway/contract.ts). */
   path: string;
   fields: readonly FieldSpec[];
-  /** The request body's schema, loaded on first use, and its check without zod if any (src/gateway/accepted.ts). */
+  /** The request body's schema, loaded on first use, and its check without zod if any (src/gateway/payment-schemas.ts). */
   requestSchema: LazySchema;
   /** The answer's schema, likewise: a sound answer to a cash-out loads no zod. */
   responseSchema: LazySchema;

@@ -12,7 +12,7 @@ import { mergeProblems, type GatheredBody } from './input.js';
 import { callGateway, prepareRequest, type GatewayResult } from '../gateway/client.js';
 import { logger } from '../core/logger.js';
 import { output, type Output } from '../core/output.js';
-import type { LazySchema } from '../gateway/accepted.js';
+import { checkWith, loadSchemas, type LazySchema } from '../gateway/payment-schemas.js';
 import { isSandbox } from '../gateway/endpoint.js';
 import { keylessLoopback, type Settings } from '../config/settings.js';
 import { t } from '../core/i18n/index.js';
@@ -20,21 +20,20 @@ import { t } from '../core/i18n/index.js';
 export { gatherBody, type BodySources } from './input.js';
 
 /**
- * Validates the gathered body (src/payment/input.ts) with the request schema: a body its check without zod
- * accepts (src/gateway/accepted.ts) as it gives it, any other with the schema, loaded then (src/gateway/schemas.ts
- * `parseRequest`, whose issues word the problems); when `interactive`
- * (a person at a terminal, src/core/terminal.ts `canPrompt`), prompts for what is missing or wrong
- * (src/payment/prompts.ts) until it validates.
+ * Validates the gathered body (src/payment/input.ts) with the request schema (src/gateway/payment-schemas.ts
+ * `checkWith`): a body its check without zod accepts as it gives it, any other with the schema, loaded then, whose
+ * issues word the problems; when `interactive` (a person at a terminal, src/core/terminal.ts `canPrompt`), prompts
+ * for what is missing or wrong (src/payment/prompts.ts) until it validates.
  * @returns the typed request (amounts in cents)
  * @throws UsageError listing every problem (flags by name, `--input` values by JSON path) when it cannot prompt
  */
 export async function validateBody<S extends z.ZodMiniType>(fields: readonly FieldSpec[], lazy: LazySchema<S>, gathered: GatheredBody, interactive: boolean): Promise<z.output<S>> {
   const { body } = gathered;
   // A cash-out's body its schema accepts is checked without zod (the same result): zod is loaded for any other.
-  const accepted = gathered.problems.length ? undefined : lazy.accept?.(body);
-  if (accepted !== undefined) return accepted;
-  const [schema, { parseRequest, problemsOf }] = await Promise.all([lazy.load(), import('../gateway/schemas.js')]);
-  const parsed = parseRequest(schema, body);
+  const accepted = checkWith(lazy, body);
+  if (accepted?.success && !gathered.problems.length) return accepted.data;
+  const [schema, { problemsOf }] = await Promise.all([lazy.load(), loadSchemas()]);
+  const parsed = accepted ?? checkWith(lazy, body, schema);
   if (parsed.success && !gathered.problems.length) return parsed.data;
   const problems = mergeProblems(gathered, parsed.success ? [] : problemsOf(parsed.error));
   if (!interactive) throw problemsError(fields, problems, gathered);

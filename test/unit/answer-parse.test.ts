@@ -1,16 +1,18 @@
 /**
- * A cash-out's answer is checked by `parseAnswer` (src/gateway/schemas.ts): a fast path for the
- * answers the schema accepts, zod for the rest. Both must give the same result for every answer:
- * accepted or not, and the same output object (the interface's fields first, then the others as
- * received). Checked here against zod's own parse of the same schema over many answers, sound and
- * broken, built from every kind of value each field can hold. The answer's money checks
+ * A cash-out's answer (a single payment's, a batch row's) is checked by src/gateway/payment-schemas.ts `checkWith`:
+ * the check without zod (src/gateway/accepted.ts `acceptedCashOut`) for the answers the schema accepts, zod for the
+ * rest. Both must give the same result for every answer: accepted or not, and the same output object (the
+ * interface's fields first, then the others as received). Checked here against zod's own parse of the same schema
+ * over many answers, sound and broken, built from every kind of value each field can hold: the check without zod
+ * alone (it accepts exactly what zod accepts) and through `checkWith`. The answer's money checks
  * (src/gateway/answers.ts) decide a sound answer in numbers where they are exact: the same verdict
  * as the rules in BigInt, over amounts around every bound.
  */
 import { describe, expect, it } from 'vitest';
 import { cashOutAnswerProblems } from '../../src/gateway/answers.js';
-import { acceptedCashOut, cashOutResponseSchema, cashOutStatusSchema, parseAnswer, pixKeyTypeSchema } from '../../src/gateway/schemas.js';
-import { CASH_OUT_STATUS_LIST, CENTS_STRING, CREATED_AT_PATTERN, PIX_KEY_TYPE_LIST } from '../../src/gateway/accepted.js';
+import { cashOutResponseSchema, cashOutStatusSchema, pixKeyTypeSchema } from '../../src/gateway/schemas.js';
+import { acceptedCashOut, CASH_OUT_STATUS_LIST, CENTS_STRING, CREATED_AT_PATTERN, PIX_KEY_TYPE_LIST } from '../../src/gateway/accepted.js';
+import { checkWith, PAYMENT_SCHEMAS } from '../../src/gateway/payment-schemas.js';
 
 const sound = { transactionId: 7, gross: 1000, tax: '25', liquid: '975', status: '0', createdAt: '2026-11-27T09:00:00.000Z' };
 
@@ -50,15 +52,23 @@ const VALUES: unknown[] = [
   '2026-11-27T09:00Z',
 ];
 
-/** zod's verdict and output for `json`, as parseAnswer must give it. */
-function viaZod(json: unknown): { success: boolean; data?: unknown; keys?: string[] } {
-  const r = cashOutResponseSchema.safeParse(json);
-  return r.success ? { success: true, data: r.data, keys: Object.keys(r.data) } : { success: false };
-}
+type Verdict = { success: boolean; data?: unknown; keys?: string[] };
+const verdict = (r: { success: boolean; data?: unknown }): Verdict => (r.success ? { success: true, data: r.data, keys: Object.keys(r.data as object) } : { success: false });
 
-function viaParseAnswer(json: unknown): { success: boolean; data?: unknown; keys?: string[] } {
-  const r = parseAnswer(cashOutResponseSchema, json);
-  return r.success ? { success: true, data: r.data, keys: Object.keys(r.data as object) } : { success: false };
+/** zod's verdict and output for `json`, as the checks must give it. */
+const viaZod = (json: unknown): Verdict => verdict(cashOutResponseSchema.safeParse(json));
+/** The check without zod alone: its output, or a failure where it leaves the answer to zod. */
+const viaAccept = (json: unknown): Verdict => {
+  const data = acceptedCashOut(json);
+  return data === undefined ? { success: false } : verdict({ success: true, data });
+};
+const lazy = PAYMENT_SCHEMAS.cashout.response;
+/** Both ways (alone, and as a payment and a batch row check it: `checkWith`), each against zod. */
+function expectAsZod(json: unknown, what: string): Verdict {
+  const want = viaZod(json);
+  expect(viaAccept(json), `${what} (without zod)`).toEqual(want);
+  expect(verdict(checkWith(lazy, json, cashOutResponseSchema)), `${what} (checkWith)`).toEqual(want);
+  return want;
 }
 
 describe('a cash-out answer: the fast path and zod agree', () => {
@@ -76,14 +86,18 @@ describe('a cash-out answer: the fast path and zod agree', () => {
     expect(acceptedCashOut(sound)).toBeDefined();
   });
 
+  it("is the payment's: its lazy schema has this check and loads this schema", async () => {
+    expect(lazy.accept).toBe(acceptedCashOut);
+    expect(await lazy.load()).toBe(cashOutResponseSchema);
+  });
+
   it('on every value of every field (one field changed at a time)', () => {
     let accepted = 0;
     for (const field of Object.keys(sound)) {
       for (const v of VALUES) {
         const answer: Record<string, unknown> = { ...sound, [field]: v };
         if (v === undefined) delete answer[field];
-        const want = viaZod(answer);
-        expect(viaParseAnswer(answer), `${field} = ${JSON.stringify(v)}`).toEqual(want);
+        const want = expectAsZod(answer, `${field} = ${JSON.stringify(v)}`);
         if (want.success) accepted++;
       }
     }
@@ -91,21 +105,19 @@ describe('a cash-out answer: the fast path and zod agree', () => {
   });
 
   it('on answers that are not objects, and on extra fields (kept, in order, after the interface fields)', () => {
-    for (const answer of [null, 7, 'x', [], [sound], true]) expect(viaParseAnswer(answer)).toEqual(viaZod(answer));
+    for (const answer of [null, 7, 'x', [], [sound], true]) expectAsZod(answer, JSON.stringify(answer));
     const extra = JSON.parse(
       '{"success":true,"transactionId":7,"orderId":"a-1","gross":1000,"tax":"25","liquid":"975","status":"1","createdAt":"2026-11-27T09:00:00Z","__proto__":{"x":1},"nested":{"a":[1]}}',
     );
-    const want = viaZod(extra);
-    expect(want.success).toBe(true);
-    expect(viaParseAnswer(extra)).toEqual(want);
-    expect(acceptedCashOut(extra)).toBeDefined();
-    const data = parseAnswer(cashOutResponseSchema, extra).data as Record<string, unknown>;
+    expect(expectAsZod(extra, 'extra fields').success).toBe(true);
+    const data = acceptedCashOut(extra) as unknown as Record<string, unknown>;
     expect(data).not.toBe(extra);
     expect(data.nested).toBe(extra.nested);
   });
 
   it('leaves every answer it does not accept to zod, whose issues say why', () => {
-    const r = parseAnswer(cashOutResponseSchema, { ...sound, tax: 25 });
+    expect(checkWith(lazy, { ...sound, tax: 25 })).toBeUndefined(); // not accepted without zod: the schema is needed
+    const r = checkWith(lazy, { ...sound, tax: 25 }, cashOutResponseSchema);
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.path).toEqual(['tax']);
   });

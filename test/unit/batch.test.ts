@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_FIELDS, CASHOUT_FIELDS } from '../../src/gateway/fields.js';
 import { cashInRequestSchema, cashOutRequestSchema } from '../../src/gateway/schemas.js';
+import { PAYMENT_SCHEMAS } from '../../src/gateway/payment-schemas.js';
 import { batchFormat, detectDelimiter, openRegular, readRecords, type BatchRecord } from '../../src/batch/read.js';
 import { csvCell, ResultsWriter } from '../../src/cli/batch/results.js';
 import { bodyFromCells, bodyFromJsonLine, derivedOrderId, IdentitySet, judgeRow, legacyDerivedOrderId, mapHeader, rowIdentity, textIdentity } from '../../src/batch/rows.js';
@@ -14,7 +15,7 @@ import { retryAfterMs } from '../../src/batch/row.js';
 function cashOutRow(header: string[], cells: string[]) {
   const { targets, problems } = mapHeader(CASHOUT_FIELDS, header);
   expect(problems).toEqual([]);
-  return judgeRow(CASHOUT_FIELDS, cashOutRequestSchema, bodyFromCells(header, targets, cells));
+  return judgeRow(CASHOUT_FIELDS, PAYMENT_SCHEMAS.cashout.request, cashOutRequestSchema, bodyFromCells(header, targets, cells));
 }
 
 describe('header', () => {
@@ -73,7 +74,7 @@ describe('rows', () => {
       'D',
       '123e4567-e12b-12d1-a456-426655440000:300|223e4567-e12b-12d1-a456-426655440000:200',
     ]);
-    const r = judgeRow(CASHIN_FIELDS, cashInRequestSchema(), g);
+    const r = judgeRow(CASHIN_FIELDS, PAYMENT_SCHEMAS.cashin.request, cashInRequestSchema(), g);
     expect(r.ok && r.row.body.splits).toEqual([
       { clientId: '123e4567-e12b-12d1-a456-426655440000', value: 300 },
       { clientId: '223e4567-e12b-12d1-a456-426655440000', value: 200 },

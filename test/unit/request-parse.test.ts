@@ -1,13 +1,16 @@
 /**
- * A cash-out row's body is checked by `parseRequest` (src/gateway/schemas.ts): a fast path for the bodies
- * the schema accepts, zod for the rest. Both must give the same result for every body: accepted or not,
- * and the same output (the key trimmed and in DICT form, the document bare, the phone normalised, the
- * schema's fields in its order, unknown fields dropped, an optional field given as undefined kept so).
- * Checked here against zod's own parse of the same schema over many bodies, sound and broken, built from
- * every kind of value each field can hold.
+ * A cash-out's body (a single payment's, a batch row's) is checked by src/gateway/payment-schemas.ts `checkWith`:
+ * the check without zod (src/gateway/accepted.ts `acceptedCashOutRequest`) for the bodies the schema accepts, zod
+ * for the rest. Both must give the same result for every body: accepted or not, and the same output (the key
+ * trimmed and in DICT form, the document bare, the phone normalised, the schema's fields in its order, unknown
+ * fields dropped, an optional field given as undefined kept so). Checked here against zod's own parse of the same
+ * schema over many bodies, sound and broken, built from every kind of value each field can hold: the check without
+ * zod alone (it accepts exactly what zod accepts) and through `checkWith`.
  */
 import { describe, expect, it } from 'vitest';
-import { acceptedCashOutRequest, cashOutRequestSchema, parseRequest } from '../../src/gateway/schemas.js';
+import { cashOutRequestSchema } from '../../src/gateway/schemas.js';
+import { acceptedCashOutRequest } from '../../src/gateway/accepted.js';
+import { checkWith, PAYMENT_SCHEMAS } from '../../src/gateway/payment-schemas.js';
 import { MAX_CENTS } from '../../src/pix/money.js';
 
 const sound = {
@@ -88,7 +91,21 @@ const verdict = (r: { success: boolean; data?: unknown }): Verdict => {
 };
 
 const viaZod = (body: unknown): Verdict => verdict(cashOutRequestSchema.safeParse(body));
-const viaParseRequest = (body: unknown): Verdict => verdict(parseRequest(cashOutRequestSchema, body));
+/** The check without zod alone: its output, or a failure where it leaves the body to zod. */
+const viaAccept = (body: unknown): Verdict => {
+  const data = acceptedCashOutRequest(body);
+  return data === undefined ? { success: false } : verdict({ success: true, data });
+};
+const lazy = PAYMENT_SCHEMAS.cashout.request;
+/** The body as a payment and a batch row check it. */
+const viaCheckWith = (body: unknown): Verdict => verdict(checkWith(lazy, body, cashOutRequestSchema));
+/** Both ways, each against zod. */
+const expectAsZod = (body: unknown, what: string): Verdict => {
+  const want = viaZod(body);
+  expect(viaAccept(body), `${what} (without zod)`).toEqual(want);
+  expect(viaCheckWith(body), `${what} (checkWith)`).toEqual(want);
+  return want;
+};
 
 /** `body` with `path` (`person.name`) set to `v`, or removed when `v` is undefined and `remove` is set. */
 function withField(body: typeof sound, path: string, v: unknown, remove: boolean): Record<string, unknown> {
@@ -120,6 +137,11 @@ describe('a cash-out row: the fast path and zod agree', () => {
     expect(acceptedCashOutRequest(sound)).toBeDefined();
   });
 
+  it("is the payment's: its lazy schema has this check and loads this schema", async () => {
+    expect(lazy.accept).toBe(acceptedCashOutRequest);
+    expect(await lazy.load()).toBe(cashOutRequestSchema);
+  });
+
   it('on every value of every field (one field changed at a time, present as undefined or absent), for every key type', () => {
     let accepted = 0;
     let checked = 0;
@@ -129,8 +151,7 @@ describe('a cash-out row: the fast path and zod agree', () => {
         for (const v of VALUES) {
           for (const remove of v === undefined ? [false, true] : [false]) {
             const body = withField(base, path, v, remove);
-            const want = viaZod(body);
-            expect(viaParseRequest(body), `${pixKeyType} ${path} = ${String(v)}${remove ? ' (absent)' : ''}`).toEqual(want);
+            const want = expectAsZod(body, `${pixKeyType} ${path} = ${String(v)}${remove ? ' (absent)' : ''}`);
             checked++;
             if (want.success) accepted++;
           }
@@ -145,9 +166,7 @@ describe('a cash-out row: the fast path and zod agree', () => {
     let accepted = 0;
     for (const pixKeyType of [0, 1, 2, 3, 4, -0, 5, '2']) {
       for (const v of [...VALUES, ...KEYS.map(([, k]) => k)]) {
-        const body = { ...sound, pixKeyType, pixKey: v };
-        const want = viaZod(body);
-        expect(viaParseRequest(body), `${String(pixKeyType)} ${String(v)}`).toEqual(want);
+        const want = expectAsZod({ ...sound, pixKeyType, pixKey: v }, `${String(pixKeyType)} ${String(v)}`);
         if (want.success) accepted++;
       }
     }
@@ -155,21 +174,19 @@ describe('a cash-out row: the fast path and zod agree', () => {
   });
 
   it('on bodies that are not objects, and on unknown fields (dropped, as zod drops them)', () => {
-    for (const body of [null, 7, 'x', [], [sound], true, undefined]) expect(viaParseRequest(body)).toEqual(viaZod(body));
+    for (const body of [null, 7, 'x', [], [sound], true, undefined]) expectAsZod(body, JSON.stringify(body) ?? 'undefined');
     const extra = JSON.parse(
       '{"split":[1],"value":10,"pixKey":"fornecedor@example.com","pixKeyType":2,"__proto__":{"x":1},"person":{"phone":"11987654321","extra":1,"email":"a@example.com","name":"A"}}',
     );
-    const want = viaZod(extra);
-    expect(want.success).toBe(true);
-    expect(viaParseRequest(extra)).toEqual(want);
-    expect(acceptedCashOutRequest(extra)).toBeDefined();
-    const data = parseRequest(cashOutRequestSchema, extra).data as Record<string, unknown>;
+    expect(expectAsZod(extra, 'extra fields').success).toBe(true);
+    const data = acceptedCashOutRequest(extra) as unknown as Record<string, unknown>;
     expect(data).not.toBe(extra);
     expect(data.person).not.toBe(extra.person);
   });
 
   it('leaves every body it does not accept to zod, whose issues say why', () => {
-    const r = parseRequest(cashOutRequestSchema, { ...sound, value: 0 });
+    expect(checkWith(lazy, { ...sound, value: 0 })).toBeUndefined(); // not accepted without zod: the schema is needed
+    const r = checkWith(lazy, { ...sound, value: 0 }, cashOutRequestSchema);
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.path).toEqual(['value']);
   });

@@ -16,7 +16,8 @@ import { sanitizeText } from '../../core/sanitize.js';
 import { output, type Output } from '../../core/output.js';
 import { cashInDoc, transactionDoc } from '../output/documents.js';
 import type { CommandContext } from '../context.js';
-import { cashInRequestSchema, cashInResponseSchema, type CashInRequest, type CashInResponse } from '../../gateway/schemas.js';
+import type { CashInRequest, CashInResponse } from '../../gateway/schemas.js';
+import { PAYMENT_SCHEMAS } from '../../gateway/payment-schemas.js';
 import { processContext, qrColumns, type RunContext } from '../../core/terminal.js';
 import { checkWritable } from '../../payment/request.js';
 
@@ -45,8 +46,8 @@ export const CASHIN: PaymentSpec<CashInRequest, CashInResponse> = {
   noun: 'cash-in',
   path: CASHIN_PATH,
   fields: CASHIN_FIELDS,
-  requestSchema: { load: async () => cashInRequestSchema() },
-  responseSchema: { load: async () => cashInResponseSchema() },
+  requestSchema: PAYMENT_SCHEMAS.cashin.request,
+  responseSchema: PAYMENT_SCHEMAS.cashin.response,
   ledgerFacts: (body) => ({ payer: body.payerName, product: body.productName }),
   guarded: false,
   get unknownAdvice() {

@@ -12,7 +12,7 @@ import { output, type Output } from '../../core/output.js';
 import { cashOutDoc, transactionDoc } from '../output/documents.js';
 import type { CommandContext } from '../context.js';
 import type { CashOutRequest, CashOutResponse } from '../../gateway/schemas.js';
-import { acceptedCashOut, acceptedCashOutRequest } from '../../gateway/accepted.js';
+import { PAYMENT_SCHEMAS } from '../../gateway/payment-schemas.js';
 import { CASHOUT_PATH } from '../../gateway/contract.js';
 import { endpointHost, isSandbox } from '../../gateway/endpoint.js';
 import type { Settings } from '../../config/settings.js';
@@ -47,8 +47,8 @@ export const CASHOUT: PaymentSpec<CashOutRequest, CashOutResponse> = {
   path: CASHOUT_PATH,
   fields: CASHOUT_FIELDS,
   // zod is loaded only for a body or an answer its check without zod does not accept (docs/speed.md "A cash-out without zod").
-  requestSchema: { accept: acceptedCashOutRequest, load: async () => (await import('../../gateway/schemas.js')).cashOutRequestSchema },
-  responseSchema: { accept: acceptedCashOut, load: async () => (await import('../../gateway/schemas.js')).cashOutResponseSchema },
+  requestSchema: PAYMENT_SCHEMAS.cashout.request,
+  responseSchema: PAYMENT_SCHEMAS.cashout.response,
   ledgerFacts: (body) => ({ pixKeyType: body.pixKeyType, pixKey: body.pixKey, recipient: body.person.name }),
   guarded: true,
   summary: cashOutSummary,
