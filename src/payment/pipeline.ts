@@ -33,7 +33,6 @@
  */
 import { recordEnd } from './record-end.js';
 import type { Output } from '../core/output.js';
-import type * as z from 'zod/mini';
 import { ExitCode, GatewayRefusedError, PaycliError, UsageError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { redact } from '../core/secrets.js';
@@ -168,7 +167,7 @@ export interface PipelineDeps {
     settings: Settings,
     path: string,
     body: unknown,
-    schema: z.ZodMiniType | LazySchema,
+    schema: LazySchema,
     advice: string,
     signal: AbortSignal,
     onSent: () => void,
@@ -204,7 +203,7 @@ export async function realDeps(): Promise<PipelineDeps> {
 export interface PaymentRequest {
   path: string;
   body: unknown;
-  schema: z.ZodMiniType | LazySchema;
+  schema: LazySchema;
   /** Said when the outcome is unknown (src/gateway/client.ts `unknownAdvice`). */
   advice: string;
 }

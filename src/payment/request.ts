@@ -99,7 +99,7 @@ export async function send<S extends z.ZodMiniType>(
   settings: Settings,
   path: string,
   body: unknown,
-  schema: S | LazySchema<S>,
+  schema: LazySchema<S>,
   unknownAdvice: string,
   signal: AbortSignal,
   onSent?: () => void,
