@@ -24,6 +24,22 @@ type V8 = typeof import('node:v8');
 let v8: V8 | undefined;
 const loadV8 = (): V8 => (v8 ??= process.getBuiltinModule('node:v8'));
 
+/** The V8 flags this module changed, each with its default, which {@link setFlag} sets back as the process exits. */
+const changed = new Map<string, string>();
+
+/**
+ * Sets V8's flag `flag` (`--name=value`), and `fallback`, its default, back as the process exits: V8 keys a code cache
+ * entry to its flags, so an entry made after a change is refused by the next process, which starts with the defaults,
+ * and paycli's code cache (src/cli/compile-cache.ts, written as the process exits, after this) would compile and
+ * rewrite the entry of every chunk a long run loaded, run after run (docs/speed.md "The code cache after a long run").
+ * @param fallback the flag at V8's default (`node --v8-options`: the same on Node 20 to 26)
+ */
+function setFlag(flag: string, fallback: string): void {
+  if (!changed.size) process.prependListener('exit', () => changed.forEach((d) => loadV8().setFlagsFromString(d)));
+  changed.set(flag, fallback);
+  loadV8().setFlagsFromString(flag);
+}
+
 /**
  * How far V8 lets the old generation grow past what its last full collection left alive before it
  * starts the next one, in percent (V8's `--heap-growing-percent`; by itself V8 lets it grow up
@@ -66,16 +82,16 @@ export function boundStreamMemory(): () => void {
   let live: number | undefined;
   return () => {
     if (++count % LOOK_EVERY !== 0) return;
-    if (count === LOOK_EVERY) loadV8().setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWING_PERCENT}`);
+    if (count === LOOK_EVERY) setFlag(`--heap-growing-percent=${OLD_GENERATION_GROWING_PERCENT}`, '--heap-growing-percent=0');
     const { young, old } = spaces();
     if (growing && young >= YOUNG_GENERATION_BYTES) {
-      loadV8().setFlagsFromString('--semi-space-growth-factor=1');
+      setFlag('--semi-space-growth-factor=1', '--semi-space-growth-factor=2');
       growing = false;
     }
     if (live === undefined || old < live) live = old; // the first look, or V8 collected on its own
     if (old < live + OLD_GENERATION_SLACK_BYTES) return;
     if (!gc) {
-      loadV8().setFlagsFromString('--expose-gc');
+      setFlag('--expose-gc', '--no-expose-gc');
       gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
     }
     gc();

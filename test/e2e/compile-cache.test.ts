@@ -116,6 +116,37 @@ describe('code cache', () => {
     expect(sizes()).toEqual(grown);
   });
 
+  it('a batch run long enough to tune V8 (its heap flags, after 64 rows) leaves entries the next runs take: another batch and a cash-in after it rewrite nothing', async () => {
+    const header = 'value,pix-key-type,pix-key,person-name,person-email,person-phone';
+    const batch = async (name: string, cents: number) => {
+      const file = join(home.dir, name);
+      const rows = Array.from({ length: 150 }, (_, i) => `${cents + i},email,fornecedor${i}@example.com,Fornecedor ${i},fornecedor${i}@example.com,11987654321`);
+      writeFileSync(file, `${[header, ...rows].join('\n')}\n`);
+      const r = await runPaycli(['cashout', '--batch', file, '--yes', '--json', '--concurrency', '8'], { env: env() });
+      expect(r.code).toBe(0);
+      const outcomes = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { outcome: string }).outcome);
+      expect(outcomes).toEqual(Array.from({ length: 150 }, () => 'ok'));
+    };
+    await cashin();
+    await batch('first.csv', 1000);
+    const dir = v8Dir();
+    const entries = () =>
+      readdirSync(dir)
+        .sort()
+        .map((e) => `${e} ${statSync(join(dir, e)).mtimeMs}`);
+    const written = entries();
+    expect(written.some((e) => e.startsWith('send-'))).toBe(true);
+
+    await batch('second.csv', 5000);
+    expect(entries()).toEqual(written);
+    await cashin();
+    expect(entries()).toEqual(written);
+    expect(gw.received.filter((r) => r.path.endsWith('/cashout'))).toHaveLength(300);
+  });
+
   it('a corrupt entry is refused by V8: the run gives the same result and the entry is rewritten', async () => {
     const clean = await cashin({ NODE_DISABLE_COMPILE_CACHE: '1' });
     mkdirSync(join(cacheRoot, `v8-${process.versions.v8}-${process.arch}`), { recursive: true, mode: 0o700 });
