@@ -4,7 +4,7 @@
  * `~/.local/share/paycli/`. `PAYCLI_CONFIG_DIR`, `PAYCLI_DATA_DIR` and `PAYCLI_CACHE_DIR` override them
  * (tests and CI use these). The rules are written here rather than taken from env-paths, which loads
  * `node:os` and `node:process` on every start for a home folder that `HOME` gives on POSIX systems
- * (docs/speed.md "History's start-up: the folders, the table's columns").
+ * (docs/speed.md "History's start-up: the folders, the table's rows, the catalog's groups").
  */
 import { join } from 'node:path';
 
