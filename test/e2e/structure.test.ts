@@ -103,6 +103,7 @@ describe('start-up', () => {
       ['the CSV and JSON export (src/cli/run/history-export.ts)', /\bdata_hora_local\b/],
       ["the kept lines' statements (src/ledger/kept-texts.ts)", /batch_texts_on_insert/],
       ["the batch lines' SQL (src/ledger/batch-text.ts)", /\["batch_row","0"\]/],
+      ["the catalogs' groups the route never reads (scripts/lib/catalog-groups.ts HOT_GROUPS)", /"help\.cashout\.pixKey"/],
     ];
     for (const [name, marker] of never) {
       for (const [chunk, text] of chunks) expect(marker.test(text), `${chunk} holds ${name}`).toBe(false);

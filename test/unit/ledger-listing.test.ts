@@ -58,6 +58,24 @@ describe("history's listing of the local ledger", () => {
     }
   });
 
+  it("gives the table's fields of the same rows as the whole entries (tableRows), with or without a run, a payer, an outcome", async () => {
+    const writer = openSqlite(file);
+    try {
+      writer.prepare("UPDATE payments SET outcome = NULL, run_id = NULL, time = '' WHERE id = 2").run();
+      writer.prepare("UPDATE payments SET kind = 'cashin', payer = 'Fulano', pix_key = NULL, sandbox = 0 WHERE id = 1").run();
+    } finally {
+      writer.close();
+    }
+    const listing = (await openListing())!;
+    const fields = ['id', 'time', 'kind', 'value', 'sandbox', 'outcome', 'pixKey', 'payer', 'user', 'host'] as const;
+    for (const q of [{ limit: -1 }, { limit: 2, kind: 'cashout' as const }, { limit: 5, outcome: 'unknown' as const }]) {
+      const whole = await listing.query(q);
+      const table = await listing.tableRows!(q);
+      expect(table).toEqual(whole.map((e) => Object.fromEntries(fields.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]))));
+    }
+    expect((await listing.tableRows!({ limit: -1 })).length).toBe(3);
+  });
+
   it('nothing to list where no ledger exists yet', async () => {
     process.env.PAYCLI_DATA_DIR = join(tmp.dir, 'nothing-here');
     expect(await openListing()).toBeUndefined();

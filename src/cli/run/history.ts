@@ -8,6 +8,7 @@ import { UsageError } from '../../core/errors.js';
 import type { LedgerListing } from '../../ledger/read.js';
 import { ledgerPath } from '../../ledger/files.js';
 import type { LedgerEntry, LedgerQuery } from '../../ledger/schema.js';
+import type { TableEntry } from '../../ledger/entries.js';
 import { OUTCOMES, type Outcome } from '../../ledger/blocking.js';
 import type { PaymentKind } from '../../ledger/rules.js';
 import { formatReais } from '../../pix/money.js';
@@ -107,7 +108,7 @@ export function historyQuery(opts: HistoryOptions, now = Date.now()): { query: L
 }
 
 /** The PIX key of a cash-out (its type is in JSON and CSV), or the payer of a cash-in. */
-function counterpart(e: LedgerEntry): string {
+function counterpart(e: Pick<LedgerEntry, 'kind' | 'pixKey' | 'payer'>): string {
   return (e.kind === 'cashout' ? e.pixKey : e.payer) ?? '?';
 }
 
@@ -139,7 +140,7 @@ const TO_FROM_MIN = 20;
  * fits: when some entry records who sent it and the last column still gets its whole width, or at
  * least 20 characters. `--format json|csv` have every field.
  */
-export function formatHistory(entries: readonly LedgerEntry[], width = 80, opts: { portuguese?: boolean; timeZone?: string } = {}): string {
+export function formatHistory(entries: readonly TableEntry[], width = 80, opts: { portuguese?: boolean; timeZone?: string } = {}): string {
   const time = localTimeColumn(
     entries.map((e) => e.time),
     { portuguese: opts.portuguese ?? isPortuguese(), timeZone: opts.timeZone ?? localTimeZone(), label: t('time.column') },
@@ -216,7 +217,7 @@ export async function run(opts: HistoryOptions & ResolveOptions, ctx: CommandCon
   return {
     docs,
     async *text() {
-      const shown = ledger ? await ledger.query(query) : [];
+      const shown = !ledger ? [] : ledger.tableRows ? await ledger.tableRows(query) : await ledger.query(query);
       sandbox = shown.some((e) => e.sandbox);
       if (shown.length) yield `${formatHistory(shown, outputWidth(ctx))}\n`;
       else logger.notice(Object.keys(query).length > 1 ? t('history.noneMatches') : t('history.noneYet', ledgerPath()));

@@ -21,17 +21,29 @@ export type CatalogGroups = Readonly<Record<string, () => Readonly<Record<string
  * `key in cat`) builds its group once; listing the keys (`Object.keys`) builds them all. Reads of
  * a key no group has give undefined, as on a plain object.
  * @param groups the groups, by name, in the order of the source
+ * @param rest the catalog's other groups, asked for (once) when a key outside `groups` is read or the keys are
+ *   listed: in the bundle, a chunk of their own required then (scripts/lib/catalog-groups.ts `HOT_GROUPS`)
  */
-export function lazyCatalog<C extends object>(groups: CatalogGroups): C {
+export function lazyCatalog<C extends object>(groups: CatalogGroups, rest?: () => CatalogGroups): C {
   const built: Record<string, unknown> = {};
   const done = new Set<string>();
+  let others: CatalogGroups | undefined;
+  const groupsOf = (name: string): CatalogGroups | undefined => {
+    if (Object.hasOwn(groups, name)) return groups;
+    others ??= rest?.() ?? {};
+    return Object.hasOwn(others, name) ? others : undefined;
+  };
   const build = (name: string): void => {
-    if (done.has(name) || !Object.hasOwn(groups, name)) return;
+    if (done.has(name)) return;
+    const from = groupsOf(name);
+    if (!from) return;
     done.add(name);
-    Object.assign(built, groups[name]!());
+    Object.assign(built, from[name]!());
   };
   const buildAll = (): void => {
     for (const name of Object.keys(groups)) build(name);
+    others ??= rest?.() ?? {};
+    for (const name of Object.keys(others)) build(name);
   };
   const ensure = (key: string | symbol): void => {
     if (typeof key === 'string' && !Object.hasOwn(built, key)) build(groupOf(key));
