@@ -122,7 +122,7 @@ export type TableEntry = Pick<LedgerEntry, 'id' | 'time' | 'kind' | 'value' | 's
 /**
  * The columns of {@link TableEntry}, joined as in {@link ENTRIES_WITH_RUN}: the table's listing reads 11 columns a
  * row instead of 38 (node:sqlite builds each row as an object with a property a column; docs/speed.md
- * "History's start-up: the folders, the table's rows, the catalog's groups").
+ * "History's start-up: the table's rows, the catalog's groups").
  */
 export const TABLE_ROWS = `SELECT p.id, p.time, p.time_ms, p.kind, p.value, p.sandbox, p.outcome, p.pix_key, p.payer, r.user AS run_user, r.host AS run_host FROM payments AS p LEFT JOIN runs AS r ON r.id = p.run_id`;
 
