@@ -21,7 +21,7 @@ import { groupOf } from '../../src/core/i18n/lazy.js';
  * docs/architecture.md "The direct route"). Every other group is in a second chunk (`en-rest-<hash>.cjs`,
  * `pt-BR-rest-<hash>.cjs`) that src/core/i18n/lazy.ts requires on the first read of one of its keys: `history
  * --limit 20` then loads 6 KB of the English catalog instead of 125 KB
- * (docs/speed.md "History's start-up: the folders, the table's rows, the catalog's groups").
+ * (docs/speed.md "History's start-up: the table's rows, the catalog's groups").
  * A group missing here is only slower, never missing.
  */
 export const HOT_GROUPS: ReadonlySet<string> = new Set(['exit', 'time', 'history', 'history.col', 'history.kind', 'history.outcome']);
