@@ -3,7 +3,7 @@
 // Usage: bench-report.mjs <folder of times-N.json and rss.tsv> commit [load]
 // With BENCH_FIGURES=<file> (scripts/bench.sh), it also appends two of the start-up targets'
 // figures there (`name<TAB>ratio<TAB>target`): the local cash-out against the minimal node:http
-// cash-out, and history against `node -e 0`.
+// cash-out, and history against `node -e 0` (both started through env).
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,6 +27,8 @@ const rss = new Map(
 );
 
 const floor = median('node -e 0');
+// history runs through env (its ledger's folder): its target is against `node -e 0` started the same way
+const envFloor = median('node -e 0, via env');
 const min = median('minimal undici script');
 const EMPTY = 'paycli cashout --json, empty ledger';
 const BIG = 'paycli cashout --json, 1,000,000 payments';
@@ -37,7 +39,7 @@ const targets = {
   'paycli cashin --json': ['≤ 2.0× node and ≤ 1.3× minimal', (m) => m / floor <= 2 && m / min <= 1.3],
   [EMPTY]: ['≤ 1.4× minimal node:http cash-out', (m) => m / median('minimal node:http cash-out') <= 1.4],
   [BIG]: ['≤ 1.15× empty ledger', (m) => m / median(EMPTY) <= 1.15],
-  'paycli history --limit 20, 1,000,000 payments': ['≤ 1.3× node', (m) => m / floor <= 1.3],
+  'paycli history --limit 20, 1,000,000 payments': [`≤ 1.3× node -e 0 via env (${(median('paycli history --limit 20, 1,000,000 payments') / envFloor).toFixed(2)})`, (m) => m / envFloor <= 1.3],
   // Portuguese costs its catalog chunk only (docs/portugues.md): within 5% of the same run in English.
   'paycli --help, Portuguese': ['≤ 1.05× --help in English', (m) => m / median('paycli --help, English (via env)') <= 1.05],
   [`${EMPTY}, Portuguese`]: ['≤ 1.05× the same in English', (m) => m / median(EMPTY) <= 1.05],
@@ -57,7 +59,7 @@ if (process.env.BENCH_FIGURES) {
   appendFileSync(
     process.env.BENCH_FIGURES,
     `local-ledger cash-out ÷ minimal node:http cash-out\t${median(EMPTY) / median('minimal node:http cash-out')}\t1.4\n` +
-      `history --limit 20, 1,000,000 payments ÷ node -e 0\t${median(HISTORY) / floor}\t1.3\n`,
+      `history --limit 20, 1,000,000 payments ÷ node -e 0 (both through env)\t${median(HISTORY) / envFloor}\t1.3\n`,
   );
 }
 const mib = (name) => `${(rss.get(name) / 1024).toFixed(1)} MiB`;

@@ -52,10 +52,13 @@ cashout_pt="env LANG=pt_BR.UTF-8 PAYCLI_DATA_DIR=$work/ledger-empty-pt node bin/
 cashout_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs $cashout_args"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
 min_cashout="env BENCH=1 node scripts/bench-min-cashout.mjs" # env too, as the paycli rows have it
+# history's target is against `node -e 0` started the same way, through env (the row `node -e 0, via env`): env's
+# own start is 3-4% of node's (docs/speed.md "History's start-up: the end of the run")
 
 cashin="node bin/paycli.cjs --json cashin --value 1000 --payer-name Fulano --payer-document 12345678909 --payer-email fulano@example.com --payer-phone 11987654321 --product-name Camiseta --product-description Azul"
 bench_rounds "$ROUNDS" "$RUNS" "$work/times" \
   -n 'node -e 0' 'node -e 0' \
+  -n 'node -e 0, via env' "env PAYCLI_DATA_DIR=$work/ledger-1m node -e 0" \
   -n 'paycli --version' 'node bin/paycli.cjs --version' \
   -n 'paycli --help' 'node bin/paycli.cjs --help' \
   -n 'paycli cashout --help' 'node bin/paycli.cjs cashout --help' \

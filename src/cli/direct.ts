@@ -8,6 +8,7 @@
  * test/e2e/batch-direct.test.ts compare both).
  */
 import { executeAs } from './action.js';
+import { openCount } from '../core/at-end.js';
 import { baseContext, inProcess, setRunArgv } from './base-context.js';
 import { chooseLanguage } from './language.js';
 import { writeDirectly } from '../core/terminal.js';
@@ -44,4 +45,20 @@ export async function main(argv: string[], line: DirectLine): Promise<void> {
     () => undefined,
     async (o, ctx) => (await RUN_MODULES[line.command]()).run(o, ctx),
   );
+  if (!inProcess()) await endWhenIdle();
+}
+
+/**
+ * Ends the process once the command is done and nothing is left to run or to close: no handle or
+ * request in Node's event loop and no SQLite connection open (src/core/at-end.ts `openCount`; the
+ * command's own are closed by then, src/core/at-end.ts `closeAll`). Left to itself, Node would
+ * first run the tasks V8 queued for idle time, a collection of a heap about to be thrown away
+ * among them (docs/speed.md "History's start-up: the end of the run"), then take its environment
+ * down. `process.exit` still emits `exit`, where the code cache is written (src/cli/compile-cache.ts),
+ * with `process.exitCode`.
+ */
+async function endWhenIdle(): Promise<void> {
+  // after the callbacks still queued (promises included), without a turn of the loop (which would run V8's idle tasks)
+  await new Promise((resolve) => process.nextTick(resolve));
+  if (openCount() === 0 && process.getActiveResourcesInfo().length === 0) process.exit();
 }

@@ -16,6 +16,7 @@
  * reads every committed payment, those still in another process's log included.
  */
 import { existsSync } from 'node:fs';
+import { closeAtEnd } from '../core/at-end.js';
 import { join } from 'node:path';
 import type { Connection } from '../core/sqlite/driver.js';
 import type { LedgerContract } from './contract.js';
@@ -47,7 +48,10 @@ export async function openListing(profile?: string): Promise<LedgerListing | und
       inspectFile(`${file}-wal`, '');
       inspectFile(`${file}-shm`, '');
       const db = plainConnection(file);
-      if (db) return listing(db, file);
+      if (db) {
+        closeAtEnd(async () => db.close()); // with the command, not at Node's teardown (src/cli/direct.ts)
+        return listing(db, file);
+      }
     }
   }
   return (await import('./async-store.js')).openContractToRead(profile);

@@ -8,7 +8,7 @@
  * route writes them straight to their descriptors (src/core/fd-writer.ts): the last test compares
  * those runs too (the other tests' streams are sockets, which keep Node's streams).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CASHIN_ARGS, CASHOUT_ARGS, measureStartMs, runPaycli, startBudget, type RunResult } from '../helpers/cli.js';
@@ -133,5 +133,39 @@ describe('history: the direct route and the command tree', () => {
       }
     },
     startBudget(startMs, 2 + 10 + 2 + 2),
+  );
+
+  it(
+    "ends once the command is done and its ledger closed, without another turn of Node's event loop (src/cli/direct.ts); the command tree's run ends by itself",
+    async () => {
+      expect((await runPaycli(CASHIN_ARGS, { env: t.env() })).code).toBe(0);
+      const marks = join(t.home.dir, 'marks');
+      const preload = join(t.home.dir, 'marks.cjs');
+      // what the process does as it ends: `beforeExit` comes only from an event loop left to run dry; the ledger's log is gone once it is closed
+      writeFileSync(
+        preload,
+        `const { appendFileSync, existsSync } = require('node:fs');
+process.on('beforeExit', () => appendFileSync(process.env.MARKS_FILE, 'beforeExit\\n'));
+process.on('exit', (code) => appendFileSync(process.env.MARKS_FILE, 'exit ' + code + ' log=' + existsSync(process.env.LOG_FILE) + '\\n'));
+`,
+      );
+      const env = t.env({ MARKS_FILE: marks, LOG_FILE: join(t.home.env.PAYCLI_DATA_DIR!, 'ledger.db-wal') });
+      const ends = async (args: string[], nodeArgs: string[], wrapper?: string[]): Promise<[number | null, string]> => {
+        rmSync(marks, { force: true });
+        const r = await runPaycli(args, { env, nodeArgs: ['-r', preload, ...nodeArgs], ...(wrapper ? { wrapper } : {}) });
+        return [r.code, readFileSync(marks, 'utf8')];
+      };
+      // stdout and stderr on a pipe: written straight to it (src/core/fd-writer.ts), nothing of the loop's left at the end
+      const pipes = ['bash', '-c', 'set -o pipefail; "$@" 2>&1 | cat', 'paycli'];
+      expect(await ends(['history', '--limit', '3'], [], pipes)).toEqual([0, 'exit 0 log=false\n']);
+      expect(await ends(['history', '--limit', 'abc'], [], pipes)).toEqual([2, 'exit 2 log=false\n']);
+      // on sockets Node's streams keep their handles: the loop runs dry as before, the ledger closed with the command all the same
+      expect(await ends(['history', '--limit', '3'], [])).toEqual([0, 'beforeExit\nexit 0 log=false\n']);
+      expect(await ends(['history', '--limit', '3'], FULL, pipes)).toEqual([0, 'beforeExit\nexit 0 log=false\n']);
+      // an old journal beside the ledger: the whole store reads it, its connection left to Node's teardown, so the loop runs dry
+      seedOldJournal(t.home.env.PAYCLI_DATA_DIR!);
+      expect(await ends(['history', '--limit', '3'], [], pipes)).toEqual([0, 'beforeExit\nexit 0 log=true\n']);
+    },
+    startBudget(startMs, 1 + 5),
   );
 });

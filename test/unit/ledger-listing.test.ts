@@ -4,9 +4,10 @@
  * ledger it cannot take as it is (damaged, not paycli's, of a newer schema, empty) is refused with
  * the whole store's error, message for message (src/ledger/async-store.ts `openContractToRead`).
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { closeAll, openCount } from '../../src/core/at-end.js';
 import { openContractToRead } from '../../src/ledger/async-store.js';
 import { LedgerKeeper } from '../../src/ledger/keeper.js';
 import { Ledger } from '../../src/ledger/ledger.js';
@@ -74,6 +75,20 @@ describe("history's listing of the local ledger", () => {
       expect(table).toEqual(whole.map((e) => Object.fromEntries(fields.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]))));
     }
     expect((await listing.tableRows!({ limit: -1 })).length).toBe(3);
+  });
+
+  it("is closed with the command (src/core/at-end.ts closeAll), and counted open until then: the ledger's log and index files are gone", async () => {
+    await closeAll(); // the listings of the tests before
+    const before = openCount();
+    const listing = (await openListing())!;
+    expect(await listing.query({ limit: 1 })).toHaveLength(1);
+    expect(openCount()).toBe(before + 1);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await closeAll();
+    expect(openCount()).toBe(before);
+    expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]); // the last connection folded its log in
+    await closeAll(); // nothing left to close
+    expect(openCount()).toBe(before);
   });
 
   it('nothing to list where no ledger exists yet', async () => {

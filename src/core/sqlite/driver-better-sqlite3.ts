@@ -8,7 +8,19 @@
  * already carry SQLite's code names (`SqliteError.code`); they become {@link SqliteError}.
  */
 import type Database from 'better-sqlite3';
-import { DriverUnavailableError, runImmediate, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
+import {
+  DriverUnavailableError,
+  runImmediate,
+  SqliteError,
+  type Connection,
+  type DriverInfo,
+  type OpenOptions,
+  type RunResult,
+  type SqlParams,
+  type SqlRow,
+  type Statement,
+} from './driver.js';
+import { countOpen } from '../at-end.js';
 import { t } from '../i18n/index.js';
 
 let sqlite: typeof Database | undefined;
@@ -89,12 +101,15 @@ class BetterStatement implements Statement {
 }
 
 class BetterConnection implements Connection {
-  readonly driver;
-  constructor(
-    private readonly db: Database.Database,
-    version: string,
-  ) {
-    this.driver = { name: 'better-sqlite3' as const, version, sqliteVersion: String(call(() => db.prepare('SELECT sqlite_version()').pluck().get())) };
+  private info: DriverInfo | undefined;
+  constructor(private readonly db: Database.Database) {
+    countOpen(1);
+  }
+
+  // read on first use (`paycli --version --verbose`): a ledger's open does not ask for it
+  get driver(): DriverInfo {
+    this.info ??= { name: 'better-sqlite3', version: packageVersion(), sqliteVersion: String(call(() => this.db.prepare('SELECT sqlite_version()').pluck().get())) };
+    return this.info;
   }
 
   exec(sql: string): void {
@@ -122,7 +137,9 @@ class BetterConnection implements Connection {
   }
 
   close(): void {
-    if (this.db.open) call(() => this.db.close());
+    if (!this.db.open) return;
+    call(() => this.db.close());
+    countOpen(-1);
   }
 }
 
@@ -145,7 +162,7 @@ export function openBetterSqlite3(file: string, opts: OpenOptions): Connection {
   );
   try {
     call(() => db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`));
-    return new BetterConnection(db, packageVersion());
+    return new BetterConnection(db);
   } catch (err) {
     try {
       db.close();

@@ -11,7 +11,19 @@
  *   still reaches stderr.
  */
 import { pathToFileURL } from 'node:url';
-import { runImmediate, sqliteCodeName, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
+import {
+  runImmediate,
+  sqliteCodeName,
+  SqliteError,
+  type Connection,
+  type DriverInfo,
+  type OpenOptions,
+  type RunResult,
+  type SqlParams,
+  type SqlRow,
+  type Statement,
+} from './driver.js';
+import { countOpen } from '../at-end.js';
 
 /** The parts of `node:sqlite` used here (typed here: the project's @types/node is Node 20's, which has no `node:sqlite`). */
 interface NodeStatement {
@@ -130,13 +142,18 @@ class NodeSqliteStatement implements Statement {
 }
 
 class NodeSqliteConnection implements Connection {
-  readonly driver;
+  private info: DriverInfo | undefined;
   private open = true;
   private depth = 0;
 
   constructor(private readonly db: NodeDatabase) {
-    const row = call(() => db.prepare('SELECT sqlite_version() AS v').get());
-    this.driver = { name: 'node:sqlite' as const, version: process.versions.node, sqliteVersion: String(row?.v) };
+    countOpen(1);
+  }
+
+  // read on first use (`paycli --version --verbose`): a ledger's open does not ask for it
+  get driver(): DriverInfo {
+    this.info ??= { name: 'node:sqlite', version: process.versions.node, sqliteVersion: String(call(() => this.db.prepare('SELECT sqlite_version() AS v').get())?.v) };
+    return this.info;
   }
 
   exec(sql: string): void {
@@ -174,6 +191,7 @@ class NodeSqliteConnection implements Connection {
     if (!this.open) return;
     this.open = false;
     call(() => this.db.close());
+    countOpen(-1);
   }
 }
 
