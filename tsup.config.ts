@@ -42,6 +42,27 @@ const pgNodeStreams: Plugin = {
   },
 };
 
+// The pg driver's password hashing (lib/crypto/utils.js: MD5 and SCRAM-SHA-256 through Web Crypto) loads
+// node:crypto and its Web Crypto as the driver loads, about 17 of Node's modules, though a connection that
+// needs no password never hashes one (docs/speed.md "Team ledger: the driver's crypto on demand"). The driver's
+// two users of it (lib/client.js, lib/crypto/sasl.js) get a proxy that loads the module on first use.
+const pgCryptoOnDemand: Plugin = {
+  name: 'pg-crypto-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^\.(\/crypto)?\/utils$/ }, (args) => {
+      const path = join(args.resolveDir, `${args.path}.js`);
+      return /[\\/]node_modules[\\/]pg[\\/]lib[\\/]crypto[\\/]utils\.js$/.test(path) && !args.importer.startsWith('pg-crypto-on-demand:')
+        ? { path, namespace: 'pg-crypto-on-demand' }
+        : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'pg-crypto-on-demand' }, (args) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : (m ??= require(${JSON.stringify(args.path)}))[key]) });`,
+      loader: 'js',
+      resolveDir: args.path.replace(/[\\/][^\\/]*$/, ''),
+    }));
+  },
+};
+
 // The message catalogs are built a group of keys at a time, on first use (src/core/i18n/lazy.ts,
 // scripts/lib/catalog-groups.ts `lazyCatalogs`).
 
@@ -112,7 +133,7 @@ export default defineConfig([
     define: { __PAYCLI_VERSION__: JSON.stringify(version) },
     // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
     loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
-    esbuildPlugins: [lazyChildProcessInCommander, pgNodeStreams, lazyCatalogs],
+    esbuildPlugins: [lazyChildProcessInCommander, pgNodeStreams, pgCryptoOnDemand, lazyCatalogs],
     onSuccess: async () => requireDynamicImports('dist'),
     removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
     // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.

@@ -4,7 +4,8 @@
  * `~/.pgpass`, used only when no group or other access), as libpq orders them. One private
  * PostgreSQL cluster (test/helpers/postgres.ts), one test gateway; a wrong password sends nothing.
  * Here only the ~/.pgpass that others can read: the password file reader (the `pgpass` package) warns
- * on the process's own stderr. The rest runs in process: test/inprocess/team-ledger-password.test.ts.
+ * on the process's own stderr. The rest runs in process: test/inprocess/team-ledger-password.test.ts. Last, which
+ * of Node's modules the driver's password hashing loads, with a password asked and without.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,5 +71,32 @@ describe('~/.pgpass', () => {
     expect(r.stderr).toContain('nothing was sent');
     expect(r.stdout + r.stderr).not.toContain(PG_PASSWORD);
     expect(posts()).toHaveLength(0);
+  });
+});
+
+describe("the driver's password hashing", () => {
+  const REPORT = join(__dirname, '../helpers/report-loads.cjs');
+  const internals = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('internal '));
+
+  it('a server that asks no password: the cash-out is sent and recorded, and node:crypto and Web Crypto never load (tsup.config.ts pgCryptoOnDemand)', async () => {
+    const okBefore = Number(pg.sql("SELECT count(*) FROM paycli.payments WHERE outcome = 'ok'"));
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], {
+      env: env({ PAYCLI_LEDGER_URL: pg.urlTrusted, PAYCLI_TEST_REPORT_INTERNALS: 'crypto|NativeModule net$' }),
+      nodeArgs: ['-r', REPORT],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(Number(pg.sql("SELECT count(*) FROM paycli.payments WHERE outcome = 'ok'"))).toBe(okBefore + 1);
+    expect(internals(r.stderr)).toEqual(['internal NativeModule net']); // the report is real: the connection went through node:net
+  });
+
+  it('a server that asks for it (SCRAM-SHA-256): the driver loads its hashing then, and the cash-out is sent', async () => {
+    const r = await runPaycli([...CASHOUT_ARGS, '--yes'], {
+      env: env({ PAYCLI_LEDGER_URL: pg.urlWithPassword, PAYCLI_TEST_REPORT_INTERNALS: 'NativeModule crypto$' }),
+      nodeArgs: ['-r', REPORT],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(internals(r.stderr)).toEqual(['internal NativeModule crypto']);
   });
 });

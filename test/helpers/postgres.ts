@@ -2,8 +2,9 @@
  * A private PostgreSQL cluster for the team ledger tests (docs/ledger-and-safety.md, "Team ledger"): made
  * with `initdb` in a temporary folder, run by `postgres` on 127.0.0.1 on a free port, torn down
  * after. PostgreSQL refuses to run as root, so when the tests run as root the cluster runs as the
- * `postgres` user (`runuser`), in a folder given to it. TCP connections need a password (scram);
- * the test role `payroll` owns the database `payments`.
+ * `postgres` user (`runuser`), in a folder given to it. TCP connections need a password (scram),
+ * but for `payroll_trusted`, a member of `payroll`, let in without one; the test role `payroll` owns
+ * the database `payments`.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,8 @@ const STOP_WAIT_MS = Math.max(30_000, Math.round(Number(process.env.VITEST_TIME_
 
 /** The test role's password. */
 export const PG_PASSWORD = 'pw_TEAM_ledger_7391';
+/** The role the server lets in over TCP without a password ({@link PgCluster.urlTrusted}). */
+const TRUSTED_ROLE = 'payroll_trusted';
 
 /** A running cluster. */
 export interface PgCluster {
@@ -25,6 +28,8 @@ export interface PgCluster {
   url: string;
   /** The same with the password in it. */
   urlWithPassword: string;
+  /** `postgres://payroll_trusted@127.0.0.1:<port>/payments`: a member of `payroll` whom the server asks no password. */
+  urlTrusted: string;
   /** Runs SQL as the superuser over the cluster's Unix socket; returns psql's unaligned output. */
   sql(text: string): string;
   /** Stops the server (fast shutdown: connections are closed); the data stays. */
@@ -105,6 +110,9 @@ export async function startPostgres(): Promise<PgCluster> {
   if (asRoot) chownSync(pwfile, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), 0);
   const [c, a] = as(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--pwfile', pwfile, '-E', 'UTF8', '--no-instructions']);
   execFileSync(c, a, { stdio: 'pipe' });
+  // one role that connects over TCP without a password (the first matching line wins): a server that asks none
+  const hba = join(data, 'pg_hba.conf');
+  writeFileSync(hba, `host payments ${TRUSTED_ROLE} 127.0.0.1/32 trust\n${readFileSync(hba, 'utf8')}`);
   const port = await freePort();
   let server: ChildProcess | undefined;
   const start = async () => {
@@ -181,9 +189,11 @@ export async function startPostgres(): Promise<PgCluster> {
   await start();
   psql(`CREATE ROLE payroll LOGIN PASSWORD '${PG_PASSWORD}'`);
   psql('CREATE DATABASE payments OWNER payroll');
+  psql(`CREATE ROLE ${TRUSTED_ROLE} LOGIN IN ROLE payroll`);
   return {
     port,
     url: `postgres://payroll@127.0.0.1:${port}/payments`,
+    urlTrusted: `postgres://${TRUSTED_ROLE}@127.0.0.1:${port}/payments`,
     urlWithPassword: `postgres://payroll:${PG_PASSWORD}@127.0.0.1:${port}/payments`,
     sql: (text) => {
       const [cmd, args] = as(join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'payments', '-v', 'ON_ERROR_STOP=1', '-AXqt', '-c', text]);

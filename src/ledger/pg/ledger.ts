@@ -21,6 +21,7 @@
 import { hostname, userInfo } from 'node:os';
 import { redactUrls } from '../../core/secrets.js';
 import { VERSION } from '../../core/version.js';
+import { uuidV7 } from '../uuid.js';
 import { logger } from '../../core/logger.js';
 import { t } from '../../core/i18n/index.js';
 import { LedgerUnavailableError } from '../errors.js';
@@ -239,7 +240,7 @@ export class PgLedger implements LedgerStatements {
     } catch {
       /* no user database entry (a container) */
     }
-    const run: PgRun = { id: crypto.randomUUID(), pid: process.pid, procStart: null, host: hostname(), bootId: null, startedMs: Date.now(), user, version: VERSION };
+    const run: PgRun = { id: uuidV7(), pid: process.pid, procStart: null, host: hostname(), bootId: null, startedMs: Date.now(), user, version: VERSION };
     this.pendingRegister = [run.id, run.pid, clip(run.host, 200), clip(run.user, 100), run.version, run.startedMs];
     this.me = run;
     return run;
