@@ -55,7 +55,8 @@ export async function main(argv: string[], line: DirectLine): Promise<void> {
  * first run the tasks V8 queued for idle time, a collection of a heap about to be thrown away
  * among them (docs/speed.md "History's start-up: the end of the run"), then take its environment
  * down. `process.exit` still emits `exit`, where the code cache is written (src/cli/compile-cache.ts),
- * with `process.exitCode`.
+ * with `process.exitCode`. (A promise rejected without a handler in the command's last step would have
+ * been reported as the loop ran dry, and is not here: paycli awaits its promises or catches their errors.)
  */
 async function endWhenIdle(): Promise<void> {
   // after the callbacks still queued (promises included), without a turn of the loop (which would run V8's idle tasks)

@@ -8,18 +8,7 @@
  * already carry SQLite's code names (`SqliteError.code`); they become {@link SqliteError}.
  */
 import type Database from 'better-sqlite3';
-import {
-  DriverUnavailableError,
-  runImmediate,
-  SqliteError,
-  type Connection,
-  type DriverInfo,
-  type OpenOptions,
-  type RunResult,
-  type SqlParams,
-  type SqlRow,
-  type Statement,
-} from './driver.js';
+import { DriverUnavailableError, runImmediate, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
 import { countOpen } from '../at-end.js';
 import { t } from '../i18n/index.js';
 
@@ -101,13 +90,13 @@ class BetterStatement implements Statement {
 }
 
 class BetterConnection implements Connection {
-  private info: DriverInfo | undefined;
+  private info: Connection['driver'] | undefined;
   constructor(private readonly db: Database.Database) {
     countOpen(1);
   }
 
   // read on first use (`paycli --version --verbose`): a ledger's open does not ask for it
-  get driver(): DriverInfo {
+  get driver(): Connection['driver'] {
     this.info ??= { name: 'better-sqlite3', version: packageVersion(), sqliteVersion: String(call(() => this.db.prepare('SELECT sqlite_version()').pluck().get())) };
     return this.info;
   }

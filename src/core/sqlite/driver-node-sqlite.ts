@@ -11,18 +11,7 @@
  *   still reaches stderr.
  */
 import { pathToFileURL } from 'node:url';
-import {
-  runImmediate,
-  sqliteCodeName,
-  SqliteError,
-  type Connection,
-  type DriverInfo,
-  type OpenOptions,
-  type RunResult,
-  type SqlParams,
-  type SqlRow,
-  type Statement,
-} from './driver.js';
+import { runImmediate, sqliteCodeName, SqliteError, type Connection, type OpenOptions, type RunResult, type SqlParams, type SqlRow, type Statement } from './driver.js';
 import { countOpen } from '../at-end.js';
 
 /** The parts of `node:sqlite` used here (typed here: the project's @types/node is Node 20's, which has no `node:sqlite`). */
@@ -142,7 +131,7 @@ class NodeSqliteStatement implements Statement {
 }
 
 class NodeSqliteConnection implements Connection {
-  private info: DriverInfo | undefined;
+  private info: Connection['driver'] | undefined;
   private open = true;
   private depth = 0;
 
@@ -151,7 +140,7 @@ class NodeSqliteConnection implements Connection {
   }
 
   // read on first use (`paycli --version --verbose`): a ledger's open does not ask for it
-  get driver(): DriverInfo {
+  get driver(): Connection['driver'] {
     this.info ??= { name: 'node:sqlite', version: process.versions.node, sqliteVersion: String(call(() => this.db.prepare('SELECT sqlite_version() AS v').get())?.v) };
     return this.info;
   }
