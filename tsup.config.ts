@@ -51,9 +51,8 @@ const pgCryptoOnDemand: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^\.(\/crypto)?\/utils$/ }, (args) => {
       const path = join(args.resolveDir, `${args.path}.js`);
-      return /[\\/]node_modules[\\/]pg[\\/]lib[\\/]crypto[\\/]utils\.js$/.test(path) && !args.importer.startsWith('pg-crypto-on-demand:')
-        ? { path, namespace: 'pg-crypto-on-demand' }
-        : undefined;
+      // the proxy's own require of the module (an absolute path, from its namespace) is not taken again
+      return args.namespace === 'file' && /[\\/]node_modules[\\/]pg[\\/]lib[\\/]crypto[\\/]utils\.js$/.test(path) ? { path, namespace: 'pg-crypto-on-demand' } : undefined;
     });
     build.onLoad({ filter: /.*/, namespace: 'pg-crypto-on-demand' }, (args) => ({
       contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : (m ??= require(${JSON.stringify(args.path)}))[key]) });`,
