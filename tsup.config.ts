@@ -6,6 +6,13 @@ import { lazyCatalogs } from './scripts/lib/catalog-groups.js';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
+/**
+ * A module's source that stands for the module `request` and requires it on the first read of one of its
+ * exports. `__esModule` is read by the bundler's interop as the importer loads, and none of these modules has it.
+ */
+const onFirstUse = (request: string): string =>
+  `let m; module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : (m ??= require(${JSON.stringify(request)}))[key]) });`;
+
 // commander requires node:child_process when it loads, only to spawn executable subcommands,
 // which paycli has none of; loading it costs ~3 ms on every start. Within commander it becomes a
 // proxy that loads the real module on first use.
@@ -20,8 +27,7 @@ const lazyChildProcessInCommander: Plugin = {
     // its own, src/gateway/order-id.ts): a cash-out then loads no node:crypto (docs/speed.md "Crypto off a cash-out's path").
     build.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (/[\\/]node_modules[\\/]ulid[\\/]/.test(args.importer) ? { path: 'crypto', namespace: 'lazy-builtin' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      // `__esModule` is read by the bundler's interop as the importer loads, and no built-in module has it
-      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : (m ??= require('node:${args.path}'))[key]) });`,
+      contents: onFirstUse(`node:${args.path}`),
       loader: 'js',
     }));
   },
@@ -55,7 +61,7 @@ const pgCryptoOnDemand: Plugin = {
       return args.namespace === 'file' && /[\\/]node_modules[\\/]pg[\\/]lib[\\/]crypto[\\/]utils\.js$/.test(path) ? { path, namespace: 'pg-crypto-on-demand' } : undefined;
     });
     build.onLoad({ filter: /.*/, namespace: 'pg-crypto-on-demand' }, (args) => ({
-      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : (m ??= require(${JSON.stringify(args.path)}))[key]) });`,
+      contents: onFirstUse(args.path),
       loader: 'js',
       resolveDir: args.path.replace(/[\\/][^\\/]*$/, ''),
     }));
