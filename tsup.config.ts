@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import { lazyCatalogs } from './scripts/lib/catalog-groups.js';
+import { writeRoutePacks } from './scripts/lib/route-packs.js';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
@@ -139,7 +140,12 @@ export default defineConfig([
     // The completion scripts' static bodies (src/completion/*.bash|zsh|fish|awk) are bundled as text.
     loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.awk': 'text' },
     esbuildPlugins: [lazyChildProcessInCommander, pgNodeStreams, pgCryptoOnDemand, lazyCatalogs],
-    onSuccess: async () => requireDynamicImports('dist'),
+    onSuccess: async () => {
+      requireDynamicImports('dist');
+      // `history`'s direct route (src/cli/direct.ts): its chunks as one file, taken by src/cli/boot.ts once the line
+      // readers (src/cli/line.ts) have recognised the line; modules named by their file's name
+      writeRoutePacks('dist', { history: ['direct', 'shape', 'history', 'read', 'printer'] }, ['line']);
+    },
     removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
     // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.
     // Rollup's tree-shaking pass warns that the chunks of jsQR and qr export a default beside named

@@ -8,7 +8,7 @@
  * line readers are a chunk of their own (src/cli/line.ts), loaded through the code cache. Kept tiny:
  * it is the one part of the bundle that is always compiled from source.
  */
-import { enableCompileCache } from './compile-cache.js';
+import { enableCompileCache, usePack } from './compile-cache.js';
 import { resolveChunksDirectly } from './chunk-resolve.js';
 import { cacheDir } from '../core/paths.js';
 
@@ -23,6 +23,8 @@ export async function main(argv: string[] = process.argv, opts: { direct?: boole
   enableCompileCache(__dirname, cacheDir());
   const line = opts.direct === false ? undefined : (await import('./line.js')).directLine(argv.slice(2));
   if (line) {
+    // the route's chunks from one file (scripts/lib/route-packs.ts): `history`'s start-up, docs/speed.md
+    if (line.command === 'history') usePack('history', module);
     await (await import('./direct.js')).main(argv, line);
     return;
   }

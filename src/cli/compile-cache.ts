@@ -43,8 +43,10 @@ const HASHED_CHUNK = /-[A-Z0-9]{8}\.cjs$/;
 const CHUNK_REQUEST = /^\.\/[\w.-]+-[A-Z0-9]{8}\.cjs$/;
 
 /** A CommonJS module as the loader passes it to `_compile`. */
-type LoadedModule = { exports: unknown; require: (id: string) => unknown };
+export type LoadedModule = { exports: unknown; require: (id: string) => unknown };
 type CompileFn = (this: LoadedModule, content: string, filename: string, ...rest: unknown[]) => unknown;
+/** A chunk's code as Node's wrapper makes it a function: `(exports, require, module, __filename, __dirname) => …`. */
+type ModuleFn = (...args: unknown[]) => unknown;
 /** A module this file makes for a chunk it loads itself ({@link installHook}'s `requireChunk`). */
 type NewModule = LoadedModule & { filename: string; paths: string[]; loaded: boolean; _compile: CompileFn };
 /** The parts of Node's `Module` class used here; `_compile` is the hook point require-hook tools use. */
@@ -56,6 +58,31 @@ type ModuleApi = {
   _nodeModulePaths: (from: string) => string[];
   prototype: { _compile: CompileFn };
 };
+
+/**
+ * The route packs' file names by route (`{"history":"pack-history-0A1B2C3D.cjs"}`), written into dist/boot.cjs by the
+ * build (scripts/lib/route-packs.ts); run from source, a placeholder that is no JSON: no packs.
+ */
+const PACK_FILES: string = '__PAYCLI_ROUTE_PACKS__';
+/** Chunk file name → its code, from the packs taken ({@link usePack}). */
+const packed = new Map<string, ModuleFn>();
+/** Loads a pack's file through the hook and keeps its chunks; set once the hook is on. */
+let takePack: ((file: string, parent: LoadedModule) => void) | undefined;
+
+/**
+ * Takes the pack of `route` (`history`): from now on, a chunk it holds runs from the pack's copy instead of its own
+ * file (one file, one cache entry, one compiled script for the route's ~30 chunks; scripts/lib/route-packs.ts says
+ * which). `parent` is the caller's `module`. Never throws: without the hook (the cache off), without a pack, or when
+ * the pack's file cannot be read, each chunk is read from its own file as before.
+ */
+export function usePack(route: string, parent: LoadedModule): void {
+  try {
+    const file = (JSON.parse(PACK_FILES) as Record<string, string | undefined>)[route];
+    if (file && takePack) takePack(file, parent);
+  } catch {
+    // no pack: only slower
+  }
+}
 
 /**
  * Turns the code cache on for the chunks in `distDir` (the folder of paycli's bundle), stored
@@ -90,14 +117,20 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     if (typeof content !== 'string' || !filename.startsWith(prefix) || filename.includes(sep, prefix.length) || !HASHED_CHUNK.test(filename)) {
       return original.call(this, content, filename, ...rest);
     }
+    // a chunk Node's own require loaded (dist/boot.cjs's imports) that a pack holds: the pack's copy, not the file's
+    const packedFn = packed.get(filename.slice(prefix.length));
+    if (packedFn) return run(packedFn, this, filename);
     const file = `${entryPrefix}${filename.slice(prefix.length)}.${content.length}`;
     readable ??= isPrivateDir(dir);
     const cachedData = readable ? readEntry(file) : undefined;
     const script = new Script(Module.wrap(content), { filename, columnOffset, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) toWrite.push({ script, file });
     else accepted.push({ script, file, held: cachedData.length });
-    const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
-    const mod = this;
+    return run(script.runInThisContext({ displayErrors: true }) as ModuleFn, this, filename);
+  };
+
+  /** Runs a chunk's module function (its code in Node's wrapper) for `mod`, with a `require` that loads chunks through {@link requireChunk}. */
+  function run(fn: ModuleFn, mod: LoadedModule, filename: string): unknown {
     // Every hashed chunk is in distDir: one base for require.resolve & co. serves them all.
     base ??= Module.createRequire(filename);
     const require = Object.assign((id: string) => (CHUNK_REQUEST.test(id) ? requireChunk(id, mod) : mod.require(id)), {
@@ -107,7 +140,7 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
       extensions: base.extensions,
     });
     return fn.call(mod.exports, mod.exports, require, mod, filename, distDir);
-  };
+  }
 
   /**
    * A chunk's `require('./chunk-….cjs')` of another hashed chunk beside it: the module Node holds for
@@ -120,11 +153,14 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     const filename = prefix + id.slice(2);
     const cached = Module._cache[filename];
     if (cached) return cached.exports;
-    let content: string;
-    try {
-      content = readFileSync(filename, 'utf8');
-    } catch {
-      return parent.require(id);
+    const packedFn = packed.get(id.slice(2));
+    let content = '';
+    if (!packedFn) {
+      try {
+        content = readFileSync(filename, 'utf8');
+      } catch {
+        return parent.require(id);
+      }
     }
     const m = new Module(filename, parent);
     m.filename = filename;
@@ -132,7 +168,8 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     Module._cache[filename] = m;
     let threw = true;
     try {
-      m._compile(content, filename);
+      if (packedFn) run(packedFn, m, filename);
+      else m._compile(content, filename);
       threw = false;
     } finally {
       if (threw) delete Module._cache[filename];
@@ -140,6 +177,11 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
     m.loaded = true;
     return m.exports;
   }
+
+  takePack = (file, parent) => {
+    const chunks = requireChunk(`./${file}`, parent) as Record<string, ModuleFn>;
+    for (const [name, fn] of Object.entries(chunks)) if (typeof fn === 'function') packed.set(name, fn);
+  };
 
   // After the run, so the data holds every function that ran, not only the top level.
   process.once('exit', () => {
