@@ -144,7 +144,7 @@ export default defineConfig([
       requireDynamicImports('dist');
       // `history`'s direct route (src/cli/direct.ts): its chunks as one file, taken by src/cli/boot.ts once the line
       // readers (src/cli/line.ts) have recognised the line; modules named by their file's name
-      writeRoutePacks('dist', { history: ['direct', 'shape', 'history', 'read', 'printer'] }, ['line']);
+      writeRoutePacks('dist', { history: ['direct', 'shape', 'history', 'read', 'printer'], batch: ['direct', 'shape', 'run', 'read-kept'] }, ['line']);
     },
     removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
     // No build chatter: the first command of README (`npm ci`, whose `prepare` builds) shows no warning.

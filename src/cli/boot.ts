@@ -23,8 +23,8 @@ export async function main(argv: string[] = process.argv, opts: { direct?: boole
   enableCompileCache(__dirname, cacheDir());
   const line = opts.direct === false ? undefined : (await import('./line.js')).directLine(argv.slice(2));
   if (line) {
-    // the route's chunks from one file (scripts/lib/route-packs.ts): `history`'s start-up, docs/speed.md
-    if (line.command === 'history') usePack('history', module);
+    // the route's chunks from one file (scripts/lib/route-packs.ts, packs named in tsup.config.ts; docs/speed.md)
+    usePack(line.command === 'history' ? 'history' : 'batch', module);
     await (await import('./direct.js')).main(argv, line);
     return;
   }

@@ -11,7 +11,7 @@
  * none of the documents' zod schemas (src/cli/output/document-schemas.ts); a `--json` cash-out whose body and answer are
  * sound loads no zod (src/gateway/accepted.ts).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,33 +111,52 @@ describe('start-up', () => {
     }
   });
 
-  it("history --limit 20 runs its route's chunks from one file (scripts/lib/route-packs.ts): every chunk of the pack, and no other chunk's file read after it", async () => {
-    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0); // a ledger to read
-    const packs = readdirSync(DIST).filter((n) => /^pack-history-[A-Z0-9]{8}\.cjs$/.test(n));
+  /**
+   * Runs `args` (a direct route's line) and checks that its chunks ran from the pack `pack` (scripts/lib/route-packs.ts):
+   * after the pack, no chunk's file is read but the route's own module (which dist/boot.cjs's require has Node read; its
+   * code runs from the pack) and `alsoRead`; every chunk of the pack is loaded; the output is that of a run without the
+   * code cache (no pack).
+   */
+  async function expectPackRun(args: string[], pack: string, alsoRead: RegExp[], before?: () => void): Promise<void> {
+    const packs = readdirSync(DIST).filter((n) => new RegExp(`^pack-${pack}-[A-Z0-9]{8}\\.cjs$`).test(n));
     expect(packs).toHaveLength(1);
     const members = Object.keys(createRequire(__filename)(join(DIST, packs[0]!)) as Record<string, unknown>);
     expect(members.length).toBeGreaterThan(10);
-    const r = await runPaycli(['history', '--limit', '20'], {
+    before?.();
+    const r = await runPaycli(args, {
       env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^\\./', PAYCLI_TEST_REPORT_READS: '1' }),
       nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')],
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split('\n');
     const reads = lines.filter((l) => l.startsWith('read ./')).map((l) => l.slice('read ./'.length));
     const loaded = new Set(lines.filter((l) => l.startsWith('loaded ./')).map((l) => l.slice('loaded ./'.length)));
     // the line readers' chunk is read before the route is known, the pack right after
     const at = reads.indexOf(packs[0]!);
     expect(at).toBeGreaterThan(reads.findIndex((n) => n.startsWith('line-')));
-    // after it, only the route's own module, which dist/boot.cjs's require has Node read (its code runs from the pack)
-    expect(reads.slice(at + 1).filter((n) => /-[A-Z0-9]{8}\.cjs$/.test(n))).toEqual([members.find((n) => n.startsWith('direct-'))]);
-    // the pack holds nothing the run does not load
-    expect(members.filter((n) => !loaded.has(n))).toEqual([]);
+    const later = reads.slice(at + 1).filter((n) => /-[A-Z0-9]{8}\.cjs$/.test(n) && !alsoRead.some((re) => re.test(n)));
+    expect(later).toEqual([members.find((n) => n.startsWith('direct-'))]);
+    expect(members.filter((n) => !loaded.has(n))).toEqual([]); // the pack holds nothing the run does not load
     expect(loaded.has(packs[0]!)).toBe(true);
-    // and a run without the code cache (no pack) prints the same
-    const plain = await runPaycli(['history', '--limit', '20'], { env: t.env({ NODE_DISABLE_COMPILE_CACHE: '1' }) });
-    const packed = await runPaycli(['history', '--limit', '20'], { env: t.env() });
-    expect(plain.stdout.split('\n').length).toBeGreaterThan(2);
+    before?.();
+    const plain = await runPaycli(args, { env: t.env({ NODE_DISABLE_COMPILE_CACHE: '1' }) });
+    before?.();
+    const packed = await runPaycli(args, { env: t.env() });
+    expect(plain.stdout + plain.stderr).not.toBe(''); // a result to compare
     expect([packed.code, packed.stdout, packed.stderr]).toEqual([plain.code, plain.stdout, plain.stderr]);
+  }
+
+  it("history --limit 20 runs its route's chunks from one file (scripts/lib/route-packs.ts): every chunk of the pack, and no other chunk's file read after it", async () => {
+    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0); // a ledger to read
+    await expectPackRun(['history', '--limit', '20'], 'history', []);
+  });
+
+  it("the re-run of a finished batch file runs its route's chunks from one file (scripts/lib/route-packs.ts), the English catalog's rest aside", async () => {
+    const file = join(t.home.dir, 'packed.csv');
+    writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1001,email,ana@example.com,Ana,ana@example.com,11987654321\n');
+    expect((await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() })).code).toBe(0);
+    const results = join(t.home.dir, 'packed-results.csv');
+    await expectPackRun(['cashout', '--batch', file, '--yes', '--results', results], 'batch', [/^en-rest-/], () => rmSync(results, { force: true }));
   });
 
   it("history's common lines take the direct route: no commander, no command tree (src/cli/direct.ts)", async () => {
