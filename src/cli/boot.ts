@@ -4,8 +4,9 @@
  * src/cli/compile-cache.ts and only then loads the command tree (src/cli/program.ts), so that the chunks it
  * pulls in (commander, zod, each command) compile from the cache. A `history` line that
  * src/cli/history-line.ts recognises, or a batch run's line that src/cli/batch-line.ts recognises,
- * runs without the command tree (src/cli/direct.ts; docs/architecture.md "The direct route"); the
- * line readers are a chunk of their own (src/cli/line.ts), loaded through the code cache. Kept tiny:
+ * runs without the command tree (src/cli/direct.ts; docs/architecture.md "The direct route"), its
+ * chunks from the route's pack (scripts/lib/route-packs.ts); the line readers are a chunk of their own
+ * (src/cli/line.ts), loaded through the code cache. Kept tiny:
  * it is the one part of the bundle that is always compiled from source.
  */
 import { enableCompileCache, usePack } from './compile-cache.js';
