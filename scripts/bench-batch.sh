@@ -10,7 +10,7 @@
 # - Disk written per row by that send (GNU time's file system outputs, 512-byte blocks: the ledger,
 #   its write-ahead log and checkpoints, the results file, the spool). Target: 4 KiB on average.
 # - The re-run of that file once every row is done, against a node that reads and hashes the file
-#   once, both timed by hyperfine after the send's rounds (BENCH_BATCH_RERUN_ROUNDS rounds, default 4, of
+#   once, both timed by scripts/bench-interleave.mjs (run by run, in turn) after the send's rounds (BENCH_BATCH_RERUN_ROUNDS rounds, default 4, of
 #   BENCH_BATCH_RERUN_RUNS runs a command, default 10; every sample pooled, medians compared: a run of
 #   about 0.1 s needs more than GNU time's 10 ms and one run a round). Target: within 1.5x.
 # - Peak RSS (max RSS) of a 1,000-row run (the median of BENCH_BATCH_SMALL_RUNS) and a 100,000-row run (BENCH_BATCH_SMALL, BENCH_BATCH_BIG)
@@ -101,7 +101,7 @@ const perRow = (bytes, n) => `${(bytes / n / 1024).toFixed(2)} KiB (${Math.round
 console.log(`| disk written per row (send) | ${perRow(med(send.map((s) => s.bytes)), Number(rows))} | | ≤ 4 KiB |`);
 const bigRun = of('rss-big-0')[0];
 if (bigRun) console.log(`| disk written per row (${Number(big).toLocaleString('en')} rows, 0 ms gateway) | ${perRow(bigRun.bytes, Number(big))} | | ≤ 4 KiB |`);
-// hyperfine's samples of every round pooled per command (seconds)
+// the timer's samples of every round pooled per command (seconds)
 const rerun = { read: [], resume: [] };
 for (const f of rerunFiles) for (const c of JSON.parse(fs.readFileSync(f, 'utf8')).results) rerun[c.command].push(...c.times);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
@@ -110,5 +110,5 @@ for (const g of ['0', '50']) {
   const smalls = of(`rss-small-${g}`).map((s) => s.rss), bigR = of(`rss-big-${g}`)[0];
   if (smalls.length && bigR) console.log(`| peak RSS ${Number(big).toLocaleString('en')} vs ${Number(smallRows).toLocaleString('en')} rows, gateway ${g} ms | ${(bigR.rss / 1024).toFixed(1)} MiB | ${r(bigR.rss / median(smalls))} | ≤ 1.2 |`);
 }
-console.log(`\nThe re-run and its baseline: hyperfine, ${rerunFiles.length} rounds, ${rerun.resume.length} runs each pooled; node reading and hashing the file ${(median(rerun.read) * 1000).toFixed(1)} ms (medians).`);
+console.log(`\nThe re-run and its baseline: interleaved run by run, ${rerunFiles.length} rounds, ${rerun.resume.length} runs each pooled; node reading and hashing the file ${(median(rerun.read) * 1000).toFixed(1)} ms (medians).`);
 JS

@@ -2,9 +2,9 @@
 # npm run bench:history: `paycli history --limit 20` on a ledger of 1,000,000 payments against
 # `node -e 0`, alone (the same row as in scripts/bench.sh, for a short run; its ratio against `node -e 0` started
 # through env, as history is, docs/speed.md "History's start-up: the end of the run"). The commands
-# alternate in each of several rounds (hyperfine runs every command of a round before the next
-# round), and every sample of every round is pooled, so a machine that gets busier or quieter
-# during the run moves both alike. Prints medians and the ratio against its target (docs/speed.md).
+# alternate run by run (scripts/bench-interleave.mjs: every command once per iteration, in a new random
+# order) in each of several rounds, and every sample of every round is pooled, so a machine that gets
+# busier or quieter during the run moves both alike. Prints medians and the ratio against its target (docs/speed.md).
 # BENCH_RUNS (default 15) runs per command per round, BENCH_ROUNDS (default 4) rounds,
 # BENCH_LEDGER_PAYMENTS (default 1000000) payments in the ledger. BENCH_INSTRUCTIONS=1: also the
 # instructions of each command (valgrind's callgrind), which a busy shared machine does not move.

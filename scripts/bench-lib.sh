@@ -66,14 +66,16 @@ bench_cleanup() {
   rm -rf "$BENCH_WORK"
 }
 
-# bench_rounds <rounds> <runs> <json prefix> <hyperfine arguments...>: hyperfine run <rounds> times, every command
-# of a round before the next round (so drift on the machine hits every command alike), <runs> runs a command a
-# round, each round's results in <json prefix>-<round>.json; hyperfine's own output goes to stderr.
+# bench_rounds <rounds> <runs> <json prefix> <timer arguments...>: <rounds> rounds of scripts/bench-interleave.mjs
+# (hyperfine -N's arguments: `-n <name> <command>`, `--prepare <command>`), <runs> runs a command a round, every
+# command once per iteration in a new random order (so the machine's drift hits every command alike; hyperfine ran
+# each command's runs in a row), each round's results in <json prefix>-<round>.json (hyperfine's JSON shape); the
+# timer's lines go to stderr.
 bench_rounds() {
   local rounds=$1 runs=$2 prefix=$3 round
   shift 3
   for round in $(seq "$rounds"); do
-    hyperfine -N --warmup 3 --runs "$runs" --style basic --export-json "$prefix-$round.json" "$@" >&2
+    node scripts/bench-interleave.mjs --warmup 3 --runs "$runs" --export-json "$prefix-$round.json" "$@" >&2
   done
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run bench: start-up and round-trip speed of paycli against Node's own floor.
-# Times, in one hyperfine run: `node -e 0`, `paycli --version`, `paycli --help`,
+# Times, in one run of the interleaving timer (scripts/bench-interleave.mjs: every command once per iteration, in a
+# new random order): `node -e 0`, `paycli --version`, `paycli --help`,
 # `paycli cashout --help`, `paycli --help` in Portuguese and in English (both through env), a `paycli cashin --json` against a standalone sandbox on 127.0.0.1 (also
 # with the code cache off), scripts/bench-min-client.mjs (import undici + the same POST); and the
 # ledger's rows: a `paycli cashout --json` with an empty ledger and with 1,000,000 payments in it

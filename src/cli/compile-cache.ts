@@ -144,38 +144,24 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
 
   /**
    * A chunk's `require('./chunk-….cjs')` of another hashed chunk beside it: the module Node holds for
-   * it, else the file read, registered in Node's cache (so that Node's own `require` of it, and a
-   * cycle between chunks, find the same module) and run through the hook above, as Node's loader
-   * would, without its per-call work (docs/speed.md "History's start-up, the rest"). A file that
-   * cannot be read goes to Node's `require`, which reports it as Node does.
+   * it, else the pack's copy of it ({@link usePack}) or the file read, registered in Node's cache (so that
+   * Node's own `require` of it, and a cycle between chunks, find the same module) and run through the
+   * hook above, as Node's loader would, without its per-call work (docs/speed.md "History's start-up,
+   * the rest"). A file that cannot be read goes to Node's `require`, which reports it as Node does.
    */
   function requireChunk(id: string, parent: LoadedModule): unknown {
     const filename = prefix + id.slice(2);
     const cached = Module._cache[filename];
     if (cached) return cached.exports;
     const packedFn = packed.get(id.slice(2));
-    let content = '';
-    if (!packedFn) {
-      try {
-        content = readFileSync(filename, 'utf8');
-      } catch {
-        return parent.require(id);
-      }
-    }
-    const m = new Module(filename, parent);
-    m.filename = filename;
-    m.paths = Module._nodeModulePaths(distDir);
-    Module._cache[filename] = m;
-    let threw = true;
+    if (packedFn) return newModule(Module, filename, parent, distDir, (m) => run(packedFn, m, filename));
+    let content: string;
     try {
-      if (packedFn) run(packedFn, m, filename);
-      else m._compile(content, filename);
-      threw = false;
-    } finally {
-      if (threw) delete Module._cache[filename];
+      content = readFileSync(filename, 'utf8');
+    } catch {
+      return parent.require(id);
     }
-    m.loaded = true;
-    return m.exports;
+    return newModule(Module, filename, parent, distDir, (m) => m._compile(content, filename));
   }
 
   takePack = (file, parent) => {
@@ -184,24 +170,49 @@ function installHook(Module: ModuleApi, distDir: string, dir: string): void {
   };
 
   // After the run, so the data holds every function that ran, not only the top level.
-  process.once('exit', () => {
-    if (toWrite.length === 0) return markUsed(dir);
-    try {
-      const created = ensurePrivateDir(dir);
-      if (created) pruneOtherVersions(dir);
-      for (const { script, file } of toWrite) writeAtomically(file, script.createCachedData());
-      // This run loaded a chunk with no entry (a command this cache had not seen): rewrite the entries it
-      // outgrew. Only such a run looks: making the data of every chunk costs about 5% of a cash-out's instructions.
-      for (const { script, file, held } of accepted) {
-        // the data made now holds the functions taken from the entry and every one this run compiled besides:
-        // longer only when this run compiled code the entry lacked
-        const data = script.createCachedData();
-        if (data.length > held) writeAtomically(file, data);
-      }
-    } catch {
-      // a cache that cannot be written is no cache; paycli already did its work
+  process.once('exit', () => writeEntries(dir, toWrite, accepted));
+}
+
+/**
+ * The exports of a new module for `filename` (a chunk of `distDir`), registered in Node's cache while `body` runs its
+ * code (so that a cycle between chunks finds it) and removed again if that throws, as Node's loader does.
+ */
+function newModule(Module: ModuleApi, filename: string, parent: LoadedModule, distDir: string, body: (m: NewModule) => void): unknown {
+  const m = new Module(filename, parent);
+  m.filename = filename;
+  m.paths = Module._nodeModulePaths(distDir);
+  Module._cache[filename] = m;
+  let threw = true;
+  try {
+    body(m);
+    threw = false;
+  } finally {
+    if (threw) delete Module._cache[filename];
+  }
+  m.loaded = true;
+  return m.exports;
+}
+
+/**
+ * Writes the entries of the chunks that compiled without a usable one (`toWrite`), and, in a run that had such
+ * chunks (a command this cache had not seen), the `accepted` entries this run outgrew. Silent.
+ */
+function writeEntries(dir: string, toWrite: Array<{ script: Script; file: string }>, accepted: Array<{ script: Script; file: string; held: number }>): void {
+  if (toWrite.length === 0) return markUsed(dir);
+  try {
+    const created = ensurePrivateDir(dir);
+    if (created) pruneOtherVersions(dir);
+    for (const { script, file } of toWrite) writeAtomically(file, script.createCachedData());
+    // Only a run that wrote an entry looks: making the data of every chunk costs about 5% of a cash-out's instructions.
+    for (const { script, file, held } of accepted) {
+      // the data made now holds the functions taken from the entry and every one this run compiled besides:
+      // longer only when this run compiled code the entry lacked
+      const data = script.createCachedData();
+      if (data.length > held) writeAtomically(file, data);
     }
-  });
+  } catch {
+    // a cache that cannot be written is no cache; paycli already did its work
+  }
 }
 
 /** The buffer entries are read into: V8 reads an entry while the script compiles, and keeps nothing of it after. */

@@ -6,7 +6,7 @@
  * The scripts source their shared set-up from scripts/bench-lib.sh; shellcheck lints them all.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -28,6 +28,40 @@ it('shellcheck finds nothing in the bench scripts and their shared library (ever
   if (r.error) throw new Error(`shellcheck could not run (scripts/test-deps.txt installs it): ${r.error.message}`);
   expect(r.stdout + r.stderr).toBe('');
   expect(r.status).toBe(0);
+});
+
+it("the benches' timer (scripts/bench-interleave.mjs) runs every command once an iteration, --prepare before each run, and stops at a failing command", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paycli-interleave-'));
+  try {
+    const log = join(dir, 'log');
+    const out = join(dir, 'times.json');
+    const mark = (word: string) => `${process.execPath} -e require("fs").appendFileSync(process.argv[1],"${word}\\n") ${log}`;
+    const timer = (...rest: string[]) =>
+      spawnSync(process.execPath, ['scripts/bench-interleave.mjs', '--warmup', '1', '--runs', '4', '--prepare', `echo p >> ${log}`, '--export-json', out, ...rest], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const r = timer('-n', 'first', mark('a'), '-n', 'second', mark('b'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^first: [\d.]+ ms \(median of 4\)\nsecond: [\d.]+ ms \(median of 4\)\n$/);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(20); // 5 runs (1 warm-up) of each command, each after its --prepare
+    for (let i = 0; i < lines.length; i += 2) expect(lines[i]).toBe('p');
+    const order = lines.filter((l) => l !== 'p');
+    for (let i = 0; i < order.length; i += 2) expect([order[i], order[i + 1]].sort()).toEqual(['a', 'b']); // each iteration runs both
+    const json = JSON.parse(readFileSync(out, 'utf8')) as { results: Array<{ command: string; times: number[]; exit_codes: number[] }> };
+    expect(json.results.map((c) => [c.command, c.times.length, c.exit_codes])).toEqual([
+      ['first', 4, [0, 0, 0, 0]],
+      ['second', 4, [0, 0, 0, 0]],
+    ]);
+    for (const c of json.results) for (const t of c.times) expect(t).toBeGreaterThan(0);
+    const bad = timer('-n', 'fine', mark('c'), '-n', 'broken', `${process.execPath} -e process.exit(3)`);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('bench-interleave: broken exited with 3');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('the bench exits 0 and removes everything it made', async () => {

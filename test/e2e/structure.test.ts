@@ -114,15 +114,15 @@ describe('start-up', () => {
   /**
    * Runs `args` (a direct route's line) and checks that its chunks ran from the pack `pack` (scripts/lib/route-packs.ts):
    * after the pack, no chunk's file is read but the route's own module (which dist/boot.cjs's require has Node read; its
-   * code runs from the pack) and `alsoRead`; every chunk of the pack is loaded; the output is that of a run without the
+   * code runs from the pack) and `alsoRead`; every chunk of the pack is loaded; the output (each run after `reset`) is that of a run without the
    * code cache (no pack).
    */
-  async function expectPackRun(args: string[], pack: string, alsoRead: RegExp[], before?: () => void): Promise<void> {
+  async function expectPackRun(args: string[], pack: string, alsoRead: RegExp[], reset?: () => void): Promise<void> {
     const packs = readdirSync(DIST).filter((n) => new RegExp(`^pack-${pack}-[A-Z0-9]{8}\\.cjs$`).test(n));
     expect(packs).toHaveLength(1);
     const members = Object.keys(createRequire(__filename)(join(DIST, packs[0]!)) as Record<string, unknown>);
     expect(members.length).toBeGreaterThan(10);
-    before?.();
+    reset?.();
     const r = await runPaycli(args, {
       env: t.env({ PAYCLI_TEST_REPORT_LOADS: '^\\./', PAYCLI_TEST_REPORT_READS: '1' }),
       nodeArgs: ['-r', join(__dirname, '../helpers/report-loads.cjs')],
@@ -138,9 +138,9 @@ describe('start-up', () => {
     expect(later).toEqual([members.find((n) => n.startsWith('direct-'))]);
     expect(members.filter((n) => !loaded.has(n))).toEqual([]); // the pack holds nothing the run does not load
     expect(loaded.has(packs[0]!)).toBe(true);
-    before?.();
+    reset?.();
     const plain = await runPaycli(args, { env: t.env({ NODE_DISABLE_COMPILE_CACHE: '1' }) });
-    before?.();
+    reset?.();
     const packed = await runPaycli(args, { env: t.env() });
     expect(plain.stdout + plain.stderr).not.toBe(''); // a result to compare
     expect([packed.code, packed.stdout, packed.stderr]).toEqual([plain.code, plain.stdout, plain.stderr]);
