@@ -1,6 +1,6 @@
 // Prints the table of scripts/bench.sh: medians (of every sample of every round), ratios to
 // `node -e 0` and to the minimal undici script, each row's target, and peak memory.
-// Usage: bench-report.mjs <folder of times-N.json and rss.tsv> commit [load]
+// Usage: bench-report.mjs <folder of times-local-N.json, times-sandbox-N.json and rss.tsv> commit [load]
 // With BENCH_FIGURES=<file> (scripts/bench.sh), it also appends two of the start-up targets'
 // figures there (`name<TAB>ratio<TAB>target`): the local cash-out against the minimal node:http
 // cash-out, and history against `node -e 0` (both started through env).
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const [dir, commit, load = 'unknown'] = process.argv.slice(2);
 const samples = new Map();
-for (const f of readdirSync(dir).filter((n) => /^times-\d+\.json$/.test(n))) {
+for (const f of readdirSync(dir).filter((n) => /^times-(local|sandbox)-\d+\.json$/.test(n))) {
   for (const r of JSON.parse(readFileSync(join(dir, f), 'utf8')).results) samples.set(r.command, [...(samples.get(r.command) ?? []), ...r.times]);
 }
 const mid = (xs) => {
