@@ -142,8 +142,8 @@ export default defineConfig([
     esbuildPlugins: [lazyChildProcessInCommander, pgNodeStreams, pgCryptoOnDemand, lazyCatalogs],
     onSuccess: async () => {
       requireDynamicImports('dist');
-      // `history`'s direct route (src/cli/direct.ts): its chunks as one file, taken by src/cli/boot.ts once the line
-      // readers (src/cli/line.ts) have recognised the line; modules named by their file's name
+      // The direct routes (src/cli/direct.ts), `history`'s and a batch line's: the chunks each loads as one file, taken by
+      // src/cli/boot.ts once the line readers (src/cli/line.ts) have recognised the line; modules named by their file's name
       writeRoutePacks('dist', { history: ['direct', 'shape', 'history', 'read', 'printer'], batch: ['direct', 'shape', 'run', 'read-kept'] }, ['line']);
     },
     removeNodeProtocol: false, // keep `node:` imports (Node 20 has them); else tsup claims them before the plugin above
