@@ -151,6 +151,41 @@ describe('start-up', () => {
     await expectPackRun(['history', '--limit', '20'], 'history', []);
   });
 
+  it('a route pack that cannot be read is only slower: history and a batch re-run print what a run without the code cache prints', async () => {
+    expect((await runPaycli([...CASHOUT_ARGS, '--yes'], { env: t.env() })).code).toBe(0); // a ledger to read
+    const file = join(t.home.dir, 'unpacked.csv');
+    writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1002,email,bia@example.com,Bia,bia@example.com,11987654321\n');
+    expect((await runPaycli(['cashout', '--batch', file, '--yes'], { env: t.env() })).code).toBe(0);
+    const unreadable = ['-r', join(__dirname, '../helpers/unreadable-packs.cjs')];
+    const results = join(t.home.dir, 'unpacked-results.csv');
+    for (const args of [
+      ['history', '--limit', '20'],
+      ['cashout', '--batch', file, '--yes', '--results', results],
+    ]) {
+      rmSync(results, { force: true });
+      const plain = await runPaycli(args, { env: t.env({ NODE_DISABLE_COMPILE_CACHE: '1' }) });
+      rmSync(results, { force: true });
+      const r = await runPaycli(args, {
+        env: t.env({ PAYCLI_TEST_REPORT_READS: '1' }),
+        nodeArgs: [...unreadable, '-r', join(__dirname, '../helpers/report-loads.cjs')],
+      });
+      expect(plain.code, args.join(' ')).toBe(0);
+      // no pack was taken (its read was tried and failed): the route's chunks were read from their own files, where a
+      // packed run reads only the route's own module after the line readers
+      const reads = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('read ./'))
+        .map((l) => l.slice('read ./'.length));
+      const afterLine = reads.slice(reads.findIndex((n) => n.startsWith('line-')) + 1);
+      expect(afterLine.filter((n) => /-[A-Z0-9]{8}\.cjs$/.test(n)).length, args.join(' ')).toBeGreaterThan(10);
+      const rest = r.stderr
+        .split('\n')
+        .filter((l) => !l.startsWith('read ./'))
+        .join('\n');
+      expect([r.code, r.stdout, rest], args.join(' ')).toEqual([plain.code, plain.stdout, plain.stderr]);
+    }
+  });
+
   it("the re-run of a finished batch file runs its route's chunks from one file (scripts/lib/route-packs.ts), the English catalog's rest aside", async () => {
     const file = join(t.home.dir, 'packed.csv');
     writeFileSync(file, 'value,pix-key-type,pix-key,person-name,person-email,person-phone\n1001,email,ana@example.com,Ana,ana@example.com,11987654321\n');
