@@ -5,7 +5,7 @@
 # comes and goes on the machine moves both sides of a ratio alike.
 # - Send: 10,000 cash-outs (BENCH_BATCH_ROWS) at concurrency 8 against scripts/bench-slow-gateway.mjs
 #   (every POST answered after 50 ms), against a node:http script POSTing the same bodies at
-#   concurrency 8 over kept-alive connections (scripts/bench-batch-floor.mjs). Targets: wall within
+#   concurrency 8 over kept-alive connections (scripts/bench-batch-floor.cjs). Targets: wall within
 #   1.10x the physical floor (rows / 8 x 50 ms), CPU (user + system) within 1.5x the script's.
 # - Disk written per row by that send (GNU time's file system outputs, 512-byte blocks: the ledger,
 #   its write-ahead log and checkpoints, the results file, the spool). Target: 4 KiB on average.
@@ -62,7 +62,7 @@ SH
 : >"$work/runs.tsv"
 for round in $(seq "$RUNS"); do
   echo "bench: batch round $round of $RUNS" >&2
-  BENCH_URL=$slow_url measure floor node scripts/bench-batch-floor.mjs "$work/send.jsonl" 8
+  BENCH_URL=$slow_url measure floor node scripts/bench-batch-floor.cjs "$work/send.jsonl" 8
   measure send bash "$work/send.sh" "$work/send.csv" "$slow_url" "$work/data"
 done
 # The re-run of the last round's finished file (every row already_ok, nothing sent) and node reading and

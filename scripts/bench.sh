@@ -6,7 +6,7 @@
 # with the code cache off), scripts/bench-min-client.mjs (import undici + the same POST); and the
 # ledger's rows: a `paycli cashout --json` with an empty ledger and with 1,000,000 payments in it
 # (generated straight into the database by scripts/bench-ledger-fill.mjs), the empty-ledger one in Portuguese, the minimal node:http
-# cash-out (scripts/bench-min-cashout.mjs), and `paycli history --limit 20` on the big ledger; in
+# cash-out (scripts/bench-min-cashout.cjs), and `paycli history --limit 20` on the big ledger; in
 # several rounds whose samples are pooled per command. Then peak memory (max RSS) with /usr/bin/time.
 # The set-up (tools, sandbox, clean-up, max RSS, commit) is shared with scripts/bench-batch.sh:
 # scripts/bench-lib.sh.
@@ -52,7 +52,7 @@ cashout_empty="env PAYCLI_DATA_DIR=$work/ledger-empty node bin/paycli.cjs $casho
 cashout_pt="env LANG=pt_BR.UTF-8 PAYCLI_DATA_DIR=$work/ledger-empty-pt node bin/paycli.cjs $cashout_args"
 cashout_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs $cashout_args"
 history_1m="env PAYCLI_DATA_DIR=$work/ledger-1m node bin/paycli.cjs history --limit 20"
-min_cashout="env BENCH=1 node scripts/bench-min-cashout.mjs" # env too, as the paycli rows have it
+min_cashout="env BENCH=1 node scripts/bench-min-cashout.cjs" # env too, as the paycli rows have it
 # history's target is against `node -e 0` started the same way, through env (the row `node -e 0, via env`): env's
 # own start is 3-4% of node's (docs/speed.md "History's start-up: the end of the run")
 
@@ -110,7 +110,7 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
       'paycli cashout --help') i=$(count node bin/paycli.cjs cashout --help) ;;
       'minimal undici script') i=$(count node scripts/bench-min-client.mjs) ;;
       'paycli cashin --json') i=$(count $cashin) ;;
-      'minimal node:http cash-out') i=$(BENCH=1 count node scripts/bench-min-cashout.mjs) ;;
+      'minimal node:http cash-out') i=$(BENCH=1 count node scripts/bench-min-cashout.cjs) ;;
       'paycli cashout --json, empty ledger') i=$(PAYCLI_DATA_DIR="$work/ledger-empty" count node bin/paycli.cjs $cashout_args) ;;
       'paycli history --limit 20, 1,000,000 payments') i=$(PAYCLI_DATA_DIR="$work/ledger-1m" count node bin/paycli.cjs history --limit 20) ;;
     esac

@@ -1,7 +1,10 @@
 // The floor for any Node client of a cash-out: POST one cash-out with node:http (no library), print
 // the answer. `npm run bench` compares paycli's cash-out (which also checks and records it in its
-// ledger) with this.
-import { request } from 'node:http';
+// ledger) with this. CommonJS, as paycli is: on Node 22 and later an ES module's `import ... from
+// 'node:http'` reads every export of the module, and `http.WebSocket`'s getter loads Node's bundled
+// undici (about 40 ms a start on this project's machine; docs/speed.md "The minimal cash-out in CommonJS").
+'use strict';
+const { request } = require('node:http');
 
 const body = JSON.stringify({
   value: 1550,

@@ -1,8 +1,10 @@
 // The floor of a batch run (docs/speed.md): POSTs every JSON body of a file to $BENCH_URL's
 // cash-out path with node:http, N in flight over kept-alive connections, reading each answer.
-// node scripts/bench-batch-floor.mjs <bodies.jsonl> <concurrency>
-import { Agent, request } from 'node:http';
-import { readFileSync } from 'node:fs';
+// node scripts/bench-batch-floor.cjs <bodies.jsonl> <concurrency>
+// CommonJS, as paycli is (scripts/bench-min-cashout.cjs says why).
+'use strict';
+const { Agent, request } = require('node:http');
+const { readFileSync } = require('node:fs');
 
 const bodies = readFileSync(process.argv[2], 'utf8').trim().split('\n');
 const concurrency = Number(process.argv[3] ?? 8);
@@ -26,5 +28,11 @@ const post = (body) =>
 async function worker() {
   while (next < bodies.length) await post(bodies[next++]);
 }
-await Promise.all(Array.from({ length: concurrency }, worker));
-agent.destroy();
+Promise.all(Array.from({ length: concurrency }, worker)).then(
+  () => agent.destroy(),
+  (err) => {
+    console.error(err);
+    process.exitCode = 1;
+    agent.destroy();
+  },
+);
