@@ -268,9 +268,10 @@ describe('resume', () => {
     sandboxes.push(sb);
     const rows = Array.from({ length: 300 }, (_, i) => payoutRow(i + 1));
     const file = writeCsv('kill.csv', [HEADER, ...rows]);
-    // A short timeout and no settle-after: the killed run's rows become decidable within the test.
+    // No settle-after, and a timeout of 10 s: the killed run's rows become decidable within the test, yet not before the
+    // immediate re-run has looked at them, nor does a request of the later runs time out, on a machine slowed by other work.
     const env = { ...home.env, PAYCLI_SETTLE_AFTER: '0' };
-    const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--base-url', sb.url, '--timeout', '1000'];
+    const args = ['cashout', '--batch', file, '--yes', '--concurrency', '4', '--base-url', sb.url, '--timeout', '10000'];
     const posts = () =>
       sb
         .log()
